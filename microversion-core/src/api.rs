@@ -1,0 +1,514 @@
+//! `Api`: the one declaration of a versioned API and its version history.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::fmt::Write as _;
+
+use crate::{Version, VersionRange};
+
+/// The name of the standard request and response header.
+pub const STANDARD_HEADER: &str = "OpenStack-API-Version";
+
+/// How many legacy header names one declaration may list.
+pub const MAX_LEGACY_HEADERS: usize = 4;
+
+/// One entry of the version history: a version and the change it made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Microversion {
+    /// The version that introduced the change.
+    pub version: Version,
+    /// One line saying what changed, for the rendered history.
+    pub change: &'static str,
+}
+
+impl Microversion {
+    /// A history entry from a version literal (checked at compile time in a `const`).
+    pub const fn new(version: &str, change: &'static str) -> Microversion {
+        Microversion { version: Version::lit(version), change }
+    }
+}
+
+/// The status of an API version in discovery documents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum VersionStatus {
+    /// The recommended version.
+    Current,
+    /// Still served, not the newest.
+    Supported,
+    /// Served, but clients should move away.
+    Deprecated,
+}
+
+impl VersionStatus {
+    /// The upper-case spelling used on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            VersionStatus::Current => "CURRENT",
+            VersionStatus::Supported => "SUPPORTED",
+            VersionStatus::Deprecated => "DEPRECATED",
+        }
+    }
+}
+
+/// The declaration of a versioned API: the single source of truth for its
+/// service type, headers and version history. Min, max and the list of
+/// served versions all come from the history.
+///
+/// It is built in a `const` so that mistakes (an unordered history, a bad
+/// literal, an unknown default) are compile errors, and so that the macros
+/// can check controller ranges against it at compile time.
+///
+/// ```
+/// use microversion_core::{Api, Microversion, Version};
+///
+/// const COMPUTE: Api = Api::new("compute", &[
+///     Microversion::new("2.1", "Initial version."),
+///     Microversion::new("2.2", "Keypairs gain a type."),
+///     Microversion::new("2.3", "Servers show extended attributes."),
+/// ])
+/// .legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+///
+/// assert_eq!(COMPUTE.min(), Version::lit("2.1"));
+/// assert_eq!(COMPUTE.max(), Version::lit("2.3"));
+///
+/// // A deployer pins the API below the compiled maximum during an upgrade.
+/// let pinned = COMPUTE.capped_at(Version::lit("2.2")).unwrap();
+/// assert_eq!(pinned.max(), Version::lit("2.2"));
+/// assert_eq!(pinned.compiled_max(), Version::lit("2.3"));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Api {
+    service_type: &'static str,
+    legacy_headers: &'static [&'static str],
+    history: &'static [Microversion],
+    default: Option<Version>,
+    cap: Option<Version>,
+    disabled: &'static [Version],
+    id: Option<&'static str>,
+    status: VersionStatus,
+    updated: Option<&'static str>,
+}
+
+/// Why a deployer cap cannot be applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CapError {
+    /// The cap is not a version of the history.
+    NotInHistory(Version),
+    /// The cap is below the default version, which must stay served.
+    BelowDefault {
+        /// The requested cap.
+        cap: Version,
+        /// The declaration's default version.
+        default: Version,
+    },
+}
+
+impl fmt::Display for CapError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CapError::NotInHistory(v) => write!(f, "cannot cap the API at {v}: it is not a declared version"),
+            CapError::BelowDefault { cap, default } => {
+                write!(f, "cannot cap the API at {cap}: it is below the default version {default}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CapError {}
+
+const fn is_token(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.is_empty() {
+        return false;
+    }
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let ok = b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'-' | b'_'
+                    | b'.'
+                    | b'!'
+                    | b'#'
+                    | b'$'
+                    | b'%'
+                    | b'&'
+                    | b'\''
+                    | b'*'
+                    | b'+'
+                    | b'^'
+                    | b'`'
+                    | b'|'
+                    | b'~'
+            );
+        if !ok {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn eq_ignore_ascii_case(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if !a[i].eq_ignore_ascii_case(&b[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+impl Api {
+    /// Declares an API of `service_type` with its version history, oldest first.
+    ///
+    /// Panics (a compile error in a `const`) if the service type is not a plain
+    /// token, the history is empty, or its versions are not strictly increasing.
+    pub const fn new(service_type: &'static str, history: &'static [Microversion]) -> Api {
+        assert!(is_token(service_type), "the service type must be a non-empty token such as \"compute\"");
+        assert!(!history.is_empty(), "the version history must list at least one version");
+        let mut i = 1;
+        while i < history.len() {
+            assert!(
+                history[i - 1].version.lt(history[i].version),
+                "the version history must be in strictly increasing order"
+            );
+            i += 1;
+        }
+        Api {
+            service_type,
+            legacy_headers: &[],
+            history,
+            default: None,
+            cap: None,
+            disabled: &[],
+            id: None,
+            status: VersionStatus::Current,
+            updated: None,
+        }
+    }
+
+    /// Header names read when the standard header names no version for this
+    /// service, tried in order (Nova: `X-OpenStack-Nova-API-Version`).
+    pub const fn legacy_headers(mut self, names: &'static [&'static str]) -> Api {
+        assert!(names.len() <= MAX_LEGACY_HEADERS, "at most 4 legacy headers may be declared");
+        let mut i = 0;
+        while i < names.len() {
+            assert!(is_token(names[i]), "a legacy header name must be a valid HTTP header name");
+            assert!(
+                !eq_ignore_ascii_case(names[i].as_bytes(), STANDARD_HEADER.as_bytes()),
+                "the standard header cannot also be a legacy header"
+            );
+            i += 1;
+        }
+        self.legacy_headers = names;
+        self
+    }
+
+    /// The version served to requests that ask for none (the minimum unless set).
+    pub const fn default_version(mut self, version: &str) -> Api {
+        let version = Version::lit(version);
+        assert!(self.position(version).is_some(), "the default version must be a version of the history");
+        self.default = Some(version);
+        self
+    }
+
+    /// Versions inside the history that are refused (answered with 406), for
+    /// example one withdrawn after release.
+    pub const fn disabled(mut self, versions: &'static [Version]) -> Api {
+        let mut i = 0;
+        while i < versions.len() {
+            assert!(
+                self.position(versions[i]).is_some(),
+                "a disabled version must be a version of the history"
+            );
+            assert!(!versions[i].const_eq(self.default_or_min()), "the default version cannot be disabled");
+            i += 1;
+        }
+        self.disabled = versions;
+        self
+    }
+
+    /// The identifier of this API in discovery documents (`v2.1`); defaults to
+    /// `v` followed by the minimum version.
+    pub const fn id(mut self, id: &'static str) -> Api {
+        assert!(is_token(id), "the API id must be a token such as \"v2.1\"");
+        self.id = Some(id);
+        self
+    }
+
+    /// The status shown in discovery documents (CURRENT unless set).
+    pub const fn status(mut self, status: VersionStatus) -> Api {
+        self.status = status;
+        self
+    }
+
+    /// The `updated` timestamp shown in discovery documents (ISO 8601).
+    pub const fn updated(mut self, timestamp: &'static str) -> Api {
+        self.updated = Some(timestamp);
+        self
+    }
+
+    /// Lowers the served maximum below the compiled one (rolling upgrades,
+    /// Ironic-style pinning). The cap drives 406, `latest` and discovery.
+    pub const fn capped_at(mut self, cap: Version) -> Result<Api, CapError> {
+        if self.position(cap).is_none() {
+            return Err(CapError::NotInHistory(cap));
+        }
+        let default = self.default_or_min();
+        if cap.lt(default) {
+            return Err(CapError::BelowDefault { cap, default });
+        }
+        self.cap = Some(cap);
+        Ok(self)
+    }
+
+    /// The service type named in `OpenStack-API-Version` (`compute`).
+    pub const fn service_type(&self) -> &'static str {
+        self.service_type
+    }
+
+    /// The legacy header names, in the order they are tried.
+    pub const fn legacy_header_names(&self) -> &'static [&'static str] {
+        self.legacy_headers
+    }
+
+    /// The whole declared history, oldest first, ignoring any cap.
+    pub const fn history(&self) -> &'static [Microversion] {
+        self.history
+    }
+
+    /// The oldest version.
+    pub const fn min(&self) -> Version {
+        self.history[0].version
+    }
+
+    /// The newest served version: the cap if one is set, else [`Api::compiled_max`].
+    pub const fn max(&self) -> Version {
+        match self.cap {
+            Some(cap) => cap,
+            None => self.compiled_max(),
+        }
+    }
+
+    /// The newest declared version, whatever the cap.
+    pub const fn compiled_max(&self) -> Version {
+        self.history[self.history.len() - 1].version
+    }
+
+    /// The deployer cap, if one is set.
+    pub const fn cap(&self) -> Option<Version> {
+        self.cap
+    }
+
+    /// The version served to requests that ask for none.
+    pub const fn default_or_min(&self) -> Version {
+        match self.default {
+            Some(v) => v,
+            None => self.min(),
+        }
+    }
+
+    /// The versions declared as disabled.
+    pub const fn disabled_versions(&self) -> &'static [Version] {
+        self.disabled
+    }
+
+    /// The served range, `min` to `max` (cap included).
+    pub const fn served_range(&self) -> VersionRange {
+        VersionRange::between(self.min(), self.max())
+    }
+
+    /// The declared range, `min` to [`Api::compiled_max`].
+    pub const fn declared_range(&self) -> VersionRange {
+        VersionRange::between(self.min(), self.compiled_max())
+    }
+
+    /// Whether each bound `range` names is a version of the declared range
+    /// (an open end is fine); the macros use it to reject a method range
+    /// outside the API at compile time.
+    pub const fn declares(&self, range: VersionRange) -> bool {
+        let declared = self.declared_range();
+        let min_ok = match range.min() {
+            Some(v) => declared.contains(v),
+            None => true,
+        };
+        let max_ok = match range.max() {
+            Some(v) => declared.contains(v),
+            None => true,
+        };
+        min_ok && max_ok
+    }
+
+    /// The index of `version` in the history (binary search).
+    pub const fn position(&self, version: Version) -> Option<usize> {
+        let (mut lo, mut hi) = (0, self.history.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let here = self.history[mid].version;
+            if here.const_eq(version) {
+                return Some(mid);
+            } else if here.lt(version) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        None
+    }
+
+    /// Whether a request for `version` is served: declared, not above the cap,
+    /// not disabled.
+    pub const fn serves(&self, version: Version) -> bool {
+        if self.position(version).is_none() || !version.le(self.max()) {
+            return false;
+        }
+        let mut i = 0;
+        while i < self.disabled.len() {
+            if self.disabled[i].const_eq(version) {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    /// The served versions, oldest first.
+    pub fn served_versions(&self) -> impl Iterator<Item = Version> + '_ {
+        self.history.iter().map(|m| m.version).filter(|v| self.serves(*v))
+    }
+
+    /// The status shown in discovery documents.
+    pub const fn discovery_status(&self) -> VersionStatus {
+        self.status
+    }
+
+    /// The `updated` timestamp for discovery documents, if declared.
+    pub const fn updated_at(&self) -> Option<&'static str> {
+        self.updated
+    }
+
+    /// The identifier in discovery documents, `v2.1` by default.
+    pub fn api_id(&self) -> Cow<'static, str> {
+        match self.id {
+            Some(id) => Cow::Borrowed(id),
+            None => Cow::Owned(format!("v{}", self.min())),
+        }
+    }
+
+    /// The version history as a Markdown document, generated from the
+    /// declaration (what Nova keeps by hand as `REST_API_VERSION_HISTORY`).
+    pub fn history_markdown(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "# `{}` API version history\n", self.service_type);
+        let _ = writeln!(
+            out,
+            "Generated from the API declaration. Minimum version {}, maximum version {}; \
+             requests without a version get {}.\n",
+            self.min(),
+            self.compiled_max(),
+            self.default_or_min()
+        );
+        let _ = writeln!(out, "| Version | Change |\n| --- | --- |");
+        for entry in self.history {
+            let mut note = String::new();
+            if self.disabled.contains(&entry.version) {
+                note.push_str(" (disabled)");
+            }
+            let change = entry.change.replace('|', "\\|");
+            let _ = writeln!(out, "| {} | {}{} |", entry.version, change, note);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const API: Api = Api::new(
+        "compute",
+        &[
+            Microversion::new("2.1", "one"),
+            Microversion::new("2.2", "two"),
+            Microversion::new("2.3", "three"),
+            Microversion::new("2.10", "ten | pipes"),
+            Microversion::new("3.0", "major"),
+        ],
+    )
+    .legacy_headers(&["X-OpenStack-Nova-API-Version"])
+    .disabled(&[Version::new(2, 3)]);
+
+    #[test]
+    fn min_max_and_range_come_from_the_history() {
+        assert_eq!(API.min(), Version::new(2, 1));
+        assert_eq!(API.max(), Version::new(3, 0));
+        assert_eq!(API.default_or_min(), Version::new(2, 1));
+        assert_eq!(API.position(Version::new(2, 10)), Some(3));
+        assert_eq!(API.position(Version::new(2, 4)), None);
+        assert!(API.serves(Version::new(2, 10)));
+        assert!(!API.serves(Version::new(2, 3)), "disabled");
+        assert!(!API.serves(Version::new(2, 4)), "not declared");
+        let served: Vec<_> = API.served_versions().map(|v| v.to_string()).collect();
+        assert_eq!(served, ["2.1", "2.2", "2.10", "3.0"]);
+        assert_eq!(API.api_id(), "v2.1");
+    }
+
+    #[test]
+    fn cap_lowers_the_served_max_only() {
+        let capped = API.capped_at(Version::new(2, 2)).unwrap();
+        assert_eq!(capped.max(), Version::new(2, 2));
+        assert_eq!(capped.compiled_max(), Version::new(3, 0));
+        assert!(!capped.serves(Version::new(2, 10)));
+        assert!(capped.declares(VersionRange::between(Version::new(2, 1), Version::new(3, 0))));
+        assert!(!capped.declares(VersionRange::between(Version::new(2, 0), Version::new(3, 0))));
+        assert_eq!(
+            API.capped_at(Version::new(2, 4)).unwrap_err(),
+            CapError::NotInHistory(Version::new(2, 4))
+        );
+        let with_default = API.default_version("2.2");
+        assert_eq!(
+            with_default.capped_at(Version::new(2, 1)).unwrap_err(),
+            CapError::BelowDefault { cap: Version::new(2, 1), default: Version::new(2, 2) }
+        );
+    }
+
+    #[test]
+    fn declares_checks_each_named_bound() {
+        assert!(API.declares(VersionRange::from(Version::new(2, 10))));
+        assert!(API.declares(VersionRange::until(Version::new(2, 10))));
+        assert!(API.declares(VersionRange::between(Version::new(2, 2), Version::new(2, 10))));
+        assert!(!API.declares(VersionRange::from(Version::new(3, 1))));
+        assert!(!API.declares(VersionRange::until(Version::new(1, 9))));
+    }
+
+    #[test]
+    fn history_renders_as_markdown() {
+        let md = API.history_markdown();
+        assert!(md.starts_with("# `compute` API version history"));
+        assert!(md.contains("Minimum version 2.1, maximum version 3.0"));
+        assert!(md.contains("| 2.3 | three (disabled) |"));
+        assert!(md.contains("| 2.10 | ten \\| pipes |"));
+    }
+
+    #[test]
+    #[should_panic(expected = "strictly increasing")]
+    fn unordered_history_is_rejected() {
+        static BAD: [Microversion; 2] = [Microversion::new("2.2", "b"), Microversion::new("2.1", "a")];
+        let _ = Api::new("compute", &BAD);
+    }
+
+    #[test]
+    #[should_panic(expected = "token")]
+    fn service_type_must_be_a_token() {
+        static ONE: [Microversion; 1] = [Microversion::new("2.1", "a")];
+        let service = String::from("com pute").leak();
+        let _ = Api::new(service, &ONE);
+    }
+}

@@ -1,0 +1,301 @@
+//! Version discovery documents: built from a declaration on the server side
+//! (Nova's `GET /` and `GET /v2.1/`), parsed from Nova, Placement and Ironic
+//! shapes on the client side.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::{Api, Version, VersionStatus};
+
+/// A link in a discovery document.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Link {
+    /// The target URL.
+    pub href: String,
+    /// The relation, `self` or `describedby`.
+    pub rel: String,
+    /// The media type of the target, if stated.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub media_type: Option<String>,
+}
+
+/// A media type the API version speaks (`GET /v2.1/` only).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MediaType {
+    /// The base type, `application/json`.
+    pub base: String,
+    /// The vendor type, `application/vnd.openstack.compute+json;version=2.1`.
+    #[serde(rename = "type")]
+    pub media_type: String,
+}
+
+/// One API version entry, as Nova renders it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VersionDocument {
+    /// The API identifier, `v2.1`.
+    pub id: String,
+    /// CURRENT, SUPPORTED or DEPRECATED.
+    pub status: VersionStatus,
+    /// The served maximum microversion.
+    pub version: Version,
+    /// The served minimum microversion.
+    pub min_version: Version,
+    /// When the API version last changed (ISO 8601), if declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated: Option<String>,
+    /// `self` (and possibly other) links.
+    pub links: Vec<Link>,
+    /// Media types, present in the single-version document.
+    #[serde(rename = "media-types", default, skip_serializing_if = "Vec::is_empty")]
+    pub media_types: Vec<MediaType>,
+}
+
+/// `GET /`: every API version of the service.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VersionList {
+    /// The entries, one per API.
+    pub versions: Vec<VersionDocument>,
+}
+
+/// `GET /v2.1/`: one API version.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SingleVersion {
+    /// The entry, with media types.
+    pub version: VersionDocument,
+}
+
+/// Joins a root URL and a path segment with exactly one slash, ending in `/`.
+fn self_href(root_url: &str, id: &str) -> String {
+    format!("{}/{}/", root_url.trim_end_matches('/'), id)
+}
+
+impl Api {
+    /// This API's entry for `GET /`, with its `self` link under `root_url`
+    /// (the service root as clients reach it, path prefix included).
+    ///
+    /// ```
+    /// use microversion_core::{Api, Microversion};
+    ///
+    /// const API: Api = Api::new("compute", &[
+    ///     Microversion::new("2.1", "Initial."),
+    ///     Microversion::new("2.2", "Keypair types."),
+    /// ]);
+    /// let doc = API.version_document("http://cloud.example/compute");
+    /// assert_eq!(doc.id, "v2.1");
+    /// assert_eq!(doc.links[0].href, "http://cloud.example/compute/v2.1/");
+    /// assert_eq!(doc.version.to_string(), "2.2");
+    /// ```
+    pub fn version_document(&self, root_url: &str) -> VersionDocument {
+        let id = self.api_id();
+        VersionDocument {
+            links: vec![Link { href: self_href(root_url, &id), rel: "self".into(), media_type: None }],
+            id: id.into_owned(),
+            status: self.discovery_status(),
+            version: self.max(),
+            min_version: self.min(),
+            updated: self.updated_at().map(str::to_owned),
+            media_types: Vec::new(),
+        }
+    }
+
+    /// This API's document for `GET /v2.1/`, with media types.
+    pub fn single_version_document(&self, root_url: &str) -> SingleVersion {
+        let mut version = self.version_document(root_url);
+        let bare_id = version.id.trim_start_matches('v').to_owned();
+        version.media_types.push(MediaType {
+            base: "application/json".into(),
+            media_type: format!("application/vnd.openstack.{}+json;version={}", self.service_type(), bare_id),
+        });
+        SingleVersion { version }
+    }
+}
+
+impl VersionList {
+    /// The `GET /` document for every API of a service.
+    pub fn new(apis: &[Api], root_url: &str) -> VersionList {
+        VersionList { versions: apis.iter().map(|api| api.version_document(root_url)).collect() }
+    }
+}
+
+/// One API version as a client reads it from any discovery shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerVersion {
+    /// The identifier (`v2.1`, `v1`, `v1.0`); empty if the document has none.
+    pub id: String,
+    /// The status as written (`CURRENT`, ...); empty if absent.
+    pub status: String,
+    /// The minimum microversion; `None` if the server has no microversions.
+    pub min: Option<Version>,
+    /// The maximum microversion; `None` if the server has no microversions.
+    pub max: Option<Version>,
+    /// The `self` link, if any.
+    pub self_link: Option<String>,
+}
+
+impl ServerVersion {
+    /// A server known only by the range it announced, for example in the
+    /// minimum and maximum headers of a 406 answer.
+    pub fn from_range(min: Version, max: Version) -> ServerVersion {
+        ServerVersion {
+            id: String::new(),
+            status: String::new(),
+            min: Some(min),
+            max: Some(max),
+            self_link: None,
+        }
+    }
+}
+
+/// A discovery document that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiscoveryParseError(String);
+
+impl fmt::Display for DiscoveryParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unreadable version discovery document: {}", self.0)
+    }
+}
+
+impl std::error::Error for DiscoveryParseError {}
+
+/// Reads the versions from a discovery document of any of the OpenStack
+/// shapes: Nova's list (`versions` with `version`/`min_version`), Nova's
+/// single version (`version`), Placement's list (`max_version`), Ironic's
+/// root (`versions` and `default_version`). Empty version strings mean
+/// "no microversions", as Nova's legacy `v2.0` entry has them.
+///
+/// ```
+/// use microversion_core::{parse_discovery, Version};
+///
+/// let placement = r#"{"versions": [{"id": "v1.0", "max_version": "1.39",
+///     "min_version": "1.0", "status": "CURRENT", "links": []}]}"#;
+/// let found = parse_discovery(placement).unwrap();
+/// assert_eq!(found[0].max, Some(Version::lit("1.39")));
+/// ```
+pub fn parse_discovery(json: &str) -> Result<Vec<ServerVersion>, DiscoveryParseError> {
+    let value: Value = serde_json::from_str(json).map_err(|e| DiscoveryParseError(e.to_string()))?;
+    match (&value.get("versions"), &value.get("version"), &value.get("default_version")) {
+        (Some(Value::Array(list)), _, _) => list.iter().map(parse_entry).collect(),
+        (Some(Value::Object(wrapped)), _, _) => match wrapped.get("values") {
+            // Keystone's historical `{"versions": {"values": [...]}}`.
+            Some(Value::Array(list)) => list.iter().map(parse_entry).collect(),
+            _ => Err(DiscoveryParseError("`versions` has no list of entries".into())),
+        },
+        (_, Some(entry @ Value::Object(_)), _) | (_, _, Some(entry @ Value::Object(_))) => {
+            Ok(vec![parse_entry(entry)?])
+        }
+        _ => Err(DiscoveryParseError("neither `versions` nor `version` is present".into())),
+    }
+}
+
+fn parse_entry(entry: &Value) -> Result<ServerVersion, DiscoveryParseError> {
+    let text = |key: &str| entry.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+    let version = |key: &str| -> Result<Option<Version>, DiscoveryParseError> {
+        match entry.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) if s.is_empty() => Ok(None),
+            Some(Value::String(s)) => {
+                s.parse().map(Some).map_err(|e| DiscoveryParseError(format!("`{key}` is {s:?}: {e}")))
+            }
+            Some(other) => Err(DiscoveryParseError(format!("`{key}` is not a string: {other}"))),
+        }
+    };
+    if !entry.is_object() {
+        return Err(DiscoveryParseError(format!("a version entry is not an object: {entry}")));
+    }
+    let max = match version("max_version")? {
+        Some(v) => Some(v),
+        None => version("version")?,
+    };
+    let self_link = entry.get("links").and_then(Value::as_array).and_then(|links| {
+        links
+            .iter()
+            .find(|l| l.get("rel").and_then(Value::as_str) == Some("self"))
+            .and_then(|l| l.get("href"))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    });
+    Ok(ServerVersion { id: text("id"), status: text("status"), min: version("min_version")?, max, self_link })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Microversion;
+    use serde_json::json;
+
+    const API: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.96", "b")])
+        .updated("2013-07-23T11:33:21Z");
+
+    #[test]
+    fn nova_list_document() {
+        let doc = serde_json::to_value(VersionList::new(&[API], "http://h:8774/")).unwrap();
+        assert_eq!(
+            doc,
+            json!({"versions": [{
+                "id": "v2.1", "status": "CURRENT", "version": "2.96", "min_version": "2.1",
+                "updated": "2013-07-23T11:33:21Z",
+                "links": [{"href": "http://h:8774/v2.1/", "rel": "self"}]
+            }]})
+        );
+    }
+
+    #[test]
+    fn nova_single_document_follows_the_cap() {
+        let capped = API.capped_at(Version::new(2, 1)).unwrap();
+        let doc = serde_json::to_value(capped.single_version_document("http://h/compute")).unwrap();
+        assert_eq!(doc["version"]["version"], "2.1");
+        assert_eq!(doc["version"]["links"][0]["href"], "http://h/compute/v2.1/");
+        assert_eq!(
+            doc["version"]["media-types"],
+            json!([{"base": "application/json", "type": "application/vnd.openstack.compute+json;version=2.1"}])
+        );
+    }
+
+    #[test]
+    fn parses_nova_list_with_legacy_entry() {
+        let nova = r#"{"versions": [
+            {"id": "v2.0", "status": "SUPPORTED", "version": "", "min_version": "", "updated": "2011-01-21T11:33:21Z",
+             "links": [{"href": "http://h/v2/", "rel": "self"}]},
+            {"id": "v2.1", "status": "CURRENT", "version": "2.96", "min_version": "2.1",
+             "links": [{"href": "http://h/v2.1/", "rel": "self"}]}]}"#;
+        let got = parse_discovery(nova).unwrap();
+        assert_eq!(got.len(), 2);
+        assert_eq!((got[0].min, got[0].max), (None, None));
+        assert_eq!(got[1].max, Some(Version::new(2, 96)));
+        assert_eq!(got[1].self_link.as_deref(), Some("http://h/v2.1/"));
+    }
+
+    #[test]
+    fn parses_our_own_documents_back() {
+        let list = serde_json::to_string(&VersionList::new(&[API], "http://h")).unwrap();
+        let single = serde_json::to_string(&API.single_version_document("http://h")).unwrap();
+        for doc in [list, single] {
+            let got = parse_discovery(&doc).unwrap();
+            assert_eq!(got[0].id, "v2.1");
+            assert_eq!((got[0].min, got[0].max), (Some(Version::new(2, 1)), Some(Version::new(2, 96))));
+        }
+    }
+
+    #[test]
+    fn parses_ironic_root() {
+        let ironic = r#"{"name": "OpenStack Ironic API", "description": "...",
+            "default_version": {"id": "v1", "links": [], "status": "CURRENT", "min_version": "1.1", "version": "1.87"},
+            "versions": [{"id": "v1", "links": [], "status": "CURRENT", "min_version": "1.1", "version": "1.87"}]}"#;
+        let got = parse_discovery(ironic).unwrap();
+        assert_eq!((got[0].min, got[0].max), (Some(Version::new(1, 1)), Some(Version::new(1, 87))));
+        let only_default = r#"{"default_version": {"id": "v1", "min_version": "1.1", "version": "1.87"}}"#;
+        assert_eq!(parse_discovery(only_default).unwrap()[0].id, "v1");
+    }
+
+    #[test]
+    fn rejects_unreadable_documents() {
+        assert!(parse_discovery("not json").is_err());
+        assert!(parse_discovery("{}").is_err());
+        assert!(parse_discovery(r#"{"versions": [{"version": "2.01"}]}"#).is_err());
+        assert!(parse_discovery(r#"{"versions": [{"version": 2.1}]}"#).is_err());
+        assert!(parse_discovery(r#"{"versions": [3]}"#).is_err());
+    }
+}

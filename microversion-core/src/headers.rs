@@ -1,0 +1,133 @@
+//! Response header values for negotiated versions, rendered once per API.
+
+use crate::api::STANDARD_HEADER;
+use crate::{Api, Version};
+
+/// Default name of the response header carrying the served minimum (406 and discovery).
+pub const MIN_VERSION_HEADER: &str = "OpenStack-API-Minimum-Version";
+/// Default name of the response header carrying the served maximum.
+pub const MAX_VERSION_HEADER: &str = "OpenStack-API-Maximum-Version";
+
+/// Every response header value an API sends, rendered once at start-up so
+/// that answering a request copies strings instead of formatting them.
+///
+/// ```
+/// use microversion_core::{Api, Microversion, ResponseHeaders, Version};
+///
+/// const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial.")])
+///     .legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+/// let headers = ResponseHeaders::new(&API);
+/// let set: Vec<_> = headers.for_version(Version::lit("2.1")).unwrap().collect();
+/// assert_eq!(set, [
+///     ("OpenStack-API-Version", "compute 2.1"),
+///     ("X-OpenStack-Nova-API-Version", "2.1"),
+/// ]);
+/// assert_eq!(headers.vary(), "OpenStack-API-Version, X-OpenStack-Nova-API-Version");
+/// ```
+#[derive(Clone, Debug)]
+pub struct ResponseHeaders {
+    api: Api,
+    /// Per history entry: `"compute 2.27"` and `"2.27"`.
+    rendered: Vec<(String, String)>,
+    vary: String,
+}
+
+impl ResponseHeaders {
+    /// Renders the values of every declared version of `api`.
+    pub fn new(api: &Api) -> ResponseHeaders {
+        let rendered = api
+            .history()
+            .iter()
+            .map(|m| (format!("{} {}", api.service_type(), m.version), m.version.to_string()))
+            .collect();
+        let vary = std::iter::once(STANDARD_HEADER)
+            .chain(api.legacy_header_names().iter().copied())
+            .collect::<Vec<_>>()
+            .join(", ");
+        ResponseHeaders { api: *api, rendered, vary }
+    }
+
+    /// The `(name, value)` pairs naming `version` (standard header first,
+    /// then each legacy header), or `None` if it is not declared.
+    pub fn for_version(&self, version: Version) -> Option<impl Iterator<Item = (&'static str, &str)> + '_> {
+        let (standard, bare) = &self.rendered[self.api.position(version)?];
+        let legacy = self.api.legacy_header_names().iter().map(move |name| (*name, bare.as_str()));
+        Some(std::iter::once((STANDARD_HEADER, standard.as_str())).chain(legacy))
+    }
+
+    /// `version` as a bare string (`"2.27"`), or `None` if it is not declared.
+    pub fn bare(&self, version: Version) -> Option<&str> {
+        Some(self.rendered[self.api.position(version)?].1.as_str())
+    }
+
+    /// The value for `Vary`: the standard header and every legacy header.
+    pub fn vary(&self) -> &str {
+        &self.vary
+    }
+
+    /// The names listed in [`ResponseHeaders::vary`].
+    pub fn vary_names(&self) -> impl Iterator<Item = &'static str> {
+        std::iter::once(STANDARD_HEADER).chain(self.api.legacy_header_names().iter().copied())
+    }
+}
+
+/// Appends the names of `addition` to an existing `Vary` value without
+/// repeating a name already present (compared case-insensitively). A `*`
+/// already there stays alone.
+///
+/// ```
+/// use microversion_core::append_vary;
+/// assert_eq!(append_vary("Accept-Encoding", "OpenStack-API-Version"),
+///            "Accept-Encoding, OpenStack-API-Version");
+/// assert_eq!(append_vary("openstack-api-version", "OpenStack-API-Version"), "openstack-api-version");
+/// ```
+pub fn append_vary(existing: &str, addition: &str) -> String {
+    let present: Vec<&str> = existing.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    if present.contains(&"*") {
+        return existing.to_owned();
+    }
+    let mut out = present.join(", ");
+    for name in addition.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        if !present.iter().any(|p| p.eq_ignore_ascii_case(name)) {
+            if !out.is_empty() {
+                out.push_str(", ");
+            }
+            out.push_str(name);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Microversion;
+
+    #[test]
+    fn values_per_version_and_vary() {
+        const API: Api =
+            Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.27", "b")])
+                .legacy_headers(&["X-OpenStack-Nova-API-Version", "X-Other"]);
+        let headers = ResponseHeaders::new(&API);
+        let set: Vec<_> = headers.for_version(Version::new(2, 27)).unwrap().collect();
+        assert_eq!(
+            set,
+            [
+                ("OpenStack-API-Version", "compute 2.27"),
+                ("X-OpenStack-Nova-API-Version", "2.27"),
+                ("X-Other", "2.27")
+            ]
+        );
+        assert!(headers.for_version(Version::new(2, 2)).is_none());
+        assert_eq!(headers.bare(Version::new(2, 1)), Some("2.1"));
+        assert_eq!(headers.vary(), "OpenStack-API-Version, X-OpenStack-Nova-API-Version, X-Other");
+    }
+
+    #[test]
+    fn vary_is_appended_not_replaced() {
+        assert_eq!(append_vary("", "A, B"), "A, B");
+        assert_eq!(append_vary("Accept, a", "A, B"), "Accept, a, B");
+        assert_eq!(append_vary("*", "A"), "*");
+        assert_eq!(append_vary(" Origin ,", "A"), "Origin, A");
+    }
+}

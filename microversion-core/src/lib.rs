@@ -1,0 +1,45 @@
+//! The runtime core of `microversion`: OpenStack-style API microversions
+//! without any web framework.
+//!
+//! - [`Version`] and [`VersionRange`]: strict `MAJOR.MINOR` versions and inclusive ranges.
+//! - [`Api`]: the one declaration of a versioned API and its history, built in a `const`.
+//! - [`Api::negotiate`]: the requested version from request headers, exactly as
+//!   Nova and microversion-parse read them, without allocating on success.
+//! - [`ResponseHeaders`]: the `OpenStack-API-Version`, legacy and `Vary` values.
+//! - [`VersionList`], [`SingleVersion`], [`parse_discovery`]: discovery documents.
+//! - [`choose_version`]: the negotiation a client does against a server.
+//!
+//! Most services depend on `microversion-actix`, which re-exports this crate.
+//!
+//! ```
+//! use microversion_core::{Api, Microversion, Version};
+//!
+//! const COMPUTE: Api = Api::new("compute", &[
+//!     Microversion::new("2.1", "Initial version."),
+//!     Microversion::new("2.2", "Keypairs gain a type."),
+//! ])
+//! .legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+//!
+//! let got = COMPUTE.negotiate([("X-OpenStack-Nova-API-Version", "2.2")]).unwrap();
+//! assert_eq!(got.version, Version::lit("2.2"));
+//! assert!(got.version.matches(Some(Version::lit("2.2")), None));
+//! ```
+
+mod api;
+mod client;
+mod discovery;
+mod headers;
+mod negotiate;
+mod range;
+mod version;
+
+pub use api::{Api, CapError, MAX_LEGACY_HEADERS, Microversion, STANDARD_HEADER, VersionStatus};
+pub use client::{ClientNegotiationError, ClientRequest, choose_version};
+pub use discovery::{
+    DiscoveryParseError, Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList,
+    parse_discovery,
+};
+pub use headers::{MAX_VERSION_HEADER, MIN_VERSION_HEADER, ResponseHeaders, append_vary};
+pub use negotiate::{MAX_ECHOED_BYTES, Negotiated, NegotiationError, VersionSource};
+pub use range::{InvertedRange, VersionRange};
+pub use version::{ParseVersionError, Version};

@@ -1,0 +1,347 @@
+//! Reading the requested version from request headers (DESIGN 3.2).
+//!
+//! The rules follow Nova and microversion-parse: the standard
+//! `OpenStack-API-Version` header names a version per service; legacy headers
+//! are read only when it names none for ours; `latest` means the served max.
+
+use std::fmt;
+
+use crate::api::{MAX_LEGACY_HEADERS, STANDARD_HEADER};
+use crate::{Api, Version};
+
+/// Where the negotiated version came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VersionSource {
+    /// The request named no version; the default applies.
+    Default,
+    /// The request asked for `latest`.
+    Latest,
+    /// The request named this version explicitly.
+    Explicit,
+}
+
+/// The outcome of a successful negotiation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Negotiated {
+    /// The version the request is served at.
+    pub version: Version,
+    /// How the request chose it.
+    pub source: VersionSource,
+}
+
+/// A request whose version cannot be served, with what a 400 or 406 needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NegotiationError {
+    /// The requested text is not a version nor `latest` (400 Bad Request).
+    Malformed {
+        /// The offending text, lossily decoded and cut to [`MAX_ECHOED_BYTES`].
+        requested: String,
+        /// The served minimum.
+        min: Version,
+        /// The served maximum.
+        max: Version,
+    },
+    /// A well-formed version this API does not serve (406 Not Acceptable).
+    NotAcceptable {
+        /// The requested version.
+        requested: Version,
+        /// The served minimum.
+        min: Version,
+        /// The served maximum.
+        max: Version,
+    },
+}
+
+/// How much of a malformed version is echoed back in errors.
+pub const MAX_ECHOED_BYTES: usize = 64;
+
+impl NegotiationError {
+    /// The HTTP status this error answers with: 400 or 406.
+    pub const fn status(&self) -> u16 {
+        match self {
+            NegotiationError::Malformed { .. } => 400,
+            NegotiationError::NotAcceptable { .. } => 406,
+        }
+    }
+
+    /// The served minimum.
+    pub const fn min(&self) -> Version {
+        match self {
+            NegotiationError::Malformed { min, .. } | NegotiationError::NotAcceptable { min, .. } => *min,
+        }
+    }
+
+    /// The served maximum.
+    pub const fn max(&self) -> Version {
+        match self {
+            NegotiationError::Malformed { max, .. } | NegotiationError::NotAcceptable { max, .. } => *max,
+        }
+    }
+
+    fn malformed(api: &Api, text: &[u8]) -> NegotiationError {
+        let cut = &text[..text.len().min(MAX_ECHOED_BYTES)];
+        let mut requested = String::from_utf8_lossy(cut).into_owned();
+        if text.len() > MAX_ECHOED_BYTES {
+            requested.push('…');
+        }
+        NegotiationError::Malformed { requested, min: api.min(), max: api.max() }
+    }
+}
+
+impl fmt::Display for NegotiationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NegotiationError::Malformed { requested, min, max } => write!(
+                f,
+                "Invalid API version {requested:?}: a version is MAJOR.MINOR (such as {min}) or \"latest\". \
+                 Minimum is {min} and maximum is {max}."
+            ),
+            NegotiationError::NotAcceptable { requested, min, max } => write!(
+                f,
+                "Version {requested} is not supported by the API. Minimum is {min} and maximum is {max}."
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NegotiationError {}
+
+/// The whitespace Python's `str.split()`/`strip()` use, restricted to ASCII,
+/// so that we split entries exactly as microversion-parse does.
+const fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1c..=0x1f)
+}
+
+fn trim(mut bytes: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = bytes {
+        if !is_space(*first) {
+            break;
+        }
+        bytes = rest;
+    }
+    while let [rest @ .., last] = bytes {
+        if !is_space(*last) {
+            break;
+        }
+        bytes = rest;
+    }
+    bytes
+}
+
+/// For one comma-separated entry `SERVICE VERSION`, the version if the
+/// service is ours. Entries without whitespace name nothing.
+fn version_for_service<'a>(entry: &'a [u8], service: &[u8]) -> Option<&'a [u8]> {
+    let entry = trim(entry);
+    let split = entry.iter().position(|b| is_space(*b))?;
+    let (name, rest) = entry.split_at(split);
+    name.eq_ignore_ascii_case(service).then(|| trim(rest))
+}
+
+impl Api {
+    /// Negotiates the version of one request from its headers, given as
+    /// `(name, value)` pairs in the order received. Allocates nothing unless
+    /// it fails.
+    ///
+    /// ```
+    /// use microversion_core::{Api, Microversion, Version, VersionSource};
+    ///
+    /// const API: Api = Api::new("compute", &[
+    ///     Microversion::new("2.1", "Initial version."),
+    ///     Microversion::new("2.2", "Keypairs gain a type."),
+    /// ]);
+    ///
+    /// let got = API.negotiate([("OpenStack-API-Version", "compute 2.2")]).unwrap();
+    /// assert_eq!(got.version, Version::lit("2.2"));
+    /// assert_eq!(got.source, VersionSource::Explicit);
+    ///
+    /// let none: [(&str, &str); 0] = [];
+    /// assert_eq!(API.negotiate(none).unwrap().source, VersionSource::Default);
+    ///
+    /// let err = API.negotiate([("openstack-api-version", "compute 2.7")]).unwrap_err();
+    /// assert_eq!(err.status(), 406);
+    /// ```
+    pub fn negotiate<'h, I, N, V>(&self, headers: I) -> Result<Negotiated, NegotiationError>
+    where
+        I: IntoIterator<Item = (&'h N, &'h V)>,
+        N: AsRef<[u8]> + ?Sized + 'h,
+        V: AsRef<[u8]> + ?Sized + 'h,
+    {
+        let service = self.service_type().as_bytes();
+        let legacy_names = self.legacy_header_names();
+        let mut standard: Option<&[u8]> = None;
+        let mut legacy: [Option<&[u8]>; MAX_LEGACY_HEADERS] = [None; MAX_LEGACY_HEADERS];
+
+        for (name, value) in headers {
+            let (name, value) = (name.as_ref(), value.as_ref());
+            if name.eq_ignore_ascii_case(STANDARD_HEADER.as_bytes()) {
+                // Occurrences are joined with ','; the last entry for us wins.
+                for entry in value.split(|b| *b == b',') {
+                    if let Some(version) = version_for_service(entry, service) {
+                        standard = Some(version);
+                    }
+                }
+            } else if let Some(i) = legacy_names.iter().position(|l| name.eq_ignore_ascii_case(l.as_bytes()))
+            {
+                // Joined occurrences: the last element of the last one counts.
+                let last = value.rsplit(|b| *b == b',').next().unwrap_or_default();
+                legacy[i] = Some(trim(last));
+            }
+        }
+
+        let Some(text) = standard.or_else(|| legacy.iter().flatten().next().copied()) else {
+            return Ok(Negotiated { version: self.default_or_min(), source: VersionSource::Default });
+        };
+        if text == b"latest" {
+            return Ok(Negotiated { version: self.max(), source: VersionSource::Latest });
+        }
+        let version = Version::parse_bytes(text).map_err(|_| NegotiationError::malformed(self, text))?;
+        if self.serves(version) {
+            Ok(Negotiated { version, source: VersionSource::Explicit })
+        } else {
+            Err(NegotiationError::NotAcceptable { requested: version, min: self.min(), max: self.max() })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Microversion;
+
+    static HISTORY: [Microversion; 9] = [
+        Microversion::new("2.1", "a"),
+        Microversion::new("2.2", "b"),
+        Microversion::new("2.3", "c"),
+        Microversion::new("2.4", "d"),
+        Microversion::new("2.5", "e"),
+        Microversion::new("2.6", "f"),
+        Microversion::new("2.7", "g"),
+        Microversion::new("2.8", "h"),
+        Microversion::new("2.9", "i"),
+    ];
+    const API: Api = Api::new("compute", &HISTORY).legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+    const STD: &str = "OpenStack-API-Version";
+    const LEGACY: &str = "X-OpenStack-Nova-API-Version";
+
+    fn negotiate(headers: &[(&str, &str)]) -> Result<Negotiated, NegotiationError> {
+        API.negotiate(headers.iter().map(|(n, v)| (*n, *v)))
+    }
+
+    fn version(headers: &[(&str, &str)]) -> String {
+        negotiate(headers).unwrap().version.to_string()
+    }
+
+    fn status(headers: &[(&str, &str)]) -> u16 {
+        negotiate(headers).unwrap_err().status()
+    }
+
+    #[test]
+    fn no_header_gives_the_default() {
+        let got = negotiate(&[("Accept", "application/json")]).unwrap();
+        assert_eq!(got, Negotiated { version: Version::new(2, 1), source: VersionSource::Default });
+        let api = API.default_version("2.3");
+        assert_eq!(api.negotiate([(STD, "")]).unwrap().version, Version::new(2, 3));
+    }
+
+    #[test]
+    fn design_table_rows() {
+        assert_eq!(version(&[(STD, "compute 2.5")]), "2.5");
+        assert_eq!(version(&[(STD, "Compute 2.5")]), "2.5");
+        assert_eq!(version(&[(STD, "  compute   2.5  ")]), "2.5");
+        assert_eq!(version(&[("openstack-api-version", "compute 2.5")]), "2.5");
+        assert_eq!(negotiate(&[(STD, "volume 3.5")]).unwrap().source, VersionSource::Default);
+        assert_eq!(version(&[(STD, "volume 3.5"), (LEGACY, "2.7")]), "2.7");
+        assert_eq!(version(&[(STD, "compute 2.3"), (LEGACY, "2.7")]), "2.3");
+        assert_eq!(version(&[(LEGACY, "2.7"), (STD, "compute 2.3")]), "2.3");
+        assert_eq!(version(&[(STD, "compute 2.3"), (LEGACY, "garbage")]), "2.3");
+        assert_eq!(version(&[(STD, "compute 2.1, compute 2.9")]), "2.9");
+        assert_eq!(version(&[(STD, "compute 2.1"), (STD, "compute 2.9")]), "2.9");
+        assert_eq!(version(&[(STD, "dogs 1.9, compute 2.4")]), "2.4");
+        let latest = negotiate(&[(STD, "compute latest")]).unwrap();
+        assert_eq!(latest, Negotiated { version: Version::new(2, 9), source: VersionSource::Latest });
+        for bad in ["compute LATEST", "compute 2.1.3", "compute bogus", "compute 02.1", "compute 2.1 2.2"] {
+            assert_eq!(status(&[(STD, bad)]), 400, "{bad}");
+        }
+        for unsupported in ["compute 2.0", "compute 3.0", "compute 2.10", "compute 1.9"] {
+            assert_eq!(status(&[(STD, unsupported)]), 406, "{unsupported}");
+        }
+        assert_eq!(status(&[(LEGACY, "")]), 400);
+        assert_eq!(status(&[(LEGACY, " , ")]), 400);
+    }
+
+    #[test]
+    fn legacy_header_rules() {
+        assert_eq!(version(&[(LEGACY, "2.4")]), "2.4");
+        assert_eq!(version(&[("x-openstack-nova-api-version", " 2.1, 2.6 ")]), "2.6");
+        assert_eq!(version(&[(LEGACY, "2.2"), (LEGACY, "2.8")]), "2.8");
+        assert_eq!(version(&[(LEGACY, "latest")]), "2.9");
+        assert_eq!(status(&[(LEGACY, "garbage")]), 400);
+        // An empty standard header counts as absent, the legacy one decides.
+        assert_eq!(version(&[(STD, ""), (LEGACY, "2.6")]), "2.6");
+        assert_eq!(version(&[(STD, "compute"), (LEGACY, "2.6")]), "2.6");
+    }
+
+    #[test]
+    fn legacy_headers_are_tried_in_declared_order() {
+        let api = Api::new("compute", &HISTORY).legacy_headers(&["X-First", "X-Second"]);
+        let got = api.negotiate([("X-Second", "2.3"), ("X-First", "2.2")]).unwrap();
+        assert_eq!(got.version, Version::new(2, 2));
+        let got = api.negotiate([("X-Second", "2.3")]).unwrap();
+        assert_eq!(got.version, Version::new(2, 3));
+    }
+
+    #[test]
+    fn cap_and_disabled_versions_drive_406_and_latest() {
+        let capped = API.capped_at(Version::new(2, 5)).unwrap();
+        assert_eq!(capped.negotiate([(STD, "compute latest")]).unwrap().version, Version::new(2, 5));
+        let err = capped.negotiate([(STD, "compute 2.6")]).unwrap_err();
+        assert_eq!(
+            err,
+            NegotiationError::NotAcceptable {
+                requested: Version::new(2, 6),
+                min: Version::new(2, 1),
+                max: Version::new(2, 5)
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "Version 2.6 is not supported by the API. Minimum is 2.1 and maximum is 2.5."
+        );
+        static OFF: [Version; 1] = [Version::new(2, 4)];
+        let api = API.disabled(&OFF);
+        assert_eq!(api.negotiate([(STD, "compute 2.4")]).unwrap_err().status(), 406);
+    }
+
+    #[test]
+    fn malformed_text_is_echoed_and_cut() {
+        let long = format!("compute {}", "x".repeat(10_000));
+        match negotiate(&[(STD, &long)]).unwrap_err() {
+            NegotiationError::Malformed { requested, min, max } => {
+                assert_eq!(requested, format!("{}…", "x".repeat(MAX_ECHOED_BYTES)));
+                assert_eq!((min, max), (Version::new(2, 1), Version::new(2, 9)));
+            }
+            other => panic!("expected malformed, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn hostile_bytes_never_panic() {
+        let bytes: Vec<u8> = (0..=255u8).collect();
+        let got = API.negotiate([(STD.as_bytes(), &b"compute \xff\xfe"[..])]);
+        assert_eq!(got.unwrap_err().status(), 400);
+        let got = API.negotiate([(&bytes[..], &bytes[..]), (STD.as_bytes(), &bytes[..])]);
+        assert_eq!(got.unwrap().source, VersionSource::Default);
+        assert_eq!(
+            API.negotiate([(STD.as_bytes(), &b"compute\x002.5"[..])]).unwrap().source,
+            VersionSource::Default
+        );
+        assert_eq!(status(&[(STD, "compute ٢.٥")]), 400);
+        let many = vec!["dogs 1.0"; 5000].join(",") + ",compute 2.8";
+        assert_eq!(version(&[(STD, &many)]), "2.8");
+        let huge = "compute 2.2,".repeat(6000);
+        assert!(huge.len() > 64 * 1024);
+        assert_eq!(version(&[(STD, &huge)]), "2.2");
+        let commas = ",".repeat(65536);
+        assert_eq!(negotiate(&[(STD, &commas)]).unwrap().source, VersionSource::Default);
+    }
+}
