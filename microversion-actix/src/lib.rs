@@ -1,0 +1,3 @@
+//! OpenStack-style API microversions for actix-web.
+
+pub use microversion_core::*;
