@@ -28,6 +28,7 @@
 mod api;
 mod client;
 mod discovery;
+mod dispatch;
 mod headers;
 mod negotiate;
 mod range;
@@ -39,6 +40,7 @@ pub use discovery::{
     DiscoveryParseError, Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList,
     parse_discovery,
 };
+pub use dispatch::{Operation, OperationVariant, UnservedVersion};
 pub use headers::{MAX_VERSION_HEADER, MIN_VERSION_HEADER, ResponseHeaders, append_vary};
 pub use negotiate::{MAX_ECHOED_BYTES, Negotiated, NegotiationError, VersionSource};
 pub use range::{InvertedRange, VersionRange};

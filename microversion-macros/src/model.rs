@@ -1,0 +1,91 @@
+//! The model between parsing and expansion: a controller impl read into
+//! operations and variants, each keeping the tokens it came from for spans.
+
+use microversion_core::{Version, VersionRange};
+use proc_macro2::Span;
+use syn::{Ident, ImplItem, ImplItemFn, LitStr, Path, Type};
+
+/// A `#[controller]` impl block.
+pub(crate) struct Controller {
+    /// The controller type (`Flavors`).
+    pub(crate) self_ty: Box<Type>,
+    /// Path to the `const` API declaration the ranges are checked against.
+    pub(crate) api: Path,
+    /// Optional path scope all routes live under.
+    pub(crate) scope: Option<LitStr>,
+    /// Path to the facade crate (`::microversion_actix` unless overridden).
+    pub(crate) krate: Path,
+    /// Items passed through untouched (unversioned methods, consts, types).
+    pub(crate) passthrough: Vec<ImplItem>,
+    /// The versioned operations, in order of first declaration.
+    pub(crate) operations: Vec<Operation>,
+}
+
+/// Same-named methods: one route, or one versioned helper.
+pub(crate) struct Operation {
+    pub(crate) name: Ident,
+    pub(crate) variants: Vec<Variant>,
+    /// Status when no variant serves the version (404 unless configured).
+    pub(crate) missing: Option<(u16, Span)>,
+}
+
+/// A version literal with its source token.
+#[derive(Clone)]
+pub(crate) struct VersionLit {
+    pub(crate) version: Version,
+    pub(crate) lit: LitStr,
+}
+
+/// A `("min", "max")` pair as written.
+#[derive(Clone)]
+pub(crate) struct RangeLit {
+    pub(crate) min: Option<VersionLit>,
+    pub(crate) max: Option<VersionLit>,
+    /// The span of the whole attribute, for errors about the range as a whole.
+    pub(crate) span: Span,
+}
+
+impl RangeLit {
+    /// The range it denotes; an inverted pair was rejected while parsing.
+    pub(crate) fn range(&self) -> VersionRange {
+        VersionRange::new(self.min.as_ref().map(|m| m.version), self.max.as_ref().map(|m| m.version))
+            .unwrap_or(VersionRange::ANY)
+    }
+}
+
+/// `#[get("/path")]` and friends.
+#[derive(Clone)]
+pub(crate) struct Route {
+    /// Upper-case HTTP method name.
+    pub(crate) method: String,
+    pub(crate) path: LitStr,
+    pub(crate) span: Span,
+}
+
+/// `#[schema(NAME, "min", "max")]`.
+pub(crate) struct Schema {
+    pub(crate) path: Path,
+    pub(crate) range: RangeLit,
+}
+
+/// One method of an operation.
+pub(crate) struct Variant {
+    /// The method with the framework's attributes removed.
+    pub(crate) method: ImplItemFn,
+    /// Its versions; `None` when it has a route but no `#[api_version]`
+    /// (an unversioned route serving every version).
+    pub(crate) range: Option<RangeLit>,
+    pub(crate) route: Option<Route>,
+    pub(crate) schemas: Vec<Schema>,
+}
+
+impl Variant {
+    pub(crate) fn range(&self) -> VersionRange {
+        self.range.as_ref().map_or(VersionRange::ANY, RangeLit::range)
+    }
+
+    /// Where to point an error about this variant's versions.
+    pub(crate) fn range_span(&self) -> Span {
+        self.range.as_ref().map_or_else(|| self.method.sig.ident.span(), |r| r.span)
+    }
+}

@@ -1,0 +1,282 @@
+//! Validation: every rule that needs the whole model (overlaps, agreement
+//! between variants, schema ranges). Reports every violation it finds.
+
+use quote::ToTokens;
+
+use crate::model::{Controller, Operation, Variant};
+
+pub(crate) fn controller(controller: &Controller, errors: &mut darling::error::Accumulator) {
+    for op in &controller.operations {
+        operation(op, errors);
+    }
+}
+
+fn operation(op: &Operation, errors: &mut darling::error::Accumulator) {
+    let first = &op.variants[0];
+    for variant in &op.variants[1..] {
+        agree_with_first(op, first, variant, errors);
+    }
+    for (i, a) in op.variants.iter().enumerate() {
+        for b in &op.variants[i + 1..] {
+            if let Some(common) = a.range().intersection(b.range()) {
+                let name = &op.name;
+                let (ra, rb) = (a.range(), b.range());
+                errors.push(
+                    darling::Error::custom(format!(
+                        "variants of `{name}` overlap at {common}: this one serves {ra}, a later one serves {rb}"
+                    ))
+                    .with_span(&a.range_span()),
+                );
+                errors.push(
+                    darling::Error::custom(format!(
+                        "variants of `{name}` overlap at {common}: this one serves {rb}, an earlier one serves {ra}"
+                    ))
+                    .with_span(&b.range_span()),
+                );
+            }
+        }
+        schemas(op, a, errors);
+    }
+    if op.variants.iter().all(|v| v.route.is_none()) {
+        if let Some((_, span)) = op.missing {
+            errors.push(
+                darling::Error::custom(
+                    "`missing` sets the status of a route; a versioned helper returns an error value instead",
+                )
+                .with_span(&span),
+            );
+        }
+        for variant in op.variants.iter().filter(|v| v.range.is_none()) {
+            errors.push(darling::Error::custom("needs #[api_version]").with_span(&variant.method.sig.ident));
+        }
+    }
+}
+
+fn agree_with_first(
+    op: &Operation,
+    first: &Variant,
+    other: &Variant,
+    errors: &mut darling::error::Accumulator,
+) {
+    let name = &op.name;
+    match (&first.route, &other.route) {
+        (Some(a), Some(b)) if a.method != b.method || a.path.value() != b.path.value() => errors.push(
+            darling::Error::custom(format!(
+                "variants of `{name}` must share one route: the first is {} {:?}, this one {} {:?}",
+                a.method,
+                a.path.value(),
+                b.method,
+                b.path.value()
+            ))
+            .with_span(&b.span),
+        ),
+        (Some(a), None) => errors.push(
+            darling::Error::custom(format!(
+                "variants of `{name}` must share one route: the first is {} {:?}, this one has no route attribute",
+                a.method,
+                a.path.value()
+            ))
+            .with_span(&other.method.sig.ident),
+        ),
+        (None, Some(b)) => errors.push(
+            darling::Error::custom(format!(
+                "variants of `{name}` must share one route: the first is a helper without route, this one is {} {:?}",
+                b.method,
+                b.path.value()
+            ))
+            .with_span(&b.span),
+        ),
+        (None, None) => {
+            let (a, b) = (signature(&first.method), signature(&other.method));
+            if a != b {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "variants of the helper `{name}` must have the same signature: the first is `{a}`, this one `{b}`"
+                    ))
+                    .with_span(&other.method.sig),
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The signature with parameter names left out, as compared between helper variants.
+fn signature(method: &syn::ImplItemFn) -> String {
+    let sig = &method.sig;
+    let inputs: Vec<String> = sig
+        .inputs
+        .iter()
+        .map(|arg| match arg {
+            syn::FnArg::Receiver(r) => r.to_token_stream().to_string(),
+            syn::FnArg::Typed(t) => t.ty.to_token_stream().to_string(),
+        })
+        .collect();
+    let asyncness = if sig.asyncness.is_some() { "async " } else { "" };
+    let generics = sig.generics.to_token_stream().to_string();
+    let output = match &sig.output {
+        syn::ReturnType::Default => String::new(),
+        syn::ReturnType::Type(_, ty) => format!(" -> {}", ty.to_token_stream()),
+    };
+    format!("{}{asyncness}fn{generics}({}){output}", vis_prefix(&method.vis), inputs.join(", "))
+}
+
+fn vis_prefix(vis: &syn::Visibility) -> String {
+    match vis {
+        syn::Visibility::Inherited => String::new(),
+        other => format!("{} ", other.to_token_stream()),
+    }
+}
+
+fn schemas(op: &Operation, variant: &Variant, errors: &mut darling::error::Accumulator) {
+    if variant.route.is_none() {
+        for schema in &variant.schemas {
+            errors.push(
+                darling::Error::custom(
+                    "#[schema] validates request bodies, so it needs a route attribute on the method",
+                )
+                .with_span(&schema.range.span),
+            );
+        }
+        return;
+    }
+    let served = variant.range();
+    for (i, a) in variant.schemas.iter().enumerate() {
+        if !served.covers(a.range.range()) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "this schema covers {} but this variant of `{}` only serves {served}",
+                    a.range.range(),
+                    op.name
+                ))
+                .with_span(&a.range.span),
+            );
+        }
+        for b in &variant.schemas[i + 1..] {
+            if let Some(common) = a.range.range().intersection(b.range.range()) {
+                for (this, that) in [(a, b), (b, a)] {
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "schemas of `{}` overlap at {common}: `{}` covers {}, `{}` covers {}",
+                            op.name,
+                            this.path.to_token_stream(),
+                            this.range.range(),
+                            that.path.to_token_stream(),
+                            that.range.range()
+                        ))
+                        .with_span(&this.range.span),
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    fn errors_of(item: proc_macro2::TokenStream) -> Vec<String> {
+        let mut errors = darling::Error::accumulator();
+        let item = syn::parse2(item).unwrap();
+        let model = crate::parse::controller(quote!(api = API), item, &mut errors);
+        super::controller(&model, &mut errors);
+        match errors.finish() {
+            Ok(()) => vec![],
+            Err(e) => e.into_iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn disjoint_variants_pass() {
+        let errs = errors_of(quote! {
+            impl C {
+                #[get("/x")] #[api_version("2.1", "2.4")] async fn show(&self) -> u8 { 1 }
+                #[get("/x")] #[api_version("2.5")] async fn show(&self, q: Query<Q>) -> u8 { 2 }
+                #[api_version("2.1", "2.4")] fn helper(&self, a: u8) -> u8 { a }
+                #[api_version("2.5")] fn helper(&self, b: u8) -> u8 { b }
+                fn plain(&self) {}
+            }
+        });
+        assert_eq!(errs, Vec::<String>::new());
+    }
+
+    #[test]
+    fn overlaps_are_reported_on_both_variants_in_both_orders() {
+        for (first, second) in
+            [(quote!("2.2", "2.5"), quote!("2.5", "3.1")), (quote!("2.5", "3.1"), quote!("2.2", "2.5"))]
+        {
+            let errs = errors_of(quote! {
+                impl C {
+                    #[get("/")] #[api_version(#first)] fn list(&self) {}
+                    #[get("/")] #[api_version(#second)] fn list(&self) {}
+                }
+            });
+            assert_eq!(errs.len(), 2, "{errs:?}");
+            assert!(errs.iter().all(|e| e.contains("overlap at 2.5 only")), "{errs:?}");
+        }
+    }
+
+    #[test]
+    fn open_ranges_overlap_whatever_the_order() {
+        let errs = errors_of(quote! {
+            impl C {
+                #[api_version("2.10")] fn h(&self) {}
+                #[api_version("2.3")] fn h(&self) {}
+                #[api_version("2.1", "2.2")] fn h(&self) {}
+            }
+        });
+        assert_eq!(errs.len(), 2, "{errs:?}");
+        assert!(errs[0].contains("overlap at 2.10 and later"), "{errs:?}");
+    }
+
+    #[test]
+    fn disagreements_and_schema_rules() {
+        let errs = errors_of(quote! {
+            impl C {
+                #[get("/a")] #[api_version("2.1", "2.4")] fn r(&self) {}
+                #[post("/a")] #[api_version("2.5")] fn r(&self) {}
+                #[api_version("2.1", "2.4")] fn h(&self, a: u8) {}
+                #[api_version("2.5")] fn h(&self, a: u16) {}
+                #[put("/u")] #[api_version("2.1", "2.8")]
+                #[schema(a, "2.3", "2.8")] #[schema(b, "2.8")]
+                fn u(&self) {}
+            }
+        });
+        let joined = errs.join("\n");
+        assert!(
+            joined.contains("must share one route: the first is GET \"/a\", this one POST \"/a\""),
+            "{joined}"
+        );
+        assert!(
+            joined.contains("same signature: the first is `fn(& self, u8)`, this one `fn(& self, u16)`"),
+            "{joined}"
+        );
+        assert!(
+            joined
+                .contains("this schema covers 2.8 and later but this variant of `u` only serves 2.1 to 2.8"),
+            "{joined}"
+        );
+        assert_eq!(joined.matches("schemas of `u` overlap at 2.8 only").count(), 2, "{joined}");
+    }
+
+    #[test]
+    fn literal_and_argument_errors_are_all_reported() {
+        let errs = errors_of(quote! {
+            impl C {
+                #[api_version("2.01")] fn a(&self) {}
+                #[api_version("2.5", "2.4")] fn b(&self) {}
+                #[api_version("2.1", missing = 405, missing = 404)] #[get("/")] fn c(&self) {}
+                #[api_version("2.1", colour = 1)] #[get("/d")] fn d(&self) {}
+                #[cfg(test)] #[api_version("2.1")] fn e(&self) {}
+            }
+        });
+        let joined = errs.join("\n");
+        assert!(joined.contains("invalid version \"2.01\""), "{joined}");
+        assert!(joined.contains("minimum version 2.5 is above maximum version 2.4"), "{joined}");
+        assert!(joined.contains("Duplicate field `missing`"), "{joined}");
+        assert!(joined.contains("Unknown field: `colour`"), "{joined}");
+        assert!(joined.contains("#[cfg] on a versioned method is not supported"), "{joined}");
+        assert_eq!(errs.len(), 5, "{joined}");
+    }
+}
