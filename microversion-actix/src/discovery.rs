@@ -1,0 +1,143 @@
+//! `Discovery`: the version documents of `GET /` and `GET /v2.1/` (DESIGN 3.7).
+
+use std::sync::Arc;
+
+use actix_web::dev::{AppService, HttpServiceFactory};
+use actix_web::http::header::HeaderName;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use crate::error::{MAX_HEADER_LOWER, MIN_HEADER_LOWER};
+use crate::format::{ApiSigErrors, ErrorFormat};
+use crate::{Api, ApiError, VersionList};
+
+/// The version discovery endpoints of a service, generated from its API
+/// declarations (cap and statuses included) and registered with
+/// `App::service`:
+///
+/// - `GET /`: the [`VersionList`] of every API;
+/// - `GET /v2.1` and `GET /v2.1/`: the [`SingleVersion`](crate::SingleVersion)
+///   document of one API (python-novaclient reads it from its endpoint URL,
+///   without the slash);
+/// - `GET /v3` and other version-like ids no API declares: 404 with a JSON body.
+///
+/// Version headers are ignored. `self` links are built from the request's
+/// scheme and host (as `ConnectionInfo` reads them, `Forwarded` headers
+/// included), the configured [`Discovery::prefix`] for a proxy that strips a
+/// path, and the path the endpoint is mounted at.
+///
+/// Register it **before** the API's own scope: the scope `/v2.1` would
+/// otherwise also claim the exact path `/v2.1`. And keep it out of the
+/// [`Microversions`](crate::Microversions) middleware, whose scope it is not:
+///
+/// ```
+/// use actix_web::{test, web, App, HttpResponse};
+/// use microversion_actix::{Api, Discovery, Microversion, Microversions};
+///
+/// const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial version.")]);
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let app = test::init_service(
+///     App::new()
+///         .service(Discovery::new(&[API]).prefix("/compute"))
+///         .service(web::scope("/v2.1").wrap(Microversions::new(API))
+///             .route("/servers", web::get().to(HttpResponse::Ok))),
+/// ).await;
+/// let doc: serde_json::Value =
+///     test::call_and_read_body_json(&app, test::TestRequest::get().uri("/v2.1").to_request()).await;
+/// assert_eq!(doc["version"]["links"][0]["href"], "http://localhost:8080/compute/v2.1/");
+/// # });
+/// ```
+#[derive(Clone)]
+pub struct Discovery {
+    apis: Vec<Api>,
+    prefix: String,
+    format: Arc<dyn ErrorFormat>,
+}
+
+impl std::fmt::Debug for Discovery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Discovery").field("apis", &self.apis).field("prefix", &self.prefix).finish_non_exhaustive()
+    }
+}
+
+impl Discovery {
+    /// The endpoints for `apis`, listed in this order in `GET /`.
+    pub fn new(apis: &[Api]) -> Discovery {
+        Discovery { apis: apis.to_vec(), prefix: String::new(), format: Arc::new(ApiSigErrors) }
+    }
+
+    /// A path prefix added to `self` links, for a proxy that serves the
+    /// service under `/compute` and strips it before forwarding.
+    pub fn prefix(mut self, prefix: impl Into<String>) -> Discovery {
+        let prefix = prefix.into();
+        let trimmed = prefix.trim_matches('/');
+        self.prefix = if trimmed.is_empty() { String::new() } else { format!("/{trimmed}") };
+        self
+    }
+
+    /// Renders the 404 of an unknown id with `format` (API-SIG errors by default).
+    pub fn error_format(mut self, format: impl ErrorFormat) -> Discovery {
+        self.format = Arc::new(format);
+        self
+    }
+
+    /// The service root as the client reaches it: scheme, host, prefix and
+    /// the request path without `tail`.
+    fn root_url(&self, req: &HttpRequest, tail: &str) -> String {
+        let info = req.connection_info();
+        let path = req.path().trim_end_matches('/');
+        let mount = path.strip_suffix(tail).unwrap_or(path);
+        format!("{}://{}{}{}", info.scheme(), info.host(), self.prefix, mount)
+    }
+
+    fn list(&self, req: &HttpRequest) -> HttpResponse {
+        HttpResponse::Ok().json(VersionList::new(&self.apis, &self.root_url(req, "")))
+    }
+
+    fn single(&self, req: &HttpRequest, api: &Api) -> HttpResponse {
+        let tail = format!("/{}", api.api_id());
+        HttpResponse::Ok().json(api.single_version_document(&self.root_url(req, &tail)))
+    }
+
+    fn unknown(&self, req: &HttpRequest) -> HttpResponse {
+        let id = req.match_info().get("id").unwrap_or_default();
+        let known: Vec<String> = self.apis.iter().map(|a| a.api_id().into_owned()).collect();
+        let error = ApiError::not_found(format!(
+            "API version {id} does not exist; this service offers {}.",
+            known.join(", ")
+        ));
+        let names = (HeaderName::from_static(MIN_HEADER_LOWER), HeaderName::from_static(MAX_HEADER_LOWER));
+        let service = self.apis.first().map(Api::service_type);
+        error.render(&*self.format, service, (&names.0, &names.1))
+    }
+}
+
+impl HttpServiceFactory for Discovery {
+    fn register(self, config: &mut AppService) {
+        let this = Arc::new(self);
+        let list = Arc::clone(&this);
+        web::resource("/")
+            .route(web::get().to(move |req: HttpRequest| {
+                let list = Arc::clone(&list);
+                async move { list.list(&req) }
+            }))
+            .register(config);
+        for (index, api) in this.apis.iter().enumerate() {
+            let id = api.api_id();
+            let single = Arc::clone(&this);
+            web::resource([format!("/{id}"), format!("/{id}/")])
+                .route(web::get().to(move |req: HttpRequest| {
+                    let single = Arc::clone(&single);
+                    async move { single.single(&req, &single.apis[index]) }
+                }))
+                .register(config);
+        }
+        let unknown = Arc::clone(&this);
+        web::resource(["/{id:v[0-9][0-9.]*}", "/{id:v[0-9][0-9.]*}/"])
+            .route(web::get().to(move |req: HttpRequest| {
+                let unknown = Arc::clone(&unknown);
+                async move { unknown.unknown(&req) }
+            }))
+            .register(config);
+    }
+}

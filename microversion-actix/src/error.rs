@@ -1,0 +1,345 @@
+//! `ApiError`: the one error type of a versioned API, rendered as JSON.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::{HttpResponse, ResponseError};
+
+use crate::format::{ApiSigErrors, ErrorFormat};
+use crate::{Link, NegotiationError, Version};
+
+/// One violation of a request schema: where in the document, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Violation {
+    /// The JSON Pointer of the offending value (`/flavor/ram`); empty for the whole document.
+    pub path: String,
+    /// What is wrong with it, as the validator says it.
+    pub message: String,
+}
+
+impl Violation {
+    /// The last segment of the path (the field name), or `None` for the whole document.
+    pub fn field(&self) -> Option<&str> {
+        self.path.rsplit('/').next().filter(|_| !self.path.is_empty())
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Nova's wording, with the full path so that nested fields are unambiguous.
+        match self.field() {
+            Some(field) => {
+                write!(f, "Invalid input for field/attribute {field} (at {}): {}.", self.path, self.message)
+            }
+            None => write!(f, "Invalid input: {}.", self.message),
+        }
+    }
+}
+
+/// The error every part of this crate answers with, and the one handlers
+/// should return: a status, a stable error code, a title and a detail that
+/// says what was wrong and what is accepted.
+///
+/// It implements [`ResponseError`], so `Result<_, ApiError>` works as a
+/// handler return type. Its own rendering uses the API-SIG errors format
+/// ([`ApiSigErrors`]); inside the scope of [`Microversions`](crate::Microversions)
+/// the middleware re-renders it in the configured [`ErrorFormat`] and
+/// prefixes the code with the service type.
+///
+/// ```
+/// use microversion_actix::{ApiError, Version};
+/// use actix_web::http::StatusCode;
+///
+/// let err = ApiError::method_not_at_version(Version::lit("2.3"), StatusCode::NOT_FOUND);
+/// assert_eq!(err.status(), StatusCode::NOT_FOUND);
+/// assert_eq!(err.detail(), "API version 2.3 is not supported on this method.");
+///
+/// let err = ApiError::conflict("Server is locked.").with_request_id("req-1");
+/// assert_eq!(err.code(), "conflict");
+/// assert_eq!(err.qualified_code(Some("compute")), "compute.conflict");
+/// ```
+#[derive(Clone, Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    code: Cow<'static, str>,
+    title: Cow<'static, str>,
+    detail: String,
+    min_version: Option<Version>,
+    max_version: Option<Version>,
+    request_id: Option<String>,
+    links: Vec<Link>,
+    violations: Vec<Violation>,
+    service: Option<&'static str>,
+}
+
+/// The canonical reason phrase of `status`, or `"Error"`.
+fn reason(status: StatusCode) -> &'static str {
+    status.canonical_reason().unwrap_or("Error")
+}
+
+impl ApiError {
+    /// An error with every field given. `code` is the error code without the
+    /// service prefix (`"invalid-input"`); the service is added when rendered.
+    pub fn new(
+        status: StatusCode,
+        code: impl Into<Cow<'static, str>>,
+        title: impl Into<Cow<'static, str>>,
+        detail: impl Into<String>,
+    ) -> ApiError {
+        ApiError {
+            status,
+            code: code.into(),
+            title: title.into(),
+            detail: detail.into(),
+            min_version: None,
+            max_version: None,
+            request_id: None,
+            links: Vec::new(),
+            violations: Vec::new(),
+            service: None,
+        }
+    }
+
+    /// An error of `status` with its reason phrase as title and a code
+    /// derived from it (`404` → `not-found`).
+    pub fn from_status(status: StatusCode, detail: impl Into<String>) -> ApiError {
+        let title = reason(status);
+        let code = title.to_ascii_lowercase().replace([' ', '\''], "-");
+        ApiError::new(status, code, title, detail)
+    }
+
+    /// 400 Bad Request.
+    pub fn bad_request(detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad-request", "Bad Request", detail)
+    }
+
+    /// 404 Not Found.
+    pub fn not_found(detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "not-found", "Not Found", detail)
+    }
+
+    /// 409 Conflict.
+    pub fn conflict(detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, "conflict", "Conflict", detail)
+    }
+
+    /// 500 Internal Server Error: a fault of the server, never of the client.
+    pub fn internal(detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal-error", "Internal Server Error", detail)
+    }
+
+    /// The answer when an operation has no variant at the negotiated version:
+    /// Nova answers 404 as if the method did not exist; Placement allows
+    /// other statuses such as 405.
+    pub fn method_not_at_version(version: Version, status: StatusCode) -> ApiError {
+        ApiError::new(
+            status,
+            "method-not-at-version",
+            reason(status),
+            format!("API version {version} is not supported on this method."),
+        )
+    }
+
+    /// 400 for a request body that breaks the schema of its version; the
+    /// detail lists every violation and [`ApiError::violations`] holds them.
+    pub fn invalid_input(violations: Vec<Violation>) -> ApiError {
+        let detail = violations.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
+        let mut err = ApiError::new(StatusCode::BAD_REQUEST, "invalid-input", "Invalid Input", detail);
+        err.violations = violations;
+        err
+    }
+
+    /// Sets the minimum and maximum versions shown to the client.
+    pub fn with_versions(mut self, min: Version, max: Version) -> ApiError {
+        self.min_version = Some(min);
+        self.max_version = Some(max);
+        self
+    }
+
+    /// Sets the request id shown in the API-SIG body.
+    pub fn with_request_id(mut self, request_id: impl Into<String>) -> ApiError {
+        self.request_id = Some(request_id.into());
+        self
+    }
+
+    /// Adds a link (for example to documentation) to the API-SIG body.
+    pub fn with_link(mut self, link: Link) -> ApiError {
+        self.links.push(link);
+        self
+    }
+
+    /// Sets the service type that prefixes the code (normally filled in by the middleware).
+    pub fn with_service(mut self, service: &'static str) -> ApiError {
+        self.service = Some(service);
+        self
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The error code without the service prefix.
+    pub fn code(&self) -> &str {
+        &self.code
+    }
+
+    /// `<service>.<code>` when a service is given (or set on the error), else the bare code.
+    pub fn qualified_code(&self, service: Option<&str>) -> String {
+        match service.or(self.service) {
+            Some(service) => format!("{service}.{}", self.code),
+            None => self.code.clone().into_owned(),
+        }
+    }
+
+    /// A short, human-readable summary.
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// What was wrong and what is accepted.
+    pub fn detail(&self) -> &str {
+        &self.detail
+    }
+
+    /// The served minimum version, for negotiation failures.
+    pub fn min_version(&self) -> Option<Version> {
+        self.min_version
+    }
+
+    /// The served maximum version, for negotiation failures.
+    pub fn max_version(&self) -> Option<Version> {
+        self.max_version
+    }
+
+    /// The request id, if set.
+    pub fn request_id(&self) -> Option<&str> {
+        self.request_id.as_deref()
+    }
+
+    /// Links to more information.
+    pub fn links(&self) -> &[Link] {
+        &self.links
+    }
+
+    /// The schema violations of an [`ApiError::invalid_input`] error.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+
+    /// The service type set on the error, if any.
+    pub fn service(&self) -> Option<&'static str> {
+        self.service
+    }
+
+    /// Renders this error with `format` into a response; `service` prefixes
+    /// the code. Sets the min/max headers under the given names when the
+    /// error carries versions.
+    pub fn render(
+        &self,
+        format: &dyn ErrorFormat,
+        service: Option<&str>,
+        version_headers: (&HeaderName, &HeaderName),
+    ) -> HttpResponse {
+        let body = format.render(self, service.or(self.service));
+        let mut res = HttpResponse::build(self.status);
+        res.insert_header((header::CONTENT_TYPE, HeaderValue::from_static("application/json")));
+        if let (Some(min), Some(max)) = (self.min_version, self.max_version) {
+            res.insert_header((version_headers.0.clone(), version_value(min)));
+            res.insert_header((version_headers.1.clone(), version_value(max)));
+        }
+        res.body(body.to_string())
+    }
+}
+
+/// A version as a header value, without allocating.
+pub(crate) fn version_value(version: Version) -> HeaderValue {
+    let mut buf = [0u8; 11];
+    // Digits and a dot are always a valid header value.
+    HeaderValue::from_str(version.write_to(&mut buf)).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.detail)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let names = (HeaderName::from_static(MIN_HEADER_LOWER), HeaderName::from_static(MAX_HEADER_LOWER));
+        self.render(&ApiSigErrors, None, (&names.0, &names.1))
+    }
+}
+
+/// [`crate::MIN_VERSION_HEADER`] in the lower case `HeaderName::from_static` needs.
+pub(crate) const MIN_HEADER_LOWER: &str = "openstack-api-minimum-version";
+/// [`crate::MAX_VERSION_HEADER`] in the lower case `HeaderName::from_static` needs.
+pub(crate) const MAX_HEADER_LOWER: &str = "openstack-api-maximum-version";
+
+impl From<NegotiationError> for ApiError {
+    /// 400 for a malformed version, 406 for one outside the served range;
+    /// both carry the served minimum and maximum.
+    fn from(err: NegotiationError) -> ApiError {
+        let (status, code, title) = match err {
+            NegotiationError::Malformed { .. } => {
+                (StatusCode::BAD_REQUEST, "invalid-version", "Invalid API version")
+            }
+            NegotiationError::NotAcceptable { .. } => {
+                (StatusCode::NOT_ACCEPTABLE, "version-not-supported", "API version not supported")
+            }
+        };
+        ApiError::new(status, code, title, err.to_string()).with_versions(err.min(), err.max())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{MAX_VERSION_HEADER, MIN_VERSION_HEADER};
+
+    #[test]
+    fn min_max_header_copies_match_core() {
+        assert!(MIN_HEADER_LOWER.eq_ignore_ascii_case(MIN_VERSION_HEADER));
+        assert!(MAX_HEADER_LOWER.eq_ignore_ascii_case(MAX_VERSION_HEADER));
+    }
+
+    #[test]
+    fn codes_from_statuses() {
+        assert_eq!(ApiError::from_status(StatusCode::NOT_FOUND, "x").code(), "not-found");
+        assert_eq!(ApiError::from_status(StatusCode::PAYLOAD_TOO_LARGE, "x").code(), "payload-too-large");
+        assert_eq!(ApiError::from_status(StatusCode::IM_A_TEAPOT, "x").code(), "i-m-a-teapot");
+    }
+
+    #[test]
+    fn negotiation_errors_keep_range_and_message() {
+        let err = ApiError::from(NegotiationError::NotAcceptable {
+            requested: Version::new(3, 7),
+            min: Version::new(2, 1),
+            max: Version::new(2, 96),
+        });
+        assert_eq!(err.status(), StatusCode::NOT_ACCEPTABLE);
+        assert_eq!(err.detail(), "Version 3.7 is not supported by the API. Minimum is 2.1 and maximum is 2.96.");
+        assert_eq!((err.min_version(), err.max_version()), (Some(Version::new(2, 1)), Some(Version::new(2, 96))));
+    }
+
+    #[test]
+    fn violations_read_like_nova() {
+        let v = Violation { path: "/flavor/ram".into(), message: "\"abc\" is not of type \"integer\"".into() };
+        assert_eq!(
+            v.to_string(),
+            "Invalid input for field/attribute ram (at /flavor/ram): \"abc\" is not of type \"integer\"."
+        );
+        let root = Violation { path: String::new(), message: "null is not of type \"object\"".into() };
+        assert_eq!(root.field(), None);
+        assert_eq!(root.to_string(), "Invalid input: null is not of type \"object\".");
+    }
+}

@@ -1,0 +1,178 @@
+//! Error body formats: the API-SIG errors document and Nova-style faults.
+
+use serde_json::{Map, Value, json};
+
+use crate::ApiError;
+
+/// Renders an [`ApiError`] as the JSON body a service answers with.
+///
+/// The middleware renders every error of its scope through the configured
+/// format ([`Microversions::error_format`](crate::Microversions::error_format)),
+/// so a service picks its shape once. Implement it for a shape of your own:
+///
+/// ```
+/// use microversion_actix::{ApiError, ErrorFormat};
+/// use serde_json::{json, Value};
+///
+/// struct Plain;
+/// impl ErrorFormat for Plain {
+///     fn render(&self, error: &ApiError, _service: Option<&str>) -> Value {
+///         json!({"error": error.detail()})
+///     }
+/// }
+/// let body = Plain.render(&ApiError::not_found("No such server."), Some("compute"));
+/// assert_eq!(body, json!({"error": "No such server."}));
+/// ```
+pub trait ErrorFormat: Send + Sync + 'static {
+    /// The body for `error`; `service` is the service type when known
+    /// (for [`ApiError::qualified_code`]).
+    fn render(&self, error: &ApiError, service: Option<&str>) -> Value;
+}
+
+/// The OpenStack API-SIG errors format, the default (DESIGN 3.5):
+/// `{"errors":[{"request_id"?, "code":"<service>.<error-code>", "status":N,
+/// "title", "detail", "links"?, "min_version"?, "max_version"?}]}`.
+///
+/// Schema failures add `"violations": [{"path", "message"}]` to the entry.
+///
+/// ```
+/// use microversion_actix::{ApiError, ApiSigErrors, ErrorFormat};
+/// use serde_json::json;
+///
+/// let body = ApiSigErrors.render(&ApiError::conflict("Locked."), Some("compute"));
+/// assert_eq!(body, json!({"errors": [{
+///     "code": "compute.conflict", "status": 409, "title": "Conflict", "detail": "Locked."
+/// }]}));
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ApiSigErrors;
+
+impl ErrorFormat for ApiSigErrors {
+    fn render(&self, error: &ApiError, service: Option<&str>) -> Value {
+        let mut entry = Map::new();
+        if let Some(id) = error.request_id() {
+            entry.insert("request_id".into(), id.into());
+        }
+        entry.insert("code".into(), error.qualified_code(service).into());
+        entry.insert("status".into(), error.status().as_u16().into());
+        entry.insert("title".into(), error.title().into());
+        entry.insert("detail".into(), error.detail().into());
+        if !error.links().is_empty() {
+            entry.insert("links".into(), json!(error.links()));
+        }
+        if let Some(min) = error.min_version() {
+            entry.insert("min_version".into(), min.to_string().into());
+        }
+        if let Some(max) = error.max_version() {
+            entry.insert("max_version".into(), max.to_string().into());
+        }
+        if !error.violations().is_empty() {
+            entry.insert("violations".into(), json!(error.violations()));
+        }
+        json!({ "errors": [entry] })
+    }
+}
+
+/// Nova-style faults, `{"<faultName>": {"code": N, "message": "..."}}`, with
+/// the fault name chosen by status exactly as Nova's `wsgi.Fault` does
+/// (`badRequest`, `itemNotFound`, `conflictingRequest`, ...; anything else
+/// is `computeFault`, or the fallback name given to [`NovaFaults::with_fallback`]).
+///
+/// ```
+/// use microversion_actix::{ApiError, ErrorFormat, NegotiationError, NovaFaults, Version};
+/// use serde_json::json;
+///
+/// let err = ApiError::from(NegotiationError::NotAcceptable {
+///     requested: Version::lit("3.7"), min: Version::lit("2.1"), max: Version::lit("2.96"),
+/// });
+/// assert_eq!(NovaFaults::default().render(&err, Some("compute")), json!({"computeFault": {
+///     "code": 406,
+///     "message": "Version 3.7 is not supported by the API. Minimum is 2.1 and maximum is 2.96."
+/// }}));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct NovaFaults {
+    fallback: &'static str,
+}
+
+impl Default for NovaFaults {
+    fn default() -> NovaFaults {
+        NovaFaults { fallback: "computeFault" }
+    }
+}
+
+impl NovaFaults {
+    /// Nova's faults with another name for the statuses Nova has no name
+    /// for (`computeFault` in Nova; another service may prefer, say, `volumeFault`).
+    pub fn with_fallback(fallback: &'static str) -> NovaFaults {
+        NovaFaults { fallback }
+    }
+
+    /// The fault name Nova gives `status` (`nova.api.openstack.wsgi.Fault._fault_names`).
+    pub fn fault_name(&self, status: u16) -> &'static str {
+        match status {
+            400 => "badRequest",
+            401 => "unauthorized",
+            403 => "forbidden",
+            404 => "itemNotFound",
+            405 => "badMethod",
+            409 => "conflictingRequest",
+            413 | 429 => "overLimit",
+            415 => "badMediaType",
+            501 => "notImplemented",
+            503 => "serviceUnavailable",
+            _ => self.fallback,
+        }
+    }
+}
+
+impl ErrorFormat for NovaFaults {
+    fn render(&self, error: &ApiError, _service: Option<&str>) -> Value {
+        let status = error.status().as_u16();
+        json!({ self.fault_name(status): { "code": status, "message": error.detail() } })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Link, Version};
+    use actix_web::http::StatusCode;
+
+    #[test]
+    fn api_sig_has_every_optional_field_when_set() {
+        let err = ApiError::bad_request("bad")
+            .with_request_id("req-9")
+            .with_versions(Version::new(2, 1), Version::new(2, 5))
+            .with_link(Link { href: "http://docs".into(), rel: "help".into(), media_type: None });
+        let body = ApiSigErrors.render(&err, None);
+        assert_eq!(
+            body,
+            json!({"errors": [{
+                "request_id": "req-9", "code": "bad-request", "status": 400, "title": "Bad Request",
+                "detail": "bad", "links": [{"href": "http://docs", "rel": "help"}],
+                "min_version": "2.1", "max_version": "2.5"
+            }]})
+        );
+    }
+
+    #[test]
+    fn nova_fault_names_follow_status() {
+        let nova = NovaFaults::default();
+        let cases = [
+            (400, "badRequest"),
+            (404, "itemNotFound"),
+            (409, "conflictingRequest"),
+            (413, "overLimit"),
+            (415, "badMediaType"),
+            (406, "computeFault"),
+            (500, "computeFault"),
+            (501, "notImplemented"),
+        ];
+        for (status, name) in cases {
+            let err = ApiError::from_status(StatusCode::from_u16(status).unwrap(), "m");
+            assert_eq!(nova.render(&err, None), json!({name: {"code": status, "message": "m"}}));
+        }
+        assert_eq!(NovaFaults::with_fallback("volumeFault").fault_name(500), "volumeFault");
+    }
+}

@@ -1,0 +1,364 @@
+//! `Microversions`: the middleware that negotiates every request of its
+//! scope and stamps the version headers on every response (DESIGN 3.3).
+
+use std::future::{Ready, ready};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
+use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
+use actix_web::error::InternalError;
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
+use actix_web::{Error, HttpMessage, HttpResponse};
+use futures_util::future::LocalBoxFuture;
+
+use crate::error::{MAX_HEADER_LOWER, MIN_HEADER_LOWER};
+use crate::format::{ApiSigErrors, ErrorFormat};
+use crate::{Api, ApiError, CapError, ResponseHeaders, Version, append_vary};
+
+/// Response headers that carry a request id an error body can repeat.
+const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-request-id"];
+
+/// The microversion middleware: wrap the scope of a versioned API with it.
+///
+/// For each request it negotiates the version from the headers (DESIGN 3.2)
+/// and then:
+/// - answers **400** itself for a malformed version and **406** for one
+///   outside the served range; both bodies name the served minimum and
+///   maximum, and both carry them in the minimum/maximum headers (a client
+///   that sent garbage learns the range as well as one that asked too high);
+/// - otherwise stores the [`Negotiated`](crate::Negotiated) version in the
+///   request extensions (read it with [`ApiVersion`](crate::ApiVersion)) and calls the handler;
+/// - adds `OpenStack-API-Version: <service> <version>`, each legacy header
+///   with `<version>`, and `Vary` naming them to **every** response of its
+///   scope: handler errors, extractor failures, 404 and 405 of the router,
+///   500s. `Vary` is appended to a `Vary` the handler set. 400 and 406 carry
+///   `Vary` but no version headers, since no version was negotiated;
+/// - renders every error of its scope in the configured [`ErrorFormat`]
+///   (API-SIG errors by default): an [`ApiError`] is re-rendered with the
+///   service type in its code, and any other error response without a JSON
+///   body (actix's own `JsonPayloadError`, `PathError`, `QueryPayloadError`,
+///   the router's empty 404 and 405) becomes a JSON error of the same status.
+///   A 5xx that is not an [`ApiError`] shows a generic message; its cause is logged.
+///
+/// An `Err` returned by an inner middleware is rendered the same way and
+/// passed on as an error whose response is the rendered one.
+///
+/// Wrap the API's scope, not the whole app: discovery
+/// ([`Discovery`](crate::Discovery)) ignores version headers, so it must
+/// stay outside. All header values are rendered once, when the app is built.
+///
+/// ```
+/// use actix_web::{web, App, HttpResponse};
+/// use microversion_actix::{Api, Microversion, Microversions, NovaFaults, Version};
+///
+/// const API: Api = Api::new("compute", &[
+///     Microversion::new("2.1", "Initial version."),
+///     Microversion::new("2.2", "Keypairs gain a type."),
+/// ]);
+///
+/// let middleware = Microversions::new(API)
+///     .error_format(NovaFaults::default())
+///     .cap(Version::lit("2.1"))
+///     .expect("2.1 is declared");
+/// let app = App::new().service(
+///     web::scope("/v2.1").wrap(middleware).route("/servers", web::get().to(HttpResponse::Ok)),
+/// );
+/// # drop(app);
+/// ```
+#[derive(Clone)]
+pub struct Microversions {
+    api: Api,
+    format: Arc<dyn ErrorFormat>,
+    min_header: HeaderName,
+    max_header: HeaderName,
+}
+
+impl std::fmt::Debug for Microversions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Microversions")
+            .field("api", &self.api)
+            .field("min_header", &self.min_header)
+            .field("max_header", &self.max_header)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Microversions {
+    /// The middleware for `api`, with API-SIG error bodies and the default
+    /// minimum/maximum header names ([`MIN_VERSION_HEADER`](crate::MIN_VERSION_HEADER),
+    /// [`MAX_VERSION_HEADER`](crate::MAX_VERSION_HEADER)). A deployer cap set
+    /// with [`Api::capped_at`] is honoured.
+    pub fn new(api: Api) -> Microversions {
+        Microversions {
+            api,
+            format: Arc::new(ApiSigErrors),
+            min_header: HeaderName::from_static(MIN_HEADER_LOWER),
+            max_header: HeaderName::from_static(MAX_HEADER_LOWER),
+        }
+    }
+
+    /// Renders errors with `format` instead of the API-SIG errors format.
+    pub fn error_format(mut self, format: impl ErrorFormat) -> Microversions {
+        self.format = Arc::new(format);
+        self
+    }
+
+    /// Names the headers that carry the served minimum and maximum on 400
+    /// and 406 (Ironic uses `X-OpenStack-Ironic-API-Minimum-Version`, ...).
+    pub fn min_max_headers(mut self, min: HeaderName, max: HeaderName) -> Microversions {
+        self.min_header = min;
+        self.max_header = max;
+        self
+    }
+
+    /// Lowers the served maximum (see [`Api::capped_at`]).
+    pub fn cap(mut self, cap: Version) -> Result<Microversions, CapError> {
+        self.api = self.api.capped_at(cap)?;
+        Ok(self)
+    }
+
+    /// The declaration served, cap included.
+    pub fn api(&self) -> &Api {
+        &self.api
+    }
+}
+
+impl<S, B> Transform<S, ServiceRequest> for Microversions
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = Error> + 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<EitherBody<B>>;
+    type Error = Error;
+    type Transform = MicroversionsService<S>;
+    type InitError = ();
+    type Future = Ready<Result<Self::Transform, Self::InitError>>;
+
+    fn new_transform(&self, service: S) -> Self::Future {
+        ready(Ok(MicroversionsService { service, state: Rc::new(State::new(self)) }))
+    }
+}
+
+/// The service [`Microversions`] wraps around a scope (created by actix).
+pub struct MicroversionsService<S> {
+    service: S,
+    state: Rc<State>,
+}
+
+impl<S> std::fmt::Debug for MicroversionsService<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MicroversionsService").field("api", &self.state.api).finish_non_exhaustive()
+    }
+}
+
+impl<S, B> Service<ServiceRequest> for MicroversionsService<S>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = Error> + 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<EitherBody<B>>;
+    type Error = Error;
+    type Future = LocalBoxFuture<'static, Result<Self::Response, Self::Error>>;
+
+    forward_ready!(service);
+
+    fn call(&self, req: ServiceRequest) -> Self::Future {
+        let state = Rc::clone(&self.state);
+        let negotiated = match state.api.negotiate(req.headers().iter()) {
+            Ok(negotiated) => negotiated,
+            Err(err) => {
+                let res = state.render(&ApiError::from(err)).map_into_right_body();
+                let res = state.finish(res, None);
+                return Box::pin(ready(Ok(req.into_response(res))));
+            }
+        };
+        req.extensions_mut().insert(negotiated);
+        // No clone of the request may live while the inner service routes:
+        // actix needs sole ownership of it to record path parameters.
+        let fut = self.service.call(req);
+        Box::pin(async move {
+            match fut.await {
+                Ok(res) => {
+                    let (req, res) = res.into_parts();
+                    let res = state.finish(res.map_into_left_body(), Some(negotiated.version));
+                    Ok(ServiceResponse::new(req, res))
+                }
+                Err(err) => {
+                    let res = HttpResponse::from_error(err).map_into_right_body::<BoxBody>();
+                    let res = state.finish(res, Some(negotiated.version)).map_into_boxed_body();
+                    let shown = res.error().map(ToString::to_string).unwrap_or_default();
+                    Err(InternalError::from_response(shown, res).into())
+                }
+            }
+        })
+    }
+}
+
+/// Everything a response needs, rendered once per app instance.
+struct State {
+    api: Api,
+    format: Arc<dyn ErrorFormat>,
+    standard: HeaderName,
+    legacy: Vec<HeaderName>,
+    /// Per history entry: the standard header's value and the bare version.
+    values: Vec<(HeaderValue, HeaderValue)>,
+    vary: HeaderValue,
+    vary_text: String,
+    min_header: HeaderName,
+    max_header: HeaderName,
+}
+
+impl State {
+    fn new(config: &Microversions) -> State {
+        let api = config.api;
+        let rendered = ResponseHeaders::new(&api);
+        let value = |text: &str| HeaderValue::from_str(text).unwrap_or_else(|_| HeaderValue::from_static(""));
+        let values = api
+            .history()
+            .iter()
+            .map(|m| {
+                let standard = rendered
+                    .for_version(m.version)
+                    .and_then(|mut pairs| pairs.next())
+                    .map_or_else(|| HeaderValue::from_static(""), |(_, v)| value(v));
+                let bare = rendered.bare(m.version).map_or_else(|| HeaderValue::from_static(""), value);
+                (standard, bare)
+            })
+            .collect();
+        State {
+            api,
+            format: Arc::clone(&config.format),
+            standard: HeaderName::from_static("openstack-api-version"),
+            // The declaration only accepts token names, which are valid header names.
+            legacy: api.legacy_header_names().iter().filter_map(|n| HeaderName::try_from(*n).ok()).collect(),
+            values,
+            vary: value(rendered.vary()),
+            vary_text: rendered.vary().to_owned(),
+            min_header: config.min_header.clone(),
+            max_header: config.max_header.clone(),
+        }
+    }
+
+    fn render(&self, error: &ApiError) -> HttpResponse {
+        error.render(&*self.format, Some(self.api.service_type()), (&self.min_header, &self.max_header))
+    }
+
+    /// Puts the error body in the configured format and the version
+    /// headers and `Vary` on a response of this scope.
+    fn finish<B>(&self, mut res: HttpResponse<EitherBody<B>>, version: Option<Version>) -> HttpResponse<EitherBody<B>>
+    where
+        B: MessageBody + 'static,
+    {
+        if res.status().is_client_error() || res.status().is_server_error() {
+            if let Some(error) = self.error_of(&res) {
+                res = self.rerender(res, &error);
+            }
+        }
+        let headers = res.headers_mut();
+        if let Some((standard, bare)) = version.and_then(|v| self.api.position(v)).map(|i| &self.values[i]) {
+            headers.insert(self.standard.clone(), standard.clone());
+            for name in &self.legacy {
+                headers.insert(name.clone(), bare.clone());
+            }
+        }
+        self.add_vary(headers);
+        res
+    }
+
+    /// The error to render for an error response, or `None` to leave it as is.
+    fn error_of<B: MessageBody + 'static>(&self, res: &HttpResponse<B>) -> Option<ApiError> {
+        let status = res.status();
+        if let Some(error) = res.error() {
+            if let Some(api_error) = error.as_error::<ApiError>() {
+                return Some(api_error.clone());
+            }
+            if is_json(res.headers()) {
+                return None;
+            }
+            return Some(generic_error(status, Some(error)));
+        }
+        let empty = matches!(res.body().size(), BodySize::None | BodySize::Sized(0));
+        (empty && !is_json(res.headers())).then(|| generic_error(status, None))
+    }
+
+    fn rerender<B>(&self, res: HttpResponse<EitherBody<B>>, error: &ApiError) -> HttpResponse<EitherBody<B>>
+    where
+        B: MessageBody + 'static,
+    {
+        let mut error = error.clone();
+        if error.request_id().is_none()
+            && let Some(id) = REQUEST_ID_HEADERS.iter().find_map(|n| res.headers().get(*n)?.to_str().ok())
+        {
+            error = error.with_request_id(id);
+        }
+        let rendered = self.render(&error);
+        let (rendered, body) = rendered.into_parts();
+        let mut res = res.set_body(EitherBody::right(body));
+        let headers = res.headers_mut();
+        headers.remove(header::CONTENT_LENGTH);
+        // ApiError's own rendering used the default names; keep only the configured ones.
+        headers.remove(MIN_HEADER_LOWER);
+        headers.remove(MAX_HEADER_LOWER);
+        for (name, value) in rendered.headers() {
+            headers.insert(name.clone(), value.clone());
+        }
+        res
+    }
+
+    fn add_vary(&self, headers: &mut HeaderMap) {
+        let existing: Vec<&HeaderValue> = headers.get_all(header::VARY).collect();
+        if existing.is_empty() {
+            headers.insert(header::VARY, self.vary.clone());
+            return;
+        }
+        let texts: Option<Vec<&str>> = existing.iter().map(|v| v.to_str().ok()).collect();
+        match texts.map(|t| append_vary(&t.join(", "), &self.vary_text)) {
+            Some(merged) => {
+                if let Ok(value) = HeaderValue::from_str(&merged) {
+                    headers.insert(header::VARY, value);
+                }
+            }
+            // An opaque existing value is kept; ours is added as another line.
+            None => headers.append(header::VARY, self.vary.clone()),
+        }
+    }
+}
+
+/// Whether the response already has a JSON body.
+fn is_json(headers: &HeaderMap) -> bool {
+    headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(crate::body::is_json_type)
+}
+
+/// An [`ApiError`] for an error response produced by something other than
+/// this crate: actix's extractors, the router, a handler's own error type.
+fn generic_error(status: StatusCode, cause: Option<&Error>) -> ApiError {
+    if status.is_server_error() {
+        if let Some(cause) = cause {
+            log::error!("{status} from a versioned handler: {cause}");
+        }
+        // Nova's words; internal details are for the log, not the client.
+        return ApiError::from_status(
+            status,
+            "The server has either erred or is incapable of performing the requested operation.",
+        );
+    }
+    let detail = match (cause, status) {
+        (Some(cause), _) => cause.to_string(),
+        (None, StatusCode::NOT_FOUND) => "The resource could not be found.".to_owned(),
+        (None, StatusCode::METHOD_NOT_ALLOWED) => "The method is not allowed for this resource.".to_owned(),
+        (None, status) => status.canonical_reason().unwrap_or("Error").to_owned(),
+    };
+    ApiError::from_status(status, detail)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::STANDARD_HEADER;
+
+    #[test]
+    fn standard_header_name_is_cores() {
+        assert!(STANDARD_HEADER.eq_ignore_ascii_case("openstack-api-version"));
+    }
+}

@@ -1,0 +1,281 @@
+//! Versioned JSON-Schema validation of request bodies and query strings
+//! (DESIGN 3.6): schemas keyed by non-overlapping version ranges, compiled
+//! once with `jsonschema`.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::{ApiError, Version, VersionRange, Violation};
+
+/// How many violations one error lists; the rest are counted.
+pub const MAX_LISTED_VIOLATIONS: usize = 50;
+/// How long one violation message may be before it is cut (it may echo the value).
+const MAX_MESSAGE_CHARS: usize = 200;
+
+/// One schema as declared: a name for error messages, the versions it
+/// validates, and a function building the schema document.
+#[derive(Clone, Copy, Debug)]
+pub struct SchemaSource {
+    /// The name shown in start-up errors (`"create_v2_1"`).
+    pub name: &'static str,
+    /// The versions this schema validates.
+    pub range: VersionRange,
+    /// The JSON Schema document.
+    pub schema: fn() -> Value,
+}
+
+/// A set of schemas that cannot be compiled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SchemaError {
+    /// Two schemas claim a common version.
+    Overlap {
+        /// The first schema's name.
+        first: &'static str,
+        /// Its range.
+        first_range: VersionRange,
+        /// The second schema's name.
+        second: &'static str,
+        /// Its range.
+        second_range: VersionRange,
+    },
+    /// A schema is not a valid JSON Schema (or references something unreachable).
+    Invalid {
+        /// The schema's name.
+        name: &'static str,
+        /// The validator's explanation.
+        message: String,
+    },
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SchemaError::Overlap { first, first_range, second, second_range } => write!(
+                f,
+                "schemas {first:?} ({first_range}) and {second:?} ({second_range}) overlap: \
+                 one version would have two schemas"
+            ),
+            SchemaError::Invalid { name, message } => write!(f, "schema {name:?} is invalid: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
+/// One compiled schema and the versions it validates.
+pub struct Schema {
+    name: &'static str,
+    range: VersionRange,
+    validator: jsonschema::Validator,
+}
+
+impl fmt::Debug for Schema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Schema").field("name", &self.name).field("range", &self.range).finish_non_exhaustive()
+    }
+}
+
+impl Schema {
+    /// The declared name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The versions it validates.
+    pub fn range(&self) -> VersionRange {
+        self.range
+    }
+
+    /// Validates `instance`: 400 listing every violation (up to
+    /// [`MAX_LISTED_VIOLATIONS`]) with its JSON path.
+    pub fn validate(&self, instance: &Value) -> Result<(), ApiError> {
+        if self.validator.is_valid(instance) {
+            return Ok(());
+        }
+        let mut violations = Vec::new();
+        let mut more = 0usize;
+        for error in self.validator.iter_errors(instance) {
+            if violations.len() == MAX_LISTED_VIOLATIONS {
+                more += 1;
+                continue;
+            }
+            violations.push(Violation { path: error.instance_path().to_string(), message: cut(error.to_string()) });
+        }
+        if more > 0 {
+            violations.push(Violation { path: String::new(), message: format!("{more} more violations") });
+        }
+        Err(ApiError::invalid_input(violations))
+    }
+}
+
+/// Cuts a message to [`MAX_MESSAGE_CHARS`] characters.
+fn cut(message: String) -> String {
+    match message.char_indices().nth(MAX_MESSAGE_CHARS) {
+        Some((at, _)) => format!("{}…", &message[..at]),
+        None => message,
+    }
+}
+
+/// The schemas of one operation, keyed by version.
+///
+/// Compile once per process (a `static` with `LazyLock`, forced at
+/// start-up so that an invalid schema stops the server before traffic) and
+/// validate per request:
+///
+/// ```
+/// use std::sync::LazyLock;
+/// use microversion_actix::{SchemaSource, Version, VersionRange, VersionedSchemas};
+/// use serde_json::json;
+///
+/// static CREATE: LazyLock<VersionedSchemas> = LazyLock::new(|| {
+///     VersionedSchemas::compile(&[
+///         SchemaSource {
+///             name: "create_v2_1",
+///             range: VersionRange::between(Version::lit("2.1"), Version::lit("2.9")),
+///             schema: || json!({"type": "object", "required": ["name"]}),
+///         },
+///         SchemaSource {
+///             name: "create_v2_10",
+///             range: VersionRange::from(Version::lit("2.10")),
+///             schema: || json!({"type": "object", "required": ["name", "flavor"]}),
+///         },
+///     ])
+///     .expect("the create schemas are valid")
+/// });
+///
+/// let body = json!({"name": "vm"});
+/// assert!(CREATE.validate(Version::lit("2.9"), &body).is_ok());
+/// let err = CREATE.validate(Version::lit("2.10"), &body).unwrap_err();
+/// assert_eq!(err.status().as_u16(), 400);
+/// assert_eq!(CREATE.schema_for(Version::lit("2.10")).unwrap().name(), "create_v2_10");
+/// ```
+#[derive(Debug, Default)]
+pub struct VersionedSchemas {
+    schemas: Vec<Schema>,
+}
+
+impl VersionedSchemas {
+    /// Compiles every schema; fails if two ranges overlap (naming both) or
+    /// a schema is invalid (naming it). Format keywords are validated.
+    /// Remote `$ref`s are never fetched: they fail here.
+    pub fn compile(sources: &[SchemaSource]) -> Result<VersionedSchemas, SchemaError> {
+        for (i, first) in sources.iter().enumerate() {
+            if let Some(second) = sources[i + 1..].iter().find(|s| s.range.overlaps(first.range)) {
+                return Err(SchemaError::Overlap {
+                    first: first.name,
+                    first_range: first.range,
+                    second: second.name,
+                    second_range: second.range,
+                });
+            }
+        }
+        let schemas = sources
+            .iter()
+            .map(|source| {
+                let document = (source.schema)();
+                let validator = jsonschema::options()
+                    .should_validate_formats(true)
+                    .build(&document)
+                    .map_err(|e| SchemaError::Invalid { name: source.name, message: e.to_string() })?;
+                Ok(Schema { name: source.name, range: source.range, validator })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(VersionedSchemas { schemas })
+    }
+
+    /// The schema validating `version`, if any.
+    pub fn schema_for(&self, version: Version) -> Option<&Schema> {
+        self.schemas.iter().find(|s| s.range.contains(version))
+    }
+
+    /// Every schema, in declaration order.
+    pub fn schemas(&self) -> &[Schema] {
+        &self.schemas
+    }
+
+    /// Validates a request body at `version`. A version no schema covers is
+    /// not validated (Nova's rule).
+    pub fn validate(&self, version: Version, body: &Value) -> Result<(), ApiError> {
+        match self.schema_for(version) {
+            Some(schema) => schema.validate(body),
+            None => Ok(()),
+        }
+    }
+
+    /// Validates a query string at `version` the way Nova does: the query
+    /// becomes an object mapping each key to the list of its values (all
+    /// strings, see [`query_to_json`]), which the schema validates. Returns
+    /// that object so the handler reads the query only once.
+    ///
+    /// ```
+    /// use microversion_actix::{SchemaSource, Version, VersionRange, VersionedSchemas};
+    /// use serde_json::json;
+    ///
+    /// let schemas = VersionedSchemas::compile(&[SchemaSource {
+    ///     name: "list_query",
+    ///     range: VersionRange::ANY,
+    ///     schema: || json!({"type": "object", "properties": {
+    ///         "limit": {"type": "array", "items": {"type": "string", "pattern": "^[0-9]+$"}}
+    ///     }, "additionalProperties": false}),
+    /// }]).unwrap();
+    /// let query = schemas.validate_query(Version::lit("2.1"), "limit=10").unwrap();
+    /// assert_eq!(query, json!({"limit": ["10"]}));
+    /// assert!(schemas.validate_query(Version::lit("2.1"), "limit=ten").is_err());
+    /// assert!(schemas.validate_query(Version::lit("2.1"), "sort=name").is_err());
+    /// ```
+    pub fn validate_query(&self, version: Version, query: &str) -> Result<Value, ApiError> {
+        let value = query_to_json(query);
+        self.validate(version, &value)?;
+        Ok(value)
+    }
+}
+
+/// A query string as Nova's validators see it: `{"key": ["v1", "v2"]}`,
+/// every value a string, repeated keys collected in order, percent-encoding
+/// and `+` decoded (invalid UTF-8 replaced, never an error).
+///
+/// ```
+/// use microversion_actix::query_to_json;
+/// use serde_json::json;
+///
+/// assert_eq!(query_to_json("a=1&b=x%20y&a=2&c"), json!({"a": ["1", "2"], "b": ["x y"], "c": [""]}));
+/// ```
+pub fn query_to_json(query: &str) -> Value {
+    let mut map = Map::new();
+    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
+        let entry = map.entry(key.into_owned()).or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(values) = entry {
+            values.push(Value::String(value.into_owned()));
+        }
+    }
+    Value::Object(map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn long_messages_are_cut_at_a_char_boundary() {
+        let cutted = cut("é".repeat(500));
+        assert_eq!(cutted.chars().count(), MAX_MESSAGE_CHARS + 1);
+        assert!(cutted.ends_with('…'));
+        assert_eq!(cut("short".into()), "short");
+    }
+
+    #[test]
+    fn many_violations_are_counted_not_listed() {
+        let schemas = VersionedSchemas::compile(&[SchemaSource {
+            name: "ints",
+            range: VersionRange::ANY,
+            schema: || json!({"type": "array", "items": {"type": "integer"}}),
+        }])
+        .unwrap();
+        let body = Value::Array(vec![json!("x"); 80]);
+        let err = schemas.validate(Version::new(2, 1), &body).unwrap_err();
+        assert_eq!(err.violations().len(), MAX_LISTED_VIOLATIONS + 1);
+        assert_eq!(err.violations().last().unwrap().message, "30 more violations");
+    }
+}
