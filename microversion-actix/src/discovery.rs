@@ -56,7 +56,10 @@ pub struct Discovery {
 
 impl std::fmt::Debug for Discovery {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Discovery").field("apis", &self.apis).field("prefix", &self.prefix).finish_non_exhaustive()
+        f.debug_struct("Discovery")
+            .field("apis", &self.apis)
+            .field("prefix", &self.prefix)
+            .finish_non_exhaustive()
     }
 }
 

@@ -61,7 +61,11 @@ impl fmt::Display for Violation {
 /// assert_eq!(err.qualified_code(Some("compute")), "compute.conflict");
 /// ```
 #[derive(Clone, Debug)]
-pub struct ApiError {
+pub struct ApiError(Box<Fields>);
+
+/// Boxed so that `Result<_, ApiError>` stays one pointer wide.
+#[derive(Clone, Debug)]
+struct Fields {
     status: StatusCode,
     code: Cow<'static, str>,
     title: Cow<'static, str>,
@@ -88,7 +92,7 @@ impl ApiError {
         title: impl Into<Cow<'static, str>>,
         detail: impl Into<String>,
     ) -> ApiError {
-        ApiError {
+        ApiError(Box::new(Fields {
             status,
             code: code.into(),
             title: title.into(),
@@ -99,7 +103,7 @@ impl ApiError {
             links: Vec::new(),
             violations: Vec::new(),
             service: None,
-        }
+        }))
     }
 
     /// An error of `status` with its reason phrase as title and a code
@@ -147,91 +151,91 @@ impl ApiError {
     pub fn invalid_input(violations: Vec<Violation>) -> ApiError {
         let detail = violations.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
         let mut err = ApiError::new(StatusCode::BAD_REQUEST, "invalid-input", "Invalid Input", detail);
-        err.violations = violations;
+        err.0.violations = violations;
         err
     }
 
     /// Sets the minimum and maximum versions shown to the client.
     pub fn with_versions(mut self, min: Version, max: Version) -> ApiError {
-        self.min_version = Some(min);
-        self.max_version = Some(max);
+        self.0.min_version = Some(min);
+        self.0.max_version = Some(max);
         self
     }
 
     /// Sets the request id shown in the API-SIG body.
     pub fn with_request_id(mut self, request_id: impl Into<String>) -> ApiError {
-        self.request_id = Some(request_id.into());
+        self.0.request_id = Some(request_id.into());
         self
     }
 
     /// Adds a link (for example to documentation) to the API-SIG body.
     pub fn with_link(mut self, link: Link) -> ApiError {
-        self.links.push(link);
+        self.0.links.push(link);
         self
     }
 
     /// Sets the service type that prefixes the code (normally filled in by the middleware).
     pub fn with_service(mut self, service: &'static str) -> ApiError {
-        self.service = Some(service);
+        self.0.service = Some(service);
         self
     }
 
     /// The HTTP status.
     pub fn status(&self) -> StatusCode {
-        self.status
+        self.0.status
     }
 
     /// The error code without the service prefix.
     pub fn code(&self) -> &str {
-        &self.code
+        &self.0.code
     }
 
     /// `<service>.<code>` when a service is given (or set on the error), else the bare code.
     pub fn qualified_code(&self, service: Option<&str>) -> String {
-        match service.or(self.service) {
-            Some(service) => format!("{service}.{}", self.code),
-            None => self.code.clone().into_owned(),
+        match service.or(self.0.service) {
+            Some(service) => format!("{service}.{}", self.0.code),
+            None => self.0.code.clone().into_owned(),
         }
     }
 
     /// A short, human-readable summary.
     pub fn title(&self) -> &str {
-        &self.title
+        &self.0.title
     }
 
     /// What was wrong and what is accepted.
     pub fn detail(&self) -> &str {
-        &self.detail
+        &self.0.detail
     }
 
     /// The served minimum version, for negotiation failures.
     pub fn min_version(&self) -> Option<Version> {
-        self.min_version
+        self.0.min_version
     }
 
     /// The served maximum version, for negotiation failures.
     pub fn max_version(&self) -> Option<Version> {
-        self.max_version
+        self.0.max_version
     }
 
     /// The request id, if set.
     pub fn request_id(&self) -> Option<&str> {
-        self.request_id.as_deref()
+        self.0.request_id.as_deref()
     }
 
     /// Links to more information.
     pub fn links(&self) -> &[Link] {
-        &self.links
+        &self.0.links
     }
 
     /// The schema violations of an [`ApiError::invalid_input`] error.
     pub fn violations(&self) -> &[Violation] {
-        &self.violations
+        &self.0.violations
     }
 
     /// The service type set on the error, if any.
     pub fn service(&self) -> Option<&'static str> {
-        self.service
+        self.0.service
     }
 
     /// Renders this error with `format` into a response; `service` prefixes
@@ -243,10 +247,10 @@ impl ApiError {
         service: Option<&str>,
         version_headers: (&HeaderName, &HeaderName),
     ) -> HttpResponse {
-        let body = format.render(self, service.or(self.service));
-        let mut res = HttpResponse::build(self.status);
+        let body = format.render(self, service.or(self.0.service));
+        let mut res = HttpResponse::build(self.0.status);
         res.insert_header((header::CONTENT_TYPE, HeaderValue::from_static("application/json")));
-        if let (Some(min), Some(max)) = (self.min_version, self.max_version) {
+        if let (Some(min), Some(max)) = (self.0.min_version, self.0.max_version) {
             res.insert_header((version_headers.0.clone(), version_value(min)));
             res.insert_header((version_headers.1.clone(), version_value(max)));
         }
@@ -263,7 +267,7 @@ pub(crate) fn version_value(version: Version) -> HeaderValue {
 
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.detail)
+        f.write_str(&self.0.detail)
     }
 }
 
@@ -271,7 +275,7 @@ impl std::error::Error for ApiError {}
 
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
-        self.status
+        self.0.status
     }
 
     fn error_response(&self) -> HttpResponse {
@@ -327,13 +331,20 @@ mod tests {
             max: Version::new(2, 96),
         });
         assert_eq!(err.status(), StatusCode::NOT_ACCEPTABLE);
-        assert_eq!(err.detail(), "Version 3.7 is not supported by the API. Minimum is 2.1 and maximum is 2.96.");
-        assert_eq!((err.min_version(), err.max_version()), (Some(Version::new(2, 1)), Some(Version::new(2, 96))));
+        assert_eq!(
+            err.detail(),
+            "Version 3.7 is not supported by the API. Minimum is 2.1 and maximum is 2.96."
+        );
+        assert_eq!(
+            (err.min_version(), err.max_version()),
+            (Some(Version::new(2, 1)), Some(Version::new(2, 96)))
+        );
     }
 
     #[test]
     fn violations_read_like_nova() {
-        let v = Violation { path: "/flavor/ram".into(), message: "\"abc\" is not of type \"integer\"".into() };
+        let v =
+            Violation { path: "/flavor/ram".into(), message: "\"abc\" is not of type \"integer\"".into() };
         assert_eq!(
             v.to_string(),
             "Invalid input for field/attribute ram (at /flavor/ram): \"abc\" is not of type \"integer\"."

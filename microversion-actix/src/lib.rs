@@ -1,4 +1,136 @@
 //! OpenStack-style API microversions for actix-web.
+//!
+//! Every change to an API's contract gets a new `X.Y` version; a client asks
+//! for one per request (`OpenStack-API-Version: compute 2.27`) and gets
+//! exactly that version's behaviour, and a client that asks for nothing
+//! keeps the oldest behaviour. This crate is the actix-web layer over
+//! [`microversion-core`](microversion_core) (re-exported here):
+//!
+//! - [`Microversions`]: the middleware that negotiates each request, answers
+//!   400 and 406 itself, and puts `OpenStack-API-Version`, the legacy headers
+//!   and `Vary` on every response of its scope, errors included;
+//! - [`ApiVersion`]: the negotiated version as a handler argument, with
+//!   [`ApiVersion::matches`] and comparisons against [`Version`]s;
+//! - [`ApiError`]: the error type, rendered as API-SIG errors by default or
+//!   through any [`ErrorFormat`] ([`NovaFaults`] for Nova's shape);
+//! - [`Discovery`]: `GET /` and `GET /v2.1/`, generated from the declaration;
+//! - [`VersionedSchemas`]: JSON Schemas keyed by version ranges, compiled
+//!   once; [`read_json_body`], [`Json`], [`JsonBody`] read a body once;
+//! - [`test`](mod@test): helpers to call a service at a version in tests.
+//!
+//! # By hand, without the macros
+//!
+//! ```
+//! use std::sync::LazyLock;
+//!
+//! use actix_web::{test, web, App, HttpResponse};
+//! use actix_web::http::StatusCode;
+//! use microversion_actix::{
+//!     Api, ApiError, ApiVersion, Discovery, JsonBody, Microversion, Microversions, SchemaSource,
+//!     Version, VersionRange, VersionedSchemas,
+//! };
+//! use serde_json::json;
+//!
+//! // 1. The API, declared once: service type, legacy header, version history.
+//! const COMPUTE: Api = Api::new("compute", &[
+//!     Microversion::new("2.1", "Initial version."),
+//!     Microversion::new("2.2", "Keypairs gain a type."),
+//!     Microversion::new("2.3", "Servers show their host."),
+//! ])
+//! .legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+//!
+//! const V2_2: Version = Version::lit("2.2");
+//! const V2_3: Version = Version::lit("2.3");
+//!
+//! // 2. A handler whose answer depends on the version (Nova's `req.api_version_request.matches`).
+//! async fn show_server(version: ApiVersion, id: web::Path<u32>) -> HttpResponse {
+//!     let mut server = json!({"id": *id});
+//!     if version.matches(Some(V2_3), None) {
+//!         server["host"] = json!("compute-1");
+//!     }
+//!     HttpResponse::Ok().json(json!({"server": server}))
+//! }
+//!
+//! // An operation that does not exist before 2.2 answers 404, as in Nova.
+//! async fn keypair_types(version: ApiVersion) -> Result<HttpResponse, ApiError> {
+//!     if version < V2_2 {
+//!         return Err(ApiError::method_not_at_version(version.version(), StatusCode::NOT_FOUND));
+//!     }
+//!     Ok(HttpResponse::Ok().json(json!({"types": ["ssh", "x509"]})))
+//! }
+//!
+//! // 3. A schema-validated handler: schemas per version range, compiled once.
+//! static CREATE_SERVER: LazyLock<VersionedSchemas> = LazyLock::new(|| {
+//!     VersionedSchemas::compile(&[SchemaSource {
+//!         name: "create_server_v2_1",
+//!         range: VersionRange::from(Version::lit("2.1")),
+//!         schema: || json!({
+//!             "type": "object", "required": ["server"],
+//!             "properties": {"server": {"type": "object", "required": ["name"],
+//!                 "properties": {"name": {"type": "string", "minLength": 1}}}}
+//!         }),
+//!     }])
+//!     .expect("server schemas are valid")
+//! });
+//!
+//! async fn create_server(version: ApiVersion, body: JsonBody) -> Result<HttpResponse, ApiError> {
+//!     CREATE_SERVER.validate(version.version(), body.value())?;
+//!     Ok(HttpResponse::Accepted().json(json!({"server": {"name": body.value()["server"]["name"]}})))
+//! }
+//!
+//! // 4. The app: discovery at the root (registered first, outside the
+//! //    middleware), the versioned API in its own scope.
+//! fn app() -> App<impl actix_web::dev::ServiceFactory<
+//!     actix_web::dev::ServiceRequest, Config = (), Error = actix_web::Error, InitError = (),
+//!     Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+//! >> {
+//!     LazyLock::force(&CREATE_SERVER); // an invalid schema stops start-up, not a request
+//!     App::new()
+//!         .service(Discovery::new(&[COMPUTE]))
+//!         .service(
+//!             web::scope("/v2.1")
+//!                 .wrap(Microversions::new(COMPUTE))
+//!                 .route("/servers/{id}", web::get().to(show_server))
+//!                 .route("/servers", web::post().to(create_server))
+//!                 .route("/os-keypair-types", web::get().to(keypair_types)),
+//!         )
+//! }
+//!
+//! # actix_web::rt::System::new().block_on(async {
+//! use microversion_actix::test::{call_at, header, read_json};
+//! let app = test::init_service(app()).await;
+//!
+//! let res = call_at(&app, &COMPUTE, "2.3", test::TestRequest::get().uri("/v2.1/servers/1")).await;
+//! assert_eq!(header(&res, "OpenStack-API-Version").as_deref(), Some("compute 2.3"));
+//! assert_eq!(header(&res, "X-OpenStack-Nova-API-Version").as_deref(), Some("2.3"));
+//! assert_eq!(read_json(res).await["server"]["host"], "compute-1");
+//!
+//! let res = call_at(&app, &COMPUTE, "2.1", test::TestRequest::get().uri("/v2.1/os-keypair-types")).await;
+//! assert_eq!(res.status(), StatusCode::NOT_FOUND);
+//!
+//! let res = call_at(&app, &COMPUTE, "2.9", test::TestRequest::get().uri("/v2.1/servers/1")).await;
+//! assert_eq!(res.status(), StatusCode::NOT_ACCEPTABLE);
+//! assert_eq!(read_json(res).await["errors"][0]["detail"],
+//!            "Version 2.9 is not supported by the API. Minimum is 2.1 and maximum is 2.3.");
+//!
+//! let bad = test::TestRequest::post().uri("/v2.1/servers").set_json(json!({"server": {"name": ""}}));
+//! let res = call_at(&app, &COMPUTE, "2.2", bad).await;
+//! assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+//! assert_eq!(read_json(res).await["errors"][0]["violations"][0]["path"], "/server/name");
+//!
+//! let doc = read_json(test::call_service(&app, test::TestRequest::get().uri("/").to_request()).await).await;
+//! assert_eq!(doc["versions"][0]["version"], "2.3");
+//! # });
+//! ```
+//!
+//! # Notes
+//!
+//! - Wrap the API's scope, not the whole app: discovery ignores version
+//!   headers and must stay outside the middleware.
+//! - Without the middleware, [`ApiVersion`] negotiates from an [`Api`] in app
+//!   data (`.app_data(API)`), but then no response carries version headers.
+//! - A deployer cap ([`Api::capped_at`] or [`Microversions::cap`]) lowers the
+//!   served maximum; 406, `latest` and discovery follow it.
 
 mod api_version;
 mod body;

@@ -247,14 +247,18 @@ impl State {
 
     /// Puts the error body in the configured format and the version
     /// headers and `Vary` on a response of this scope.
-    fn finish<B>(&self, mut res: HttpResponse<EitherBody<B>>, version: Option<Version>) -> HttpResponse<EitherBody<B>>
+    fn finish<B>(
+        &self,
+        mut res: HttpResponse<EitherBody<B>>,
+        version: Option<Version>,
+    ) -> HttpResponse<EitherBody<B>>
     where
         B: MessageBody + 'static,
     {
-        if res.status().is_client_error() || res.status().is_server_error() {
-            if let Some(error) = self.error_of(&res) {
-                res = self.rerender(res, &error);
-            }
+        if (res.status().is_client_error() || res.status().is_server_error())
+            && let Some(error) = self.error_of(&res)
+        {
+            res = self.rerender(res, &error);
         }
         let headers = res.headers_mut();
         if let Some((standard, bare)) = version.and_then(|v| self.api.position(v)).map(|i| &self.values[i]) {

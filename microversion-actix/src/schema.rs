@@ -100,7 +100,8 @@ impl Schema {
                 more += 1;
                 continue;
             }
-            violations.push(Violation { path: error.instance_path().to_string(), message: cut(error.to_string()) });
+            violations
+                .push(Violation { path: error.instance_path().to_string(), message: cut(error.to_string()) });
         }
         if more > 0 {
             violations.push(Violation { path: String::new(), message: format!("{more} more violations") });

@@ -31,7 +31,9 @@ async fn matches_at_the_boundaries_of_a_handlers_ranges() {
 
 #[test]
 fn comparisons_and_matches() {
-    let at = |text: &str| ApiVersion::from(microversion_actix::Negotiated { version: v(text), source: VersionSource::Explicit });
+    let at = |text: &str| {
+        ApiVersion::from(microversion_actix::Negotiated { version: v(text), source: VersionSource::Explicit })
+    };
     let v2_10 = at("2.10");
     assert!(v2_10 > v("2.9") && v2_10 >= v("2.10") && v2_10 <= v("2.10") && v2_10 < v("3.0"));
     assert!(v2_10 == v("2.10") && v2_10 != v("2.1"));
@@ -52,12 +54,16 @@ async fn show(version: ApiVersion) -> HttpResponse {
 async fn without_middleware_it_negotiates_from_app_data() {
     let app = test::init_service(App::new().app_data(API).route("/v", web::get().to(show))).await;
     {
-        let res = test::call_service(&app, TestRequest::get().uri("/v").api_version(&API, "2.4").to_request()).await;
+        let res =
+            test::call_service(&app, TestRequest::get().uri("/v").api_version(&API, "2.4").to_request())
+                .await;
         assert_eq!(test::read_body(res).await, "2.4 Explicit");
         let res = test::call_service(&app, TestRequest::get().uri("/v").to_request()).await;
         assert_eq!(header(&res, "Vary"), None, "no middleware, no headers (documented)");
         assert_eq!(test::read_body(res).await, "2.1 Default");
-        let res = test::call_service(&app, TestRequest::get().uri("/v").api_version(&API, "3.7").to_request()).await;
+        let res =
+            test::call_service(&app, TestRequest::get().uri("/v").api_version(&API, "3.7").to_request())
+                .await;
         assert_eq!(res.status(), StatusCode::NOT_ACCEPTABLE);
         assert_eq!(header(&res, "OpenStack-API-Maximum-Version").as_deref(), Some("2.10"));
         let body = read_json(res).await;
@@ -65,8 +71,10 @@ async fn without_middleware_it_negotiates_from_app_data() {
         assert_eq!(body["errors"][0]["max_version"], "2.10");
     }
     // In web::Data as well.
-    let app = test::init_service(App::new().app_data(web::Data::new(API)).route("/v", web::get().to(show))).await;
-    let res = test::call_service(&app, TestRequest::get().uri("/v").api_version(&API, "latest").to_request()).await;
+    let app =
+        test::init_service(App::new().app_data(web::Data::new(API)).route("/v", web::get().to(show))).await;
+    let res =
+        test::call_service(&app, TestRequest::get().uri("/v").api_version(&API, "latest").to_request()).await;
     assert_eq!(test::read_body(res).await, "2.10 Latest");
 }
 

@@ -45,7 +45,9 @@ async fn single_version_with_and_without_slash_next_to_the_api_scope() {
 async fn version_headers_are_ignored() {
     let app = service().await;
     for version in ["9.9", "bogus", "latest"] {
-        let res = test::call_service(&app, TestRequest::get().uri("/").api_version(&API, version).to_request()).await;
+        let res =
+            test::call_service(&app, TestRequest::get().uri("/").api_version(&API, version).to_request())
+                .await;
         assert_eq!(res.status(), StatusCode::OK, "{version}");
         let res = test::call_service(
             &app,
@@ -58,7 +60,9 @@ async fn version_headers_are_ignored() {
 
 #[actix_web::test]
 async fn prefix_host_and_scheme_make_the_self_links() {
-    let app = test::init_service(app_with(Microversions::new(API), Discovery::new(&[API]).prefix("compute/"))).await;
+    let app =
+        test::init_service(app_with(Microversions::new(API), Discovery::new(&[API]).prefix("compute/")))
+            .await;
     let req = TestRequest::get()
         .uri("/v2.1")
         .insert_header(("Host", "cloud.example:8774"))
@@ -72,9 +76,11 @@ async fn prefix_host_and_scheme_make_the_self_links() {
         actix_web::App::new().service(actix_web::web::scope("/compute").service(Discovery::new(&[API]))),
     )
     .await;
-    let doc = read_json(test::call_service(&app, TestRequest::get().uri("/compute/").to_request()).await).await;
+    let doc =
+        read_json(test::call_service(&app, TestRequest::get().uri("/compute/").to_request()).await).await;
     assert_eq!(doc["versions"][0]["links"][0]["href"], "http://localhost:8080/compute/v2.1/");
-    let doc = read_json(test::call_service(&app, TestRequest::get().uri("/compute/v2.1").to_request()).await).await;
+    let doc =
+        read_json(test::call_service(&app, TestRequest::get().uri("/compute/v2.1").to_request()).await).await;
     assert_eq!(doc["version"]["links"][0]["href"], "http://localhost:8080/compute/v2.1/");
 }
 

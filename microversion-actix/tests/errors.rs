@@ -10,10 +10,16 @@ use microversion_actix::test::{call_at, header, read_json};
 use microversion_actix::{ApiError, Discovery, ErrorFormat, Microversions, NovaFaults};
 use serde_json::{Value, json};
 
-async fn nova_service()
--> impl actix_web::dev::Service<actix_http::Request, Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, Error = actix_web::Error> {
-    test::init_service(app_with(Microversions::new(API).error_format(NovaFaults::default()), Discovery::new(&[API])))
-        .await
+async fn nova_service() -> impl actix_web::dev::Service<
+    actix_http::Request,
+    Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+    Error = actix_web::Error,
+> {
+    test::init_service(app_with(
+        Microversions::new(API).error_format(NovaFaults::default()),
+        Discovery::new(&[API]),
+    ))
+    .await
 }
 
 #[actix_web::test]
@@ -34,7 +40,10 @@ async fn request_ids_are_repeated_in_the_body() {
             actix_web::web::scope("/v2.1")
                 .wrap(Microversions::new(API))
                 .wrap(actix_web::middleware::DefaultHeaders::new().add(("x-openstack-request-id", "req-42")))
-                .route("/x", actix_web::web::get().to(|| async { Err::<String, _>(ApiError::bad_request("no")) })),
+                .route(
+                    "/x",
+                    actix_web::web::get().to(|| async { Err::<String, _>(ApiError::bad_request("no")) }),
+                ),
         ),
     )
     .await;
@@ -47,7 +56,10 @@ async fn request_ids_are_repeated_in_the_body() {
             actix_web::web::scope("/v2.1")
                 .wrap(actix_web::middleware::DefaultHeaders::new().add(("x-openstack-request-id", "req-42")))
                 .wrap(Microversions::new(API))
-                .route("/x", actix_web::web::get().to(|| async { Err::<String, _>(ApiError::bad_request("no")) })),
+                .route(
+                    "/x",
+                    actix_web::web::get().to(|| async { Err::<String, _>(ApiError::bad_request("no")) }),
+                ),
         ),
     )
     .await;
@@ -72,7 +84,8 @@ async fn server_errors_hide_their_cause() {
 #[actix_web::test]
 async fn actix_extractor_errors_become_json_400s() {
     let app = service().await;
-    let req = TestRequest::post().uri("/v2.1/rename-actix").insert_header(("Content-Type", "application/json"));
+    let req =
+        TestRequest::post().uri("/v2.1/rename-actix").insert_header(("Content-Type", "application/json"));
     let res = call_at(&app, &API, "2.2", req.set_payload("{\"name\": 3}")).await;
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
     assert_version_headers(&res, "2.2");
@@ -101,11 +114,18 @@ async fn nova_faults_for_every_kind_of_error() {
     assert_eq!(header(&res, "OpenStack-API-Maximum-Version").as_deref(), Some("2.10"));
     assert_eq!(
         read_json(res).await,
-        expect("computeFault", 406, "Version 3.7 is not supported by the API. Minimum is 2.1 and maximum is 2.10.")
+        expect(
+            "computeFault",
+            406,
+            "Version 3.7 is not supported by the API. Minimum is 2.1 and maximum is 2.10."
+        )
     );
 
     let res = call_at(&app, &API, "2.1", TestRequest::get().uri("/v2.1/keypairs")).await;
-    assert_eq!(read_json(res).await, expect("itemNotFound", 404, "API version 2.1 is not supported on this method."));
+    assert_eq!(
+        read_json(res).await,
+        expect("itemNotFound", 404, "API version 2.1 is not supported on this method.")
+    );
 
     let res = call_at(&app, &API, "2.1", TestRequest::post().uri("/v2.1/locked")).await;
     assert_eq!(read_json(res).await, expect("conflictingRequest", 409, "Server 7 is locked."));
@@ -130,7 +150,9 @@ async fn a_custom_format_is_used_for_every_error() {
             json!({"message": error.detail(), "service": service, "code": error.code()})
         }
     }
-    let app = test::init_service(app_with(Microversions::new(API).error_format(Plain), Discovery::new(&[API]))).await;
+    let app =
+        test::init_service(app_with(Microversions::new(API).error_format(Plain), Discovery::new(&[API])))
+            .await;
     let res = call_at(&app, &API, "bogus", TestRequest::get().uri("/v2.1/servers")).await;
     let body = read_json(res).await;
     assert_eq!(body["service"], "compute");
@@ -141,11 +163,12 @@ async fn a_custom_format_is_used_for_every_error() {
 
 #[actix_web::test]
 async fn without_middleware_api_error_renders_api_sig_without_service() {
-    let app = test::init_service(
-        actix_web::App::new()
-            .route("/x", actix_web::web::get().to(|| async { Err::<String, _>(ApiError::not_found("gone")) })),
-    )
-    .await;
+    let app =
+        test::init_service(actix_web::App::new().route(
+            "/x",
+            actix_web::web::get().to(|| async { Err::<String, _>(ApiError::not_found("gone")) }),
+        ))
+        .await;
     let res = test::call_service(&app, TestRequest::get().uri("/x").to_request()).await;
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
     assert_eq!(header(&res, "Vary"), None);
@@ -177,7 +200,7 @@ async fn an_inner_middlewares_err_is_rendered_with_version_headers() {
     )
     .await;
     let req = microversion_actix::test::versioned_request(&API, "2.6").uri("/v2.1/refused").to_request();
-    let err = app.call(req).await.err().expect("the inner Err is passed on");
+    let Err(err) = app.call(req).await else { panic!("the inner Err is passed on") };
     let res = err.error_response();
     assert_eq!(res.status(), StatusCode::CONFLICT);
     assert_eq!(res.headers().get(STD).unwrap(), "compute 2.6");

@@ -90,13 +90,17 @@ async fn malformed_version_is_400_with_range_and_vary() {
     assert_eq!(body_str(&body, "/errors/0/code"), "compute.invalid-version");
     assert_eq!(body["errors"][0]["status"], 400);
     let detail = body_str(&body, "/errors/0/detail");
-    assert!(detail.contains("\"bogus\"") && detail.contains("Minimum is 2.1 and maximum is 2.10"), "{detail}");
+    assert!(
+        detail.contains("\"bogus\"") && detail.contains("Minimum is 2.1 and maximum is 2.10"),
+        "{detail}"
+    );
 }
 
 #[actix_web::test]
 async fn success_carries_every_version_header() {
     let app = service().await;
-    let res = test::call_service(&app, versioned_request(&API, "2.7").uri("/v2.1/servers").to_request()).await;
+    let res =
+        test::call_service(&app, versioned_request(&API, "2.7").uri("/v2.1/servers").to_request()).await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_version_headers(&res, "2.7");
     assert_eq!(header(&res, "OpenStack-API-Minimum-Version"), None, "min/max only on failures");

@@ -8,19 +8,23 @@ use actix_web::{App, HttpMessage, HttpRequest, HttpResponse, web};
 use common::*;
 use microversion_actix::test::{call_at, read_json};
 use microversion_actix::{
-    ApiError, BodyLimit, Json, JsonBody, ParsedJson, SchemaError, SchemaSource, VersionRange, VersionedSchemas,
-    read_json_body,
+    ApiError, BodyLimit, Json, JsonBody, ParsedJson, SchemaError, SchemaSource, VersionRange,
+    VersionedSchemas, read_json_body,
 };
 use serde_json::{Value, json};
 
 fn post(path: &str, body: &str) -> TestRequest {
-    TestRequest::post().uri(path).insert_header(("Content-Type", "application/json")).set_payload(body.to_owned())
+    TestRequest::post()
+        .uri(path)
+        .insert_header(("Content-Type", "application/json"))
+        .set_payload(body.to_owned())
 }
 
 #[actix_web::test]
 async fn a_valid_body_passes_at_each_version() {
     let app = service().await;
-    let res = call_at(&app, &API, "2.1", post("/v2.1/flavors", r#"{"flavor": {"name": "m1", "ram": 512}}"#)).await;
+    let res =
+        call_at(&app, &API, "2.1", post("/v2.1/flavors", r#"{"flavor": {"name": "m1", "ram": 512}}"#)).await;
     assert_eq!(res.status(), StatusCode::CREATED);
     assert_version_headers(&res, "2.1");
     let body = r#"{"flavor": {"name": "m1", "ram": 512, "description": "small"}, "extra": 1}"#;
@@ -38,11 +42,17 @@ async fn every_violation_is_listed_with_its_path() {
     let body = read_json(res).await;
     let error = &body["errors"][0];
     assert_eq!(error["code"], "compute.invalid-input");
-    let mut paths: Vec<&str> = error["violations"].as_array().unwrap().iter().map(|v| v["path"].as_str().unwrap()).collect();
+    let mut paths: Vec<&str> =
+        error["violations"].as_array().unwrap().iter().map(|v| v["path"].as_str().unwrap()).collect();
     paths.sort_unstable();
     assert_eq!(paths, ["", "/flavor/name", "/flavor/ram"], "{body}");
     let detail = error["detail"].as_str().unwrap();
-    assert!(detail.contains("Invalid input for field/attribute ram (at /flavor/ram): \"abc\" is not of type \"integer\""), "{detail}");
+    assert!(
+        detail.contains(
+            "Invalid input for field/attribute ram (at /flavor/ram): \"abc\" is not of type \"integer\""
+        ),
+        "{detail}"
+    );
     assert!(detail.contains("/flavor/name"), "{detail}");
     assert!(detail.contains("extra"), "{detail}");
 }
@@ -77,10 +87,15 @@ async fn malformed_json_and_bytes_are_400_never_500() {
     let req = TestRequest::post().uri("/v2.1/flavors").set_payload(bytes);
     assert_eq!(call_at(&app, &API, "2.1", req).await.status(), StatusCode::BAD_REQUEST);
     let deep = "[".repeat(100_000);
-    assert_eq!(call_at(&app, &API, "2.1", post("/v2.1/flavors", &deep)).await.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        call_at(&app, &API, "2.1", post("/v2.1/flavors", &deep)).await.status(),
+        StatusCode::BAD_REQUEST
+    );
     // Every single byte value alone.
     for byte in 0..=255u8 {
-        let res = call_at(&app, &API, "2.1", TestRequest::post().uri("/v2.1/flavors").set_payload(vec![byte])).await;
+        let res =
+            call_at(&app, &API, "2.1", TestRequest::post().uri("/v2.1/flavors").set_payload(vec![byte]))
+                .await;
         assert_eq!(res.status(), StatusCode::BAD_REQUEST, "byte {byte}");
     }
 }
@@ -98,16 +113,22 @@ async fn an_empty_body_is_null_and_rejected_by_the_schema() {
 async fn content_types() {
     let app = service().await;
     let body = r#"{"flavor": {"name": "m1", "ram": 512}}"#;
-    for ok in ["application/json", "application/json; charset=utf-8", "application/vnd.openstack+json", "text/plain"]
-    {
-        let req = TestRequest::post().uri("/v2.1/flavors").insert_header(("Content-Type", ok)).set_payload(body);
+    for ok in [
+        "application/json",
+        "application/json; charset=utf-8",
+        "application/vnd.openstack+json",
+        "text/plain",
+    ] {
+        let req =
+            TestRequest::post().uri("/v2.1/flavors").insert_header(("Content-Type", ok)).set_payload(body);
         assert_eq!(call_at(&app, &API, "2.1", req).await.status(), StatusCode::CREATED, "{ok}");
     }
     // Missing content type: accepted as JSON, as Nova does.
     let req = TestRequest::post().uri("/v2.1/flavors").set_payload(body);
     assert_eq!(call_at(&app, &API, "2.1", req).await.status(), StatusCode::CREATED);
     for bad in ["application/xml", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded"] {
-        let req = TestRequest::post().uri("/v2.1/flavors").insert_header(("Content-Type", bad)).set_payload(body);
+        let req =
+            TestRequest::post().uri("/v2.1/flavors").insert_header(("Content-Type", bad)).set_payload(body);
         let res = call_at(&app, &API, "2.1", req).await;
         assert_eq!(res.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE, "{bad}");
         assert_version_headers(&res, "2.1");
@@ -117,12 +138,11 @@ async fn content_types() {
 
 #[actix_web::test]
 async fn bodies_over_the_limit_are_413() {
-    let app = test::init_service(
-        App::new().app_data(BodyLimit(64)).service(
+    let app =
+        test::init_service(App::new().app_data(BodyLimit(64)).service(
             web::scope("/v2.1").wrap(microversion_actix::Microversions::new(API)).configure(routes),
-        ),
-    )
-    .await;
+        ))
+        .await;
     let big = format!(r#"{{"flavor": {{"name": "{}", "ram": 1}}}}"#, "x".repeat(100));
     let res = call_at(&app, &API, "2.1", post("/v2.1/flavors", &big)).await;
     assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE);
@@ -137,13 +157,17 @@ async fn bodies_over_the_limit_are_413() {
     // The default limit is 1 MiB.
     let app = service().await;
     let huge = format!("\"{}\"", "x".repeat(1024 * 1024));
-    assert_eq!(call_at(&app, &API, "2.5", post("/v2.1/flavors", &huge)).await.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(
+        call_at(&app, &API, "2.5", post("/v2.1/flavors", &huge)).await.status(),
+        StatusCode::PAYLOAD_TOO_LARGE
+    );
 }
 
 #[actix_web::test]
 async fn query_strings_are_validated_per_version() {
     let app = service().await;
-    let res = call_at(&app, &API, "2.3", TestRequest::get().uri("/v2.1/search?limit=10&name=a&name=b%20c")).await;
+    let res =
+        call_at(&app, &API, "2.3", TestRequest::get().uri("/v2.1/search?limit=10&name=a&name=b%20c")).await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(read_json(res).await["query"], json!({"limit": ["10"], "name": ["a", "b c"]}));
     for bad in ["limit=ten", "limit=1&limit=2", "sort=name"] {
@@ -188,7 +212,11 @@ fn overlapping_ranges_are_rejected_naming_both() {
 #[test]
 fn invalid_schemas_are_rejected_naming_them() {
     let sources = [
-        SchemaSource { name: "fine", range: VersionRange::until(v("2.1")), schema: || json!({"type": "object"}) },
+        SchemaSource {
+            name: "fine",
+            range: VersionRange::until(v("2.1")),
+            schema: || json!({"type": "object"}),
+        },
         SchemaSource { name: "broken", range: VersionRange::from(v("2.2")), schema: || json!({"type": 12}) },
     ];
     match VersionedSchemas::compile(&sources).unwrap_err() {
@@ -225,11 +253,13 @@ async fn dispatcher(req: HttpRequest, payload: web::Payload) -> Result<HttpRespo
 
 #[actix_web::test]
 async fn a_dispatcher_validates_then_hands_the_parsed_body_on() {
-    let app = test::init_service(App::new().service(
-        web::scope("/v2.1")
-            .wrap(microversion_actix::Microversions::new(API))
-            .route("/dispatch", web::post().to(dispatcher)),
-    ))
+    let app = test::init_service(
+        App::new().service(
+            web::scope("/v2.1")
+                .wrap(microversion_actix::Microversions::new(API))
+                .route("/dispatch", web::post().to(dispatcher)),
+        ),
+    )
     .await;
     let body = r#"{"flavor": {"name": "m1", "ram": 5}}"#;
     let res = call_at(&app, &API, "2.2", post("/v2.1/dispatch", body)).await;
@@ -250,7 +280,10 @@ async fn typed_json_extractor() {
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
     let body = read_json(res).await;
     assert_eq!(body["errors"][0]["code"], "compute.invalid-body");
-    assert_eq!(body["errors"][0]["detail"], "Invalid request body: invalid type: integer `2`, expected a string.");
+    assert_eq!(
+        body["errors"][0]["detail"],
+        "Invalid request body: invalid type: integer `2`, expected a string."
+    );
     let res = call_at(&app, &API, "2.1", TestRequest::post().uri("/v2.1/rename")).await;
     assert_eq!(
         read_json(res).await["errors"][0]["detail"],

@@ -169,7 +169,11 @@ pub fn app_with(
     App::new().service(discovery).service(web::scope("/v2.1").wrap(middleware).configure(routes))
 }
 
-pub async fn service() -> impl Service<actix_http::Request, Response = ServiceResponse<impl actix_web::body::MessageBody>, Error = actix_web::Error> {
+pub async fn service() -> impl Service<
+    actix_http::Request,
+    Response = ServiceResponse<impl actix_web::body::MessageBody>,
+    Error = actix_web::Error,
+> {
     test::init_service(app_with(Microversions::new(API), Discovery::new(&[API]))).await
 }
 
@@ -188,5 +192,9 @@ pub fn assert_no_version_headers<B>(res: &ServiceResponse<B>) {
 }
 
 pub fn body_str(value: &Value, pointer: &str) -> String {
-    value.pointer(pointer).and_then(Value::as_str).unwrap_or_else(|| panic!("no string at {pointer} in {value}")).to_owned()
+    value
+        .pointer(pointer)
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| panic!("no string at {pointer} in {value}"))
+        .to_owned()
 }
