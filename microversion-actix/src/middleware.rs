@@ -37,9 +37,11 @@ const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-requ
 ///   `Vary` but no version headers, since no version was negotiated;
 /// - renders every error of its scope in the configured [`ErrorFormat`]
 ///   (API-SIG errors by default): an [`ApiError`] is re-rendered with the
-///   service type in its code, and any other error response without a JSON
-///   body (actix's own `JsonPayloadError`, `PathError`, `QueryPayloadError`,
-///   the router's empty 404 and 405) becomes a JSON error of the same status.
+///   service type in its code, and any other error response that carries an
+///   actix error or has an empty body, and is not JSON already (actix's own
+///   `JsonPayloadError`, `PathError`, `QueryPayloadError`, the router's empty
+///   404 and 405), becomes a JSON error of the same status. A response a
+///   handler built by hand with a body of its own is left as it is.
 ///   A 5xx that is not an [`ApiError`] shows a generic message; its cause is logged.
 ///
 /// An `Err` returned by an inner middleware is rendered the same way and

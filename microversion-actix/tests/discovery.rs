@@ -119,3 +119,19 @@ async fn unknown_ids_are_json_404s() {
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
     assert!(test::read_body(res).await.is_empty());
 }
+
+#[actix_web::test]
+async fn discovery_must_come_before_the_api_scope() {
+    // The documented requirement: registered after the scope, `/v2.1` belongs to the scope.
+    let app = test::init_service(
+        actix_web::App::new()
+            .service(actix_web::web::scope("/v2.1").wrap(Microversions::new(API)).configure(routes))
+            .service(Discovery::new(&[API])),
+    )
+    .await;
+    let res = test::call_service(&app, TestRequest::get().uri("/v2.1").to_request()).await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    assert_version_headers(&res, "2.1");
+    let res = test::call_service(&app, TestRequest::get().uri("/").to_request()).await;
+    assert_eq!(res.status(), StatusCode::OK);
+}
