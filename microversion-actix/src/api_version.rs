@@ -97,6 +97,19 @@ impl From<Negotiated> for ApiVersion {
     }
 }
 
+/// The negotiated version, for calling versioned helpers: `self.view(version, ...)`.
+impl From<ApiVersion> for Version {
+    fn from(version: ApiVersion) -> Version {
+        version.version()
+    }
+}
+
+impl From<&ApiVersion> for Version {
+    fn from(version: &ApiVersion) -> Version {
+        version.version()
+    }
+}
+
 impl FromRequest for ApiVersion {
     type Error = ApiError;
     type Future = Ready<Result<ApiVersion, ApiError>>;

@@ -194,6 +194,15 @@ impl<T> DerefMut for Json<T> {
     }
 }
 
+/// Responds with `T` serialized as JSON (200 OK), like `actix_web::web::Json`.
+impl<T: serde::Serialize> actix_web::Responder for Json<T> {
+    type Body = actix_web::body::BoxBody;
+
+    fn respond_to(self, req: &HttpRequest) -> actix_web::HttpResponse {
+        actix_web::web::Json(self.0).respond_to(req).map_into_boxed_body()
+    }
+}
+
 impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
     type Error = ApiError;
     type Future = LocalBoxFuture<'static, Result<Json<T>, ApiError>>;

@@ -134,6 +134,7 @@
 
 mod api_version;
 mod body;
+mod controller;
 mod discovery;
 mod error;
 mod format;
@@ -141,12 +142,18 @@ mod middleware;
 mod schema;
 pub mod test;
 
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
 pub use microversion_core::*;
 
 pub use api_version::ApiVersion;
 pub use body::{BodyLimit, Json, JsonBody, ParsedJson, read_json_body};
+pub use controller::Controller;
 pub use discovery::Discovery;
 pub use error::{ApiError, Violation};
 pub use format::{ApiSigErrors, ErrorFormat, NovaFaults};
+pub use microversion_macros::{api_version, controller, schema};
 pub use middleware::{Microversions, MicroversionsService};
 pub use schema::{MAX_LISTED_VIOLATIONS, Schema, SchemaError, SchemaSource, VersionedSchemas, query_to_json};

@@ -25,11 +25,12 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
         items.push(if is_route(op) { route_handler(krate, op) } else { helper_dispatcher(krate, op) });
     }
     let api = &c.api;
-    let api_type_check = quote_spanned!(api.span_ident()=> const _: &#krate::Api = &#api;);
+    // One typed binding: a wrong `api = ...` is one type error, and the
+    // range checks below cannot add follow-on errors.
+    let api_type_check = quote_spanned!(api.span_ident()=> const __MV_API: &#krate::Api = &#api;);
     let register = register_impl(c);
     let introspection = controller_impl(c);
     quote! {
-        #[allow(clippy::needless_arbitrary_self_type)]
         impl #self_ty {
             #(#passthrough)*
             #(#items)*
@@ -140,10 +141,12 @@ fn api_checks(c: &Controller, op: &Operation, variant: &Variant) -> Vec<TokenStr
     for (range, what) in ranges {
         for lit in range.min.iter().chain(&range.max) {
             let version = range_tokens(krate, VersionRange::only(lit.version));
-            let message =
-                format!("{what}, {}, is outside the versions declared by `{api_name}`", lit.version);
+            let message = format!(
+                "{what}, {}, is outside the versions declared by `{api_name}`: declare it in its version history first",
+                lit.version
+            );
             checks.push(quote_spanned! {lit.lit.span()=>
-                ::core::assert!(#api.declares(#version), #message);
+                ::core::assert!(__MV_API.declares(#version), #message);
             });
         }
     }
@@ -240,11 +243,16 @@ fn route_handler(krate: &syn::Path, op: &Operation) -> TokenStream {
             quote!(Self::#method(#(#names),*))
         };
         let call = if variant.method.sig.asyncness.is_some() { quote!(#call.await) } else { call };
+        // A return type that is no Responder is reported on that type.
+        let respond = match &variant.method.sig.output {
+            syn::ReturnType::Type(_, ty) => quote_spanned!(ty_span(ty)=> #private::respond(__out, &__req)),
+            syn::ReturnType::Default => quote!(#private::respond(__out, &__req)),
+        };
         quote! {
             #validate
             #extract
             let __out = #call;
-            ::core::result::Result::Ok(#private::respond(__out, &__req))
+            ::core::result::Result::Ok(#respond)
         }
     };
     let tree = decision_tree(krate, &version, &sorted(op), &leaf, &miss);
@@ -362,7 +370,7 @@ fn register_impl(c: &Controller) -> TokenStream {
     let web = quote!(#krate::__private::actix_web::web);
     let resources = routes_by_path(c).into_iter().map(|(path, ops)| {
         let routes = ops.iter().map(|(route, op)| {
-            let method = Ident::new(&route.method, route.span);
+            let method = Ident::new(&route.method, Span::call_site());
             let handler = route_handler_ident(op);
             quote!(.route(#web::route().method(#krate::__private::actix_web::http::Method::#method).to(Self::#handler)))
         });

@@ -1,11 +1,12 @@
 //! Procedural macros of `microversion`. An implementation detail: use them
 //! through `microversion-actix`, which re-exports and documents them.
 //!
-//! The work is split as in thiserror and serde: [`parse`] reads syn tokens into
-//! the [`model`], [`validate`] checks the whole model, [`expand`] writes code
+//! The work is split as in thiserror and serde: `parse` reads syn tokens into
+//! the `model`, `validate` checks the whole model, `expand` writes code
 //! from the model only. Every error is collected, and on error the expansion
 //! still emits the items users refer to.
 
+mod errors;
 mod expand;
 mod model;
 mod parse;
@@ -31,14 +32,14 @@ fn controller_impl(
             return message;
         }
     };
-    let mut errors = darling::Error::accumulator();
+    let mut errors = errors::Errors::default();
     let model = parse::controller(args, item, &mut errors);
     validate::controller(&model, &mut errors);
     match errors.finish() {
         Ok(()) => expand::controller(&model),
         Err(e) => {
             let fallback = expand::fallback(&model);
-            let errors = e.write_errors();
+            let errors = e.to_compile_error();
             quote::quote!(#errors #fallback)
         }
     }
@@ -56,4 +57,47 @@ pub fn api_version(args: TokenStream, _item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn schema(args: TokenStream, _item: TokenStream) -> TokenStream {
     parse::outside_controller("schema", args.into()).to_compile_error().into()
+}
+
+#[cfg(test)]
+mod expansion_snapshot {
+    use std::path::Path;
+
+    /// Expands `tests/expand/*.rs` and compares with the checked-in
+    /// `*.expanded.rs`; `MACROTEST=overwrite` rewrites them.
+    #[test]
+    fn expansions_match_their_snapshots() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expand");
+        let mut inputs: Vec<_> = std::fs::read_dir(&dir)
+            .expect("tests/expand exists")
+            .map(|e| e.expect("readable entry").path())
+            .filter(|p| {
+                p.extension().is_some_and(|e| e == "rs") && !p.to_string_lossy().ends_with(".expanded.rs")
+            })
+            .collect();
+        inputs.sort();
+        assert!(!inputs.is_empty());
+        for input in inputs {
+            let file: syn::File =
+                syn::parse_file(&std::fs::read_to_string(&input).expect("readable")).expect("parses");
+            let mut out = proc_macro2::TokenStream::new();
+            for item in file.items {
+                let syn::Item::Impl(mut item) = item else { continue };
+                let attr = item.attrs.remove(0);
+                let args = attr.meta.require_list().expect("#[controller(...)]").tokens.clone();
+                out.extend(super::controller_impl(args, quote::ToTokens::into_token_stream(item)));
+            }
+            let expanded = prettyplease::unparse(&syn::parse2(out).expect("expansion parses as a file"));
+            let snapshot = input.with_extension("expanded.rs");
+            if std::env::var_os("MACROTEST").is_some_and(|v| v == "overwrite") {
+                std::fs::write(&snapshot, &expanded).expect("writable");
+            }
+            let expected = std::fs::read_to_string(&snapshot).unwrap_or_default();
+            assert!(
+                expected == expanded,
+                "{} is stale; regenerate with MACROTEST=overwrite and review the diff:\n{expanded}",
+                snapshot.display()
+            );
+        }
+    }
 }

@@ -2,7 +2,8 @@
 //! operations and variants, each keeping the tokens it came from for spans.
 
 use microversion_core::{Version, VersionRange};
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
 use syn::{Ident, ImplItem, ImplItemFn, LitStr, Path, Type};
 
 /// A `#[controller]` impl block.
@@ -41,8 +42,8 @@ pub(crate) struct VersionLit {
 pub(crate) struct RangeLit {
     pub(crate) min: Option<VersionLit>,
     pub(crate) max: Option<VersionLit>,
-    /// The span of the whole attribute, for errors about the range as a whole.
-    pub(crate) span: Span,
+    /// The attribute's tokens, for errors about the range as a whole.
+    pub(crate) tokens: TokenStream,
 }
 
 impl RangeLit {
@@ -59,7 +60,8 @@ pub(crate) struct Route {
     /// Upper-case HTTP method name.
     pub(crate) method: String,
     pub(crate) path: LitStr,
-    pub(crate) span: Span,
+    /// The attribute's tokens, for errors.
+    pub(crate) tokens: TokenStream,
 }
 
 /// `#[schema(NAME, "min", "max")]`.
@@ -84,8 +86,8 @@ impl Variant {
         self.range.as_ref().map_or(VersionRange::ANY, RangeLit::range)
     }
 
-    /// Where to point an error about this variant's versions.
-    pub(crate) fn range_span(&self) -> Span {
-        self.range.as_ref().map_or_else(|| self.method.sig.ident.span(), |r| r.span)
+    /// What to point an error about this variant's versions at.
+    pub(crate) fn range_tokens(&self) -> TokenStream {
+        self.range.as_ref().map_or_else(|| self.method.sig.ident.to_token_stream(), |r| r.tokens.clone())
     }
 }

@@ -5,11 +5,13 @@ use darling::FromMeta;
 use darling::ast::NestedMeta;
 use microversion_core::Version;
 use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
 use syn::parse::Parser;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ImplItem, ImplItemFn, ItemImpl, Lit, LitStr, Token};
 
+use crate::errors::Errors;
 use crate::model::{Controller, Operation, RangeLit, Route, Schema, Variant, VersionLit};
 
 /// `#[controller(api = COMPUTE, scope = "/flavors", crate = "::microversion_actix")]`
@@ -27,24 +29,16 @@ const ROUTE_ATTRS: [&str; 6] = ["get", "post", "put", "patch", "delete", "head"]
 
 /// Reads a controller impl. On errors still returns what it could read, so
 /// that expansion can emit the items the user expects.
-pub(crate) fn controller(
-    args: TokenStream,
-    item: ItemImpl,
-    errors: &mut darling::error::Accumulator,
-) -> Controller {
+pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors) -> Controller {
     let args = NestedMeta::parse_meta_list(args)
         .map_err(darling::Error::from)
         .and_then(|metas| ControllerArgs::from_list(&metas));
     let args = errors.handle(args);
     if !item.generics.params.is_empty() {
-        errors
-            .push(darling::Error::custom("a #[controller] impl cannot be generic").with_span(&item.generics));
+        errors.at(&item.generics, "a #[controller] impl cannot be generic");
     }
     if let Some((_, path, _)) = &item.trait_ {
-        errors.push(
-            darling::Error::custom("#[controller] goes on an inherent impl, not a trait impl")
-                .with_span(path),
-        );
+        errors.at(path, "#[controller] goes on an inherent impl, not a trait impl");
     }
 
     let mut passthrough = Vec::new();
@@ -93,26 +87,18 @@ fn other_attrs(item: &ImplItem) -> &[Attribute] {
     }
 }
 
-fn reject_framework_attrs(attrs: &[Attribute], errors: &mut darling::error::Accumulator) {
+fn reject_framework_attrs(attrs: &[Attribute], errors: &mut Errors) {
     for attr in attrs {
         if attr.path().is_ident("api_version") || attr.path().is_ident("schema") {
-            errors.push(darling::Error::custom("this attribute only applies to methods").with_span(attr));
+            errors.at(attr, "this attribute only applies to methods");
         }
     }
 }
 
-fn merge_missing(
-    into: &mut Option<(u16, Span)>,
-    new: Option<(u16, Span)>,
-    errors: &mut darling::error::Accumulator,
-) {
+fn merge_missing(into: &mut Option<(u16, Span)>, new: Option<(u16, Span)>, errors: &mut Errors) {
     match (into.as_ref(), new) {
-        (Some((a, _)), Some((b, span))) if *a != b => errors.push(
-            darling::Error::custom(format!(
-                "`missing` is {a} on another variant of this operation; use one status"
-            ))
-            .with_span(&span),
-        ),
+        (Some((a, _)), Some((b, span))) if *a != b => errors
+            .at_span(span, format!("`missing` is {a} on another variant of this operation; use one status")),
         (None, Some(new)) => *into = Some(new),
         _ => {}
     }
@@ -127,7 +113,7 @@ enum Method {
 }
 
 /// Splits a method's attributes into the framework's and the rest.
-fn variant(mut method: ImplItemFn, errors: &mut darling::error::Accumulator) -> Method {
+fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
     let mut range: Option<RangeLit> = None;
     let mut missing = None;
     let mut route: Option<Route> = None;
@@ -137,8 +123,7 @@ fn variant(mut method: ImplItemFn, errors: &mut darling::error::Accumulator) -> 
         let path = attr.path();
         if path.is_ident("api_version") {
             if range.is_some() {
-                errors
-                    .push(darling::Error::custom("duplicate #[api_version] on one method").with_span(&attr));
+                errors.at(&attr, "duplicate #[api_version] on one method");
                 continue;
             }
             let (parsed, status) = api_version_attr(&attr, errors);
@@ -149,13 +134,15 @@ fn variant(mut method: ImplItemFn, errors: &mut darling::error::Accumulator) -> 
                 schemas.push(schema);
             }
         } else if let Some(method_name) = ROUTE_ATTRS.iter().find(|m| path.is_ident(m)) {
-            let parsed = attr.parse_args::<LitStr>().map_err(darling::Error::from);
+            let parsed = attr.parse_args::<LitStr>();
             match (errors.handle(parsed), &route) {
-                (Some(_), Some(_)) => errors.push(
-                    darling::Error::custom("a variant has exactly one route attribute").with_span(&attr),
-                ),
+                (Some(_), Some(_)) => errors.at(&attr, "a variant has exactly one route attribute"),
                 (Some(path), None) => {
-                    route = Some(Route { method: method_name.to_uppercase(), path, span: attr.span() })
+                    route = Some(Route {
+                        method: method_name.to_uppercase(),
+                        path,
+                        tokens: attr.to_token_stream(),
+                    })
                 }
                 (None, _) => {}
             }
@@ -166,7 +153,11 @@ fn variant(mut method: ImplItemFn, errors: &mut darling::error::Accumulator) -> 
     let framework = range.is_some() || !schemas.is_empty() || route.is_some();
     if framework {
         for attr in kept.iter().filter(|a| a.path().is_ident("cfg")) {
-            errors.push(cfg_error(attr));
+            errors.at(
+                attr,
+                "#[cfg] on a versioned method is not supported: the dispatch table must be the same in \
+                 every build; put the #[cfg] inside the method body or on the whole impl",
+            );
         }
         kept.retain(|a| !a.path().is_ident("cfg"));
     }
@@ -177,81 +168,56 @@ fn variant(mut method: ImplItemFn, errors: &mut darling::error::Accumulator) -> 
     Method::Versioned(Variant { method, range, route, schemas }, missing)
 }
 
-fn cfg_error(attr: &Attribute) -> darling::Error {
-    darling::Error::custom(
-        "#[cfg] on a versioned method is not supported: the dispatch table must be the same in every \
-         build; put the #[cfg] inside the method body or on the whole impl",
-    )
-    .with_span(attr)
-}
-
 /// `#[api_version("2.1")]`, `#[api_version("2.1", "2.4")]`, optionally `missing = 405`.
-fn api_version_attr(
-    attr: &Attribute,
-    errors: &mut darling::error::Accumulator,
-) -> (RangeLit, Option<(u16, Span)>) {
+fn api_version_attr(attr: &Attribute, errors: &mut Errors) -> (RangeLit, Option<(u16, Span)>) {
     let mut versions = Vec::new();
     let mut missing = None;
     let args = attr.parse_args_with(Punctuated::<Expr, Token![,]>::parse_terminated);
-    let Some(args) = errors.handle(args.map_err(darling::Error::from)) else {
-        return (RangeLit { min: None, max: None, span: attr.span() }, None);
+    let Some(args) = errors.handle(args) else {
+        return (RangeLit { min: None, max: None, tokens: attr.to_token_stream() }, None);
     };
     for arg in &args {
         match arg {
             Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }) if missing.is_none() => versions.push(lit.clone()),
             Expr::Assign(assign) if is_key(&assign.left, "missing") => {
                 if missing.is_some() {
-                    errors.push(darling::Error::duplicate_field("missing").with_span(&assign.left));
+                    errors.at(&assign.left, "Duplicate field `missing`");
                     continue;
                 }
                 missing = errors.handle(status_literal(&assign.right)).map(|s| (s, assign.right.span()));
             }
-            Expr::Assign(assign) => errors.push(
-                darling::Error::unknown_field_with_alts(&expr_name(&assign.left), &["missing"])
-                    .with_span(&assign.left),
+            Expr::Assign(assign) => errors.at(
+                &assign.left,
+                format!("Unknown field: `{}`. Available values: `missing`", expr_name(&assign.left)),
             ),
-            other => errors.push(
-                darling::Error::custom(
-                    "expected version strings such as \"2.1\", then optionally `missing = STATUS`",
-                )
-                .with_span(other),
-            ),
+            other => errors
+                .at(other, "expected version strings such as \"2.1\", then optionally `missing = STATUS`"),
         }
     }
     if versions.is_empty() {
-        errors.push(
-            darling::Error::custom("#[api_version] needs a minimum version, e.g. #[api_version(\"2.1\")]")
-                .with_span(attr),
-        );
+        errors.at(attr, "#[api_version] needs a minimum version, e.g. #[api_version(\"2.1\")]");
     }
     if versions.len() > 2 {
-        errors.push(
-            darling::Error::custom("#[api_version] takes a minimum and an optional maximum version")
-                .with_span(&versions[2]),
-        );
+        errors.at(&versions[2], "#[api_version] takes a minimum and an optional maximum version");
     }
-    (range_literals(&versions, attr.span(), errors), missing)
+    (range_literals(&versions, attr.to_token_stream(), errors), missing)
 }
 
 /// `#[schema(path::to::schema, "2.3", "2.8")]`.
-fn schema_attr(attr: &Attribute, errors: &mut darling::error::Accumulator) -> Option<Schema> {
+fn schema_attr(attr: &Attribute, errors: &mut Errors) -> Option<Schema> {
     let parsed = attr.parse_args_with(Punctuated::<Expr, Token![,]>::parse_terminated);
-    let args = errors.handle(parsed.map_err(darling::Error::from))?;
+    let args = errors.handle(parsed)?;
     let mut args = args.into_iter();
     let path = match args.next() {
         Some(Expr::Path(p)) => p.path,
         Some(other) => {
-            errors.push(
-                darling::Error::custom("expected the path of a schema function first").with_span(&other),
-            );
+            errors.at(&other, "expected the path of a schema function first");
             return None;
         }
         None => {
-            errors.push(
-                darling::Error::custom(
-                    "#[schema] needs a schema and a minimum version, e.g. #[schema(create_v2_1, \"2.1\")]",
-                )
-                .with_span(attr),
+            errors.at(
+                attr,
+                "#[schema] needs a schema and a minimum version, e.g. #[schema(create_v2_1, \"2.1\")]",
             );
             return None;
         }
@@ -261,35 +227,27 @@ fn schema_attr(attr: &Attribute, errors: &mut darling::error::Accumulator) -> Op
         match arg {
             Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }) => versions.push(lit),
             Expr::Assign(assign) => {
-                errors.push(darling::Error::unknown_field(&expr_name(&assign.left)).with_span(&assign.left))
+                errors.at(&assign.left, format!("Unknown field: `{}`", expr_name(&assign.left)))
             }
-            other => errors
-                .push(darling::Error::custom("expected a version string such as \"2.1\"").with_span(&other)),
+            other => errors.at(&other, "expected a version string such as \"2.1\""),
         }
     }
     if versions.is_empty() {
-        errors.push(
-            darling::Error::custom("#[schema] needs a minimum version after the schema").with_span(attr),
-        );
+        errors.at(attr, "#[schema] needs a minimum version after the schema");
     }
     if versions.len() > 2 {
-        errors.push(
-            darling::Error::custom("#[schema] takes a minimum and an optional maximum version")
-                .with_span(&versions[2]),
-        );
+        errors.at(&versions[2], "#[schema] takes a minimum and an optional maximum version");
     }
-    Some(Schema { path, range: range_literals(&versions, attr.span(), errors) })
+    Some(Schema { path, range: range_literals(&versions, attr.to_token_stream(), errors) })
 }
 
-fn range_literals(lits: &[LitStr], span: Span, errors: &mut darling::error::Accumulator) -> RangeLit {
-    let version = |lit: Option<&LitStr>, errors: &mut darling::error::Accumulator| {
+fn range_literals(lits: &[LitStr], tokens: TokenStream, errors: &mut Errors) -> RangeLit {
+    let version = |lit: Option<&LitStr>, errors: &mut Errors| {
         let lit = lit?;
         match lit.value().parse::<Version>() {
             Ok(version) => Some(VersionLit { version, lit: lit.clone() }),
             Err(e) => {
-                errors.push(
-                    darling::Error::custom(format!("invalid version {:?}: {e}", lit.value())).with_span(lit),
-                );
+                errors.at(lit, format!("invalid version {:?}: {e}", lit.value()));
                 None
             }
         }
@@ -299,16 +257,12 @@ fn range_literals(lits: &[LitStr], span: Span, errors: &mut darling::error::Accu
     if let (Some(lo), Some(hi)) = (&min, &max)
         && hi.version < lo.version
     {
-        errors.push(
-            darling::Error::custom(format!(
-                "minimum version {} is above maximum version {}",
-                lo.version, hi.version
-            ))
-            .with_span(&hi.lit),
-        );
-        return RangeLit { min: None, max: None, span };
+        let (lo_lit, hi_lit) = (&lo.lit, &hi.lit);
+        let message = format!("minimum version {} is above maximum version {}", lo.version, hi.version);
+        errors.at(quote::quote!(#lo_lit #hi_lit), message);
+        return RangeLit { min: None, max: None, tokens };
     }
-    RangeLit { min, max, span }
+    RangeLit { min, max, tokens }
 }
 
 fn is_key(expr: &Expr, key: &str) -> bool {
@@ -322,15 +276,17 @@ fn expr_name(expr: &Expr) -> String {
     }
 }
 
-fn status_literal(expr: &Expr) -> darling::Result<u16> {
+fn status_literal(expr: &Expr) -> syn::Result<u16> {
     if let Expr::Lit(ExprLit { lit: Lit::Int(int), .. }) = expr
         && let Ok(status) = int.base10_parse::<u16>()
         && (400..600).contains(&status)
     {
         return Ok(status);
     }
-    Err(darling::Error::custom("`missing` is an HTTP error status from 400 to 599, e.g. `missing = 405`")
-        .with_span(expr))
+    Err(syn::Error::new_spanned(
+        expr,
+        "`missing` is an HTTP error status from 400 to 599, e.g. `missing = 405`",
+    ))
 }
 
 /// Parses standalone attribute arguments only to report them (used by the

@@ -3,15 +3,16 @@
 
 use quote::ToTokens;
 
+use crate::errors::Errors;
 use crate::model::{Controller, Operation, Variant};
 
-pub(crate) fn controller(controller: &Controller, errors: &mut darling::error::Accumulator) {
+pub(crate) fn controller(controller: &Controller, errors: &mut Errors) {
     for op in &controller.operations {
         operation(op, errors);
     }
 }
 
-fn operation(op: &Operation, errors: &mut darling::error::Accumulator) {
+fn operation(op: &Operation, errors: &mut Errors) {
     let first = &op.variants[0];
     for variant in &op.variants[1..] {
         agree_with_first(op, first, variant, errors);
@@ -21,80 +22,55 @@ fn operation(op: &Operation, errors: &mut darling::error::Accumulator) {
             if let Some(common) = a.range().intersection(b.range()) {
                 let name = &op.name;
                 let (ra, rb) = (a.range(), b.range());
-                errors.push(
-                    darling::Error::custom(format!(
+                errors.at(a.range_tokens(), format!(
                         "variants of `{name}` overlap at {common}: this one serves {ra}, a later one serves {rb}"
-                    ))
-                    .with_span(&a.range_span()),
-                );
-                errors.push(
-                    darling::Error::custom(format!(
+                    ));
+                errors.at(b.range_tokens(), format!(
                         "variants of `{name}` overlap at {common}: this one serves {rb}, an earlier one serves {ra}"
-                    ))
-                    .with_span(&b.range_span()),
-                );
+                    ));
             }
         }
         schemas(op, a, errors);
     }
     if op.variants.iter().all(|v| v.route.is_none()) {
         if let Some((_, span)) = op.missing {
-            errors.push(
-                darling::Error::custom(
-                    "`missing` sets the status of a route; a versioned helper returns an error value instead",
-                )
-                .with_span(&span),
+            errors.at_span(
+                span,
+                "`missing` sets the status of a route; a versioned helper returns an error value instead",
             );
         }
         for variant in op.variants.iter().filter(|v| v.range.is_none()) {
-            errors.push(darling::Error::custom("needs #[api_version]").with_span(&variant.method.sig.ident));
+            errors.at(&variant.method.sig.ident, "needs #[api_version]");
         }
     }
 }
 
-fn agree_with_first(
-    op: &Operation,
-    first: &Variant,
-    other: &Variant,
-    errors: &mut darling::error::Accumulator,
-) {
+fn agree_with_first(op: &Operation, first: &Variant, other: &Variant, errors: &mut Errors) {
     let name = &op.name;
     match (&first.route, &other.route) {
-        (Some(a), Some(b)) if a.method != b.method || a.path.value() != b.path.value() => errors.push(
-            darling::Error::custom(format!(
+        (Some(a), Some(b)) if a.method != b.method || a.path.value() != b.path.value() => errors.at(&b.tokens, format!(
                 "variants of `{name}` must share one route: the first is {} {:?}, this one {} {:?}",
                 a.method,
                 a.path.value(),
                 b.method,
                 b.path.value()
-            ))
-            .with_span(&b.span),
-        ),
-        (Some(a), None) => errors.push(
-            darling::Error::custom(format!(
+            )),
+        (Some(a), None) => errors.at(&other.method.sig.ident, format!(
                 "variants of `{name}` must share one route: the first is {} {:?}, this one has no route attribute",
                 a.method,
                 a.path.value()
-            ))
-            .with_span(&other.method.sig.ident),
-        ),
-        (None, Some(b)) => errors.push(
-            darling::Error::custom(format!(
+            )),
+        (None, Some(b)) => errors.at(&b.tokens, format!(
                 "variants of `{name}` must share one route: the first is a helper without route, this one is {} {:?}",
                 b.method,
                 b.path.value()
-            ))
-            .with_span(&b.span),
-        ),
+            )),
         (None, None) => {
             let (a, b) = (signature(&first.method), signature(&other.method));
             if a != b {
-                errors.push(
-                    darling::Error::custom(format!(
+                errors.at(&other.method.sig, format!(
                         "variants of the helper `{name}` must have the same signature: the first is `{a}`, this one `{b}`"
-                    ))
-                    .with_span(&other.method.sig),
-                );
+                    ));
             }
         }
         _ => {}
@@ -128,43 +104,53 @@ fn vis_prefix(vis: &syn::Visibility) -> String {
     }
 }
 
-fn schemas(op: &Operation, variant: &Variant, errors: &mut darling::error::Accumulator) {
+fn schemas(op: &Operation, variant: &Variant, errors: &mut Errors) {
     if variant.route.is_none() {
         for schema in &variant.schemas {
-            errors.push(
-                darling::Error::custom(
-                    "#[schema] validates request bodies, so it needs a route attribute on the method",
-                )
-                .with_span(&schema.range.span),
+            errors.at(
+                &schema.range.tokens,
+                "#[schema] validates request bodies, so it needs a route attribute on the method",
             );
         }
         return;
     }
+    for arg in &variant.method.sig.inputs {
+        if let syn::FnArg::Typed(arg) = arg
+            && !variant.schemas.is_empty()
+            && is_actix_json(&arg.ty)
+        {
+            errors.at(
+                &arg.ty,
+                "a schema-validated variant reads its body with `microversion_actix::Json` or `JsonBody`: \
+                 the body is parsed once for validation, so actix's `web::Json` would find it consumed",
+            );
+        }
+    }
     let served = variant.range();
     for (i, a) in variant.schemas.iter().enumerate() {
         if !served.covers(a.range.range()) {
-            errors.push(
-                darling::Error::custom(format!(
+            errors.at(
+                &a.range.tokens,
+                format!(
                     "this schema covers {} but this variant of `{}` only serves {served}",
                     a.range.range(),
                     op.name
-                ))
-                .with_span(&a.range.span),
+                ),
             );
         }
         for b in &variant.schemas[i + 1..] {
             if let Some(common) = a.range.range().intersection(b.range.range()) {
                 for (this, that) in [(a, b), (b, a)] {
-                    errors.push(
-                        darling::Error::custom(format!(
+                    errors.at(
+                        &this.range.tokens,
+                        format!(
                             "schemas of `{}` overlap at {common}: `{}` covers {}, `{}` covers {}",
                             op.name,
                             this.path.to_token_stream(),
                             this.range.range(),
                             that.path.to_token_stream(),
                             that.range.range()
-                        ))
-                        .with_span(&this.range.span),
+                        ),
                     );
                 }
             }
@@ -172,12 +158,19 @@ fn schemas(op: &Operation, variant: &Variant, errors: &mut darling::error::Accum
     }
 }
 
+/// `web::Json<_>` or `actix_web::web::Json<_>`.
+fn is_actix_json(ty: &syn::Type) -> bool {
+    let syn::Type::Path(path) = ty else { return false };
+    let names: Vec<String> = path.path.segments.iter().map(|s| s.ident.to_string()).collect();
+    names.len() >= 2 && names[names.len() - 1] == "Json" && names[names.len() - 2] == "web"
+}
+
 #[cfg(test)]
 mod tests {
     use quote::quote;
 
     fn errors_of(item: proc_macro2::TokenStream) -> Vec<String> {
-        let mut errors = darling::Error::accumulator();
+        let mut errors = crate::errors::Errors::default();
         let item = syn::parse2(item).unwrap();
         let model = crate::parse::controller(quote!(api = API), item, &mut errors);
         super::controller(&model, &mut errors);

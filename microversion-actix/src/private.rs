@@ -1,0 +1,101 @@
+//! What `#[controller]` expansions call. Not public API: names here change
+//! without notice. Generated code reaches everything through this module so
+//! that users depend on `microversion-actix` alone.
+
+pub use actix_web;
+pub use serde_json;
+
+use std::sync::OnceLock;
+
+use actix_web::dev::Payload;
+use actix_web::http::StatusCode;
+use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder, web};
+
+use crate::{ApiError, ApiVersion, ParsedJson, SchemaError, SchemaSource, Version, VersionedSchemas};
+
+/// The error type of [`crate::Controller::check_schemas`].
+pub type SchemaCheckError = SchemaError;
+
+/// The negotiated version of the request (middleware result, or negotiated
+/// from app data).
+pub async fn negotiated(req: &HttpRequest) -> Result<Version, actix_web::Error> {
+    Ok(ApiVersion::extract(req).await?.version())
+}
+
+/// The controller instance registered with the routes.
+pub fn controller<C: 'static>(req: &HttpRequest) -> Result<web::Data<C>, actix_web::Error> {
+    req.app_data::<web::Data<C>>().cloned().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "controller_missing",
+            "Controller not registered",
+            format!(
+                "register the controller with `.service(...)`: no `{}` in app data",
+                std::any::type_name::<C>()
+            ),
+        )
+        .into()
+    })
+}
+
+/// Turns whatever a variant returned into a response.
+pub fn respond<R: Responder>(out: R, req: &HttpRequest) -> HttpResponse {
+    out.respond_to(req).map_into_boxed_body()
+}
+
+/// The answer of an operation at a version none of its variants serves.
+pub fn missing(version: Version, status: u16) -> actix_web::Error {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::NOT_FOUND);
+    ApiError::method_not_at_version(version, status).into()
+}
+
+/// The schemas of one variant, compiled on first use, once per process.
+pub struct LazySchemas {
+    sources: &'static [SchemaSource],
+    compiled: OnceLock<Result<VersionedSchemas, SchemaError>>,
+}
+
+impl LazySchemas {
+    /// Schemas to compile on first use.
+    pub const fn new(sources: &'static [SchemaSource]) -> LazySchemas {
+        LazySchemas { sources, compiled: OnceLock::new() }
+    }
+
+    /// The compiled set, or why it cannot be compiled.
+    pub fn check(&self) -> Result<&VersionedSchemas, SchemaError> {
+        self.compiled.get_or_init(|| VersionedSchemas::compile(self.sources)).as_ref().map_err(Clone::clone)
+    }
+
+    /// Compiles now; an invalid schema stops the server at start-up with its name.
+    pub fn check_at_startup(&self) {
+        if let Err(e) = self.check() {
+            panic!("invalid request schema: {e}");
+        }
+    }
+}
+
+/// Reads, parses and validates the body when a schema covers `version`; the
+/// parsed body is left in the request for the variant's `Json` extractor, so
+/// the body is parsed once.
+pub async fn validate_body(
+    req: &HttpRequest,
+    payload: &mut Payload,
+    version: Version,
+    schemas: &LazySchemas,
+) -> Result<(), actix_web::Error> {
+    let set = schemas.check().map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "schema_invalid",
+            "Invalid request schema",
+            e.to_string(),
+        )
+    })?;
+    if set.schema_for(version).is_none() {
+        return Ok(());
+    }
+    let body = crate::read_json_body(req, payload).await?;
+    set.validate(version, &body)?;
+    req.extensions_mut().insert(ParsedJson(body));
+    Ok(())
+}

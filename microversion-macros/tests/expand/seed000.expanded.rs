@@ -1,0 +1,263 @@
+impl Servers {
+    #[doc(hidden)]
+    #[allow(clippy::unused_async, dead_code)]
+    async fn __mv_update_v0(&self, id: Path<String>, body: Json<Value>) -> Json<Value> {
+        body
+    }
+    #[doc(hidden)]
+    fn __mv_schemas_update_v0() -> &'static ::microversion_actix::__private::LazySchemas {
+        static SCHEMAS: ::microversion_actix::__private::LazySchemas = ::microversion_actix::__private::LazySchemas::new(
+            &[
+                ::microversion_actix::SchemaSource {
+                    name: "dummy",
+                    range: ::microversion_actix::VersionRange::between(
+                        ::microversion_actix::Version::new(2u16, 3u16),
+                        ::microversion_actix::Version::new(2u16, 8u16),
+                    ),
+                    schema: dummy
+                        as fn() -> ::microversion_actix::__private::serde_json::Value,
+                },
+                ::microversion_actix::SchemaSource {
+                    name: "dummy2",
+                    range: ::microversion_actix::VersionRange::from(
+                        ::microversion_actix::Version::new(2u16, 9u16),
+                    ),
+                    schema: dummy2
+                        as fn() -> ::microversion_actix::__private::serde_json::Value,
+                },
+            ],
+        );
+        &SCHEMAS
+    }
+    #[doc(hidden)]
+    async fn __mv_route_update(
+        __req: ::microversion_actix::__private::actix_web::HttpRequest,
+        __payload: ::microversion_actix::__private::actix_web::web::Payload,
+    ) -> ::core::result::Result<
+        ::microversion_actix::__private::actix_web::HttpResponse,
+        ::microversion_actix::__private::actix_web::Error,
+    > {
+        #[allow(unused_mut, unused_variables)]
+        let mut __payload = __payload.into_inner();
+        let __version: ::microversion_actix::Version = ::microversion_actix::__private::negotiated(
+                &__req,
+            )
+            .await?;
+        if ::microversion_actix::VersionRange::from(
+                ::microversion_actix::Version::new(2u16, 1u16),
+            )
+            .contains(__version)
+        {
+            ::microversion_actix::__private::validate_body(
+                    &__req,
+                    &mut __payload,
+                    __version,
+                    Self::__mv_schemas_update_v0(),
+                )
+                .await?;
+            let (__a0, __a1) = <(
+                Path<String>,
+                Json<Value>,
+            ) as ::microversion_actix::__private::actix_web::FromRequest>::from_request(
+                    &__req,
+                    &mut __payload,
+                )
+                .await
+                .map_err(
+                    ::core::convert::Into::<
+                        ::microversion_actix::__private::actix_web::Error,
+                    >::into,
+                )?;
+            let __out = ::microversion_actix::__private::controller::<Self>(&__req)?
+                .__mv_update_v0(__a0, __a1)
+                .await;
+            ::core::result::Result::Ok(
+                ::microversion_actix::__private::respond(__out, &__req),
+            )
+        } else {
+            ::core::result::Result::Err(
+                ::microversion_actix::__private::missing(__version, 404u16),
+            )
+        }
+    }
+    #[doc(hidden)]
+    #[allow(clippy::unused_async, dead_code)]
+    fn __mv_version_specific_func_v0(&self, arg: &str) -> String {
+        format!("old {arg}")
+    }
+    #[doc(hidden)]
+    #[allow(clippy::unused_async, dead_code)]
+    fn __mv_version_specific_func_v1(&self, arg: &str) -> String {
+        format!("new {arg}")
+    }
+    ///Dispatches to the variant of `version_specific_func` that serves the given version.
+    fn version_specific_func(
+        &self,
+        __version: impl ::core::convert::Into<::microversion_actix::Version>,
+        __a0: &str,
+    ) -> ::core::result::Result<String, ::microversion_actix::UnservedVersion> {
+        let __version: ::microversion_actix::Version = ::core::convert::Into::into(
+            __version,
+        );
+        if __version < ::microversion_actix::Version::new(2u16, 5u16) {
+            if ::microversion_actix::VersionRange::between(
+                    ::microversion_actix::Version::new(2u16, 1u16),
+                    ::microversion_actix::Version::new(2u16, 4u16),
+                )
+                .contains(__version)
+            {
+                ::core::result::Result::Ok(self.__mv_version_specific_func_v0(__a0))
+            } else {
+                ::core::result::Result::Err(::microversion_actix::UnservedVersion {
+                    operation: "version_specific_func",
+                    version: __version,
+                })
+            }
+        } else {
+            if ::microversion_actix::VersionRange::from(
+                    ::microversion_actix::Version::new(2u16, 5u16),
+                )
+                .contains(__version)
+            {
+                ::core::result::Result::Ok(self.__mv_version_specific_func_v1(__a0))
+            } else {
+                ::core::result::Result::Err(::microversion_actix::UnservedVersion {
+                    operation: "version_specific_func",
+                    version: __version,
+                })
+            }
+        }
+    }
+}
+impl ::microversion_actix::__private::actix_web::dev::HttpServiceFactory for Servers {
+    fn register(
+        self,
+        __config: &mut ::microversion_actix::__private::actix_web::dev::AppService,
+    ) {
+        Self::__mv_schemas_update_v0().check_at_startup();
+        #[allow(unused_variables)]
+        let __data = ::microversion_actix::__private::actix_web::web::Data::new(self);
+        let __scope = ::microversion_actix::__private::actix_web::web::scope("/servers")
+            .service(
+                ::microversion_actix::__private::actix_web::web::resource("/{id}")
+                    .app_data(__data.clone())
+                    .route(
+                        ::microversion_actix::__private::actix_web::web::route()
+                            .method(
+                                ::microversion_actix::__private::actix_web::http::Method::PUT,
+                            )
+                            .to(Self::__mv_route_update),
+                    ),
+            );
+        ::microversion_actix::__private::actix_web::dev::HttpServiceFactory::register(
+            __scope,
+            __config,
+        );
+    }
+}
+impl ::microversion_actix::Controller for Servers {
+    const OPERATIONS: &'static [::microversion_actix::Operation] = &[
+        ::microversion_actix::Operation {
+            name: "update",
+            http_method: ::core::option::Option::Some("PUT"),
+            path: ::core::option::Option::Some("/servers/{id}"),
+            variants: &[
+                ::microversion_actix::OperationVariant {
+                    range: ::microversion_actix::VersionRange::from(
+                        ::microversion_actix::Version::new(2u16, 1u16),
+                    ),
+                    schemas: &[
+                        (
+                            "dummy",
+                            ::microversion_actix::VersionRange::between(
+                                ::microversion_actix::Version::new(2u16, 3u16),
+                                ::microversion_actix::Version::new(2u16, 8u16),
+                            ),
+                        ),
+                        (
+                            "dummy2",
+                            ::microversion_actix::VersionRange::from(
+                                ::microversion_actix::Version::new(2u16, 9u16),
+                            ),
+                        ),
+                    ],
+                },
+            ],
+            missing_status: 404u16,
+        },
+        ::microversion_actix::Operation {
+            name: "version_specific_func",
+            http_method: ::core::option::Option::None,
+            path: ::core::option::Option::None,
+            variants: &[
+                ::microversion_actix::OperationVariant {
+                    range: ::microversion_actix::VersionRange::between(
+                        ::microversion_actix::Version::new(2u16, 1u16),
+                        ::microversion_actix::Version::new(2u16, 4u16),
+                    ),
+                    schemas: &[],
+                },
+                ::microversion_actix::OperationVariant {
+                    range: ::microversion_actix::VersionRange::from(
+                        ::microversion_actix::Version::new(2u16, 5u16),
+                    ),
+                    schemas: &[],
+                },
+            ],
+            missing_status: 404u16,
+        },
+    ];
+    fn check_schemas() -> ::core::result::Result<
+        (),
+        ::microversion_actix::__private::SchemaCheckError,
+    > {
+        Self::__mv_schemas_update_v0().check()?;
+        ::core::result::Result::Ok(())
+    }
+}
+#[doc(hidden)]
+const _: () = {
+    const __MV_API: &::microversion_actix::Api = &COMPUTE;
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::VersionRange::between(::microversion_actix::Version::new(2u16,
+        1u16), ::microversion_actix::Version::new(2u16, 1u16))),
+        "a version of `update`, 2.1, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::VersionRange::between(::microversion_actix::Version::new(2u16,
+        3u16), ::microversion_actix::Version::new(2u16, 3u16))),
+        "a version of the schema `dummy`, 2.3, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::VersionRange::between(::microversion_actix::Version::new(2u16,
+        8u16), ::microversion_actix::Version::new(2u16, 8u16))),
+        "a version of the schema `dummy`, 2.8, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::VersionRange::between(::microversion_actix::Version::new(2u16,
+        9u16), ::microversion_actix::Version::new(2u16, 9u16))),
+        "a version of the schema `dummy2`, 2.9, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::VersionRange::between(::microversion_actix::Version::new(2u16,
+        1u16), ::microversion_actix::Version::new(2u16, 1u16))),
+        "a version of `version_specific_func`, 2.1, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::VersionRange::between(::microversion_actix::Version::new(2u16,
+        4u16), ::microversion_actix::Version::new(2u16, 4u16))),
+        "a version of `version_specific_func`, 2.4, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::VersionRange::between(::microversion_actix::Version::new(2u16,
+        5u16), ::microversion_actix::Version::new(2u16, 5u16))),
+        "a version of `version_specific_func`, 2.5, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+};

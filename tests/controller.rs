@@ -1,0 +1,240 @@
+//! Seed 000's patterns written with `#[controller]`, driven end to end through
+//! actix: variant selection at every boundary, 404 (or the configured status)
+//! outside the ranges, versioned helpers, schemas selected by version, and
+//! per-variant extractors.
+
+use actix_web::http::StatusCode;
+use actix_web::test as actix_test;
+use actix_web::{App, web};
+use microversion_actix::{ApiVersion, Controller, Json, Microversions, UnservedVersion, Version, controller};
+use microversion_tests::API;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+struct Testable {
+    greeting: String,
+}
+
+#[derive(Deserialize)]
+struct Filter {
+    colour: Option<String>,
+}
+
+fn dummy() -> Value {
+    json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]})
+}
+
+fn dummy2() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"name": {"type": "string", "maxLength": 5}, "size": {"type": "integer", "minimum": 1}},
+        "required": ["name", "size"],
+        "additionalProperties": false
+    })
+}
+
+#[controller(api = API, scope = "/testable")]
+impl Testable {
+    /// Seed 000: only from 2.4; 404 before.
+    #[get("/new")]
+    #[api_version("2.4")]
+    async fn my_api_method(&self) -> String {
+        format!("{} from 2.4", self.greeting)
+    }
+
+    /// Seed 000: only up to 2.4; 404 from 2.5.
+    #[get("/old")]
+    #[api_version("2.1", "2.4")]
+    async fn old_method(&self) -> &'static str {
+        "until 2.4"
+    }
+
+    /// Seed 000: method_1 for 2.1-2.3, method_2 from 2.4, each with its own extractors.
+    #[get("/items/{id}")]
+    #[api_version("2.1", "2.3")]
+    async fn show(&self, id: web::Path<u32>) -> String {
+        format!("method_1 {id}")
+    }
+
+    #[get("/items/{id}")]
+    #[api_version("2.4")]
+    async fn show(&self, id: web::Path<u32>, filter: web::Query<Filter>) -> String {
+        format!("method_2 {id} {}", filter.colour.as_deref().unwrap_or("none"))
+    }
+
+    /// Seed 000: a private helper with two versions, called from shared code.
+    #[api_version("2.1", "2.4")]
+    fn version_specific_func(&self, arg: &str) -> String {
+        format!("old {arg}")
+    }
+
+    #[api_version("2.5")]
+    fn version_specific_func(&self, arg: &str) -> String {
+        format!("new {arg}")
+    }
+
+    #[get("/common")]
+    async fn common(&self, version: ApiVersion) -> String {
+        let specific = self.version_specific_func(version, "foo").unwrap_or_default();
+        format!("common stuff, {specific}, common stuff")
+    }
+
+    /// Seed 000: schema `dummy` from 2.3 to 2.8, `dummy2` from 2.9, none before 2.3.
+    #[put("/update")]
+    #[api_version("2.1")]
+    #[schema(dummy, "2.3", "2.8")]
+    #[schema(dummy2, "2.9")]
+    async fn update(&self, body: Json<Value>) -> Json<Value> {
+        body
+    }
+
+    /// Placement-style: a method that no longer exists answers 405 after 2.2.
+    #[delete("/retired")]
+    #[api_version("2.1", "2.2", missing = 405)]
+    async fn retired(&self) -> &'static str {
+        "still here"
+    }
+
+    /// Seed 000: checks inside one handler.
+    #[get("/index")]
+    async fn index(version: ApiVersion) -> &'static str {
+        if version.matches(Some(Version::lit("2.1")), Some(Version::lit("2.5"))) {
+            "stuff"
+        } else if version.matches(Some(Version::lit("2.6")), Some(Version::lit("2.10"))) {
+            "other stuff"
+        } else if version > Version::lit("2.10") {
+            "more stuff"
+        } else {
+            unreachable!("every served version is covered")
+        }
+    }
+}
+
+async fn call(
+    method: &str,
+    path: &str,
+    version: &str,
+    body: Option<&str>,
+) -> (StatusCode, String, Option<String>) {
+    let app = actix_test::init_service(
+        App::new().wrap(Microversions::new(API)).service(Testable { greeting: "hello".into() }),
+    )
+    .await;
+    let mut req = actix_test::TestRequest::default()
+        .method(method.parse().expect("method"))
+        .uri(path)
+        .insert_header(("OpenStack-API-Version", format!("compute {version}")));
+    if let Some(body) = body {
+        req = req.insert_header(("Content-Type", "application/json")).set_payload(body.to_owned());
+    }
+    let resp = actix_test::call_service(&app, req.to_request()).await;
+    let status = resp.status();
+    let header =
+        resp.headers().get("OpenStack-API-Version").map(|v| v.to_str().unwrap_or_default().to_owned());
+    let body = String::from_utf8_lossy(&actix_test::read_body(resp).await).into_owned();
+    (status, body, header)
+}
+
+#[actix_web::test]
+async fn new_method_exists_from_its_version_only() {
+    assert_eq!(call("GET", "/testable/new", "2.3", None).await.0, StatusCode::NOT_FOUND);
+    let (status, body, header) = call("GET", "/testable/new", "2.4", None).await;
+    assert_eq!((status, body.as_str()), (StatusCode::OK, "hello from 2.4"));
+    assert_eq!(header.as_deref(), Some("compute 2.4"));
+    assert_eq!(call("GET", "/testable/new", "2.12", None).await.0, StatusCode::OK);
+}
+
+#[actix_web::test]
+async fn old_method_disappears_after_its_max() {
+    assert_eq!(call("GET", "/testable/old", "2.4", None).await.0, StatusCode::OK);
+    let (status, body, header) = call("GET", "/testable/old", "2.5", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(body.contains("2.5"), "the 404 names the version: {body}");
+    assert_eq!(header.as_deref(), Some("compute 2.5"), "a 404 at a version still carries the version");
+}
+
+#[actix_web::test]
+async fn two_variants_switch_at_the_boundary_with_their_own_extractors() {
+    assert_eq!(call("GET", "/testable/items/7", "2.1", None).await.1, "method_1 7");
+    assert_eq!(call("GET", "/testable/items/7?colour=red", "2.3", None).await.1, "method_1 7");
+    assert_eq!(call("GET", "/testable/items/7?colour=red", "2.4", None).await.1, "method_2 7 red");
+    assert_eq!(call("GET", "/testable/items/7", "2.12", None).await.1, "method_2 7 none");
+    assert_eq!(call("GET", "/testable/items/x", "2.4", None).await.0, StatusCode::NOT_FOUND);
+}
+
+#[actix_web::test]
+async fn private_helper_dispatches_by_version() {
+    assert_eq!(call("GET", "/testable/common", "2.4", None).await.1, "common stuff, old foo, common stuff");
+    assert_eq!(call("GET", "/testable/common", "2.5", None).await.1, "common stuff, new foo, common stuff");
+    let controller = Testable { greeting: String::new() };
+    assert_eq!(controller.version_specific_func(Version::lit("2.1"), "x"), Ok("old x".to_owned()));
+    assert_eq!(
+        controller.version_specific_func(Version::lit("1.9"), "x"),
+        Err(UnservedVersion { operation: "version_specific_func", version: Version::lit("1.9") })
+    );
+}
+
+#[actix_web::test]
+async fn schemas_are_selected_by_version() {
+    let nameless = r#"{"size": 3}"#;
+    // 2.1 and 2.2: no schema, anything JSON goes through.
+    assert_eq!(call("PUT", "/testable/update", "2.2", Some(nameless)).await.0, StatusCode::OK);
+    // 2.3 to 2.8: dummy requires a name.
+    let (status, body, header) = call("PUT", "/testable/update", "2.3", Some(nameless)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body.contains("name"), "{body}");
+    assert_eq!(header.as_deref(), Some("compute 2.3"));
+    assert_eq!(
+        call("PUT", "/testable/update", "2.8", Some(r#"{"name": "long name"}"#)).await.0,
+        StatusCode::OK
+    );
+    // 2.9 on: dummy2 requires a short name and a size, and nothing else.
+    let (status, body, _) = call("PUT", "/testable/update", "2.9", Some(r#"{"name": "long name"}"#)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body.contains("size") && body.contains("/name"), "every violation is listed: {body}");
+    let (status, body, _) =
+        call("PUT", "/testable/update", "2.9", Some(r#"{"name": "ok", "size": 2}"#)).await;
+    assert_eq!(
+        (status, serde_json::from_str::<Value>(&body).ok()),
+        (StatusCode::OK, Some(json!({"name": "ok", "size": 2})))
+    );
+    assert_eq!(call("PUT", "/testable/update", "2.9", Some("{not json")).await.0, StatusCode::BAD_REQUEST);
+}
+
+#[actix_web::test]
+async fn configured_missing_status() {
+    assert_eq!(call("DELETE", "/testable/retired", "2.2", None).await.0, StatusCode::OK);
+    let (status, _, header) = call("DELETE", "/testable/retired", "2.3", None).await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(header.as_deref(), Some("compute 2.3"));
+}
+
+#[actix_web::test]
+async fn in_handler_checks_at_their_boundaries() {
+    for (version, expected) in [
+        ("2.1", "stuff"),
+        ("2.5", "stuff"),
+        ("2.6", "other stuff"),
+        ("2.10", "other stuff"),
+        ("2.11", "more stuff"),
+    ] {
+        assert_eq!(call("GET", "/testable/index", version, None).await.1, expected, "{version}");
+    }
+}
+
+#[test]
+fn controller_lists_its_operations() {
+    let ops = Testable::OPERATIONS;
+    let update = ops.iter().find(|op| op.name == "update").expect("update listed");
+    assert_eq!((update.http_method, update.path), (Some("PUT"), Some("/testable/update")));
+    assert_eq!(update.variants[0].schemas.len(), 2);
+    let show = ops.iter().find(|op| op.name == "show").expect("show listed");
+    assert_eq!(
+        show.variants.iter().map(|v| v.range.to_string()).collect::<Vec<_>>(),
+        ["2.1 to 2.3", "2.4 and later"]
+    );
+    let helper = ops.iter().find(|op| op.name == "version_specific_func").expect("helper listed");
+    assert_eq!(helper.http_method, None);
+    assert_eq!(ops.iter().find(|op| op.name == "retired").map(|op| op.missing_status), Some(405));
+    assert!(Testable::check_schemas().is_ok());
+}

@@ -1,0 +1,23 @@
+//! Shared declarations for the workspace-level tests.
+
+use microversion_actix::{Api, Microversion};
+
+/// A small compute-like API, 2.1 to 2.12, used by the UI and end-to-end tests.
+pub const API: Api = Api::new(
+    "compute",
+    &[
+        Microversion::new("2.1", "Initial version."),
+        Microversion::new("2.2", "Change 2."),
+        Microversion::new("2.3", "Change 3."),
+        Microversion::new("2.4", "Change 4."),
+        Microversion::new("2.5", "Change 5."),
+        Microversion::new("2.6", "Change 6."),
+        Microversion::new("2.7", "Change 7."),
+        Microversion::new("2.8", "Change 8."),
+        Microversion::new("2.9", "Change 9."),
+        Microversion::new("2.10", "Change 10."),
+        Microversion::new("2.11", "Change 11."),
+        Microversion::new("2.12", "Change 12."),
+    ],
+)
+.legacy_headers(&["X-OpenStack-Nova-API-Version"]);

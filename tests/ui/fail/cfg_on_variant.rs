@@ -1,0 +1,10 @@
+use microversion_actix::controller;
+struct C;
+#[controller(api = microversion_tests::API)]
+impl C {
+    #[cfg(unix)]
+    #[get("/")]
+    #[api_version("2.1")]
+    async fn list(&self) -> &'static str { "" }
+}
+fn main() {}

@@ -1,0 +1,11 @@
+use microversion_actix::controller;
+struct C;
+#[controller(api = microversion_tests::API)]
+impl C {
+    #[api_version("2.1", "2.4")]
+    fn view(&self, id: u32) -> String { id.to_string() }
+
+    #[api_version("2.5")]
+    fn view(&self, id: u64) -> String { id.to_string() }
+}
+fn main() {}

@@ -1,0 +1,13 @@
+use microversion_actix::controller;
+struct C;
+#[controller(api = microversion_tests::API)]
+impl C {
+    #[get("/items")]
+    #[api_version("2.1", "2.4")]
+    async fn list(&self) -> &'static str { "" }
+
+    #[get("/things")]
+    #[api_version("2.5")]
+    async fn list(&self) -> &'static str { "" }
+}
+fn main() {}
