@@ -8,7 +8,7 @@ use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
 
 use crate::format::{ApiSigErrors, ErrorFormat};
-use crate::{Link, NegotiationError, Version};
+use crate::{Link, NegotiationError, UnservedVersion, Version};
 
 /// One violation of a request schema: where in the document, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -288,6 +288,15 @@ impl ResponseError for ApiError {
 pub(crate) const MIN_HEADER_LOWER: &str = "openstack-api-minimum-version";
 /// [`crate::MAX_VERSION_HEADER`] in the lower case `HeaderName::from_static` needs.
 pub(crate) const MAX_HEADER_LOWER: &str = "openstack-api-maximum-version";
+
+/// A versioned helper called at a version none of its variants serves: a bug
+/// in the service, not in the request, so a 500 that names the helper (the
+/// detail goes to the log; clients see a generic message).
+impl From<UnservedVersion> for ApiError {
+    fn from(err: UnservedVersion) -> ApiError {
+        ApiError::internal(err.to_string())
+    }
+}
 
 impl From<NegotiationError> for ApiError {
     /// 400 for a malformed version, 406 for one outside the served range;

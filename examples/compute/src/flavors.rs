@@ -1,0 +1,515 @@
+//! Flavors (`/flavors`) and their extra specs, following Nova's microversions:
+//! `description` from 2.55 (accepted on create, changed by the new
+//! `PUT /flavors/{id}`), `extra_specs` in views from 2.61, `swap` as 0
+//! instead of "" from 2.75, unknown list query parameters refused from 2.75.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, LazyLock};
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use microversion_actix::{
+    ApiError, ApiVersion, Json, SchemaSource, Version, VersionRange, VersionedSchemas, controller,
+};
+use serde_json::{Map, Value, json};
+
+use crate::api::COMPUTE;
+use crate::store::{Conflict, Flavor, Store};
+
+const V2_55: Version = Version::lit("2.55");
+const V2_75: Version = Version::lit("2.75");
+
+/// The flavor resource.
+pub(crate) struct Flavors {
+    store: Arc<Store>,
+}
+
+impl Flavors {
+    pub(crate) fn new(store: Arc<Store>) -> Flavors {
+        Flavors { store }
+    }
+}
+
+// `/flavors/detail` is declared before `/flavors/{id}`: actix matches paths
+// in registration order.
+#[controller(api = COMPUTE)]
+impl Flavors {
+    #[get("/flavors")]
+    async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+        let flavors = self.select(version, &req)?;
+        let views: Vec<Value> = flavors.iter().map(|f| self.summary(version, f, &req)).collect();
+        Ok(HttpResponse::Ok().json(json!({"flavors": views})))
+    }
+
+    #[get("/flavors/detail")]
+    async fn list_detail(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+        let flavors = self.select(version, &req)?;
+        let views: Result<Vec<Value>, ApiError> =
+            flavors.iter().map(|f| self.detail(version, f, &req)).collect();
+        Ok(HttpResponse::Ok().json(json!({"flavors": views?})))
+    }
+
+    #[get("/flavors/{id}")]
+    async fn show(
+        &self,
+        version: ApiVersion,
+        req: HttpRequest,
+        id: web::Path<String>,
+    ) -> Result<HttpResponse, ApiError> {
+        let flavor = self.store.flavor(&id).ok_or_else(|| not_found(&id))?;
+        Ok(HttpResponse::Ok().json(json!({"flavor": self.detail(version, &flavor, &req)?})))
+    }
+
+    /// One method for every version: only the schema changes, at 2.55.
+    #[post("/flavors")]
+    #[api_version("2.1")]
+    #[schema(create_v2_1, "2.1", "2.54")]
+    #[schema(create_v2_55, "2.55")]
+    async fn create(
+        &self,
+        version: ApiVersion,
+        req: HttpRequest,
+        body: Json<Value>,
+    ) -> Result<HttpResponse, ApiError> {
+        let flavor = new_flavor(&body["flavor"])?;
+        match self.store.insert_flavor(flavor.clone()) {
+            Ok(()) => Ok(HttpResponse::Ok().json(json!({"flavor": self.detail(version, &flavor, &req)?}))),
+            Err(Conflict::Id) => {
+                Err(ApiError::conflict(format!("Flavor with ID {} already exists.", flavor.id)))
+            }
+            Err(Conflict::Name) => {
+                Err(ApiError::conflict(format!("Flavor with name {} already exists.", flavor.name)))
+            }
+        }
+    }
+
+    /// A method that exists only from 2.55: earlier versions answer 404.
+    #[put("/flavors/{id}")]
+    #[api_version("2.55")]
+    #[schema(update_v2_55, "2.55")]
+    async fn update(
+        &self,
+        version: ApiVersion,
+        req: HttpRequest,
+        id: web::Path<String>,
+        body: Json<Value>,
+    ) -> Result<HttpResponse, ApiError> {
+        let description = body["flavor"]["description"].as_str().map(str::to_owned);
+        let flavor =
+            self.store.update_flavor(&id, |f| f.description = description).ok_or_else(|| not_found(&id))?;
+        Ok(HttpResponse::Ok().json(json!({"flavor": self.detail(version, &flavor, &req)?})))
+    }
+
+    #[delete("/flavors/{id}")]
+    async fn delete(&self, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        if self.store.remove_flavor(&id) {
+            Ok(HttpResponse::Accepted().finish())
+        } else {
+            Err(not_found(&id))
+        }
+    }
+
+    /// The fields a flavor view gains by version: none before 2.55, ...
+    #[api_version("2.1", "2.54")]
+    fn versioned_fields(&self, _flavor: &Flavor, _view: &mut Map<String, Value>) {}
+
+    /// ... its description from 2.55, ...
+    #[api_version("2.55", "2.60")]
+    fn versioned_fields(&self, flavor: &Flavor, view: &mut Map<String, Value>) {
+        view.insert("description".into(), json!(flavor.description));
+    }
+
+    /// ... and its extra specs from 2.61.
+    #[api_version("2.61")]
+    fn versioned_fields(&self, flavor: &Flavor, view: &mut Map<String, Value>) {
+        view.insert("description".into(), json!(flavor.description));
+        view.insert("extra_specs".into(), json!(flavor.extra_specs));
+    }
+
+    /// `GET /flavors` entries: id, name, links, and the description from 2.55.
+    fn summary(&self, version: ApiVersion, flavor: &Flavor, req: &HttpRequest) -> Value {
+        let mut view = Map::new();
+        view.insert("id".into(), json!(flavor.id));
+        view.insert("name".into(), json!(flavor.name));
+        view.insert("links".into(), links(req, &flavor.id));
+        if version >= V2_55 {
+            view.insert("description".into(), json!(flavor.description));
+        }
+        Value::Object(view)
+    }
+
+    fn detail(&self, version: ApiVersion, flavor: &Flavor, req: &HttpRequest) -> Result<Value, ApiError> {
+        let mut view = Map::new();
+        view.insert("id".into(), json!(flavor.id));
+        view.insert("name".into(), json!(flavor.name));
+        view.insert("ram".into(), json!(flavor.ram));
+        view.insert("vcpus".into(), json!(flavor.vcpus));
+        view.insert("disk".into(), json!(flavor.disk));
+        view.insert("OS-FLV-EXT-DATA:ephemeral".into(), json!(flavor.ephemeral));
+        view.insert("OS-FLV-DISABLED:disabled".into(), json!(false));
+        view.insert("os-flavor-access:is_public".into(), json!(flavor.is_public));
+        view.insert("rxtx_factor".into(), json!(flavor.rxtx_factor));
+        // A representation change checked in the handler: "" for no swap until 2.74.
+        let swap = if flavor.swap == 0 && version < V2_75 { json!("") } else { json!(flavor.swap) };
+        view.insert("swap".into(), swap);
+        view.insert("links".into(), links(req, &flavor.id));
+        self.versioned_fields(version, flavor, &mut view)?;
+        Ok(Value::Object(view))
+    }
+
+    /// The flavors a list request selects: filters, sort, marker and limit
+    /// from the query, validated by the version's query schema.
+    fn select(&self, version: ApiVersion, req: &HttpRequest) -> Result<Vec<Flavor>, ApiError> {
+        let query = LIST_QUERY.validate_query(version.version(), req.query_string())?;
+        let last = |key: &str| {
+            query.get(key).and_then(Value::as_array).and_then(|v| v.last()).and_then(Value::as_str)
+        };
+        let number = |key: &str| -> Result<Option<u64>, ApiError> {
+            last(key)
+                .map(|v| v.parse().map_err(|_| ApiError::bad_request(format!("Invalid {key} filter [{v}]"))))
+                .transpose()
+        };
+        let (min_ram, min_disk, limit) = (number("minRam")?, number("minDisk")?, number("limit")?);
+        let public = match last("is_public").map(str::to_ascii_lowercase).as_deref() {
+            None | Some("true" | "t" | "1" | "yes" | "y" | "on") => Some(true),
+            Some("false" | "f" | "0" | "no" | "n" | "off") => Some(false),
+            Some("none") => None,
+            Some(other) => return Err(ApiError::bad_request(format!("Invalid is_public filter [{other}]"))),
+        };
+        let mut flavors: Vec<Flavor> = self
+            .store
+            .flavors()
+            .into_iter()
+            .filter(|f| min_ram.is_none_or(|min| f.ram >= min))
+            .filter(|f| min_disk.is_none_or(|min| f.disk >= min))
+            .filter(|f| public.is_none_or(|p| f.is_public == p))
+            .collect();
+        sort(&mut flavors, last("sort_key").unwrap_or("flavorid"), last("sort_dir").unwrap_or("asc"));
+        if let Some(marker) = last("marker") {
+            let at = flavors
+                .iter()
+                .position(|f| f.id == marker)
+                .ok_or_else(|| ApiError::bad_request(format!("marker [{marker}] not found")))?;
+            flavors.drain(..=at);
+        }
+        if let Some(limit) = limit {
+            flavors.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+        }
+        Ok(flavors)
+    }
+}
+
+/// Extra specs of a flavor (`/flavors/{id}/os-extra_specs`), the same at every version.
+pub(crate) struct FlavorExtraSpecs {
+    store: Arc<Store>,
+}
+
+impl FlavorExtraSpecs {
+    pub(crate) fn new(store: Arc<Store>) -> FlavorExtraSpecs {
+        FlavorExtraSpecs { store }
+    }
+}
+
+#[controller(api = COMPUTE)]
+impl FlavorExtraSpecs {
+    #[get("/flavors/{id}/os-extra_specs")]
+    async fn list(&self, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        let flavor = self.store.flavor(&id).ok_or_else(|| not_found(&id))?;
+        Ok(HttpResponse::Ok().json(json!({"extra_specs": flavor.extra_specs})))
+    }
+
+    #[post("/flavors/{id}/os-extra_specs")]
+    #[api_version("2.1")]
+    #[schema(extra_specs_create, "2.1")]
+    async fn create(&self, id: web::Path<String>, body: Json<Value>) -> Result<HttpResponse, ApiError> {
+        let specs = spec_strings(&body["extra_specs"]);
+        self.store
+            .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))
+            .ok_or_else(|| not_found(&id))?;
+        Ok(HttpResponse::Ok().json(json!({"extra_specs": specs})))
+    }
+
+    #[get("/flavors/{id}/os-extra_specs/{key}")]
+    async fn show(&self, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
+        let (id, key) = path.into_inner();
+        let flavor = self.store.flavor(&id).ok_or_else(|| not_found(&id))?;
+        let value = flavor.extra_specs.get(&key).ok_or_else(|| no_spec(&id, &key))?;
+        Ok(HttpResponse::Ok().json(json!({ key: value })))
+    }
+
+    #[put("/flavors/{id}/os-extra_specs/{key}")]
+    #[api_version("2.1")]
+    #[schema(extra_spec_update, "2.1")]
+    async fn update(
+        &self,
+        path: web::Path<(String, String)>,
+        body: Json<Value>,
+    ) -> Result<HttpResponse, ApiError> {
+        let (id, key) = path.into_inner();
+        let specs = spec_strings(&body);
+        if !specs.contains_key(&key) {
+            return Err(ApiError::bad_request("Request body and URI mismatch"));
+        }
+        self.store
+            .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))
+            .ok_or_else(|| not_found(&id))?;
+        Ok(HttpResponse::Ok().json(specs))
+    }
+
+    #[delete("/flavors/{id}/os-extra_specs/{key}")]
+    async fn delete(&self, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
+        let (id, key) = path.into_inner();
+        let mut found = false;
+        self.store
+            .update_flavor(&id, |f| found = f.extra_specs.remove(&key).is_some())
+            .ok_or_else(|| not_found(&id))?;
+        if found { Ok(HttpResponse::Accepted().finish()) } else { Err(no_spec(&id, &key)) }
+    }
+}
+
+fn not_found(id: &str) -> ApiError {
+    ApiError::not_found(format!("Flavor {id} could not be found."))
+}
+
+fn no_spec(id: &str, key: &str) -> ApiError {
+    ApiError::not_found(format!("Flavor {id} has no extra specs with key {key}."))
+}
+
+/// Nova's self and bookmark links for a flavor.
+fn links(req: &HttpRequest, id: &str) -> Value {
+    let info = req.connection_info();
+    let root = format!("{}://{}", info.scheme(), info.host());
+    json!([
+        {"rel": "self", "href": format!("{root}/v2.1/flavors/{id}")},
+        {"rel": "bookmark", "href": format!("{root}/flavors/{id}")},
+    ])
+}
+
+/// Extra spec values as Nova stores them: strings.
+fn spec_strings(specs: &Value) -> BTreeMap<String, String> {
+    let Some(specs) = specs.as_object() else { return BTreeMap::new() };
+    specs.iter().map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_owned))).collect()
+}
+
+fn sort(flavors: &mut [Flavor], key: &str, dir: &str) {
+    flavors.sort_by(|a, b| {
+        let order = match key {
+            "name" => a.name.cmp(&b.name),
+            "memory_mb" => a.ram.cmp(&b.ram),
+            "vcpus" => a.vcpus.cmp(&b.vcpus),
+            "root_gb" => a.disk.cmp(&b.disk),
+            "ephemeral_gb" => a.ephemeral.cmp(&b.ephemeral),
+            "swap" => a.swap.cmp(&b.swap),
+            "rxtx_factor" => a.rxtx_factor.total_cmp(&b.rxtx_factor),
+            "is_public" => a.is_public.cmp(&b.is_public),
+            "description" => a.description.cmp(&b.description),
+            _ => std::cmp::Ordering::Equal,
+        };
+        order.then_with(|| a.id.cmp(&b.id))
+    });
+    if dir == "desc" {
+        flavors.reverse();
+    }
+}
+
+/// A flavor from a create body the schema accepted. Numbers may arrive as
+/// strings (Nova accepts `"512"`), so their bounds are checked here.
+fn new_flavor(body: &Value) -> Result<Flavor, ApiError> {
+    let int = |key: &str, min: u64, default: u64| -> Result<u64, ApiError> {
+        let value = match &body[key] {
+            Value::Null => return Ok(default),
+            Value::Number(n) => n.as_u64(),
+            Value::String(s) => s.parse().ok(),
+            _ => None,
+        };
+        match value {
+            Some(v) if (min..=i32::MAX as u64).contains(&v) => Ok(v),
+            Some(v) if v < min => {
+                Err(ApiError::bad_request(format!("Invalid input received: {key} must be >= {min}")))
+            }
+            Some(_) => {
+                Err(ApiError::bad_request(format!("Invalid input received: {key} must be <= {}", i32::MAX)))
+            }
+            None => Err(ApiError::bad_request(format!("Invalid input received: {key} must be an integer"))),
+        }
+    };
+    let rxtx_factor = match &body["rxtx_factor"] {
+        Value::Null => 1.0,
+        Value::Number(n) => n.as_f64().unwrap_or(1.0),
+        Value::String(s) => s
+            .parse()
+            .map_err(|_| ApiError::bad_request("Invalid input received: rxtx_factor must be a number"))?,
+        _ => 1.0,
+    };
+    let id = match &body["id"] {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        _ => crate::keypairs::uuid4(),
+    };
+    let is_public = match &body["os-flavor-access:is_public"] {
+        Value::Bool(b) => *b,
+        Value::String(s) => matches!(s.to_ascii_lowercase().as_str(), "true" | "1" | "on" | "yes"),
+        _ => true,
+    };
+    Ok(Flavor {
+        id,
+        name: body["name"].as_str().unwrap_or_default().to_owned(),
+        ram: int("ram", 1, 0)?,
+        vcpus: int("vcpus", 1, 0)?,
+        disk: int("disk", 0, 0)?,
+        ephemeral: int("OS-FLV-EXT-DATA:ephemeral", 0, 0)?,
+        swap: int("swap", 0, 0)?,
+        rxtx_factor,
+        is_public,
+        description: body["description"].as_str().map(str::to_owned),
+        extra_specs: BTreeMap::new(),
+    })
+}
+
+// ---- Schemas, as Nova's `schemas/flavor_manage.py` and `flavors_extraspecs.py` have them.
+
+fn int_param(min: u64) -> Value {
+    json!({"type": ["integer", "string"], "pattern": "^[0-9]*$", "minimum": min, "maximum": i32::MAX})
+}
+
+fn create_properties() -> Map<String, Value> {
+    let boolean = json!({"type": ["boolean", "string"], "enum": [
+        true, "True", "TRUE", "true", "1", "ON", "On", "on", "YES", "Yes", "yes",
+        false, "False", "FALSE", "false", "0", "OFF", "Off", "off", "NO", "No", "no"]});
+    let properties = json!({
+        "name": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^\\S(.*\\S)?$"},
+        "id": {"type": ["string", "number", "null"], "minLength": 1, "maxLength": 255,
+               "pattern": "^[a-zA-Z0-9._-]([a-zA-Z0-9. _-]*[a-zA-Z0-9._-])?$"},
+        "ram": int_param(1),
+        "vcpus": int_param(1),
+        "disk": int_param(0),
+        "OS-FLV-EXT-DATA:ephemeral": int_param(0),
+        "swap": int_param(0),
+        "rxtx_factor": {"type": ["number", "string"], "pattern": "^[0-9]+(\\.[0-9]+)?$",
+                        "exclusiveMinimum": 0, "maximum": 3.40282e38},
+        "os-flavor-access:is_public": boolean,
+    });
+    properties.as_object().cloned().unwrap_or_default()
+}
+
+fn create_body(properties: Map<String, Value>) -> Value {
+    json!({
+        "type": "object",
+        "properties": {"flavor": {
+            "type": "object",
+            "properties": properties,
+            "required": ["name", "ram", "vcpus", "disk"],
+            "additionalProperties": false,
+        }},
+        "required": ["flavor"],
+        "additionalProperties": false,
+    })
+}
+
+fn description() -> Value {
+    json!({"type": ["string", "null"], "minLength": 0, "maxLength": 65535})
+}
+
+fn create_v2_1() -> Value {
+    create_body(create_properties())
+}
+
+fn create_v2_55() -> Value {
+    let mut properties = create_properties();
+    properties.insert("description".into(), description());
+    create_body(properties)
+}
+
+fn update_v2_55() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"flavor": {
+            "type": "object",
+            "properties": {"description": description()},
+            "required": ["description"],
+            "additionalProperties": false,
+        }},
+        "required": ["flavor"],
+        "additionalProperties": false,
+    })
+}
+
+fn spec_value() -> Value {
+    json!({"type": ["string", "number", "boolean"], "minLength": 0, "maxLength": 255})
+}
+
+fn extra_specs_create() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"extra_specs": {
+            "type": "object",
+            "patternProperties": {"^[a-zA-Z0-9-_:. ]{1,255}$": spec_value()},
+            "additionalProperties": false,
+        }},
+        "required": ["extra_specs"],
+        "additionalProperties": false,
+    })
+}
+
+fn extra_spec_update() -> Value {
+    json!({
+        "type": "object",
+        "patternProperties": {"^[a-zA-Z0-9-_:. ]{1,255}$": spec_value()},
+        "minProperties": 1,
+        "maxProperties": 1,
+        "additionalProperties": false,
+    })
+}
+
+/// The list query (`GET /flavors` and `/flavors/detail`): lenient until
+/// 2.74, unknown parameters refused from 2.75.
+static LIST_QUERY: LazyLock<VersionedSchemas> = LazyLock::new(|| {
+    fn list_query(strict: bool) -> Value {
+        let strings = json!({"type": "array", "items": {"type": "string"}});
+        let integers = json!({"type": "array", "items": {"type": "string", "pattern": "^[0-9]+$"}});
+        let sort_keys = [
+            "created_at",
+            "description",
+            "disabled",
+            "ephemeral_gb",
+            "flavorid",
+            "id",
+            "is_public",
+            "memory_mb",
+            "name",
+            "root_gb",
+            "rxtx_factor",
+            "swap",
+            "updated_at",
+            "vcpu_weight",
+            "vcpus",
+        ];
+        json!({
+            "type": "object",
+            "properties": {
+                "limit": integers, "marker": strings, "is_public": strings,
+                "minRam": integers, "minDisk": integers,
+                "sort_key": {"type": "array", "items": {"type": "string", "enum": sort_keys}},
+                "sort_dir": {"type": "array", "items": {"type": "string", "enum": ["asc", "desc"]}},
+            },
+            "additionalProperties": !strict,
+        })
+    }
+    VersionedSchemas::compile(&[
+        SchemaSource {
+            name: "flavor_list_query_v2_1",
+            range: VersionRange::between(Version::lit("2.1"), Version::lit("2.74")),
+            schema: || list_query(false),
+        },
+        SchemaSource {
+            name: "flavor_list_query_v2_75",
+            range: VersionRange::from(V2_75),
+            schema: || list_query(true),
+        },
+    ])
+    .expect("the flavor list query schemas are valid")
+});
+
+/// Compiles the hand-written query schemas, so a mistake stops start-up.
+pub(crate) fn check_query_schemas() {
+    LazyLock::force(&LIST_QUERY);
+}

@@ -1,0 +1,442 @@
+//! Keypairs (`/os-keypairs`), following Nova's microversions: `type` and the
+//! 201/204 status codes from 2.2, `user_id` from 2.10, paging from 2.35,
+//! strict query parameters from 2.75, import only (no generation) from 2.92.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::{Arc, LazyLock};
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use base64::Engine as _;
+use md5::Digest as _;
+use microversion_actix::{
+    ApiError, ApiVersion, Json, SchemaSource, Version, VersionRange, VersionedSchemas, controller,
+};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use ssh_key::rand_core::{OsRng, RngCore};
+
+use crate::api::COMPUTE;
+use crate::store::{DEFAULT_USER, KeyType, Keypair, Store};
+
+const V2_10: Version = Version::lit("2.10");
+const V2_35: Version = Version::lit("2.35");
+const V2_75: Version = Version::lit("2.75");
+
+/// The keypair resource.
+pub(crate) struct Keypairs {
+    store: Arc<Store>,
+}
+
+impl Keypairs {
+    pub(crate) fn new(store: Arc<Store>) -> Keypairs {
+        Keypairs { store }
+    }
+}
+
+/// The query of show and delete from 2.10: whose keypair; anything else is
+/// refused from 2.75.
+#[derive(Deserialize)]
+struct UserQuery {
+    user_id: Option<String>,
+    #[serde(flatten)]
+    unknown: HashMap<String, String>,
+}
+
+impl UserQuery {
+    fn user(&self, version: ApiVersion) -> Result<&str, ApiError> {
+        if version >= V2_75
+            && let Some(key) = self.unknown.keys().next()
+        {
+            return Err(ApiError::bad_request(format!(
+                "Invalid input for query parameters {key}. Additional properties are not allowed"
+            )));
+        }
+        Ok(self.user_id.as_deref().unwrap_or(DEFAULT_USER))
+    }
+}
+
+#[controller(api = COMPUTE)]
+impl Keypairs {
+    #[get("/os-keypairs")]
+    async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+        let query = LIST_QUERY.validate_query(version.version(), req.query_string())?;
+        let last = |key: &str| {
+            query.get(key).and_then(Value::as_array).and_then(|v| v.last()).and_then(Value::as_str)
+        };
+        let user = if version >= V2_10 { last("user_id").unwrap_or(DEFAULT_USER) } else { DEFAULT_USER };
+        let mut keypairs = self.store.keypairs(user);
+        let mut page_links = None;
+        // Paging arrived in 2.35: before, `limit` and `marker` mean nothing.
+        if version >= V2_35 {
+            if let Some(marker) = last("marker") {
+                let at = keypairs
+                    .iter()
+                    .position(|k| k.name == marker)
+                    .ok_or_else(|| ApiError::bad_request(format!("Marker {marker} could not be found.")))?;
+                keypairs.drain(..=at);
+            }
+            if let Some(limit) = last("limit").and_then(|l| l.parse::<usize>().ok()) {
+                let more = keypairs.len() > limit;
+                keypairs.truncate(limit);
+                if more && let Some(last_name) = keypairs.last().map(|k| k.name.clone()) {
+                    page_links = Some(next_link(&req, limit, &last_name, last("user_id")));
+                }
+            }
+        }
+        let views: Result<Vec<Value>, ApiError> =
+            keypairs.iter().map(|k| Ok(json!({"keypair": self.view(version, k)?}))).collect();
+        let mut body = json!({"keypairs": views?});
+        if let Some(links) = page_links {
+            body["keypairs_links"] = links;
+        }
+        Ok(HttpResponse::Ok().json(body))
+    }
+
+    #[get("/os-keypairs/{name}")]
+    #[api_version("2.1", "2.9")]
+    async fn show(&self, version: ApiVersion, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        self.show_for(version, DEFAULT_USER, &name)
+    }
+
+    /// From 2.10 an administrator names the owner: a query parameter the
+    /// older variant does not extract.
+    #[get("/os-keypairs/{name}")]
+    #[api_version("2.10")]
+    async fn show(
+        &self,
+        version: ApiVersion,
+        name: web::Path<String>,
+        query: web::Query<UserQuery>,
+    ) -> Result<HttpResponse, ApiError> {
+        self.show_for(version, query.user(version)?, &name)
+    }
+
+    /// 2.1 answers 200 OK; the body schema allows name and public_key only.
+    #[post("/os-keypairs")]
+    #[api_version("2.1", "2.1")]
+    #[schema(create_v2_1, "2.1", "2.1")]
+    async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
+        Ok(HttpResponse::Ok().json(self.create_keypair(version, &body["keypair"])?))
+    }
+
+    /// From 2.2 a created keypair answers 201; the schema grows with the versions.
+    #[post("/os-keypairs")]
+    #[api_version("2.2")]
+    #[schema(create_v2_2, "2.2", "2.9")]
+    #[schema(create_v2_10, "2.10", "2.91")]
+    #[schema(create_v2_92, "2.92")]
+    async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
+        Ok(HttpResponse::Created().json(self.create_keypair(version, &body["keypair"])?))
+    }
+
+    /// 2.1 answers 202 Accepted ...
+    #[delete("/os-keypairs/{name}")]
+    #[api_version("2.1", "2.1")]
+    async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        self.remove(DEFAULT_USER, &name)?;
+        Ok(HttpResponse::Accepted().finish())
+    }
+
+    /// ... 2.2 to 2.9 answer 204 No Content ...
+    #[delete("/os-keypairs/{name}")]
+    #[api_version("2.2", "2.9")]
+    async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        self.remove(DEFAULT_USER, &name)?;
+        Ok(HttpResponse::NoContent().finish())
+    }
+
+    /// ... and from 2.10 take the owner as a query parameter.
+    #[delete("/os-keypairs/{name}")]
+    #[api_version("2.10")]
+    async fn delete(
+        &self,
+        version: ApiVersion,
+        name: web::Path<String>,
+        query: web::Query<UserQuery>,
+    ) -> Result<HttpResponse, ApiError> {
+        self.remove(query.user(version)?, &name)?;
+        Ok(HttpResponse::NoContent().finish())
+    }
+
+    /// The fields every view has: no type before 2.2 ...
+    #[api_version("2.1", "2.1")]
+    fn view(&self, keypair: &Keypair) -> Map<String, Value> {
+        base_view(keypair)
+    }
+
+    /// ... and the type from 2.2.
+    #[api_version("2.2")]
+    fn view(&self, keypair: &Keypair) -> Map<String, Value> {
+        let mut view = base_view(keypair);
+        view.insert("type".into(), json!(keypair.key_type.as_str()));
+        view
+    }
+
+    fn show_for(&self, version: ApiVersion, user: &str, name: &str) -> Result<HttpResponse, ApiError> {
+        let keypair = self.store.keypair(user, name).ok_or_else(|| not_found(user, name))?;
+        let mut view = self.view(version, &keypair)?;
+        view.insert("user_id".into(), json!(keypair.user_id));
+        view.insert("id".into(), json!(keypair.id));
+        view.insert("created_at".into(), json!(keypair.created_at));
+        view.insert("updated_at".into(), Value::Null);
+        view.insert("deleted_at".into(), Value::Null);
+        view.insert("deleted".into(), json!(false));
+        Ok(HttpResponse::Ok().json(json!({"keypair": view})))
+    }
+
+    /// Creates from a body the version's schema accepted: imports the given
+    /// public key, or generates a key pair and returns its private key.
+    fn create_keypair(&self, version: ApiVersion, body: &Value) -> Result<Value, ApiError> {
+        let key_type = match body["type"].as_str() {
+            Some("x509") => KeyType::X509,
+            _ => KeyType::Ssh,
+        };
+        let user_id = body["user_id"].as_str().unwrap_or(DEFAULT_USER).to_owned();
+        let (public_key, fingerprint, private_key) = match body["public_key"].as_str() {
+            Some(public_key) => {
+                let fingerprint = fingerprint(key_type, public_key)?;
+                (public_key.trim().to_owned(), fingerprint, None)
+            }
+            None => {
+                let generated = generate(key_type, &user_id)?;
+                (generated.public_key, generated.fingerprint, Some(generated.private_key))
+            }
+        };
+        let keypair = Keypair {
+            id: 0,
+            name: body["name"].as_str().unwrap_or_default().to_owned(),
+            user_id,
+            public_key,
+            fingerprint,
+            key_type,
+            created_at: crate::time::now_iso8601(),
+        };
+        let keypair = self.store.insert_keypair(keypair).map_err(|_| {
+            ApiError::conflict(format!(
+                "Key pair '{}' already exists.",
+                body["name"].as_str().unwrap_or_default()
+            ))
+        })?;
+        let mut view = self.view(version, &keypair)?;
+        view.insert("user_id".into(), json!(keypair.user_id));
+        if let Some(private_key) = private_key {
+            view.insert("private_key".into(), json!(private_key));
+        }
+        Ok(json!({"keypair": view}))
+    }
+
+    fn remove(&self, user: &str, name: &str) -> Result<(), ApiError> {
+        if self.store.remove_keypair(user, name) { Ok(()) } else { Err(not_found(user, name)) }
+    }
+}
+
+fn base_view(keypair: &Keypair) -> Map<String, Value> {
+    let mut view = Map::new();
+    view.insert("name".into(), json!(keypair.name));
+    view.insert("public_key".into(), json!(keypair.public_key));
+    view.insert("fingerprint".into(), json!(keypair.fingerprint));
+    view
+}
+
+fn not_found(user: &str, name: &str) -> ApiError {
+    ApiError::not_found(format!("Keypair {name} not found for user {user}"))
+}
+
+fn next_link(req: &HttpRequest, limit: usize, marker: &str, user: Option<&str>) -> Value {
+    let info = req.connection_info();
+    let mut query = format!("limit={limit}&marker={}", percent_encode(marker));
+    if let Some(user) = user {
+        let _ = write!(query, "&user_id={}", percent_encode(user));
+    }
+    json!([{"rel": "next", "href": format!("{}://{}/v2.1/os-keypairs?{query}", info.scheme(), info.host())}])
+}
+
+fn percent_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn invalid_key() -> ApiError {
+    ApiError::bad_request("Keypair data is invalid: failed to generate fingerprint")
+}
+
+fn colon_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(":")
+}
+
+/// Nova's fingerprints: MD5 of the key blob for ssh keys, SHA-1 of the
+/// certificate for x509 ones, as colon-separated hex.
+fn fingerprint(key_type: KeyType, public_key: &str) -> Result<String, ApiError> {
+    match key_type {
+        KeyType::Ssh => {
+            let key = ssh_key::PublicKey::from_openssh(public_key.trim()).map_err(|_| invalid_key())?;
+            let blob = key.to_bytes().map_err(|_| invalid_key())?;
+            Ok(colon_hex(&md5::Md5::digest(&blob)))
+        }
+        KeyType::X509 => {
+            let der = certificate_der(public_key).ok_or_else(invalid_key)?;
+            Ok(colon_hex(&sha1::Sha1::digest(&der)))
+        }
+    }
+}
+
+/// The DER bytes of a PEM certificate, if the text is one.
+fn certificate_der(pem: &str) -> Option<Vec<u8>> {
+    let body =
+        pem.trim().strip_prefix("-----BEGIN CERTIFICATE-----")?.strip_suffix("-----END CERTIFICATE-----")?;
+    let base64: String = body.chars().filter(|c| !c.is_whitespace()).collect();
+    let der = base64::engine::general_purpose::STANDARD.decode(base64).ok()?;
+    // A certificate is an ASN.1 SEQUENCE.
+    (der.first() == Some(&0x30)).then_some(der)
+}
+
+struct Generated {
+    public_key: String,
+    private_key: String,
+    fingerprint: String,
+}
+
+/// A new key pair: ed25519 for ssh, a self-signed certificate for x509.
+fn generate(key_type: KeyType, user_id: &str) -> Result<Generated, ApiError> {
+    let failed = |e: &dyn std::fmt::Display| ApiError::internal(format!("key generation failed: {e}"));
+    match key_type {
+        KeyType::Ssh => {
+            let mut private = ssh_key::PrivateKey::random(&mut OsRng, ssh_key::Algorithm::Ed25519)
+                .map_err(|e| failed(&e))?;
+            private.set_comment("Generated-by-Nova");
+            let public_key = private.public_key().to_openssh().map_err(|e| failed(&e))?;
+            let private_key =
+                private.to_openssh(ssh_key::LineEnding::LF).map_err(|e| failed(&e))?.to_string();
+            let fingerprint = fingerprint(KeyType::Ssh, &public_key)?;
+            Ok(Generated { public_key, private_key, fingerprint })
+        }
+        KeyType::X509 => {
+            let key_pair = rcgen::KeyPair::generate().map_err(|e| failed(&e))?;
+            let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).map_err(|e| failed(&e))?;
+            params.distinguished_name.push(rcgen::DnType::CommonName, user_id);
+            let cert = params.self_signed(&key_pair).map_err(|e| failed(&e))?;
+            Ok(Generated {
+                public_key: cert.pem(),
+                private_key: key_pair.serialize_pem(),
+                fingerprint: colon_hex(&sha1::Sha1::digest(cert.der())),
+            })
+        }
+    }
+}
+
+/// A random (version 4) UUID, for flavors created without an id.
+pub(crate) fn uuid4() -> String {
+    let mut b = [0u8; 16];
+    OsRng.fill_bytes(&mut b);
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!("{}-{}-{}-{}-{}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
+}
+
+// ---- Schemas, as Nova's `schemas/keypairs.py` has them.
+
+fn name(pattern: &str) -> Value {
+    json!({"type": "string", "minLength": 1, "maxLength": 255, "pattern": pattern})
+}
+
+const NAME_BEFORE_2_92: &str = "^[a-zA-Z0-9 _-]+$";
+const NAME_FROM_2_92: &str = "^[a-zA-Z0-9 @._-]+$";
+
+fn create_body(properties: Value, required: &[&str]) -> Value {
+    json!({
+        "type": "object",
+        "properties": {"keypair": {
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": false,
+        }},
+        "required": ["keypair"],
+        "additionalProperties": false,
+    })
+}
+
+fn create_v2_1() -> Value {
+    create_body(json!({"name": name(NAME_BEFORE_2_92), "public_key": {"type": "string"}}), &["name"])
+}
+
+fn create_v2_2() -> Value {
+    create_body(
+        json!({"name": name(NAME_BEFORE_2_92), "public_key": {"type": "string"}, "type": {"enum": ["ssh", "x509"]}}),
+        &["name"],
+    )
+}
+
+fn create_v2_10() -> Value {
+    create_body(
+        json!({
+            "name": name(NAME_BEFORE_2_92), "public_key": {"type": "string"},
+            "type": {"enum": ["ssh", "x509"]}, "user_id": {"type": "string", "minLength": 1, "maxLength": 255},
+        }),
+        &["name"],
+    )
+}
+
+fn create_v2_92() -> Value {
+    create_body(
+        json!({
+            "name": name(NAME_FROM_2_92), "public_key": {"type": "string"},
+            "type": {"enum": ["ssh", "x509"]}, "user_id": {"type": "string", "minLength": 1, "maxLength": 255},
+        }),
+        &["name", "public_key"],
+    )
+}
+
+/// The list query, by version: nothing before 2.10, `user_id` from 2.10,
+/// paging from 2.35, and nothing unknown from 2.75.
+static LIST_QUERY: LazyLock<VersionedSchemas> = LazyLock::new(|| {
+    fn query(keys: &[&str], strict: bool) -> Value {
+        let mut properties = Map::new();
+        for key in keys {
+            let item = if *key == "limit" {
+                json!({"type": "string", "pattern": "^[0-9]+$"})
+            } else {
+                json!({"type": "string"})
+            };
+            properties.insert((*key).to_owned(), json!({"type": "array", "items": item}));
+        }
+        json!({"type": "object", "properties": properties, "additionalProperties": !strict})
+    }
+    let range = |lo: &str, hi: Option<&str>| {
+        VersionRange::new(Some(Version::lit(lo)), hi.map(Version::lit)).expect("ordered range")
+    };
+    VersionedSchemas::compile(&[
+        SchemaSource {
+            name: "keypair_list_query_v2_1",
+            range: range("2.1", Some("2.9")),
+            schema: || query(&[], false),
+        },
+        SchemaSource {
+            name: "keypair_list_query_v2_10",
+            range: range("2.10", Some("2.34")),
+            schema: || query(&["user_id"], false),
+        },
+        SchemaSource {
+            name: "keypair_list_query_v2_35",
+            range: range("2.35", Some("2.74")),
+            schema: || query(&["user_id", "limit", "marker"], false),
+        },
+        SchemaSource {
+            name: "keypair_list_query_v2_75",
+            range: range("2.75", None),
+            schema: || query(&["user_id", "limit", "marker"], true),
+        },
+    ])
+    .expect("the keypair list query schemas are valid")
+});
+
+/// Compiles the hand-written query schemas, so a mistake stops start-up.
+pub(crate) fn check_query_schemas() {
+    LazyLock::force(&LIST_QUERY);
+}
