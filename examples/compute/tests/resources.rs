@@ -1,0 +1,277 @@
+//! The compute example's resources at every version boundary Nova's history
+//! gives them, in process (`actix_web::test`).
+
+use std::sync::Arc;
+
+use actix_web::http::StatusCode;
+use actix_web::{App, test as actix_test};
+use compute::{COMPUTE, Store};
+use microversion_actix::test::{call_at, header, read_json};
+use serde_json::{Value, json};
+
+/// Sends one request at `version` to a fresh server; returns status, body (JSON or null) and
+/// the `OpenStack-API-Version` response header.
+async fn call(version: &str, method: &str, path: &str, body: Option<Value>) -> (StatusCode, Value) {
+    let app = actix_test::init_service(
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors()), None)),
+    )
+    .await;
+    (calls(&app, &[(version, method, path, body)]).await).pop().expect("one answer")
+}
+
+/// Sends several requests in order to one server (state carries over).
+async fn calls<S, B>(app: &S, requests: &[(&str, &str, &str, Option<Value>)]) -> Vec<(StatusCode, Value)>
+where
+    S: actix_web::dev::Service<actix_http::Request, Response = actix_web::dev::ServiceResponse<B>, Error = actix_web::Error>,
+    B: actix_web::body::MessageBody,
+{
+    let mut answers = Vec::new();
+    for (version, method, path, body) in requests {
+        let mut req = actix_test::TestRequest::default().method(method.parse().expect("method")).uri(path);
+        if let Some(body) = body {
+            req = req.set_json(body);
+        }
+        let res = call_at(app, &COMPUTE, version, req).await;
+        let status = res.status();
+        assert_eq!(header(&res, "OpenStack-API-Version"), Some(format!("compute {version}")), "{method} {path}");
+        let bytes = actix_test::read_body(res).await;
+        answers.push((status, serde_json::from_slice(&bytes).unwrap_or(Value::Null)));
+    }
+    answers
+}
+
+fn flavor_body(extra: Value) -> Value {
+    let mut flavor = json!({"name": "test.flavor", "ram": 1024, "vcpus": 2, "disk": 10, "id": "test-1"});
+    flavor.as_object_mut().expect("object").extend(extra.as_object().expect("object").clone());
+    json!({"flavor": flavor})
+}
+
+#[actix_web::test]
+async fn flavor_view_fields_appear_at_their_versions() {
+    for (version, description, extra_specs, swap) in [
+        ("2.1", false, false, json!("")),
+        ("2.54", false, false, json!("")),
+        ("2.55", true, false, json!("")),
+        ("2.60", true, false, json!("")),
+        ("2.61", true, true, json!("")),
+        ("2.74", true, true, json!("")),
+        ("2.75", true, true, json!(0)),
+        ("2.96", true, true, json!(0)),
+    ] {
+        let (status, body) = call(version, "GET", "/v2.1/flavors/1", None).await;
+        assert_eq!(status, StatusCode::OK);
+        let flavor = &body["flavor"];
+        assert_eq!(flavor.get("description").is_some(), description, "description at {version}");
+        assert_eq!(flavor.get("extra_specs").is_some(), extra_specs, "extra_specs at {version}");
+        assert_eq!(flavor["swap"], swap, "swap at {version}");
+        assert_eq!(flavor["ram"], 512);
+        let (_, list) = call(version, "GET", "/v2.1/flavors", None).await;
+        assert_eq!(list["flavors"][0].get("description").is_some(), description, "summary at {version}");
+        assert!(list["flavors"][0].get("ram").is_none(), "the summary has no ram");
+    }
+}
+
+#[actix_web::test]
+async fn flavor_create_schema_by_version() {
+    let with_description = flavor_body(json!({"description": "for tests"}));
+    let (status, body) = call("2.54", "POST", "/v2.1/flavors", Some(with_description.clone())).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["badRequest"]["message"].as_str().unwrap_or_default().contains("description"), "{body}");
+    let (status, body) = call("2.55", "POST", "/v2.1/flavors", Some(with_description)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["flavor"]["description"], "for tests");
+    assert_eq!(body["flavor"]["id"], "test-1");
+
+    for bad in [json!({"ram": 0}), json!({"ram": "0"}), json!({"vcpus": -1}), json!({"colour": "red"}), json!({"name": " padded"})] {
+        let (status, body) = call("2.1", "POST", "/v2.1/flavors", Some(flavor_body(bad.clone()))).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {body}");
+        assert!(body["badRequest"]["message"].is_string(), "Nova fault shape: {body}");
+    }
+    let (status, body) = call("2.1", "POST", "/v2.1/flavors", Some(flavor_body(json!({"ram": "2048", "swap": 512})))).await;
+    assert_eq!((status, &body["flavor"]["ram"], &body["flavor"]["swap"]), (StatusCode::OK, &json!(2048), &json!(512)));
+    let (status, body) = call("2.1", "POST", "/v2.1/flavors", Some(json!({"flavor": {"name": "x", "ram": 1, "vcpus": 1, "disk": 0}}))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["flavor"]["id"].as_str().map(str::len), Some(36), "a generated uuid");
+}
+
+#[actix_web::test]
+async fn duplicate_flavors_conflict_and_deleted_ones_are_gone() {
+    let app = actix_test::init_service(
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors()), None)),
+    )
+    .await;
+    let answers = calls(
+        &app,
+        &[
+            ("2.1", "POST", "/v2.1/flavors", Some(flavor_body(json!({"id": "1"})))),
+            ("2.1", "POST", "/v2.1/flavors", Some(flavor_body(json!({"name": "m1.tiny"})))),
+            ("2.1", "DELETE", "/v2.1/flavors/2", None),
+            ("2.1", "GET", "/v2.1/flavors/2", None),
+            ("2.1", "DELETE", "/v2.1/flavors/2", None),
+        ],
+    )
+    .await;
+    assert_eq!(answers[0].0, StatusCode::CONFLICT);
+    assert_eq!(answers[0].1["conflictingRequest"]["message"], "Flavor with ID 1 already exists.");
+    assert_eq!(answers[1].1["conflictingRequest"]["message"], "Flavor with name m1.tiny already exists.");
+    assert_eq!(answers[2].0, StatusCode::ACCEPTED);
+    assert_eq!(answers[3].0, StatusCode::NOT_FOUND);
+    assert_eq!(answers[3].1["itemNotFound"]["message"], "Flavor 2 could not be found.");
+    assert_eq!(answers[4].0, StatusCode::NOT_FOUND);
+}
+
+#[actix_web::test]
+async fn flavor_update_exists_from_2_55() {
+    let body = json!({"flavor": {"description": "updated"}});
+    let (status, answer) = call("2.54", "PUT", "/v2.1/flavors/1", Some(body.clone())).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(answer["itemNotFound"]["message"], "API version 2.54 is not supported on this method.");
+    let (status, answer) = call("2.55", "PUT", "/v2.1/flavors/1", Some(body)).await;
+    assert_eq!((status, &answer["flavor"]["description"]), (StatusCode::OK, &json!("updated")));
+    let (status, _) = call("2.55", "PUT", "/v2.1/flavors/1", Some(json!({"flavor": {}}))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "description is required");
+    let (status, _) = call("2.96", "PUT", "/v2.1/flavors/nope", Some(json!({"flavor": {"description": null}}))).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[actix_web::test]
+async fn extra_specs_show_in_views_from_2_61() {
+    let app = actix_test::init_service(
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors()), None)),
+    )
+    .await;
+    let answers = calls(
+        &app,
+        &[
+            ("2.1", "POST", "/v2.1/flavors/1/os-extra_specs", Some(json!({"extra_specs": {"hw:cpu_policy": "dedicated", "n": 2}}))),
+            ("2.60", "GET", "/v2.1/flavors/1", None),
+            ("2.61", "GET", "/v2.1/flavors/1", None),
+            ("2.1", "GET", "/v2.1/flavors/1/os-extra_specs/n", None),
+            ("2.1", "PUT", "/v2.1/flavors/1/os-extra_specs/n", Some(json!({"other": "1"}))),
+            ("2.1", "DELETE", "/v2.1/flavors/1/os-extra_specs/n", None),
+            ("2.1", "GET", "/v2.1/flavors/1/os-extra_specs", None),
+            ("2.1", "POST", "/v2.1/flavors/1/os-extra_specs", Some(json!({"extra_specs": {"bad/key": "x"}}))),
+        ],
+    )
+    .await;
+    assert_eq!(answers[0], (StatusCode::OK, json!({"extra_specs": {"hw:cpu_policy": "dedicated", "n": "2"}})));
+    assert!(answers[1].1["flavor"].get("extra_specs").is_none());
+    assert_eq!(answers[2].1["flavor"]["extra_specs"], json!({"hw:cpu_policy": "dedicated", "n": "2"}));
+    assert_eq!(answers[3].1, json!({"n": "2"}));
+    assert_eq!(answers[4].0, StatusCode::BAD_REQUEST, "body and URI mismatch");
+    assert_eq!(answers[5].0, StatusCode::ACCEPTED);
+    assert_eq!(answers[6].1, json!({"extra_specs": {"hw:cpu_policy": "dedicated"}}));
+    assert_eq!(answers[7].0, StatusCode::BAD_REQUEST);
+}
+
+#[actix_web::test]
+async fn flavor_list_query_by_version() {
+    let (status, body) = call("2.74", "GET", "/v2.1/flavors/detail?minRam=4096&bogus=1", None).await;
+    assert_eq!(status, StatusCode::OK, "unknown parameters ignored before 2.75");
+    let ids: Vec<&str> = body["flavors"].as_array().expect("list").iter().filter_map(|f| f["id"].as_str()).collect();
+    assert_eq!(ids, ["3", "4", "5"]);
+    let (status, _) = call("2.75", "GET", "/v2.1/flavors/detail?minRam=4096&bogus=1", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "refused from 2.75");
+    let (_, body) = call("2.75", "GET", "/v2.1/flavors?sort_key=memory_mb&sort_dir=desc&limit=2", None).await;
+    let ids: Vec<&str> = body["flavors"].as_array().expect("list").iter().filter_map(|f| f["id"].as_str()).collect();
+    assert_eq!(ids, ["5", "4"]);
+    let (_, body) = call("2.1", "GET", "/v2.1/flavors?marker=3", None).await;
+    assert_eq!(body["flavors"].as_array().map(Vec::len), Some(2));
+    assert_eq!(call("2.1", "GET", "/v2.1/flavors?marker=nope", None).await.0, StatusCode::BAD_REQUEST);
+    assert_eq!(call("2.1", "GET", "/v2.1/flavors?minRam=lots", None).await.0, StatusCode::BAD_REQUEST);
+}
+
+#[actix_web::test]
+async fn keypair_status_codes_and_fields_by_version() {
+    let app = actix_test::init_service(
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors()), None)),
+    )
+    .await;
+    let create = |name: &str, extra: Value| {
+        let mut keypair = json!({"name": name});
+        keypair.as_object_mut().expect("object").extend(extra.as_object().expect("object").clone());
+        Some(json!({"keypair": keypair}))
+    };
+    let answers = calls(
+        &app,
+        &[
+            ("2.1", "POST", "/v2.1/os-keypairs", create("old", json!({}))),
+            ("2.1", "POST", "/v2.1/os-keypairs", create("typed", json!({"type": "ssh"}))),
+            ("2.2", "POST", "/v2.1/os-keypairs", create("cert", json!({"type": "x509"}))),
+            ("2.2", "POST", "/v2.1/os-keypairs", create("mine", json!({"user_id": "alice"}))),
+            ("2.10", "POST", "/v2.1/os-keypairs", create("alices", json!({"user_id": "alice"}))),
+            ("2.92", "POST", "/v2.1/os-keypairs", create("gen", json!({}))),
+            ("2.91", "POST", "/v2.1/os-keypairs", create("a@b", json!({}))),
+            ("2.1", "POST", "/v2.1/os-keypairs", create("old", json!({}))),
+            ("2.1", "GET", "/v2.1/os-keypairs/old", None),
+            ("2.2", "GET", "/v2.1/os-keypairs/old", None),
+            ("2.10", "GET", "/v2.1/os-keypairs/alices?user_id=alice", None),
+            ("2.9", "GET", "/v2.1/os-keypairs/alices?user_id=alice", None),
+            ("2.1", "DELETE", "/v2.1/os-keypairs/old", None),
+            ("2.2", "DELETE", "/v2.1/os-keypairs/cert", None),
+            ("2.10", "DELETE", "/v2.1/os-keypairs/alices?user_id=alice", None),
+            ("2.2", "POST", "/v2.1/os-keypairs", create("bad", json!({"public_key": "ssh-rsa not-base64"}))),
+        ],
+    )
+    .await;
+    let status: Vec<u16> = answers.iter().map(|(s, _)| s.as_u16()).collect();
+    assert_eq!(status, [200, 400, 201, 400, 201, 400, 400, 409, 200, 200, 200, 404, 202, 204, 204, 400]);
+    let old = &answers[0].1["keypair"];
+    assert!(old["private_key"].as_str().is_some_and(|k| k.starts_with("-----BEGIN OPENSSH PRIVATE KEY-----")));
+    assert!(old["public_key"].as_str().is_some_and(|k| k.starts_with("ssh-ed25519 ")));
+    assert_eq!(old["fingerprint"].as_str().map(|f| f.split(':').count()), Some(16), "MD5, colon-separated");
+    assert!(old.get("type").is_none(), "no type at 2.1");
+    let cert = &answers[2].1["keypair"];
+    assert_eq!(cert["type"], "x509");
+    assert!(cert["public_key"].as_str().is_some_and(|k| k.starts_with("-----BEGIN CERTIFICATE-----")));
+    assert_eq!(cert["fingerprint"].as_str().map(|f| f.split(':').count()), Some(20), "SHA-1, colon-separated");
+    assert_eq!(answers[4].1["keypair"]["user_id"], "alice");
+    assert!(answers[8].1["keypair"].get("type").is_none());
+    assert_eq!(answers[9].1["keypair"]["type"], "ssh");
+    assert_eq!(answers[9].1["keypair"]["user_id"], "demo");
+    assert_eq!(answers[10].1["keypair"]["user_id"], "alice");
+    assert_eq!(answers[7].1["conflictingRequest"]["message"], "Key pair 'old' already exists.");
+}
+
+#[actix_web::test]
+async fn keypair_paging_from_2_35() {
+    let app = actix_test::init_service(
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors()), None)),
+    )
+    .await;
+    let mut requests: Vec<(&str, &str, &str, Option<Value>)> = ["a", "b", "c"]
+        .iter()
+        .map(|n| ("2.35", "POST", "/v2.1/os-keypairs", Some(json!({"keypair": {"name": n}}))))
+        .collect();
+    requests.push(("2.34", "GET", "/v2.1/os-keypairs?limit=1", None));
+    requests.push(("2.35", "GET", "/v2.1/os-keypairs?limit=2", None));
+    requests.push(("2.35", "GET", "/v2.1/os-keypairs?limit=2&marker=b", None));
+    requests.push(("2.35", "GET", "/v2.1/os-keypairs?marker=zzz", None));
+    let answers = calls(&app, &requests).await;
+    let names = |body: &Value| -> Vec<String> {
+        body["keypairs"].as_array().expect("list").iter().filter_map(|k| k["keypair"]["name"].as_str().map(str::to_owned)).collect()
+    };
+    assert_eq!(names(&answers[3].1), ["a", "b", "c"], "no paging before 2.35");
+    assert_eq!(names(&answers[4].1), ["a", "b"]);
+    assert!(answers[4].1["keypairs_links"][0]["href"].as_str().is_some_and(|h| h.ends_with("/v2.1/os-keypairs?limit=2&marker=b")));
+    assert_eq!(names(&answers[5].1), ["c"]);
+    assert!(answers[5].1.get("keypairs_links").is_none());
+    assert_eq!(answers[6].0, StatusCode::BAD_REQUEST);
+}
+
+#[actix_web::test]
+async fn capped_server_refuses_versions_above_the_cap() {
+    let cap = microversion_actix::Version::lit("2.60");
+    let app = actix_test::init_service(
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors()), Some(cap))),
+    )
+    .await;
+    let req = actix_test::TestRequest::get().uri("/v2.1/flavors/1");
+    let res = call_at(&app, &COMPUTE, "2.61", req).await;
+    assert_eq!(res.status(), StatusCode::NOT_ACCEPTABLE);
+    let req = actix_test::TestRequest::get().uri("/v2.1/flavors/1");
+    let res = call_at(&app, &COMPUTE, "latest", req).await;
+    assert_eq!(header(&res, "OpenStack-API-Version").as_deref(), Some("compute 2.60"));
+    let doc = read_json(actix_test::call_service(&app, actix_test::TestRequest::get().uri("/v2.1").to_request()).await).await;
+    assert_eq!(doc["version"]["version"], "2.60");
+}
