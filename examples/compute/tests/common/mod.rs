@@ -1,0 +1,253 @@
+//! A minimal HTTP/1.1 client over `std::net::TcpStream` for tests that need
+//! full control of the bytes on the wire: repeated header lines, odd name
+//! casing, empty values, non-ASCII bytes, or a whole hand-written request.
+//!
+//! Every request is sent with `Connection: close` (unless the caller writes
+//! the request itself) and read until the server closes, with timeouts, so a
+//! misbehaving server fails a test instead of hanging it.
+
+#![allow(dead_code, unreachable_pub)]
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+/// How long a test waits for a connection, a write or a read.
+pub const IO_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// A response as received: status, header lines in order (names as sent by
+/// the server, values as raw bytes), and the decoded body.
+#[derive(Debug, Clone)]
+pub struct Response {
+    /// The status code of the status line.
+    pub status: u16,
+    /// Every header line, in order.
+    pub headers: Vec<(String, Vec<u8>)>,
+    /// The body, de-chunked if it was sent chunked.
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    /// Every value of the header `name` (case-insensitive), in order, as text
+    /// (non-UTF-8 bytes replaced).
+    pub fn headers_named(&self, name: &str) -> Vec<String> {
+        self.headers
+            .iter()
+            .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| String::from_utf8_lossy(v).into_owned())
+            .collect()
+    }
+
+    /// The only value of the header `name`; `None` if absent. Panics if the
+    /// header is repeated, which these tests never expect.
+    pub fn header(&self, name: &str) -> Option<String> {
+        let mut values = self.headers_named(name);
+        assert!(values.len() <= 1, "header {name} is repeated: {values:?}\n{}", self.describe());
+        values.pop()
+    }
+
+    /// The names listed by every `Vary` header, lower-cased.
+    pub fn vary(&self) -> Vec<String> {
+        self.headers_named("vary")
+            .iter()
+            .flat_map(|v| v.split(','))
+            .map(|s| s.trim().to_ascii_lowercase())
+            .filter(|s| !s.is_empty())
+            .collect()
+    }
+
+    /// The body as text (lossy).
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    /// The body as JSON; panics with the response if it is not JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("the body is not JSON ({e}):\n{}", self.describe()))
+    }
+
+    /// The status line, headers and body, for assertion messages.
+    pub fn describe(&self) -> String {
+        let mut out = format!("HTTP {}\n", self.status);
+        for (name, value) in &self.headers {
+            out.push_str(&format!("{name}: {}\n", String::from_utf8_lossy(value)));
+        }
+        out.push('\n');
+        out.push_str(&self.text());
+        out
+    }
+}
+
+/// A request to build and send.
+#[derive(Debug, Clone)]
+pub struct Request {
+    method: String,
+    path: String,
+    headers: Vec<(Vec<u8>, Vec<u8>)>,
+    body: Option<Vec<u8>>,
+}
+
+impl Request {
+    /// A request with no headers yet (`Host`, `Connection: close` and, with a
+    /// body, `Content-Length` are added when sent).
+    pub fn new(method: &str, path: &str) -> Request {
+        Request { method: method.to_owned(), path: path.to_owned(), headers: Vec::new(), body: None }
+    }
+
+    /// `GET path`.
+    pub fn get(path: &str) -> Request {
+        Request::new("GET", path)
+    }
+
+    /// Adds one header line, exactly as given (repeat the call for repeated lines).
+    pub fn header(mut self, name: impl AsRef<[u8]>, value: impl AsRef<[u8]>) -> Request {
+        self.headers.push((name.as_ref().to_vec(), value.as_ref().to_vec()));
+        self
+    }
+
+    /// `OpenStack-API-Version: compute VERSION`.
+    pub fn version(self, version: &str) -> Request {
+        self.header("OpenStack-API-Version", format!("compute {version}"))
+    }
+
+    /// A JSON body (and its `Content-Type`).
+    pub fn json(self, body: &serde_json::Value) -> Request {
+        let mut req = self.header("Content-Type", "application/json");
+        req.body = Some(body.to_string().into_bytes());
+        req
+    }
+
+    /// The request's bytes for `host` (`127.0.0.1:PORT`).
+    pub fn to_bytes(&self, host: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(
+            format!("{} {} HTTP/1.1\r\nHost: {host}\r\n", self.method, self.path).as_bytes(),
+        );
+        for (name, value) in &self.headers {
+            out.extend_from_slice(name);
+            out.extend_from_slice(b": ");
+            out.extend_from_slice(value);
+            out.extend_from_slice(b"\r\n");
+        }
+        if let Some(body) = &self.body {
+            out.extend_from_slice(format!("Content-Length: {}\r\n", body.len()).as_bytes());
+        }
+        out.extend_from_slice(b"Connection: close\r\n\r\n");
+        if let Some(body) = &self.body {
+            out.extend_from_slice(body);
+        }
+        out
+    }
+
+    /// Sends the request to the server at `base` (`http://127.0.0.1:PORT`,
+    /// any path ignored) and reads the whole response.
+    pub fn send(&self, base: &str) -> Response {
+        let host = host_of(base);
+        send_raw(base, &self.to_bytes(host))
+            .unwrap_or_else(|e| panic!("{} {} to {base} failed: {e}", self.method, self.path))
+    }
+}
+
+/// `127.0.0.1:PORT` of `http://127.0.0.1:PORT[/...]`.
+pub fn host_of(base: &str) -> &str {
+    let rest = base.strip_prefix("http://").unwrap_or(base);
+    rest.split('/').next().unwrap_or(rest)
+}
+
+/// Writes `request` as is to the server at `base` and reads one response
+/// until the server closes the connection (the request should say
+/// `Connection: close`).
+pub fn send_raw(base: &str, request: &[u8]) -> std::io::Result<Response> {
+    let addr: std::net::SocketAddr = host_of(base)
+        .parse()
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("{base}: {e}")))?;
+    let mut stream = TcpStream::connect_timeout(&addr, IO_TIMEOUT)?;
+    stream.set_read_timeout(Some(IO_TIMEOUT))?;
+    stream.set_write_timeout(Some(IO_TIMEOUT))?;
+    stream.write_all(request)?;
+    stream.flush()?;
+    let mut raw = Vec::new();
+    // A reset after a complete response (the server closing with unread
+    // input) still leaves a usable response in `raw`.
+    if let Err(e) = stream.read_to_end(&mut raw)
+        && raw.is_empty()
+    {
+        return Err(e);
+    }
+    parse_response(&raw)
+}
+
+fn invalid(message: String) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidData, message)
+}
+
+/// Parses one HTTP/1.1 response (status line, headers, body by
+/// `Content-Length`, chunked encoding, or the rest of the bytes).
+pub fn parse_response(raw: &[u8]) -> std::io::Result<Response> {
+    let head_end = find(raw, b"\r\n\r\n")
+        .ok_or_else(|| invalid(format!("no end of headers in {:?}", String::from_utf8_lossy(raw))))?;
+    let head = &raw[..head_end];
+    let mut lines = head.split(|&b| b == b'\n').map(|l| l.strip_suffix(b"\r").unwrap_or(l));
+    let status_line = String::from_utf8_lossy(lines.next().unwrap_or_default()).into_owned();
+    let mut parts = status_line.splitn(3, ' ');
+    let (proto, code) = (parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
+    if !proto.starts_with("HTTP/1.") {
+        return Err(invalid(format!("bad status line {status_line:?}")));
+    }
+    let status = code.parse().map_err(|_| invalid(format!("bad status line {status_line:?}")))?;
+    let mut headers = Vec::new();
+    for line in lines {
+        let colon = line
+            .iter()
+            .position(|&b| b == b':')
+            .ok_or_else(|| invalid(format!("bad header line {:?}", String::from_utf8_lossy(line))))?;
+        let name = String::from_utf8_lossy(&line[..colon]).into_owned();
+        let value = line[colon + 1..].trim_ascii().to_vec();
+        headers.push((name, value));
+    }
+    let rest = &raw[head_end + 4..];
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| String::from_utf8_lossy(v).to_ascii_lowercase())
+    };
+    let body = if header("transfer-encoding").is_some_and(|v| v.contains("chunked")) {
+        dechunk(rest)?
+    } else if let Some(length) = header("content-length") {
+        let length: usize =
+            length.trim().parse().map_err(|_| invalid(format!("bad Content-Length {length:?}")))?;
+        if rest.len() < length {
+            return Err(invalid(format!("body cut short: {} of {length} bytes", rest.len())));
+        }
+        rest[..length].to_vec()
+    } else {
+        rest.to_vec()
+    };
+    Ok(Response { status, headers, body })
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+fn dechunk(mut rest: &[u8]) -> std::io::Result<Vec<u8>> {
+    let mut body = Vec::new();
+    loop {
+        let line_end = find(rest, b"\r\n").ok_or_else(|| invalid("chunk size line cut short".into()))?;
+        let size_text = String::from_utf8_lossy(&rest[..line_end]);
+        let size_text = size_text.split(';').next().unwrap_or_default().trim();
+        let size = usize::from_str_radix(size_text, 16)
+            .map_err(|_| invalid(format!("bad chunk size {size_text:?}")))?;
+        rest = &rest[line_end + 2..];
+        if size == 0 {
+            return Ok(body);
+        }
+        if rest.len() < size + 2 {
+            return Err(invalid("chunk cut short".into()));
+        }
+        body.extend_from_slice(&rest[..size]);
+        rest = &rest[size + 2..];
+    }
+}
