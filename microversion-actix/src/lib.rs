@@ -139,6 +139,7 @@ mod discovery;
 mod error;
 mod format;
 mod middleware;
+mod model;
 mod schema;
 pub mod test;
 
@@ -154,6 +155,9 @@ pub use controller::Controller;
 pub use discovery::Discovery;
 pub use error::{ApiError, Violation};
 pub use format::{ApiSigErrors, ErrorFormat, NovaFaults};
-pub use microversion_macros::{api_version, controller, schema};
+pub use microversion_macros::{VersionedModel, api_version, controller, schema};
 pub use middleware::{Microversions, MicroversionsService};
+pub use model::{
+    At, FieldSchema, Versioned, VersionedJson, VersionedModel, VersionedStruct, compile_model_schemas,
+};
 pub use schema::{MAX_LISTED_VIOLATIONS, Schema, SchemaError, SchemaSource, VersionedSchemas, query_to_json};

@@ -3,7 +3,10 @@
 //! that users depend on `microversion-actix` alone.
 
 pub use actix_web;
+pub use serde;
 pub use serde_json;
+
+pub use crate::model::{Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field};
 
 use std::sync::OnceLock;
 

@@ -161,27 +161,30 @@ impl VersionedSchemas {
     /// a schema is invalid (naming it). Format keywords are validated.
     /// Remote `$ref`s are never fetched: they fail here.
     pub fn compile(sources: &[SchemaSource]) -> Result<VersionedSchemas, SchemaError> {
-        for (i, first) in sources.iter().enumerate() {
-            if let Some(second) = sources[i + 1..].iter().find(|s| s.range.overlaps(first.range)) {
+        VersionedSchemas::compile_documents(sources.iter().map(|s| (s.name, s.range, (s.schema)())))
+    }
+
+    /// Compiles schema documents built at run time (as a versioned model
+    /// derives them), each with its name and range; the ranges must not overlap.
+    pub fn compile_documents(
+        documents: impl IntoIterator<Item = (&'static str, VersionRange, Value)>,
+    ) -> Result<VersionedSchemas, SchemaError> {
+        let mut schemas: Vec<Schema> = Vec::new();
+        for (name, range, document) in documents {
+            if let Some(first) = schemas.iter().find(|s| s.range.overlaps(range)) {
                 return Err(SchemaError::Overlap {
                     first: first.name,
                     first_range: first.range,
-                    second: second.name,
-                    second_range: second.range,
+                    second: name,
+                    second_range: range,
                 });
             }
+            let validator = jsonschema::options()
+                .should_validate_formats(true)
+                .build(&document)
+                .map_err(|e| SchemaError::Invalid { name, message: e.to_string() })?;
+            schemas.push(Schema { name, range, validator });
         }
-        let schemas = sources
-            .iter()
-            .map(|source| {
-                let document = (source.schema)();
-                let validator = jsonschema::options()
-                    .should_validate_formats(true)
-                    .build(&document)
-                    .map_err(|e| SchemaError::Invalid { name: source.name, message: e.to_string() })?;
-                Ok(Schema { name: source.name, range: source.range, validator })
-            })
-            .collect::<Result<_, _>>()?;
         Ok(VersionedSchemas { schemas })
     }
 

@@ -10,6 +10,12 @@ use microversion_core::{Version, VersionRange};
 
 use crate::model::{Controller, Operation, Route, Variant};
 
+/// The typed binding the API checks use: a wrong path is one type error,
+/// and the checks cannot add follow-on errors.
+pub(crate) fn api_binding(krate: &syn::Path, api: &syn::Path) -> TokenStream {
+    quote_spanned!(api.span_ident()=> const __MV_API: &#krate::Api = &#api;)
+}
+
 pub(crate) fn controller(c: &Controller) -> TokenStream {
     let Controller { self_ty, krate, passthrough, .. } = c;
     let mut items = Vec::new();
@@ -24,10 +30,7 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
         }
         items.push(if is_route(op) { route_handler(krate, op) } else { helper_dispatcher(krate, op) });
     }
-    let api = &c.api;
-    // One typed binding: a wrong `api = ...` is one type error, and the
-    // range checks below cannot add follow-on errors.
-    let api_type_check = quote_spanned!(api.span_ident()=> const __MV_API: &#krate::Api = &#api;);
+    let api_type_check = api_binding(krate, &c.api);
     let register = register_impl(c);
     let introspection = controller_impl(c);
     quote! {
@@ -128,7 +131,6 @@ pub(crate) fn range_tokens(krate: &syn::Path, range: VersionRange) -> TokenStrea
 /// Compile-time checks that each named version lies in the API declaration;
 /// the `const` panic is reported at the literal.
 fn api_checks(c: &Controller, op: &Operation, variant: &Variant) -> Vec<TokenStream> {
-    let (krate, api) = (&c.krate, &c.api);
     let mut ranges: Vec<(&crate::model::RangeLit, String)> = Vec::new();
     if let Some(range) = &variant.range {
         ranges.push((range, format!("a version of `{}`", op.name)));
@@ -136,6 +138,16 @@ fn api_checks(c: &Controller, op: &Operation, variant: &Variant) -> Vec<TokenStr
     for schema in &variant.schemas {
         ranges.push((&schema.range, format!("a version of the schema `{}`", schema.path.to_token_stream())));
     }
+    declared_checks(&c.krate, &c.api, ranges)
+}
+
+/// `assert!`s, each spanned at its literal, that every version named by
+/// `ranges` is declared by `api` (a `const __MV_API` bound beforehand).
+pub(crate) fn declared_checks<'a>(
+    krate: &syn::Path,
+    api: &syn::Path,
+    ranges: impl IntoIterator<Item = (&'a crate::model::RangeLit, String)>,
+) -> Vec<TokenStream> {
     let api_name = api.to_token_stream().to_string().replace(' ', "");
     let mut checks = Vec::new();
     for (range, what) in ranges {

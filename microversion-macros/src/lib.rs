@@ -11,6 +11,7 @@ mod expand;
 mod model;
 mod parse;
 mod validate;
+mod versioned_model;
 
 use proc_macro::TokenStream;
 
@@ -43,6 +44,13 @@ fn controller_impl(
             quote::quote!(#errors #fallback)
         }
     }
+}
+
+/// Derives `VersionedModel` for a struct whose fields carry version ranges
+/// (`#[versioned(since = "2.55")]`). Documented in `microversion-actix`.
+#[proc_macro_derive(VersionedModel, attributes(versioned))]
+pub fn derive_versioned_model(input: TokenStream) -> TokenStream {
+    versioned_model::derive(input.into()).into()
 }
 
 /// Marks the versions a controller method serves. Only valid inside a

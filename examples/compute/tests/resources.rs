@@ -22,7 +22,11 @@ async fn call(version: &str, method: &str, path: &str, body: Option<Value>) -> (
 /// Sends several requests in order to one server (state carries over).
 async fn calls<S, B>(app: &S, requests: &[(&str, &str, &str, Option<Value>)]) -> Vec<(StatusCode, Value)>
 where
-    S: actix_web::dev::Service<actix_http::Request, Response = actix_web::dev::ServiceResponse<B>, Error = actix_web::Error>,
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
     B: actix_web::body::MessageBody,
 {
     let mut answers = Vec::new();
@@ -33,7 +37,11 @@ where
         }
         let res = call_at(app, &COMPUTE, version, req).await;
         let status = res.status();
-        assert_eq!(header(&res, "OpenStack-API-Version"), Some(format!("compute {version}")), "{method} {path}");
+        assert_eq!(
+            header(&res, "OpenStack-API-Version"),
+            Some(format!("compute {version}")),
+            "{method} {path}"
+        );
         let bytes = actix_test::read_body(res).await;
         answers.push((status, serde_json::from_slice(&bytes).unwrap_or(Value::Null)));
     }
@@ -82,14 +90,30 @@ async fn flavor_create_schema_by_version() {
     assert_eq!(body["flavor"]["description"], "for tests");
     assert_eq!(body["flavor"]["id"], "test-1");
 
-    for bad in [json!({"ram": 0}), json!({"ram": "0"}), json!({"vcpus": -1}), json!({"colour": "red"}), json!({"name": " padded"})] {
+    for bad in [
+        json!({"ram": 0}),
+        json!({"ram": "0"}),
+        json!({"vcpus": -1}),
+        json!({"colour": "red"}),
+        json!({"name": " padded"}),
+    ] {
         let (status, body) = call("2.1", "POST", "/v2.1/flavors", Some(flavor_body(bad.clone()))).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {body}");
         assert!(body["badRequest"]["message"].is_string(), "Nova fault shape: {body}");
     }
-    let (status, body) = call("2.1", "POST", "/v2.1/flavors", Some(flavor_body(json!({"ram": "2048", "swap": 512})))).await;
-    assert_eq!((status, &body["flavor"]["ram"], &body["flavor"]["swap"]), (StatusCode::OK, &json!(2048), &json!(512)));
-    let (status, body) = call("2.1", "POST", "/v2.1/flavors", Some(json!({"flavor": {"name": "x", "ram": 1, "vcpus": 1, "disk": 0}}))).await;
+    let (status, body) =
+        call("2.1", "POST", "/v2.1/flavors", Some(flavor_body(json!({"ram": "2048", "swap": 512})))).await;
+    assert_eq!(
+        (status, &body["flavor"]["ram"], &body["flavor"]["swap"]),
+        (StatusCode::OK, &json!(2048), &json!(512))
+    );
+    let (status, body) = call(
+        "2.1",
+        "POST",
+        "/v2.1/flavors",
+        Some(json!({"flavor": {"name": "x", "ram": 1, "vcpus": 1, "disk": 0}})),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["flavor"]["id"].as_str().map(str::len), Some(36), "a generated uuid");
 }
@@ -130,7 +154,8 @@ async fn flavor_update_exists_from_2_55() {
     assert_eq!((status, &answer["flavor"]["description"]), (StatusCode::OK, &json!("updated")));
     let (status, _) = call("2.55", "PUT", "/v2.1/flavors/1", Some(json!({"flavor": {}}))).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "description is required");
-    let (status, _) = call("2.96", "PUT", "/v2.1/flavors/nope", Some(json!({"flavor": {"description": null}}))).await;
+    let (status, _) =
+        call("2.96", "PUT", "/v2.1/flavors/nope", Some(json!({"flavor": {"description": null}}))).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
@@ -143,7 +168,12 @@ async fn extra_specs_show_in_views_from_2_61() {
     let answers = calls(
         &app,
         &[
-            ("2.1", "POST", "/v2.1/flavors/1/os-extra_specs", Some(json!({"extra_specs": {"hw:cpu_policy": "dedicated", "n": 2}}))),
+            (
+                "2.1",
+                "POST",
+                "/v2.1/flavors/1/os-extra_specs",
+                Some(json!({"extra_specs": {"hw:cpu_policy": "dedicated", "n": 2}})),
+            ),
             ("2.60", "GET", "/v2.1/flavors/1", None),
             ("2.61", "GET", "/v2.1/flavors/1", None),
             ("2.1", "GET", "/v2.1/flavors/1/os-extra_specs/n", None),
@@ -154,7 +184,10 @@ async fn extra_specs_show_in_views_from_2_61() {
         ],
     )
     .await;
-    assert_eq!(answers[0], (StatusCode::OK, json!({"extra_specs": {"hw:cpu_policy": "dedicated", "n": "2"}})));
+    assert_eq!(
+        answers[0],
+        (StatusCode::OK, json!({"extra_specs": {"hw:cpu_policy": "dedicated", "n": "2"}}))
+    );
     assert!(answers[1].1["flavor"].get("extra_specs").is_none());
     assert_eq!(answers[2].1["flavor"]["extra_specs"], json!({"hw:cpu_policy": "dedicated", "n": "2"}));
     assert_eq!(answers[3].1, json!({"n": "2"}));
@@ -168,12 +201,14 @@ async fn extra_specs_show_in_views_from_2_61() {
 async fn flavor_list_query_by_version() {
     let (status, body) = call("2.74", "GET", "/v2.1/flavors/detail?minRam=4096&bogus=1", None).await;
     assert_eq!(status, StatusCode::OK, "unknown parameters ignored before 2.75");
-    let ids: Vec<&str> = body["flavors"].as_array().expect("list").iter().filter_map(|f| f["id"].as_str()).collect();
+    let ids: Vec<&str> =
+        body["flavors"].as_array().expect("list").iter().filter_map(|f| f["id"].as_str()).collect();
     assert_eq!(ids, ["3", "4", "5"]);
     let (status, _) = call("2.75", "GET", "/v2.1/flavors/detail?minRam=4096&bogus=1", None).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "refused from 2.75");
     let (_, body) = call("2.75", "GET", "/v2.1/flavors?sort_key=memory_mb&sort_dir=desc&limit=2", None).await;
-    let ids: Vec<&str> = body["flavors"].as_array().expect("list").iter().filter_map(|f| f["id"].as_str()).collect();
+    let ids: Vec<&str> =
+        body["flavors"].as_array().expect("list").iter().filter_map(|f| f["id"].as_str()).collect();
     assert_eq!(ids, ["5", "4"]);
     let (_, body) = call("2.1", "GET", "/v2.1/flavors?marker=3", None).await;
     assert_eq!(body["flavors"].as_array().map(Vec::len), Some(2));
@@ -217,14 +252,20 @@ async fn keypair_status_codes_and_fields_by_version() {
     let status: Vec<u16> = answers.iter().map(|(s, _)| s.as_u16()).collect();
     assert_eq!(status, [200, 400, 201, 400, 201, 400, 400, 409, 200, 200, 200, 404, 202, 204, 204, 400]);
     let old = &answers[0].1["keypair"];
-    assert!(old["private_key"].as_str().is_some_and(|k| k.starts_with("-----BEGIN OPENSSH PRIVATE KEY-----")));
+    assert!(
+        old["private_key"].as_str().is_some_and(|k| k.starts_with("-----BEGIN OPENSSH PRIVATE KEY-----"))
+    );
     assert!(old["public_key"].as_str().is_some_and(|k| k.starts_with("ssh-ed25519 ")));
     assert_eq!(old["fingerprint"].as_str().map(|f| f.split(':').count()), Some(16), "MD5, colon-separated");
     assert!(old.get("type").is_none(), "no type at 2.1");
     let cert = &answers[2].1["keypair"];
     assert_eq!(cert["type"], "x509");
     assert!(cert["public_key"].as_str().is_some_and(|k| k.starts_with("-----BEGIN CERTIFICATE-----")));
-    assert_eq!(cert["fingerprint"].as_str().map(|f| f.split(':').count()), Some(20), "SHA-1, colon-separated");
+    assert_eq!(
+        cert["fingerprint"].as_str().map(|f| f.split(':').count()),
+        Some(20),
+        "SHA-1, colon-separated"
+    );
     assert_eq!(answers[4].1["keypair"]["user_id"], "alice");
     assert!(answers[8].1["keypair"].get("type").is_none());
     assert_eq!(answers[9].1["keypair"]["type"], "ssh");
@@ -249,11 +290,20 @@ async fn keypair_paging_from_2_35() {
     requests.push(("2.35", "GET", "/v2.1/os-keypairs?marker=zzz", None));
     let answers = calls(&app, &requests).await;
     let names = |body: &Value| -> Vec<String> {
-        body["keypairs"].as_array().expect("list").iter().filter_map(|k| k["keypair"]["name"].as_str().map(str::to_owned)).collect()
+        body["keypairs"]
+            .as_array()
+            .expect("list")
+            .iter()
+            .filter_map(|k| k["keypair"]["name"].as_str().map(str::to_owned))
+            .collect()
     };
     assert_eq!(names(&answers[3].1), ["a", "b", "c"], "no paging before 2.35");
     assert_eq!(names(&answers[4].1), ["a", "b"]);
-    assert!(answers[4].1["keypairs_links"][0]["href"].as_str().is_some_and(|h| h.ends_with("/v2.1/os-keypairs?limit=2&marker=b")));
+    assert!(
+        answers[4].1["keypairs_links"][0]["href"]
+            .as_str()
+            .is_some_and(|h| h.ends_with("/v2.1/os-keypairs?limit=2&marker=b"))
+    );
     assert_eq!(names(&answers[5].1), ["c"]);
     assert!(answers[5].1.get("keypairs_links").is_none());
     assert_eq!(answers[6].0, StatusCode::BAD_REQUEST);
@@ -272,6 +322,9 @@ async fn capped_server_refuses_versions_above_the_cap() {
     let req = actix_test::TestRequest::get().uri("/v2.1/flavors/1");
     let res = call_at(&app, &COMPUTE, "latest", req).await;
     assert_eq!(header(&res, "OpenStack-API-Version").as_deref(), Some("compute 2.60"));
-    let doc = read_json(actix_test::call_service(&app, actix_test::TestRequest::get().uri("/v2.1").to_request()).await).await;
+    let doc = read_json(
+        actix_test::call_service(&app, actix_test::TestRequest::get().uri("/v2.1").to_request()).await,
+    )
+    .await;
     assert_eq!(doc["version"]["version"], "2.60");
 }

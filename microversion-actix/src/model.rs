@@ -1,0 +1,527 @@
+//! Versioned models: one struct per resource whose fields carry version
+//! ranges, rendered, parsed and validated at the negotiated version
+//! (`#[derive(VersionedModel)]`).
+//!
+//! - A handler returns [`Versioned`]`(model)`: it is serialized at the
+//!   request's version, fields outside their range left out.
+//! - A handler takes [`VersionedJson`]`<Model>`: the body is validated by
+//!   the JSON Schema the model derives for the version, then parsed; a field
+//!   the version does not have is refused, naming the versions that accept it.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
+
+use actix_web::dev::Payload;
+use actix_web::http::StatusCode;
+use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};
+use futures_util::future::LocalBoxFuture;
+use serde::Serializer;
+use serde::de::DeserializeOwned;
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde_json::{Map, Value, json};
+
+use crate::{
+    ApiError, ApiVersion, ParsedJson, SchemaError, Version, VersionRange, VersionedSchemas, Violation,
+};
+
+/// A type rendered, parsed and described differently at each version.
+/// Derived for structs with `#[derive(VersionedModel)]`; implemented here
+/// for `Option`, `Vec` and string-keyed maps of models.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a versioned model",
+    note = "derive it with `#[derive(VersionedModel)]`, or drop `nested` to treat the field as plain serde data"
+)]
+pub trait VersionedModel: Sized {
+    /// Serializes `self` as it looks at `version`.
+    fn serialize_at<S: Serializer>(&self, version: Version, serializer: S) -> Result<S::Ok, S::Error>;
+
+    /// Parses `value` as a request at `version` may send it, recording every
+    /// problem (with its JSON path under `path`) in `errors`; `None` if it
+    /// recorded any.
+    fn deserialize_at(
+        version: Version,
+        value: Value,
+        path: &str,
+        errors: &mut Vec<Violation>,
+    ) -> Option<Self>;
+
+    /// The JSON Schema of the model at `version`.
+    fn json_schema_at(version: Version) -> Value;
+
+    /// Appends the versions at which the model's shape changes (its own and
+    /// its nested models').
+    fn changes(out: &mut Vec<Version>);
+
+    /// A view of `self` that serializes at `version`.
+    fn at(&self, version: Version) -> At<'_, Self> {
+        At { model: self, version }
+    }
+
+    /// Parses a whole request body at `version`: every problem, or the model.
+    fn from_json_at(version: Version, value: Value) -> Result<Self, ApiError> {
+        let mut errors = Vec::new();
+        match Self::deserialize_at(version, value, "", &mut errors) {
+            Some(model) if errors.is_empty() => Ok(model),
+            _ => Err(ApiError::invalid_input(errors)),
+        }
+    }
+}
+
+/// A struct model whose schemas are compiled once per process, one per
+/// stretch of versions where its shape stays the same. Derived.
+pub trait VersionedStruct: VersionedModel {
+    /// The compiled schemas of the model (compiled on first use).
+    fn compiled_schemas() -> Result<&'static VersionedSchemas, &'static SchemaError>;
+}
+
+/// `model.at(version)`: serializes the model as it looks at that version.
+pub struct At<'a, T> {
+    model: &'a T,
+    version: Version,
+}
+
+impl<T: VersionedModel> serde::Serialize for At<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.model.serialize_at(self.version, serializer)
+    }
+}
+
+/// Compiles the schemas of a model: one per stretch of versions between its
+/// changes. Called by the derived [`VersionedStruct::compiled_schemas`].
+pub fn compile_model_schemas<T: VersionedModel>(name: &'static str) -> Result<VersionedSchemas, SchemaError> {
+    let mut cuts = Vec::new();
+    T::changes(&mut cuts);
+    cuts.sort();
+    cuts.dedup();
+    let documents = segments(&cuts)
+        .into_iter()
+        .map(|(representative, range)| (name, range, T::json_schema_at(representative)));
+    VersionedSchemas::compile_documents(documents)
+}
+
+/// The stretches between cut points: before the first cut, then from each
+/// cut to just before the next. Each with a version inside it.
+fn segments(cuts: &[Version]) -> Vec<(Version, VersionRange)> {
+    // X.Y's successor is X.(Y+1), so "just before X.Y" is X.(Y-1), or the
+    // last minor of the previous major.
+    let before = |v: Version| match v.minor() {
+        0 => Version::new(v.major().saturating_sub(1), u16::MAX),
+        minor => Version::new(v.major(), minor - 1),
+    };
+    let mut out = Vec::new();
+    match cuts.first() {
+        Some(first) if *first > Version::new(0, 0) => {
+            out.push((Version::new(0, 0), VersionRange::until(before(*first))));
+        }
+        _ => {}
+    }
+    for (i, cut) in cuts.iter().enumerate() {
+        let range = match cuts.get(i + 1) {
+            Some(next) => VersionRange::between(*cut, before(*next)),
+            None => VersionRange::from(*cut),
+        };
+        out.push((*cut, range));
+    }
+    if out.is_empty() {
+        out.push((Version::new(0, 0), VersionRange::ANY));
+    }
+    out
+}
+
+/// A response rendering a model at the request's negotiated version: the
+/// handler never passes the version by hand.
+///
+/// ```
+/// # use microversion_actix::{Versioned, VersionedModel};
+/// #[derive(VersionedModel)]
+/// struct Server {
+///     id: u32,
+///     #[versioned(since = "2.3")]
+///     host: Option<String>,
+/// }
+///
+/// async fn show() -> Versioned<Server> {
+///     Versioned::ok(Server { id: 1, host: Some("compute-1".into()) })
+/// }
+/// ```
+pub struct Versioned<T> {
+    model: T,
+    status: StatusCode,
+}
+
+impl<T> Versioned<T> {
+    /// 200 OK with the model.
+    pub fn ok(model: T) -> Versioned<T> {
+        Versioned { model, status: StatusCode::OK }
+    }
+
+    /// 201 Created with the model.
+    pub fn created(model: T) -> Versioned<T> {
+        Versioned { model, status: StatusCode::CREATED }
+    }
+
+    /// The model with another status.
+    pub fn with_status(model: T, status: StatusCode) -> Versioned<T> {
+        Versioned { model, status }
+    }
+}
+
+impl<T: VersionedModel> Responder for Versioned<T> {
+    type Body = actix_web::body::BoxBody;
+
+    fn respond_to(self, req: &HttpRequest) -> HttpResponse {
+        let version = match ApiVersion::from_http_request(req) {
+            Ok(version) => version.version(),
+            Err(e) => return actix_web::ResponseError::error_response(&e),
+        };
+        match serde_json::to_vec(&self.model.at(version)) {
+            Ok(body) => HttpResponse::build(self.status).content_type("application/json").body(body),
+            Err(e) => actix_web::ResponseError::error_response(&ApiError::internal(format!(
+                "rendering failed: {e}"
+            ))),
+        }
+    }
+}
+
+/// A request body parsed into a model at the negotiated version: validated
+/// by the model's schema for that version, then parsed. The body is read
+/// once (or taken as already parsed by a `#[schema]` check).
+///
+/// ```
+/// # use microversion_actix::{VersionedJson, VersionedModel};
+/// #[derive(VersionedModel)]
+/// struct Rename {
+///     name: String,
+///     #[versioned(since = "2.19")]
+///     description: Option<String>,
+/// }
+///
+/// async fn rename(body: VersionedJson<Rename>) -> String {
+///     body.into_inner().name
+/// }
+/// ```
+pub struct VersionedJson<T>(pub T);
+
+impl<T> VersionedJson<T> {
+    /// The parsed model.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> std::ops::Deref for VersionedJson<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: VersionedStruct + 'static> FromRequest for VersionedJson<T> {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<VersionedJson<T>, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        let mut payload = payload.take();
+        Box::pin(async move {
+            let version = ApiVersion::from_http_request(&req)?.version();
+            let parsed = req.extensions_mut().remove::<ParsedJson>();
+            let body = match parsed {
+                Some(ParsedJson(body)) => body,
+                None => crate::read_json_body(&req, &mut payload).await?,
+            };
+            let schemas = T::compiled_schemas()
+                .map_err(|e| ApiError::internal(format!("invalid model schema: {e}")))?;
+            // The model's own errors name the field and the versions that
+            // accept it; the schema adds the constraints of `schema = ...`.
+            let by_schema = schemas.validate(version, &body);
+            let model = T::from_json_at(version, body)?;
+            by_schema.map(|()| VersionedJson(model))
+        })
+    }
+}
+
+/// Derives the compiled-schema cell of a model (used by the derive).
+pub fn model_schemas<T: VersionedModel>(
+    cell: &'static OnceLock<Result<VersionedSchemas, SchemaError>>,
+    name: &'static str,
+) -> Result<&'static VersionedSchemas, &'static SchemaError> {
+    cell.get_or_init(|| compile_model_schemas::<T>(name)).as_ref()
+}
+
+/// How a field may be absent from a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Presence {
+    /// Must be sent at the versions that have it.
+    Required,
+    /// An `Option`: absent is `None`.
+    Optional,
+    /// Absent is `Default::default()`.
+    Default,
+}
+
+/// One field of a request object, read at `version` (used by the derive).
+/// `parse` turns the sent value into the field's type; `absent` gives the
+/// value when it is not sent at a version that does not require it.
+#[allow(clippy::too_many_arguments)]
+pub fn read_field<T>(
+    object: &mut Map<String, Value>,
+    key: &str,
+    range: VersionRange,
+    presence: Presence,
+    version: Version,
+    path: &str,
+    errors: &mut Vec<Violation>,
+    parse: impl FnOnce(Value, &str, &mut Vec<Violation>) -> Option<T>,
+    absent: impl FnOnce() -> Option<T>,
+) -> Option<T> {
+    let field_path = format!("{path}/{key}");
+    match object.remove(key) {
+        Some(value) if range.contains(version) => parse(value, &field_path, errors),
+        Some(_) => {
+            errors.push(Violation {
+                path: field_path,
+                message: format!("`{key}` is not accepted at version {version}; it is accepted at {range}"),
+            });
+            None
+        }
+        None if presence == Presence::Required && range.contains(version) => {
+            errors.push(Violation {
+                path: field_path,
+                message: format!("`{key}` is required at version {version}"),
+            });
+            None
+        }
+        None => absent(),
+    }
+}
+
+/// Parses a plain (non-model) field value with serde.
+pub fn parse_plain<T: DeserializeOwned>(value: Value, path: &str, errors: &mut Vec<Violation>) -> Option<T> {
+    serde_json::from_value(value)
+        .map_err(|e| errors.push(Violation { path: path.to_owned(), message: e.to_string() }))
+        .ok()
+}
+
+/// The object a struct model is read from, or an error if the value is not one.
+pub fn object_at(value: Value, path: &str, errors: &mut Vec<Violation>) -> Option<Map<String, Value>> {
+    match value {
+        Value::Object(object) => Some(object),
+        other => {
+            let path = if path.is_empty() { "/" } else { path };
+            errors.push(Violation {
+                path: path.to_owned(),
+                message: format!("expected an object, got {other}"),
+            });
+            None
+        }
+    }
+}
+
+/// Records every key left in `object` as unknown.
+pub fn deny_unknown(object: Map<String, Value>, path: &str, errors: &mut Vec<Violation>) {
+    for key in object.keys() {
+        errors.push(Violation {
+            path: format!("{path}/{key}"),
+            message: format!("`{key}` is not a known field"),
+        });
+    }
+}
+
+/// The JSON Schema of a plain field type, derived from its Rust type.
+/// Implemented for strings, numbers, booleans, options, vectors, string-keyed
+/// maps and `serde_json::Value`; other types give `#[versioned(schema = ...)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no JSON Schema for a versioned model field",
+    label = "no derived schema for this type",
+    note = "give the field `#[versioned(schema = path::to::schema_fn)]` (a `fn() -> serde_json::Value`), \
+            or `#[versioned(nested)]` if the type is itself a `VersionedModel`"
+)]
+pub trait FieldSchema {
+    /// The schema of values of this type.
+    fn field_schema() -> Value;
+}
+
+impl FieldSchema for String {
+    fn field_schema() -> Value {
+        json!({"type": "string"})
+    }
+}
+
+impl FieldSchema for bool {
+    fn field_schema() -> Value {
+        json!({"type": "boolean"})
+    }
+}
+
+macro_rules! integer_schema {
+    ($($t:ty),*) => {$(
+        impl FieldSchema for $t {
+            fn field_schema() -> Value {
+                json!({"type": "integer", "minimum": <$t>::MIN, "maximum": <$t>::MAX})
+            }
+        }
+    )*};
+}
+integer_schema!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+impl FieldSchema for f32 {
+    fn field_schema() -> Value {
+        json!({"type": "number"})
+    }
+}
+
+impl FieldSchema for f64 {
+    fn field_schema() -> Value {
+        json!({"type": "number"})
+    }
+}
+
+impl FieldSchema for Value {
+    fn field_schema() -> Value {
+        json!({})
+    }
+}
+
+impl<T: FieldSchema> FieldSchema for Option<T> {
+    fn field_schema() -> Value {
+        json!({"anyOf": [T::field_schema(), {"type": "null"}]})
+    }
+}
+
+impl<T: FieldSchema> FieldSchema for Vec<T> {
+    fn field_schema() -> Value {
+        json!({"type": "array", "items": T::field_schema()})
+    }
+}
+
+impl<T: FieldSchema> FieldSchema for BTreeMap<String, T> {
+    fn field_schema() -> Value {
+        json!({"type": "object", "additionalProperties": T::field_schema()})
+    }
+}
+
+impl<T: FieldSchema, S: std::hash::BuildHasher> FieldSchema for HashMap<String, T, S> {
+    fn field_schema() -> Value {
+        json!({"type": "object", "additionalProperties": T::field_schema()})
+    }
+}
+
+// ---- Containers of models: `#[versioned(nested)]` fields.
+
+impl<T: VersionedModel> VersionedModel for Option<T> {
+    fn serialize_at<S: Serializer>(&self, version: Version, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Some(model) => model.serialize_at(version, serializer),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    fn deserialize_at(
+        version: Version,
+        value: Value,
+        path: &str,
+        errors: &mut Vec<Violation>,
+    ) -> Option<Self> {
+        match value {
+            Value::Null => Some(None),
+            value => T::deserialize_at(version, value, path, errors).map(Some),
+        }
+    }
+
+    fn json_schema_at(version: Version) -> Value {
+        json!({"anyOf": [T::json_schema_at(version), {"type": "null"}]})
+    }
+
+    fn changes(out: &mut Vec<Version>) {
+        T::changes(out);
+    }
+}
+
+impl<T: VersionedModel> VersionedModel for Vec<T> {
+    fn serialize_at<S: Serializer>(&self, version: Version, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.len()))?;
+        for model in self {
+            seq.serialize_element(&model.at(version))?;
+        }
+        seq.end()
+    }
+
+    fn deserialize_at(
+        version: Version,
+        value: Value,
+        path: &str,
+        errors: &mut Vec<Violation>,
+    ) -> Option<Self> {
+        let Value::Array(items) = value else {
+            errors.push(Violation { path: path.to_owned(), message: "expected an array".into() });
+            return None;
+        };
+        let parsed: Vec<Option<T>> = items
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| T::deserialize_at(version, item, &format!("{path}/{i}"), errors))
+            .collect();
+        parsed.into_iter().collect()
+    }
+
+    fn json_schema_at(version: Version) -> Value {
+        json!({"type": "array", "items": T::json_schema_at(version)})
+    }
+
+    fn changes(out: &mut Vec<Version>) {
+        T::changes(out);
+    }
+}
+
+impl<T: VersionedModel> VersionedModel for BTreeMap<String, T> {
+    fn serialize_at<S: Serializer>(&self, version: Version, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.len()))?;
+        for (key, model) in self {
+            map.serialize_entry(key, &model.at(version))?;
+        }
+        map.end()
+    }
+
+    fn deserialize_at(
+        version: Version,
+        value: Value,
+        path: &str,
+        errors: &mut Vec<Violation>,
+    ) -> Option<Self> {
+        let object = object_at(value, path, errors)?;
+        let parsed: Vec<Option<(String, T)>> = object
+            .into_iter()
+            .map(|(key, item)| {
+                let item_path = format!("{path}/{key}");
+                T::deserialize_at(version, item, &item_path, errors).map(|model| (key, model))
+            })
+            .collect();
+        parsed.into_iter().collect()
+    }
+
+    fn json_schema_at(version: Version) -> Value {
+        json!({"type": "object", "additionalProperties": T::json_schema_at(version)})
+    }
+
+    fn changes(out: &mut Vec<Version>) {
+        T::changes(out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_cover_every_version_once() {
+        let cuts = [Version::new(2, 55), Version::new(2, 61), Version::new(3, 0)];
+        let segments = segments(&cuts);
+        let ranges: Vec<String> = segments.iter().map(|(_, r)| r.to_string()).collect();
+        assert_eq!(ranges, ["up to 2.54", "2.55 to 2.60", "2.61 to 2.65535", "3.0 and later"]);
+        for (representative, range) in &segments {
+            assert!(range.contains(*representative));
+        }
+        assert_eq!(super::segments(&[]).len(), 1);
+    }
+}

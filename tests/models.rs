@@ -1,0 +1,242 @@
+//! `#[derive(VersionedModel)]`: fields rendered, accepted and described at
+//! every boundary of their ranges; the derived schema agrees with the parser.
+
+use std::collections::BTreeMap;
+
+use actix_web::http::StatusCode;
+use actix_web::test as actix_test;
+use actix_web::{App, web};
+use microversion_actix::test::{call_at, read_json};
+use microversion_actix::{
+    Microversions, Version, Versioned, VersionedJson, VersionedModel, VersionedStruct, Violation,
+};
+use microversion_tests::API;
+use serde_json::{Value, json};
+
+fn v(text: &str) -> Version {
+    text.parse().expect("a version")
+}
+
+/// Nova's flavor view in miniature: a field from 2.5, one from 2.8, a
+/// representation change at 2.10, a renamed field.
+#[derive(VersionedModel, Debug, Clone, PartialEq)]
+#[versioned(api = API)]
+struct FlavorView {
+    id: String,
+    ram: u64,
+    #[versioned(rename = "OS-FLV-EXT-DATA:ephemeral")]
+    ephemeral: u64,
+    #[versioned(since = "2.5")]
+    description: Option<String>,
+    #[versioned(since = "2.8", default)]
+    extra_specs: BTreeMap<String, String>,
+    #[versioned(render(until = "2.9", with = swap_before_2_10))]
+    swap: u64,
+}
+
+/// Before 2.10, no swap is `""`.
+fn swap_before_2_10(swap: &u64) -> Value {
+    if *swap == 0 { json!("") } else { json!(swap) }
+}
+
+fn flavor() -> FlavorView {
+    FlavorView {
+        id: "1".into(),
+        ram: 512,
+        ephemeral: 0,
+        description: Some("tiny".into()),
+        extra_specs: BTreeMap::from([("hw:cpu_policy".into(), "dedicated".into())]),
+        swap: 0,
+    }
+}
+
+fn render(model: &FlavorView, version: &str) -> Value {
+    serde_json::to_value(model.at(v(version))).expect("serializes")
+}
+
+#[test]
+fn fields_render_inside_their_ranges_only() {
+    let model = flavor();
+    for (version, description, extra_specs, swap) in [
+        ("2.1", false, false, json!("")),
+        ("2.4", false, false, json!("")),
+        ("2.5", true, false, json!("")),
+        ("2.7", true, false, json!("")),
+        ("2.8", true, true, json!("")),
+        ("2.9", true, true, json!("")),
+        ("2.10", true, true, json!(0)),
+        ("2.12", true, true, json!(0)),
+    ] {
+        let out = render(&model, version);
+        assert_eq!(out.get("description").is_some(), description, "description at {version}");
+        assert_eq!(out.get("extra_specs").is_some(), extra_specs, "extra_specs at {version}");
+        assert_eq!(out["swap"], swap, "swap at {version}");
+        assert_eq!(out["OS-FLV-EXT-DATA:ephemeral"], 0, "renamed at {version}");
+        assert!(out.get("ephemeral").is_none());
+    }
+    assert_eq!(render(&FlavorView { swap: 512, ..flavor() }, "2.1")["swap"], 512, "only zero changes");
+}
+
+#[test]
+fn round_trip_at_each_version() {
+    for version in ["2.1", "2.4", "2.5", "2.8", "2.10", "2.12"] {
+        let mut model = flavor();
+        model.swap = 256; // a value both representations render as a number
+        let rendered = render(&model, version);
+        let parsed = FlavorView::from_json_at(v(version), rendered).expect("parses what it rendered");
+        let mut expected = model.clone();
+        if v(version) < v("2.5") {
+            expected.description = None;
+        }
+        if v(version) < v("2.8") {
+            expected.extra_specs = BTreeMap::new();
+        }
+        assert_eq!(parsed, expected, "at {version}");
+    }
+}
+
+fn violations(version: &str, body: Value) -> Vec<String> {
+    let mut errors: Vec<Violation> = Vec::new();
+    let parsed = FlavorView::deserialize_at(v(version), body, "", &mut errors);
+    assert!(parsed.is_none() || errors.is_empty());
+    errors.into_iter().map(|e| format!("{} {}", e.path, e.message)).collect()
+}
+
+#[test]
+fn requests_are_refused_with_the_field_and_its_versions() {
+    let base = json!({"id": "1", "ram": 512, "OS-FLV-EXT-DATA:ephemeral": 0, "swap": 0});
+    let with = |key: &str, value: Value| {
+        let mut body = base.clone();
+        body[key] = value;
+        body
+    };
+    assert_eq!(
+        violations("2.4", with("description", json!("x"))),
+        ["/description `description` is not accepted at version 2.4; it is accepted at 2.5 and later"]
+    );
+    assert_eq!(violations("2.5", with("description", json!("x"))), Vec::<String>::new());
+    assert_eq!(
+        violations("2.7", with("extra_specs", json!({}))),
+        ["/extra_specs `extra_specs` is not accepted at version 2.7; it is accepted at 2.8 and later"]
+    );
+    assert_eq!(violations("2.1", with("colour", json!("red"))), ["/colour `colour` is not a known field"]);
+    let mut missing = base.clone();
+    missing.as_object_mut().expect("object").remove("ram");
+    assert_eq!(violations("2.1", missing), ["/ram `ram` is required at version 2.1"]);
+    let wrong = violations("2.1", with("ram", json!("lots")));
+    assert_eq!(wrong.len(), 1);
+    assert!(wrong[0].starts_with("/ram invalid type: string \"lots\", expected u64"), "{wrong:?}");
+    let all = violations("2.4", json!({"id": 1, "description": "x", "colour": 1}));
+    assert_eq!(all.len(), 6, "every problem at once: {all:?}");
+    assert_eq!(violations("2.1", json!([1])), ["/ expected an object, got [1]"]);
+}
+
+/// The request side: a nested model and a list of them.
+#[derive(VersionedModel, Debug, PartialEq)]
+struct Server {
+    name: String,
+    #[versioned(nested)]
+    flavor: FlavorRef,
+    #[versioned(nested, since = "2.3", default)]
+    networks: Vec<Network>,
+}
+
+#[derive(VersionedModel, Debug, PartialEq)]
+struct FlavorRef {
+    id: String,
+}
+
+#[derive(VersionedModel, Debug, PartialEq, Default)]
+struct Network {
+    uuid: String,
+    #[versioned(since = "2.6")]
+    tag: Option<String>,
+}
+
+#[test]
+fn nested_models_are_versioned_too() {
+    let body = json!({"name": "vm", "flavor": {"id": "1"}, "networks": [{"uuid": "n1", "tag": "a"}]});
+    let mut errors = Vec::new();
+    assert!(Server::deserialize_at(v("2.5"), body.clone(), "", &mut errors).is_none());
+    let messages: Vec<String> = errors.iter().map(|e| format!("{} {}", e.path, e.message)).collect();
+    assert_eq!(
+        messages,
+        ["/networks/0/tag `tag` is not accepted at version 2.5; it is accepted at 2.6 and later"]
+    );
+    let server = Server::from_json_at(v("2.6"), body).expect("valid at 2.6");
+    assert_eq!(server.networks, [Network { uuid: "n1".into(), tag: Some("a".into()) }]);
+    let rendered = serde_json::to_value(server.at(v("2.3"))).expect("serializes");
+    assert_eq!(rendered, json!({"name": "vm", "flavor": {"id": "1"}, "networks": [{"uuid": "n1"}]}));
+    let mut changes = Vec::new();
+    Server::changes(&mut changes);
+    changes.sort();
+    assert_eq!(changes, [v("2.3"), v("2.6")], "nested changes count");
+}
+
+#[test]
+fn derived_schema_agrees_with_the_parser() {
+    let schemas = FlavorView::compiled_schemas().expect("derived schemas compile");
+    let cases = [
+        json!({"id": "1", "ram": 1, "OS-FLV-EXT-DATA:ephemeral": 0, "swap": 0}),
+        json!({"id": "1", "ram": 1, "OS-FLV-EXT-DATA:ephemeral": 0, "swap": 0, "description": "d"}),
+        json!({"id": "1", "ram": 1, "OS-FLV-EXT-DATA:ephemeral": 0, "swap": 0, "description": null}),
+        json!({"id": "1", "ram": 1, "OS-FLV-EXT-DATA:ephemeral": 0, "swap": 0, "extra_specs": {"a": "b"}}),
+        json!({"id": "1", "ram": 1, "OS-FLV-EXT-DATA:ephemeral": 0, "swap": 0, "extra_specs": {"a": 1}}),
+        json!({"id": "1", "ram": -1, "OS-FLV-EXT-DATA:ephemeral": 0, "swap": 0}),
+        json!({"id": "1", "OS-FLV-EXT-DATA:ephemeral": 0, "swap": 0}),
+        json!({"id": 1, "ram": 1, "OS-FLV-EXT-DATA:ephemeral": 0, "swap": 0}),
+        json!({"id": "1", "ram": 1, "OS-FLV-EXT-DATA:ephemeral": 0, "swap": 0, "other": true}),
+        json!("not an object"),
+    ];
+    for version in ["2.1", "2.4", "2.5", "2.7", "2.8", "2.9", "2.10", "2.12"] {
+        for case in &cases {
+            let by_schema = schemas.validate(v(version), case).is_ok();
+            let by_parser = FlavorView::from_json_at(v(version), case.clone()).is_ok();
+            assert_eq!(by_schema, by_parser, "{case} at {version}");
+        }
+    }
+    let schema = FlavorView::json_schema_at(v("2.5"));
+    assert_eq!(schema["required"], json!(["id", "ram", "OS-FLV-EXT-DATA:ephemeral", "swap"]));
+    assert!(schema["properties"].get("description").is_some());
+    assert!(FlavorView::json_schema_at(v("2.4"))["properties"].get("description").is_none());
+}
+
+async fn show(version: microversion_actix::ApiVersion) -> Versioned<FlavorView> {
+    let mut model = flavor();
+    model.description = Some(format!("rendered for {version}"));
+    Versioned::ok(model)
+}
+
+async fn create(body: VersionedJson<FlavorView>) -> Versioned<FlavorView> {
+    Versioned::created(body.into_inner())
+}
+
+#[actix_web::test]
+async fn handlers_return_and_take_models_at_the_negotiated_version() {
+    let app = actix_test::init_service(
+        App::new()
+            .wrap(Microversions::new(API))
+            .route("/flavor", web::get().to(show))
+            .route("/flavor", web::post().to(create)),
+    )
+    .await;
+    let res = call_at(&app, &API, "2.4", actix_test::TestRequest::get().uri("/flavor")).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let body = read_json(res).await;
+    assert!(body.get("description").is_none());
+    assert_eq!(body["swap"], "");
+    let res = call_at(&app, &API, "2.10", actix_test::TestRequest::get().uri("/flavor")).await;
+    let body = read_json(res).await;
+    assert_eq!((&body["description"], &body["swap"]), (&json!("rendered for 2.10"), &json!(0)));
+
+    let sent = json!({"id": "9", "ram": 64, "OS-FLV-EXT-DATA:ephemeral": 0, "swap": 0, "description": "new"});
+    let res =
+        call_at(&app, &API, "2.5", actix_test::TestRequest::post().uri("/flavor").set_json(&sent)).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    assert_eq!(read_json(res).await["description"], "new");
+    let res =
+        call_at(&app, &API, "2.4", actix_test::TestRequest::post().uri("/flavor").set_json(&sent)).await;
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    let body = read_json(res).await;
+    assert_eq!(body["errors"][0]["violations"][0]["path"], "/description", "{body}");
+}
