@@ -2,20 +2,23 @@
 //! `description` from 2.55 (accepted on create, changed by the new
 //! `PUT /flavors/{id}`), `extra_specs` in views from 2.61, `swap` as 0
 //! instead of "" from 2.75, unknown list query parameters refused from 2.75.
+//!
+//! The views are versioned models (one struct, fields with their versions);
+//! the request bodies are checked by versioned schemas, as Nova's are.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, LazyLock};
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use microversion_actix::{
-    ApiError, ApiVersion, Json, SchemaSource, Version, VersionRange, VersionedSchemas, controller,
+    ApiError, ApiVersion, Json, SchemaSource, Version, VersionRange, Versioned, VersionedModel,
+    VersionedSchemas, controller,
 };
 use serde_json::{Map, Value, json};
 
 use crate::api::COMPUTE;
 use crate::store::{Conflict, Flavor, Store};
 
-const V2_55: Version = Version::lit("2.55");
 const V2_75: Version = Version::lit("2.75");
 
 /// The flavor resource.
@@ -29,34 +32,130 @@ impl Flavors {
     }
 }
 
+/// A flavor as `GET /flavors/{id}` and `/flavors/detail` show it: one
+/// struct for every version, each field with the versions that have it.
+#[derive(VersionedModel)]
+#[versioned(api = COMPUTE)]
+struct FlavorView {
+    id: String,
+    name: String,
+    ram: u64,
+    vcpus: u64,
+    disk: u64,
+    #[versioned(rename = "OS-FLV-EXT-DATA:ephemeral")]
+    ephemeral: u64,
+    #[versioned(rename = "OS-FLV-DISABLED:disabled")]
+    disabled: bool,
+    #[versioned(rename = "os-flavor-access:is_public")]
+    is_public: bool,
+    rxtx_factor: f64,
+    /// No swap was `""` until 2.74, and is 0 from 2.75.
+    #[versioned(render(until = "2.74", with = swap_before_2_75))]
+    swap: u64,
+    links: Value,
+    #[versioned(since = "2.55")]
+    description: Option<String>,
+    #[versioned(since = "2.61", default)]
+    extra_specs: BTreeMap<String, String>,
+}
+
+fn swap_before_2_75(swap: &u64) -> Value {
+    if *swap == 0 { json!("") } else { json!(swap) }
+}
+
+impl FlavorView {
+    fn new(flavor: &Flavor, req: &HttpRequest) -> FlavorView {
+        FlavorView {
+            id: flavor.id.clone(),
+            name: flavor.name.clone(),
+            ram: flavor.ram,
+            vcpus: flavor.vcpus,
+            disk: flavor.disk,
+            ephemeral: flavor.ephemeral,
+            disabled: false,
+            is_public: flavor.is_public,
+            rxtx_factor: flavor.rxtx_factor,
+            swap: flavor.swap,
+            links: links(req, &flavor.id),
+            description: flavor.description.clone(),
+            extra_specs: flavor.extra_specs.clone(),
+        }
+    }
+}
+
+/// A `GET /flavors` entry.
+#[derive(VersionedModel)]
+#[versioned(api = COMPUTE)]
+struct FlavorSummary {
+    id: String,
+    name: String,
+    links: Value,
+    #[versioned(since = "2.55")]
+    description: Option<String>,
+}
+
+impl FlavorSummary {
+    fn new(flavor: &Flavor, req: &HttpRequest) -> FlavorSummary {
+        FlavorSummary {
+            id: flavor.id.clone(),
+            name: flavor.name.clone(),
+            links: links(req, &flavor.id),
+            description: flavor.description.clone(),
+        }
+    }
+}
+
+/// `{"flavor": {...}}`
+#[derive(VersionedModel)]
+struct OneFlavor {
+    #[versioned(nested)]
+    flavor: FlavorView,
+}
+
+impl OneFlavor {
+    fn new(flavor: &Flavor, req: &HttpRequest) -> OneFlavor {
+        OneFlavor { flavor: FlavorView::new(flavor, req) }
+    }
+}
+
+/// `{"flavors": [...]}` of `GET /flavors`.
+#[derive(VersionedModel)]
+struct FlavorList {
+    #[versioned(nested)]
+    flavors: Vec<FlavorSummary>,
+}
+
+/// `{"flavors": [...]}` of `GET /flavors/detail`.
+#[derive(VersionedModel)]
+struct FlavorDetails {
+    #[versioned(nested)]
+    flavors: Vec<FlavorView>,
+}
+
 // `/flavors/detail` is declared before `/flavors/{id}`: actix matches paths
 // in registration order.
 #[controller(api = COMPUTE)]
 impl Flavors {
     #[get("/flavors")]
-    async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
-        let flavors = self.select(version, &req)?;
-        let views: Vec<Value> = flavors.iter().map(|f| self.summary(version, f, &req)).collect();
-        Ok(HttpResponse::Ok().json(json!({"flavors": views})))
+    async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<Versioned<FlavorList>, ApiError> {
+        let flavors = self.select(version, &req)?.iter().map(|f| FlavorSummary::new(f, &req)).collect();
+        Ok(Versioned::ok(FlavorList { flavors }))
     }
 
     #[get("/flavors/detail")]
-    async fn list_detail(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
-        let flavors = self.select(version, &req)?;
-        let views: Result<Vec<Value>, ApiError> =
-            flavors.iter().map(|f| self.detail(version, f, &req)).collect();
-        Ok(HttpResponse::Ok().json(json!({"flavors": views?})))
-    }
-
-    #[get("/flavors/{id}")]
-    async fn show(
+    async fn list_detail(
         &self,
         version: ApiVersion,
         req: HttpRequest,
-        id: web::Path<String>,
-    ) -> Result<HttpResponse, ApiError> {
+    ) -> Result<Versioned<FlavorDetails>, ApiError> {
+        let flavors = self.select(version, &req)?.iter().map(|f| FlavorView::new(f, &req)).collect();
+        Ok(Versioned::ok(FlavorDetails { flavors }))
+    }
+
+    #[get("/flavors/{id}")]
+    async fn show(&self, req: HttpRequest, id: web::Path<String>) -> Result<Versioned<OneFlavor>, ApiError> {
         let flavor = self.store.flavor(&id).ok_or_else(|| not_found(&id))?;
-        Ok(HttpResponse::Ok().json(json!({"flavor": self.detail(version, &flavor, &req)?})))
+        Ok(Versioned::ok(OneFlavor::new(&flavor, &req)))
     }
 
     /// One method for every version: only the schema changes, at 2.55.
@@ -64,15 +163,10 @@ impl Flavors {
     #[api_version("2.1")]
     #[schema(create_v2_1, "2.1", "2.54")]
     #[schema(create_v2_55, "2.55")]
-    async fn create(
-        &self,
-        version: ApiVersion,
-        req: HttpRequest,
-        body: Json<Value>,
-    ) -> Result<HttpResponse, ApiError> {
+    async fn create(&self, req: HttpRequest, body: Json<Value>) -> Result<Versioned<OneFlavor>, ApiError> {
         let flavor = new_flavor(&body["flavor"])?;
         match self.store.insert_flavor(flavor.clone()) {
-            Ok(()) => Ok(HttpResponse::Ok().json(json!({"flavor": self.detail(version, &flavor, &req)?}))),
+            Ok(()) => Ok(Versioned::ok(OneFlavor::new(&flavor, &req))),
             Err(Conflict::Id) => {
                 Err(ApiError::conflict(format!("Flavor with ID {} already exists.", flavor.id)))
             }
@@ -88,15 +182,14 @@ impl Flavors {
     #[schema(update_v2_55, "2.55")]
     async fn update(
         &self,
-        version: ApiVersion,
         req: HttpRequest,
         id: web::Path<String>,
         body: Json<Value>,
-    ) -> Result<HttpResponse, ApiError> {
+    ) -> Result<Versioned<OneFlavor>, ApiError> {
         let description = body["flavor"]["description"].as_str().map(str::to_owned);
         let flavor =
             self.store.update_flavor(&id, |f| f.description = description).ok_or_else(|| not_found(&id))?;
-        Ok(HttpResponse::Ok().json(json!({"flavor": self.detail(version, &flavor, &req)?})))
+        Ok(Versioned::ok(OneFlavor::new(&flavor, &req)))
     }
 
     #[delete("/flavors/{id}")]
@@ -106,54 +199,6 @@ impl Flavors {
         } else {
             Err(not_found(&id))
         }
-    }
-
-    /// The fields a flavor view gains by version: none before 2.55, ...
-    #[api_version("2.1", "2.54")]
-    fn versioned_fields(&self, _flavor: &Flavor, _view: &mut Map<String, Value>) {}
-
-    /// ... its description from 2.55, ...
-    #[api_version("2.55", "2.60")]
-    fn versioned_fields(&self, flavor: &Flavor, view: &mut Map<String, Value>) {
-        view.insert("description".into(), json!(flavor.description));
-    }
-
-    /// ... and its extra specs from 2.61.
-    #[api_version("2.61")]
-    fn versioned_fields(&self, flavor: &Flavor, view: &mut Map<String, Value>) {
-        view.insert("description".into(), json!(flavor.description));
-        view.insert("extra_specs".into(), json!(flavor.extra_specs));
-    }
-
-    /// `GET /flavors` entries: id, name, links, and the description from 2.55.
-    fn summary(&self, version: ApiVersion, flavor: &Flavor, req: &HttpRequest) -> Value {
-        let mut view = Map::new();
-        view.insert("id".into(), json!(flavor.id));
-        view.insert("name".into(), json!(flavor.name));
-        view.insert("links".into(), links(req, &flavor.id));
-        if version >= V2_55 {
-            view.insert("description".into(), json!(flavor.description));
-        }
-        Value::Object(view)
-    }
-
-    fn detail(&self, version: ApiVersion, flavor: &Flavor, req: &HttpRequest) -> Result<Value, ApiError> {
-        let mut view = Map::new();
-        view.insert("id".into(), json!(flavor.id));
-        view.insert("name".into(), json!(flavor.name));
-        view.insert("ram".into(), json!(flavor.ram));
-        view.insert("vcpus".into(), json!(flavor.vcpus));
-        view.insert("disk".into(), json!(flavor.disk));
-        view.insert("OS-FLV-EXT-DATA:ephemeral".into(), json!(flavor.ephemeral));
-        view.insert("OS-FLV-DISABLED:disabled".into(), json!(false));
-        view.insert("os-flavor-access:is_public".into(), json!(flavor.is_public));
-        view.insert("rxtx_factor".into(), json!(flavor.rxtx_factor));
-        // A representation change checked in the handler: "" for no swap until 2.74.
-        let swap = if flavor.swap == 0 && version < V2_75 { json!("") } else { json!(flavor.swap) };
-        view.insert("swap".into(), swap);
-        view.insert("links".into(), links(req, &flavor.id));
-        self.versioned_fields(version, flavor, &mut view)?;
-        Ok(Value::Object(view))
     }
 
     /// The flavors a list request selects: filters, sort, marker and limit
