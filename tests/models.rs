@@ -240,3 +240,55 @@ async fn handlers_return_and_take_models_at_the_negotiated_version() {
     let body = read_json(res).await;
     assert_eq!(body["errors"][0]["violations"][0]["path"], "/description", "{body}");
 }
+
+/// `#[schema(model = ...)]`: a variant validated by a model's derived schema.
+struct Checked;
+
+#[microversion_actix::controller(api = API)]
+impl Checked {
+    #[post("/checked")]
+    #[api_version("2.1")]
+    #[schema(model = FlavorView)]
+    async fn create(&self, body: microversion_actix::Json<Value>) -> microversion_actix::Json<Value> {
+        body
+    }
+
+    #[put("/checked")]
+    #[api_version("2.1")]
+    #[schema(model = FlavorView, "2.5")]
+    async fn replace(&self, body: microversion_actix::Json<Value>) -> microversion_actix::Json<Value> {
+        body
+    }
+}
+
+#[actix_web::test]
+async fn model_schemas_validate_controller_variants() {
+    use microversion_actix::Controller;
+    let app = actix_test::init_service(App::new().wrap(Microversions::new(API)).service(Checked)).await;
+    let with_description =
+        json!({"id": "9", "ram": 64, "OS-FLV-EXT-DATA:ephemeral": 0, "swap": 0, "description": "d"});
+    let post = |version: &'static str| {
+        call_at(
+            &app,
+            &API,
+            version,
+            actix_test::TestRequest::post().uri("/checked").set_json(&with_description),
+        )
+    };
+    assert_eq!(post("2.4").await.status(), StatusCode::BAD_REQUEST, "no description before 2.5");
+    assert_eq!(post("2.5").await.status(), StatusCode::OK);
+    let put = |version: &'static str| {
+        call_at(
+            &app,
+            &API,
+            version,
+            actix_test::TestRequest::put().uri("/checked").set_json(json!({"colour": 1})),
+        )
+    };
+    assert_eq!(put("2.4").await.status(), StatusCode::OK, "not validated before 2.5");
+    assert_eq!(put("2.5").await.status(), StatusCode::BAD_REQUEST);
+    let replace = Checked::OPERATIONS.iter().find(|op| op.name == "replace").expect("listed");
+    assert_eq!(replace.variants[0].schemas[0].0, "model FlavorView");
+    assert_eq!(replace.variants[0].schemas[0].1.to_string(), "2.5 and later");
+    assert!(Checked::check_schemas().is_ok());
+}

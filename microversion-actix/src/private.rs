@@ -14,7 +14,7 @@ use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder, web};
 
-use crate::{ApiError, ApiVersion, ParsedJson, SchemaError, SchemaSource, Version, VersionedSchemas};
+use crate::{ApiError, ApiVersion, ParsedJson, SchemaError, Version, VersionRange, VersionedSchemas};
 
 /// The error type of [`crate::Controller::check_schemas`].
 pub type SchemaCheckError = SchemaError;
@@ -52,21 +52,26 @@ pub fn missing(version: Version, status: u16) -> actix_web::Error {
     ApiError::method_not_at_version(version, status).into()
 }
 
-/// The schemas of one variant, compiled on first use, once per process.
+/// The schemas of one variant, compiled on first use, once per process, and
+/// the versions they apply to (a model schema may be limited to some).
 pub struct LazySchemas {
-    sources: &'static [SchemaSource],
+    range: VersionRange,
+    compile: fn() -> Result<VersionedSchemas, SchemaError>,
     compiled: OnceLock<Result<VersionedSchemas, SchemaError>>,
 }
 
 impl LazySchemas {
-    /// Schemas to compile on first use.
-    pub const fn new(sources: &'static [SchemaSource]) -> LazySchemas {
-        LazySchemas { sources, compiled: OnceLock::new() }
+    /// Schemas to compile on first use, applied at the versions of `range`.
+    pub const fn new(
+        range: VersionRange,
+        compile: fn() -> Result<VersionedSchemas, SchemaError>,
+    ) -> LazySchemas {
+        LazySchemas { range, compile, compiled: OnceLock::new() }
     }
 
     /// The compiled set, or why it cannot be compiled.
     pub fn check(&self) -> Result<&VersionedSchemas, SchemaError> {
-        self.compiled.get_or_init(|| VersionedSchemas::compile(self.sources)).as_ref().map_err(Clone::clone)
+        self.compiled.get_or_init(self.compile).as_ref().map_err(Clone::clone)
     }
 
     /// Compiles now; an invalid schema stops the server at start-up with its name.
@@ -94,7 +99,7 @@ pub async fn validate_body(
             e.to_string(),
         )
     })?;
-    if set.schema_for(version).is_none() {
+    if !schemas.range.contains(version) || set.schema_for(version).is_none() {
         return Ok(());
     }
     let body = crate::read_json_body(req, payload).await?;

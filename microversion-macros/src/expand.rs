@@ -346,18 +346,34 @@ fn helper_dispatcher(krate: &syn::Path, op: &Operation) -> TokenStream {
 
 fn schema_fn(krate: &syn::Path, op: &Operation, i: usize, variant: &Variant) -> TokenStream {
     let ident = format_ident!("__mv_schemas_{}_v{}", op.name, i);
-    let sources = variant.schemas.iter().map(|s| {
-        let path = &s.path;
-        let name = path.to_token_stream().to_string().replace(' ', "");
-        let range = range_tokens(krate, s.range.range());
-        let schema =
-            quote_spanned!(path.span_ident()=> #path as fn() -> #krate::__private::serde_json::Value);
-        quote!(#krate::SchemaSource { name: #name, range: #range, schema: #schema })
-    });
+    let private = quote!(#krate::__private);
+    let lazy = match variant.schemas.iter().find(|s| s.model) {
+        Some(model) => {
+            let ty = &model.path;
+            let name = format!("model {}", ty.to_token_stream().to_string().replace(' ', ""));
+            let range = range_tokens(krate, model.range_in(variant.range()));
+            let compile = quote_spanned!(ty.span_ident()=> #krate::compile_model_schemas::<#ty>(#name));
+            quote!(#private::LazySchemas::new(#range, || #compile))
+        }
+        None => {
+            let sources = variant.schemas.iter().map(|s| {
+                let path = &s.path;
+                let name = path.to_token_stream().to_string().replace(' ', "");
+                let range = range_tokens(krate, s.range.range());
+                let schema = quote_spanned!(path.span_ident()=> #path as fn() -> #private::serde_json::Value);
+                quote!(#krate::SchemaSource { name: #name, range: #range, schema: #schema })
+            });
+            quote! {
+                #private::LazySchemas::new(#krate::VersionRange::ANY, || {
+                    #krate::VersionedSchemas::compile(&[#(#sources),*])
+                })
+            }
+        }
+    };
     quote! {
         #[doc(hidden)]
-        fn #ident() -> &'static #krate::__private::LazySchemas {
-            static SCHEMAS: #krate::__private::LazySchemas = #krate::__private::LazySchemas::new(&[#(#sources),*]);
+        fn #ident() -> &'static #private::LazySchemas {
+            static SCHEMAS: #private::LazySchemas = #lazy;
             &SCHEMAS
         }
     }
@@ -438,8 +454,9 @@ fn controller_impl(c: &Controller) -> TokenStream {
         let variants = sorted(op).into_iter().map(|(_, v)| {
             let range = range_tokens(krate, v.range());
             let schemas = v.schemas.iter().map(|s| {
-                let name = s.path.to_token_stream().to_string().replace(' ', "");
-                let range = range_tokens(krate, s.range.range());
+                let path = s.path.to_token_stream().to_string().replace(' ', "");
+                let name = if s.model { format!("model {path}") } else { path };
+                let range = range_tokens(krate, s.range_in(v.range()));
                 quote!((#name, #range))
             });
             quote!(#krate::OperationVariant { range: #range, schemas: &[#(#schemas),*] })

@@ -66,8 +66,23 @@ pub(crate) struct Route {
 
 /// `#[schema(NAME, "min", "max")]`.
 pub(crate) struct Schema {
+    /// A schema function, or with `model` a `VersionedModel` type.
     pub(crate) path: Path,
     pub(crate) range: RangeLit,
+    /// `#[schema(model = Type)]`: the model's derived schema at each version.
+    pub(crate) model: bool,
+}
+
+impl Schema {
+    /// The versions it validates: its own, or all of the variant's for a
+    /// model schema written without versions.
+    pub(crate) fn range_in(&self, variant: VersionRange) -> VersionRange {
+        if self.model && self.range.min.is_none() && self.range.max.is_none() {
+            variant
+        } else {
+            self.range.range()
+        }
+    }
 }
 
 /// One method of an operation.

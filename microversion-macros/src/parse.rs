@@ -208,10 +208,17 @@ fn schema_attr(attr: &Attribute, errors: &mut Errors) -> Option<Schema> {
     let parsed = attr.parse_args_with(Punctuated::<Expr, Token![,]>::parse_terminated);
     let args = errors.handle(parsed)?;
     let mut args = args.into_iter();
-    let path = match args.next() {
-        Some(Expr::Path(p)) => p.path,
+    let (path, model) = match args.next() {
+        Some(Expr::Path(p)) => (p.path, false),
+        Some(Expr::Assign(assign)) if is_key(&assign.left, "model") => match *assign.right {
+            Expr::Path(p) => (p.path, true),
+            other => {
+                errors.at(&other, "expected a `VersionedModel` type, e.g. #[schema(model = FlavorCreate)]");
+                return None;
+            }
+        },
         Some(other) => {
-            errors.at(&other, "expected the path of a schema function first");
+            errors.at(&other, "expected the path of a schema function, or `model = Type`, first");
             return None;
         }
         None => {
@@ -232,13 +239,13 @@ fn schema_attr(attr: &Attribute, errors: &mut Errors) -> Option<Schema> {
             other => errors.at(&other, "expected a version string such as \"2.1\""),
         }
     }
-    if versions.is_empty() {
+    if versions.is_empty() && !model {
         errors.at(attr, "#[schema] needs a minimum version after the schema");
     }
     if versions.len() > 2 {
         errors.at(&versions[2], "#[schema] takes a minimum and an optional maximum version");
     }
-    Some(Schema { path, range: range_literals(&versions, attr.to_token_stream(), errors) })
+    Some(Schema { path, range: range_literals(&versions, attr.to_token_stream(), errors), model })
 }
 
 fn range_literals(lits: &[LitStr], tokens: TokenStream, errors: &mut Errors) -> RangeLit {

@@ -127,19 +127,28 @@ fn schemas(op: &Operation, variant: &Variant, errors: &mut Errors) {
         }
     }
     let served = variant.range();
+    if variant.schemas.len() > 1 {
+        for schema in variant.schemas.iter().filter(|s| s.model) {
+            errors.at(
+                &schema.range.tokens,
+                "a model schema validates the variant at every version by itself: \
+                 it cannot share the variant with other #[schema]s",
+            );
+        }
+    }
     for (i, a) in variant.schemas.iter().enumerate() {
-        if !served.covers(a.range.range()) {
+        if !served.covers(a.range_in(served)) {
             errors.at(
                 &a.range.tokens,
                 format!(
                     "this schema covers {} but this variant of `{}` only serves {served}",
-                    a.range.range(),
+                    a.range_in(served),
                     op.name
                 ),
             );
         }
         for b in &variant.schemas[i + 1..] {
-            if let Some(common) = a.range.range().intersection(b.range.range()) {
+            if let Some(common) = a.range_in(served).intersection(b.range_in(served)) {
                 for (this, that) in [(a, b), (b, a)] {
                     errors.at(
                         &this.range.tokens,
@@ -147,9 +156,9 @@ fn schemas(op: &Operation, variant: &Variant, errors: &mut Errors) {
                             "schemas of `{}` overlap at {common}: `{}` covers {}, `{}` covers {}",
                             op.name,
                             this.path.to_token_stream(),
-                            this.range.range(),
+                            this.range_in(served),
                             that.path.to_token_stream(),
-                            that.range.range()
+                            that.range_in(served)
                         ),
                     );
                 }

@@ -7,25 +7,30 @@ impl Servers {
     #[doc(hidden)]
     fn __mv_schemas_update_v0() -> &'static ::microversion_actix::__private::LazySchemas {
         static SCHEMAS: ::microversion_actix::__private::LazySchemas = ::microversion_actix::__private::LazySchemas::new(
-            &[
-                ::microversion_actix::SchemaSource {
-                    name: "dummy",
-                    range: ::microversion_actix::VersionRange::between(
-                        ::microversion_actix::Version::new(2u16, 3u16),
-                        ::microversion_actix::Version::new(2u16, 8u16),
-                    ),
-                    schema: dummy
-                        as fn() -> ::microversion_actix::__private::serde_json::Value,
-                },
-                ::microversion_actix::SchemaSource {
-                    name: "dummy2",
-                    range: ::microversion_actix::VersionRange::from(
-                        ::microversion_actix::Version::new(2u16, 9u16),
-                    ),
-                    schema: dummy2
-                        as fn() -> ::microversion_actix::__private::serde_json::Value,
-                },
-            ],
+            ::microversion_actix::VersionRange::ANY,
+            || {
+                ::microversion_actix::VersionedSchemas::compile(
+                    &[
+                        ::microversion_actix::SchemaSource {
+                            name: "dummy",
+                            range: ::microversion_actix::VersionRange::between(
+                                ::microversion_actix::Version::new(2u16, 3u16),
+                                ::microversion_actix::Version::new(2u16, 8u16),
+                            ),
+                            schema: dummy
+                                as fn() -> ::microversion_actix::__private::serde_json::Value,
+                        },
+                        ::microversion_actix::SchemaSource {
+                            name: "dummy2",
+                            range: ::microversion_actix::VersionRange::from(
+                                ::microversion_actix::Version::new(2u16, 9u16),
+                            ),
+                            schema: dummy2
+                                as fn() -> ::microversion_actix::__private::serde_json::Value,
+                        },
+                    ],
+                )
+            },
         );
         &SCHEMAS
     }
