@@ -16,7 +16,85 @@
 //! - [`Discovery`]: `GET /` and `GET /v2.1/`, generated from the declaration;
 //! - [`VersionedSchemas`]: JSON Schemas keyed by version ranges, compiled
 //!   once; [`read_json_body`], [`Json`], [`JsonBody`] read a body once;
-//! - [`test`](mod@test): helpers to call a service at a version in tests.
+//! - [`test`](mod@test): helpers to call a service at a version in tests;
+//! - [`controller`], [`api_version`], [`schema`]: same-named methods with
+//!   version ranges, expanded into one dispatch table and checked at
+//!   compile time; [`VersionedModel`]: structs whose fields have versions.
+//!
+//! The guide (`docs/` in the repository) explains every piece.
+//!
+//! # A complete service
+//!
+//! ```
+//! use actix_web::{App, test, web};
+//! use microversion_actix::test::{call_at, read_json};
+//! use microversion_actix::{
+//!     Api, Discovery, Json, Microversion, Microversions, Versioned, VersionedModel, controller,
+//! };
+//! use serde_json::{Value, json};
+//!
+//! const COMPUTE: Api = Api::new("compute", &[
+//!     Microversion::new("2.1", "Initial version."),
+//!     Microversion::new("2.2", "Servers show their host."),
+//!     Microversion::new("2.3", "Servers can be renamed."),
+//! ])
+//! .legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+//!
+//! /// One struct for every version: `host` exists from 2.2.
+//! #[derive(VersionedModel)]
+//! #[versioned(api = COMPUTE)]
+//! struct Server {
+//!     id: u32,
+//!     name: String,
+//!     #[versioned(since = "2.2")]
+//!     host: Option<String>,
+//! }
+//!
+//! fn rename_v2_3() -> Value {
+//!     json!({"type": "object", "required": ["name"], "additionalProperties": false,
+//!            "properties": {"name": {"type": "string", "minLength": 1}}})
+//! }
+//!
+//! struct Servers;
+//!
+//! #[controller(api = COMPUTE, scope = "/servers")]
+//! impl Servers {
+//!     #[get("/{id}")]
+//!     async fn show(&self, id: web::Path<u32>) -> Versioned<Server> {
+//!         Versioned::ok(Server { id: *id, name: "vm".into(), host: Some("compute-1".into()) })
+//!     }
+//!
+//!     /// New at 2.3: 404 before, as in Nova; the body is validated first.
+//!     #[put("/{id}")]
+//!     #[api_version("2.3")]
+//!     #[schema(rename_v2_3, "2.3")]
+//!     async fn rename(&self, id: web::Path<u32>, body: Json<Value>) -> Versioned<Server> {
+//!         let name = body["name"].as_str().unwrap_or_default().to_owned();
+//!         Versioned::ok(Server { id: *id, name, host: None })
+//!     }
+//! }
+//!
+//! # actix_web::rt::System::new().block_on(async {
+//! let app = test::init_service(
+//!     App::new()
+//!         .service(Discovery::new(&[COMPUTE]))
+//!         .service(web::scope("/v2.1").wrap(Microversions::new(COMPUTE)).service(Servers)),
+//! )
+//! .await;
+//!
+//! let res = call_at(&app, &COMPUTE, "2.1", test::TestRequest::get().uri("/v2.1/servers/7")).await;
+//! assert_eq!(read_json(res).await, json!({"id": 7, "name": "vm"}));
+//! let res = call_at(&app, &COMPUTE, "2.2", test::TestRequest::get().uri("/v2.1/servers/7")).await;
+//! assert_eq!(read_json(res).await["host"], "compute-1");
+//!
+//! let rename = || test::TestRequest::put().uri("/v2.1/servers/7").set_json(json!({"name": "db"}));
+//! assert_eq!(call_at(&app, &COMPUTE, "2.2", rename()).await.status(), 404);
+//! assert_eq!(read_json(call_at(&app, &COMPUTE, "2.3", rename()).await).await["name"], "db");
+//!
+//! let root = test::call_service(&app, test::TestRequest::get().uri("/").to_request()).await;
+//! assert_eq!(read_json(root).await["versions"][0]["version"], "2.3");
+//! # });
+//! ```
 //!
 //! # By hand, without the macros
 //!
@@ -155,9 +233,92 @@ pub use controller::Controller;
 pub use discovery::Discovery;
 pub use error::{ApiError, Violation};
 pub use format::{ApiSigErrors, ErrorFormat, NovaFaults};
-pub use microversion_macros::{VersionedModel, api_version, controller, schema};
+/// Makes an impl block a controller: same-named methods with
+/// [`macro@api_version`] are variants of one operation, dispatched by the
+/// negotiated version; checked at compile time (valid literals, no
+/// overlapping ranges, one route per operation, versions declared by the API).
+///
+/// `#[controller(api = API)]`, optionally `scope = "/path"` and
+/// `crate = "path::to::microversion_actix"`. The type then implements
+/// [`Controller`] and registers with `.service(value)`. See the guide's
+/// chapter on controllers.
+///
+/// ```
+/// use microversion_actix::{Api, Microversion, controller};
+///
+/// const API: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b")]);
+/// struct Flavors;
+///
+/// #[controller(api = API)]
+/// impl Flavors {
+///     #[get("/flavors")]
+///     #[api_version("2.1", "2.1")]
+///     async fn list(&self) -> &'static str { "[]" }
+///
+///     #[get("/flavors")]
+///     #[api_version("2.2")]
+///     async fn list(&self) -> &'static str { "[ ]" }
+/// }
+/// # let _ = actix_web::App::new().service(Flavors);
+/// ```
+#[doc(inline)]
+pub use microversion_macros::controller;
+
+/// The versions a controller method serves: `#[api_version("2.1")]` (2.1 and
+/// later), `#[api_version("2.1", "2.4")]` (inclusive), optionally
+/// `missing = 405` for the status when no variant serves a version (404 by
+/// default). Only valid inside a [`macro@controller`] impl.
+#[doc(inline)]
+pub use microversion_macros::api_version;
+
+/// A request schema for some versions of a controller route:
+/// `#[schema(schema_fn, "2.3", "2.8")]` where `schema_fn` is a
+/// `fn() -> serde_json::Value`, or `#[schema(model = Type)]` for a
+/// [`VersionedModel`]'s derived schema. Only valid inside a
+/// [`macro@controller`] impl.
+#[doc(inline)]
+pub use microversion_macros::schema;
+
+/// Derives [`trait@VersionedModel`] for a struct whose fields carry
+/// versions: `#[versioned(since = "2.55")]`, `until`, `rename`, `nested`,
+/// `default`, `schema = fn`, `render(until = "2.74", with = fn)`; on the
+/// struct `api = API`, `allow_unknown`, `crate = "..."`. See the guide's
+/// chapter on versioned models.
+#[doc(inline)]
+pub use microversion_macros::VersionedModel;
 pub use middleware::{Microversions, MicroversionsService};
 pub use model::{
     At, FieldSchema, Versioned, VersionedJson, VersionedModel, VersionedStruct, compile_model_schemas,
 };
 pub use schema::{MAX_LISTED_VIOLATIONS, Schema, SchemaError, SchemaSource, VersionedSchemas, query_to_json};
+
+/// The guide in `docs/`, compiled as doctests so that its snippets stay true.
+#[cfg(doctest)]
+mod guide {
+    macro_rules! chapters {
+        ($($name:ident = $file:literal),* $(,)?) => {$(
+            #[doc = include_str!(concat!("../../docs/", $file))]
+            struct $name;
+        )*};
+    }
+    #[doc = include_str!("../../README.md")]
+    struct Readme;
+
+    chapters! {
+        GettingStarted = "01-getting-started.md",
+        DeclaringAnApi = "02-declaring-an-api.md",
+        Controllers = "03-controllers.md",
+        VersionedHelpers = "04-versioned-helpers.md",
+        InHandlerChecks = "05-in-handler-checks.md",
+        Schemas = "06-schemas.md",
+        Models = "07-models.md",
+        Errors = "08-errors.md",
+        Discovery = "09-discovery.md",
+        ClientNegotiation = "10-client-negotiation.md",
+        Testing = "11-testing.md",
+        Deploying = "12-deploying.md",
+        NeedAMicroversion = "13-do-i-need-a-microversion.md",
+        FromNova = "14-from-nova.md",
+        Diagnostics = "15-diagnostics.md",
+    }
+}
