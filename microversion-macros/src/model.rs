@@ -20,6 +20,9 @@ pub(crate) struct Controller {
     pub(crate) passthrough: Vec<ImplItem>,
     /// The versioned operations, in order of first declaration.
     pub(crate) operations: Vec<Operation>,
+    /// `full_schema_coverage`: no version of a schema-validated variant
+    /// goes unvalidated.
+    pub(crate) full_schema_coverage: bool,
 }
 
 /// Same-named methods: one route, or one versioned helper.

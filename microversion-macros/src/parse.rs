@@ -22,6 +22,9 @@ struct ControllerArgs {
     scope: Option<LitStr>,
     #[darling(default, rename = "crate")]
     krate: Option<syn::Path>,
+    /// Every version of a schema-validated variant must have a schema.
+    #[darling(default)]
+    full_schema_coverage: bool,
 }
 
 /// The HTTP method attributes a variant may carry.
@@ -64,9 +67,9 @@ pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors)
         }
     }
 
-    let (api, scope, krate) = match args {
-        Some(a) => (a.api, a.scope, a.krate),
-        None => (syn::parse_quote!(__missing_api), None, None),
+    let (api, scope, krate, full_schema_coverage) = match args {
+        Some(a) => (a.api, a.scope, a.krate, a.full_schema_coverage),
+        None => (syn::parse_quote!(__missing_api), None, None, false),
     };
     Controller {
         self_ty: item.self_ty,
@@ -75,6 +78,7 @@ pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors)
         krate: krate.unwrap_or_else(|| syn::parse_quote!(::microversion_actix)),
         passthrough,
         operations,
+        full_schema_coverage,
     }
 }
 

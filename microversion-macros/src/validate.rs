@@ -3,13 +3,70 @@
 
 use quote::ToTokens;
 
+use microversion_core::{Version, VersionRange};
+
 use crate::errors::Errors;
 use crate::model::{Controller, Operation, Variant};
 
 pub(crate) fn controller(controller: &Controller, errors: &mut Errors) {
     for op in &controller.operations {
         operation(op, errors);
+        if controller.full_schema_coverage {
+            for variant in op.variants.iter().filter(|v| v.route.is_some() && !v.schemas.is_empty()) {
+                for gap in schema_gaps(variant) {
+                    let versions = match (gap.min(), gap.max()) {
+                        (Some(lo), Some(hi)) if lo == hi => format!("version {lo}"),
+                        _ => format!("versions {gap}"),
+                    };
+                    errors.at(
+                        variant.range_tokens(),
+                        format!(
+                            "the controller asks for full schema coverage, but `{}` has no schema for {versions}",
+                            op.name
+                        ),
+                    );
+                }
+            }
+        }
     }
+}
+
+/// The versions of `variant` that none of its schemas covers. A variant
+/// without `#[api_version]` is checked from its first schema on: the API's
+/// minimum is not known here.
+fn schema_gaps(variant: &Variant) -> Vec<VersionRange> {
+    let served = variant.range();
+    let mut ranges: Vec<VersionRange> = variant.schemas.iter().map(|s| s.range_in(served)).collect();
+    ranges.sort_by_key(|r| r.min());
+    let next = |v: Version| match v.minor() {
+        u16::MAX => Version::new(v.major().saturating_add(1), 0),
+        minor => Version::new(v.major(), minor + 1),
+    };
+    let previous = |v: Version| match v.minor() {
+        0 => Version::new(v.major().saturating_sub(1), u16::MAX),
+        minor => Version::new(v.major(), minor - 1),
+    };
+    let mut gaps = Vec::new();
+    // The first version not yet known to be covered; `None` once covered to the end.
+    let mut cursor = served.min().or_else(|| ranges.first().and_then(|r| r.min()));
+    for range in &ranges {
+        let Some(from) = cursor else { break };
+        if let Some(start) = range.min()
+            && from < start
+        {
+            gaps.extend(VersionRange::new(Some(from), Some(previous(start))).ok());
+        }
+        cursor = match range.max() {
+            Some(end) => Some(next(end).max(from)),
+            None => None,
+        };
+    }
+    if let Some(from) = cursor
+        && served.max().is_none_or(|end| from <= end)
+    {
+        gaps.extend(VersionRange::new(Some(from), served.max()).ok());
+    }
+    gaps
 }
 
 fn operation(op: &Operation, errors: &mut Errors) {
@@ -260,6 +317,27 @@ mod tests {
             "{joined}"
         );
         assert_eq!(joined.matches("schemas of `u` overlap at 2.8 only").count(), 2, "{joined}");
+    }
+
+    #[test]
+    fn full_schema_coverage_reports_each_gap() {
+        let mut errors = crate::errors::Errors::default();
+        let item = syn::parse2(quote! {
+            impl C {
+                #[put("/a")] #[api_version("2.1")]
+                #[schema(a, "2.3", "2.8")] #[schema(b, "2.10", "2.12")]
+                fn update(&self) {}
+                #[put("/b")] #[api_version("2.1", "2.9")]
+                #[schema(a, "2.1", "2.4")] #[schema(b, "2.5", "2.9")]
+                fn covered(&self) {}
+            }
+        })
+        .unwrap();
+        let model = crate::parse::controller(quote!(api = API, full_schema_coverage), item, &mut errors);
+        super::controller(&model, &mut errors);
+        let messages: Vec<String> = errors.finish().unwrap_err().into_iter().map(|e| e.to_string()).collect();
+        let gaps: Vec<&str> = messages.iter().filter_map(|m| m.split("has no schema for ").nth(1)).collect();
+        assert_eq!(gaps, ["versions 2.1 to 2.2", "version 2.9", "versions 2.13 and later"]);
     }
 
     #[test]
