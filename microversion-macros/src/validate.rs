@@ -56,10 +56,7 @@ fn schema_gaps(variant: &Variant) -> Vec<VersionRange> {
         {
             gaps.extend(VersionRange::new(Some(from), Some(previous(start))).ok());
         }
-        cursor = match range.max() {
-            Some(end) => Some(next(end).max(from)),
-            None => None,
-        };
+        cursor = range.max().map(|end| next(end).max(from));
     }
     if let Some(from) = cursor
         && served.max().is_none_or(|end| from <= end)
