@@ -290,8 +290,8 @@ pub(crate) const MIN_HEADER_LOWER: &str = "openstack-api-minimum-version";
 pub(crate) const MAX_HEADER_LOWER: &str = "openstack-api-maximum-version";
 
 /// A versioned helper called at a version none of its variants serves: a bug
-/// in the service, not in the request, so a 500 that names the helper (the
-/// detail goes to the log; clients see a generic message).
+/// in the service, not in the request, so a 500 whose detail names the
+/// helper and the version (it says nothing about the service's data).
 impl From<UnservedVersion> for ApiError {
     fn from(err: UnservedVersion) -> ApiError {
         ApiError::internal(err.to_string())
