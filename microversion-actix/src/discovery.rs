@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use actix_web::dev::{AppService, HttpServiceFactory};
-use actix_web::http::header::HeaderName;
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use crate::error::{MAX_HEADER_LOWER, MIN_HEADER_LOWER};
@@ -18,7 +19,8 @@ use crate::{Api, ApiError, VersionList};
 /// - `GET /v2.1` and `GET /v2.1/`: the [`SingleVersion`](crate::SingleVersion)
 ///   document of one API (python-novaclient reads it from its endpoint URL,
 ///   without the slash);
-/// - `GET /v3` and other version-like ids no API declares: 404 with a JSON body.
+/// - `GET /v3` and other version-like ids no API declares: 404 with a JSON body;
+/// - any other method on these paths: 405 with `Allow: GET` and a JSON body.
 ///
 /// Version headers are ignored. `self` links are built from the request's
 /// scheme and host (as `ConnectionInfo` reads them, `Forwarded` headers
@@ -105,10 +107,24 @@ impl Discovery {
     fn unknown(&self, req: &HttpRequest) -> HttpResponse {
         let id = req.match_info().get("id").unwrap_or_default();
         let known: Vec<String> = self.apis.iter().map(|a| a.api_id().into_owned()).collect();
-        let error = ApiError::not_found(format!(
+        self.error(&ApiError::not_found(format!(
             "API version {id} does not exist; this service offers {}.",
             known.join(", ")
-        ));
+        )))
+    }
+
+    /// The answer to any method but GET: actix's own 405 has an empty body.
+    fn not_allowed(&self) -> HttpResponse {
+        let error = ApiError::from_status(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "Version discovery documents are read with GET only.",
+        );
+        let mut res = self.error(&error);
+        res.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET"));
+        res
+    }
+
+    fn error(&self, error: &ApiError) -> HttpResponse {
         let names = (HeaderName::from_static(MIN_HEADER_LOWER), HeaderName::from_static(MAX_HEADER_LOWER));
         let service = self.apis.first().map(Api::service_type);
         error.render(&*self.format, service, (&names.0, &names.1))
@@ -118,12 +134,20 @@ impl Discovery {
 impl HttpServiceFactory for Discovery {
     fn register(self, config: &mut AppService) {
         let this = Arc::new(self);
+        let not_allowed = |this: &Arc<Discovery>| {
+            let this = Arc::clone(this);
+            web::to(move || {
+                let this = Arc::clone(&this);
+                async move { this.not_allowed() }
+            })
+        };
         let list = Arc::clone(&this);
         web::resource("/")
             .route(web::get().to(move |req: HttpRequest| {
                 let list = Arc::clone(&list);
                 async move { list.list(&req) }
             }))
+            .default_service(not_allowed(&this))
             .register(config);
         for (index, api) in this.apis.iter().enumerate() {
             let id = api.api_id();
@@ -133,6 +157,7 @@ impl HttpServiceFactory for Discovery {
                     let single = Arc::clone(&single);
                     async move { single.single(&req, &single.apis[index]) }
                 }))
+                .default_service(not_allowed(&this))
                 .register(config);
         }
         let unknown = Arc::clone(&this);
@@ -141,6 +166,7 @@ impl HttpServiceFactory for Discovery {
                 let unknown = Arc::clone(&unknown);
                 async move { unknown.unknown(&req) }
             }))
+            .default_service(not_allowed(&this))
             .register(config);
     }
 }

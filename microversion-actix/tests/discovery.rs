@@ -120,6 +120,25 @@ async fn unknown_ids_are_json_404s() {
     assert!(test::read_body(res).await.is_empty());
 }
 
+/// Regression (reliability work): actix's own 405 for a method other than
+/// GET had an empty body; it is a JSON error in the configured format.
+#[actix_web::test]
+async fn other_methods_are_json_405s() {
+    let app = service().await;
+    for (method, path) in
+        [("POST", "/"), ("DELETE", "/v2.1"), ("PUT", "/v2.1/"), ("PATCH", "/v3"), ("HEAD", "/")]
+    {
+        let method = actix_web::http::Method::from_bytes(method.as_bytes()).unwrap();
+        let req = TestRequest::default().method(method.clone()).uri(path).to_request();
+        let res = test::call_service(&app, req).await;
+        assert_eq!(res.status(), StatusCode::METHOD_NOT_ALLOWED, "{method} {path}");
+        assert_eq!(header(&res, "allow").as_deref(), Some("GET"), "{method} {path}");
+        let body = read_json(res).await;
+        assert_eq!(body["errors"][0]["code"], "compute.method-not-allowed", "{method} {path}: {body}");
+        assert_eq!(body["errors"][0]["status"], 405, "{method} {path}: {body}");
+    }
+}
+
 #[actix_web::test]
 async fn discovery_must_come_before_the_api_scope() {
     // The documented requirement: registered after the scope, `/v2.1` belongs to the scope.
