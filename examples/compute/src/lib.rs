@@ -14,29 +14,45 @@ mod time;
 use std::net::TcpListener;
 use std::sync::Arc;
 
-use actix_web::{App, HttpServer, web};
-use microversion_actix::{Discovery, Microversions, NovaFaults, Version};
+use actix_web::http::header::HeaderName;
+use actix_web::{App, HttpResponse, HttpServer, web};
+use microversion_actix::{ApiError, Discovery, Microversions, NovaFaults, Version};
 
 pub use api::COMPUTE;
 pub use store::Store;
 
 /// Registers discovery at `/` and `/v2.1` and the API under `/v2.1`, with
-/// Nova-style fault bodies. `cap` lowers the served maximum (Ironic-style
-/// pinning during a rolling upgrade).
+/// Nova-style fault bodies, and a JSON 404 for every other path. `cap`
+/// lowers the served maximum (Ironic-style pinning during a rolling upgrade).
 pub fn routes(store: Arc<Store>, cap: Option<Version>) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         let api = match cap {
             Some(cap) => COMPUTE.capped_at(cap).expect("the cap was checked at start-up"),
             None => COMPUTE,
         };
-        cfg.service(Discovery::new(&[api]).error_format(NovaFaults::default())).service(
-            web::scope("/v2.1")
-                .wrap(Microversions::new(api).error_format(NovaFaults::default()))
-                .service(flavors::Flavors::new(store.clone()))
-                .service(flavors::FlavorExtraSpecs::new(store.clone()))
-                .service(keypairs::Keypairs::new(store)),
-        );
+        cfg.service(Discovery::new(&[api]).error_format(NovaFaults::default()))
+            .service(
+                web::scope("/v2.1")
+                    .wrap(Microversions::new(api).error_format(NovaFaults::default()))
+                    .service(flavors::Flavors::new(store.clone()))
+                    .service(flavors::FlavorExtraSpecs::new(store.clone()))
+                    .service(keypairs::Keypairs::new(store)),
+            )
+            .default_service(web::to(not_found));
     }
+}
+
+/// A path outside discovery and the API: actix's own 404 has an empty body.
+async fn not_found() -> HttpResponse {
+    let names = (
+        HeaderName::from_static("openstack-api-minimum-version"),
+        HeaderName::from_static("openstack-api-maximum-version"),
+    );
+    ApiError::not_found("The resource could not be found.").render(
+        &NovaFaults::default(),
+        Some(COMPUTE.service_type()),
+        (&names.0, &names.1),
+    )
 }
 
 /// The HTTP server on `listener`, with fresh in-memory state (a few flavors).
