@@ -118,6 +118,28 @@ impl Request {
         req
     }
 
+    /// A body of any bytes, with no `Content-Type` added (`Content-Length`
+    /// is added when sent).
+    pub fn body(mut self, body: impl Into<Vec<u8>>) -> Request {
+        self.body = Some(body.into());
+        self
+    }
+
+    /// The method.
+    pub fn method(&self) -> &str {
+        &self.method
+    }
+
+    /// The request target (path and query).
+    pub fn target(&self) -> &str {
+        &self.path
+    }
+
+    /// The header lines added so far, as sent.
+    pub fn headers(&self) -> &[(Vec<u8>, Vec<u8>)] {
+        &self.headers
+    }
+
     /// The request's bytes for `host` (`127.0.0.1:PORT`).
     pub fn to_bytes(&self, host: &str) -> Vec<u8> {
         let mut out = Vec::new();
@@ -250,4 +272,151 @@ fn dechunk(mut rest: &[u8]) -> std::io::Result<Vec<u8>> {
         body.extend_from_slice(&rest[..size]);
         rest = &rest[size + 2..];
     }
+}
+
+// ---- The response contract under hostile input (docs/reliability.md), shared
+// by tests/hostile_input.rs, tests/cache_safety.rs, the soak client and the
+// `compute_service` fuzz target (fuzz/), which includes this file.
+
+/// The standard version header.
+pub const STANDARD_HEADER: &str = "OpenStack-API-Version";
+/// Nova's legacy version header.
+pub const LEGACY_HEADER: &str = "X-OpenStack-Nova-API-Version";
+
+/// Whether the server routes `target` (a request target as sent: a path,
+/// or an absolute URI, with or without a query) through the versioned
+/// `/v2.1` scope rather than discovery (`/`, `/v2.1`, `/v2.1/`) or the
+/// app's 404. The router matches the path with percent-encoded characters
+/// decoded, except `%2F`, `%2B` and `%25` (actix-router's `Quoter`), so
+/// `/%76%32%2e%31/flavors` is in the scope.
+pub fn is_versioned_path(target: &[u8]) -> bool {
+    let mut path = target;
+    for scheme in [&b"http://"[..], b"https://"] {
+        if target.len() >= scheme.len() && target[..scheme.len()].eq_ignore_ascii_case(scheme) {
+            let rest = &target[scheme.len()..];
+            path = rest.iter().position(|b| *b == b'/').map_or(&b"/"[..], |at| &rest[at..]);
+        }
+    }
+    let end = path.iter().position(|b| *b == b'?' || *b == b'#').unwrap_or(path.len());
+    let path = percent_decode_path(&path[..end]);
+    path.len() > b"/v2.1/".len() && path.starts_with(b"/v2.1/")
+}
+
+/// Percent-decodes a path as actix's router does before matching.
+fn percent_decode_path(path: &[u8]) -> Vec<u8> {
+    let hex = |b: u8| (b as char).to_digit(16);
+    let mut out = Vec::with_capacity(path.len());
+    let mut i = 0;
+    while i < path.len() {
+        if path[i] == b'%'
+            && let (Some(hi), Some(lo)) =
+                (path.get(i + 1).and_then(|b| hex(*b)), path.get(i + 2).and_then(|b| hex(*b)))
+        {
+            let byte = (hi * 16 + lo) as u8;
+            if !matches!(byte, b'/' | b'+' | b'%') {
+                out.push(byte);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(path[i]);
+        i += 1;
+    }
+    out
+}
+
+/// Checks what every response of the compute example must be, whatever the
+/// request (DESIGN 3.3, 3.5, 3.6 and 6):
+/// - never a 5xx;
+/// - an error (4xx) has a JSON body in Nova's fault shape,
+///   `{"<name>": {"code": <status>, "message": "<non-empty>"}}`;
+/// - a success with a body has a JSON body;
+/// - on a path of the versioned scope, `Vary` names both version headers,
+///   and the outcome is the one `COMPUTE.negotiate` gives for the request's
+///   headers: the version headers of the negotiated version, or the 400/406
+///   with the served range in the minimum/maximum headers and no version;
+/// - elsewhere (discovery, unknown paths), no version headers.
+///
+/// `method` is needed because a response to HEAD has no body.
+pub fn check_contract(
+    method: &str,
+    path: &[u8],
+    request_headers: &[(Vec<u8>, Vec<u8>)],
+    res: &Response,
+) -> Result<(), String> {
+    let fail = |why: String| Err(format!("{why}\n{}", res.describe()));
+    if res.status >= 500 {
+        return fail(format!("a {} answer", res.status));
+    }
+    let has_body = method != "HEAD" && !res.body.is_empty();
+    let content_type = res.headers_named("content-type").join(",");
+    if res.status >= 400 {
+        if method != "HEAD" {
+            if !content_type.starts_with("application/json") {
+                return fail(format!("an error without a JSON content type ({content_type:?})"));
+            }
+            if let Err(why) = nova_fault(res) {
+                return fail(why);
+            }
+        }
+    } else if has_body && serde_json::from_slice::<serde_json::Value>(&res.body).is_err() {
+        return fail("a success whose body is not JSON".into());
+    }
+    let standard = res.headers_named(STANDARD_HEADER);
+    let legacy = res.headers_named(LEGACY_HEADER);
+    if !is_versioned_path(path) {
+        if !standard.is_empty() || !legacy.is_empty() {
+            return fail("version headers outside the versioned scope".into());
+        }
+        return Ok(());
+    }
+    let vary = res.vary();
+    for name in [STANDARD_HEADER, LEGACY_HEADER] {
+        if !vary.contains(&name.to_ascii_lowercase()) {
+            return fail(format!("Vary does not name {name}"));
+        }
+    }
+    let pairs = request_headers.iter().map(|(n, v)| (n.as_slice(), v.as_slice()));
+    match compute::COMPUTE.negotiate(pairs) {
+        Ok(negotiated) => {
+            let version = negotiated.version.to_string();
+            if standard != [format!("compute {version}")] || legacy != [version.clone()] {
+                return fail(format!("expected the version headers of {version}"));
+            }
+        }
+        Err(err) => {
+            if res.status != err.status() {
+                return fail(format!("expected the {} of negotiation ({err})", err.status()));
+            }
+            if !standard.is_empty() || !legacy.is_empty() {
+                return fail("version headers on a failed negotiation".into());
+            }
+            let (min, max) = (
+                res.headers_named("OpenStack-API-Minimum-Version"),
+                res.headers_named("OpenStack-API-Maximum-Version"),
+            );
+            if min != [compute::COMPUTE.min().to_string()] || max != [compute::COMPUTE.max().to_string()] {
+                return fail("a failed negotiation must name the served range".into());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks Nova's fault shape: one key, whose `code` is the status and
+/// whose `message` is a non-empty string.
+pub fn nova_fault(res: &Response) -> Result<(), String> {
+    let body: serde_json::Value =
+        serde_json::from_slice(&res.body).map_err(|e| format!("an error body that is not JSON ({e})"))?;
+    let fault = match body.as_object() {
+        Some(object) if object.len() == 1 => object.values().next().cloned().unwrap_or_default(),
+        _ => return Err("an error body that is not one fault object".into()),
+    };
+    if fault["code"] != serde_json::json!(res.status) {
+        return Err("a fault whose code is not the status".into());
+    }
+    if fault["message"].as_str().is_none_or(str::is_empty) {
+        return Err("a fault without a message".into());
+    }
+    Ok(())
 }
