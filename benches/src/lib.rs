@@ -1,0 +1,13 @@
+//! Fixtures shared by the benchmarks, the load server and the tests of
+//! `microversion-benches` (issue 7, DESIGN section 5): generated controllers
+//! with their hand-written twins, a realistic request schema and body, one
+//! handler mounted plain and through the framework, and large version
+//! histories built at run time.
+//!
+//! Run the benchmarks with `cargo bench -p microversion-benches`; the figures
+//! and how to reproduce them are in `docs/performance.md`.
+
+pub mod dispatch;
+pub mod history;
+pub mod schema;
+pub mod server;

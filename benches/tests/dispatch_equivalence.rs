@@ -1,0 +1,37 @@
+//! The generated dispatchers and their hand-written twins select the same
+//! variant at every version, so the dispatch benchmark compares like with like.
+
+use microversion_actix::{UnservedVersion, Version};
+
+include!(concat!(env!("OUT_DIR"), "/dispatch_generated.rs"));
+
+fn check(
+    n: u16,
+    generated: impl Fn(Version) -> Result<u64, UnservedVersion>,
+    by_match: impl Fn(Version) -> Result<u64, UnservedVersion>,
+    by_if_chain: impl Fn(Version) -> Result<u64, UnservedVersion>,
+) {
+    let mut versions = vec![Version::new(1, 0), Version::new(2, 0), Version::new(3, 0), Version::new(3, 7)];
+    versions.extend((1..=n + 2).map(|minor| Version::new(2, minor)));
+    for v in versions {
+        let expected = generated(v);
+        assert_eq!(by_match(v), expected, "{n} variants, match, at {v}");
+        assert_eq!(by_if_chain(v), expected, "{n} variants, if-chain, at {v}");
+    }
+    assert!(generated(Version::new(2, 0)).is_err());
+    let picked: std::collections::BTreeSet<u64> =
+        (1..=n).map(|minor| generated(Version::new(2, minor)).unwrap()).collect();
+    assert_eq!(picked.len(), usize::from(n), "every variant is reached");
+}
+
+macro_rules! equivalent {
+    ($($ty:ident $n:expr),*) => {$(
+        let op = $ty;
+        check($n, |v| op.op(v, 7), |v| op.by_match(v, 7), |v| op.by_if_chain(v, 7));
+    )*};
+}
+
+#[test]
+fn generated_and_hand_written_select_alike() {
+    equivalent!(Dispatch2 2, Dispatch8 8, Dispatch32 32, Dispatch128 128, Dispatch512 512);
+}
