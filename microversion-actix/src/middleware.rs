@@ -34,7 +34,10 @@ const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-requ
 ///   with `<version>`, and `Vary` naming them to **every** response of its
 ///   scope: handler errors, extractor failures, 404 and 405 of the router,
 ///   500s. `Vary` is appended to a `Vary` the handler set. 400 and 406 carry
-///   `Vary` but no version headers, since no version was negotiated;
+///   `Vary` but no version headers, since no version was negotiated, and
+///   `Cache-Control: no-store`: a shared cache compares header values, not
+///   versions, and one that takes an empty legacy header for an absent one
+///   (nginx does) would otherwise answer later requests with a stored 400;
 /// - renders every error of its scope in the configured [`ErrorFormat`]
 ///   (API-SIG errors by default): an [`ApiError`] is re-rendered with the
 ///   service type in its code, and any other error response that carries an
@@ -171,7 +174,12 @@ where
         let negotiated = match state.api.negotiate(req.headers().iter()) {
             Ok(negotiated) => negotiated,
             Err(err) => {
-                let res = state.render(&ApiError::from(err)).map_into_right_body();
+                let mut res = state.render(&ApiError::from(err)).map_into_right_body();
+                // A cache matches `Vary` on header values, not on versions, and
+                // may fold values the negotiation tells apart (nginx takes an
+                // empty legacy header, a 400 here, for an absent one): a stored
+                // 400/406 could answer a request that negotiates fine.
+                res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
                 let res = state.finish(res, None);
                 return Box::pin(ready(Ok(req.into_response(res))));
             }

@@ -96,6 +96,24 @@ async fn malformed_version_is_400_with_range_and_vary() {
     );
 }
 
+/// Regression (reliability work): behind nginx with `proxy_cache_valid any`,
+/// the 400 of an empty legacy header was stored and served to requests with
+/// no version header (nginx folds empty into absent when it matches `Vary`).
+/// Negotiation errors are never stored; negotiated responses may be.
+#[actix_web::test]
+async fn negotiation_errors_are_not_stored_by_caches() {
+    let app = service().await;
+    for headers in [&[(STD, "compute bogus")][..], &[(STD, "compute 3.7")], &[(LEGACY, "")]] {
+        let res = test::call_service(&app, get_servers(headers).to_request()).await;
+        assert!(res.status() == StatusCode::BAD_REQUEST || res.status() == StatusCode::NOT_ACCEPTABLE);
+        assert_eq!(header(&res, "Cache-Control").as_deref(), Some("no-store"), "{headers:?}");
+        assert!(header(&res, "Vary").is_some_and(|v| v.contains(LEGACY)), "{headers:?}");
+    }
+    let res = test::call_service(&app, get_servers(&[(STD, "compute 2.2")]).to_request()).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(header(&res, "Cache-Control"), None);
+}
+
 #[actix_web::test]
 async fn success_carries_every_version_header() {
     let app = service().await;
