@@ -17,8 +17,8 @@ use std::sync::LazyLock;
 use actix_web::http::header::{CONTENT_TYPE, HeaderValue};
 use actix_web::test::TestRequest;
 use microversion_actix::{
-    ApiError, ApiSigErrors, BodyLimit, ErrorFormat, MAX_LISTED_VIOLATIONS, SchemaSource, Version, VersionRange,
-    VersionedSchemas, read_json_body,
+    ApiError, ApiSigErrors, BodyLimit, ErrorFormat, MAX_LISTED_VIOLATIONS, SchemaSource, Version,
+    VersionRange, VersionedSchemas, read_json_body,
 };
 use serde_json::{Value, json};
 
@@ -121,9 +121,8 @@ fn expected_read(case: &BodyCase<'_>) -> Read {
         } else {
             "<not text>".to_owned()
         };
-        let json_suffix = essence.len() > 5
-            && essence.ends_with("+json")
-            && essence[..essence.len() - 5].contains('/');
+        let json_suffix =
+            essence.len() > 5 && essence.ends_with("+json") && essence[..essence.len() - 5].contains('/');
         let accepted =
             essence.is_empty() || essence == "text/plain" || essence == "application/json" || json_suffix;
         if !accepted {

@@ -1,0 +1,370 @@
+//! Behind a shared HTTP cache, no response for one version is ever served
+//! to a request for another (DESIGN 3.3 and 6).
+//!
+//! The test starts a real nginx (Debian's `nginx-light` or `nginx`) of its
+//! own: its own configuration in a temporary directory, on free loopback
+//! ports, in the foreground as a single process, killed at the end. Two
+//! caching proxies stand in front of one compute server, both with
+//! `proxy_cache_valid any 1m`, so 200s, 400s, 404s and 406s are all cached:
+//! - the cache under test honours `Vary` (nginx's default): every response
+//!   it gives must be the one the origin gives for that request's own
+//!   headers, and a 400/406 cached for a bad header must never answer a
+//!   later valid request;
+//! - the control ignores `Vary` (`proxy_ignore_headers Vary`), which is what
+//!   any cache does when the origin forgets to send it: the same requests
+//!   MUST get responses of the wrong version there. That proves the
+//!   scenario can fail, so a regression that drops `Vary` is caught.
+//!
+//! nginx missing is a failure, not a skip: `.ci/run` installs it.
+
+mod common;
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{LEGACY_HEADER, Request, Response, STANDARD_HEADER, check_contract};
+use compute::RunningServer;
+
+/// How long nginx may take to start listening.
+const START_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// An nginx process of this test, killed when dropped.
+struct Nginx {
+    child: Child,
+    dir: PathBuf,
+    /// `http://127.0.0.1:PORT` of the cache that honours `Vary`.
+    honouring: String,
+    /// `http://127.0.0.1:PORT` of the control that ignores it.
+    ignoring: String,
+}
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn nginx_binary() -> PathBuf {
+    let found = ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx", "/usr/local/bin/nginx"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.is_file())
+        .or_else(|| {
+            let paths = std::env::var_os("PATH")?;
+            std::env::split_paths(&paths).map(|d| d.join("nginx")).find(|p| p.is_file())
+        });
+    found.unwrap_or_else(|| {
+        panic!(
+            "nginx is not installed: the cache-safety test needs a real caching proxy. Install it \
+             with `apt-get install nginx-light` (or `nginx`); .ci/run does so when it is missing."
+        )
+    })
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+}
+
+/// One caching server block proxying to `upstream`.
+fn server_block(port: u16, upstream: &str, zone: &str, extra: &str) -> String {
+    format!(
+        "    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass {upstream};
+            proxy_http_version 1.1;
+            proxy_set_header Connection \"\";
+            proxy_cache {zone};
+            proxy_cache_valid any 1m;
+            proxy_cache_lock on;
+            {extra}
+            add_header X-Cache-Status $upstream_cache_status always;
+        }}
+    }}
+"
+    )
+}
+
+fn start_nginx(upstream: &str) -> Nginx {
+    let binary = nginx_binary();
+    let dir = std::env::temp_dir().join(format!("microversion-cache-safety-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["cache-honouring", "cache-ignoring", "temp"] {
+        std::fs::create_dir_all(dir.join(sub)).expect("the nginx directory");
+    }
+    let (honouring, ignoring) = (free_port(), free_port());
+    let d = dir.display();
+    let config = format!(
+        "daemon off;
+master_process off;
+worker_processes 1;
+pid {d}/nginx.pid;
+error_log {d}/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    access_log {d}/access.log;
+    client_body_temp_path {d}/temp/body;
+    proxy_temp_path {d}/temp/proxy;
+    fastcgi_temp_path {d}/temp/fastcgi;
+    uwsgi_temp_path {d}/temp/uwsgi;
+    scgi_temp_path {d}/temp/scgi;
+    proxy_cache_path {d}/cache-honouring keys_zone=honouring:1m max_size=16m inactive=10m use_temp_path=off;
+    proxy_cache_path {d}/cache-ignoring keys_zone=ignoring:1m max_size=16m inactive=10m use_temp_path=off;
+{}{}}}
+",
+        server_block(honouring, upstream, "honouring", ""),
+        server_block(ignoring, upstream, "ignoring", "proxy_ignore_headers Vary;"),
+    );
+    let conf = dir.join("nginx.conf");
+    std::fs::write(&conf, config).expect("the nginx configuration");
+    let check = Command::new(&binary)
+        .args(["-t", "-p"])
+        .arg(&dir)
+        .arg("-e")
+        .arg(dir.join("error.log"))
+        .arg("-c")
+        .arg(&conf)
+        .output()
+        .expect("nginx -t runs");
+    assert!(
+        check.status.success(),
+        "nginx rejects the test configuration:\n{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let child = Command::new(&binary)
+        .arg("-p")
+        .arg(&dir)
+        .arg("-e")
+        .arg(dir.join("error.log"))
+        .arg("-c")
+        .arg(&conf)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("nginx starts");
+    let mut nginx = Nginx {
+        child,
+        dir,
+        honouring: format!("http://127.0.0.1:{honouring}"),
+        ignoring: format!("http://127.0.0.1:{ignoring}"),
+    };
+    for port in [honouring, ignoring] {
+        wait_listening(&mut nginx, port);
+    }
+    nginx
+}
+
+fn wait_listening(nginx: &mut Nginx, port: u16) {
+    let addr: SocketAddr = ([127, 0, 0, 1], port).into();
+    let deadline = Instant::now() + START_TIMEOUT;
+    while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
+        if let Ok(Some(status)) = nginx.child.try_wait() {
+            panic!("nginx exited ({status}):\n{}", log(&nginx.dir, "error.log"));
+        }
+        assert!(
+            Instant::now() < deadline,
+            "nginx is not listening on {port}:\n{}",
+            log(&nginx.dir, "error.log")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn log(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).unwrap_or_default()
+}
+
+type Headers = &'static [(&'static str, &'static str)];
+
+/// Requests for the same URLs that the origin answers at different
+/// versions, or with 400/406: the errors come first, so that a cached error
+/// would be served to the valid requests after it if the cache mixed them.
+/// Each is sent twice; the second normally comes from the cache.
+const VARIANTS: &[Headers] = &[
+    &[(STANDARD_HEADER, "compute bogus")],
+    &[(STANDARD_HEADER, "compute 3.0")],
+    &[(LEGACY_HEADER, "")],
+    &[(LEGACY_HEADER, "2.1.3")],
+    &[],
+    &[(STANDARD_HEADER, "compute 2.1")],
+    &[(STANDARD_HEADER, "compute 2.55")],
+    &[(STANDARD_HEADER, "compute 2.61")],
+    &[(STANDARD_HEADER, "COMPUTE   2.61")],
+    &[(STANDARD_HEADER, "compute 2.75")],
+    &[(STANDARD_HEADER, "compute latest")],
+    &[(STANDARD_HEADER, "volume 3.5")],
+    &[(LEGACY_HEADER, "2.10")],
+    &[(LEGACY_HEADER, "2.92")],
+    &[(STANDARD_HEADER, "volume 3.5"), (LEGACY_HEADER, "2.55")],
+    &[(STANDARD_HEADER, "compute 2.2"), (LEGACY_HEADER, "2.75")],
+    &[(STANDARD_HEADER, "compute 2.1"), (STANDARD_HEADER, "compute 2.75")],
+    &[(STANDARD_HEADER, "compute 2.75"), (STANDARD_HEADER, "compute 2.1")],
+    &[(STANDARD_HEADER, "compute 2.1, compute 2.61")],
+    &[(LEGACY_HEADER, "2.1"), (LEGACY_HEADER, "2.61")],
+];
+
+/// The valid requests of [`VARIANTS`], for URLs no error was cached for.
+const VALID: &[Headers] = VARIANTS.split_at(4).1;
+
+/// URLs whose bodies differ between versions (flavor views at 2.55, 2.61
+/// and 2.75; keypair views at 2.2) or only in their headers, and a 404:
+/// sent with every variant, errors first.
+const URLS: [&str; 5] = [
+    "/v2.1/flavors/1",
+    "/v2.1/flavors/detail?limit=2",
+    "/v2.1/os-keypairs",
+    "/v2.1/flavors/1/os-extra_specs",
+    "/v2.1/flavors/no-such-flavor",
+];
+
+/// Other URLs, sent with the valid variants only: there the first cached
+/// response is a 200 of one version.
+const VALID_URLS: [&str; 3] =
+    ["/v2.1/flavors/2", "/v2.1/flavors/detail?limit=3", "/v2.1/flavors/2/os-extra_specs"];
+
+fn request(url: &str, headers: Headers) -> Request {
+    headers.iter().fold(Request::get(url), |req, (name, value)| req.header(name, value))
+}
+
+/// What went through one cache: responses that broke the contract or
+/// differed from the origin's, and how many were cache hits.
+#[derive(Default)]
+struct Outcome {
+    mixed: Vec<String>,
+    /// Requests whose only version header was blank, answered with the
+    /// response to the same request without it (see [`only_blank_version_headers`]).
+    folded: usize,
+    hits: usize,
+    error_hits: usize,
+    sent: usize,
+}
+
+/// Every request of the scenario, in order: each URL of [`URLS`] with every
+/// variant, errors first, then each of [`VALID_URLS`] with the valid ones.
+fn scenario() -> Vec<(&'static str, Headers)> {
+    let with = |urls: &'static [&'static str], variants: &'static [Headers]| {
+        urls.iter().flat_map(move |url| variants.iter().map(move |headers| (*url, *headers)))
+    };
+    with(&URLS, VARIANTS).chain(with(&VALID_URLS, VALID)).collect()
+}
+
+/// Sends the scenario twice through `cache`, each request also to `origin`.
+fn run_through(cache: &str, origin: &str) -> Outcome {
+    let mut outcome = Outcome::default();
+    for round in 0..2 {
+        for (url, headers) in scenario() {
+            let req = request(url, headers);
+            let via_cache = req.send(cache);
+            let direct = req.send(origin);
+            outcome.sent += 1;
+            if via_cache.header("x-cache-status").as_deref() == Some("HIT") {
+                outcome.hits += 1;
+                if via_cache.status >= 400 {
+                    outcome.error_hits += 1;
+                }
+            }
+            let Some(why) = mismatch(req.headers(), url, &via_cache, &direct) else { continue };
+            let bare = request(url, &[]);
+            if only_blank_version_headers(headers)
+                && mismatch(bare.headers(), url, &via_cache, &bare.send(origin)).is_none()
+            {
+                outcome.folded += 1;
+            } else {
+                outcome.mixed.push(format!("round {round}: GET {url} with {headers:?}: {why}"));
+            }
+        }
+    }
+    outcome
+}
+
+/// Whether every version header of the request is empty or blank. nginx
+/// matches `Vary` on values and folds an empty header into an absent one,
+/// so it may answer such a request (a 400 at the origin: DESIGN 3.2 keeps
+/// Nova's rule for an empty legacy header) with the stored response to the
+/// same URL without the header: the default version, named in its headers,
+/// which is what the client gets by sending nothing. The reverse, a stored
+/// 400 answering the request without the header, cannot happen: negotiation
+/// errors are `Cache-Control: no-store`.
+fn only_blank_version_headers(headers: Headers) -> bool {
+    !headers.is_empty() && headers.iter().all(|(_, value)| value.trim().is_empty())
+}
+
+/// Why a cached response is not the origin's answer to the same request.
+fn mismatch(
+    headers: &[(Vec<u8>, Vec<u8>)],
+    url: &str,
+    via_cache: &Response,
+    direct: &Response,
+) -> Option<String> {
+    if let Err(why) = check_contract("GET", url.as_bytes(), headers, via_cache) {
+        return Some(why);
+    }
+    let version = |r: &Response| (r.status, r.header(STANDARD_HEADER), r.header(LEGACY_HEADER));
+    if version(via_cache) != version(direct) || via_cache.body != direct.body {
+        return Some(format!(
+            "the cache gave\n{}\nthe origin gives\n{}",
+            via_cache.describe(),
+            direct.describe()
+        ));
+    }
+    None
+}
+
+#[test]
+fn a_shared_cache_never_serves_one_version_to_another() {
+    let origin = RunningServer::start().expect("the compute example starts");
+    let nginx = start_nginx(&origin.url);
+
+    let honoured = run_through(&nginx.honouring, &origin.url);
+    assert!(
+        honoured.mixed.is_empty(),
+        "the Vary-honouring cache served {} responses of another version or error:\n{}",
+        honoured.mixed.len(),
+        honoured
+            .mixed
+            .iter()
+            .map(|m| m.lines().take(2).collect::<Vec<_>>().join(" / "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    // The cache really cached: the second round came from it, errors included.
+    assert!(
+        honoured.hits >= honoured.sent / 4,
+        "only {} of {} responses were cache hits: the test would prove nothing\n{}",
+        honoured.hits,
+        honoured.sent,
+        log(&nginx.dir, "error.log")
+    );
+    assert!(honoured.error_hits > 0, "no cached 404 was ever served: errors were not cached");
+    println!(
+        "Vary honoured: {} requests, {} cache hits ({} of errors), {} mixed, {} blank-header requests \
+         answered with the default version",
+        honoured.sent,
+        honoured.hits,
+        honoured.error_hits,
+        honoured.mixed.len(),
+        honoured.folded
+    );
+
+    // The control: the same requests through a cache that ignores Vary mix versions.
+    let ignored = run_through(&nginx.ignoring, &origin.url);
+    assert!(
+        ignored.mixed.len() >= URLS.len(),
+        "the control cache (Vary ignored) served only {} mixed responses: the scenario cannot tell a \
+         cache that honours Vary from one that does not",
+        ignored.mixed.len()
+    );
+    let served = |status: &str| ignored.mixed.iter().any(|m| m.contains(&format!("\nHTTP {status}")));
+    assert!(served("200") && served("404"), "the control must serve one version's 200 and 404 to another");
+    println!(
+        "Vary ignored (control): {} requests, {} cache hits, {} mixed",
+        ignored.sent,
+        ignored.hits,
+        ignored.mixed.len()
+    );
+}
