@@ -130,11 +130,18 @@ fn trim(mut bytes: &[u8]) -> &[u8] {
 
 /// For one comma-separated entry `SERVICE VERSION`, the version if the
 /// service is ours. Entries without whitespace name nothing.
+///
+/// The service name is a token (no whitespace), so the entry's name is ours
+/// exactly when it starts with it and whitespace follows: no scan for the
+/// first space, which matters on every request (issue 7).
 fn version_for_service<'a>(entry: &'a [u8], service: &[u8]) -> Option<&'a [u8]> {
     let entry = trim(entry);
-    let split = entry.iter().position(|b| is_space(*b))?;
-    let (name, rest) = entry.split_at(split);
-    name.eq_ignore_ascii_case(service).then(|| trim(rest))
+    let (name, rest) = entry.split_at_checked(service.len())?;
+    if !rest.first().is_some_and(|b| is_space(*b)) || !name.eq_ignore_ascii_case(service) {
+        return None;
+    }
+    // Not empty: the entry was trimmed at its end and `rest` starts with a space.
+    Some(trim(rest))
 }
 
 impl Api {
