@@ -5,6 +5,7 @@
 //! same headers; building the request is outside the timing.
 //!
 //! - `show`: `GET /servers/42`, a small JSON answer;
+//! - `detail`: `GET /servers/detail`, ten servers (about 7 kB of JSON);
 //! - `create`: `POST /servers` with a Nova-sized body, validated by schema on
 //!   both sides (actix's `web::Json` + the validator on the plain side).
 //!
@@ -21,8 +22,11 @@ fn request(c: &mut Criterion) {
     let app = rt.block_on(test::init_service(App::new().configure(configure)));
     let body = serde_json::to_vec(&create_server_body()).expect("serializes");
 
-    let cases: [(&str, Method, &str, Option<&[u8]>); 2] =
-        [("show", Method::GET, "/servers/42", None), ("create", Method::POST, "/servers", Some(&body))];
+    let cases: [(&str, Method, &str, Option<&[u8]>); 3] = [
+        ("show", Method::GET, "/servers/42", None),
+        ("detail", Method::GET, "/servers/detail", None),
+        ("create", Method::POST, "/servers", Some(&body)),
+    ];
     for (name, method, path, payload) in cases {
         let mut group = c.benchmark_group(format!("request/{name}"));
         for (side, prefix) in [("plain", "/plain"), ("framework", "/v2.1")] {

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Loopback load comparison (issue 7): the same handler served plain
+# (/plain/...) and through the framework (/v2.1/...) by one
+# server, loaded alternately with wrk for several rounds; prints requests/s,
+# p50 and p99 of each side and the framework/plain ratio.
+#
+#   scripts/load.sh                 # 6 rounds of 5 s per side
+#   ROUNDS=10 DURATION=10 scripts/load.sh
+#
+# Settings (environment): ROUNDS (6), DURATION seconds per run (5),
+# CONNECTIONS (32), THREADS of wrk (1), WORKERS of the server (1),
+# WARMUP seconds per side before the rounds (3), ENDPOINTS under /plain and
+# /v2.1 ("servers/42 servers/detail": a tiny answer, then ten servers).
+# Traffic goes to 127.0.0.1 only; the server is stopped on exit and stops by
+# itself after a bounded time anyway.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ROUNDS=${ROUNDS:-6}
+DURATION=${DURATION:-5}
+CONNECTIONS=${CONNECTIONS:-32}
+THREADS=${THREADS:-1}
+WORKERS=${WORKERS:-1}
+WARMUP=${WARMUP:-3}
+ENDPOINTS=${ENDPOINTS:-servers/42 servers/detail}
+HEADER="OpenStack-API-Version: compute 2.27"
+
+if ! command -v wrk >/dev/null; then
+    if [ "$(id -u)" = 0 ]; then
+        echo "== installing wrk (Debian package)"
+        (apt-get install -y -qq wrk >/dev/null 2>&1 ||
+            { apt-get update -qq >/dev/null && apt-get install -y -qq wrk >/dev/null; })
+    else
+        echo "wrk is missing: install it (apt-get install wrk) and run again" >&2
+        exit 1
+    fi
+fi
+
+echo "== building the load server (release)"
+cargo build --release -q -p microversion-benches --bin load_server
+target_dir=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+server="$target_dir/release/load_server"
+
+work=$(mktemp -d)
+# Bounded: the server exits by itself after this many seconds.
+endpoints=$(wc -w <<<"$ENDPOINTS")
+lifetime=$(( endpoints * ((ROUNDS * 2) * (DURATION + 2) + WARMUP * 2 + 4) + 60 ))
+"$server" --workers "$WORKERS" --max-seconds "$lifetime" >"$work/server.out" 2>"$work/server.err" &
+server_pid=$!
+cleanup() {
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+addr=""
+for _ in $(seq 1 100); do
+    addr=$(sed -n 's/^listening on \(127\.0\.0\.1:[0-9]*\)$/\1/p' "$work/server.out" | head -n1)
+    [ -n "$addr" ] && break
+    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.err" >&2; exit 1; }
+    sleep 0.1
+done
+[ -n "$addr" ] || { echo "the server did not start" >&2; exit 1; }
+
+base="http://$addr"
+for path in $(for e in $ENDPOINTS; do echo "/plain/$e /v2.1/$e"; done); do
+    wrk -t1 -c1 -d1s -H "$HEADER" "$base$path" | grep -q "Non-2xx" &&
+        { echo "$path answers errors" >&2; exit 1; }
+done
+
+echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')," \
+    "load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== server on $addr, $WORKERS worker(s); wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s," \
+    "$ROUNDS rounds, sides alternating"
+
+# One wrk run: prints "requests_per_s p50_us p99_us".
+run() {
+    local out
+    out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${2:-$DURATION}s" --latency -H "$HEADER" "$base$1")
+    if grep -q "Non-2xx\|Socket errors" <<<"$out"; then
+        echo "errors during the run of $1:" >&2
+        echo "$out" >&2
+        exit 1
+    fi
+    awk '
+        function us(text) {
+            if (text ~ /us$/) return substr(text, 1, length(text) - 2) + 0
+            if (text ~ /ms$/) return substr(text, 1, length(text) - 2) * 1000
+            if (text ~ /s$/) return substr(text, 1, length(text) - 1) * 1000000
+            return text + 0
+        }
+        $1 == "Requests/sec:" { rps = $2 }
+        $1 == "50%" { p50 = us($2) }
+        $1 == "99%" { p99 = us($2) }
+        END { printf "%.0f %.1f %.1f\n", rps, p50, p99 }
+    ' <<<"$out"
+}
+
+if [ "$WARMUP" -gt 0 ]; then
+    for endpoint in $ENDPOINTS; do
+        run "/plain/$endpoint" "$WARMUP" >/dev/null
+        run "/v2.1/$endpoint" "$WARMUP" >/dev/null
+    done
+fi
+
+for endpoint in $ENDPOINTS; do
+    echo "== GET /{plain,v2.1}/$endpoint"
+    printf "%-6s %-10s %12s %10s %10s\n" round side "requests/s" "p50 (us)" "p99 (us)"
+    results="$work/results"
+    : >"$results"
+    for round in $(seq 1 "$ROUNDS"); do
+        # ABBA order, so drift in the machine's load falls on both sides alike.
+        if [ $((round % 2)) = 1 ]; then order="plain framework"; else order="framework plain"; fi
+        for side in $order; do
+            if [ "$side" = plain ]; then path=/plain/$endpoint; else path=/v2.1/$endpoint; fi
+            read -r rps p50 p99 < <(run "$path")
+            printf "%-6s %-10s %12s %10s %10s\n" "$round" "$side" "$rps" "$p50" "$p99"
+            echo "$round $side $rps $p50 $p99" >>"$results"
+        done
+    done
+    awk '
+        function median(list, n,    i, j, t) {
+            for (i = 2; i <= n; i++) { t = list[i]; for (j = i - 1; j >= 1 && list[j] > t; j--) list[j + 1] = list[j]; list[j + 1] = t }
+            return n % 2 ? list[(n + 1) / 2] : (list[n / 2] + list[n / 2 + 1]) / 2
+        }
+        {
+            rps[$2, $1] = $3
+            if ($2 == "plain") { np++; pr[np] = $3; p50p[np] = $4; p99p[np] = $5 }
+            else { nf++; fr[nf] = $3; p50f[nf] = $4; p99f[nf] = $5 }
+            rounds[$1] = 1
+        }
+        END {
+            for (r in rounds) { nr++; ratio[nr] = rps["framework", r] / rps["plain", r] }
+            m = median(ratio, nr)
+            verdict = "MISSED"
+            if (m >= 0.97) verdict = "met"
+            printf "plain:     %8.0f requests/s, p50 %7.1f us, p99 %7.1f us (medians)\n", median(pr, np), median(p50p, np), median(p99p, np)
+            printf "framework: %8.0f requests/s, p50 %7.1f us, p99 %7.1f us (medians)\n", median(fr, nf), median(p50f, nf), median(p99f, nf)
+            printf "ratio framework/plain requests/s: %.3f (median of %d per-round ratios; target >= 0.97: %s)\n", m, nr, verdict
+        }
+    ' "$results"
+done
+echo "== load after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
