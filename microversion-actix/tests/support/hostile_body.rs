@@ -160,7 +160,7 @@ pub fn check(case: &BodyCase<'_>) -> Result<(), String> {
     let value = match (read, expected_read(case)) {
         (Ok(value), Read::Document(expected)) if value == expected => value,
         (Err(err), Read::Status(status)) if err.status().as_u16() == status => {
-            return check_error(&err).or_else(|why| fail(why));
+            return check_error(&err).or_else(fail);
         }
         (got, expected) => return fail(format!("read {got:?}, expected {expected:?}")),
     };
@@ -179,7 +179,7 @@ pub fn check(case: &BodyCase<'_>) -> Result<(), String> {
             if let Some(long) = err.violations().iter().find(|v| v.message.chars().count() > 201) {
                 return fail(format!("a violation message of {} chars", long.message.chars().count()));
             }
-            check_error(&err).or_else(|why| fail(why))
+            check_error(&err).or_else(fail)
         }
     }
 }
