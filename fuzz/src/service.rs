@@ -135,12 +135,10 @@ pub fn serve(case: &Case) -> Response {
                 Err(err) => err.error_response(),
             };
             let status = res.status().as_u16();
-            let headers = res
-                .headers()
-                .iter()
-                .map(|(n, v)| (n.as_str().to_owned(), v.as_bytes().to_vec()))
-                .collect();
-            let body = actix_web::body::to_bytes(res.into_body()).await.map(|b| b.to_vec()).unwrap_or_default();
+            let headers =
+                res.headers().iter().map(|(n, v)| (n.as_str().to_owned(), v.as_bytes().to_vec())).collect();
+            let body =
+                actix_web::body::to_bytes(res.into_body()).await.map(|b| b.to_vec()).unwrap_or_default();
             Response { status, headers, body }
         })
     })
