@@ -10,8 +10,7 @@
 # and -Cllvm-args, both stable flags), optimized, with debug assertions and
 # overflow checks on (cargo-fuzz's default profile), so panics, bounds and
 # overflows are what a run finds. The code under test forbids unsafe, so
-# AddressSanitizer would add little; FUZZ_SANITIZER=address asks for it
-# through RUSTC_BOOTSTRAP=1 (an unstable flag on a stable compiler).
+# AddressSanitizer (-Zsanitizer, nightly only) would add little.
 #
 # The growing corpus is kept in fuzz/corpus/TARGET (not committed); the
 # checked-in seeds are fuzz/seeds/TARGET; crashes land in fuzz/artifacts/TARGET.
@@ -33,11 +32,8 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked
 fi
 
-sanitizer=${FUZZ_SANITIZER:-none}
+sanitizer=none
 build_flags=(--sanitizer "$sanitizer")
-if [ "$sanitizer" != none ]; then
-  export RUSTC_BOOTSTRAP=1
-fi
 
 echo "== cargo fuzz build ${build_flags[*]} (stable: $(rustc --version))"
 cargo fuzz build "${build_flags[@]}" "${targets[@]:0:1}" >/dev/null
