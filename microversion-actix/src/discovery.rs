@@ -11,6 +11,14 @@ use crate::error::{MAX_HEADER_LOWER, MIN_HEADER_LOWER};
 use crate::format::{ApiSigErrors, ErrorFormat};
 use crate::{Api, ApiError, VersionList};
 
+/// The request headers `ConnectionInfo` builds the scheme and host of the
+/// `self` links from: the documents vary on them, and say so, or one
+/// request carrying `X-Forwarded-Host: evil.example` would poison a shared
+/// cache's copy of the discovery document for every client. `Host` too: a
+/// proxy may key its cache on the upstream's name while passing the
+/// client's `Host` (nginx with `proxy_set_header Host $host`).
+pub(crate) const FORWARDING_HEADERS: &str = "Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto";
+
 /// The version discovery endpoints of a service, generated from its API
 /// declarations (cap and statuses included) and registered with
 /// `App::service`:
@@ -25,7 +33,9 @@ use crate::{Api, ApiError, VersionList};
 /// Version headers are ignored. `self` links are built from the request's
 /// scheme and host (as `ConnectionInfo` reads them, `Forwarded` headers
 /// included), the configured [`Discovery::prefix`] for a proxy that strips a
-/// path, and the path the endpoint is mounted at.
+/// path, and the path the endpoint is mounted at; the documents carry
+/// `Vary: Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto` accordingly,
+/// so a shared cache keeps one copy per host a client names.
 ///
 /// Register it **before** the API's own scope: the scope `/v2.1` would
 /// otherwise also claim the exact path `/v2.1`. And keep it out of the
@@ -96,12 +106,16 @@ impl Discovery {
     }
 
     fn list(&self, req: &HttpRequest) -> HttpResponse {
-        HttpResponse::Ok().json(VersionList::new(&self.apis, &self.root_url(req, "")))
+        HttpResponse::Ok()
+            .insert_header((header::VARY, FORWARDING_HEADERS))
+            .json(VersionList::new(&self.apis, &self.root_url(req, "")))
     }
 
     fn single(&self, req: &HttpRequest, api: &Api) -> HttpResponse {
         let tail = format!("/{}", api.api_id());
-        HttpResponse::Ok().json(api.single_version_document(&self.root_url(req, &tail)))
+        HttpResponse::Ok()
+            .insert_header((header::VARY, FORWARDING_HEADERS))
+            .json(api.single_version_document(&self.root_url(req, &tail)))
     }
 
     fn unknown(&self, req: &HttpRequest) -> HttpResponse {

@@ -120,6 +120,26 @@ async fn unknown_ids_are_json_404s() {
     assert!(test::read_body(res).await.is_empty());
 }
 
+/// Regression (reliability work): the documents are built from the
+/// forwarded host and scheme, so they name those headers in `Vary`; without
+/// it one request with `X-Forwarded-Host` poisoned a shared cache's copy
+/// (examples/compute/tests/cache_safety.rs shows it behind nginx).
+#[actix_web::test]
+async fn documents_vary_on_the_headers_their_links_come_from() {
+    let app = service().await;
+    for path in ["/", "/v2.1", "/v2.1/"] {
+        let req =
+            TestRequest::get().uri(path).insert_header(("X-Forwarded-Host", "evil.example")).to_request();
+        let res = test::call_service(&app, req).await;
+        assert_eq!(
+            header(&res, "Vary").as_deref(),
+            Some("Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto"),
+            "{path}"
+        );
+        assert!(read_json(res).await.to_string().contains("evil.example"), "{path}");
+    }
+}
+
 /// Regression (reliability work): actix's own 405 for a method other than
 /// GET had an empty body; it is a JSON error in the configured format.
 #[actix_web::test]
