@@ -14,12 +14,18 @@ mod time;
 use std::net::TcpListener;
 use std::sync::Arc;
 
-use actix_web::http::header::HeaderName;
+use actix_web::http::header::{self, HeaderName};
+use actix_web::middleware::DefaultHeaders;
 use actix_web::{App, HttpResponse, HttpServer, web};
 use microversion_actix::{ApiError, Discovery, Microversions, NovaFaults, Version};
 
 pub use api::COMPUTE;
 pub use store::Store;
+
+/// The request headers `ConnectionInfo` reads the host and scheme of links
+/// from; the API's responses vary on them (the version middleware appends
+/// the version headers).
+const LINK_HEADERS: &str = "Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto";
 
 /// Registers discovery at `/` and `/v2.1` and the API under `/v2.1`, with
 /// Nova-style fault bodies, and a JSON 404 for every other path. `cap`
@@ -33,6 +39,9 @@ pub fn routes(store: Arc<Store>, cap: Option<Version>) -> impl FnOnce(&mut web::
         cfg.service(Discovery::new(&[api]).error_format(NovaFaults::default()))
             .service(
                 web::scope("/v2.1")
+                    // Flavor and keypair links are built from the forwarded host and
+                    // scheme: say so, or a shared cache serves one client's links to all.
+                    .wrap(DefaultHeaders::new().add((header::VARY, LINK_HEADERS)))
                     .wrap(Microversions::new(api).error_format(NovaFaults::default()))
                     .service(flavors::Flavors::new(store.clone()))
                     .service(flavors::FlavorExtraSpecs::new(store.clone()))

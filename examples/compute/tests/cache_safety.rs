@@ -22,6 +22,7 @@ mod common;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use common::{LEGACY_HEADER, Request, Response, STANDARD_HEADER, check_contract};
@@ -91,7 +92,9 @@ fn server_block(port: u16, upstream: &str, zone: &str, extra: &str) -> String {
 
 fn start_nginx(upstream: &str) -> Nginx {
     let binary = nginx_binary();
-    let dir = std::env::temp_dir().join(format!("microversion-cache-safety-{}", std::process::id()));
+    static STARTED: AtomicUsize = AtomicUsize::new(0);
+    let nth = STARTED.fetch_add(1, Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("microversion-cache-safety-{}-{nth}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     for sub in ["cache-honouring", "cache-ignoring", "temp"] {
         std::fs::create_dir_all(dir.join(sub)).expect("the nginx directory");
@@ -367,4 +370,46 @@ fn a_shared_cache_never_serves_one_version_to_another() {
         ignored.hits,
         ignored.mixed.len()
     );
+}
+
+/// A response whose body is built from forwarding headers (the `self`
+/// links of discovery and of flavors, from `Forwarded`, `X-Forwarded-Host`
+/// and `X-Forwarded-Proto` as actix's `ConnectionInfo` reads them) must name
+/// them in `Vary`, or one request carrying them poisons the cached document
+/// for every client (web cache poisoning through an unkeyed header).
+#[test]
+fn forwarding_headers_cannot_poison_cached_links() {
+    let origin = RunningServer::start().expect("the compute example starts");
+    let nginx = start_nginx(&origin.url);
+    let poisons: [(&str, &str); 3] = [
+        ("X-Forwarded-Host", "evil.example"),
+        ("Forwarded", "host=evil.example;proto=https"),
+        ("X-Forwarded-Proto", "gopher"),
+    ];
+    for (i, url) in
+        ["/", "/v2.1", "/v2.1/", "/v2.1/flavors/1", "/v2.1/flavors/detail?limit=1"].iter().enumerate()
+    {
+        for (j, (name, value)) in poisons.iter().enumerate() {
+            // A fresh cache key per case: the URL with a query the handler ignores is not
+            // possible everywhere, so each case uses its own version header value instead.
+            let version = format!("compute 2.{}", 61 + i * poisons.len() + j);
+            let poisoned = Request::get(url)
+                .header(STANDARD_HEADER, &version)
+                .header(name, value)
+                .send(&nginx.honouring);
+            assert!(
+                poisoned.text().contains("evil.example") || poisoned.text().contains("gopher"),
+                "the origin builds links from {name} (else this case proves nothing)\n{}",
+                poisoned.describe()
+            );
+            let clean = Request::get(url).header(STANDARD_HEADER, &version).send(&nginx.honouring);
+            assert_eq!(clean.status, 200, "GET {url}\n{}", clean.describe());
+            assert!(
+                !clean.text().contains("evil.example") && !clean.text().contains("gopher"),
+                "GET {url} without {name} got the links of a request with it (cache status {:?})\n{}",
+                clean.header("x-cache-status"),
+                clean.describe()
+            );
+        }
+    }
 }
