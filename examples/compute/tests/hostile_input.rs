@@ -422,6 +422,31 @@ fn oversized_bodies_and_lying_lengths() {
     );
     assert!(started.elapsed() < Duration::from_secs(5), "the 413 does not wait for the body");
 
+    // `Expect: 100-continue` with a length over the limit: actix answers 100
+    // before the app runs, then the app's 413 follows.
+    let expect = format!(
+        "POST /v2.1/flavors HTTP/1.1\r\nHost: {host}\r\nOpenStack-API-Version: compute 2.55\r\n\
+         Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 5000000\r\n\
+         Connection: close\r\n\r\n"
+    );
+    exchange(
+        base,
+        expect.as_bytes(),
+        "POST",
+        b"/v2.1/flavors",
+        &headers,
+        Answer::App(&[413]),
+        "100-continue",
+    );
+
+    // Content codings are not decoded (none is supported): a gzip body is not JSON.
+    let gzip: &[u8] =
+        b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xab\xae\x05\x00\x43\xbf\xa6\xa3\x02\x00\x00\x00";
+    for coding in ["gzip", "br", "identity, gzip"] {
+        let req = post_json("POST", "/v2.1/flavors", "2.55", gzip).header("Content-Encoding", coding);
+        hostile(base, &req, BAD, &format!("Content-Encoding: {coding}"));
+    }
+
     // 2 MiB chunked: reading stops at the limit.
     let mut chunked = format!(
         "POST /v2.1/flavors HTTP/1.1\r\nHost: {host}\r\nOpenStack-API-Version: compute 2.55\r\n\
@@ -494,6 +519,7 @@ fn oversized_bodies_and_lying_lengths() {
         ("a negative length", "Content-Length: -1\r\n"),
         ("a length that is not a number", "Content-Length: two\r\n"),
         ("a length past u64", "Content-Length: 99999999999999999999999\r\n"),
+        ("an unsupported transfer coding", "Transfer-Encoding: gzip, chunked\r\n"),
     ];
     for (name, framing) in codec {
         let request = format!(

@@ -205,7 +205,8 @@ fn invalid(message: String) -> std::io::Error {
 }
 
 /// Parses one HTTP/1.1 response (status line, headers, body by
-/// `Content-Length`, chunked encoding, or the rest of the bytes).
+/// `Content-Length`, chunked encoding, or the rest of the bytes), after any
+/// interim `1xx` answers.
 pub fn parse_response(raw: &[u8]) -> std::io::Result<Response> {
     let head_end = find(raw, b"\r\n\r\n")
         .ok_or_else(|| invalid(format!("no end of headers in {:?}", String::from_utf8_lossy(raw))))?;
@@ -217,7 +218,11 @@ pub fn parse_response(raw: &[u8]) -> std::io::Result<Response> {
     if !proto.starts_with("HTTP/1.") {
         return Err(invalid(format!("bad status line {status_line:?}")));
     }
-    let status = code.parse().map_err(|_| invalid(format!("bad status line {status_line:?}")))?;
+    let status: u16 = code.parse().map_err(|_| invalid(format!("bad status line {status_line:?}")))?;
+    // An interim answer (`100 Continue` to `Expect: 100-continue`) precedes the response.
+    if (100..200).contains(&status) && status != 101 {
+        return parse_response(&raw[head_end + 4..]);
+    }
     let mut headers = Vec::new();
     for line in lines {
         let colon = line
