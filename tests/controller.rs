@@ -238,3 +238,56 @@ fn controller_lists_its_operations() {
     assert_eq!(ops.iter().find(|op| op.name == "retired").map(|op| op.missing_status), Some(405));
     assert!(Testable::check_schemas().is_ok());
 }
+
+/// Many variants with gaps between them: the generated decision tree must
+/// agree with a brute-force range check at every version.
+struct Gapped;
+
+#[controller(api = API)]
+impl Gapped {
+    #[api_version("2.1", "2.1")]
+    fn pick(&self) -> u8 {
+        0
+    }
+    #[api_version("2.3", "2.4")]
+    fn pick(&self) -> u8 {
+        1
+    }
+    #[api_version("2.5", "2.5")]
+    fn pick(&self) -> u8 {
+        2
+    }
+    #[api_version("2.7", "2.9")]
+    fn pick(&self) -> u8 {
+        3
+    }
+    #[api_version("2.10", "2.10")]
+    fn pick(&self) -> u8 {
+        4
+    }
+    #[api_version("2.12")]
+    fn pick(&self) -> u8 {
+        5
+    }
+}
+
+#[test]
+fn decision_tree_agrees_with_brute_force() {
+    let ranges = [
+        ("2.1", Some("2.1")),
+        ("2.3", Some("2.4")),
+        ("2.5", Some("2.5")),
+        ("2.7", Some("2.9")),
+        ("2.10", Some("2.10")),
+        ("2.12", None),
+    ];
+    for major in 1..=3u16 {
+        for minor in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 99, u16::MAX] {
+            let version = Version::new(major, minor);
+            let expected = ranges.iter().position(|(lo, hi)| {
+                version >= Version::lit(lo) && hi.is_none_or(|hi| version <= Version::lit(hi))
+            });
+            assert_eq!(Gapped.pick(version).ok().map(usize::from), expected, "{version}");
+        }
+    }
+}

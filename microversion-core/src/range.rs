@@ -44,6 +44,7 @@ impl VersionRange {
     pub const ANY: VersionRange = VersionRange { min: None, max: None };
 
     /// A range from optional bounds; an inverted range is an error.
+    #[inline]
     pub const fn new(min: Option<Version>, max: Option<Version>) -> Result<Self, InvertedRange> {
         if let (Some(lo), Some(hi)) = (min, max)
             && hi.lt(lo)
@@ -55,6 +56,7 @@ impl VersionRange {
 
     /// `min` to `max` inclusive. Panics (a compile error in `const`) if inverted;
     /// use [`VersionRange::new`] for a checked construction at run time.
+    #[inline]
     pub const fn between(min: Version, max: Version) -> Self {
         match VersionRange::new(Some(min), Some(max)) {
             Ok(range) => range,
@@ -63,41 +65,49 @@ impl VersionRange {
     }
 
     /// `min` and every later version.
+    #[inline]
     pub const fn from(min: Version) -> Self {
         VersionRange { min: Some(min), max: None }
     }
 
     /// Every version up to and including `max`.
+    #[inline]
     pub const fn until(max: Version) -> Self {
         VersionRange { min: None, max: Some(max) }
     }
 
     /// Exactly one version.
+    #[inline]
     pub const fn only(version: Version) -> Self {
         VersionRange { min: Some(version), max: Some(version) }
     }
 
     /// The lower bound, `None` when open.
+    #[inline]
     pub const fn min(self) -> Option<Version> {
         self.min
     }
 
     /// The upper bound, `None` when open.
+    #[inline]
     pub const fn max(self) -> Option<Version> {
         self.max
     }
 
     /// Whether `version` lies in the range.
+    #[inline]
     pub const fn contains(self, version: Version) -> bool {
         version.matches(self.min, self.max)
     }
 
     /// Whether some version lies in both ranges.
+    #[inline]
     pub const fn overlaps(self, other: VersionRange) -> bool {
         self.intersection(other).is_some()
     }
 
     /// Whether every version of `other` lies in `self`.
+    #[inline]
     pub const fn covers(self, other: VersionRange) -> bool {
         let low_ok = match (self.min, other.min) {
             (None, _) => true,
@@ -113,6 +123,7 @@ impl VersionRange {
     }
 
     /// The versions in both ranges, `None` when they are disjoint.
+    #[inline]
     pub const fn intersection(self, other: VersionRange) -> Option<VersionRange> {
         let min = match (self.min, other.min) {
             (Some(a), Some(b)) => Some(if a.lt(b) { b } else { a }),

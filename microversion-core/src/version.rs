@@ -64,16 +64,26 @@ impl Version {
 
     /// A version from its two components. `major` should be at least 1 for a
     /// version that can also be written as a string; `new` does not check it.
+    #[inline]
     pub const fn new(major: u16, minor: u16) -> Version {
         Version { major, minor }
     }
 
+    /// The version as one integer (`major << 16 | minor`), ordered as
+    /// versions are: generated dispatch code compares these.
+    #[inline]
+    pub const fn packed(self) -> u32 {
+        ((self.major as u32) << 16) | self.minor as u32
+    }
+
     /// The major component.
+    #[inline]
     pub const fn major(self) -> u16 {
         self.major
     }
 
     /// The minor component.
+    #[inline]
     pub const fn minor(self) -> u16 {
         self.minor
     }
@@ -118,6 +128,7 @@ impl Version {
 
     /// `min <= self <= max`, where a `None` bound is unrestricted (Nova's
     /// `APIVersionRequest.matches` with a null version).
+    #[inline]
     pub const fn matches(self, min: Option<Version>, max: Option<Version>) -> bool {
         let above_min = match min {
             Some(min) => min.le(self),
@@ -131,16 +142,19 @@ impl Version {
     }
 
     /// `self <= other`, usable in `const` context.
+    #[inline]
     pub const fn le(self, other: Version) -> bool {
         self.major < other.major || (self.major == other.major && self.minor <= other.minor)
     }
 
     /// `self < other`, usable in `const` context.
+    #[inline]
     pub const fn lt(self, other: Version) -> bool {
         self.le(other) && !self.const_eq(other)
     }
 
     /// `self == other`, usable in `const` context.
+    #[inline]
     pub const fn const_eq(self, other: Version) -> bool {
         self.major == other.major && self.minor == other.minor
     }

@@ -172,31 +172,80 @@ fn sorted(op: &Operation) -> Vec<(usize, &Variant)> {
     variants
 }
 
-/// A decision tree over sorted disjoint ranges: `log2(n)` comparisons, then
-/// one range check.
+/// A decision tree over sorted disjoint ranges: `log2(n)` comparisons of the
+/// packed version (`key`) against integer literals, then only the bounds of
+/// the chosen range that the path to it has not already established.
 fn decision_tree(
-    krate: &syn::Path,
-    version: &Ident,
+    key: &Ident,
     variants: &[(usize, &Variant)],
+    leaf: &dyn Fn(usize, &Variant) -> TokenStream,
+    miss: &TokenStream,
+) -> TokenStream {
+    tree(key, variants, None, None, leaf, miss)
+}
+
+/// `at_least`: the key is known to be >= it; `below`: known to be < it.
+fn tree(
+    key: &Ident,
+    variants: &[(usize, &Variant)],
+    at_least: Option<Version>,
+    below: Option<Version>,
     leaf: &dyn Fn(usize, &Variant) -> TokenStream,
     miss: &TokenStream,
 ) -> TokenStream {
     match variants {
         [] => miss.clone(),
         [(i, variant)] => {
-            let range = range_tokens(krate, variant.range());
+            let range = variant.range();
+            let min = range.min().filter(|min| at_least.is_none_or(|known| known < *min));
+            let max = range.max().filter(|max| below.is_none_or(|known| known > successor(*max)));
+            let check = match (min, max) {
+                (Some(min), Some(max)) if min == max => {
+                    let only = packed_literal(min);
+                    Some(quote!(#key == #only))
+                }
+                (Some(min), Some(max)) => {
+                    let (min, max) = (packed_literal(min), packed_literal(max));
+                    Some(quote!((#min..=#max).contains(&#key)))
+                }
+                (Some(min), None) => {
+                    let min = packed_literal(min);
+                    Some(quote!(#key >= #min))
+                }
+                (None, Some(max)) => {
+                    let max = packed_literal(max);
+                    Some(quote!(#key <= #max))
+                }
+                (None, None) => None,
+            };
             let body = leaf(*i, variant);
-            quote!(if #range.contains(#version) { #body } else { #miss })
+            match check {
+                Some(check) => quote!(if #check { #body } else { #miss }),
+                None => body,
+            }
         }
         _ => {
             let mid = variants.len() / 2;
             // Only the first range can be open below, so every later one has a minimum.
             let start = variants[mid].1.range().min().unwrap_or(Version::new(0, 0));
-            let (major, minor) = (start.major(), start.minor());
-            let below = decision_tree(krate, version, &variants[..mid], leaf, miss);
-            let above = decision_tree(krate, version, &variants[mid..], leaf, miss);
-            quote!(if #version < #krate::Version::new(#major, #minor) { #below } else { #above })
+            let packed = packed_literal(start);
+            let lower = tree(key, &variants[..mid], at_least, Some(start), leaf, miss);
+            let upper = tree(key, &variants[mid..], Some(start), below, leaf, miss);
+            quote!(if #key < #packed { #lower } else { #upper })
         }
+    }
+}
+
+/// `0x0002_0005_u32` for 2.5: the packed version, readable in expansions.
+fn packed_literal(v: Version) -> syn::LitInt {
+    syn::LitInt::new(&format!("0x{:04x}_{:04x}_u32", v.major(), v.minor()), Span::call_site())
+}
+
+/// The version right after `v`: X.Y is followed by X.(Y+1).
+fn successor(v: Version) -> Version {
+    match v.minor() {
+        u16::MAX => Version::new(v.major().saturating_add(1), 0),
+        minor => Version::new(v.major(), minor + 1),
     }
 }
 
@@ -267,7 +316,8 @@ fn route_handler(krate: &syn::Path, op: &Operation) -> TokenStream {
             ::core::result::Result::Ok(#respond)
         }
     };
-    let tree = decision_tree(krate, &version, &sorted(op), &leaf, &miss);
+    let key = format_ident!("__key");
+    let tree = decision_tree(&key, &sorted(op), &leaf, &miss);
     quote! {
         #[doc(hidden)]
         async fn #handler(
@@ -277,6 +327,7 @@ fn route_handler(krate: &syn::Path, op: &Operation) -> TokenStream {
             #[allow(unused_mut, unused_variables)]
             let mut __payload = __payload.into_inner();
             let #version: #krate::Version = #private::negotiated(&__req).await?;
+            let #key: u32 = #version.packed();
             #tree
         }
     }
@@ -333,12 +384,14 @@ fn helper_dispatcher(krate: &syn::Path, op: &Operation) -> TokenStream {
         let call = if variant.method.sig.asyncness.is_some() { quote!(#call.await) } else { call };
         quote!(::core::result::Result::Ok(#call))
     };
-    let tree = decision_tree(krate, &version, &sorted(op), &leaf, &miss);
+    let key = format_ident!("__key");
+    let tree = decision_tree(&key, &sorted(op), &leaf, &miss);
     let doc = format!("Dispatches to the variant of `{name}` that serves the given version.");
     quote! {
         #[doc = #doc]
         #vis #sig {
             let #version: #krate::Version = ::core::convert::Into::into(#version);
+            let #key: u32 = #version.packed();
             #tree
         }
     }

@@ -48,11 +48,8 @@ impl Servers {
                 &__req,
             )
             .await?;
-        if ::microversion_actix::VersionRange::from(
-                ::microversion_actix::Version::new(2u16, 1u16),
-            )
-            .contains(__version)
-        {
+        let __key: u32 = __version.packed();
+        if __key >= 0x0002_0001_u32 {
             ::microversion_actix::__private::validate_body(
                     &__req,
                     &mut __payload,
@@ -104,13 +101,9 @@ impl Servers {
         let __version: ::microversion_actix::Version = ::core::convert::Into::into(
             __version,
         );
-        if __version < ::microversion_actix::Version::new(2u16, 5u16) {
-            if ::microversion_actix::VersionRange::between(
-                    ::microversion_actix::Version::new(2u16, 1u16),
-                    ::microversion_actix::Version::new(2u16, 4u16),
-                )
-                .contains(__version)
-            {
+        let __key: u32 = __version.packed();
+        if __key < 0x0002_0005_u32 {
+            if __key >= 0x0002_0001_u32 {
                 ::core::result::Result::Ok(self.__mv_version_specific_func_v0(__a0))
             } else {
                 ::core::result::Result::Err(::microversion_actix::UnservedVersion {
@@ -119,18 +112,7 @@ impl Servers {
                 })
             }
         } else {
-            if ::microversion_actix::VersionRange::from(
-                    ::microversion_actix::Version::new(2u16, 5u16),
-                )
-                .contains(__version)
-            {
-                ::core::result::Result::Ok(self.__mv_version_specific_func_v1(__a0))
-            } else {
-                ::core::result::Result::Err(::microversion_actix::UnservedVersion {
-                    operation: "version_specific_func",
-                    version: __version,
-                })
-            }
+            ::core::result::Result::Ok(self.__mv_version_specific_func_v1(__a0))
         }
     }
 }
