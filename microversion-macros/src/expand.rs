@@ -436,8 +436,8 @@ fn schema_fn(krate: &syn::Path, op: &Operation, i: usize, variant: &Variant) -> 
 /// method of a path must live in the same resource.
 fn routes_by_path(c: &Controller) -> Vec<(String, Vec<(&Route, &Operation)>)> {
     let mut grouped: Vec<(String, Vec<(&Route, &Operation)>)> = Vec::new();
-    for op in c.operations.iter().filter(|op| is_route(op)) {
-        let route = op.variants[0].route.as_ref().expect("route operations have a route");
+    for op in &c.operations {
+        let Some(route) = op.variants[0].route.as_ref() else { continue };
         match grouped.iter_mut().find(|(path, _)| *path == route.path.value()) {
             Some((_, ops)) => ops.push((route, op)),
             None => grouped.push((route.path.value(), vec![(route, op)])),

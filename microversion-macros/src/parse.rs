@@ -253,6 +253,20 @@ fn schema_attr(attr: &Attribute, errors: &mut Errors) -> Option<Schema> {
 }
 
 fn range_literals(lits: &[LitStr], tokens: TokenStream, errors: &mut Errors) -> RangeLit {
+    range_of(lits.first(), lits.get(1), tokens, errors, |lo, hi| {
+        format!("minimum version {lo} is above maximum version {hi}")
+    })
+}
+
+/// A range from its two optional literals, each checked, and the pair
+/// checked for order (`inverted` words that error, pointing at both).
+pub(crate) fn range_of(
+    min: Option<&LitStr>,
+    max: Option<&LitStr>,
+    tokens: TokenStream,
+    errors: &mut Errors,
+    inverted: impl Fn(Version, Version) -> String,
+) -> RangeLit {
     let version = |lit: Option<&LitStr>, errors: &mut Errors| {
         let lit = lit?;
         match lit.value().parse::<Version>() {
@@ -263,14 +277,12 @@ fn range_literals(lits: &[LitStr], tokens: TokenStream, errors: &mut Errors) -> 
             }
         }
     };
-    let min = version(lits.first(), errors);
-    let max = version(lits.get(1), errors);
+    let (min, max) = (version(min, errors), version(max, errors));
     if let (Some(lo), Some(hi)) = (&min, &max)
         && hi.version < lo.version
     {
         let (lo_lit, hi_lit) = (&lo.lit, &hi.lit);
-        let message = format!("minimum version {} is above maximum version {}", lo.version, hi.version);
-        errors.at(quote::quote!(#lo_lit #hi_lit), message);
+        errors.at(quote::quote!(#lo_lit #hi_lit), inverted(lo.version, hi.version));
         return RangeLit { min: None, max: None, tokens };
     }
     RangeLit { min, max, tokens }

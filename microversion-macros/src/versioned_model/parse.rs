@@ -2,12 +2,12 @@
 //! every problem at its tokens.
 
 use darling::{FromDeriveInput, FromField, FromMeta};
-use microversion_core::Version;
 use syn::LitStr;
 
 use super::{Field, Model, Presence, Render};
 use crate::errors::Errors;
-use crate::model::{RangeLit, VersionLit};
+use crate::model::RangeLit;
+use crate::parse::range_of;
 
 #[derive(FromDeriveInput)]
 #[darling(attributes(versioned), supports(struct_named))]
@@ -144,25 +144,8 @@ fn version_range(since: Option<&LitStr>, until: Option<&LitStr>, errors: &mut Er
     if since.is_none() && until.is_none() {
         return None;
     }
-    let version = |lit: Option<&LitStr>, errors: &mut Errors| {
-        let lit = lit?;
-        match lit.value().parse::<Version>() {
-            Ok(version) => Some(VersionLit { version, lit: lit.clone() }),
-            Err(e) => {
-                errors.at(lit, format!("invalid version {:?}: {e}", lit.value()));
-                None
-            }
-        }
-    };
-    let (min, max) = (version(since, errors), version(until, errors));
     let tokens = quote::quote!(#since #until);
-    if let (Some(lo), Some(hi)) = (&min, &max)
-        && hi.version < lo.version
-    {
-        errors.at(&tokens, format!("`since` {} is after `until` {}", lo.version, hi.version));
-        return Some(RangeLit { min: None, max: None, tokens });
-    }
-    Some(RangeLit { min, max, tokens })
+    Some(range_of(since, until, tokens, errors, |lo, hi| format!("`since` {lo} is after `until` {hi}")))
 }
 
 fn is_option(ty: &syn::Type) -> bool {
