@@ -292,3 +292,31 @@ async fn model_schemas_validate_controller_variants() {
     assert_eq!(replace.variants[0].schemas[0].1.to_string(), "2.5 and later");
     assert!(Checked::check_schemas().is_ok());
 }
+
+/// `VersionedJson` behind `#[schema(model = ...)]` of the same model: the
+/// route's validation is not repeated, and the answers are unchanged.
+struct Typed;
+
+#[microversion_actix::controller(api = API)]
+impl Typed {
+    #[post("/typed")]
+    #[api_version("2.1")]
+    #[schema(model = FlavorView)]
+    async fn create(&self, body: VersionedJson<FlavorView>) -> Versioned<FlavorView> {
+        Versioned::created(body.into_inner())
+    }
+}
+
+#[actix_web::test]
+async fn versioned_json_after_a_model_schema() {
+    let app = actix_test::init_service(App::new().wrap(Microversions::new(API)).service(Typed)).await;
+    let body = json!({"id": "9", "ram": 64, "OS-FLV-EXT-DATA:ephemeral": 0, "swap": 0, "description": "d"});
+    let post = |version: &'static str, body: &Value| {
+        call_at(&app, &API, version, actix_test::TestRequest::post().uri("/typed").set_json(body))
+    };
+    assert_eq!(post("2.4", &body).await.status(), StatusCode::BAD_REQUEST);
+    let res = post("2.5", &body).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    assert_eq!(read_json(res).await["description"], "d");
+    assert_eq!(post("2.5", &json!({"id": "9"})).await.status(), StatusCode::BAD_REQUEST);
+}

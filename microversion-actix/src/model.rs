@@ -232,9 +232,14 @@ impl<T: VersionedStruct + 'static> FromRequest for VersionedJson<T> {
             };
             let schemas = T::compiled_schemas()
                 .map_err(|e| ApiError::internal(format!("invalid model schema: {e}")))?;
+            // A `#[schema(model = T)]` on the route has validated it already.
+            let validated = req
+                .extensions_mut()
+                .remove::<crate::__private::ValidatedAs>()
+                .is_some_and(|v| v.0 == std::any::TypeId::of::<T>());
             // The model's own errors name the field and the versions that
             // accept it; the schema adds the constraints of `schema = ...`.
-            let by_schema = schemas.validate(version, &body);
+            let by_schema = if validated { Ok(()) } else { schemas.validate(version, &body) };
             let model = T::from_json_at(version, body)?;
             by_schema.map(|()| VersionedJson(model))
         })

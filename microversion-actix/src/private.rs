@@ -8,6 +8,7 @@ pub use serde_json;
 
 pub use crate::model::{Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field};
 
+use std::any::TypeId;
 use std::sync::OnceLock;
 
 use actix_web::dev::Payload;
@@ -58,6 +59,8 @@ pub struct LazySchemas {
     range: VersionRange,
     compile: fn() -> Result<VersionedSchemas, SchemaError>,
     compiled: OnceLock<Result<VersionedSchemas, SchemaError>>,
+    /// For `#[schema(model = T)]`: `T`, so that `VersionedJson<T>` need not validate again.
+    model: Option<fn() -> TypeId>,
 }
 
 impl LazySchemas {
@@ -66,7 +69,15 @@ impl LazySchemas {
         range: VersionRange,
         compile: fn() -> Result<VersionedSchemas, SchemaError>,
     ) -> LazySchemas {
-        LazySchemas { range, compile, compiled: OnceLock::new() }
+        LazySchemas { range, compile, compiled: OnceLock::new(), model: None }
+    }
+
+    /// The derived schemas of the versioned model `T`, applied at the versions of `range`.
+    pub const fn model<T: crate::VersionedModel + 'static>(
+        range: VersionRange,
+        compile: fn() -> Result<VersionedSchemas, SchemaError>,
+    ) -> LazySchemas {
+        LazySchemas { range, compile, compiled: OnceLock::new(), model: Some(TypeId::of::<T>) }
     }
 
     /// The compiled set, or why it cannot be compiled.
@@ -81,6 +92,10 @@ impl LazySchemas {
         }
     }
 }
+
+/// In request extensions: the body was validated by the derived schema of
+/// this model type at the request's version.
+pub struct ValidatedAs(pub TypeId);
 
 /// Reads, parses and validates the body when a schema covers `version`; the
 /// parsed body is left in the request for the variant's `Json` extractor, so
@@ -104,6 +119,10 @@ pub async fn validate_body(
     }
     let body = crate::read_json_body(req, payload).await?;
     set.validate(version, &body)?;
-    req.extensions_mut().insert(ParsedJson(body));
+    let mut extensions = req.extensions_mut();
+    extensions.insert(ParsedJson(body));
+    if let Some(model) = schemas.model {
+        extensions.insert(ValidatedAs(model()));
+    }
     Ok(())
 }

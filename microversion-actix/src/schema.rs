@@ -185,15 +185,19 @@ impl VersionedSchemas {
                 .map_err(|e| SchemaError::Invalid { name, message: e.to_string() })?;
             schemas.push(Schema { name, range, validator });
         }
+        // Disjoint ranges ordered by their start: `schema_for` is a binary search.
+        schemas.sort_by_key(|s| s.range.min());
         Ok(VersionedSchemas { schemas })
     }
 
     /// The schema validating `version`, if any.
     pub fn schema_for(&self, version: Version) -> Option<&Schema> {
-        self.schemas.iter().find(|s| s.range.contains(version))
+        // The last schema starting at or before `version` is the only candidate.
+        let after = self.schemas.partition_point(|s| s.range.min().is_none_or(|min| min <= version));
+        self.schemas[..after].last().filter(|s| s.range.contains(version))
     }
 
-    /// Every schema, in declaration order.
+    /// Every schema, ordered by the versions they validate.
     pub fn schemas(&self) -> &[Schema] {
         &self.schemas
     }
@@ -259,6 +263,25 @@ pub fn query_to_json(query: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn schema_for_agrees_with_a_scan_over_gapped_unordered_ranges() {
+        let v = |major, minor| Version::new(major, minor);
+        let documents = [
+            ("c", VersionRange::from(v(3, 0))),
+            ("a", VersionRange::until(v(2, 2))),
+            ("b", VersionRange::between(v(2, 5), v(2, 9))),
+            ("d", VersionRange::only(v(2, 11))),
+        ];
+        let set =
+            VersionedSchemas::compile_documents(documents.iter().map(|(n, r)| (*n, *r, json!({})))).unwrap();
+        for major in 1..=4 {
+            for minor in 0..=12 {
+                let by_scan = documents.iter().find(|(_, r)| r.contains(v(major, minor))).map(|(n, _)| *n);
+                assert_eq!(set.schema_for(v(major, minor)).map(Schema::name), by_scan, "{major}.{minor}");
+            }
+        }
+    }
     use serde_json::json;
 
     #[test]

@@ -406,7 +406,7 @@ fn schema_fn(krate: &syn::Path, op: &Operation, i: usize, variant: &Variant) -> 
             let name = format!("model {}", ty.to_token_stream().to_string().replace(' ', ""));
             let range = range_tokens(krate, model.range_in(variant.range()));
             let compile = quote_spanned!(ty.span_ident()=> #krate::compile_model_schemas::<#ty>(#name));
-            quote!(#private::LazySchemas::new(#range, || #compile))
+            quote!(#private::LazySchemas::model::<#ty>(#range, || #compile))
         }
         None => {
             let sources = variant.schemas.iter().map(|s| {
