@@ -17,6 +17,7 @@ use microversion_actix::{
 use serde_json::{Map, Value, json};
 
 use crate::api::COMPUTE;
+use crate::listing;
 use crate::store::{Conflict, Flavor, Store};
 
 const V2_75: Version = Version::lit("2.75");
@@ -205,9 +206,7 @@ impl Flavors {
     /// from the query, validated by the version's query schema.
     fn select(&self, version: ApiVersion, req: &HttpRequest) -> Result<Vec<Flavor>, ApiError> {
         let query = LIST_QUERY.validate_query(version.version(), req.query_string())?;
-        let last = |key: &str| {
-            query.get(key).and_then(Value::as_array).and_then(|v| v.last()).and_then(Value::as_str)
-        };
+        let last = |key: &str| listing::last(&query, key);
         let number = |key: &str| -> Result<Option<u64>, ApiError> {
             last(key)
                 .map(|v| v.parse().map_err(|_| ApiError::bad_request(format!("Invalid {key} filter [{v}]"))))
@@ -229,13 +228,12 @@ impl Flavors {
             .filter(|f| public.is_none_or(|p| f.is_public == p))
             .collect();
         sort(&mut flavors, last("sort_key").unwrap_or("flavorid"), last("sort_dir").unwrap_or("asc"));
-        if let Some(marker) = last("marker") {
-            let at = flavors
-                .iter()
-                .position(|f| f.id == marker)
-                .ok_or_else(|| ApiError::bad_request(format!("marker [{marker}] not found")))?;
-            flavors.drain(..=at);
-        }
+        listing::skip_past_marker(
+            &mut flavors,
+            last("marker"),
+            |f| &f.id,
+            |marker| ApiError::bad_request(format!("marker [{marker}] not found")),
+        )?;
         if let Some(limit) = limit {
             flavors.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
         }

@@ -17,11 +17,14 @@ use serde_json::{Map, Value, json};
 use ssh_key::rand_core::{OsRng, RngCore};
 
 use crate::api::COMPUTE;
+use crate::listing;
 use crate::store::{DEFAULT_USER, KeyType, Keypair, Store};
 
+const V2_2: Version = Version::lit("2.2");
 const V2_10: Version = Version::lit("2.10");
 const V2_35: Version = Version::lit("2.35");
 const V2_75: Version = Version::lit("2.75");
+const V2_92: Version = Version::lit("2.92");
 
 /// The keypair resource.
 pub(crate) struct Keypairs {
@@ -61,21 +64,18 @@ impl Keypairs {
     #[get("/os-keypairs")]
     async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
         let query = LIST_QUERY.validate_query(version.version(), req.query_string())?;
-        let last = |key: &str| {
-            query.get(key).and_then(Value::as_array).and_then(|v| v.last()).and_then(Value::as_str)
-        };
+        let last = |key: &str| listing::last(&query, key);
         let user = if version >= V2_10 { last("user_id").unwrap_or(DEFAULT_USER) } else { DEFAULT_USER };
         let mut keypairs = self.store.keypairs(user);
         let mut page_links = None;
         // Paging arrived in 2.35: before, `limit` and `marker` mean nothing.
         if version >= V2_35 {
-            if let Some(marker) = last("marker") {
-                let at = keypairs
-                    .iter()
-                    .position(|k| k.name == marker)
-                    .ok_or_else(|| ApiError::bad_request(format!("Marker {marker} could not be found.")))?;
-                keypairs.drain(..=at);
-            }
+            listing::skip_past_marker(
+                &mut keypairs,
+                last("marker"),
+                |k| &k.name,
+                |marker| ApiError::bad_request(format!("Marker {marker} could not be found.")),
+            )?;
             if let Some(limit) = last("limit").and_then(|l| l.parse::<usize>().ok()) {
                 let more = keypairs.len() > limit;
                 keypairs.truncate(limit);
@@ -362,35 +362,37 @@ fn create_body(properties: Value, required: &[&str]) -> Value {
     })
 }
 
+/// The create body as Nova's schema has it from `since`: `type` from 2.2,
+/// `user_id` from 2.10, and from 2.92 a wider name and a required `public_key`.
+fn create_schema(since: Version) -> Value {
+    let mut properties = Map::new();
+    let pattern = if since >= V2_92 { NAME_FROM_2_92 } else { NAME_BEFORE_2_92 };
+    properties.insert("name".into(), name(pattern));
+    properties.insert("public_key".into(), json!({"type": "string"}));
+    if since >= V2_2 {
+        properties.insert("type".into(), json!({"enum": ["ssh", "x509"]}));
+    }
+    if since >= V2_10 {
+        properties.insert("user_id".into(), json!({"type": "string", "minLength": 1, "maxLength": 255}));
+    }
+    let required: &[&str] = if since >= V2_92 { &["name", "public_key"] } else { &["name"] };
+    create_body(Value::Object(properties), required)
+}
+
 fn create_v2_1() -> Value {
-    create_body(json!({"name": name(NAME_BEFORE_2_92), "public_key": {"type": "string"}}), &["name"])
+    create_schema(Version::lit("2.1"))
 }
 
 fn create_v2_2() -> Value {
-    create_body(
-        json!({"name": name(NAME_BEFORE_2_92), "public_key": {"type": "string"}, "type": {"enum": ["ssh", "x509"]}}),
-        &["name"],
-    )
+    create_schema(V2_2)
 }
 
 fn create_v2_10() -> Value {
-    create_body(
-        json!({
-            "name": name(NAME_BEFORE_2_92), "public_key": {"type": "string"},
-            "type": {"enum": ["ssh", "x509"]}, "user_id": {"type": "string", "minLength": 1, "maxLength": 255},
-        }),
-        &["name"],
-    )
+    create_schema(V2_10)
 }
 
 fn create_v2_92() -> Value {
-    create_body(
-        json!({
-            "name": name(NAME_FROM_2_92), "public_key": {"type": "string"},
-            "type": {"enum": ["ssh", "x509"]}, "user_id": {"type": "string", "minLength": 1, "maxLength": 255},
-        }),
-        &["name", "public_key"],
-    )
+    create_schema(V2_92)
 }
 
 /// The list query, by version: nothing before 2.10, `user_id` from 2.10,

@@ -8,6 +8,7 @@
 pub mod api;
 mod flavors;
 mod keypairs;
+mod listing;
 mod store;
 mod time;
 
