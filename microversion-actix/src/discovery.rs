@@ -4,11 +4,10 @@ use std::sync::Arc;
 
 use actix_web::dev::{AppService, HttpServiceFactory};
 use actix_web::http::StatusCode;
-use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 
-use crate::error::{MAX_HEADER_LOWER, MIN_HEADER_LOWER};
-use crate::format::{ApiSigErrors, ErrorFormat};
+use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer};
 use crate::{Api, ApiError, VersionList};
 
 /// The request headers `ConnectionInfo` builds the scheme and host of the
@@ -17,7 +16,7 @@ use crate::{Api, ApiError, VersionList};
 /// cache's copy of the discovery document for every client. `Host` too: a
 /// proxy may key its cache on the upstream's name while passing the
 /// client's `Host` (nginx with `proxy_set_header Host $host`).
-pub(crate) const FORWARDING_HEADERS: &str = "Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto";
+pub const FORWARDING_HEADERS: &str = "Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto";
 
 /// The version discovery endpoints of a service, generated from its API
 /// declarations (cap and statuses included) and registered with
@@ -59,26 +58,17 @@ pub(crate) const FORWARDING_HEADERS: &str = "Host, Forwarded, X-Forwarded-Host, 
 /// assert_eq!(doc["version"]["links"][0]["href"], "http://localhost:8080/compute/v2.1/");
 /// # });
 /// ```
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Discovery {
     apis: Vec<Api>,
     prefix: String,
-    format: Arc<dyn ErrorFormat>,
-}
-
-impl std::fmt::Debug for Discovery {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Discovery")
-            .field("apis", &self.apis)
-            .field("prefix", &self.prefix)
-            .finish_non_exhaustive()
-    }
+    errors: ErrorRenderer,
 }
 
 impl Discovery {
     /// The endpoints for `apis`, listed in this order in `GET /`.
     pub fn new(apis: &[Api]) -> Discovery {
-        Discovery { apis: apis.to_vec(), prefix: String::new(), format: Arc::new(ApiSigErrors) }
+        Discovery { apis: apis.to_vec(), prefix: String::new(), errors: Discovery::renderer(apis, ApiSigErrors) }
     }
 
     /// A path prefix added to `self` links, for a proxy that serves the
@@ -92,8 +82,17 @@ impl Discovery {
 
     /// Renders the 404 of an unknown id with `format` (API-SIG errors by default).
     pub fn error_format(mut self, format: impl ErrorFormat) -> Discovery {
-        self.format = Arc::new(format);
+        self.errors = Discovery::renderer(&self.apis, format);
         self
+    }
+
+    /// Errors name the first API's service in their code.
+    fn renderer(apis: &[Api], format: impl ErrorFormat) -> ErrorRenderer {
+        let renderer = ErrorRenderer::new(format);
+        match apis.first() {
+            Some(api) => renderer.service(api.service_type()),
+            None => renderer,
+        }
     }
 
     /// The service root as the client reaches it: scheme, host, prefix and
@@ -121,7 +120,7 @@ impl Discovery {
     fn unknown(&self, req: &HttpRequest) -> HttpResponse {
         let id = req.match_info().get("id").unwrap_or_default();
         let known: Vec<String> = self.apis.iter().map(|a| a.api_id().into_owned()).collect();
-        self.error(&ApiError::not_found(format!(
+        self.errors.render(&ApiError::not_found(format!(
             "API version {id} does not exist; this service offers {}.",
             known.join(", ")
         )))
@@ -133,15 +132,9 @@ impl Discovery {
             StatusCode::METHOD_NOT_ALLOWED,
             "Version discovery documents are read with GET only.",
         );
-        let mut res = self.error(&error);
+        let mut res = self.errors.render(&error);
         res.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET"));
         res
-    }
-
-    fn error(&self, error: &ApiError) -> HttpResponse {
-        let names = (HeaderName::from_static(MIN_HEADER_LOWER), HeaderName::from_static(MAX_HEADER_LOWER));
-        let service = self.apis.first().map(Api::service_type);
-        error.render(&*self.format, service, (&names.0, &names.1))
     }
 }
 

@@ -4,10 +4,10 @@ use std::borrow::Cow;
 use std::fmt;
 
 use actix_web::http::StatusCode;
-use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::http::header::HeaderValue;
 use actix_web::{HttpResponse, ResponseError};
 
-use crate::format::{ApiSigErrors, ErrorFormat};
+use crate::format::ErrorRenderer;
 use crate::{Link, NegotiationError, UnservedVersion, Version};
 
 /// One violation of a request schema: where in the document, and what is wrong.
@@ -44,9 +44,10 @@ impl fmt::Display for Violation {
 ///
 /// It implements [`ResponseError`], so `Result<_, ApiError>` works as a
 /// handler return type. Its own rendering uses the API-SIG errors format
-/// ([`ApiSigErrors`]); inside the scope of [`Microversions`](crate::Microversions)
-/// the middleware re-renders it in the configured [`ErrorFormat`] and
-/// prefixes the code with the service type.
+/// ([`ApiSigErrors`](crate::ApiSigErrors)); inside the scope of
+/// [`Microversions`](crate::Microversions) the middleware renders it with the
+/// API's [`ErrorRenderer`]: its [`ErrorFormat`](crate::ErrorFormat), the
+/// service type in the code, its version header names.
 ///
 /// ```
 /// use microversion_actix::{ApiError, Version};
@@ -237,25 +238,6 @@ impl ApiError {
     pub fn service(&self) -> Option<&'static str> {
         self.0.service
     }
-
-    /// Renders this error with `format` into a response; `service` prefixes
-    /// the code. Sets the min/max headers under the given names when the
-    /// error carries versions.
-    pub fn render(
-        &self,
-        format: &dyn ErrorFormat,
-        service: Option<&str>,
-        version_headers: (&HeaderName, &HeaderName),
-    ) -> HttpResponse {
-        let body = format.render(self, service.or(self.0.service));
-        let mut res = HttpResponse::build(self.0.status);
-        res.insert_header((header::CONTENT_TYPE, HeaderValue::from_static("application/json")));
-        if let (Some(min), Some(max)) = (self.0.min_version, self.0.max_version) {
-            res.insert_header((version_headers.0.clone(), version_value(min)));
-            res.insert_header((version_headers.1.clone(), version_value(max)));
-        }
-        res.body(body.to_string())
-    }
 }
 
 /// A version as a header value, without allocating.
@@ -273,21 +255,19 @@ impl fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
+/// Standalone, an error renders with the defaults: API-SIG errors, no
+/// service prefix, the default minimum/maximum header names. Inside the
+/// scope of [`Microversions`](crate::Microversions) the middleware renders
+/// it again with the API's [`ErrorRenderer`].
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         self.0.status
     }
 
     fn error_response(&self) -> HttpResponse {
-        let names = (HeaderName::from_static(MIN_HEADER_LOWER), HeaderName::from_static(MAX_HEADER_LOWER));
-        self.render(&ApiSigErrors, None, (&names.0, &names.1))
+        ErrorRenderer::default().render(self)
     }
 }
-
-/// [`crate::MIN_VERSION_HEADER`] in the lower case `HeaderName::from_static` needs.
-pub(crate) const MIN_HEADER_LOWER: &str = "openstack-api-minimum-version";
-/// [`crate::MAX_VERSION_HEADER`] in the lower case `HeaderName::from_static` needs.
-pub(crate) const MAX_HEADER_LOWER: &str = "openstack-api-maximum-version";
 
 /// A versioned helper called at a version none of its variants serves: a bug
 /// in the service, not in the request, so a 500 whose detail names the
@@ -317,13 +297,6 @@ impl From<NegotiationError> for ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{MAX_VERSION_HEADER, MIN_VERSION_HEADER};
-
-    #[test]
-    fn min_max_header_copies_match_core() {
-        assert!(MIN_HEADER_LOWER.eq_ignore_ascii_case(MIN_VERSION_HEADER));
-        assert!(MAX_HEADER_LOWER.eq_ignore_ascii_case(MAX_VERSION_HEADER));
-    }
 
     #[test]
     fn codes_from_statuses() {

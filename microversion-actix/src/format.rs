@@ -1,8 +1,150 @@
-//! Error body formats: the API-SIG errors document and Nova-style faults.
+//! Error body formats (the API-SIG errors document, Nova-style faults) and
+//! the one way an error becomes a response: [`ErrorRenderer`].
 
+use std::sync::{Arc, LazyLock};
+
+use actix_web::HttpResponse;
+use actix_web::body::MessageBody;
+use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Map, Value, json};
 
 use crate::ApiError;
+use crate::error::version_value;
+
+/// `OpenStack-API-Version` as an actix header name.
+pub const STANDARD_HEADER_NAME: HeaderName = HeaderName::from_static("openstack-api-version");
+/// The default name of the header carrying the served minimum
+/// ([`MIN_VERSION_HEADER`](crate::MIN_VERSION_HEADER)) as an actix header name.
+pub const MIN_VERSION_HEADER_NAME: HeaderName = HeaderName::from_static("openstack-api-minimum-version");
+/// The default name of the header carrying the served maximum
+/// ([`MAX_VERSION_HEADER`](crate::MAX_VERSION_HEADER)) as an actix header name.
+pub const MAX_VERSION_HEADER_NAME: HeaderName = HeaderName::from_static("openstack-api-maximum-version");
+
+/// How one API renders its errors: the body [`ErrorFormat`], the service
+/// type that prefixes error codes, and the names of the headers that carry
+/// the served minimum and maximum versions (on 400 and 406).
+///
+/// [`Microversions`](crate::Microversions) and [`Discovery`](crate::Discovery)
+/// render every error through one; use one for errors of your own outside
+/// them, so that clients see a single shape:
+///
+/// ```
+/// use actix_web::http::StatusCode;
+/// use microversion_actix::{ApiError, ErrorRenderer, NovaFaults};
+///
+/// let renderer = ErrorRenderer::new(NovaFaults::default()).service("compute");
+/// let res = renderer.render(&ApiError::not_found("No such flavor."));
+/// assert_eq!(res.status(), StatusCode::NOT_FOUND);
+///
+/// // The defaults: API-SIG errors, no service prefix, the standard header names.
+/// let plain = ErrorRenderer::default().render(&ApiError::conflict("Locked."));
+/// assert_eq!(plain.status(), StatusCode::CONFLICT);
+/// ```
+#[derive(Clone)]
+pub struct ErrorRenderer {
+    format: Arc<dyn ErrorFormat>,
+    service: Option<&'static str>,
+    min_header: HeaderName,
+    max_header: HeaderName,
+}
+
+impl std::fmt::Debug for ErrorRenderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ErrorRenderer")
+            .field("service", &self.service)
+            .field("min_header", &self.min_header)
+            .field("max_header", &self.max_header)
+            .finish_non_exhaustive()
+    }
+}
+
+/// API-SIG errors, no service prefix, the default header names; shared,
+/// since every standalone [`ApiError`] response uses it.
+static DEFAULT_RENDERER: LazyLock<ErrorRenderer> = LazyLock::new(|| ErrorRenderer::new(ApiSigErrors));
+
+impl Default for ErrorRenderer {
+    fn default() -> ErrorRenderer {
+        DEFAULT_RENDERER.clone()
+    }
+}
+
+impl ErrorRenderer {
+    /// Renders bodies with `format`, without a service prefix, with the
+    /// default minimum/maximum header names.
+    pub fn new(format: impl ErrorFormat) -> ErrorRenderer {
+        ErrorRenderer {
+            format: Arc::new(format),
+            service: None,
+            min_header: MIN_VERSION_HEADER_NAME,
+            max_header: MAX_VERSION_HEADER_NAME,
+        }
+    }
+
+    /// Prefixes error codes with `service` (`compute.not-found`).
+    pub fn service(mut self, service: &'static str) -> ErrorRenderer {
+        self.service = Some(service);
+        self
+    }
+
+    /// Names the headers that carry the served minimum and maximum (Ironic
+    /// uses `X-OpenStack-Ironic-API-Minimum-Version`, ...).
+    pub fn version_headers(mut self, min: HeaderName, max: HeaderName) -> ErrorRenderer {
+        self.min_header = min;
+        self.max_header = max;
+        self
+    }
+
+    /// The body format.
+    pub fn format(&self) -> &dyn ErrorFormat {
+        &*self.format
+    }
+
+    /// The names of the minimum and maximum version headers.
+    pub fn version_header_names(&self) -> (&HeaderName, &HeaderName) {
+        (&self.min_header, &self.max_header)
+    }
+
+    /// The service type that prefixes codes, if set.
+    pub fn service_type(&self) -> Option<&'static str> {
+        self.service
+    }
+
+    /// The response for `error`: its status, the body in this format, JSON
+    /// content type, and the minimum/maximum headers when it carries versions.
+    pub fn render(&self, error: &ApiError) -> HttpResponse {
+        let mut res = HttpResponse::new(error.status());
+        let body = self.write(error, res.headers_mut());
+        res.set_body(body).map_into_boxed_body()
+    }
+
+    /// Puts `error` into an existing response of its scope, keeping the
+    /// headers the handler set: the body, its content type, and the
+    /// minimum/maximum headers under this renderer's names.
+    pub(crate) fn render_into<B: MessageBody>(
+        &self,
+        error: &ApiError,
+        res: HttpResponse<B>,
+    ) -> HttpResponse<actix_web::body::BoxBody> {
+        let mut res = res.set_body(());
+        let headers = res.headers_mut();
+        headers.remove(header::CONTENT_LENGTH);
+        // A standalone rendering used the default names.
+        headers.remove(MIN_VERSION_HEADER_NAME);
+        headers.remove(MAX_VERSION_HEADER_NAME);
+        let body = self.write(error, headers);
+        res.set_body(body).map_into_boxed_body()
+    }
+
+    /// Sets the headers of `error` and returns its body.
+    fn write(&self, error: &ApiError, headers: &mut HeaderMap) -> String {
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        if let (Some(min), Some(max)) = (error.min_version(), error.max_version()) {
+            headers.insert(self.min_header.clone(), version_value(min));
+            headers.insert(self.max_header.clone(), version_value(max));
+        }
+        self.format.render(error, self.service.or(error.service())).to_string()
+    }
+}
 
 /// Renders an [`ApiError`] as the JSON body a service answers with.
 ///

@@ -225,14 +225,23 @@ pub mod test;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use microversion_core::*;
+pub use microversion_core::{
+    Api, CapError, ClientNegotiationError, ClientRequest, DiscoveryParseError, InvertedRange, Link,
+    MAX_ECHOED_BYTES, MAX_LEGACY_HEADERS, MAX_VERSION_HEADER, MIN_VERSION_HEADER, MediaType, Microversion,
+    Negotiated, NegotiationError, Operation, OperationVariant, ParseVersionError, ResponseHeaders,
+    STANDARD_HEADER, ServerVersion, SingleVersion, UnservedVersion, Version, VersionDocument, VersionList,
+    VersionRange, VersionSource, VersionStatus, append_vary, choose_version, parse_discovery,
+};
 
 pub use api_version::ApiVersion;
 pub use body::{BodyLimit, Json, JsonBody, ParsedJson, read_json_body};
 pub use controller::Controller;
-pub use discovery::Discovery;
+pub use discovery::{Discovery, FORWARDING_HEADERS};
 pub use error::{ApiError, Violation};
-pub use format::{ApiSigErrors, ErrorFormat, NovaFaults};
+pub use format::{
+    ApiSigErrors, ErrorFormat, ErrorRenderer, MAX_VERSION_HEADER_NAME, MIN_VERSION_HEADER_NAME, NovaFaults,
+    STANDARD_HEADER_NAME,
+};
 /// Makes an impl block a controller: same-named methods with
 /// [`macro@api_version`] are variants of one operation, dispatched by the
 /// negotiated version; checked at compile time (valid literals, no

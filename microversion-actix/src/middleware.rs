@@ -3,7 +3,6 @@
 
 use std::future::{Ready, ready};
 use std::rc::Rc;
-use std::sync::Arc;
 
 use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
@@ -13,8 +12,7 @@ use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use actix_web::{Error, HttpMessage, HttpResponse};
 use futures_util::future::LocalBoxFuture;
 
-use crate::error::{MAX_HEADER_LOWER, MIN_HEADER_LOWER};
-use crate::format::{ApiSigErrors, ErrorFormat};
+use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer, STANDARD_HEADER_NAME};
 use crate::{Api, ApiError, CapError, ResponseHeaders, Version, append_vary};
 
 /// Response headers that carry a request id an error body can repeat.
@@ -72,22 +70,10 @@ const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-requ
 /// );
 /// # drop(app);
 /// ```
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Microversions {
     api: Api,
-    format: Arc<dyn ErrorFormat>,
-    min_header: HeaderName,
-    max_header: HeaderName,
-}
-
-impl std::fmt::Debug for Microversions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Microversions")
-            .field("api", &self.api)
-            .field("min_header", &self.min_header)
-            .field("max_header", &self.max_header)
-            .finish_non_exhaustive()
-    }
+    errors: ErrorRenderer,
 }
 
 impl Microversions {
@@ -96,26 +82,28 @@ impl Microversions {
     /// [`MAX_VERSION_HEADER`](crate::MAX_VERSION_HEADER)). A deployer cap set
     /// with [`Api::capped_at`] is honoured.
     pub fn new(api: Api) -> Microversions {
-        Microversions {
-            api,
-            format: Arc::new(ApiSigErrors),
-            min_header: HeaderName::from_static(MIN_HEADER_LOWER),
-            max_header: HeaderName::from_static(MAX_HEADER_LOWER),
-        }
+        Microversions { api, errors: ErrorRenderer::new(ApiSigErrors).service(api.service_type()) }
     }
 
     /// Renders errors with `format` instead of the API-SIG errors format.
     pub fn error_format(mut self, format: impl ErrorFormat) -> Microversions {
-        self.format = Arc::new(format);
+        let (min, max) = self.errors.version_header_names();
+        self.errors =
+            ErrorRenderer::new(format).service(self.api.service_type()).version_headers(min.clone(), max.clone());
         self
     }
 
     /// Names the headers that carry the served minimum and maximum on 400
     /// and 406 (Ironic uses `X-OpenStack-Ironic-API-Minimum-Version`, ...).
     pub fn min_max_headers(mut self, min: HeaderName, max: HeaderName) -> Microversions {
-        self.min_header = min;
-        self.max_header = max;
+        self.errors = self.errors.version_headers(min, max);
         self
+    }
+
+    /// How the errors of this scope are rendered; use it for errors of the
+    /// API answered outside the scope (a service-wide default 404).
+    pub fn error_renderer(&self) -> &ErrorRenderer {
+        &self.errors
     }
 
     /// Lowers the served maximum (see [`Api::capped_at`]).
@@ -174,7 +162,7 @@ where
         let negotiated = match state.api.negotiate(req.headers().iter()) {
             Ok(negotiated) => negotiated,
             Err(err) => {
-                let mut res = state.render(&ApiError::from(err)).map_into_right_body();
+                let mut res = state.errors.render(&ApiError::from(err)).map_into_right_body();
                 // A cache matches `Vary` on header values, not on versions, and
                 // may fold values the negotiation tells apart (nginx takes an
                 // empty legacy header, a 400 here, for an absent one): a stored
@@ -209,15 +197,12 @@ where
 /// Everything a response needs, rendered once per app instance.
 struct State {
     api: Api,
-    format: Arc<dyn ErrorFormat>,
-    standard: HeaderName,
+    errors: ErrorRenderer,
     legacy: Vec<HeaderName>,
     /// Per history entry: the standard header's value and the bare version.
     values: Vec<(HeaderValue, HeaderValue)>,
     vary: HeaderValue,
     vary_text: String,
-    min_header: HeaderName,
-    max_header: HeaderName,
 }
 
 impl State {
@@ -239,20 +224,13 @@ impl State {
             .collect();
         State {
             api,
-            format: Arc::clone(&config.format),
-            standard: HeaderName::from_static("openstack-api-version"),
+            errors: config.errors.clone(),
             // The declaration only accepts token names, which are valid header names.
             legacy: api.legacy_header_names().iter().filter_map(|n| HeaderName::try_from(*n).ok()).collect(),
             values,
             vary: value(rendered.vary()),
             vary_text: rendered.vary().to_owned(),
-            min_header: config.min_header.clone(),
-            max_header: config.max_header.clone(),
         }
-    }
-
-    fn render(&self, error: &ApiError) -> HttpResponse {
-        error.render(&*self.format, Some(self.api.service_type()), (&self.min_header, &self.max_header))
     }
 
     /// Puts the error body in the configured format and the version
@@ -272,7 +250,7 @@ impl State {
         }
         let headers = res.headers_mut();
         if let Some((standard, bare)) = version.and_then(|v| self.api.position(v)).map(|i| &self.values[i]) {
-            headers.insert(self.standard.clone(), standard.clone());
+            headers.insert(STANDARD_HEADER_NAME, standard.clone());
             for name in &self.legacy {
                 headers.insert(name.clone(), bare.clone());
             }
@@ -307,18 +285,7 @@ impl State {
         {
             error = error.with_request_id(id);
         }
-        let rendered = self.render(&error);
-        let (rendered, body) = rendered.into_parts();
-        let mut res = res.set_body(EitherBody::right(body));
-        let headers = res.headers_mut();
-        headers.remove(header::CONTENT_LENGTH);
-        // ApiError's own rendering used the default names; keep only the configured ones.
-        headers.remove(MIN_HEADER_LOWER);
-        headers.remove(MAX_HEADER_LOWER);
-        for (name, value) in rendered.headers() {
-            headers.insert(name.clone(), value.clone());
-        }
-        res
+        self.errors.render_into(&error, res).map_into_right_body()
     }
 
     fn add_vary(&self, headers: &mut HeaderMap) {

@@ -67,6 +67,11 @@ pub trait VersionedModel: Sized {
     }
 }
 
+/// In request extensions: the body was validated by the derived schema of
+/// this model type at the request's version (a `#[schema(model = T)]`), so
+/// `VersionedJson<T>` need not validate it again.
+pub(crate) struct ValidatedAs(pub(crate) std::any::TypeId);
+
 /// A struct model whose schemas are compiled once per process, one per
 /// stretch of versions where its shape stays the same. Derived.
 pub trait VersionedStruct: VersionedModel {
@@ -102,22 +107,14 @@ pub fn compile_model_schemas<T: VersionedModel>(name: &'static str) -> Result<Ve
 /// The stretches between cut points: before the first cut, then from each
 /// cut to just before the next. Each with a version inside it.
 fn segments(cuts: &[Version]) -> Vec<(Version, VersionRange)> {
-    // X.Y's successor is X.(Y+1), so "just before X.Y" is X.(Y-1), or the
-    // last minor of the previous major.
-    let before = |v: Version| match v.minor() {
-        0 => Version::new(v.major().saturating_sub(1), u16::MAX),
-        minor => Version::new(v.major(), minor - 1),
-    };
     let mut out = Vec::new();
-    match cuts.first() {
-        Some(first) if *first > Version::new(0, 0) => {
-            out.push((Version::new(0, 0), VersionRange::until(before(*first))));
-        }
-        _ => {}
+    if let Some(last_before) = cuts.first().and_then(|first| first.predecessor()) {
+        out.push((Version::new(0, 0), VersionRange::until(last_before)));
     }
     for (i, cut) in cuts.iter().enumerate() {
-        let range = match cuts.get(i + 1) {
-            Some(next) => VersionRange::between(*cut, before(*next)),
+        // Cuts are sorted and distinct, so the next one has a predecessor at or after `cut`.
+        let range = match cuts.get(i + 1).and_then(|next| next.predecessor()) {
+            Some(last) => VersionRange::between(*cut, last),
             None => VersionRange::from(*cut),
         };
         out.push((*cut, range));
@@ -235,7 +232,7 @@ impl<T: VersionedStruct + 'static> FromRequest for VersionedJson<T> {
             // A `#[schema(model = T)]` on the route has validated it already.
             let validated = req
                 .extensions_mut()
-                .remove::<crate::__private::ValidatedAs>()
+                .remove::<ValidatedAs>()
                 .is_some_and(|v| v.0 == std::any::TypeId::of::<T>());
             // The model's own errors name the field and the versions that
             // accept it; the schema adds the constraints of `schema = ...`.

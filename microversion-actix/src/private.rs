@@ -1,12 +1,19 @@
-//! What `#[controller]` expansions call. Not public API: names here change
-//! without notice. Generated code reaches everything through this module so
-//! that users depend on `microversion-actix` alone.
+//! What the macros' expansions call. Not public API: names here change
+//! without notice. Generated code reaches the runtime only through this
+//! module, so that users depend on `microversion-actix` alone; it depends on
+//! the public modules, never the other way.
 
 pub use actix_web;
 pub use serde;
 pub use serde_json;
 
-pub use crate::model::{Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field};
+pub use crate::controller::Controller;
+pub use crate::model::{
+    FieldSchema, Presence, VersionedModel, VersionedStruct, compile_model_schemas, deny_unknown,
+    model_schemas, object_at, parse_plain, read_field,
+};
+pub use crate::schema::{SchemaError, SchemaSource, VersionedSchemas};
+pub use crate::{Api, Operation, OperationVariant, UnservedVersion, Version, VersionRange, Violation};
 
 use std::any::TypeId;
 use std::sync::OnceLock;
@@ -15,7 +22,8 @@ use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder, web};
 
-use crate::{ApiError, ApiVersion, ParsedJson, SchemaError, Version, VersionRange, VersionedSchemas};
+use crate::model::ValidatedAs;
+use crate::{ApiError, ApiVersion, ParsedJson};
 
 /// The error type of [`crate::Controller::check_schemas`].
 pub type SchemaCheckError = SchemaError;
@@ -92,10 +100,6 @@ impl LazySchemas {
         }
     }
 }
-
-/// In request extensions: the body was validated by the derived schema of
-/// this model type at the request's version.
-pub struct ValidatedAs(pub TypeId);
 
 /// Reads, parses and validates the body when a schema covers `version`; the
 /// parsed body is left in the request for the variant's `Json` extractor, so

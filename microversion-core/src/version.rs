@@ -159,6 +159,46 @@ impl Version {
         self.major == other.major && self.minor == other.minor
     }
 
+    /// The version right after this one in the order of versions: X.(Y+1),
+    /// or (X+1).0 after the largest minor; `None` after [`Version::MAX`].
+    ///
+    /// ```
+    /// use microversion_core::Version;
+    /// assert_eq!(Version::lit("2.9").successor(), Some(Version::lit("2.10")));
+    /// assert_eq!(Version::new(2, u16::MAX).successor(), Some(Version::lit("3.0")));
+    /// assert_eq!(Version::MAX.successor(), None);
+    /// ```
+    #[inline]
+    pub const fn successor(self) -> Option<Version> {
+        if self.minor < u16::MAX {
+            Some(Version::new(self.major, self.minor + 1))
+        } else if self.major < u16::MAX {
+            Some(Version::new(self.major + 1, 0))
+        } else {
+            None
+        }
+    }
+
+    /// The version right before this one: X.(Y-1), or (X-1).65535 before
+    /// X.0; `None` before 0.0.
+    ///
+    /// ```
+    /// use microversion_core::Version;
+    /// assert_eq!(Version::lit("2.10").predecessor(), Some(Version::lit("2.9")));
+    /// assert_eq!(Version::lit("3.0").predecessor(), Some(Version::new(2, u16::MAX)));
+    /// assert_eq!(Version::new(0, 0).predecessor(), None);
+    /// ```
+    #[inline]
+    pub const fn predecessor(self) -> Option<Version> {
+        if self.minor > 0 {
+            Some(Version::new(self.major, self.minor - 1))
+        } else if self.major > 0 {
+            Some(Version::new(self.major - 1, u16::MAX))
+        } else {
+            None
+        }
+    }
+
     /// Writes `MAJOR.MINOR` into `buf` without allocating and returns the text.
     /// `buf` holds the longest version (`65535.65535`).
     pub fn write_to(self, buf: &mut [u8; 11]) -> &str {
@@ -344,6 +384,24 @@ mod tests {
         assert_eq!(serde_json::from_str::<Version>("\"2.27\"").unwrap(), v);
         assert!(serde_json::from_str::<Version>("\"2.027\"").is_err());
         assert!(serde_json::from_str::<Version>("2.27").is_err());
+    }
+
+    #[test]
+    fn successor_and_predecessor_are_neighbours_in_the_order() {
+        let samples = [(0, 0), (1, 0), (2, 9), (2, u16::MAX), (3, 0), (u16::MAX, u16::MAX - 1), (u16::MAX, u16::MAX)];
+        for (major, minor) in samples {
+            let v = Version::new(major, minor);
+            if let Some(next) = v.successor() {
+                assert!(v < next, "{v:?}");
+                assert_eq!(next.predecessor(), Some(v));
+            }
+            if let Some(prev) = v.predecessor() {
+                assert!(prev < v, "{v:?}");
+                assert_eq!(prev.successor(), Some(v));
+            }
+        }
+        assert_eq!(Version::MAX.successor(), None);
+        assert_eq!(Version::new(0, 0).predecessor(), None);
     }
 
     #[test]
