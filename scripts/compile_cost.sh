@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compile-time cost of #[controller] (issue 7): generates two crates with the
+# Compile-time cost of #[controller] (docs/performance.md): generates two crates with the
 # same 100 operations x 4 variants, one as a #[controller], one written by
 # hand (the variants as plain functions, one actix handler per operation
 # choosing its variant with `ApiVersion::is_in`, registered by hand, under

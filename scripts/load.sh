@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Loopback load comparison (issue 7): the same handler served plain
+# Loopback load comparison (docs/reference.md §11): the same handler served plain
 # (/plain/...) and through the framework (/v2.1/...) by one
 # server, loaded alternately with wrk for several rounds; prints requests/s,
 # p50 and p99 of each side and the framework/plain ratio.

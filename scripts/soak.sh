@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A bounded soak of the compute example on loopback (DESIGN 6): builds the
+# A bounded soak of the compute example on loopback (docs/reference.md §12): builds the
 # server and the soak client in release, starts the server as a child of
 # the client on a free 127.0.0.1 port, and for SECONDS (default 60) keeps
 # CONNECTIONS (default 64) keep-alive connections busy with a mix of valid,

@@ -1,5 +1,5 @@
 //! Schema validation through the framework against the `jsonschema`
-//! validator called directly on the same body (DESIGN section 5: only the
+//! validator called directly on the same body (docs/reference.md §11: only the
 //! validator's own cost, one parse, no per-request compilation).
 //!
 //! - `validate`: `VersionedSchemas::validate` at a version vs

@@ -1,5 +1,5 @@
 //! Fixtures shared by the benchmarks, the load server and the tests of
-//! `microversion-benches` (issue 7, DESIGN section 5): generated controllers
+//! `microversion-benches` (performance targets, docs/reference.md §11): generated controllers
 //! with their hand-written twins, a realistic request schema and body, one
 //! handler mounted plain and through the framework, and large version
 //! histories built at run time.

@@ -1,4 +1,4 @@
-//! Memory per request (DESIGN section 5): the allocations of one whole
+//! Memory per request (docs/reference.md §11): the allocations of one whole
 //! in-process request through the framework do not grow with the number of
 //! declared versions, and a schema-validated route parses its body once (it
 //! allocates no more than the plain route, which parses once with actix's

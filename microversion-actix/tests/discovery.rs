@@ -1,4 +1,4 @@
-//! Version discovery (DESIGN 3.7): both documents, both paths, prefix, cap,
+//! Version discovery (docs/reference.md §7): both documents, both paths, prefix, cap,
 //! statuses, version headers ignored, and routing next to the API scope.
 
 mod common;

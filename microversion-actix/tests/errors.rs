@@ -1,4 +1,4 @@
-//! Error bodies (DESIGN 3.5): API-SIG by default, Nova faults, re-rendering of
+//! Error bodies (docs/reference.md §5): API-SIG by default, Nova faults, re-rendering of
 //! actix's own errors, never a 500 for client input.
 
 mod common;

@@ -1,4 +1,5 @@
-//! DESIGN 3.2 (every row of the table) and 3.3 (outcomes and headers), end to end.
+//! Reading the version from headers (docs/reference.md §2, every row of the
+//! table) and outcomes and response headers (§3), end to end.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Versioned request validation (DESIGN 3.6), end to end and at the API level.
+//! Versioned request validation (docs/reference.md §6), end to end and at the API level.
 
 mod common;
 

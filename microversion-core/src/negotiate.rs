@@ -1,4 +1,4 @@
-//! Reading the requested version from request headers (DESIGN 3.2).
+//! Reading the requested version from request headers (docs/reference.md §2).
 //!
 //! The rules follow Nova and microversion-parse: the standard
 //! `OpenStack-API-Version` header names a version per service; legacy headers
@@ -133,7 +133,7 @@ fn trim(mut bytes: &[u8]) -> &[u8] {
 ///
 /// The service name is a token (no whitespace), so the entry's name is ours
 /// exactly when it starts with it and whitespace follows: no scan for the
-/// first space, which matters on every request (issue 7).
+/// first space, which matters on every request (docs/reference.md §11).
 fn version_for_service<'a>(entry: &'a [u8], service: &[u8]) -> Option<&'a [u8]> {
     let entry = trim(entry);
     let (name, rest) = entry.split_at_checked(service.len())?;

@@ -46,7 +46,7 @@ def version_data(c, session, root):
         if data:
             check_raw_version(c, f"get_version_data({url!r})[0]", data[0])
             c.check(bool(data[0].get("media-types")), f"{url}: the single-version document has media-types")
-    # Discovery ignores version headers (DESIGN 3.7): an unsupported or
+    # Discovery ignores version headers (docs/reference.md §7): an unsupported or
     # malformed one still gets the document.
     for header in ("compute 3.0", "compute bogus"):
         data = discover.get_version_data(session, root + "/v2.1", version_header=header)

@@ -16,8 +16,9 @@ repeated header lines stay separate lines) and the server's answer is
 compared: the status, and on 200 the ``OpenStack-API-Version`` and
 ``X-OpenStack-Nova-API-Version`` response headers.
 
-Where DESIGN.md deliberately differs from microversion-parse, the difference
-is applied explicitly below (see DEPARTURES) and counted, never skipped.
+Where the framework deliberately differs from microversion-parse
+(docs/reference.md §2.5), the difference is applied explicitly below (see
+DEPARTURES) and counted, never skipped.
 """
 
 import http.client
@@ -36,30 +37,30 @@ LEGACY = "x-openstack-nova-api-version"
 MIN = (2, 1)
 MAX = (2, 96)
 DEFAULT = MIN
-# DESIGN 3.1, Nova's APIVersionRequest grammar (ASCII digits only).
+# Nova's APIVersionRequest grammar, ASCII digits only (docs/reference.md §1.1).
 GRAMMAR = re.compile(r"([1-9][0-9]*)\.([1-9][0-9]*|0)", re.ASCII)
-# DESIGN 3.1: "A component too large for the integer type is an invalid string
-# (400)"; the framework's Version holds u16 components (Version::new(u16, u16)).
+# A component too large for the integer type is an invalid string, 400
+# (docs/reference.md §1.1); the framework's Version holds u16 components.
 COMPONENT_MAX = 65535
 
-# Where DESIGN.md departs from microversion-parse (or from what a caller of it
+# Where the framework departs from microversion-parse (or from what a caller of it
 # would do), the oracle applies the departure here and counts the cases where
 # it mattered, so none is hidden:
 DEPARTURES = {
-    # DESIGN 3.1: the version grammar is Nova's regex. microversion_parse's own
+    # The version grammar is Nova's regex (docs/reference.md §1.1). microversion_parse's own
     # parse_version_string() is int()-based and would accept "02.1", "2.01",
-    # "+2.1", "1_0.5", "2. 1" or non-ASCII digits; DESIGN says 400 for all.
-    "lenient_parse": "microversion_parse.parse_version_string() accepts it; DESIGN 3.1: 400",
-    # DESIGN 3.2: "A present-but-empty legacy header is a malformed version
-    # (400), as in Nova". get_version() returns "" for it, which Nova's wsgi
+    # "+2.1", "1_0.5", "2. 1" or non-ASCII digits; the framework answers 400 for all.
+    "lenient_parse": "microversion_parse.parse_version_string() accepts it; reference §1.1: 400",
+    # A present-but-empty legacy header is a malformed version (400), as in
+    # Nova (docs/reference.md §2.3). get_version() returns "" for it, which Nova's wsgi
     # (`if hdr_string is None` ... else parse) turns into 400; a caller that
     # tests the result for truth instead, as microversion_parse's own
     # extract_version() does (`found_version or min_version_string`), would
     # serve the default version.
-    "empty_legacy": "get_version() gives ''; a truthiness test would serve the default; DESIGN 3.2: 400",
-    # DESIGN 3.1: a component too large for the integer type is malformed (400);
+    "empty_legacy": "get_version() gives ''; a truthiness test would serve the default; reference §2.3: 400",
+    # A component too large for the integer type is malformed, 400 (docs/reference.md §1.1);
     # Nova's unbounded Python ints would call it well-formed and answer 406.
-    "too_large": "Nova would answer 406 (unbounded ints); DESIGN 3.1: 400",
+    "too_large": "Nova would answer 406 (unbounded ints); reference §1.1: 400",
 }
 
 STANDARD_NAMES = ["OpenStack-API-Version", "openstack-api-version", "OPENSTACK-API-VERSION", "Openstack-Api-Version"]
@@ -148,7 +149,7 @@ def standard_value(rng):
 def legacy_value(rng):
     roll = rng.random()
     if roll < 0.08:
-        return ""  # present but empty: 400 (DESIGN 3.2)
+        return ""  # present but empty: 400 (docs/reference.md §2.3)
     if roll < 0.12:
         return rng.choice(["2.5,", "2.5, ", ","])  # last element empty
     if roll < 0.25:
@@ -171,7 +172,7 @@ def generate(rng):
     return headers
 
 
-# The DESIGN 3.2 table, row by row, before the generated cases.
+# The table of docs/reference.md §2.4, row by row, before the generated cases.
 TABLE = [
     [],
     [("OpenStack-API-Version", "compute 2.5")],
@@ -225,7 +226,7 @@ def main():
     rng = random.Random(seed)
     header_sets = TABLE + [generate(rng) for _ in range(cases)]
     print(f"microversion-parse {importlib.metadata.version('microversion-parse')} oracle: "
-          f"{len(TABLE)} DESIGN 3.2 table rows + {cases} generated header sets (seed {seed}) against {root}")
+          f"{len(TABLE)} reference §2.4 table rows + {cases} generated header sets (seed {seed}) against {root}")
 
     c = Checks("microversion_parse_oracle")
     c.section("requests")
@@ -259,7 +260,7 @@ def main():
                 f"server answered {got}")
 
     print("\nexpected outcomes: " + ", ".join(f"{k}: {v}" for k, v in sorted(outcomes.items())))
-    print("cases where DESIGN.md's departure from microversion-parse decided the expectation:")
+    print("cases where a departure from microversion-parse (reference §2.5) decided the expectation:")
     for key, count in departures.items():
         print(f"  {key}: {count}  ({DEPARTURES[key]})")
     for key in ("lenient_parse", "empty_legacy"):

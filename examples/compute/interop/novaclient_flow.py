@@ -5,7 +5,7 @@ usage: novaclient_flow.py ROOT_URL [CAPPED_ROOT_URL CAP]
 ROOT_URL is the server root (``http://127.0.0.1:PORT``); the compute endpoint
 novaclient is given is ``ROOT_URL/v2.1``, as a Keystone catalog would list
 it. With CAPPED_ROOT_URL and CAP, a second server whose served maximum is
-capped at CAP (DESIGN 3.3) is negotiated against too.
+capped at CAP (docs/reference.md §3.5) is negotiated against too.
 
 Checks, at several microversions: ``2.latest`` negotiation lands on
 min(server max, novaclient's API_MAX_VERSION); flavors are listed, created,

@@ -1,5 +1,5 @@
 //! Behind a shared HTTP cache, no response for one version is ever served
-//! to a request for another (DESIGN 3.3 and 6).
+//! to a request for another (docs/reference.md §3.4 and §12).
 //!
 //! The test starts a real nginx (Debian's `nginx-light` or `nginx`) of its
 //! own: its own configuration in a temporary directory, on free loopback
@@ -287,10 +287,10 @@ fn run_through(cache: &str, origin: &str) -> Outcome {
 
 /// Whether every version header of the request is empty or blank. nginx
 /// matches `Vary` on values and folds an empty header into an absent one,
-/// so it may answer such a request (a 400 at the origin: DESIGN 3.2 keeps
-/// Nova's rule for an empty legacy header) with the stored response to the
-/// same URL without the header: the default version, named in its headers,
-/// which is what the client gets by sending nothing. The reverse, a stored
+/// so it may answer such a request (a 400 at the origin, which keeps
+/// Nova's rule for an empty legacy header: docs/reference.md §2.3) with the
+/// stored response to the same URL without the header: the default version,
+/// named in its headers, which is what the client gets by sending nothing. The reverse, a stored
 /// 400 answering the request without the header, cannot happen: negotiation
 /// errors are `Cache-Control: no-store`.
 fn only_blank_version_headers(headers: Headers) -> bool {

@@ -1,4 +1,5 @@
-//! Curl-level tests of every status and header rule of DESIGN 3.2 and 3.3
+//! Curl-level tests of every status and header rule of docs/reference.md §2
+//! and §3
 //! against the running compute example, over a raw HTTP/1.1 client
 //! (`common`), so that repeated header lines, odd name casing, empty values
 //! and non-ASCII bytes reach the server exactly as written.
@@ -27,7 +28,7 @@ enum Expect {
     Status(u16),
 }
 
-/// Asserts the version headers of DESIGN 3.3 on a response negotiated at `version`.
+/// Asserts the version headers (docs/reference.md §3.3) on a response negotiated at `version`.
 fn assert_versioned(res: &Response, version: &str, context: &str) {
     assert_eq!(
         res.header(STANDARD).as_deref(),
@@ -39,7 +40,7 @@ fn assert_versioned(res: &Response, version: &str, context: &str) {
     assert_vary(res, context);
 }
 
-/// Asserts that `Vary` names both version headers (DESIGN 3.3).
+/// Asserts that `Vary` names both version headers (docs/reference.md §3.3).
 fn assert_vary(res: &Response, context: &str) {
     let vary = res.vary();
     for name in [STANDARD, LEGACY] {
@@ -108,7 +109,7 @@ type Header = (&'static [u8], &'static [u8]);
 const S: &[u8] = STANDARD.as_bytes();
 const L: &[u8] = LEGACY.as_bytes();
 
-/// Every row of the DESIGN 3.2 table, as written there.
+/// Every row of the table of docs/reference.md §2.4, as written there.
 #[test]
 fn design_3_2_table() {
     use Expect::{Status, Version as V};
@@ -141,7 +142,7 @@ fn design_3_2_table() {
     }
 }
 
-/// The rules behind the table, each on its own (DESIGN 3.1 and 3.2).
+/// The rules behind the table, each on its own (docs/reference.md §1 and §2).
 #[test]
 fn design_3_2_rules() {
     use Expect::{Status, Version as V};
@@ -198,7 +199,7 @@ fn design_3_2_rules() {
         // Repeated legacy lines are joined like any repeated header (Nova reads
         // them joined with "," through WebOb): the last element wins.
         (&[(L, b"2.5"), (L, b"2.8")], V("2.8")),
-        // DESIGN 3.1: the version grammar.
+        // The version grammar (docs/reference.md §1.1).
         (&[(S, b"compute 2.10")], V("2.10")),
         (&[(S, b"compute 2.96")], V(MAX)),
         (&[(S, b"compute 2")], Status(400)),
@@ -231,7 +232,7 @@ fn design_3_2_rules() {
 }
 
 /// An entry for another service that carries non-ASCII bytes is still just
-/// another service's entry (DESIGN 3.2; Nova reads the header as Latin-1 text
+/// another service's entry (docs/reference.md §2.1; Nova reads the header as Latin-1 text
 /// and skips the entry), so the compute entry after it wins.
 #[test]
 fn non_ascii_entry_of_another_service_is_ignored() {
@@ -240,8 +241,8 @@ fn non_ascii_entry_of_another_service_is_ignored() {
     check(&server.url, "/v2.1/flavors", &[(S, b"c\xc3\xb6mpute 2.4")], Expect::Version(MIN));
 }
 
-/// DESIGN 3.3: the version headers and `Vary` on successful responses of
-/// every kind of operation, at several versions.
+/// The version headers and `Vary` on successful responses of
+/// every kind of operation, at several versions (docs/reference.md §3.3).
 #[test]
 fn version_headers_on_success() {
     let server = server();
@@ -282,7 +283,8 @@ fn version_headers_on_success() {
     }
 }
 
-/// DESIGN 3.3: 400 for a malformed version, with a JSON fault and `Vary`.
+/// 400 for a malformed version, with a JSON fault and `Vary`
+/// (docs/reference.md §3.1 and §3.4).
 #[test]
 fn malformed_version_is_400_with_vary() {
     let server = server();
@@ -300,8 +302,8 @@ fn malformed_version_is_400_with_vary() {
     }
 }
 
-/// DESIGN 3.3 and 3.5: 406 for a well-formed version outside [min, max], the
-/// range in the body's message and in headers, and `Vary`.
+/// 406 for a well-formed version outside [min, max], the range in the
+/// body's message and in headers, and `Vary` (docs/reference.md §3.2, §5.3).
 #[test]
 fn unsupported_version_is_406_with_range() {
     let server = server();
@@ -328,8 +330,8 @@ fn unsupported_version_is_406_with_range() {
     }
 }
 
-/// DESIGN 3.3: errors raised by handlers carry the version headers and
-/// `Vary` too (Nova's fault shapes, DESIGN 3.5).
+/// Errors raised by handlers carry the version headers and `Vary` too
+/// (docs/reference.md §3.3), in Nova's fault shapes (§5.2).
 #[test]
 fn handler_errors_carry_version_headers() {
     let server = server();
@@ -363,8 +365,8 @@ fn handler_errors_carry_version_headers() {
     assert_versioned(&res, "2.54", "POST a description at 2.54");
 }
 
-/// DESIGN 3.3 and 3.4: a method that does not exist at the negotiated
-/// version answers 404, with the version headers and `Vary`.
+/// A method that does not exist at the negotiated version answers 404, with
+/// the version headers and `Vary` (docs/reference.md §4.2 and §3.3).
 #[test]
 fn method_missing_at_version_is_404_with_version_headers() {
     let server = server();
@@ -385,7 +387,8 @@ fn method_missing_at_version_is_404_with_version_headers() {
     }
 }
 
-/// DESIGN 3.7: discovery ignores version headers, malformed or unsupported.
+/// Discovery ignores version headers, malformed or unsupported
+/// (docs/reference.md §7).
 #[test]
 fn discovery_ignores_version_headers() {
     let server = server();
@@ -429,7 +432,7 @@ fn discovery_ignores_version_headers() {
     }
 }
 
-/// DESIGN 3.3: a deployer's cap drives 406, `latest` and discovery.
+/// A deployer's cap drives 406, `latest` and discovery (docs/reference.md §3.5).
 #[test]
 fn capped_server() {
     let server = RunningServer::start_with_cap(Some(Version::new(2, 60))).expect("a capped server starts");
