@@ -1,6 +1,6 @@
 //! Header negotiation on arbitrary header names and bytes, repeated headers
-//! included: the outcome is the one DESIGN 3.2 states (a naive oracle,
-//! shared with `microversion-core/tests/fuzz_properties.rs`), a served
+//! included: the outcome is the one DESIGN 3.2 states (the naive oracle of
+//! `microversion_testkit::negotiation`), a served
 //! version or a 400/406 naming the served range, for six declarations
 //! (legacy headers, default, disabled versions, cap) and Nova's.
 //!
@@ -9,15 +9,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use microversion_fuzz::oracle;
+use microversion_testkit::fuzz;
 
 fuzz_target!(|data: &[u8]| {
-    let headers = oracle::parse_lines(data);
-    if let Err(disagreement) = oracle::check_all(&headers) {
-        panic!("{disagreement}");
-    }
-    let pairs: Vec<(&[u8], &[u8])> = headers.iter().map(|(n, v)| (n.as_slice(), v.as_slice())).collect();
-    if let Err(disagreement) = oracle::check(&compute::COMPUTE, &pairs) {
-        panic!("{disagreement}");
+    if let Err(broken) = fuzz::negotiate(data) {
+        panic!("{broken}");
     }
 });

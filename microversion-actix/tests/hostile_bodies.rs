@@ -1,12 +1,10 @@
 //! The properties of the `schema_body` fuzz target (`fuzz/`), run on the
 //! stable toolchain in `cargo test` with a bounded number of cases:
 //! arbitrary body bytes and content types through `read_json_body` and
-//! `VersionedSchemas::validate` (`support/hostile_body.rs` states them).
+//! `VersionedSchemas::validate` (`microversion_testkit::body` states them).
+//! The seeds of the fuzz target are replayed by `testkit/tests/fuzz_seeds.rs`.
 
-#[path = "support/hostile_body.rs"]
-mod hostile_body;
-
-use hostile_body::{BodyCase, VERSIONS, check};
+use microversion_testkit::body::{BodyCase, KNOWN, Read, VERSIONS, Verdict, check, expected_read};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -107,6 +105,16 @@ fn body() -> impl Strategy<Value = Vec<u8>> {
     ]
 }
 
+/// The `Content-Length` sent: mostly honest, else a lie on either side of
+/// the limits.
+fn declared_length() -> impl Strategy<Value = Option<u64>> {
+    prop_oneof![
+        6 => Just(None),
+        1 => (0u64..2 * 1024 * 1024).prop_map(Some),
+        1 => Just(Some(u64::MAX)),
+    ]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
 
@@ -116,25 +124,11 @@ proptest! {
         body in body(),
         version in proptest::sample::select(&VERSIONS[..]),
         limit in prop_oneof![Just(64usize), Just(16 * 1024), Just(1024 * 1024)],
+        declared_length in declared_length(),
     ) {
-        let case = BodyCase { content_type: content_type.as_deref(), body: &body, version, limit };
+        let case = BodyCase { content_type: content_type.as_deref(), body: &body, declared_length, version, limit };
         check(&case).map_err(TestCaseError::fail)?;
     }
-}
-
-/// The fuzz target's seed corpus, replayed on stable.
-#[test]
-fn fuzz_seeds_keep_the_contract() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/seeds/schema_body");
-    let mut seen = 0;
-    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-        let bytes = std::fs::read(entry.expect("a readable seed").path()).expect("a readable seed");
-        if let Some(case) = hostile_body::parse_input(&bytes) {
-            check(&case).unwrap_or_else(|e| panic!("{e}"));
-            seen += 1;
-        }
-    }
-    assert!(seen >= 5, "expected the seed corpus in {}", dir.display());
 }
 
 /// Inputs that matter and that random generation rarely builds.
@@ -166,9 +160,81 @@ fn edge_cases_keep_the_contract() {
     for body in bodies {
         for version in VERSIONS {
             for content_type in [None, Some(&b"application/json"[..])] {
-                let case = BodyCase { content_type, body, version, limit: 1024 * 1024 };
+                let case =
+                    BodyCase { content_type, body, declared_length: None, version, limit: 1024 * 1024 };
                 check(&case).unwrap_or_else(|e| panic!("{e}"));
             }
         }
+    }
+}
+
+/// Every document of known verdict, at every version, with and without a
+/// JSON content type: it passes where it is valid, and fails with a 400
+/// naming its path where it is not.
+#[test]
+fn known_documents_get_their_verdicts() {
+    let mut invalid = 0;
+    for known in KNOWN {
+        for version in VERSIONS {
+            invalid += usize::from(matches!(known.verdict(version), Verdict::Invalid(_)));
+            for content_type in [None, Some(&b"application/json; charset=utf-8"[..])] {
+                let case = BodyCase {
+                    content_type,
+                    body: known.body.as_bytes(),
+                    declared_length: None,
+                    version,
+                    limit: 1024 * 1024,
+                };
+                check(&case).unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+    }
+    assert!(invalid >= 50, "the known documents should fail often, not {invalid} times");
+}
+
+/// The reading rules against cases written from `docs/reliability.md`,
+/// each checked both against the oracle and through `read_json_body`.
+#[test]
+fn reading_rules_give_the_documented_outcomes() {
+    let refused = |status| Read::Refused(status);
+    let document = |text: &str| Read::Document(serde_json::from_str(text).expect("JSON"));
+    // Content type, body, declared length, limit, outcome.
+    type Row<'a> = (Option<&'a [u8]>, &'a [u8], Option<u64>, usize, Read);
+    let cases: Vec<Row<'_>> = vec![
+        (None, b"{}", None, 64, document("{}")),
+        (Some(b"application/json"), b"[1]", None, 64, document("[1]")),
+        (Some(b"APPLICATION/JSON ; charset=utf-8"), b"1", None, 64, document("1")),
+        (Some(b"application/vnd.openstack.compute+json;version=2.1"), b"1", None, 64, document("1")),
+        (Some(b"a/+json"), b"1", None, 64, document("1")),
+        (Some(b"text/plain"), b"true", None, 64, document("true")),
+        (Some(b""), b"1", None, 64, document("1")),
+        (Some(b"; charset=utf-8"), b"1", None, 64, document("1")),
+        (Some(b"\tapplication/json\t"), b"1", None, 64, document("1")),
+        (Some(b"application/xml"), b"{}", None, 64, refused(415)),
+        (Some(b"text/html"), b"{}", None, 64, refused(415)),
+        (Some(b"application/x-www-form-urlencoded"), b"a=b", None, 64, refused(415)),
+        (Some(b"application/jsonp"), b"{}", None, 64, refused(415)),
+        (Some(b"+json"), b"{}", None, 64, refused(415)),
+        (Some(b"json"), b"{}", None, 64, refused(415)),
+        (Some(b"application/json\xe9"), b"{}", None, 64, refused(415)),
+        // The content type is judged before the size.
+        (Some(b"application/xml"), &[b' '; 100], None, 64, refused(415)),
+        (None, &[b' '; 65], None, 64, refused(413)),
+        (None, b"{}", Some(65), 64, refused(413)),
+        (None, b"", Some(u64::MAX), 64, refused(413)),
+        (None, &[b'1'; 100], Some(10), 64, refused(413)),
+        (None, &[b' '; 64], None, 64, document("null")),
+        (None, b"", None, 64, document("null")),
+        (None, b" \t\r\n\x0c", None, 64, document("null")),
+        (None, b"{", None, 64, refused(400)),
+        (None, b"\xef\xbb\xbf{}", None, 64, refused(400)),
+        (None, b"{\"a\": \"\xff\"}", None, 64, refused(400)),
+        (None, b"1 2", None, 64, refused(400)),
+    ];
+    for (content_type, body, declared_length, limit, want) in cases {
+        let case = BodyCase { content_type, body, declared_length, version: VERSIONS[4], limit };
+        let (got, rule) = expected_read(&case);
+        assert_eq!(got, want, "the oracle's rule {rule:?} for {}", case.describe());
+        check(&case).unwrap_or_else(|e| panic!("{e}"));
     }
 }

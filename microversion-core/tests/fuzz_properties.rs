@@ -2,11 +2,10 @@
 //! on the stable toolchain in `cargo test` with a bounded number of cases:
 //! for arbitrary header names and bytes, repeated headers included,
 //! `Api::negotiate` agrees with a naive statement of DESIGN 3.2
-//! (`support/negotiation_oracle.rs`) and never panics.
+//! (`microversion_testkit::negotiation`) and never panics. The seeds of
+//! the fuzz target are replayed by `testkit/tests/fuzz_seeds.rs`.
 
-#[path = "support/negotiation_oracle.rs"]
-mod oracle;
-
+use microversion_testkit::negotiation as oracle;
 use proptest::prelude::*;
 
 fn header_name() -> impl Strategy<Value = Vec<u8>> {
@@ -96,21 +95,6 @@ proptest! {
     fn negotiation_agrees_with_the_contract(headers in headers()) {
         check_all(&headers)?;
     }
-}
-
-/// The seed corpus of the fuzz target and the cases it once found, replayed
-/// on stable: header lines `name: value` as the target reads them.
-#[test]
-fn fuzz_seeds_agree_with_the_contract() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/seeds/negotiate");
-    let mut seen = 0;
-    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-        let bytes = std::fs::read(entry.expect("a readable seed").path()).expect("a readable seed");
-        let headers = oracle::parse_lines(&bytes);
-        check_all(&headers).unwrap_or_else(|e| panic!("{e}"));
-        seen += 1;
-    }
-    assert!(seen >= 5, "expected the seed corpus in {}", dir.display());
 }
 
 /// Inputs that matter and that random generation rarely builds.

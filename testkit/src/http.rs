@@ -5,12 +5,16 @@
 //! Every request is sent with `Connection: close` (unless the caller writes
 //! the request itself) and read until the server closes, with timeouts, so a
 //! misbehaving server fails a test instead of hanging it.
-
-#![allow(dead_code, unreachable_pub)]
+//!
+//! Below the client, the response contract of the compute example under
+//! hostile input ([`check_contract`]), shared by its tests, its soak client
+//! and the `compute_service` fuzz target.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
+
+use crate::negotiation::{self, Expected};
 
 /// How long a test waits for a connection, a write or a read.
 pub const IO_TIMEOUT: Duration = Duration::from_secs(15);
@@ -279,9 +283,7 @@ fn dechunk(mut rest: &[u8]) -> std::io::Result<Vec<u8>> {
     }
 }
 
-// ---- The response contract under hostile input (docs/reliability.md), shared
-// by tests/hostile_input.rs, tests/cache_safety.rs, the soak client and the
-// `compute_service` fuzz target (fuzz/), which includes this file.
+// ---- The response contract under hostile input (docs/reliability.md).
 
 /// The standard version header.
 pub const STANDARD_HEADER: &str = "OpenStack-API-Version";
@@ -337,9 +339,11 @@ fn percent_decode_path(path: &[u8]) -> Vec<u8> {
 ///   `{"<name>": {"code": <status>, "message": "<non-empty>"}}`;
 /// - a success with a body has a JSON body;
 /// - on a path of the versioned scope, `Vary` names both version headers,
-///   and the outcome is the one `COMPUTE.negotiate` gives for the request's
-///   headers: the version headers of the negotiated version, or the 400/406
-///   with the served range in the minimum/maximum headers and no version;
+///   and the outcome is the one the negotiation oracle
+///   ([`crate::negotiation::expected`], not the code under test) states for
+///   `COMPUTE` and the request's headers: the version headers of the chosen
+///   version, or the 400/406 with the served range in the minimum/maximum
+///   headers and no version;
 /// - elsewhere (discovery, unknown paths), no version headers.
 ///
 /// `method` is needed because a response to HEAD has no body.
@@ -381,29 +385,32 @@ pub fn check_contract(
             return fail(format!("Vary does not name {name}"));
         }
     }
-    let pairs = request_headers.iter().map(|(n, v)| (n.as_slice(), v.as_slice()));
-    match compute::COMPUTE.negotiate(pairs) {
-        Ok(negotiated) => {
-            let version = negotiated.version.to_string();
+    let pairs: Vec<(&[u8], &[u8])> =
+        request_headers.iter().map(|(n, v)| (n.as_slice(), v.as_slice())).collect();
+    let refused = match negotiation::expected(&compute::COMPUTE, &pairs) {
+        Expected::Served(version, _) => {
+            let version = version.to_string();
             if standard != [format!("compute {version}")] || legacy != [version.clone()] {
                 return fail(format!("expected the version headers of {version}"));
             }
+            return Ok(());
         }
-        Err(err) => {
-            if res.status != err.status() {
-                return fail(format!("expected the {} of negotiation ({err})", err.status()));
-            }
-            if !standard.is_empty() || !legacy.is_empty() {
-                return fail("version headers on a failed negotiation".into());
-            }
-            let (min, max) = (
-                res.headers_named("OpenStack-API-Minimum-Version"),
-                res.headers_named("OpenStack-API-Maximum-Version"),
-            );
-            if min != [compute::COMPUTE.min().to_string()] || max != [compute::COMPUTE.max().to_string()] {
-                return fail("a failed negotiation must name the served range".into());
-            }
-        }
+        Expected::Malformed(text) => (400, format!("{:?} is malformed", String::from_utf8_lossy(&text))),
+        Expected::NotAcceptable(version) => (406, format!("{version} is not served")),
+    };
+    let (status, why) = refused;
+    if res.status != status {
+        return fail(format!("expected the {status} of negotiation ({why})"));
+    }
+    if !standard.is_empty() || !legacy.is_empty() {
+        return fail("version headers on a failed negotiation".into());
+    }
+    let (min, max) = (
+        res.headers_named("OpenStack-API-Minimum-Version"),
+        res.headers_named("OpenStack-API-Maximum-Version"),
+    );
+    if min != [compute::COMPUTE.min().to_string()] || max != [compute::COMPUTE.max().to_string()] {
+        return fail("a failed negotiation must name the served range".into());
     }
     Ok(())
 }

@@ -1,12 +1,12 @@
 //! A deliberately naive re-statement of DESIGN 3.1 and 3.2, used as an oracle
-//! for `Api::negotiate` by the property tests (`tests/fuzz_properties.rs`)
-//! and by the `negotiate` fuzz target (`fuzz/`), which includes this file.
+//! for `Api::negotiate` by the property tests
+//! (`microversion-core/tests/fuzz_properties.rs`), the `negotiate` fuzz
+//! target, and the response contract of the compute example
+//! ([`crate::http::check_contract`]).
 //!
 //! It joins repeated headers the way WSGI does and works on whole strings,
 //! with no attempt at speed, so that it shares no code and no shortcut with
 //! the implementation it checks.
-
-#![allow(dead_code, unreachable_pub)]
 
 use microversion_core::{Api, Microversion, Negotiated, NegotiationError, Version, VersionSource};
 

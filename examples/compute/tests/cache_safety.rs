@@ -17,8 +17,6 @@
 //!
 //! nginx missing is a failure, not a skip: `.ci/run` installs it.
 
-mod common;
-
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -27,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use common::{LEGACY_HEADER, Request, Response, STANDARD_HEADER, check_contract};
 use compute::RunningServer;
+use microversion_testkit::http as common;
 
 /// How long nginx may take to start listening.
 const START_TIMEOUT: Duration = Duration::from_secs(20);

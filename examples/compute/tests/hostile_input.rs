@@ -26,16 +26,15 @@
 //!   server may reset the connection while the client is still writing,
 //!   which destroys the 431 in flight; that is accepted as the same outcome).
 
-mod common;
-
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::Once;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use common::{IO_TIMEOUT, LEGACY_HEADER, Request, Response, STANDARD_HEADER, check_contract};
 use compute::RunningServer;
+use microversion_testkit::http as common;
 use serde_json::json;
 
 /// Panics on the server's worker threads, counted by a panic hook.
@@ -410,7 +409,9 @@ fn oversized_bodies_and_lying_lengths() {
         "POST /v2.1/flavors HTTP/1.1\r\nHost: {host}\r\nOpenStack-API-Version: compute 2.55\r\n\
          Content-Type: application/json\r\nContent-Length: 99999999999\r\nConnection: close\r\n\r\n"
     );
-    let started = Instant::now();
+    // No body ever follows, so a server waiting for it could only hang: the
+    // client's read timeout (IO_TIMEOUT) turns that into a failure, with no
+    // wall-clock assertion to trip on a loaded machine.
     exchange(
         base,
         head.as_bytes(),
@@ -420,7 +421,6 @@ fn oversized_bodies_and_lying_lengths() {
         Answer::App(&[413]),
         "a 100 GB length",
     );
-    assert!(started.elapsed() < Duration::from_secs(5), "the 413 does not wait for the body");
 
     // `Expect: 100-continue` with a length over the limit: actix answers 100
     // before the app runs, then the app's 413 follows.

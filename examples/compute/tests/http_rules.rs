@@ -4,11 +4,10 @@
 //! (`common`), so that repeated header lines, odd name casing, empty values
 //! and non-ASCII bytes reach the server exactly as written.
 
-mod common;
-
 use common::{Request, Response};
 use compute::RunningServer;
 use microversion_actix::Version;
+use microversion_testkit::http as common;
 use serde_json::json;
 
 const STANDARD: &str = "OpenStack-API-Version";

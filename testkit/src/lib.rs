@@ -1,0 +1,17 @@
+//! What the tests of several crates, the compute example's soak client and
+//! the fuzz targets share, in one place:
+//!
+//! - [`negotiation`]: a naive oracle of header negotiation (DESIGN 3.2);
+//! - [`body`]: the body-reading and schema rules of DESIGN 3.6 as a rule
+//!   table and documents of known verdict;
+//! - [`http`]: a raw HTTP/1.1 client and the response contract of the
+//!   compute example under hostile input;
+//! - [`service`]: the compute example as an in-process actix service;
+//! - [`fuzz`]: the property of each fuzz target, replayed on its seeds by
+//!   `cargo test`.
+
+pub mod body;
+pub mod fuzz;
+pub mod http;
+pub mod negotiation;
+pub mod service;
