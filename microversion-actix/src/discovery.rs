@@ -68,7 +68,11 @@ pub struct Discovery {
 impl Discovery {
     /// The endpoints for `apis`, listed in this order in `GET /`.
     pub fn new(apis: &[Api]) -> Discovery {
-        Discovery { apis: apis.to_vec(), prefix: String::new(), errors: Discovery::renderer(apis, ApiSigErrors) }
+        Discovery {
+            apis: apis.to_vec(),
+            prefix: String::new(),
+            errors: Discovery::renderer(apis, ApiSigErrors),
+        }
     }
 
     /// A path prefix added to `self` links, for a proxy that serves the

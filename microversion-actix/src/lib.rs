@@ -217,9 +217,10 @@ mod discovery;
 mod error;
 mod format;
 mod middleware;
-mod model;
+mod query;
 mod schema;
 pub mod test;
+mod versioned;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -296,10 +297,11 @@ pub use microversion_macros::schema;
 #[doc(inline)]
 pub use microversion_macros::VersionedModel;
 pub use middleware::{Microversions, MicroversionsService};
-pub use model::{
+pub use query::JsonQuery;
+pub use schema::{MAX_LISTED_VIOLATIONS, Schema, SchemaError, SchemaSource, VersionedSchemas, query_to_json};
+pub use versioned::{
     At, FieldSchema, Versioned, VersionedJson, VersionedModel, VersionedStruct, compile_model_schemas,
 };
-pub use schema::{MAX_LISTED_VIOLATIONS, Schema, SchemaError, SchemaSource, VersionedSchemas, query_to_json};
 
 /// The guide in `docs/`, compiled as doctests so that its snippets stay true.
 #[cfg(doctest)]

@@ -88,8 +88,9 @@ impl Microversions {
     /// Renders errors with `format` instead of the API-SIG errors format.
     pub fn error_format(mut self, format: impl ErrorFormat) -> Microversions {
         let (min, max) = self.errors.version_header_names();
-        self.errors =
-            ErrorRenderer::new(format).service(self.api.service_type()).version_headers(min.clone(), max.clone());
+        self.errors = ErrorRenderer::new(format)
+            .service(self.api.service_type())
+            .version_headers(min.clone(), max.clone());
         self
     }
 

@@ -8,11 +8,11 @@ pub use serde;
 pub use serde_json;
 
 pub use crate::controller::Controller;
-pub use crate::model::{
+pub use crate::schema::{SchemaError, SchemaSource, VersionedSchemas};
+pub use crate::versioned::{
     FieldSchema, Presence, VersionedModel, VersionedStruct, compile_model_schemas, deny_unknown,
     model_schemas, object_at, parse_plain, read_field,
 };
-pub use crate::schema::{SchemaError, SchemaSource, VersionedSchemas};
 pub use crate::{Api, Operation, OperationVariant, UnservedVersion, Version, VersionRange, Violation};
 
 use std::any::TypeId;
@@ -22,7 +22,8 @@ use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder, web};
 
-use crate::model::ValidatedAs;
+use crate::query::ValidatedQuery;
+use crate::versioned::ValidatedAs;
 use crate::{ApiError, ApiVersion, ParsedJson};
 
 /// The error type of [`crate::Controller::check_schemas`].
@@ -101,6 +102,32 @@ impl LazySchemas {
     }
 }
 
+/// Validates the query string when a schema covers `version`, the way Nova
+/// does (every key to the list of its values); the validated object is left
+/// in the request for the variant's [`JsonQuery`](crate::JsonQuery).
+pub fn validate_query(
+    req: &HttpRequest,
+    version: Version,
+    schemas: &LazySchemas,
+) -> Result<(), actix_web::Error> {
+    let set = schemas.check().map_err(invalid_schema)?;
+    if !schemas.range.contains(version) || set.schema_for(version).is_none() {
+        return Ok(());
+    }
+    let query = set.validate_query(version, req.query_string())?;
+    req.extensions_mut().insert(ValidatedQuery(query));
+    Ok(())
+}
+
+fn invalid_schema(error: SchemaError) -> ApiError {
+    ApiError::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "schema_invalid",
+        "Invalid request schema",
+        error.to_string(),
+    )
+}
+
 /// Reads, parses and validates the body when a schema covers `version`; the
 /// parsed body is left in the request for the variant's `Json` extractor, so
 /// the body is parsed once.
@@ -110,14 +137,7 @@ pub async fn validate_body(
     version: Version,
     schemas: &LazySchemas,
 ) -> Result<(), actix_web::Error> {
-    let set = schemas.check().map_err(|e| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "schema_invalid",
-            "Invalid request schema",
-            e.to_string(),
-        )
-    })?;
+    let set = schemas.check().map_err(invalid_schema)?;
     if !schemas.range.contains(version) || set.schema_for(version).is_none() {
         return Ok(());
     }

@@ -26,8 +26,10 @@ pub struct Operation {
 pub struct OperationVariant {
     /// The versions it serves.
     pub range: VersionRange,
-    /// The request schemas attached to it: name and versions.
+    /// The request body schemas attached to it: name and versions.
     pub schemas: &'static [(&'static str, VersionRange)],
+    /// The query-string schemas attached to it: name and versions.
+    pub query_schemas: &'static [(&'static str, VersionRange)],
 }
 
 impl Operation {

@@ -388,7 +388,8 @@ mod tests {
 
     #[test]
     fn successor_and_predecessor_are_neighbours_in_the_order() {
-        let samples = [(0, 0), (1, 0), (2, 9), (2, u16::MAX), (3, 0), (u16::MAX, u16::MAX - 1), (u16::MAX, u16::MAX)];
+        let samples =
+            [(0, 0), (1, 0), (2, 9), (2, u16::MAX), (3, 0), (u16::MAX, u16::MAX - 1), (u16::MAX, u16::MAX)];
         for (major, minor) in samples {
             let v = Version::new(major, minor);
             if let Some(next) = v.successor() {

@@ -1,16 +1,14 @@
 //! Procedural macros of `microversion`. An implementation detail: use them
 //! through `microversion-actix`, which re-exports and documents them.
 //!
-//! The work is split as in thiserror and serde: `parse` reads syn tokens into
-//! the `model`, `validate` checks the whole model, `expand` writes code
-//! from the model only. Every error is collected, and on error the expansion
-//! still emits the items users refer to.
+//! One folder per macro, each split as in thiserror and serde: `parse` reads
+//! syn tokens into its `ast`, `validate` checks the whole of it, `expand`
+//! writes code from the ast only. Every error is collected, and on error the
+//! expansion still emits the items users refer to. `shared` holds what both
+//! use; the entry points below only convert token streams.
 
-mod errors;
-mod expand;
-mod model;
-mod parse;
-mod validate;
+mod controller;
+mod shared;
 mod versioned_model;
 
 use proc_macro::TokenStream;
@@ -19,31 +17,7 @@ use proc_macro::TokenStream;
 /// one dispatcher per operation. Documented in `microversion-actix`.
 #[proc_macro_attribute]
 pub fn controller(args: TokenStream, item: TokenStream) -> TokenStream {
-    controller_impl(args.into(), item.into()).into()
-}
-
-fn controller_impl(
-    args: proc_macro2::TokenStream,
-    item: proc_macro2::TokenStream,
-) -> proc_macro2::TokenStream {
-    let item: syn::ItemImpl = match syn::parse2(item) {
-        Ok(item) => item,
-        Err(e) => {
-            let message = syn::Error::new(e.span(), "#[controller] goes on an impl block").to_compile_error();
-            return message;
-        }
-    };
-    let mut errors = errors::Errors::default();
-    let model = parse::controller(args, item, &mut errors);
-    validate::controller(&model, &mut errors);
-    match errors.finish() {
-        Ok(()) => expand::controller(&model),
-        Err(e) => {
-            let fallback = expand::fallback(&model);
-            let errors = e.to_compile_error();
-            quote::quote!(#errors #fallback)
-        }
-    }
+    controller::expand(args.into(), item.into()).into()
 }
 
 /// Derives `VersionedModel` for a struct whose fields carry version ranges
@@ -57,22 +31,23 @@ pub fn derive_versioned_model(input: TokenStream) -> TokenStream {
 /// `#[controller]` impl, which reads it; alone it is an error.
 #[proc_macro_attribute]
 pub fn api_version(args: TokenStream, _item: TokenStream) -> TokenStream {
-    parse::outside_controller("api_version", args.into()).to_compile_error().into()
+    controller::parse::outside_controller("api_version", args.into()).to_compile_error().into()
 }
 
 /// Attaches a versioned request schema to a controller method. Only valid
 /// inside a `#[controller]` impl, which reads it; alone it is an error.
 #[proc_macro_attribute]
 pub fn schema(args: TokenStream, _item: TokenStream) -> TokenStream {
-    parse::outside_controller("schema", args.into()).to_compile_error().into()
+    controller::parse::outside_controller("schema", args.into()).to_compile_error().into()
 }
 
 #[cfg(test)]
 mod expansion_snapshot {
     use std::path::Path;
 
-    /// Expands `tests/expand/*.rs` and compares with the checked-in
-    /// `*.expanded.rs`; `MACROTEST=overwrite` rewrites them.
+    /// Expands `tests/expand/*.rs` (controller impls and derived models) and
+    /// compares with the checked-in `*.expanded.rs`; `MACROTEST=overwrite`
+    /// rewrites them.
     #[test]
     fn expansions_match_their_snapshots() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expand");
@@ -90,10 +65,20 @@ mod expansion_snapshot {
                 syn::parse_file(&std::fs::read_to_string(&input).expect("readable")).expect("parses");
             let mut out = proc_macro2::TokenStream::new();
             for item in file.items {
-                let syn::Item::Impl(mut item) = item else { continue };
-                let attr = item.attrs.remove(0);
-                let args = attr.meta.require_list().expect("#[controller(...)]").tokens.clone();
-                out.extend(super::controller_impl(args, quote::ToTokens::into_token_stream(item)));
+                match item {
+                    // `#[controller(...)] impl ...`
+                    syn::Item::Impl(mut item) => {
+                        let attr = item.attrs.remove(0);
+                        let args = attr.meta.require_list().expect("#[controller(...)]").tokens.clone();
+                        out.extend(crate::controller::expand(args, quote::ToTokens::into_token_stream(item)));
+                    }
+                    // `#[derive(VersionedModel)] struct ...`
+                    syn::Item::Struct(mut item) => {
+                        item.attrs.retain(|a| !a.path().is_ident("derive"));
+                        out.extend(crate::versioned_model::derive(quote::ToTokens::into_token_stream(item)));
+                    }
+                    _ => {}
+                }
             }
             let expanded = prettyplease::unparse(&syn::parse2(out).expect("expansion parses as a file"));
             let snapshot = input.with_extension("expanded.rs");

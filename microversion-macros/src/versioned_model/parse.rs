@@ -1,13 +1,14 @@
-//! Reading a `#[derive(VersionedModel)]` input into the model, reporting
-//! every problem at its tokens.
+//! Reading a `#[derive(VersionedModel)]` input into the [`ast`](super::ast):
+//! the attribute syntax and the version literals. The rules between fields
+//! and versions are checked afterwards, in [`validate`](super::validate).
 
 use darling::{FromDeriveInput, FromField, FromMeta};
 use syn::LitStr;
 
-use super::{Field, Model, Presence, Render};
-use crate::errors::Errors;
-use crate::model::RangeLit;
-use crate::parse::range_of;
+use super::ast::{Field, Input, Render};
+use crate::shared::errors::Errors;
+use crate::shared::names::default_crate;
+use crate::shared::ranges::{RangeLit, range_of};
 
 #[derive(FromDeriveInput)]
 #[darling(attributes(versioned), supports(struct_named))]
@@ -53,16 +54,16 @@ struct RenderArgs {
     with: syn::Path,
 }
 
-pub(super) fn model(input: &syn::DeriveInput, errors: &mut Errors) -> Option<Model> {
+pub(super) fn input(input: &syn::DeriveInput, errors: &mut Errors) -> Option<Input> {
     let args = errors.handle(ModelArgs::from_derive_input(input).map_err(syn::Error::from))?;
     if !args.generics.params.is_empty() {
         errors.at(&args.generics, "a versioned model cannot be generic");
     }
     let fields = args.data.take_struct()?.fields;
     let fields = fields.into_iter().filter_map(|f| field(f, errors)).collect();
-    Some(Model {
+    Some(Input {
         ident: args.ident,
-        krate: args.krate.unwrap_or_else(|| syn::parse_quote!(::microversion_actix)),
+        krate: args.krate.unwrap_or_else(default_crate),
         api: args.api,
         allow_unknown: args.allow_unknown,
         fields,
@@ -72,32 +73,7 @@ pub(super) fn model(input: &syn::DeriveInput, errors: &mut Errors) -> Option<Mod
 fn field(args: FieldArgs, errors: &mut Errors) -> Option<Field> {
     let ident = args.ident?;
     let range = version_range(args.since.as_ref(), args.until.as_ref(), errors);
-    let is_option = is_option(&args.ty);
-    let presence = match (is_option, args.default) {
-        (true, true) => {
-            errors.at(&ident, "an `Option` field is already optional: `default` is not needed");
-            Presence::Optional
-        }
-        (true, false) => Presence::Optional,
-        (false, true) => Presence::Default,
-        (false, false) => Presence::Required,
-    };
-    if let Some(range) = &range
-        && presence == Presence::Required
-    {
-        errors.at(
-            &range.tokens,
-            format!(
-                "`{ident}` exists only in versions {}, so it needs a value at other versions: \
-                 make it an `Option` or add `default`",
-                range.range()
-            ),
-        );
-    }
-    if args.nested && args.schema.is_some() {
-        errors.at(&ident, "a `nested` model describes its own schema: `schema` is not allowed with it");
-    }
-    let renders: Vec<Render> = args
+    let renders = args
         .render
         .into_iter()
         .filter_map(|r| match version_range(r.since.as_ref(), r.until.as_ref(), errors) {
@@ -108,31 +84,14 @@ fn field(args: FieldArgs, errors: &mut Errors) -> Option<Field> {
             }
         })
         .collect();
-    let served = range.as_ref().map_or(microversion_core::VersionRange::ANY, RangeLit::range);
-    for (i, render) in renders.iter().enumerate() {
-        if !served.covers(render.range.range()) {
-            errors.at(
-                &render.range.tokens,
-                format!(
-                    "this representation covers versions {} but `{ident}` exists only in versions {served}",
-                    render.range.range()
-                ),
-            );
-        }
-        for other in &renders[i + 1..] {
-            if let Some(common) = render.range.range().intersection(other.range.range()) {
-                errors
-                    .at(&other.range.tokens, format!("two representations of `{ident}` overlap at {common}"));
-            }
-        }
-    }
     let key = args.rename.map_or_else(|| ident.to_string(), |r| r.value());
     Some(Field {
         ident,
+        optional: is_option(&args.ty),
         ty: args.ty,
         key,
         range,
-        presence,
+        default: args.default,
         nested: args.nested,
         schema: args.schema,
         renders,

@@ -7,23 +7,23 @@ impl Servers {
     #[doc(hidden)]
     fn __mv_schemas_update_v0() -> &'static ::microversion_actix::__private::LazySchemas {
         static SCHEMAS: ::microversion_actix::__private::LazySchemas = ::microversion_actix::__private::LazySchemas::new(
-            ::microversion_actix::VersionRange::ANY,
+            ::microversion_actix::__private::VersionRange::ANY,
             || {
-                ::microversion_actix::VersionedSchemas::compile(
+                ::microversion_actix::__private::VersionedSchemas::compile(
                     &[
-                        ::microversion_actix::SchemaSource {
+                        ::microversion_actix::__private::SchemaSource {
                             name: "dummy",
-                            range: ::microversion_actix::VersionRange::between(
-                                ::microversion_actix::Version::new(2u16, 3u16),
-                                ::microversion_actix::Version::new(2u16, 8u16),
+                            range: ::microversion_actix::__private::VersionRange::between(
+                                ::microversion_actix::__private::Version::new(2u16, 3u16),
+                                ::microversion_actix::__private::Version::new(2u16, 8u16),
                             ),
                             schema: dummy
                                 as fn() -> ::microversion_actix::__private::serde_json::Value,
                         },
-                        ::microversion_actix::SchemaSource {
+                        ::microversion_actix::__private::SchemaSource {
                             name: "dummy2",
-                            range: ::microversion_actix::VersionRange::from(
-                                ::microversion_actix::Version::new(2u16, 9u16),
+                            range: ::microversion_actix::__private::VersionRange::from(
+                                ::microversion_actix::__private::Version::new(2u16, 9u16),
                             ),
                             schema: dummy2
                                 as fn() -> ::microversion_actix::__private::serde_json::Value,
@@ -44,7 +44,7 @@ impl Servers {
     > {
         #[allow(unused_mut, unused_variables)]
         let mut __payload = __payload.into_inner();
-        let __version: ::microversion_actix::Version = ::microversion_actix::__private::negotiated(
+        let __version: ::microversion_actix::__private::Version = ::microversion_actix::__private::negotiated(
                 &__req,
             )
             .await?;
@@ -83,22 +83,25 @@ impl Servers {
         }
     }
     #[doc(hidden)]
-    #[allow(clippy::unused_async, dead_code)]
+    #[allow(dead_code)]
     fn __mv_version_specific_func_v0(&self, arg: &str) -> String {
         format!("old {arg}")
     }
     #[doc(hidden)]
-    #[allow(clippy::unused_async, dead_code)]
+    #[allow(dead_code)]
     fn __mv_version_specific_func_v1(&self, arg: &str) -> String {
         format!("new {arg}")
     }
     ///Dispatches to the variant of `version_specific_func` that serves the given version.
     fn version_specific_func(
         &self,
-        __version: impl ::core::convert::Into<::microversion_actix::Version>,
+        __version: impl ::core::convert::Into<::microversion_actix::__private::Version>,
         __a0: &str,
-    ) -> ::core::result::Result<String, ::microversion_actix::UnservedVersion> {
-        let __version: ::microversion_actix::Version = ::core::convert::Into::into(
+    ) -> ::core::result::Result<
+        String,
+        ::microversion_actix::__private::UnservedVersion,
+    > {
+        let __version: ::microversion_actix::__private::Version = ::core::convert::Into::into(
             __version,
         );
         let __key: u32 = __version.packed();
@@ -106,7 +109,7 @@ impl Servers {
             if __key >= 0x0002_0001_u32 {
                 ::core::result::Result::Ok(self.__mv_version_specific_func_v0(__a0))
             } else {
-                ::core::result::Result::Err(::microversion_actix::UnservedVersion {
+                ::core::result::Result::Err(::microversion_actix::__private::UnservedVersion {
                     operation: "version_specific_func",
                     version: __version,
                 })
@@ -116,6 +119,7 @@ impl Servers {
         }
     }
 }
+#[automatically_derived]
 impl ::microversion_actix::__private::actix_web::dev::HttpServiceFactory for Servers {
     fn register(
         self,
@@ -142,53 +146,57 @@ impl ::microversion_actix::__private::actix_web::dev::HttpServiceFactory for Ser
         );
     }
 }
-impl ::microversion_actix::Controller for Servers {
-    const OPERATIONS: &'static [::microversion_actix::Operation] = &[
-        ::microversion_actix::Operation {
+#[automatically_derived]
+impl ::microversion_actix::__private::Controller for Servers {
+    const OPERATIONS: &'static [::microversion_actix::__private::Operation] = &[
+        ::microversion_actix::__private::Operation {
             name: "update",
             http_method: ::core::option::Option::Some("PUT"),
             path: ::core::option::Option::Some("/servers/{id}"),
             variants: &[
-                ::microversion_actix::OperationVariant {
-                    range: ::microversion_actix::VersionRange::from(
-                        ::microversion_actix::Version::new(2u16, 1u16),
+                ::microversion_actix::__private::OperationVariant {
+                    range: ::microversion_actix::__private::VersionRange::from(
+                        ::microversion_actix::__private::Version::new(2u16, 1u16),
                     ),
                     schemas: &[
                         (
                             "dummy",
-                            ::microversion_actix::VersionRange::between(
-                                ::microversion_actix::Version::new(2u16, 3u16),
-                                ::microversion_actix::Version::new(2u16, 8u16),
+                            ::microversion_actix::__private::VersionRange::between(
+                                ::microversion_actix::__private::Version::new(2u16, 3u16),
+                                ::microversion_actix::__private::Version::new(2u16, 8u16),
                             ),
                         ),
                         (
                             "dummy2",
-                            ::microversion_actix::VersionRange::from(
-                                ::microversion_actix::Version::new(2u16, 9u16),
+                            ::microversion_actix::__private::VersionRange::from(
+                                ::microversion_actix::__private::Version::new(2u16, 9u16),
                             ),
                         ),
                     ],
+                    query_schemas: &[],
                 },
             ],
             missing_status: 404u16,
         },
-        ::microversion_actix::Operation {
+        ::microversion_actix::__private::Operation {
             name: "version_specific_func",
             http_method: ::core::option::Option::None,
             path: ::core::option::Option::None,
             variants: &[
-                ::microversion_actix::OperationVariant {
-                    range: ::microversion_actix::VersionRange::between(
-                        ::microversion_actix::Version::new(2u16, 1u16),
-                        ::microversion_actix::Version::new(2u16, 4u16),
+                ::microversion_actix::__private::OperationVariant {
+                    range: ::microversion_actix::__private::VersionRange::between(
+                        ::microversion_actix::__private::Version::new(2u16, 1u16),
+                        ::microversion_actix::__private::Version::new(2u16, 4u16),
                     ),
                     schemas: &[],
+                    query_schemas: &[],
                 },
-                ::microversion_actix::OperationVariant {
-                    range: ::microversion_actix::VersionRange::from(
-                        ::microversion_actix::Version::new(2u16, 5u16),
+                ::microversion_actix::__private::OperationVariant {
+                    range: ::microversion_actix::__private::VersionRange::from(
+                        ::microversion_actix::__private::Version::new(2u16, 5u16),
                     ),
                     schemas: &[],
+                    query_schemas: &[],
                 },
             ],
             missing_status: 404u16,
@@ -196,7 +204,7 @@ impl ::microversion_actix::Controller for Servers {
     ];
     fn check_schemas() -> ::core::result::Result<
         (),
-        ::microversion_actix::__private::SchemaCheckError,
+        ::microversion_actix::__private::SchemaError,
     > {
         Self::__mv_schemas_update_v0().check()?;
         ::core::result::Result::Ok(())
@@ -204,47 +212,47 @@ impl ::microversion_actix::Controller for Servers {
 }
 #[doc(hidden)]
 const _: () = {
-    const __MV_API: &::microversion_actix::Api = &COMPUTE;
+    const __MV_API: &::microversion_actix::__private::Api = &COMPUTE;
     ::core::assert!(
         __MV_API
-        .declares(::microversion_actix::VersionRange::between(::microversion_actix::Version::new(2u16,
-        1u16), ::microversion_actix::Version::new(2u16, 1u16))),
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
+        1u16))),
         "a version of `update`, 2.1, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
         __MV_API
-        .declares(::microversion_actix::VersionRange::between(::microversion_actix::Version::new(2u16,
-        3u16), ::microversion_actix::Version::new(2u16, 3u16))),
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
+        3u16))),
         "a version of the schema `dummy`, 2.3, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
         __MV_API
-        .declares(::microversion_actix::VersionRange::between(::microversion_actix::Version::new(2u16,
-        8u16), ::microversion_actix::Version::new(2u16, 8u16))),
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
+        8u16))),
         "a version of the schema `dummy`, 2.8, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
         __MV_API
-        .declares(::microversion_actix::VersionRange::between(::microversion_actix::Version::new(2u16,
-        9u16), ::microversion_actix::Version::new(2u16, 9u16))),
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
+        9u16))),
         "a version of the schema `dummy2`, 2.9, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
         __MV_API
-        .declares(::microversion_actix::VersionRange::between(::microversion_actix::Version::new(2u16,
-        1u16), ::microversion_actix::Version::new(2u16, 1u16))),
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
+        1u16))),
         "a version of `version_specific_func`, 2.1, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
         __MV_API
-        .declares(::microversion_actix::VersionRange::between(::microversion_actix::Version::new(2u16,
-        4u16), ::microversion_actix::Version::new(2u16, 4u16))),
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
+        4u16))),
         "a version of `version_specific_func`, 2.4, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
         __MV_API
-        .declares(::microversion_actix::VersionRange::between(::microversion_actix::Version::new(2u16,
-        5u16), ::microversion_actix::Version::new(2u16, 5u16))),
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
+        5u16))),
         "a version of `version_specific_func`, 2.5, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
 };

@@ -1,9 +1,9 @@
-//! Parsing: syn tokens into the model. Every problem is collected, none stops
-//! the parse, so the user sees all of them in one compile.
+//! Parsing: syn tokens into the controller's [`ast`](super::ast). Every
+//! problem is collected, none stops the parse, so the user sees all of them
+//! in one compile.
 
 use darling::FromMeta;
 use darling::ast::NestedMeta;
-use microversion_core::Version;
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::parse::Parser;
@@ -11,8 +11,10 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ImplItem, ImplItemFn, ItemImpl, Lit, LitStr, Token};
 
-use crate::errors::Errors;
-use crate::model::{Controller, Operation, RangeLit, Route, Schema, Variant, VersionLit};
+use super::ast::{Controller, Operation, Route, Schema, Variant};
+use crate::shared::errors::Errors;
+use crate::shared::names::{SchemaTarget, default_crate};
+use crate::shared::ranges::{RangeLit, range_of};
 
 /// `#[controller(api = COMPUTE, scope = "/flavors", crate = "::microversion_actix")]`
 #[derive(FromMeta)]
@@ -75,7 +77,7 @@ pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors)
         self_ty: item.self_ty,
         api,
         scope,
-        krate: krate.unwrap_or_else(|| syn::parse_quote!(::microversion_actix)),
+        krate: krate.unwrap_or_else(default_crate),
         passthrough,
         operations,
         full_schema_coverage,
@@ -178,7 +180,9 @@ fn api_version_attr(attr: &Attribute, errors: &mut Errors) -> (RangeLit, Option<
     let mut missing = None;
     let args = attr.parse_args_with(Punctuated::<Expr, Token![,]>::parse_terminated);
     let Some(args) = errors.handle(args) else {
-        return (RangeLit { min: None, max: None, tokens: attr.to_token_stream() }, None);
+        let mut range = RangeLit::open(attr.to_token_stream());
+        range.sound = false;
+        return (range, None);
     };
     for arg in &args {
         match arg {
@@ -204,25 +208,45 @@ fn api_version_attr(attr: &Attribute, errors: &mut Errors) -> (RangeLit, Option<
     if versions.len() > 2 {
         errors.at(&versions[2], "#[api_version] takes a minimum and an optional maximum version");
     }
-    (range_literals(&versions, attr.to_token_stream(), errors), missing)
+    let mut range = range_literals(&versions, attr.to_token_stream(), errors);
+    range.sound &= (1..=2).contains(&versions.len());
+    (range, missing)
 }
 
-/// `#[schema(path::to::schema, "2.3", "2.8")]`.
+/// `#[schema(path::to::schema, "2.3", "2.8")]`, `#[schema(query = path, ...)]`
+/// or `#[schema(model = Type)]`.
 fn schema_attr(attr: &Attribute, errors: &mut Errors) -> Option<Schema> {
     let parsed = attr.parse_args_with(Punctuated::<Expr, Token![,]>::parse_terminated);
     let args = errors.handle(parsed)?;
     let mut args = args.into_iter();
-    let (path, model) = match args.next() {
-        Some(Expr::Path(p)) => (p.path, false),
+    let (path, target, model) = match args.next() {
+        Some(Expr::Path(p)) => (p.path, SchemaTarget::Body, false),
         Some(Expr::Assign(assign)) if is_key(&assign.left, "model") => match *assign.right {
-            Expr::Path(p) => (p.path, true),
+            Expr::Path(p) => (p.path, SchemaTarget::Body, true),
             other => {
                 errors.at(&other, "expected a `VersionedModel` type, e.g. #[schema(model = FlavorCreate)]");
                 return None;
             }
         },
+        Some(Expr::Assign(assign)) if is_key(&assign.left, "query") => match *assign.right {
+            Expr::Path(p) => (p.path, SchemaTarget::Query, false),
+            other => {
+                errors.at(&other, "expected the path of a query schema function, e.g. #[schema(query = list_query, \"2.1\")]");
+                return None;
+            }
+        },
+        Some(Expr::Assign(assign)) => {
+            errors.at(
+                &assign.left,
+                format!("Unknown field: `{}`. Available values: `model`, `query`", expr_name(&assign.left)),
+            );
+            return None;
+        }
         Some(other) => {
-            errors.at(&other, "expected the path of a schema function, or `model = Type`, first");
+            errors.at(
+                &other,
+                "expected the path of a schema function, `query = function` or `model = Type`, first",
+            );
             return None;
         }
         None => {
@@ -249,43 +273,15 @@ fn schema_attr(attr: &Attribute, errors: &mut Errors) -> Option<Schema> {
     if versions.len() > 2 {
         errors.at(&versions[2], "#[schema] takes a minimum and an optional maximum version");
     }
-    Some(Schema { path, range: range_literals(&versions, attr.to_token_stream(), errors), model })
+    let mut range = range_literals(&versions, attr.to_token_stream(), errors);
+    range.sound &= versions.len() <= 2;
+    Some(Schema { path, range, target, model })
 }
 
 fn range_literals(lits: &[LitStr], tokens: TokenStream, errors: &mut Errors) -> RangeLit {
     range_of(lits.first(), lits.get(1), tokens, errors, |lo, hi| {
         format!("minimum version {lo} is above maximum version {hi}")
     })
-}
-
-/// A range from its two optional literals, each checked, and the pair
-/// checked for order (`inverted` words that error, pointing at both).
-pub(crate) fn range_of(
-    min: Option<&LitStr>,
-    max: Option<&LitStr>,
-    tokens: TokenStream,
-    errors: &mut Errors,
-    inverted: impl Fn(Version, Version) -> String,
-) -> RangeLit {
-    let version = |lit: Option<&LitStr>, errors: &mut Errors| {
-        let lit = lit?;
-        match lit.value().parse::<Version>() {
-            Ok(version) => Some(VersionLit { version, lit: lit.clone() }),
-            Err(e) => {
-                errors.at(lit, format!("invalid version {:?}: {e}", lit.value()));
-                None
-            }
-        }
-    };
-    let (min, max) = (version(min, errors), version(max, errors));
-    if let (Some(lo), Some(hi)) = (&min, &max)
-        && hi.version < lo.version
-    {
-        let (lo_lit, hi_lit) = (&lo.lit, &hi.lit);
-        errors.at(quote::quote!(#lo_lit #hi_lit), inverted(lo.version, hi.version));
-        return RangeLit { min: None, max: None, tokens };
-    }
-    RangeLit { min, max, tokens }
 }
 
 fn is_key(expr: &Expr, key: &str) -> bool {

@@ -1,10 +1,13 @@
-//! The model between parsing and expansion: a controller impl read into
-//! operations and variants, each keeping the tokens it came from for spans.
+//! What `#[controller]` reads from an impl block: operations and their
+//! variants, each keeping the tokens it came from for spans.
 
-use microversion_core::{Version, VersionRange};
+use microversion_core::VersionRange;
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::{Ident, ImplItem, ImplItemFn, LitStr, Path, Type};
+
+use crate::shared::names::SchemaTarget;
+use crate::shared::ranges::RangeLit;
 
 /// A `#[controller]` impl block.
 pub(crate) struct Controller {
@@ -33,27 +36,10 @@ pub(crate) struct Operation {
     pub(crate) missing: Option<(u16, Span)>,
 }
 
-/// A version literal with its source token.
-#[derive(Clone)]
-pub(crate) struct VersionLit {
-    pub(crate) version: Version,
-    pub(crate) lit: LitStr,
-}
-
-/// A `("min", "max")` pair as written.
-#[derive(Clone)]
-pub(crate) struct RangeLit {
-    pub(crate) min: Option<VersionLit>,
-    pub(crate) max: Option<VersionLit>,
-    /// The attribute's tokens, for errors about the range as a whole.
-    pub(crate) tokens: TokenStream,
-}
-
-impl RangeLit {
-    /// The range it denotes; an inverted pair was rejected while parsing.
-    pub(crate) fn range(&self) -> VersionRange {
-        VersionRange::new(self.min.as_ref().map(|m| m.version), self.max.as_ref().map(|m| m.version))
-            .unwrap_or(VersionRange::ANY)
+impl Operation {
+    /// Whether it is a route (its first variant has a route attribute).
+    pub(crate) fn is_route(&self) -> bool {
+        self.variants[0].route.is_some()
     }
 }
 
@@ -67,19 +53,22 @@ pub(crate) struct Route {
     pub(crate) tokens: TokenStream,
 }
 
-/// `#[schema(NAME, "min", "max")]`.
+/// `#[schema(NAME, "min", "max")]`, `#[schema(query = NAME, ...)]` or
+/// `#[schema(model = Type)]`.
 pub(crate) struct Schema {
     /// A schema function, or with `model` a `VersionedModel` type.
     pub(crate) path: Path,
     pub(crate) range: RangeLit,
+    /// The body or the query string.
+    pub(crate) target: SchemaTarget,
     /// `#[schema(model = Type)]`: the model's derived schema at each version.
     pub(crate) model: bool,
 }
 
 impl Schema {
     /// The versions it validates: its own, or all of the variant's for a
-    /// model schema written without versions.
-    pub(crate) fn range_in(&self, variant: VersionRange) -> VersionRange {
+    /// model schema written without versions; `None` if either is unsound.
+    pub(crate) fn range_in(&self, variant: Option<VersionRange>) -> Option<VersionRange> {
         if self.model && self.range.min.is_none() && self.range.max.is_none() {
             variant
         } else {
@@ -100,12 +89,18 @@ pub(crate) struct Variant {
 }
 
 impl Variant {
-    pub(crate) fn range(&self) -> VersionRange {
-        self.range.as_ref().map_or(VersionRange::ANY, RangeLit::range)
+    /// The versions it serves; `None` when its range was unsound (already reported).
+    pub(crate) fn range(&self) -> Option<VersionRange> {
+        self.range.as_ref().map_or(Some(VersionRange::ANY), RangeLit::range)
     }
 
     /// What to point an error about this variant's versions at.
     pub(crate) fn range_tokens(&self) -> TokenStream {
         self.range.as_ref().map_or_else(|| self.method.sig.ident.to_token_stream(), |r| r.tokens.clone())
+    }
+
+    /// Its schemas of one target.
+    pub(crate) fn schemas_of(&self, target: SchemaTarget) -> impl Iterator<Item = &Schema> {
+        self.schemas.iter().filter(move |s| s.target == target)
     }
 }

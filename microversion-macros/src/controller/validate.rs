@@ -1,51 +1,62 @@
-//! Validation: every rule that needs the whole model (overlaps, agreement
+//! Validation: every rule that needs the whole controller (overlaps, agreement
 //! between variants, schema ranges). Reports every violation it finds.
 
 use quote::ToTokens;
 
 use microversion_core::{Version, VersionRange};
 
-use crate::errors::Errors;
-use crate::model::{Controller, Operation, Variant};
+use super::ast::{Controller, Operation, Variant};
+use crate::shared::errors::Errors;
+use crate::shared::names::{SchemaTarget, path_text};
 
 pub(crate) fn controller(controller: &Controller, errors: &mut Errors) {
     for op in &controller.operations {
         operation(op, errors);
         if controller.full_schema_coverage {
-            for variant in op.variants.iter().filter(|v| v.route.is_some() && !v.schemas.is_empty()) {
-                for gap in schema_gaps(variant) {
-                    let versions = match (gap.min(), gap.max()) {
-                        (Some(lo), Some(hi)) if lo == hi => format!("version {lo}"),
-                        _ => format!("versions {gap}"),
-                    };
-                    errors.at(
-                        variant.range_tokens(),
-                        format!(
-                            "the controller asks for full schema coverage, but `{}` has no schema for {versions}",
-                            op.name
-                        ),
-                    );
+            for variant in op.variants.iter().filter(|v| v.route.is_some()) {
+                for target in [SchemaTarget::Body, SchemaTarget::Query] {
+                    coverage(op, variant, target, errors);
                 }
             }
         }
     }
 }
 
-/// The versions of `variant` that none of its schemas covers. A variant
-/// without `#[api_version]` is checked from its first schema on: the API's
-/// minimum is not known here.
-fn schema_gaps(variant: &Variant) -> Vec<VersionRange> {
-    let served = variant.range();
-    let mut ranges: Vec<VersionRange> = variant.schemas.iter().map(|s| s.range_in(served)).collect();
+/// `full_schema_coverage`: each version of a variant validated by some
+/// schema of `target` must be validated by one.
+fn coverage(op: &Operation, variant: &Variant, target: SchemaTarget, errors: &mut Errors) {
+    if variant.schemas_of(target).next().is_none() {
+        return;
+    }
+    let Some(gaps) = schema_gaps(variant, target) else { return };
+    let what = match target {
+        SchemaTarget::Body => "schema",
+        SchemaTarget::Query => "query schema",
+    };
+    for gap in gaps {
+        let versions = match (gap.min(), gap.max()) {
+            (Some(lo), Some(hi)) if lo == hi => format!("version {lo}"),
+            _ => format!("versions {gap}"),
+        };
+        errors.at(
+            variant.range_tokens(),
+            format!(
+                "the controller asks for full schema coverage, but `{}` has no {what} for {versions}",
+                op.name
+            ),
+        );
+    }
+}
+
+/// The versions of `variant` that none of its schemas of `target` covers;
+/// `None` when a range involved is unsound (its error is reported already).
+/// A variant without `#[api_version]` is checked from its first schema on:
+/// the API's minimum is not known here.
+fn schema_gaps(variant: &Variant, target: SchemaTarget) -> Option<Vec<VersionRange>> {
+    let served = variant.range()?;
+    let mut ranges =
+        variant.schemas_of(target).map(|s| s.range_in(Some(served))).collect::<Option<Vec<_>>>()?;
     ranges.sort_by_key(|r| r.min());
-    let next = |v: Version| match v.minor() {
-        u16::MAX => Version::new(v.major().saturating_add(1), 0),
-        minor => Version::new(v.major(), minor + 1),
-    };
-    let previous = |v: Version| match v.minor() {
-        0 => Version::new(v.major().saturating_sub(1), u16::MAX),
-        minor => Version::new(v.major(), minor - 1),
-    };
     let mut gaps = Vec::new();
     // The first version not yet known to be covered; `None` once covered to the end.
     let mut cursor = served.min().or_else(|| ranges.first().and_then(|r| r.min()));
@@ -54,16 +65,16 @@ fn schema_gaps(variant: &Variant) -> Vec<VersionRange> {
         if let Some(start) = range.min()
             && from < start
         {
-            gaps.extend(VersionRange::new(Some(from), Some(previous(start))).ok());
+            gaps.extend(VersionRange::new(Some(from), start.predecessor()).ok());
         }
-        cursor = range.max().map(|end| next(end).max(from));
+        cursor = range.max().and_then(Version::successor).map(|next| next.max(from));
     }
     if let Some(from) = cursor
         && served.max().is_none_or(|end| from <= end)
     {
         gaps.extend(VersionRange::new(Some(from), served.max()).ok());
     }
-    gaps
+    Some(gaps)
 }
 
 fn operation(op: &Operation, errors: &mut Errors) {
@@ -73,9 +84,9 @@ fn operation(op: &Operation, errors: &mut Errors) {
     }
     for (i, a) in op.variants.iter().enumerate() {
         for b in &op.variants[i + 1..] {
-            if let Some(common) = a.range().intersection(b.range()) {
+            let (Some(ra), Some(rb)) = (a.range(), b.range()) else { continue };
+            if let Some(common) = ra.intersection(rb) {
                 let name = &op.name;
-                let (ra, rb) = (a.range(), b.range());
                 errors.at(a.range_tokens(), format!(
                         "variants of `{name}` overlap at {common}: this one serves {ra}, a later one serves {rb}"
                     ));
@@ -86,7 +97,7 @@ fn operation(op: &Operation, errors: &mut Errors) {
         }
         schemas(op, a, errors);
     }
-    if op.variants.iter().all(|v| v.route.is_none()) {
+    if !op.is_route() {
         if let Some((_, span)) = op.missing {
             errors.at_span(
                 span,
@@ -163,25 +174,25 @@ fn schemas(op: &Operation, variant: &Variant, errors: &mut Errors) {
         for schema in &variant.schemas {
             errors.at(
                 &schema.range.tokens,
-                "#[schema] validates request bodies, so it needs a route attribute on the method",
+                "#[schema] validates requests, so it needs a route attribute on the method",
             );
         }
         return;
     }
-    for arg in &variant.method.sig.inputs {
-        if let syn::FnArg::Typed(arg) = arg
-            && !variant.schemas.is_empty()
-            && is_actix_json(&arg.ty)
-        {
-            errors.at(
-                &arg.ty,
-                "a schema-validated variant reads its body with `microversion_actix::Json` or `JsonBody`: \
-                 the body is parsed once for validation, so actix's `web::Json` would find it consumed",
-            );
+    if variant.schemas_of(SchemaTarget::Body).next().is_some() {
+        for arg in &variant.method.sig.inputs {
+            if let syn::FnArg::Typed(arg) = arg
+                && is_actix_json(&arg.ty)
+            {
+                errors.at(
+                    &arg.ty,
+                    "a schema-validated variant reads its body with `microversion_actix::Json` or `JsonBody`: \
+                     the body is parsed once for validation, so actix's `web::Json` would find it consumed",
+                );
+            }
         }
     }
-    let served = variant.range();
-    if variant.schemas.len() > 1 {
+    if variant.schemas_of(SchemaTarget::Body).count() > 1 {
         for schema in variant.schemas.iter().filter(|s| s.model) {
             errors.at(
                 &schema.range.tokens,
@@ -190,29 +201,31 @@ fn schemas(op: &Operation, variant: &Variant, errors: &mut Errors) {
             );
         }
     }
-    for (i, a) in variant.schemas.iter().enumerate() {
-        if !served.covers(a.range_in(served)) {
+    let Some(served) = variant.range() else { return };
+    let schemas: Vec<_> =
+        variant.schemas.iter().filter_map(|s| s.range_in(Some(served)).map(|range| (s, range))).collect();
+    for (i, (a, a_range)) in schemas.iter().enumerate() {
+        if !served.covers(*a_range) {
             errors.at(
                 &a.range.tokens,
                 format!(
-                    "this schema covers {} but this variant of `{}` only serves {served}",
-                    a.range_in(served),
+                    "this schema covers {a_range} but this variant of `{}` only serves {served}",
                     op.name
                 ),
             );
         }
-        for b in &variant.schemas[i + 1..] {
-            if let Some(common) = a.range_in(served).intersection(b.range_in(served)) {
-                for (this, that) in [(a, b), (b, a)] {
+        for (b, b_range) in schemas[i + 1..].iter().filter(|(b, _)| b.target == a.target) {
+            if let Some(common) = a_range.intersection(*b_range) {
+                for ((this, this_range), (that, that_range)) in
+                    [((a, a_range), (b, b_range)), ((b, b_range), (a, a_range))]
+                {
                     errors.at(
                         &this.range.tokens,
                         format!(
-                            "schemas of `{}` overlap at {common}: `{}` covers {}, `{}` covers {}",
+                            "schemas of `{}` overlap at {common}: `{}` covers {this_range}, `{}` covers {that_range}",
                             op.name,
-                            this.path.to_token_stream(),
-                            this.range_in(served),
-                            that.path.to_token_stream(),
-                            that.range_in(served)
+                            path_text(&this.path),
+                            path_text(&that.path),
                         ),
                     );
                 }
@@ -233,10 +246,10 @@ mod tests {
     use quote::quote;
 
     fn errors_of(item: proc_macro2::TokenStream) -> Vec<String> {
-        let mut errors = crate::errors::Errors::default();
+        let mut errors = crate::shared::errors::Errors::default();
         let item = syn::parse2(item).unwrap();
-        let model = crate::parse::controller(quote!(api = API), item, &mut errors);
-        super::controller(&model, &mut errors);
+        let controller = crate::controller::parse::controller(quote!(api = API), item, &mut errors);
+        super::controller(&controller, &mut errors);
         match errors.finish() {
             Ok(()) => vec![],
             Err(e) => e.into_iter().map(|e| e.to_string()).collect(),
@@ -318,7 +331,7 @@ mod tests {
 
     #[test]
     fn full_schema_coverage_reports_each_gap() {
-        let mut errors = crate::errors::Errors::default();
+        let mut errors = crate::shared::errors::Errors::default();
         let item = syn::parse2(quote! {
             impl C {
                 #[put("/a")] #[api_version("2.1")]
@@ -330,8 +343,9 @@ mod tests {
             }
         })
         .unwrap();
-        let model = crate::parse::controller(quote!(api = API, full_schema_coverage), item, &mut errors);
-        super::controller(&model, &mut errors);
+        let controller =
+            crate::controller::parse::controller(quote!(api = API, full_schema_coverage), item, &mut errors);
+        super::controller(&controller, &mut errors);
         let messages: Vec<String> = errors.finish().unwrap_err().into_iter().map(|e| e.to_string()).collect();
         let gaps: Vec<&str> = messages.iter().filter_map(|m| m.split("has no schema for ").nth(1)).collect();
         assert_eq!(gaps, ["versions 2.1 to 2.2", "version 2.9", "versions 2.13 and later"]);

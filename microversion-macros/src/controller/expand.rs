@@ -1,0 +1,417 @@
+//! Expansion: the controller's ast into Rust. Each operation becomes one
+//! dispatcher that picks its variant with a few comparisons
+//! ([`dispatch`](super::dispatch)); routes become one actix handler each.
+
+use microversion_core::VersionRange;
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
+use syn::{FnArg, Ident, ImplItemFn};
+
+use super::ast::{Controller, Operation, Route, Schema, Variant};
+use super::dispatch::{decision_tree, served, sorted};
+use crate::shared::api::{api_binding, declared_checks};
+use crate::shared::names::{
+    self, DEFAULT_MISSING_STATUS, SchemaTarget, last_segment_span, path_text, runtime,
+};
+use crate::shared::ranges::range_tokens;
+
+pub(crate) fn controller(c: &Controller) -> TokenStream {
+    let Controller { self_ty, krate, passthrough, .. } = c;
+    let rt = runtime(krate);
+    let mut items = Vec::new();
+    let mut checks = Vec::new();
+    for op in &c.operations {
+        for (i, variant) in op.variants.iter().enumerate() {
+            items.push(renamed_variant(op, i, variant));
+            for target in [SchemaTarget::Body, SchemaTarget::Query] {
+                items.extend(schema_fn(&rt, op, i, variant, target));
+            }
+            checks.extend(api_checks(&rt, c, op, variant));
+        }
+        items.push(if op.is_route() { route_handler(&rt, op) } else { helper_dispatcher(&rt, op) });
+    }
+    let api_type_check = api_binding(&rt, &c.api);
+    let register = register_impl(c);
+    let introspection = controller_impl(c);
+    quote! {
+        impl #self_ty {
+            #(#passthrough)*
+            #(#items)*
+        }
+        #register
+        #introspection
+        #[doc(hidden)]
+        const _: () = {
+            #api_type_check
+            #(#checks)*
+        };
+    }
+}
+
+/// What still compiles when the controller has errors: the untouched items,
+/// one stub per helper and empty registrations, so no follow-on errors appear.
+pub(crate) fn fallback(c: &Controller) -> TokenStream {
+    let Controller { self_ty, krate, passthrough, .. } = c;
+    let rt = runtime(krate);
+    let stubs = c.operations.iter().filter(|op| !op.is_route()).map(|op| {
+        let sig = dispatcher_signature(&rt, op);
+        let vis = &op.variants[0].method.vis;
+        quote!(#vis #sig { ::core::unreachable!() })
+    });
+    quote! {
+        impl #self_ty {
+            #(#passthrough)*
+            #(#stubs)*
+        }
+        #[automatically_derived]
+        impl #rt::Controller for #self_ty {
+            const OPERATIONS: &'static [#rt::Operation] = &[];
+            fn check_schemas() -> ::core::result::Result<(), #rt::SchemaError> {
+                ::core::result::Result::Ok(())
+            }
+        }
+        #[automatically_derived]
+        impl #rt::actix_web::dev::HttpServiceFactory for #self_ty {
+            fn register(self, _: &mut #rt::actix_web::dev::AppService) {}
+        }
+    }
+}
+
+fn renamed_variant(op: &Operation, i: usize, variant: &Variant) -> TokenStream {
+    let mut method = variant.method.clone();
+    method.sig.ident = names::variant(&op.name, i);
+    method.vis = syn::Visibility::Inherited;
+    // An `async` variant without `.await` is normal for a handler.
+    let unused_async = method.sig.asyncness.is_some().then(|| quote!(clippy::unused_async,));
+    quote! {
+        #[doc(hidden)]
+        #[allow(#unused_async dead_code)]
+        #method
+    }
+}
+
+/// Compile-time checks that each named version lies in the API declaration;
+/// the `const` panic is reported at the literal.
+fn api_checks(rt: &TokenStream, c: &Controller, op: &Operation, variant: &Variant) -> Vec<TokenStream> {
+    let mut ranges = Vec::new();
+    if let Some(range) = &variant.range {
+        ranges.push((range, format!("a version of `{}`", op.name)));
+    }
+    for schema in &variant.schemas {
+        ranges.push((&schema.range, format!("a version of the schema `{}`", path_text(&schema.path))));
+    }
+    declared_checks(rt, &c.api, ranges)
+}
+
+fn has_receiver(method: &ImplItemFn) -> bool {
+    matches!(method.sig.inputs.first(), Some(FnArg::Receiver(_)))
+}
+
+fn typed_args(method: &ImplItemFn) -> Vec<&syn::PatType> {
+    method
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|arg| match arg {
+            FnArg::Typed(t) => Some(t),
+            FnArg::Receiver(_) => None,
+        })
+        .collect()
+}
+
+fn missing_status(op: &Operation) -> u16 {
+    op.missing.map_or(DEFAULT_MISSING_STATUS, |(s, _)| s)
+}
+
+fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
+    let handler = names::route_handler(&op.name);
+    let version = format_ident!("__version");
+    let status = missing_status(op);
+    let miss = quote!(::core::result::Result::Err(#rt::missing(#version, #status)));
+    let leaf = |i: usize, variant: &Variant| {
+        let method = names::variant(&op.name, i);
+        let args = typed_args(&variant.method);
+        let arg_names: Vec<Ident> = (0..args.len()).map(|n| format_ident!("__a{}", n)).collect();
+        let types = args.iter().map(|a| {
+            let ty = &a.ty;
+            quote_spanned!(ty_span(ty)=> #ty)
+        });
+        let extract = if args.is_empty() {
+            quote!()
+        } else {
+            quote! {
+                let (#(#arg_names,)*) = <(#(#types,)*) as #rt::actix_web::FromRequest>::from_request(
+                    &__req, &mut __payload,
+                ).await.map_err(::core::convert::Into::<#rt::actix_web::Error>::into)?;
+            }
+        };
+        let validate_query = variant.schemas_of(SchemaTarget::Query).next().map(|_| {
+            let schemas = names::schemas(&op.name, i, SchemaTarget::Query);
+            quote!(#rt::validate_query(&__req, #version, Self::#schemas())?;)
+        });
+        let validate_body = variant.schemas_of(SchemaTarget::Body).next().map(|_| {
+            let schemas = names::schemas(&op.name, i, SchemaTarget::Body);
+            quote!(#rt::validate_body(&__req, &mut __payload, #version, Self::#schemas()).await?;)
+        });
+        let call = if has_receiver(&variant.method) {
+            quote!(#rt::controller::<Self>(&__req)?.#method(#(#arg_names),*))
+        } else {
+            quote!(Self::#method(#(#arg_names),*))
+        };
+        let call = if variant.method.sig.asyncness.is_some() { quote!(#call.await) } else { call };
+        // A return type that is no Responder is reported on that type.
+        let respond = match &variant.method.sig.output {
+            syn::ReturnType::Type(_, ty) => quote_spanned!(ty_span(ty)=> #rt::respond(__out, &__req)),
+            syn::ReturnType::Default => quote!(#rt::respond(__out, &__req)),
+        };
+        quote! {
+            #validate_query
+            #validate_body
+            #extract
+            let __out = #call;
+            ::core::result::Result::Ok(#respond)
+        }
+    };
+    let key = format_ident!("__key");
+    let tree = decision_tree(&key, &sorted(op), &leaf, &miss);
+    quote! {
+        #[doc(hidden)]
+        async fn #handler(
+            __req: #rt::actix_web::HttpRequest,
+            __payload: #rt::actix_web::web::Payload,
+        ) -> ::core::result::Result<#rt::actix_web::HttpResponse, #rt::actix_web::Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut __payload = __payload.into_inner();
+            let #version: #rt::Version = #rt::negotiated(&__req).await?;
+            let #key: u32 = #version.packed();
+            #tree
+        }
+    }
+}
+
+fn ty_span(ty: &syn::Type) -> Span {
+    ty.to_token_stream().into_iter().next().map_or_else(Span::call_site, |t| t.span())
+}
+
+/// The helper's public signature: the first variant's, with the version first
+/// and the result wrapped in `Result<_, UnservedVersion>`.
+fn dispatcher_signature(rt: &TokenStream, op: &Operation) -> TokenStream {
+    let first = &op.variants[0].method.sig;
+    let name = &op.name;
+    let asyncness = &first.asyncness;
+    let (generics, where_clause) = (&first.generics, &first.generics.where_clause);
+    let receiver = first.inputs.iter().find_map(|a| match a {
+        FnArg::Receiver(r) => Some(quote!(#r,)),
+        FnArg::Typed(_) => None,
+    });
+    let args = typed_args(&op.variants[0].method).into_iter().enumerate().map(|(n, a)| {
+        let (ident, ty) = (format_ident!("__a{}", n), &a.ty);
+        quote!(#ident: #ty)
+    });
+    let output = match &first.output {
+        syn::ReturnType::Default => quote!(()),
+        syn::ReturnType::Type(_, ty) => ty.to_token_stream(),
+    };
+    quote! {
+        #asyncness fn #name #generics(
+            #receiver
+            __version: impl ::core::convert::Into<#rt::Version>,
+            #(#args),*
+        ) -> ::core::result::Result<#output, #rt::UnservedVersion> #where_clause
+    }
+}
+
+fn helper_dispatcher(rt: &TokenStream, op: &Operation) -> TokenStream {
+    let sig = dispatcher_signature(rt, op);
+    let vis = &op.variants[0].method.vis;
+    let version = format_ident!("__version");
+    let name = op.name.to_string();
+    let miss = quote! {
+        ::core::result::Result::Err(#rt::UnservedVersion { operation: #name, version: #version })
+    };
+    let leaf = |i: usize, variant: &Variant| {
+        let method = names::variant(&op.name, i);
+        let arg_names = (0..typed_args(&variant.method).len()).map(|n| format_ident!("__a{}", n));
+        let call = if has_receiver(&variant.method) {
+            quote!(self.#method(#(#arg_names),*))
+        } else {
+            quote!(Self::#method(#(#arg_names),*))
+        };
+        let call = if variant.method.sig.asyncness.is_some() { quote!(#call.await) } else { call };
+        quote!(::core::result::Result::Ok(#call))
+    };
+    let key = format_ident!("__key");
+    let tree = decision_tree(&key, &sorted(op), &leaf, &miss);
+    let doc = format!("Dispatches to the variant of `{name}` that serves the given version.");
+    quote! {
+        #[doc = #doc]
+        #vis #sig {
+            let #version: #rt::Version = ::core::convert::Into::into(#version);
+            let #key: u32 = #version.packed();
+            #tree
+        }
+    }
+}
+
+/// The name a schema has in start-up errors and introspection.
+fn schema_name(schema: &Schema) -> String {
+    let path = path_text(&schema.path);
+    if schema.model { format!("model {path}") } else { path }
+}
+
+/// The function holding a variant's compiled schemas of `target`, if it has any.
+fn schema_fn(
+    rt: &TokenStream,
+    op: &Operation,
+    i: usize,
+    variant: &Variant,
+    target: SchemaTarget,
+) -> Option<TokenStream> {
+    let mut schemas = variant.schemas_of(target).peekable();
+    schemas.peek()?;
+    let ident = names::schemas(&op.name, i, target);
+    let lazy = match variant.schemas_of(target).find(|s| s.model) {
+        Some(model) => {
+            let ty = &model.path;
+            let name = schema_name(model);
+            let range = range_tokens(rt, model.range_in(Some(served(variant))).unwrap_or(VersionRange::ANY));
+            let compile = quote_spanned!(last_segment_span(ty)=> #rt::compile_model_schemas::<#ty>(#name));
+            quote!(#rt::LazySchemas::model::<#ty>(#range, || #compile))
+        }
+        None => {
+            let sources = schemas.map(|s| {
+                let path = &s.path;
+                let name = schema_name(s);
+                let range = range_tokens(rt, s.range.range().unwrap_or(VersionRange::ANY));
+                let schema =
+                    quote_spanned!(last_segment_span(path)=> #path as fn() -> #rt::serde_json::Value);
+                quote!(#rt::SchemaSource { name: #name, range: #range, schema: #schema })
+            });
+            quote! {
+                #rt::LazySchemas::new(#rt::VersionRange::ANY, || {
+                    #rt::VersionedSchemas::compile(&[#(#sources),*])
+                })
+            }
+        }
+    };
+    Some(quote! {
+        #[doc(hidden)]
+        fn #ident() -> &'static #rt::LazySchemas {
+            static SCHEMAS: #rt::LazySchemas = #lazy;
+            &SCHEMAS
+        }
+    })
+}
+
+/// Routes grouped by path: actix matches one resource per path, so every
+/// method of a path must live in the same resource.
+fn routes_by_path(c: &Controller) -> Vec<(String, Vec<(&Route, &Operation)>)> {
+    let mut grouped: Vec<(String, Vec<(&Route, &Operation)>)> = Vec::new();
+    for op in &c.operations {
+        let Some(route) = op.variants[0].route.as_ref() else { continue };
+        match grouped.iter_mut().find(|(path, _)| *path == route.path.value()) {
+            Some((_, ops)) => ops.push((route, op)),
+            None => grouped.push((route.path.value(), vec![(route, op)])),
+        }
+    }
+    grouped
+}
+
+/// Every schema function of the controller.
+fn schema_fns(c: &Controller) -> impl Iterator<Item = Ident> + '_ {
+    c.operations.iter().flat_map(|op| {
+        op.variants.iter().enumerate().flat_map(move |(i, v)| {
+            [SchemaTarget::Body, SchemaTarget::Query]
+                .into_iter()
+                .filter(move |t| v.schemas_of(*t).next().is_some())
+                .map(move |t| names::schemas(&op.name, i, t))
+        })
+    })
+}
+
+fn register_impl(c: &Controller) -> TokenStream {
+    let Controller { self_ty, krate, .. } = c;
+    let rt = runtime(krate);
+    let web = quote!(#rt::actix_web::web);
+    let resources = routes_by_path(c).into_iter().map(|(path, ops)| {
+        let routes = ops.iter().map(|(route, op)| {
+            let method = Ident::new(&route.method, Span::call_site());
+            let handler = names::route_handler(&op.name);
+            quote!(.route(#web::route().method(#rt::actix_web::http::Method::#method).to(Self::#handler)))
+        });
+        quote!(#web::resource(#path).app_data(__data.clone()) #(#routes)*)
+    });
+    let schema_checks = schema_fns(c).map(|ident| quote!(Self::#ident().check_at_startup();));
+    let body = match &c.scope {
+        Some(scope) => quote! {
+            let __scope = #web::scope(#scope) #(.service(#resources))*;
+            #rt::actix_web::dev::HttpServiceFactory::register(__scope, __config);
+        },
+        None => quote! {
+            #(#rt::actix_web::dev::HttpServiceFactory::register(#resources, __config);)*
+        },
+    };
+    quote! {
+        #[automatically_derived]
+        impl #rt::actix_web::dev::HttpServiceFactory for #self_ty {
+            fn register(self, __config: &mut #rt::actix_web::dev::AppService) {
+                // Invalid schemas stop the server at start-up, never mid-traffic.
+                #(#schema_checks)*
+                #[allow(unused_variables)]
+                let __data = #web::Data::new(self);
+                #body
+            }
+        }
+    }
+}
+
+fn controller_impl(c: &Controller) -> TokenStream {
+    let Controller { self_ty, krate, .. } = c;
+    let rt = runtime(krate);
+    let some_or_none = |value: Option<String>| match value {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    };
+    let operations = c.operations.iter().map(|op| {
+        let name = op.name.to_string();
+        let route = op.variants[0].route.as_ref();
+        let method = some_or_none(route.map(|r| r.method.clone()));
+        let path = some_or_none(route.map(|r| {
+            format!("{}{}", c.scope.as_ref().map(|s| s.value()).unwrap_or_default(), r.path.value())
+        }));
+        let variants = sorted(op).into_iter().map(|(_, v)| {
+            let range = range_tokens(&rt, served(v));
+            let described = |target: SchemaTarget| {
+                let schemas = v.schemas_of(target).map(|s| {
+                    let name = schema_name(s);
+                    let range = range_tokens(&rt, s.range_in(Some(served(v))).unwrap_or(VersionRange::ANY));
+                    quote!((#name, #range))
+                });
+                quote!(&[#(#schemas),*])
+            };
+            let (body, query) = (described(SchemaTarget::Body), described(SchemaTarget::Query));
+            quote!(#rt::OperationVariant { range: #range, schemas: #body, query_schemas: #query })
+        });
+        let status = missing_status(op);
+        quote! {
+            #rt::Operation {
+                name: #name,
+                http_method: #method,
+                path: #path,
+                variants: &[#(#variants),*],
+                missing_status: #status,
+            }
+        }
+    });
+    let checks = schema_fns(c).map(|ident| quote!(Self::#ident().check()?;));
+    quote! {
+        #[automatically_derived]
+        impl #rt::Controller for #self_ty {
+            const OPERATIONS: &'static [#rt::Operation] = &[#(#operations),*];
+            fn check_schemas() -> ::core::result::Result<(), #rt::SchemaError> {
+                #(#checks)*
+                ::core::result::Result::Ok(())
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! The names and defaults of generated code, each written once.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+use syn::Ident;
+
+/// The facade crate, unless `crate = "..."` says otherwise.
+pub(crate) fn default_crate() -> syn::Path {
+    syn::parse_quote!(::microversion_actix)
+}
+
+/// The status of an operation at a version none of its variants serves,
+/// unless `missing = N` says otherwise: 404, as Nova answers.
+pub(crate) const DEFAULT_MISSING_STATUS: u16 = 404;
+
+/// The one door of generated code into the runtime: `<crate>::__private`.
+pub(crate) fn runtime(krate: &syn::Path) -> TokenStream {
+    quote!(#krate::__private)
+}
+
+/// A path as text without the spaces `to_string` puts between tokens
+/// (`schemas::create_v2_1`), for messages and schema names.
+pub(crate) fn path_text(path: &impl ToTokens) -> String {
+    path.to_token_stream().to_string().replace(' ', "")
+}
+
+/// The span of a path's last segment, where a type error about it reads best.
+pub(crate) fn last_segment_span(path: &syn::Path) -> Span {
+    path.segments.last().map_or_else(Span::call_site, |s| s.ident.span())
+}
+
+/// The `i`-th variant of operation `op`, renamed so variants can coexist.
+pub(crate) fn variant(op: &Ident, i: usize) -> Ident {
+    format_ident!("__mv_{}_v{}", op, i)
+}
+
+/// The actix handler of route `op`.
+pub(crate) fn route_handler(op: &Ident) -> Ident {
+    format_ident!("__mv_route_{}", op)
+}
+
+/// What a variant's schemas validate.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum SchemaTarget {
+    /// The request body.
+    Body,
+    /// The query string.
+    Query,
+}
+
+/// The function holding the compiled schemas of the `i`-th variant of `op`.
+pub(crate) fn schemas(op: &Ident, i: usize, target: SchemaTarget) -> Ident {
+    match target {
+        SchemaTarget::Body => format_ident!("__mv_schemas_{}_v{}", op, i),
+        SchemaTarget::Query => format_ident!("__mv_query_schemas_{}_v{}", op, i),
+    }
+}
