@@ -3,18 +3,16 @@
 //! strict query parameters from 2.75, import only (no generation) from 2.92.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::sync::{Arc, LazyLock};
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use base64::Engine as _;
 use md5::Digest as _;
 use microversion_actix::{
     ApiError, ApiVersion, Json, SchemaSource, Version, VersionRange, VersionedSchemas, controller,
 };
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use ssh_key::rand_core::{OsRng, RngCore};
+use ssh_key::rand_core::OsRng;
 
 use crate::api::COMPUTE;
 use crate::listing;
@@ -245,20 +243,13 @@ fn not_found(user: &str, name: &str) -> ApiError {
 
 fn next_link(req: &HttpRequest, limit: usize, marker: &str, user: Option<&str>) -> Value {
     let info = req.connection_info();
-    let mut query = format!("limit={limit}&marker={}", percent_encode(marker));
+    let mut query = form_urlencoded::Serializer::new(String::new());
+    query.append_pair("limit", &limit.to_string()).append_pair("marker", marker);
     if let Some(user) = user {
-        let _ = write!(query, "&user_id={}", percent_encode(user));
+        query.append_pair("user_id", user);
     }
+    let query = query.finish();
     json!([{"rel": "next", "href": format!("{}://{}/v2.1/os-keypairs?{query}", info.scheme(), info.host())}])
-}
-
-fn percent_encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 fn invalid_key() -> ApiError {
@@ -286,11 +277,9 @@ fn fingerprint(key_type: KeyType, public_key: &str) -> Result<String, ApiError> 
 }
 
 /// The DER bytes of a PEM certificate, if the text is one.
-fn certificate_der(pem: &str) -> Option<Vec<u8>> {
-    let body =
-        pem.trim().strip_prefix("-----BEGIN CERTIFICATE-----")?.strip_suffix("-----END CERTIFICATE-----")?;
-    let base64: String = body.chars().filter(|c| !c.is_whitespace()).collect();
-    let der = base64::engine::general_purpose::STANDARD.decode(base64).ok()?;
+fn certificate_der(text: &str) -> Option<Vec<u8>> {
+    let pem = pem::parse(text.trim()).ok().filter(|pem| pem.tag() == "CERTIFICATE")?;
+    let der = pem.into_contents();
     // A certificate is an ASN.1 SEQUENCE.
     (der.first() == Some(&0x30)).then_some(der)
 }
@@ -331,12 +320,7 @@ fn generate(key_type: KeyType, user_id: &str) -> Result<Generated, ApiError> {
 
 /// A random (version 4) UUID, for flavors created without an id.
 pub(crate) fn uuid4() -> String {
-    let mut b = [0u8; 16];
-    OsRng.fill_bytes(&mut b);
-    b[6] = (b[6] & 0x0f) | 0x40;
-    b[8] = (b[8] & 0x3f) | 0x80;
-    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
-    format!("{}-{}-{}-{}-{}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
+    uuid::Uuid::new_v4().to_string()
 }
 
 // ---- Schemas, as Nova's `schemas/keypairs.py` has them.

@@ -15,18 +15,15 @@ mod time;
 use std::net::TcpListener;
 use std::sync::Arc;
 
-use actix_web::http::header::{self, HeaderName};
+use actix_web::http::header;
 use actix_web::middleware::DefaultHeaders;
 use actix_web::{App, HttpResponse, HttpServer, web};
-use microversion_actix::{ApiError, Discovery, Microversions, NovaFaults, Version};
+use microversion_actix::{
+    ApiError, Discovery, ErrorRenderer, FORWARDING_HEADERS, Microversions, NovaFaults, Version,
+};
 
 pub use api::COMPUTE;
 pub use store::Store;
-
-/// The request headers `ConnectionInfo` reads the host and scheme of links
-/// from; the API's responses vary on them (the version middleware appends
-/// the version headers).
-const LINK_HEADERS: &str = "Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto";
 
 /// Registers discovery at `/` and `/v2.1` and the API under `/v2.1`, with
 /// Nova-style fault bodies, and a JSON 404 for every other path. `cap`
@@ -42,7 +39,7 @@ pub fn routes(store: Arc<Store>, cap: Option<Version>) -> impl FnOnce(&mut web::
                 web::scope("/v2.1")
                     // Flavor and keypair links are built from the forwarded host and
                     // scheme: say so, or a shared cache serves one client's links to all.
-                    .wrap(DefaultHeaders::new().add((header::VARY, LINK_HEADERS)))
+                    .wrap(DefaultHeaders::new().add((header::VARY, FORWARDING_HEADERS)))
                     .wrap(Microversions::new(api).error_format(NovaFaults::default()))
                     .service(flavors::Flavors::new(store.clone()))
                     .service(flavors::FlavorExtraSpecs::new(store.clone()))
@@ -54,15 +51,9 @@ pub fn routes(store: Arc<Store>, cap: Option<Version>) -> impl FnOnce(&mut web::
 
 /// A path outside discovery and the API: actix's own 404 has an empty body.
 async fn not_found() -> HttpResponse {
-    let names = (
-        HeaderName::from_static("openstack-api-minimum-version"),
-        HeaderName::from_static("openstack-api-maximum-version"),
-    );
-    ApiError::not_found("The resource could not be found.").render(
-        &NovaFaults::default(),
-        Some(COMPUTE.service_type()),
-        (&names.0, &names.1),
-    )
+    ErrorRenderer::new(NovaFaults::default())
+        .service(COMPUTE.service_type())
+        .render(&ApiError::not_found("The resource could not be found."))
 }
 
 /// The HTTP server on `listener`, with fresh in-memory state (a few flavors).
