@@ -7,20 +7,15 @@
 //! the request bodies are checked by versioned schemas, as Nova's are.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use microversion_actix::{
-    ApiError, ApiVersion, Json, SchemaSource, Version, VersionRange, Versioned, VersionedModel,
-    VersionedSchemas, controller,
-};
+use microversion_actix::{ApiError, Json, JsonQuery, Versioned, VersionedModel, controller};
 use serde_json::{Map, Value, json};
 
 use crate::api::COMPUTE;
 use crate::listing;
 use crate::store::{Conflict, Flavor, Store};
-
-const V2_75: Version = Version::lit("2.75");
 
 /// The flavor resource.
 pub(crate) struct Flavors {
@@ -137,19 +132,24 @@ struct FlavorDetails {
 // in registration order.
 #[controller(api = COMPUTE)]
 impl Flavors {
+    /// The query is lenient until 2.74; unknown parameters are refused from 2.75.
     #[get("/flavors")]
-    async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<Versioned<FlavorList>, ApiError> {
-        let flavors = self.select(version, &req)?.iter().map(|f| FlavorSummary::new(f, &req)).collect();
+    #[schema(query = list_query_v2_1, "2.1", "2.74")]
+    #[schema(query = list_query_v2_75, "2.75")]
+    async fn list(&self, req: HttpRequest, query: JsonQuery) -> Result<Versioned<FlavorList>, ApiError> {
+        let flavors = self.select(&query)?.iter().map(|f| FlavorSummary::new(f, &req)).collect();
         Ok(Versioned::ok(FlavorList { flavors }))
     }
 
     #[get("/flavors/detail")]
+    #[schema(query = list_query_v2_1, "2.1", "2.74")]
+    #[schema(query = list_query_v2_75, "2.75")]
     async fn list_detail(
         &self,
-        version: ApiVersion,
         req: HttpRequest,
+        query: JsonQuery,
     ) -> Result<Versioned<FlavorDetails>, ApiError> {
-        let flavors = self.select(version, &req)?.iter().map(|f| FlavorView::new(f, &req)).collect();
+        let flavors = self.select(&query)?.iter().map(|f| FlavorView::new(f, &req)).collect();
         Ok(Versioned::ok(FlavorDetails { flavors }))
     }
 
@@ -203,10 +203,9 @@ impl Flavors {
     }
 
     /// The flavors a list request selects: filters, sort, marker and limit
-    /// from the query, validated by the version's query schema.
-    fn select(&self, version: ApiVersion, req: &HttpRequest) -> Result<Vec<Flavor>, ApiError> {
-        let query = LIST_QUERY.validate_query(version.version(), req.query_string())?;
-        let last = |key: &str| listing::last(&query, key);
+    /// from the query the version's schema accepted.
+    fn select(&self, query: &JsonQuery) -> Result<Vec<Flavor>, ApiError> {
+        let last = |key: &str| query.last(key);
         let number = |key: &str| -> Result<Option<u64>, ApiError> {
             last(key)
                 .map(|v| v.parse().map_err(|_| ApiError::bad_request(format!("Invalid {key} filter [{v}]"))))
@@ -503,56 +502,44 @@ fn extra_spec_update() -> Value {
     })
 }
 
-/// The list query (`GET /flavors` and `/flavors/detail`): lenient until
-/// 2.74, unknown parameters refused from 2.75.
-static LIST_QUERY: LazyLock<VersionedSchemas> = LazyLock::new(|| {
-    fn list_query(strict: bool) -> Value {
-        let strings = json!({"type": "array", "items": {"type": "string"}});
-        let integers = json!({"type": "array", "items": {"type": "string", "pattern": "^[0-9]+$"}});
-        let sort_keys = [
-            "created_at",
-            "description",
-            "disabled",
-            "ephemeral_gb",
-            "flavorid",
-            "id",
-            "is_public",
-            "memory_mb",
-            "name",
-            "root_gb",
-            "rxtx_factor",
-            "swap",
-            "updated_at",
-            "vcpu_weight",
-            "vcpus",
-        ];
-        json!({
-            "type": "object",
-            "properties": {
-                "limit": integers, "marker": strings, "is_public": strings,
-                "minRam": integers, "minDisk": integers,
-                "sort_key": {"type": "array", "items": {"type": "string", "enum": sort_keys}},
-                "sort_dir": {"type": "array", "items": {"type": "string", "enum": ["asc", "desc"]}},
-            },
-            "additionalProperties": !strict,
-        })
-    }
-    VersionedSchemas::compile(&[
-        SchemaSource {
-            name: "flavor_list_query_v2_1",
-            range: VersionRange::between(Version::lit("2.1"), Version::lit("2.74")),
-            schema: || list_query(false),
+/// The list query (`GET /flavors` and `/flavors/detail`), as Nova's
+/// `schemas/flavors.py` has it; `strict` from 2.75.
+fn list_query(strict: bool) -> Value {
+    let strings = json!({"type": "array", "items": {"type": "string"}});
+    let integers = json!({"type": "array", "items": {"type": "string", "pattern": "^[0-9]+$"}});
+    let sort_keys = [
+        "created_at",
+        "description",
+        "disabled",
+        "ephemeral_gb",
+        "flavorid",
+        "id",
+        "is_public",
+        "memory_mb",
+        "name",
+        "root_gb",
+        "rxtx_factor",
+        "swap",
+        "updated_at",
+        "vcpu_weight",
+        "vcpus",
+    ];
+    json!({
+        "type": "object",
+        "properties": {
+            "limit": integers, "marker": strings, "is_public": strings,
+            "minRam": integers, "minDisk": integers,
+            "sort_key": {"type": "array", "items": {"type": "string", "enum": sort_keys}},
+            "sort_dir": {"type": "array", "items": {"type": "string", "enum": ["asc", "desc"]}},
         },
-        SchemaSource {
-            name: "flavor_list_query_v2_75",
-            range: VersionRange::from(V2_75),
-            schema: || list_query(true),
-        },
-    ])
-    .expect("the flavor list query schemas are valid")
-});
+        "additionalProperties": !strict,
+    })
+}
 
-/// Compiles the hand-written query schemas, so a mistake stops start-up.
-pub(crate) fn check_query_schemas() {
-    LazyLock::force(&LIST_QUERY);
+fn list_query_v2_1() -> Value {
+    list_query(false)
+}
+
+fn list_query_v2_75() -> Value {
+    list_query(true)
 }

@@ -3,13 +3,11 @@
 //! strict query parameters from 2.75, import only (no generation) from 2.92.
 
 use std::collections::HashMap;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use md5::Digest as _;
-use microversion_actix::{
-    ApiError, ApiVersion, Json, SchemaSource, Version, VersionRange, VersionedSchemas, controller,
-};
+use microversion_actix::{ApiError, ApiVersion, Json, JsonQuery, Version, controller};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use ssh_key::rand_core::OsRng;
@@ -59,10 +57,20 @@ impl UserQuery {
 
 #[controller(api = COMPUTE)]
 impl Keypairs {
+    /// The query grows with the versions: `user_id` from 2.10, paging from
+    /// 2.35, and nothing unknown from 2.75.
     #[get("/os-keypairs")]
-    async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
-        let query = LIST_QUERY.validate_query(version.version(), req.query_string())?;
-        let last = |key: &str| listing::last(&query, key);
+    #[schema(query = list_query_v2_1, "2.1", "2.9")]
+    #[schema(query = list_query_v2_10, "2.10", "2.34")]
+    #[schema(query = list_query_v2_35, "2.35", "2.74")]
+    #[schema(query = list_query_v2_75, "2.75")]
+    async fn list(
+        &self,
+        version: ApiVersion,
+        req: HttpRequest,
+        query: JsonQuery,
+    ) -> Result<HttpResponse, ApiError> {
+        let last = |key: &str| query.last(key);
         let user = if version >= V2_10 { last("user_id").unwrap_or(DEFAULT_USER) } else { DEFAULT_USER };
         let mut keypairs = self.store.keypairs(user);
         let mut page_links = None;
@@ -379,50 +387,33 @@ fn create_v2_92() -> Value {
     create_schema(V2_92)
 }
 
-/// The list query, by version: nothing before 2.10, `user_id` from 2.10,
-/// paging from 2.35, and nothing unknown from 2.75.
-static LIST_QUERY: LazyLock<VersionedSchemas> = LazyLock::new(|| {
-    fn query(keys: &[&str], strict: bool) -> Value {
-        let mut properties = Map::new();
-        for key in keys {
-            let item = if *key == "limit" {
-                json!({"type": "string", "pattern": "^[0-9]+$"})
-            } else {
-                json!({"type": "string"})
-            };
-            properties.insert((*key).to_owned(), json!({"type": "array", "items": item}));
-        }
-        json!({"type": "object", "properties": properties, "additionalProperties": !strict})
+/// The list query with `keys` (all strings, `limit` digits), unknown keys
+/// allowed unless `strict`.
+fn list_query(keys: &[&str], strict: bool) -> Value {
+    let mut properties = Map::new();
+    for key in keys {
+        let item = if *key == "limit" {
+            json!({"type": "string", "pattern": "^[0-9]+$"})
+        } else {
+            json!({"type": "string"})
+        };
+        properties.insert((*key).to_owned(), json!({"type": "array", "items": item}));
     }
-    let range = |lo: &str, hi: Option<&str>| {
-        VersionRange::new(Some(Version::lit(lo)), hi.map(Version::lit)).expect("ordered range")
-    };
-    VersionedSchemas::compile(&[
-        SchemaSource {
-            name: "keypair_list_query_v2_1",
-            range: range("2.1", Some("2.9")),
-            schema: || query(&[], false),
-        },
-        SchemaSource {
-            name: "keypair_list_query_v2_10",
-            range: range("2.10", Some("2.34")),
-            schema: || query(&["user_id"], false),
-        },
-        SchemaSource {
-            name: "keypair_list_query_v2_35",
-            range: range("2.35", Some("2.74")),
-            schema: || query(&["user_id", "limit", "marker"], false),
-        },
-        SchemaSource {
-            name: "keypair_list_query_v2_75",
-            range: range("2.75", None),
-            schema: || query(&["user_id", "limit", "marker"], true),
-        },
-    ])
-    .expect("the keypair list query schemas are valid")
-});
+    json!({"type": "object", "properties": properties, "additionalProperties": !strict})
+}
 
-/// Compiles the hand-written query schemas, so a mistake stops start-up.
-pub(crate) fn check_query_schemas() {
-    LazyLock::force(&LIST_QUERY);
+fn list_query_v2_1() -> Value {
+    list_query(&[], false)
+}
+
+fn list_query_v2_10() -> Value {
+    list_query(&["user_id"], false)
+}
+
+fn list_query_v2_35() -> Value {
+    list_query(&["user_id", "limit", "marker"], false)
+}
+
+fn list_query_v2_75() -> Value {
+    list_query(&["user_id", "limit", "marker"], true)
 }

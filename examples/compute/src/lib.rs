@@ -59,8 +59,6 @@ async fn not_found() -> HttpResponse {
 /// The HTTP server on `listener`, with fresh in-memory state (a few flavors).
 /// Await it inside an actix system.
 pub fn server(listener: TcpListener, cap: Option<Version>) -> std::io::Result<actix_web::dev::Server> {
-    flavors::check_query_schemas();
-    keypairs::check_query_schemas();
     let store = Arc::new(Store::with_default_flavors());
     Ok(HttpServer::new(move || App::new().configure(routes(store.clone(), cap)))
         .workers(2)
