@@ -6,7 +6,9 @@
 use actix_web::http::StatusCode;
 use actix_web::test as actix_test;
 use actix_web::{App, web};
-use microversion_actix::{ApiVersion, Controller, Json, Microversions, UnservedVersion, Version, controller};
+use microversion_actix::{
+    ApiVersion, Controller, Json, JsonQuery, Microversions, UnservedVersion, Version, controller,
+};
 use microversion_tests::API;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -33,8 +35,30 @@ fn dummy2() -> Value {
     })
 }
 
+/// Any query up to 2.5; from 2.6 only `limit`, as digits.
+fn lenient_query() -> Value {
+    json!({"type": "object", "properties": {"limit": {"type": "array", "items": {"type": "string"}}}})
+}
+
+fn strict_query() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"limit": {"type": "array", "items": {"type": "string", "pattern": "^[0-9]+$"}}},
+        "additionalProperties": false
+    })
+}
+
 #[controller(api = API, scope = "/testable")]
 impl Testable {
+    /// Query strings validated by version, like bodies; the handler reads
+    /// the object the schema accepted.
+    #[get("/list")]
+    #[schema(query = lenient_query, "2.2", "2.5")]
+    #[schema(query = strict_query, "2.6")]
+    async fn list(&self, query: JsonQuery) -> String {
+        format!("limit {}", query.last("limit").unwrap_or("none"))
+    }
+
     /// Seed 000: only from 2.4; 404 before.
     #[get("/new")]
     #[api_version("2.4")]
@@ -222,12 +246,44 @@ async fn in_handler_checks_at_their_boundaries() {
     }
 }
 
+#[actix_web::test]
+async fn query_schemas_are_selected_by_version() {
+    // 2.1: no query schema, nothing is validated.
+    let (status, body, _) = call("GET", "/testable/list?limit=x&sort=name", "2.1", None).await;
+    assert_eq!((status, body.as_str()), (StatusCode::OK, "limit x"));
+    // 2.5: the lenient schema, the last value wins.
+    let (status, body, _) = call("GET", "/testable/list?limit=1&limit=ten&sort=name", "2.5", None).await;
+    assert_eq!((status, body.as_str()), (StatusCode::OK, "limit ten"));
+    // 2.6: unknown keys and non-digits are refused, every violation listed with its path.
+    let (status, body, header) = call("GET", "/testable/list?limit=ten&sort=name", "2.6", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(header.as_deref(), Some("compute 2.6"));
+    let error: Value = serde_json::from_str(&body).expect("a JSON error");
+    let paths: Vec<&str> = error["errors"][0]["violations"]
+        .as_array()
+        .expect("violations")
+        .iter()
+        .filter_map(|v| v["path"].as_str())
+        .collect();
+    assert!(paths.contains(&"/limit/0") && paths.contains(&""), "{body}");
+    let (status, body, _) = call("GET", "/testable/list?limit=12", "2.12", None).await;
+    assert_eq!((status, body.as_str()), (StatusCode::OK, "limit 12"));
+}
+
 #[test]
 fn controller_lists_its_operations() {
     let ops = Testable::OPERATIONS;
     let update = ops.iter().find(|op| op.name == "update").expect("update listed");
     assert_eq!((update.http_method, update.path), (Some("PUT"), Some("/testable/update")));
     assert_eq!(update.variants[0].schemas.len(), 2);
+    assert!(update.variants[0].query_schemas.is_empty());
+    let list = ops.iter().find(|op| op.name == "list").expect("list listed");
+    let queries: Vec<(&str, String)> =
+        list.variants[0].query_schemas.iter().map(|(name, range)| (*name, range.to_string())).collect();
+    assert_eq!(
+        queries,
+        [("lenient_query", "2.2 to 2.5".to_owned()), ("strict_query", "2.6 and later".to_owned())]
+    );
     let show = ops.iter().find(|op| op.name == "show").expect("show listed");
     assert_eq!(
         show.variants.iter().map(|v| v.range.to_string()).collect::<Vec<_>>(),

@@ -330,6 +330,45 @@ mod tests {
     }
 
     #[test]
+    fn query_and_body_schemas_overlap_only_among_themselves() {
+        let errs = errors_of(quote! {
+            impl C {
+                #[get("/a")] #[api_version("2.1")]
+                #[schema(body_a, "2.1")] #[schema(query = query_a, "2.1", "2.4")] #[schema(query = query_b, "2.4")]
+                fn list(&self) {}
+                #[api_version("2.1")] #[schema(query = q, "2.1")] fn helper(&self) {}
+                #[get("/b")] #[schema(colour = c, "2.1")] fn other(&self) {}
+            }
+        });
+        let joined = errs.join("\n");
+        assert_eq!(joined.matches("schemas of `list` overlap at 2.4 only").count(), 2, "{joined}");
+        assert!(!joined.contains("`body_a`"), "{joined}");
+        assert!(joined.contains("#[schema] validates requests, so it needs a route attribute"), "{joined}");
+        assert!(joined.contains("Unknown field: `colour`. Available values: `model`, `query`"), "{joined}");
+        assert_eq!(errs.len(), 4, "{joined}");
+    }
+
+    #[test]
+    fn an_unsound_range_takes_part_in_no_other_check() {
+        let errs = errors_of(quote! {
+            impl C {
+                #[get("/")] #[api_version("3.6", "3.3")] fn list(&self) {}
+                #[get("/")] #[api_version("3.O")] fn list(&self) {}
+                #[get("/")] #[api_version("2.1")] fn list(&self) {}
+            }
+        });
+        assert_eq!(errs.len(), 2, "{errs:?}");
+        assert!(
+            errs[0].contains("invalid version \"3.O\"") || errs[1].contains("invalid version \"3.O\""),
+            "{errs:?}"
+        );
+        assert!(
+            errs.iter().any(|e| e.contains("minimum version 3.6 is above maximum version 3.3")),
+            "{errs:?}"
+        );
+    }
+
+    #[test]
     fn full_schema_coverage_reports_each_gap() {
         let mut errors = crate::shared::errors::Errors::default();
         let item = syn::parse2(quote! {
