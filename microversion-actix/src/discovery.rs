@@ -1,4 +1,4 @@
-//! `Discovery`: the version documents of `GET /` and `GET /v2.1/` (DESIGN 3.7).
+//! `Discovery`: the version documents of `GET /` and `GET /v2.1/` (docs/reference.md §7).
 
 use std::sync::Arc;
 

@@ -1,5 +1,5 @@
 //! `Microversions`: the middleware that negotiates every request of its
-//! scope and stamps the version headers on every response (DESIGN 3.3).
+//! scope and stamps the version headers on every response (docs/reference.md §3).
 
 use std::future::{Ready, ready};
 use std::rc::Rc;
@@ -20,7 +20,7 @@ const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-requ
 
 /// The microversion middleware: wrap the scope of a versioned API with it.
 ///
-/// For each request it negotiates the version from the headers (DESIGN 3.2)
+/// For each request it negotiates the version from the headers (docs/reference.md §2)
 /// and then:
 /// - answers **400** itself for a malformed version and **406** for one
 ///   outside the served range; both bodies name the served minimum and

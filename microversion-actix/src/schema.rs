@@ -1,5 +1,5 @@
 //! Versioned JSON-Schema validation of request bodies and query strings
-//! (DESIGN 3.6): schemas keyed by non-overlapping version ranges, compiled
+//! (docs/reference.md §6): schemas keyed by non-overlapping version ranges, compiled
 //! once with `jsonschema`.
 
 use std::fmt;
