@@ -100,6 +100,20 @@ impl LazySchemas {
             panic!("invalid request schema: {e}");
         }
     }
+
+    /// The compiled set if one of its schemas validates `version`, `None`
+    /// if the request goes unvalidated at that version (Nova's rule).
+    fn at(&self, version: Version) -> Result<Option<&VersionedSchemas>, ApiError> {
+        let set = self.check().map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "schema_invalid",
+                "Invalid request schema",
+                e.to_string(),
+            )
+        })?;
+        Ok((self.range.contains(version) && set.schema_for(version).is_some()).then_some(set))
+    }
 }
 
 /// Validates the query string when a schema covers `version`, the way Nova
@@ -110,22 +124,10 @@ pub fn validate_query(
     version: Version,
     schemas: &LazySchemas,
 ) -> Result<(), actix_web::Error> {
-    let set = schemas.check().map_err(invalid_schema)?;
-    if !schemas.range.contains(version) || set.schema_for(version).is_none() {
-        return Ok(());
-    }
+    let Some(set) = schemas.at(version)? else { return Ok(()) };
     let query = set.validate_query(version, req.query_string())?;
     req.extensions_mut().insert(ValidatedQuery(query));
     Ok(())
-}
-
-fn invalid_schema(error: SchemaError) -> ApiError {
-    ApiError::new(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "schema_invalid",
-        "Invalid request schema",
-        error.to_string(),
-    )
 }
 
 /// Reads, parses and validates the body when a schema covers `version`; the
@@ -137,10 +139,7 @@ pub async fn validate_body(
     version: Version,
     schemas: &LazySchemas,
 ) -> Result<(), actix_web::Error> {
-    let set = schemas.check().map_err(invalid_schema)?;
-    if !schemas.range.contains(version) || set.schema_for(version).is_none() {
-        return Ok(());
-    }
+    let Some(set) = schemas.at(version)? else { return Ok(()) };
     let body = crate::read_json_body(req, payload).await?;
     set.validate(version, &body)?;
     let mut extensions = req.extensions_mut();
