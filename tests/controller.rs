@@ -295,6 +295,41 @@ fn controller_lists_its_operations() {
     assert!(Testable::check_schemas().is_ok());
 }
 
+/// A literal route declared after a parameter route at the same position.
+struct Volumes;
+
+#[controller(api = API, scope = "/volumes")]
+impl Volumes {
+    #[get("/{id}")]
+    async fn show(&self, id: web::Path<String>) -> String {
+        format!("volume {id}")
+    }
+
+    #[get("/summary")]
+    #[api_version("2.3")]
+    async fn summary(&self) -> &'static str {
+        "summary"
+    }
+}
+
+#[actix_web::test]
+async fn a_literal_route_wins_over_a_parameter_whatever_the_declaration_order() {
+    let app = actix_test::init_service(App::new().wrap(Microversions::new(API)).service(Volumes)).await;
+    let get = |uri: &'static str, version: &'static str| {
+        actix_test::TestRequest::get()
+            .uri(uri)
+            .insert_header(("OpenStack-API-Version", format!("compute {version}")))
+            .to_request()
+    };
+    let res = actix_test::call_service(&app, get("/volumes/summary", "2.3")).await;
+    assert_eq!(actix_test::read_body(res).await, "summary");
+    let res = actix_test::call_service(&app, get("/volumes/7", "2.3")).await;
+    assert_eq!(actix_test::read_body(res).await, "volume 7");
+    // Before 2.3 the literal route does not exist: 404, not a lookup of volume "summary".
+    let res = actix_test::call_service(&app, get("/volumes/summary", "2.2")).await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+}
+
 /// Many variants with gaps between them: the generated decision tree must
 /// agree with a brute-force range check at every version.
 struct Gapped;

@@ -215,10 +215,14 @@ impl ErrorFormat for ApiSigErrors {
     }
 }
 
-/// Nova-style faults, `{"<faultName>": {"code": N, "message": "..."}}`, with
-/// the fault name chosen by status exactly as Nova's `wsgi.Fault` does
-/// (`badRequest`, `itemNotFound`, `conflictingRequest`, ...; anything else
-/// is `computeFault`, or the fallback name given to [`NovaFaults::with_fallback`]).
+/// Nova-style faults, `{"<faultName>": {"code": N, "message": "...",
+/// "min_version"?, "max_version"?}}`, with the fault name chosen by status
+/// exactly as Nova's `wsgi.Fault` does (`badRequest`, `itemNotFound`,
+/// `conflictingRequest`, ...; anything else is `computeFault`, or the
+/// fallback name given to [`NovaFaults::with_fallback`]). The served range
+/// is added as `min_version`/`max_version` when the error carries it (400
+/// and 406 of negotiation), as in the API-SIG format; Nova's clients ignore
+/// the extra fields.
 ///
 /// ```
 /// use microversion_actix::{ApiError, ErrorFormat, NegotiationError, NovaFaults, Version};
@@ -229,7 +233,9 @@ impl ErrorFormat for ApiSigErrors {
 /// });
 /// assert_eq!(NovaFaults::default().render(&err, Some("compute")), json!({"computeFault": {
 ///     "code": 406,
-///     "message": "Version 3.7 is not supported by the API. Minimum is 2.1 and maximum is 2.96."
+///     "message": "Version 3.7 is not supported by the API. Minimum is 2.1 and maximum is 2.96.",
+///     "min_version": "2.1",
+///     "max_version": "2.96"
 /// }}));
 /// ```
 #[derive(Clone, Copy, Debug)]
@@ -271,7 +277,16 @@ impl NovaFaults {
 impl ErrorFormat for NovaFaults {
     fn render(&self, error: &ApiError, _service: Option<&str>) -> Value {
         let status = error.status().as_u16();
-        json!({ self.fault_name(status): { "code": status, "message": error.detail() } })
+        let mut fault = Map::new();
+        fault.insert("code".into(), status.into());
+        fault.insert("message".into(), error.detail().into());
+        if let Some(min) = error.min_version() {
+            fault.insert("min_version".into(), min.to_string().into());
+        }
+        if let Some(max) = error.max_version() {
+            fault.insert("max_version".into(), max.to_string().into());
+        }
+        json!({ self.fault_name(status): fault })
     }
 }
 
@@ -316,5 +331,67 @@ mod tests {
             assert_eq!(nova.render(&err, None), json!({name: {"code": status, "message": "m"}}));
         }
         assert_eq!(NovaFaults::with_fallback("volumeFault").fault_name(500), "volumeFault");
+    }
+
+    /// Every built-in format says the served range in the body of a 406
+    /// and of a malformed version's 400, and leaves it out otherwise.
+    #[test]
+    fn every_format_puts_the_range_in_the_body() {
+        use crate::NegotiationError;
+        let not_acceptable = ApiError::from(NegotiationError::NotAcceptable {
+            requested: Version::lit("3.7"),
+            min: Version::lit("2.1"),
+            max: Version::lit("2.96"),
+        });
+        let malformed = ApiError::from(NegotiationError::Malformed {
+            requested: "2.x".into(),
+            min: Version::lit("2.1"),
+            max: Version::lit("2.96"),
+        });
+        let formats: [(&str, &dyn ErrorFormat); 3] = [
+            ("API-SIG", &ApiSigErrors),
+            ("Nova faults", &NovaFaults::default()),
+            ("Nova faults, another fallback", &NovaFaults::with_fallback("volumeFault")),
+        ];
+        for (name, format) in formats {
+            for (err, status) in [(&not_acceptable, 406), (&malformed, 400)] {
+                let body = format.render(err, Some("compute"));
+                let entry =
+                    range_holder(&body).unwrap_or_else(|| panic!("{name}: one error entry in {body}"));
+                assert_eq!(entry["min_version"], json!("2.1"), "{name} {status}: {body}");
+                assert_eq!(entry["max_version"], json!("2.96"), "{name} {status}: {body}");
+            }
+            let plain = format.render(&ApiError::conflict("Locked."), None);
+            let entry = range_holder(&plain).unwrap_or_else(|| panic!("{name}: one error entry in {plain}"));
+            assert!(entry.get("min_version").is_none(), "{name}: {plain}");
+            assert!(entry.get("max_version").is_none(), "{name}: {plain}");
+        }
+    }
+
+    /// The object that holds an error's fields: the only entry of an
+    /// API-SIG `errors` list, or the only fault of a Nova body.
+    fn range_holder(body: &Value) -> Option<&Map<String, Value>> {
+        let object = body.as_object()?;
+        if let Some(errors) = object.get("errors") {
+            return errors.as_array().filter(|e| e.len() == 1)?[0].as_object();
+        }
+        (object.len() == 1).then(|| object.values().next()?.as_object()).flatten()
+    }
+
+    #[test]
+    fn nova_fault_carries_the_range_fields() {
+        let err = ApiError::from(crate::NegotiationError::NotAcceptable {
+            requested: Version::lit("3.7"),
+            min: Version::lit("2.1"),
+            max: Version::lit("2.96"),
+        });
+        assert_eq!(
+            NovaFaults::default().render(&err, Some("compute")),
+            json!({"computeFault": {
+                "code": 406,
+                "message": "Version 3.7 is not supported by the API. Minimum is 2.1 and maximum is 2.96.",
+                "min_version": "2.1", "max_version": "2.96"
+            }})
+        );
     }
 }

@@ -128,8 +128,6 @@ struct FlavorDetails {
     flavors: Vec<FlavorView>,
 }
 
-// `/flavors/detail` is declared before `/flavors/{id}`: actix matches paths
-// in registration order.
 #[controller(api = COMPUTE)]
 impl Flavors {
     /// The query is lenient until 2.74; unknown parameters are refused from 2.75.

@@ -64,6 +64,24 @@ fn assert_fault(res: &Response, name: &str, context: &str) -> String {
     message
 }
 
+/// Asserts that a Nova fault body names the served range in its
+/// `min_version` and `max_version` fields (docs/reference.md §5.2).
+fn assert_fault_range(res: &Response, name: &str, min: &str, max: &str, context: &str) {
+    let body = res.json();
+    assert_eq!(
+        body[name]["min_version"],
+        json!(min),
+        "{context}: min_version in the fault\n{}",
+        res.describe()
+    );
+    assert_eq!(
+        body[name]["max_version"],
+        json!(max),
+        "{context}: max_version in the fault\n{}",
+        res.describe()
+    );
+}
+
 fn check(base: &str, path: &str, headers: &[(&[u8], &[u8])], expect: Expect) {
     let mut req = Request::get(path);
     for (name, value) in headers {
@@ -84,6 +102,7 @@ fn check(base: &str, path: &str, headers: &[(&[u8], &[u8])], expect: Expect) {
             if status == 406 {
                 assert_eq!(res.header("OpenStack-API-Minimum-Version").as_deref(), Some(MIN), "{context}");
                 assert_eq!(res.header("OpenStack-API-Maximum-Version").as_deref(), Some(MAX), "{context}");
+                assert_fault_range(&res, name, MIN, MAX, &context);
             }
         }
     }
@@ -298,11 +317,13 @@ fn malformed_version_is_400_with_vary() {
             res.describe()
         );
         assert_fault(&res, "badRequest", &context);
+        assert_fault_range(&res, "badRequest", MIN, MAX, &context);
     }
 }
 
 /// 406 for a well-formed version outside [min, max], the range in the
-/// body's message and in headers, and `Vary` (docs/reference.md §3.2, §5.3).
+/// body's message, in the fault's `min_version`/`max_version` and in
+/// headers, and `Vary` (docs/reference.md §3.2, §5.2, §5.3).
 #[test]
 fn unsupported_version_is_406_with_range() {
     let server = server();
@@ -319,6 +340,7 @@ fn unsupported_version_is_406_with_range() {
         assert_eq!(res.header("OpenStack-API-Minimum-Version").as_deref(), Some(MIN), "{context}");
         assert_eq!(res.header("OpenStack-API-Maximum-Version").as_deref(), Some(MAX), "{context}");
         let message = assert_fault(&res, "computeFault", &context);
+        assert_fault_range(&res, "computeFault", MIN, MAX, &context);
         assert_eq!(
             message,
             format!(
@@ -444,6 +466,7 @@ fn capped_server() {
     assert_eq!(res.header("OpenStack-API-Minimum-Version").as_deref(), Some(MIN));
     assert_eq!(res.header("OpenStack-API-Maximum-Version").as_deref(), Some("2.60"));
     let message = assert_fault(&res, "computeFault", "2.61 above the cap");
+    assert_fault_range(&res, "computeFault", MIN, "2.60", "2.61 above the cap");
     assert!(message.contains("2.60"), "{message}");
     for path in ["/", "/v2.1"] {
         let body = Request::get(path).send(base).json();

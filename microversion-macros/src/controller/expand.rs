@@ -304,7 +304,10 @@ fn schema_fn(
 }
 
 /// Routes grouped by path: actix matches one resource per path, so every
-/// method of a path must live in the same resource.
+/// method of a path must live in the same resource. Actix tries resources in
+/// registration order, so a path with a literal segment is registered ahead
+/// of one with a parameter at the same position (`/volumes/summary` before
+/// `/volumes/{id}`), whatever the order of declaration.
 fn routes_by_path(c: &Controller) -> Vec<(String, Vec<(&Route, &Operation)>)> {
     let mut grouped: Vec<(String, Vec<(&Route, &Operation)>)> = Vec::new();
     for op in &c.operations {
@@ -314,7 +317,14 @@ fn routes_by_path(c: &Controller) -> Vec<(String, Vec<(&Route, &Operation)>)> {
             None => grouped.push((route.path.value(), vec![(route, op)])),
         }
     }
+    // Stable: paths without such a conflict keep their declaration order.
+    grouped.sort_by_key(|(path, _)| segment_kinds(path));
     grouped
+}
+
+/// For each segment of `path`, whether it is a parameter (`{id}`): literals sort first.
+fn segment_kinds(path: &str) -> Vec<bool> {
+    path.split('/').filter(|s| !s.is_empty()).map(|s| s.starts_with('{')).collect()
 }
 
 /// Every schema function of the controller.
