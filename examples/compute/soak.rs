@@ -1,4 +1,4 @@
-//! A bounded soak of the compute example (DESIGN 6): many keep-alive
+//! A bounded soak of the compute example (docs/reference.md §12): many keep-alive
 //! connections on loopback sending a mix of valid, `latest`, malformed,
 //! out-of-range and header-less requests (and schema-invalid bodies) for a
 //! fixed time, every response checked for its status, version headers,

@@ -1,5 +1,5 @@
 //! Header negotiation on arbitrary header names and bytes, repeated headers
-//! included: the outcome is the one DESIGN 3.2 states (the naive oracle of
+//! included: the outcome is the one docs/reference.md §2 states (the naive oracle of
 //! `microversion_testkit::negotiation`), a served
 //! version or a 400/406 naming the served range, for six declarations
 //! (legacy headers, default, disabled versions, cap) and Nova's.

@@ -1,6 +1,6 @@
 //! Arbitrary body bytes and content types through `read_json_body` and
 //! `VersionedSchemas::validate`, as a dispatcher runs them: the outcome the
-//! rules of DESIGN 3.6 state (415, 413, 400, or the parsed document), a
+//! rules of docs/reference.md §6.2 state (415, 413, 400, or the parsed document), a
 //! validation that succeeds or lists bounded violations at paths of the
 //! document in a 400 (the verdict of documents known per version), errors
 //! that render as JSON, and never a panic or a 5xx. The properties are

@@ -1,7 +1,7 @@
 //! The negotiation properties of the `negotiate` fuzz target (`fuzz/`), run
 //! on the stable toolchain in `cargo test` with a bounded number of cases:
 //! for arbitrary header names and bytes, repeated headers included,
-//! `Api::negotiate` agrees with a naive statement of DESIGN 3.2
+//! `Api::negotiate` agrees with a naive statement of docs/reference.md §2
 //! (`microversion_testkit::negotiation`) and never panics. The seeds of
 //! the fuzz target are replayed by `testkit/tests/fuzz_seeds.rs`.
 
@@ -50,7 +50,7 @@ fn version_text() -> impl Strategy<Value = Vec<u8>> {
     ]
 }
 
-/// `SERVICE<space>VERSION` with the spacing variations of DESIGN 3.2.
+/// `SERVICE<space>VERSION` with the spacing variations of docs/reference.md §2.
 fn entry() -> impl Strategy<Value = Vec<u8>> {
     let service = prop_oneof![
         4 => Just(b"compute".to_vec()),

@@ -1,4 +1,4 @@
-//! The body contract of DESIGN 3.6 on arbitrary bytes and content types,
+//! The body contract of docs/reference.md §6.2 on arbitrary bytes and content types,
 //! used by the property test (`microversion-actix/tests/hostile_bodies.rs`)
 //! and the `schema_body` fuzz target.
 //!
@@ -167,7 +167,7 @@ pub struct ReadRule {
     pub status: Option<u16>,
 }
 
-/// The reading rules of DESIGN 3.6 (and `docs/reliability.md`), in order:
+/// The reading rules of docs/reference.md §6.2 (and `docs/reliability.md`), in order:
 /// the first that applies decides. A body no rule catches is parsed as
 /// JSON: the document, or 400 if it is not JSON.
 pub const READ_RULES: [ReadRule; 4] = [

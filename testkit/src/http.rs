@@ -333,7 +333,7 @@ fn percent_decode_path(path: &[u8]) -> Vec<u8> {
 }
 
 /// Checks what every response of the compute example must be, whatever the
-/// request (DESIGN 3.3, 3.5, 3.6 and 6):
+/// request (docs/reference.md §3, §6 and §12):
 /// - never a 5xx;
 /// - an error (4xx) has a JSON body in Nova's fault shape,
 ///   `{"<name>": {"code": <status>, "message": "<non-empty>"}}`;

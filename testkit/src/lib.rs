@@ -1,8 +1,8 @@
 //! What the tests of several crates, the compute example's soak client and
 //! the fuzz targets share, in one place:
 //!
-//! - [`negotiation`]: a naive oracle of header negotiation (DESIGN 3.2);
-//! - [`body`]: the body-reading and schema rules of DESIGN 3.6 as a rule
+//! - [`negotiation`]: a naive oracle of header negotiation (docs/reference.md §2);
+//! - [`body`]: the body-reading and schema rules of docs/reference.md §6.2 as a rule
 //!   table and documents of known verdict;
 //! - [`http`]: a raw HTTP/1.1 client and the response contract of the
 //!   compute example under hostile input;

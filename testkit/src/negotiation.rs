@@ -1,4 +1,4 @@
-//! A deliberately naive re-statement of DESIGN 3.1 and 3.2, used as an oracle
+//! A deliberately naive re-statement of docs/reference.md §1 and §2, used as an oracle
 //! for `Api::negotiate` by the property tests
 //! (`microversion-core/tests/fuzz_properties.rs`), the `negotiate` fuzz
 //! target, and the response contract of the compute example
@@ -89,7 +89,7 @@ pub fn expected(api: &Api, headers: &[(&[u8], &[u8])]) -> Expected {
 }
 
 /// Negotiates `headers` with `api` and checks the outcome against the oracle
-/// and the shape of DESIGN 3.3: a served version, or a 400/406 naming the
+/// and the shape of docs/reference.md §3: a served version, or a 400/406 naming the
 /// served range. Returns a description of the first disagreement.
 pub fn check(api: &Api, headers: &[(&[u8], &[u8])]) -> Result<(), String> {
     let got = api.negotiate(headers.iter().map(|(n, v)| (*n, *v)));
