@@ -1,4 +1,4 @@
-//! Negotiation allocates nothing on the success path (DESIGN section 5).
+//! Negotiation allocates nothing on the success path (docs/reference.md §11).
 #![allow(unsafe_code)] // a counting global allocator
 
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -1,5 +1,5 @@
 //! Hostile input against the running compute example, over real HTTP/1.1 on
-//! loopback (DESIGN 6): malformed, truncated, deep, huge and non-UTF-8
+//! loopback (docs/reference.md §12): malformed, truncated, deep, huge and non-UTF-8
 //! bodies; wrong, missing and odd content types; oversized bodies and lying
 //! lengths; very long and very many version headers; control and non-ASCII
 //! bytes in headers; odd paths and query strings.
