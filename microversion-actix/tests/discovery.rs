@@ -11,7 +11,7 @@ use microversion_actix::{Api, Discovery, Microversion, Microversions, VersionSta
 use serde_json::json;
 
 fn entry(href: &str, max: &str) -> serde_json::Value {
-    json!({"id": "v2.1", "status": "CURRENT", "version": max, "min_version": "2.1",
+    json!({"id": "v2.1", "status": "CURRENT", "version": max, "max_version": max, "min_version": "2.1",
         "updated": "2013-07-23T11:33:21Z", "links": [{"href": href, "rel": "self"}]})
 }
 
@@ -95,10 +95,12 @@ async fn the_cap_and_statuses_show() {
     assert_eq!(doc["versions"][0]["id"], "v2.0");
     assert_eq!(doc["versions"][0]["status"], "DEPRECATED");
     assert_eq!(doc["versions"][1]["version"], "2.4");
+    assert_eq!(doc["versions"][1]["max_version"], "2.4");
     let doc = read_json(test::call_service(&app, TestRequest::get().uri("/v2.0/").to_request()).await).await;
     assert_eq!(doc["version"]["id"], "v2.0");
     let doc = read_json(test::call_service(&app, TestRequest::get().uri("/v2.1").to_request()).await).await;
     assert_eq!(doc["version"]["version"], "2.4");
+    assert_eq!(doc["version"]["max_version"], "2.4");
     // What a client reads from it (keystoneauth / novaclient negotiation).
     let parsed = parse_discovery(&doc.to_string()).unwrap();
     assert_eq!((parsed[0].min, parsed[0].max), (Some(v("2.1")), Some(v("2.4"))));

@@ -31,14 +31,38 @@ pub struct MediaType {
     pub media_type: String,
 }
 
-/// One API version entry, as Nova renders it.
+/// One API version entry, as Nova renders it, with the API-SIG guideline's
+/// name for the maximum as well.
+///
+/// The served maximum is written twice, as Nova's `version` and as the
+/// version-discovery guideline's `max_version`, so that readers of either
+/// name find it (keystoneauth1 reads `max_version` first, then `version`).
+/// Reading accepts a document with either or both; when both are present
+/// they must agree.
+///
+/// ```
+/// use microversion_core::{Version, VersionDocument};
+///
+/// let nova: VersionDocument = serde_json::from_str(
+///     r#"{"id": "v2.1", "status": "CURRENT", "version": "2.96", "min_version": "2.1", "links": []}"#,
+/// ).unwrap();
+/// let guideline: VersionDocument = serde_json::from_str(
+///     r#"{"id": "v2.1", "status": "CURRENT", "max_version": "2.96", "min_version": "2.1", "links": []}"#,
+/// ).unwrap();
+/// assert_eq!(nova, guideline);
+/// assert_eq!(nova.version, Version::lit("2.96"));
+/// let written = serde_json::to_value(&nova).unwrap();
+/// assert_eq!((&written["version"], &written["max_version"]), (&"2.96".into(), &"2.96".into()));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "VersionDocumentWire", try_from = "VersionDocumentWire")]
 pub struct VersionDocument {
     /// The API identifier, `v2.1`.
     pub id: String,
     /// CURRENT, SUPPORTED or DEPRECATED.
     pub status: VersionStatus,
-    /// The served maximum microversion.
+    /// The served maximum microversion, written as both `version` and
+    /// `max_version`.
     pub version: Version,
     /// The served minimum microversion.
     pub min_version: Version,
@@ -50,6 +74,61 @@ pub struct VersionDocument {
     /// Media types, present in the single-version document.
     #[serde(rename = "media-types", default, skip_serializing_if = "Vec::is_empty")]
     pub media_types: Vec<MediaType>,
+}
+
+/// [`VersionDocument`] as written: the maximum under both of its names.
+#[derive(Serialize, Deserialize)]
+struct VersionDocumentWire {
+    id: String,
+    status: VersionStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    version: Option<Version>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    max_version: Option<Version>,
+    min_version: Version,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    updated: Option<String>,
+    links: Vec<Link>,
+    #[serde(rename = "media-types", default, skip_serializing_if = "Vec::is_empty")]
+    media_types: Vec<MediaType>,
+}
+
+impl From<VersionDocument> for VersionDocumentWire {
+    fn from(doc: VersionDocument) -> VersionDocumentWire {
+        VersionDocumentWire {
+            id: doc.id,
+            status: doc.status,
+            version: Some(doc.version),
+            max_version: Some(doc.version),
+            min_version: doc.min_version,
+            updated: doc.updated,
+            links: doc.links,
+            media_types: doc.media_types,
+        }
+    }
+}
+
+impl TryFrom<VersionDocumentWire> for VersionDocument {
+    type Error = String;
+
+    fn try_from(wire: VersionDocumentWire) -> Result<VersionDocument, String> {
+        let version = match (wire.version, wire.max_version) {
+            (Some(version), Some(max)) if version != max => {
+                return Err(format!("`version` {version} and `max_version` {max} disagree"));
+            }
+            (Some(max), _) | (None, Some(max)) => max,
+            (None, None) => return Err("neither `max_version` nor `version` is present".into()),
+        };
+        Ok(VersionDocument {
+            id: wire.id,
+            status: wire.status,
+            version,
+            min_version: wire.min_version,
+            updated: wire.updated,
+            links: wire.links,
+            media_types: wire.media_types,
+        })
+    }
 }
 
 /// `GET /`: every API version of the service.
@@ -163,7 +242,9 @@ impl std::error::Error for DiscoveryParseError {}
 /// Reads the versions from a discovery document of any of the OpenStack
 /// shapes: Nova's list (`versions` with `version`/`min_version`), Nova's
 /// single version (`version`), Placement's list (`max_version`), Ironic's
-/// root (`versions` and `default_version`). Empty version strings mean
+/// root (`versions` and `default_version`). The maximum is read from
+/// `max_version` (the API-SIG guideline's name) or, without it, from
+/// `version` (Nova's), as keystoneauth1 does. Empty version strings mean
 /// "no microversions", as Nova's legacy `v2.0` entry has them.
 ///
 /// ```
@@ -235,8 +316,8 @@ mod tests {
         assert_eq!(
             doc,
             json!({"versions": [{
-                "id": "v2.1", "status": "CURRENT", "version": "2.96", "min_version": "2.1",
-                "updated": "2013-07-23T11:33:21Z",
+                "id": "v2.1", "status": "CURRENT", "version": "2.96", "max_version": "2.96",
+                "min_version": "2.1", "updated": "2013-07-23T11:33:21Z",
                 "links": [{"href": "http://h:8774/v2.1/", "rel": "self"}]
             }]})
         );
@@ -247,6 +328,7 @@ mod tests {
         let capped = API.capped_at(Version::new(2, 1)).unwrap();
         let doc = serde_json::to_value(capped.single_version_document("http://h/compute")).unwrap();
         assert_eq!(doc["version"]["version"], "2.1");
+        assert_eq!(doc["version"]["max_version"], "2.1");
         assert_eq!(doc["version"]["links"][0]["href"], "http://h/compute/v2.1/");
         assert_eq!(
             doc["version"]["media-types"],
@@ -277,6 +359,46 @@ mod tests {
             assert_eq!(got[0].id, "v2.1");
             assert_eq!((got[0].min, got[0].max), (Some(Version::new(2, 1)), Some(Version::new(2, 96))));
         }
+    }
+
+    /// A reader of either name finds the maximum: `parse_discovery` and
+    /// `VersionDocument` read a document with only `max_version`, one with
+    /// only `version`, and ours with both, alike.
+    #[test]
+    fn the_maximum_is_read_from_max_version_or_version() {
+        let ours = serde_json::to_value(VersionList::new(&[API], "http://h")).unwrap();
+        let entry = &ours["versions"][0];
+        assert_eq!((&entry["version"], &entry["max_version"]), (&json!("2.96"), &json!("2.96")));
+        let mut only_max = entry.clone();
+        only_max.as_object_mut().unwrap().remove("version");
+        let mut only_version = entry.clone();
+        only_version.as_object_mut().unwrap().remove("max_version");
+        for (name, doc) in [("both", entry), ("only max_version", &only_max), ("only version", &only_version)]
+        {
+            let list = json!({"versions": [doc]}).to_string();
+            let got = parse_discovery(&list).unwrap();
+            assert_eq!(
+                (got[0].min, got[0].max),
+                (Some(Version::new(2, 1)), Some(Version::new(2, 96))),
+                "{name}"
+            );
+            let single = json!({"version": doc}).to_string();
+            assert_eq!(parse_discovery(&single).unwrap()[0].max, Some(Version::new(2, 96)), "{name}");
+            let typed: VersionDocument = serde_json::from_value(doc.clone()).unwrap();
+            assert_eq!(typed, API.version_document("http://h"), "{name}");
+            let typed: VersionList = serde_json::from_str(&list).unwrap();
+            assert_eq!(typed.versions[0].version, Version::new(2, 96), "{name}");
+        }
+        // `parse_discovery` prefers `max_version`, as keystoneauth1 does.
+        let both = r#"{"versions": [{"id": "v1.0", "max_version": "1.39", "version": "1.2", "min_version": "1.0"}]}"#;
+        assert_eq!(parse_discovery(both).unwrap()[0].max, Some(Version::new(1, 39)));
+        // The typed document holds one maximum: two that disagree, or none, are refused.
+        let mut disagree = entry.clone();
+        disagree["max_version"] = json!("2.95");
+        assert!(serde_json::from_value::<VersionDocument>(disagree).is_err());
+        let mut neither = only_max.clone();
+        neither.as_object_mut().unwrap().remove("max_version");
+        assert!(serde_json::from_value::<VersionDocument>(neither).is_err());
     }
 
     #[test]

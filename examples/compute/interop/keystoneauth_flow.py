@@ -6,11 +6,16 @@ Checks that keystoneauth1, unmodified, reads the server's discovery documents
 at ``/`` (version list) and ``/v2.1`` (one version): ``get_version_data``,
 ``Discover`` (``version_data``, ``versioned_data_for``, ``versioned_url_for``),
 ``EndpointData.get_versioned_data`` with ``min_version``/``max_version``,
+that the maximum is written as both ``version`` and ``max_version`` and that
+keystoneauth1 reads it from either (``max_version`` first),
 an auth plugin's ``get_endpoint_data``/``get_api_major_version`` and an
 ``Adapter``'s; that the range found is 2.1 to 2.96; and that requests made
 with ``microversion=`` send the headers and are answered at that version,
 406 outside the range.
 """
+
+import copy
+import json
 
 from keystoneauth1 import adapter
 from keystoneauth1 import discover
@@ -29,6 +34,7 @@ def check_raw_version(c, label, data):
     c.equal(data.get("status"), "CURRENT", f"{label} status")
     c.equal(data.get("min_version"), "2.1", f"{label} min_version")
     c.equal(data.get("version"), "2.96", f"{label} version")
+    c.equal(data.get("max_version"), "2.96", f"{label} max_version")
     c.check(bool(data.get("updated")), f"{label} has updated", data.get("updated"))
     links = data.get("links") or []
     c.check(any(link.get("rel") == "self" for link in links), f"{label} has a self link", links)
@@ -80,6 +86,55 @@ def discover_objects(c, session, root):
 
     cached = discover.get_discovery(session, root + "/v2.1")
     c.equal(cached.version_data()[0]["max_microversion"], MAX, "get_discovery(...) max_microversion")
+
+
+class _Response:
+    """Just what ``discover.get_version_data`` reads of a response."""
+
+    def __init__(self, body):
+        self._body = body
+        self.headers = {}
+        self.text = json.dumps(body)
+
+    def json(self):
+        return copy.deepcopy(self._body)
+
+
+class _DocumentSession:
+    """A session that answers every GET with one discovery document."""
+
+    def __init__(self, body):
+        self.body = body
+
+    def get(self, url, headers=None, authenticated=None, **kwargs):
+        return _Response(self.body)
+
+
+def max_from_either_field(c, session, root):
+    """The server writes the maximum under both names; keystoneauth1 reads
+    ``max_version`` first and ``version`` without it, so the document is
+    read alike with only one of them (docs/reference.md §7)."""
+    for url, key in ((root + "/", "versions"), (root + "/v2.1", "version")):
+        body = session.get(url).json()
+        entry = body[key][0] if key == "versions" else body[key]
+        c.equal((entry.get("version"), entry.get("max_version")), ("2.96", "2.96"),
+                f"{url}: version and max_version agree")
+
+        def read_max(edit, label):
+            doc = copy.deepcopy(body)
+            edit(doc[key][0] if key == "versions" else doc[key])
+            versions = discover.Discover(_DocumentSession(doc), url).version_data()
+            c.equal(len(versions), 1, f"{url} {label}: entries")
+            return versions[0]["max_microversion"] if versions else None
+
+        c.equal(read_max(lambda e: None, "as served"), MAX, f"{url} as served: max_microversion")
+        c.equal(read_max(lambda e: e.pop("version"), "with only max_version"), MAX,
+                f"{url} with only max_version: max_microversion")
+        c.equal(read_max(lambda e: e.pop("max_version"), "with only version"), MAX,
+                f"{url} with only version: max_microversion")
+        # Which one keystoneauth1 reads when both are there: max_version.
+        c.equal(read_max(lambda e: e.update(max_version="2.50"), "with max_version 2.50"), (2, 50),
+                f"{url} with max_version 2.50 and version 2.96: max_microversion")
 
 
 def endpoint_data(c, session, root):
@@ -188,6 +243,7 @@ def main():
     c = Checks("keystoneauth_flow")
     c.run("get_version_data on / and /v2.1", version_data, session, root)
     c.run("Discover", discover_objects, session, root)
+    c.run("the maximum from max_version or version", max_from_either_field, session, root)
     c.run("EndpointData.get_versioned_data(min_version, max_version)", endpoint_data, session, root)
     c.run("auth plugin, Adapter and microversion requests", plugin_and_adapter, root)
     c.finish()

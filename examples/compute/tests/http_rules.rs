@@ -443,6 +443,7 @@ fn discovery_ignores_version_headers() {
             assert_eq!(version["id"], json!("v2.1"), "{context}");
             assert_eq!(version["status"], json!("CURRENT"), "{context}");
             assert_eq!(version["version"], json!(MAX), "{context}");
+            assert_eq!(version["max_version"], json!(MAX), "{context}: the guideline's name for the maximum");
             assert_eq!(version["min_version"], json!(MIN), "{context}");
             assert!(
                 version["links"].as_array().is_some_and(|l| l.iter().any(|l| l["rel"] == json!("self"))),
@@ -472,6 +473,7 @@ fn capped_server() {
         let body = Request::get(path).send(base).json();
         let doc = if path == "/" { &body["versions"][0] } else { &body["version"] };
         assert_eq!(doc["version"], json!("2.60"), "GET {path} on the capped server: {body}");
+        assert_eq!(doc["max_version"], json!("2.60"), "GET {path} on the capped server: {body}");
         assert_eq!(doc["min_version"], json!(MIN), "GET {path} on the capped server: {body}");
     }
 }
