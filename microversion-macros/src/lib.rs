@@ -42,6 +42,9 @@ pub fn schema(args: TokenStream, _item: TokenStream) -> TokenStream {
 }
 
 #[cfg(test)]
+mod never_panics;
+
+#[cfg(test)]
 mod expansion_snapshot {
     use std::path::Path;
 
