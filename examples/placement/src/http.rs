@@ -1,0 +1,169 @@
+//! The HTTP rules Placement applies around every handler: request ids,
+//! `Accept` and `Content-Type` checks, 405 with `Allow`, JSON 404s, and
+//! the `Last-Modified`/`Cache-Control` pair from 1.15.
+
+use actix_web::body::BoxBody;
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::{Method, StatusCode, header};
+use actix_web::middleware::Next;
+use actix_web::{HttpResponse, HttpResponseBuilder};
+use microversion_actix::{ApiError, ApiVersion, ErrorRenderer, Version};
+
+use crate::errors::{self, PlacementErrors};
+
+const V1_7: Version = Version::lit("1.7");
+const V1_15: Version = Version::lit("1.15");
+
+/// The methods each path of the API answers, for `Allow` on a 405.
+fn allowed(path: &str) -> Option<&'static str> {
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    Some(match segments.as_slice() {
+        [""] => "GET",
+        ["resource_classes"] => "GET, POST",
+        ["resource_classes", _] => "GET, PUT, DELETE",
+        ["resource_providers"] => "GET, POST",
+        ["resource_providers", _] => "GET, DELETE, PUT",
+        ["resource_providers", _, "inventories"] => "GET, POST, PUT, DELETE",
+        ["resource_providers", _, "inventories", _] => "GET, PUT, DELETE",
+        ["resource_providers", _, "usages"] => "GET",
+        ["resource_providers", _, "aggregates"] => "GET, PUT",
+        ["resource_providers", _, "allocations"] => "GET",
+        ["resource_providers", _, "traits"] => "GET, PUT, DELETE",
+        ["allocations"] => "POST",
+        ["allocations", _] => "GET, PUT, DELETE",
+        ["allocation_candidates"] => "GET",
+        ["traits"] => "GET",
+        ["traits", _] => "GET, PUT, DELETE",
+        ["usages"] => "GET",
+        ["reshaper"] => "POST",
+        _ => return None,
+    })
+}
+
+/// Whether an `Accept` header admits `application/json`.
+fn accepts_json(accept: &str) -> bool {
+    accept.split(',').any(|range| {
+        let mut parts = range.split(';');
+        let media = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+        let q = parts
+            .filter_map(|p| p.trim().strip_prefix("q=").and_then(|q| q.parse::<f32>().ok()))
+            .next()
+            .unwrap_or(1.0);
+        q > 0.0 && matches!(media.as_str(), "application/json" | "application/*" | "*/*")
+    })
+}
+
+/// Whether the request is a `PUT` that takes no body.
+fn bodiless_put(path: &str, version: Option<Version>) -> bool {
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    match segments.as_slice() {
+        ["traits", _] => true,
+        ["resource_classes", _] => version.is_none_or(|v| v >= V1_7),
+        _ => false,
+    }
+}
+
+fn render(error: &ApiError) -> HttpResponse {
+    ErrorRenderer::new(PlacementErrors).service("placement").render(error)
+}
+
+/// Placement's request rules, inside the version middleware (so that every
+/// answer, these included, carries the version headers).
+pub(crate) async fn placement_rules(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let request_id = format!("req-{}", uuid::Uuid::new_v4());
+    let version = ApiVersion::from_http_request(req.request()).ok().map(|v| v.version());
+    let path = req.path().to_owned();
+    let method = req.method().clone();
+    let headers = req.headers();
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.split(';').next().unwrap_or_default().trim().to_ascii_lowercase())
+        .filter(|v| !v.is_empty());
+    let length =
+        headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+    let mut refusal = None;
+    if method == Method::GET
+        && let Some(accept) = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok())
+        && !accept.trim().is_empty()
+        && !accepts_json(accept)
+        && allowed(&path).is_some()
+    {
+        refusal = Some(ApiError::new(
+            StatusCode::NOT_ACCEPTABLE,
+            "undefined_code",
+            "Not Acceptable",
+            "Only application/json is provided",
+        ));
+    } else if length.is_some_and(|l| l > 0) && content_type.is_none() {
+        refusal = Some(errors::bad_request("content-type header required when content-length > 0"));
+    } else if (method == Method::POST || method == Method::PUT)
+        && allowed(&path).is_some_and(|a| a.contains(method.as_str()))
+        && !(method == Method::PUT && bodiless_put(&path, version))
+        && content_type.as_deref() != Some("application/json")
+    {
+        refusal = Some(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "undefined_code",
+            "Unsupported Media Type",
+            format!(
+                "The media type {} is not supported, use application/json",
+                content_type.as_deref().unwrap_or("None")
+            ),
+        ));
+    }
+    if let Some(error) = refusal {
+        let mut res = render(&error.with_request_id(request_id.clone()));
+        res.headers_mut().insert(
+            header::HeaderName::from_static("x-openstack-request-id"),
+            header::HeaderValue::from_str(&request_id).expect("ascii"),
+        );
+        return Ok(req.into_response(res));
+    }
+    let res = next.call(req).await?;
+    if res.status() == StatusCode::METHOD_NOT_ALLOWED {
+        let error = ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "undefined_code",
+            "Method Not Allowed",
+            format!(
+                "The method {method} is not allowed for this resource.\n\n The method specified is not allowed for this resource."
+            ),
+        )
+        .with_request_id(request_id.clone());
+        let mut response = render(&error);
+        if let Some(methods) = allowed(&path) {
+            response.headers_mut().insert(header::ALLOW, header::HeaderValue::from_static(methods));
+        }
+        response.headers_mut().insert(
+            header::HeaderName::from_static("x-openstack-request-id"),
+            header::HeaderValue::from_str(&request_id).expect("ascii"),
+        );
+        let (req, _) = res.into_parts();
+        return Ok(ServiceResponse::new(req, response));
+    }
+    let mut res = res;
+    res.headers_mut().insert(
+        header::HeaderName::from_static("x-openstack-request-id"),
+        header::HeaderValue::from_str(&request_id).expect("ascii"),
+    );
+    Ok(res.map_into_boxed_body())
+}
+
+/// A path the API does not have.
+pub(crate) async fn not_found() -> Result<HttpResponse, ApiError> {
+    Err(errors::not_found("The resource could not be found."))
+}
+
+/// Sets `Cache-Control: no-cache` and `Last-Modified` from 1.15.
+pub(crate) fn cache_headers(builder: &mut HttpResponseBuilder, version: ApiVersion, modified: i64) {
+    if version >= V1_15 {
+        let time = std::time::UNIX_EPOCH + std::time::Duration::from_secs(modified.max(0) as u64);
+        builder.insert_header((header::CACHE_CONTROL, "no-cache"));
+        builder.insert_header((header::LAST_MODIFIED, httpdate::fmt_http_date(time)));
+    }
+}

@@ -1,0 +1,350 @@
+//! Inventories of a provider (`/resource_providers/{uuid}/inventories`):
+//! every write checks and bumps the provider generation; `DELETE` of all
+//! of them from 1.5; a reserved amount equal to the total from 1.26.
+
+use std::sync::Arc;
+
+use actix_web::{HttpResponse, http::StatusCode, web};
+use microversion_actix::{ApiError, ApiVersion, Json, Version, controller};
+use rusqlite::params;
+use serde_json::{Map, Value, json};
+
+use crate::api::PLACEMENT;
+use crate::errors;
+use crate::http::cache_headers;
+use crate::store::{self, Inventory, Provider, Store, sql};
+
+const V1_26: Version = Version::lit("1.26");
+const MAX_INT: i64 = 2_147_483_647;
+const RC_PATTERN: &str = "^[A-Z0-9_]+$";
+
+/// The inventory resource.
+pub(crate) struct Inventories {
+    store: Arc<Store>,
+}
+
+impl Inventories {
+    pub(crate) fn new(store: Arc<Store>) -> Inventories {
+        Inventories { store }
+    }
+}
+
+fn record_schema(generation_required: bool) -> Value {
+    let int = |min: i64| json!({"type": "integer", "maximum": MAX_INT, "minimum": min});
+    let mut required = vec!["total"];
+    if generation_required {
+        required.push("resource_provider_generation");
+    }
+    json!({"type": "object",
+           "properties": {
+               "resource_provider_generation": {"type": "integer"},
+               "total": int(1), "reserved": int(0), "min_unit": int(1), "max_unit": int(1), "step_size": int(1),
+               "allocation_ratio": {"type": "number", "maximum": 3.40282e38}},
+           "required": required, "additionalProperties": false})
+}
+
+fn post_schema() -> Value {
+    let mut schema = record_schema(false);
+    schema["properties"]["resource_class"] = json!({"type": "string", "pattern": RC_PATTERN});
+    schema["required"] = json!(["total", "resource_class"]);
+    schema
+}
+
+fn update_schema() -> Value {
+    record_schema(true)
+}
+
+fn put_all_schema() -> Value {
+    json!({"type": "object",
+           "properties": {
+               "resource_provider_generation": {"type": "integer"},
+               "inventories": {"type": "object", "patternProperties": {RC_PATTERN: record_schema(false)}}},
+           "required": ["resource_provider_generation", "inventories"], "additionalProperties": false})
+}
+
+/// An inventory from a validated body, with Placement's defaults.
+fn inventory_from(resource_class: &str, body: &Value) -> Inventory {
+    let int = |key: &str, default: i64| body.get(key).and_then(Value::as_i64).unwrap_or(default);
+    Inventory {
+        resource_class: resource_class.to_owned(),
+        total: int("total", 0),
+        reserved: int("reserved", 0),
+        min_unit: int("min_unit", 1),
+        max_unit: int("max_unit", MAX_INT),
+        step_size: int("step_size", 1),
+        allocation_ratio: body.get("allocation_ratio").and_then(Value::as_f64).unwrap_or(1.0),
+        updated_at: store::now(),
+    }
+}
+
+fn inventory_view(inv: &Inventory) -> Map<String, Value> {
+    let mut map = Map::new();
+    map.insert("total".into(), json!(inv.total));
+    map.insert("reserved".into(), json!(inv.reserved));
+    map.insert("min_unit".into(), json!(inv.min_unit));
+    map.insert("max_unit".into(), json!(inv.max_unit));
+    map.insert("step_size".into(), json!(inv.step_size));
+    map.insert("allocation_ratio".into(), json!(inv.allocation_ratio));
+    map
+}
+
+/// The capacity rule of the version: before 1.26 something must remain
+/// after the reserved amount.
+fn check_capacity(
+    version: ApiVersion,
+    provider: &Provider,
+    inv: &Inventory,
+    action: &str,
+) -> Result<(), ApiError> {
+    let (bad, what) = if version >= V1_26 {
+        (inv.reserved > inv.total, "The reserved value is greater than total.")
+    } else {
+        (inv.reserved >= inv.total, "The reserved value is greater than or equal to total.")
+    };
+    if bad || inv.capacity() <= 0 && version < V1_26 {
+        return Err(errors::bad_request(format!(
+            "Unable to {action} inventory for resource provider {}: Invalid inventory for '{}' on resource provider '{}'. {what}",
+            provider.uuid, inv.resource_class, provider.uuid
+        )));
+    }
+    Ok(())
+}
+
+fn inventories_response(version: ApiVersion, generation: i64, inventories: &[Inventory]) -> HttpResponse {
+    let map: Map<String, Value> =
+        inventories.iter().map(|i| (i.resource_class.clone(), Value::Object(inventory_view(i)))).collect();
+    let modified = inventories.iter().map(|i| i.updated_at).max().unwrap_or_else(store::now);
+    let mut res = HttpResponse::Ok();
+    cache_headers(&mut res, version, modified);
+    res.json(json!({"resource_provider_generation": generation, "inventories": map}))
+}
+
+fn inventory_response(
+    version: ApiVersion,
+    status: StatusCode,
+    generation: i64,
+    inv: &Inventory,
+) -> HttpResponse {
+    let mut view = inventory_view(inv);
+    view.insert("resource_provider_generation".into(), json!(generation));
+    let mut res = HttpResponse::build(status);
+    cache_headers(&mut res, version, inv.updated_at);
+    res.json(view)
+}
+
+fn in_use(tx: &rusqlite::Connection, provider: &Provider, class: &str) -> Result<bool, ApiError> {
+    let used: i64 = sql(tx.query_row(
+        "SELECT COUNT(*) FROM allocations WHERE provider_id = ?1 AND resource_class = ?2",
+        params![provider.id, class],
+        |r| r.get(0),
+    ))?;
+    Ok(used > 0)
+}
+
+fn in_use_message(provider: &Provider, class: &str) -> String {
+    format!("Inventory for '{class}' on resource provider '{}' in use.", provider.uuid)
+}
+
+#[controller(api = PLACEMENT)]
+impl Inventories {
+    #[get("/resource_providers/{uuid}/inventories")]
+    async fn list(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        let (provider, inventories) = self.store.tx(|tx| {
+            let provider = store::provider(tx, &uuid)?.ok_or_else(|| {
+                errors::not_found(format!(
+                    "No resource provider with uuid {uuid} found : No such resource provider"
+                ))
+            })?;
+            let inventories = store::inventories(tx, provider.id)?;
+            Ok((provider, inventories))
+        })?;
+        Ok(inventories_response(version, provider.generation, &inventories))
+    }
+
+    #[get("/resource_providers/{uuid}/inventories/{resource_class}")]
+    async fn show(
+        &self,
+        version: ApiVersion,
+        path: web::Path<(String, String)>,
+    ) -> Result<HttpResponse, ApiError> {
+        let (uuid, class) = path.into_inner();
+        let (provider, inventories) = self.store.tx(|tx| {
+            let provider = store::provider(tx, &uuid)?.ok_or_else(|| {
+                errors::not_found(format!(
+                    "No resource provider with uuid {uuid} found : No such resource provider"
+                ))
+            })?;
+            Ok((provider.clone(), store::inventories(tx, provider.id)?))
+        })?;
+        let inv = inventories
+            .iter()
+            .find(|i| i.resource_class == class)
+            .ok_or_else(|| errors::not_found(format!("No inventory of class {class} for {uuid}")))?;
+        Ok(inventory_response(version, StatusCode::OK, provider.generation, inv))
+    }
+
+    #[post("/resource_providers/{uuid}/inventories")]
+    #[schema(post_schema, "1.0")]
+    async fn create(
+        &self,
+        version: ApiVersion,
+        uuid: web::Path<String>,
+        body: Json<Value>,
+    ) -> Result<HttpResponse, ApiError> {
+        let class = body["resource_class"].as_str().unwrap_or_default().to_owned();
+        let inv = inventory_from(&class, &body);
+        let generation = self.store.tx(|tx| {
+            let provider = store::provider_or_404(tx, &uuid)?;
+            check_capacity(version, &provider, &inv, "create")?;
+            if !store::class_exists(tx, &class)? {
+                return Err(errors::bad_request(format!(
+                    "Unable to create inventory for resource provider {uuid}: No such resource class {class}."
+                )));
+            }
+            if store::inventories(tx, provider.id)?.iter().any(|i| i.resource_class == class) {
+                return Err(errors::concurrent_update(format!(
+                    "Update conflict: Inventory for '{class}' on resource provider '{uuid}' already exists."
+                )));
+            }
+            store::put_inventory(tx, provider.id, &inv)?;
+            store::bump_provider(tx, provider.id, provider.generation)
+        })?;
+        let mut res = inventory_response(version, StatusCode::CREATED, generation, &inv);
+        res.headers_mut().insert(
+            actix_web::http::header::LOCATION,
+            actix_web::http::header::HeaderValue::from_str(&format!(
+                "/resource_providers/{uuid}/inventories/{class}"
+            ))
+            .map_err(errors::internal)?,
+        );
+        Ok(res)
+    }
+
+    #[put("/resource_providers/{uuid}/inventories")]
+    #[schema(put_all_schema, "1.0")]
+    async fn replace(
+        &self,
+        version: ApiVersion,
+        uuid: web::Path<String>,
+        body: Json<Value>,
+    ) -> Result<HttpResponse, ApiError> {
+        let wanted: Vec<Inventory> = body["inventories"]
+            .as_object()
+            .map(|m| m.iter().map(|(class, record)| inventory_from(class, record)).collect())
+            .unwrap_or_default();
+        let expected = body["resource_provider_generation"].as_i64().unwrap_or(-1);
+        let generation = self.store.tx(|tx| {
+            let provider = store::provider_or_404(tx, &uuid)?;
+            if provider.generation != expected {
+                return Err(errors::concurrent_update("resource provider generation conflict"));
+            }
+            set_inventories(tx, version, &provider, &wanted)
+        })?;
+        Ok(inventories_response(version, generation, &wanted))
+    }
+
+    #[put("/resource_providers/{uuid}/inventories/{resource_class}")]
+    #[schema(update_schema, "1.0")]
+    async fn update(
+        &self,
+        version: ApiVersion,
+        path: web::Path<(String, String)>,
+        body: Json<Value>,
+    ) -> Result<HttpResponse, ApiError> {
+        let (uuid, class) = path.into_inner();
+        let inv = inventory_from(&class, &body);
+        let expected = body["resource_provider_generation"].as_i64().unwrap_or(-1);
+        let generation = self.store.tx(|tx| {
+            let provider = store::provider_or_404(tx, &uuid)?;
+            if provider.generation != expected {
+                return Err(errors::concurrent_update("resource provider generation conflict"));
+            }
+            check_capacity(version, &provider, &inv, "update")?;
+            if !store::inventories(tx, provider.id)?.iter().any(|i| i.resource_class == class) {
+                return Err(errors::bad_request(format!(
+                    "No inventory record with resource class for resource provider {uuid}: No inventory of class {class} found for resource provider {uuid}"
+                )));
+            }
+            store::put_inventory(tx, provider.id, &inv)?;
+            store::bump_provider(tx, provider.id, provider.generation)
+        })?;
+        Ok(inventory_response(version, StatusCode::OK, generation, &inv))
+    }
+
+    #[delete("/resource_providers/{uuid}/inventories/{resource_class}")]
+    async fn delete(&self, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
+        let (uuid, class) = path.into_inner();
+        self.store.tx(|tx| {
+            let provider = store::provider_or_404(tx, &uuid)?;
+            if in_use(tx, &provider, &class)? {
+                return Err(errors::concurrent_update(format!(
+                    "Unable to delete inventory of class {class}: {}",
+                    in_use_message(&provider, &class)
+                )));
+            }
+            let deleted = sql(tx.execute(
+                "DELETE FROM inventories WHERE provider_id = ?1 AND resource_class = ?2",
+                params![provider.id, class],
+            ))?;
+            if deleted == 0 {
+                return Err(errors::not_found(format!(
+                    "No inventory of class {class} found for delete: No inventory of class {class} found for resource provider {uuid}"
+                )));
+            }
+            store::bump_provider(tx, provider.id, provider.generation)
+        })?;
+        Ok(HttpResponse::NoContent().finish())
+    }
+
+    #[delete("/resource_providers/{uuid}/inventories")]
+    #[api_version("1.5", missing = 405)]
+    async fn delete_all(
+        &self,
+        version: ApiVersion,
+        uuid: web::Path<String>,
+    ) -> Result<HttpResponse, ApiError> {
+        self.store.tx(|tx| {
+            let provider = store::provider_or_404(tx, &uuid)?;
+            set_inventories(tx, version, &provider, &[])
+        })?;
+        Ok(HttpResponse::NoContent().finish())
+    }
+}
+
+/// Replaces every inventory of `provider`: unknown classes are 400, a
+/// removed class still allocated is 409 `placement.inventory.inuse`.
+pub(crate) fn set_inventories(
+    tx: &rusqlite::Connection,
+    version: ApiVersion,
+    provider: &Provider,
+    wanted: &[Inventory],
+) -> Result<i64, ApiError> {
+    for inv in wanted {
+        if !store::class_exists(tx, &inv.resource_class)? {
+            return Err(errors::bad_request(format!(
+                "Unknown resource class in inventory for resource provider {}: No such resource class {}.",
+                provider.uuid, inv.resource_class
+            )));
+        }
+        check_capacity(version, provider, inv, "update")?;
+    }
+    for existing in store::inventories(tx, provider.id)? {
+        if !wanted.iter().any(|w| w.resource_class == existing.resource_class) {
+            if in_use(tx, provider, &existing.resource_class)? {
+                return Err(errors::coded(
+                    StatusCode::CONFLICT,
+                    "inventory.inuse",
+                    format!("update conflict: {}", in_use_message(provider, &existing.resource_class)),
+                ));
+            }
+            sql(tx.execute(
+                "DELETE FROM inventories WHERE provider_id = ?1 AND resource_class = ?2",
+                params![provider.id, existing.resource_class],
+            ))?;
+        }
+    }
+    for inv in wanted {
+        store::put_inventory(tx, provider.id, inv)?;
+    }
+    store::bump_provider(tx, provider.id, provider.generation)
+}

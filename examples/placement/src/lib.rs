@@ -1,0 +1,100 @@
+//! OpenStack Placement built with `microversion`: resource providers,
+//! inventories, usages, resource classes, traits, aggregates, allocations
+//! and consumers, and the reshaper, versions 1.0 to 1.39, stored in SQLite.
+//!
+//! Run it with `cargo run --example placement -- --listen HOST:PORT
+//! --database PATH`. Placement's own gabbi tests run against it in
+//! `tests/gabbi.rs`.
+
+mod aggregates;
+mod allocations;
+pub mod api;
+pub mod errors;
+mod http;
+mod inventories;
+mod query;
+mod resource_classes;
+mod resource_providers;
+mod root;
+pub mod standard;
+pub mod store;
+mod traits;
+mod usages;
+
+use std::net::TcpListener;
+use std::path::Path;
+use std::sync::Arc;
+
+use actix_web::{App, HttpServer, web};
+use microversion_actix::Microversions;
+
+pub use api::PLACEMENT;
+pub use errors::PlacementErrors;
+pub use store::Store;
+
+/// Registers the whole API at the root, as Placement serves it.
+pub fn routes(store: Arc<Store>) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg| {
+        cfg.service(
+            web::scope("")
+                .wrap(actix_web::middleware::from_fn(http::placement_rules))
+                .wrap(Microversions::new(PLACEMENT).error_format(PlacementErrors))
+                .service(root::Root)
+                .service(resource_providers::ResourceProviders::new(store.clone()))
+                .service(inventories::Inventories::new(store.clone()))
+                .service(usages::Usages::new(store.clone()))
+                .service(aggregates::Aggregates::new(store.clone()))
+                .service(resource_classes::ResourceClasses::new(store.clone()))
+                .service(traits::Traits::new(store.clone()))
+                .service(allocations::Allocations::new(store))
+                .default_service(web::to(http::not_found)),
+        );
+    }
+}
+
+/// The HTTP server on `listener` over the database at `database` (created
+/// on first start). Await it inside an actix system.
+pub fn server(listener: TcpListener, database: &Path) -> std::io::Result<actix_web::dev::Server> {
+    let store = Arc::new(Store::open(database).map_err(std::io::Error::other)?);
+    Ok(HttpServer::new(move || App::new().configure(routes(store.clone())))
+        .workers(2)
+        .listen(listener)?
+        .run())
+}
+
+/// A server running on a free loopback port in a background thread, stopped
+/// when dropped. For tests.
+pub struct RunningServer {
+    /// The root URL, `http://127.0.0.1:PORT`.
+    pub url: String,
+    handle: actix_web::dev::ServerHandle,
+    thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
+}
+
+impl RunningServer {
+    /// Starts a server on `127.0.0.1:0` over the database at `database`.
+    pub fn start(database: &Path) -> std::io::Result<RunningServer> {
+        let listener = TcpListener::bind("127.0.0.1:0")?;
+        let url = format!("http://{}", listener.local_addr()?);
+        let database = database.to_owned();
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                let server = server(listener, &database)?;
+                let _ = sender.send(server.handle());
+                server.await
+            })
+        });
+        let handle = receiver.recv().map_err(|_| std::io::Error::other("the server failed to start"))?;
+        Ok(RunningServer { url, handle, thread: Some(thread) })
+    }
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        actix_web::rt::System::new().block_on(self.handle.stop(true));
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

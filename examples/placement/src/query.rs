@@ -1,0 +1,206 @@
+//! Query strings read as Placement reads them: every value of every key,
+//! in order, with Placement's messages for values it refuses.
+
+use microversion_actix::ApiError;
+
+use crate::errors;
+
+/// The pairs of a query string, decoded.
+pub(crate) struct Query(Vec<(String, String)>);
+
+impl Query {
+    /// Parses `query` (the raw query string).
+    pub(crate) fn parse(query: &str) -> Query {
+        Query(url_decode_pairs(query))
+    }
+
+    /// The last value of `key` (as `req.GET[key]`).
+    pub(crate) fn get(&self, key: &str) -> Option<&str> {
+        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// Every value of `key`.
+    pub(crate) fn all(&self, key: &str) -> Vec<&str> {
+        self.0.iter().filter(|(k, _)| k == key).map(|(_, v)| v.as_str()).collect()
+    }
+
+    /// Refuses any key outside `known`, as Placement's query schemas do.
+    pub(crate) fn only(&self, known: &[&str]) -> Result<(), ApiError> {
+        if let Some((key, _)) = self.0.iter().find(|(k, _)| !known.contains(&k.as_str())) {
+            return Err(errors::bad_request(format!(
+                "Invalid query string parameters: Additional properties are not allowed ('{key}' was unexpected)"
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn url_decode_pairs(query: &str) -> Vec<(String, String)> {
+    query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode(k), decode(v))
+        })
+        .collect()
+}
+
+fn decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                match std::str::from_utf8(&bytes[i + 1..i + 3])
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Whether `text` is a UUID as Placement accepts one (with or without dashes).
+pub(crate) fn is_uuid(text: &str) -> bool {
+    uuid::Uuid::try_parse(text).is_ok() && (text.len() == 36 || text.len() == 32)
+}
+
+/// The JSON Schema pattern of a UUID.
+pub(crate) const UUID_PATTERN: &str =
+    "^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$";
+
+/// The values of `member_of`: each an aggregate or `in:` a list of them,
+/// `!` forbidding from 1.32. Gives the required sets and the forbidden ones.
+pub(crate) fn member_of(
+    values: &[&str],
+    multiple: bool,
+    forbidden_allowed: bool,
+) -> Result<(Vec<Vec<String>>, Vec<String>), ApiError> {
+    if !multiple && values.len() > 1 {
+        return Err(errors::bad_request(
+            "Multiple member_of parameters are not supported until microversion 1.24.",
+        ));
+    }
+    let mut required = Vec::new();
+    let mut forbidden = Vec::new();
+    for value in values {
+        let (negated, rest) = match value.strip_prefix('!') {
+            Some(rest) if forbidden_allowed => (true, rest),
+            _ => (false, *value),
+        };
+        let (is_in, list) = match rest.strip_prefix("in:") {
+            Some(list) => (true, list),
+            None => (false, rest),
+        };
+        let aggs: Vec<String> = list.split(',').map(|s| s.trim().to_owned()).collect();
+        if aggs.iter().any(|a| !is_uuid(a)) {
+            return Err(errors::bad_request(format!(
+                "Invalid query string parameters: Expected 'member_of' parameter to contain valid UUID(s). Got: {value}"
+            )));
+        }
+        if negated {
+            if is_in && aggs.len() > 1 {
+                // `!in:` forbids each of them.
+            }
+            forbidden.extend(aggs);
+        } else {
+            if !is_in && aggs.len() > 1 {
+                return Err(errors::bad_request(format!(
+                    "Invalid query string parameters: Expected 'member_of' parameter to contain valid UUID(s). Got: {value}"
+                )));
+            }
+            required.push(aggs);
+        }
+    }
+    Ok((required, forbidden))
+}
+
+/// `required` traits: groups of any-of (`in:` from 1.39), and forbidden
+/// ones (`!` from 1.22).
+pub(crate) fn required_traits(
+    value: &str,
+    forbidden_allowed: bool,
+    any_allowed: bool,
+) -> Result<(Vec<Vec<String>>, Vec<String>), ApiError> {
+    if let Some(list) = value.strip_prefix("in:") {
+        if !any_allowed {
+            return Err(errors::bad_request(format!(
+                "Invalid query string parameters: The format 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' only supported since microversion 1.39. Got: {value}"
+            )));
+        }
+        let any: Vec<String> = list.split(',').map(|s| s.trim().to_owned()).collect();
+        if any.iter().any(String::is_empty) {
+            return Err(errors::bad_request(format!(
+                "Invalid query string parameters: Expected 'required' parameter value of the form: in:HW_CPU_X86_VMX,CUSTOM_MAGIC. Got an empty trait in: {value}"
+            )));
+        }
+        if any.iter().any(|t| t.starts_with('!')) {
+            return Err(errors::bad_request(format!(
+                "Invalid query string parameters: The format 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' does not support forbidden traits. Got: {value}"
+            )));
+        }
+        return Ok((vec![any], Vec::new()));
+    }
+    let all: Vec<String> = value.split(',').map(|s| s.trim().to_owned()).collect();
+    let forbidden: Vec<String> = all
+        .iter()
+        .filter_map(|t| t.strip_prefix('!'))
+        .map(|t| t.trim_start_matches('!').to_owned())
+        .collect();
+    if all.iter().any(String::is_empty) || forbidden.iter().any(String::is_empty) {
+        let form =
+            if forbidden_allowed { "HW_CPU_X86_VMX,!CUSTOM_MAGIC" } else { "HW_CPU_X86_VMX,CUSTOM_MAGIC" };
+        return Err(errors::bad_request(format!(
+            "Invalid query string parameters: Expected 'required' parameter value of the form: {form}. Got an empty trait in: {value}"
+        )));
+    }
+    if !forbidden.is_empty() && !forbidden_allowed {
+        return Err(errors::bad_request(format!(
+            "Invalid query string parameters: Expected 'required' parameter value of the form: HW_CPU_X86_VMX,CUSTOM_MAGIC. Got: {value}"
+        )));
+    }
+    let required = all.iter().filter(|t| !t.starts_with('!')).map(|t| vec![t.clone()]).collect();
+    Ok((required, forbidden))
+}
+
+/// `resources=VCPU:2,MEMORY_MB:1024`.
+pub(crate) fn resources(value: &str) -> Result<Vec<(String, i64)>, ApiError> {
+    if value.trim().is_empty() {
+        return Err(errors::bad_request(
+            "Badly formed resources parameter. Expected resources query string parameter in form: ?resources=VCPU:2,MEMORY_MB:1024. Got: empty string.",
+        ));
+    }
+    let mut out = Vec::new();
+    for item in value.split(',') {
+        let parts: Vec<&str> = item.split(':').collect();
+        let [name, amount] = parts.as_slice() else {
+            return Err(errors::bad_request(format!(
+                "Badly formed resources parameter. Expected resources query string parameter in form: ?resources=VCPU:2,MEMORY_MB:1024. Got: {item}."
+            )));
+        };
+        let amount: i64 = amount.trim().parse().map_err(|_| {
+            errors::bad_request(format!(
+                "Requested resource {name} expected positive integer amount. Got: {amount}."
+            ))
+        })?;
+        if amount < 1 {
+            return Err(errors::bad_request(format!(
+                "Requested resource {name} requires amount >= 1. Got: {amount}."
+            )));
+        }
+        out.push(((*name).to_owned(), amount));
+    }
+    Ok(out)
+}

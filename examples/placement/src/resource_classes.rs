@@ -1,0 +1,178 @@
+//! Resource classes (`/resource_classes`, from 1.2): the standard ones and
+//! `CUSTOM_*`; renamed with `PUT` until 1.6, created by a bodiless `PUT`
+//! from 1.7.
+
+use std::sync::Arc;
+
+use actix_web::{HttpResponse, web};
+use microversion_actix::{ApiError, ApiVersion, Json, controller};
+use rusqlite::{OptionalExtension, params};
+use serde_json::{Value, json};
+
+use crate::api::PLACEMENT;
+use crate::errors;
+use crate::http::cache_headers;
+use crate::standard;
+use crate::store::{self, Store, sql};
+
+const CUSTOM_PATTERN: &str = "^CUSTOM_[A-Z0-9_]+$";
+
+/// The resource class resource.
+pub(crate) struct ResourceClasses {
+    store: Arc<Store>,
+}
+
+impl ResourceClasses {
+    pub(crate) fn new(store: Arc<Store>) -> ResourceClasses {
+        ResourceClasses { store }
+    }
+}
+
+fn class_schema() -> Value {
+    json!({"type": "object",
+           "properties": {"name": {"type": "string", "pattern": CUSTOM_PATTERN, "maxLength": 255}},
+           "required": ["name"], "additionalProperties": false})
+}
+
+fn view(name: &str) -> Value {
+    json!({"name": name, "links": [{"rel": "self", "href": format!("/resource_classes/{name}")}]})
+}
+
+fn is_standard(name: &str) -> bool {
+    standard::RESOURCE_CLASSES.contains(&name)
+}
+
+fn class_updated(tx: &rusqlite::Connection, name: &str) -> Result<Option<i64>, ApiError> {
+    sql(tx
+        .query_row("SELECT updated_at FROM resource_classes WHERE name = ?1", [name], |r| r.get(0))
+        .optional())
+}
+
+fn no_such(name: &str) -> ApiError {
+    errors::not_found(format!("No such resource class {name}."))
+}
+
+#[controller(api = PLACEMENT)]
+impl ResourceClasses {
+    #[get("/resource_classes")]
+    #[api_version("1.2")]
+    async fn list(&self, version: ApiVersion) -> Result<HttpResponse, ApiError> {
+        let classes: Vec<(String, i64)> = self.store.tx(|tx| {
+            let mut stmt = sql(tx.prepare("SELECT name, updated_at FROM resource_classes ORDER BY id"))?;
+            let rows = sql(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))))?;
+            sql(rows.collect())
+        })?;
+        let modified = classes.iter().map(|c| c.1).max().unwrap_or_else(store::now);
+        let mut res = HttpResponse::Ok();
+        cache_headers(&mut res, version, modified);
+        Ok(res.json(json!({"resource_classes": classes.iter().map(|c| view(&c.0)).collect::<Vec<_>>()})))
+    }
+
+    #[get("/resource_classes/{name}")]
+    #[api_version("1.2")]
+    async fn show(&self, version: ApiVersion, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        let updated = self.store.tx(|tx| class_updated(tx, &name))?.ok_or_else(|| no_such(&name))?;
+        let mut res = HttpResponse::Ok();
+        cache_headers(&mut res, version, updated);
+        Ok(res.json(view(&name)))
+    }
+
+    #[post("/resource_classes")]
+    #[api_version("1.2")]
+    #[schema(class_schema, "1.2")]
+    async fn create(&self, body: Json<Value>) -> Result<HttpResponse, ApiError> {
+        let name = body["name"].as_str().unwrap_or_default().to_owned();
+        self.store.tx(|tx| {
+            if store::class_exists(tx, &name)? {
+                return Err(errors::conflict(format!("Conflicting resource class already exists: {name}")));
+            }
+            store::create_class(tx, &name)
+        })?;
+        Ok(HttpResponse::Created().insert_header(("location", format!("/resource_classes/{name}"))).finish())
+    }
+
+    /// Until 1.6 `PUT` renames a custom class.
+    #[put("/resource_classes/{name}")]
+    #[api_version("1.2", "1.6")]
+    #[schema(class_schema, "1.2", "1.6")]
+    async fn update(&self, name: web::Path<String>, body: Json<Value>) -> Result<HttpResponse, ApiError> {
+        let new_name = body["name"].as_str().unwrap_or_default().to_owned();
+        self.store.tx(|tx| {
+            if !store::class_exists(tx, &name)? {
+                return Err(no_such(&name));
+            }
+            if is_standard(&name) {
+                return Err(errors::bad_request(format!("Cannot update standard resource class {name}")));
+            }
+            if store::class_exists(tx, &new_name)? {
+                return Err(errors::conflict(format!("Resource class already exists: {new_name}")));
+            }
+            let now = store::now();
+            sql(tx.execute(
+                "UPDATE resource_classes SET name = ?1, updated_at = ?2 WHERE name = ?3",
+                params![new_name, now, *name],
+            ))?;
+            for table in ["inventories", "allocations"] {
+                sql(tx.execute(
+                    &format!("UPDATE {table} SET resource_class = ?1 WHERE resource_class = ?2"),
+                    params![new_name, *name],
+                ))?;
+            }
+            Ok(())
+        })?;
+        Ok(HttpResponse::Ok().json(view(&new_name)))
+    }
+
+    /// From 1.7 `PUT` creates the class if needed: 201, or 204 when it exists.
+    #[put("/resource_classes/{name}")]
+    #[api_version("1.7")]
+    async fn update(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        let valid = name.len() <= 255
+            && name.strip_prefix("CUSTOM_").is_some_and(|rest| {
+                !rest.is_empty()
+                    && rest.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            });
+        if !valid {
+            return Err(errors::bad_request(format!(
+                "JSON does not validate: '{name}' does not match '{CUSTOM_PATTERN}'"
+            )));
+        }
+        let created = self.store.tx(|tx| {
+            if store::class_exists(tx, &name)? {
+                return Ok(false);
+            }
+            store::create_class(tx, &name)?;
+            Ok(true)
+        })?;
+        let mut res = if created { HttpResponse::Created() } else { HttpResponse::NoContent() };
+        Ok(res.insert_header(("location", format!("/resource_classes/{name}"))).finish())
+    }
+
+    #[delete("/resource_classes/{name}")]
+    #[api_version("1.2")]
+    async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        self.store.tx(|tx| {
+            if !store::class_exists(tx, &name)? {
+                return Err(no_such(&name));
+            }
+            if is_standard(&name) {
+                return Err(errors::bad_request(format!(
+                    "Error in delete resource class: Cannot delete standard resource class {name}."
+                )));
+            }
+            let used: i64 = sql(tx.query_row(
+                "SELECT COUNT(*) FROM inventories WHERE resource_class = ?1",
+                [&*name],
+                |r| r.get(0),
+            ))?;
+            if used > 0 {
+                return Err(errors::conflict(format!(
+                    "Error in delete resource class: Unable to delete resource class {name}. Resource class is in use in inventory."
+                )));
+            }
+            sql(tx.execute("DELETE FROM resource_classes WHERE name = ?1", [&*name]))?;
+            Ok(())
+        })?;
+        Ok(HttpResponse::NoContent().finish())
+    }
+}

@@ -1,0 +1,461 @@
+//! Resource providers (`/resource_providers`): links by version, parents
+//! and roots from 1.14, the provider in the create answer from 1.20,
+//! re-parenting from 1.37, and the list filters of each version.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
+use microversion_actix::{ApiError, ApiVersion, Json, Version, controller};
+use rusqlite::params;
+use serde_json::{Value, json};
+
+use crate::api::PLACEMENT;
+use crate::errors;
+use crate::http::cache_headers;
+use crate::query::{self, Query, UUID_PATTERN};
+use crate::store::{self, Provider, Store, sql};
+
+const V1_1: Version = Version::lit("1.1");
+const V1_3: Version = Version::lit("1.3");
+const V1_4: Version = Version::lit("1.4");
+const V1_6: Version = Version::lit("1.6");
+const V1_11: Version = Version::lit("1.11");
+const V1_14: Version = Version::lit("1.14");
+const V1_18: Version = Version::lit("1.18");
+const V1_20: Version = Version::lit("1.20");
+const V1_22: Version = Version::lit("1.22");
+const V1_24: Version = Version::lit("1.24");
+const V1_32: Version = Version::lit("1.32");
+const V1_37: Version = Version::lit("1.37");
+const V1_39: Version = Version::lit("1.39");
+
+/// The resource provider resource.
+pub(crate) struct ResourceProviders {
+    store: Arc<Store>,
+}
+
+impl ResourceProviders {
+    pub(crate) fn new(store: Arc<Store>) -> ResourceProviders {
+        ResourceProviders { store }
+    }
+}
+
+fn create_v1_0() -> Value {
+    json!({"type": "object",
+           "properties": {"name": {"type": "string", "maxLength": 200},
+                          "uuid": {"type": "string", "pattern": UUID_PATTERN}},
+           "required": ["name"], "additionalProperties": false})
+}
+
+fn create_v1_14() -> Value {
+    let mut schema = create_v1_0();
+    schema["properties"]["parent_provider_uuid"] =
+        json!({"anyOf": [{"type": "string", "pattern": UUID_PATTERN}, {"type": "null"}]});
+    schema
+}
+
+fn update_v1_0() -> Value {
+    json!({"type": "object",
+           "properties": {"name": {"type": "string", "maxLength": 200}},
+           "required": ["name"], "additionalProperties": false})
+}
+
+fn update_v1_14() -> Value {
+    let mut schema = update_v1_0();
+    schema["properties"]["parent_provider_uuid"] =
+        json!({"anyOf": [{"type": "string", "pattern": UUID_PATTERN}, {"type": "null"}]});
+    schema
+}
+
+/// The view of a provider at `version`.
+pub(crate) fn view(version: ApiVersion, p: &Provider) -> Value {
+    let url = format!("/resource_providers/{}", p.uuid);
+    let mut links = vec![json!({"rel": "self", "href": url})];
+    let mut rels = vec!["inventories", "usages"];
+    if version >= V1_1 {
+        rels.push("aggregates");
+    }
+    if version >= V1_6 {
+        rels.push("traits");
+    }
+    if version >= V1_11 {
+        rels.push("allocations");
+    }
+    links.extend(rels.iter().map(|rel| json!({"rel": rel, "href": format!("{url}/{rel}")})));
+    let mut data = json!({"uuid": p.uuid, "name": p.name, "generation": p.generation, "links": links});
+    if version >= V1_14 {
+        data["parent_provider_uuid"] = json!(p.parent_uuid);
+        data["root_provider_uuid"] = json!(p.root_uuid);
+    }
+    data
+}
+
+fn normalize_uuid(text: &str) -> String {
+    uuid::Uuid::try_parse(text).map(|u| u.hyphenated().to_string()).unwrap_or_else(|_| text.to_owned())
+}
+
+#[controller(api = PLACEMENT)]
+impl ResourceProviders {
+    #[get("/resource_providers")]
+    async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+        let q = Query::parse(req.query_string());
+        let mut known = vec!["name", "uuid"];
+        if version >= V1_3 {
+            known.push("member_of");
+        }
+        if version >= V1_4 {
+            known.push("resources");
+        }
+        if version >= V1_14 {
+            known.push("in_tree");
+        }
+        if version >= V1_18 {
+            known.push("required");
+        }
+        q.only(&known)?;
+        for key in ["uuid", "in_tree"] {
+            if let Some(value) = q.get(key)
+                && !query::is_uuid(value)
+            {
+                return Err(errors::bad_request(format!(
+                    "Invalid query string parameters: '{value}' is not a 'uuid'"
+                )));
+            }
+        }
+        let member_of = match q.all("member_of") {
+            v if v.is_empty() => None,
+            v => Some(query::member_of(&v, version >= V1_24, version >= V1_32)?),
+        };
+        let required = match q.get("required") {
+            Some(value) => Some(query::required_traits(value, version >= V1_22, version >= V1_39)?),
+            None => None,
+        };
+        let resources = match q.get("resources") {
+            Some(value) => Some(query::resources(value)?),
+            None => None,
+        };
+        let providers = self.store.tx(|tx| {
+            let mut providers = store::providers_where(tx, "1", &[])?;
+            if let Some(name) = q.get("name") {
+                providers.retain(|p| p.name == name);
+            }
+            if let Some(uuid) = q.get("uuid") {
+                let uuid = normalize_uuid(uuid);
+                providers.retain(|p| p.uuid == uuid);
+            }
+            if let Some(tree) = q.get("in_tree") {
+                let tree = normalize_uuid(tree);
+                let root = providers.iter().find(|p| p.uuid == tree).map(|p| p.root_uuid.clone());
+                providers.retain(|p| Some(&p.root_uuid) == root.as_ref());
+            }
+            if let Some((required, forbidden)) = &member_of {
+                let mut kept = Vec::new();
+                for p in providers {
+                    let aggs: HashSet<String> = aggregates_of(tx, p.id)?.into_iter().collect();
+                    if required.iter().all(|any| any.iter().any(|a| aggs.contains(a)))
+                        && !forbidden.iter().any(|a| aggs.contains(a))
+                    {
+                        kept.push(p);
+                    }
+                }
+                providers = kept;
+            }
+            if let Some((required, forbidden)) = &required {
+                for name in required.iter().flatten().chain(forbidden) {
+                    if !store::trait_exists(tx, name)? {
+                        return Err(errors::bad_request(format!(
+                            "Invalid trait(s) in \"required\" parameter: No such trait(s): {name}."
+                        )));
+                    }
+                }
+                let mut kept = Vec::new();
+                for p in providers {
+                    let traits: HashSet<String> = traits_of(tx, p.id)?.into_iter().collect();
+                    if required.iter().all(|any| any.iter().any(|t| traits.contains(t)))
+                        && !forbidden.iter().any(|t| traits.contains(t))
+                    {
+                        kept.push(p);
+                    }
+                }
+                providers = kept;
+            }
+            if let Some(resources) = &resources {
+                for (name, _) in resources {
+                    if !store::class_exists(tx, name)? {
+                        return Err(errors::bad_request(format!(
+                            "Invalid resource class in resources parameter: No such resource class {name}."
+                        )));
+                    }
+                }
+                let mut kept = Vec::new();
+                for p in providers {
+                    let inventories = store::inventories(tx, p.id)?;
+                    let usages = store::usages(tx, p.id)?;
+                    let fits = resources.iter().all(|(name, amount)| {
+                        inventories.iter().find(|i| &i.resource_class == name).is_some_and(|inv| {
+                            let used = usages.iter().find(|(c, _)| c == name).map_or(0, |(_, u)| *u);
+                            inv.capacity() - used >= *amount
+                                && *amount <= inv.max_unit
+                                && *amount >= inv.min_unit
+                        })
+                    });
+                    if fits {
+                        kept.push(p);
+                    }
+                }
+                providers = kept;
+            }
+            Ok(providers)
+        })?;
+        let modified = providers.iter().map(|p| p.updated_at).max().unwrap_or_else(store::now);
+        let views: Vec<Value> = providers.iter().map(|p| view(version, p)).collect();
+        let mut res = HttpResponse::Ok();
+        cache_headers(&mut res, version, modified);
+        Ok(res.json(json!({"resource_providers": views})))
+    }
+
+    #[get("/resource_providers/{uuid}")]
+    async fn show(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        let provider = self.store.tx(|tx| store::provider_or_404(tx, &uuid))?;
+        let mut res = HttpResponse::Ok();
+        cache_headers(&mut res, version, provider.updated_at);
+        Ok(res.json(view(version, &provider)))
+    }
+
+    #[post("/resource_providers")]
+    #[schema(create_v1_0, "1.0", "1.13")]
+    #[schema(create_v1_14, "1.14")]
+    async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
+        let name = body["name"].as_str().unwrap_or_default().to_owned();
+        let uuid =
+            body["uuid"].as_str().map(normalize_uuid).unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+        let parent = body.get("parent_provider_uuid").and_then(Value::as_str).map(normalize_uuid);
+        let provider = self.store.tx(|tx| {
+            let mut duplicates = Vec::new();
+            if store::provider(tx, &uuid)?.is_some() {
+                duplicates.push(format!("uuid: {uuid}"));
+            }
+            if sql(tx.query_row("SELECT COUNT(*) FROM resource_providers WHERE name = ?1", [&name], |r| {
+                r.get::<_, i64>(0)
+            }))? > 0
+            {
+                duplicates.push(format!("name: {name}"));
+            }
+            if !duplicates.is_empty() {
+                return Err(errors::coded(
+                    StatusCode::CONFLICT,
+                    "duplicate_name",
+                    format!("Conflicting resource provider {} already exists.", duplicates.join(", ")),
+                ));
+            }
+            let (parent_id, root_id) = match &parent {
+                Some(parent_uuid) => {
+                    let parent = store::provider(tx, parent_uuid)?.ok_or_else(|| {
+                        errors::bad_request(format!(
+                            "Unable to create resource provider \"{name}\", {uuid}: Object action create failed because: parent provider UUID does not exist."
+                        ))
+                    })?;
+                    let root: i64 = sql(tx.query_row(
+                        "SELECT root_id FROM resource_providers WHERE id = ?1",
+                        [parent.id],
+                        |r| r.get(0),
+                    ))?;
+                    (Some(parent.id), Some(root))
+                }
+                None => (None, None),
+            };
+            let now = store::now();
+            sql(tx.execute(
+                "INSERT INTO resource_providers (uuid, name, generation, parent_id, root_id, created_at, updated_at) \
+                 VALUES (?1, ?2, 0, ?3, ?4, ?5, ?5)",
+                params![uuid, name, parent_id, root_id, now],
+            ))?;
+            let id = tx.last_insert_rowid();
+            if root_id.is_none() {
+                sql(tx.execute("UPDATE resource_providers SET root_id = id WHERE id = ?1", [id]))?;
+            }
+            store::provider_or_404(tx, &uuid)
+        })?;
+        let location = format!("/resource_providers/{}", provider.uuid);
+        if version >= V1_20 {
+            let mut res = HttpResponse::Ok();
+            res.insert_header(("location", location));
+            cache_headers(&mut res, version, provider.updated_at);
+            Ok(res.json(view(version, &provider)))
+        } else {
+            Ok(HttpResponse::Created().insert_header(("location", location)).finish())
+        }
+    }
+
+    #[put("/resource_providers/{uuid}")]
+    #[schema(update_v1_0, "1.0", "1.13")]
+    #[schema(update_v1_14, "1.14")]
+    async fn update(
+        &self,
+        version: ApiVersion,
+        uuid: web::Path<String>,
+        body: Json<Value>,
+    ) -> Result<HttpResponse, ApiError> {
+        let name = body["name"].as_str().unwrap_or_default().to_owned();
+        let provider = self.store.tx(|tx| {
+            let provider = store::provider_or_404(tx, &uuid)?;
+            if sql(tx.query_row(
+                "SELECT COUNT(*) FROM resource_providers WHERE name = ?1 AND id != ?2",
+                params![name, provider.id],
+                |r| r.get::<_, i64>(0),
+            ))? > 0
+            {
+                return Err(errors::coded(
+                    StatusCode::CONFLICT,
+                    "duplicate_name",
+                    format!("Conflicting resource provider {name} already exists."),
+                ));
+            }
+            if version >= V1_14 && body.get("parent_provider_uuid").is_some() {
+                let parent = body["parent_provider_uuid"].as_str().map(normalize_uuid);
+                reparent(tx, &provider, parent.as_deref(), version >= V1_37)?;
+            }
+            sql(tx.execute(
+                "UPDATE resource_providers SET name = ?1, updated_at = ?2 WHERE id = ?3",
+                params![name, store::now(), provider.id],
+            ))?;
+            store::provider_or_404(tx, &uuid)
+        })?;
+        let mut res = HttpResponse::Ok();
+        cache_headers(&mut res, version, provider.updated_at);
+        Ok(res.json(view(version, &provider)))
+    }
+
+    #[delete("/resource_providers/{uuid}")]
+    async fn delete(&self, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        self.store.tx(|tx| {
+            let provider = store::provider(tx, &uuid)?.ok_or_else(|| {
+                errors::not_found(format!("No resource provider with uuid {uuid} found for delete"))
+            })?;
+            let allocations: i64 = sql(tx.query_row(
+                "SELECT COUNT(*) FROM allocations WHERE provider_id = ?1",
+                [provider.id],
+                |r| r.get(0),
+            ))?;
+            if allocations > 0 {
+                return Err(errors::coded(
+                    StatusCode::CONFLICT,
+                    "resource_provider.inuse",
+                    format!("Unable to delete resource provider {uuid}: Resource provider has allocations."),
+                ));
+            }
+            let children: i64 = sql(tx.query_row(
+                "SELECT COUNT(*) FROM resource_providers WHERE parent_id = ?1",
+                [provider.id],
+                |r| r.get(0),
+            ))?;
+            if children > 0 {
+                return Err(errors::coded(
+                    StatusCode::CONFLICT,
+                    "resource_provider.cannot_delete_parent",
+                    format!(
+                        "Unable to delete parent resource provider {uuid}: It has child resource providers."
+                    ),
+                ));
+            }
+            for table in ["inventories", "provider_traits", "provider_aggregates"] {
+                sql(tx.execute(&format!("DELETE FROM {table} WHERE provider_id = ?1"), [provider.id]))?;
+            }
+            sql(tx.execute("DELETE FROM resource_providers WHERE id = ?1", [provider.id]))?;
+            Ok(())
+        })?;
+        Ok(HttpResponse::NoContent().finish())
+    }
+}
+
+/// Moves `provider` under `parent` (or makes it a root), as far as the
+/// version allows: before 1.37 a parent can only be set where none was.
+fn reparent(
+    tx: &rusqlite::Transaction<'_>,
+    provider: &Provider,
+    parent: Option<&str>,
+    allowed: bool,
+) -> Result<(), ApiError> {
+    if parent == provider.parent_uuid.as_deref() {
+        return Ok(());
+    }
+    let fail = |reason: &str| {
+        errors::bad_request(format!(
+            "Unable to save resource provider {}: Object action update failed because: {reason}",
+            provider.uuid
+        ))
+    };
+    match parent {
+        None => {
+            if !allowed {
+                return Err(fail("un-parenting a provider is not currently allowed."));
+            }
+            sql(tx.execute("UPDATE resource_providers SET parent_id = NULL WHERE id = ?1", [provider.id]))?;
+            set_root(tx, provider.id, provider.id)?;
+        }
+        Some(parent_uuid) => {
+            if provider.parent_uuid.is_some() && !allowed {
+                return Err(fail("re-parenting a provider is not currently allowed."));
+            }
+            let parent = store::provider(tx, parent_uuid)?
+                .ok_or_else(|| fail("parent provider UUID does not exist."))?;
+            // No loops: the new parent may not be the provider or below it.
+            let mut cursor = Some(parent.clone());
+            while let Some(node) = cursor {
+                if node.id == provider.id {
+                    return Err(fail("creating loop in the provider tree is not allowed."));
+                }
+                cursor = match node.parent_uuid {
+                    Some(up) => store::provider(tx, &up)?,
+                    None => None,
+                };
+            }
+            if !allowed && provider.root_uuid != provider.uuid {
+                return Err(fail("re-parenting a provider is not currently allowed."));
+            }
+            let root: i64 = sql(tx.query_row(
+                "SELECT root_id FROM resource_providers WHERE id = ?1",
+                [parent.id],
+                |r| r.get(0),
+            ))?;
+            sql(tx.execute(
+                "UPDATE resource_providers SET parent_id = ?1 WHERE id = ?2",
+                params![parent.id, provider.id],
+            ))?;
+            set_root(tx, provider.id, root)?;
+        }
+    }
+    Ok(())
+}
+
+/// Sets the root of `id` and all its descendants.
+fn set_root(tx: &rusqlite::Transaction<'_>, id: i64, root: i64) -> Result<(), ApiError> {
+    sql(tx.execute("UPDATE resource_providers SET root_id = ?1 WHERE id = ?2", params![root, id]))?;
+    let children: Vec<i64> = {
+        let mut stmt = sql(tx.prepare("SELECT id FROM resource_providers WHERE parent_id = ?1"))?;
+        let rows = sql(stmt.query_map([id], |r| r.get(0)))?;
+        sql(rows.collect())?
+    };
+    for child in children {
+        set_root(tx, child, root)?;
+    }
+    Ok(())
+}
+
+/// The aggregates of provider `id`.
+pub(crate) fn aggregates_of(tx: &rusqlite::Connection, id: i64) -> Result<Vec<String>, ApiError> {
+    let mut stmt = sql(
+        tx.prepare("SELECT aggregate FROM provider_aggregates WHERE provider_id = ?1 ORDER BY aggregate")
+    )?;
+    let rows = sql(stmt.query_map([id], |r| r.get(0)))?;
+    sql(rows.collect())
+}
+
+/// The traits of provider `id`.
+pub(crate) fn traits_of(tx: &rusqlite::Connection, id: i64) -> Result<Vec<String>, ApiError> {
+    let mut stmt =
+        sql(tx.prepare("SELECT trait FROM provider_traits WHERE provider_id = ?1 ORDER BY trait"))?;
+    let rows = sql(stmt.query_map([id], |r| r.get(0)))?;
+    sql(rows.collect())
+}

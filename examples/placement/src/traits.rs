@@ -1,0 +1,245 @@
+//! Traits (`/traits`, from 1.6): the standard ones and `CUSTOM_*`, and the
+//! traits of a provider (`/resource_providers/{uuid}/traits`).
+
+use std::sync::Arc;
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use microversion_actix::{ApiError, ApiVersion, Json, controller};
+use rusqlite::{OptionalExtension, params};
+use serde_json::{Value, json};
+
+use crate::api::PLACEMENT;
+use crate::errors;
+use crate::http::cache_headers;
+use crate::query::Query;
+use crate::resource_providers::traits_of;
+use crate::standard;
+use crate::store::{self, Store, sql};
+
+/// The trait resources.
+pub(crate) struct Traits {
+    store: Arc<Store>,
+}
+
+impl Traits {
+    pub(crate) fn new(store: Arc<Store>) -> Traits {
+        Traits { store }
+    }
+}
+
+fn set_schema() -> Value {
+    json!({"type": "object",
+           "properties": {"traits": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 255}},
+                          "resource_provider_generation": {"type": "integer"}},
+           "required": ["traits", "resource_provider_generation"], "additionalProperties": false})
+}
+
+fn valid_custom(name: &str) -> bool {
+    name.len() <= 255
+        && name.strip_prefix("CUSTOM_").is_some_and(|rest| {
+            !rest.is_empty()
+                && rest.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        })
+}
+
+fn trait_created(tx: &rusqlite::Connection, name: &str) -> Result<Option<i64>, ApiError> {
+    sql(tx.query_row("SELECT created_at FROM traits WHERE name = ?1", [name], |r| r.get(0)).optional())
+}
+
+fn provider_traits_response(version: ApiVersion, traits: &[String], generation: i64) -> HttpResponse {
+    let mut res = HttpResponse::Ok();
+    cache_headers(&mut res, version, store::now());
+    res.json(json!({"traits": traits, "resource_provider_generation": generation}))
+}
+
+#[controller(api = PLACEMENT)]
+impl Traits {
+    #[get("/traits")]
+    #[api_version("1.6")]
+    async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+        let q = Query::parse(req.query_string());
+        q.only(&["name", "associated"])?;
+        let mut clause = String::from("1");
+        let mut args: Vec<String> = Vec::new();
+        if let Some(name) = q.get("name") {
+            let Some((op, value)) = name.split_once(':') else {
+                return Err(errors::bad_request(format!(
+                    "Badly formatted name parameter. Expected name query string parameter in form: ?name=[in|startswith]:[name1,name2|prefix]. Got: \"{name}\""
+                )));
+            };
+            match op {
+                "in" => {
+                    let names: Vec<&str> = value.split(',').collect();
+                    let marks: Vec<String> =
+                        (0..names.len()).map(|i| format!("?{}", args.len() + i + 1)).collect();
+                    clause.push_str(&format!(" AND name IN ({})", marks.join(", ")));
+                    args.extend(names.iter().map(|n| (*n).to_owned()));
+                }
+                "startswith" => {
+                    clause.push_str(&format!(" AND substr(name, 1, length(?{0})) = ?{0}", args.len() + 1));
+                    args.push(value.to_owned());
+                }
+                _ => {}
+            }
+        }
+        if let Some(associated) = q.get("associated") {
+            let wanted = match associated.to_ascii_lowercase().as_str() {
+                "true" => true,
+                "false" => false,
+                _ => {
+                    return Err(errors::bad_request(
+                        "The query parameter \"associated\" only accepts \"true\" or \"false\"",
+                    ));
+                }
+            };
+            clause.push_str(if wanted {
+                " AND name IN (SELECT trait FROM provider_traits)"
+            } else {
+                " AND name NOT IN (SELECT trait FROM provider_traits)"
+            });
+        }
+        let traits: Vec<String> = self.store.tx(|tx| {
+            let mut stmt = sql(tx.prepare(&format!("SELECT name FROM traits WHERE {clause} ORDER BY name")))?;
+            let rows = sql(stmt.query_map(rusqlite::params_from_iter(args.iter()), |r| r.get(0)))?;
+            sql(rows.collect())
+        })?;
+        let mut res = HttpResponse::Ok();
+        cache_headers(&mut res, version, store::now());
+        Ok(res.json(json!({"traits": traits})))
+    }
+
+    #[get("/traits/{name}")]
+    #[api_version("1.6")]
+    async fn show(&self, version: ApiVersion, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        let created = self
+            .store
+            .tx(|tx| trait_created(tx, &name))?
+            .ok_or_else(|| errors::not_found(format!("No such trait(s): {name}.")))?;
+        let mut res = HttpResponse::NoContent();
+        cache_headers(&mut res, version, created);
+        Ok(res.finish())
+    }
+
+    #[put("/traits/{name}")]
+    #[api_version("1.6")]
+    async fn create(&self, version: ApiVersion, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        if !valid_custom(&name) {
+            return Err(errors::bad_request(
+                "The trait is invalid. A valid trait must be no longer than 255 characters, start with the prefix \"CUSTOM_\" and use following characters: \"A\"-\"Z\", \"0\"-\"9\" and \"_\"",
+            ));
+        }
+        let (created, at) = self.store.tx(|tx| {
+            if let Some(at) = trait_created(tx, &name)? {
+                return Ok((false, at));
+            }
+            let now = store::now();
+            sql(tx.execute("INSERT INTO traits (name, created_at) VALUES (?1, ?2)", params![*name, now]))?;
+            Ok((true, now))
+        })?;
+        let mut res = if created { HttpResponse::Created() } else { HttpResponse::NoContent() };
+        res.insert_header(("location", format!("/traits/{name}")));
+        cache_headers(&mut res, version, at);
+        Ok(res.finish())
+    }
+
+    #[delete("/traits/{name}")]
+    #[api_version("1.6")]
+    async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        self.store.tx(|tx| {
+            if trait_created(tx, &name)?.is_none() {
+                return Err(errors::not_found(format!("No such trait(s): {name}.")));
+            }
+            if standard::TRAITS.contains(&name.as_str()) {
+                return Err(errors::bad_request(format!("Cannot delete standard trait {name}.")));
+            }
+            let used: i64 =
+                sql(tx.query_row("SELECT COUNT(*) FROM provider_traits WHERE trait = ?1", [&*name], |r| {
+                    r.get(0)
+                }))?;
+            if used > 0 {
+                return Err(errors::conflict(format!("The trait {name} is in use by a resource provider.")));
+            }
+            sql(tx.execute("DELETE FROM traits WHERE name = ?1", [&*name]))?;
+            Ok(())
+        })?;
+        Ok(HttpResponse::NoContent().finish())
+    }
+
+    #[get("/resource_providers/{uuid}/traits")]
+    #[api_version("1.6")]
+    async fn provider_list(
+        &self,
+        version: ApiVersion,
+        uuid: web::Path<String>,
+    ) -> Result<HttpResponse, ApiError> {
+        let (traits, generation) = self.store.tx(|tx| {
+            let provider = store::provider(tx, &uuid)?.ok_or_else(|| {
+                errors::not_found(format!(
+                    "No resource provider with uuid {uuid} found: No such resource provider"
+                ))
+            })?;
+            Ok((traits_of(tx, provider.id)?, provider.generation))
+        })?;
+        Ok(provider_traits_response(version, &traits, generation))
+    }
+
+    #[put("/resource_providers/{uuid}/traits")]
+    #[api_version("1.6")]
+    #[schema(set_schema, "1.6")]
+    async fn provider_set(
+        &self,
+        version: ApiVersion,
+        uuid: web::Path<String>,
+        body: Json<Value>,
+    ) -> Result<HttpResponse, ApiError> {
+        let wanted: Vec<String> = body["traits"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default();
+        let expected = body["resource_provider_generation"].as_i64().unwrap_or(-1);
+        let (traits, generation) = self.store.tx(|tx| {
+            let provider = store::provider_or_404(tx, &uuid)?;
+            if provider.generation != expected {
+                return Err(errors::concurrent_update(
+                    "Resource provider's generation already changed. Please update the generation and try again.",
+                ));
+            }
+            let mut missing = Vec::new();
+            for name in &wanted {
+                if !store::trait_exists(tx, name)? && !missing.contains(name) {
+                    missing.push(name.clone());
+                }
+            }
+            if !missing.is_empty() {
+                return Err(errors::bad_request(format!("No such trait {}", missing.join(", "))));
+            }
+            set_traits(tx, provider.id, &wanted)?;
+            let generation = store::bump_provider(tx, provider.id, provider.generation)?;
+            Ok((traits_of(tx, provider.id)?, generation))
+        })?;
+        Ok(provider_traits_response(version, &traits, generation))
+    }
+
+    #[delete("/resource_providers/{uuid}/traits")]
+    #[api_version("1.6")]
+    async fn provider_clear(&self, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        self.store.tx(|tx| {
+            let provider = store::provider_or_404(tx, &uuid)?;
+            set_traits(tx, provider.id, &[])?;
+            store::bump_provider(tx, provider.id, provider.generation)
+        })?;
+        Ok(HttpResponse::NoContent().finish())
+    }
+}
+
+/// Replaces the traits of provider `id`.
+pub(crate) fn set_traits(tx: &rusqlite::Connection, id: i64, traits: &[String]) -> Result<(), ApiError> {
+    sql(tx.execute("DELETE FROM provider_traits WHERE provider_id = ?1", [id]))?;
+    for name in traits {
+        sql(tx.execute(
+            "INSERT OR IGNORE INTO provider_traits (provider_id, trait) VALUES (?1, ?2)",
+            params![id, name],
+        ))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,121 @@
+//! Usages: of a provider (`/resource_providers/{uuid}/usages`), and of a
+//! project and user (`/usages`, from 1.9; by consumer type from 1.38).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use microversion_actix::{ApiError, ApiVersion, Version, controller};
+use serde_json::{Map, Value, json};
+
+use crate::api::PLACEMENT;
+use crate::errors;
+use crate::http::cache_headers;
+use crate::query::Query;
+use crate::store::{self, Store, sql};
+
+const V1_38: Version = Version::lit("1.38");
+
+/// The usage resources.
+pub(crate) struct Usages {
+    store: Arc<Store>,
+}
+
+impl Usages {
+    pub(crate) fn new(store: Arc<Store>) -> Usages {
+        Usages { store }
+    }
+}
+
+#[controller(api = PLACEMENT)]
+impl Usages {
+    #[get("/resource_providers/{uuid}/usages")]
+    async fn provider(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        let (generation, usages) = self.store.tx(|tx| {
+            let provider = store::provider(tx, &uuid)?.ok_or_else(|| {
+                errors::not_found(format!(
+                    "No resource provider with uuid {uuid} found: No such resource provider"
+                ))
+            })?;
+            let mut usages: BTreeMap<String, i64> =
+                store::inventories(tx, provider.id)?.into_iter().map(|i| (i.resource_class, 0)).collect();
+            for (class, used) in store::usages(tx, provider.id)? {
+                usages.insert(class, used);
+            }
+            Ok((provider.generation, usages))
+        })?;
+        let mut res = HttpResponse::Ok();
+        cache_headers(&mut res, version, store::now());
+        Ok(res.json(json!({"resource_provider_generation": generation, "usages": usages})))
+    }
+
+    #[get("/usages")]
+    #[api_version("1.9")]
+    async fn totals(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+        let q = Query::parse(req.query_string());
+        if version >= V1_38 {
+            q.only(&["project_id", "user_id", "consumer_type"])?;
+        } else {
+            q.only(&["project_id", "user_id"])?;
+        }
+        let project = q.get("project_id").ok_or_else(|| {
+            errors::bad_request("Invalid query string parameters: 'project_id' is a required property")
+        })?;
+        for key in ["project_id", "user_id"] {
+            if q.get(key).is_some_and(|v| v.is_empty() || v.len() > 255) {
+                return Err(errors::bad_request(format!(
+                    "Invalid query string parameters: '{}' is too short",
+                    q.get(key).unwrap_or_default()
+                )));
+            }
+        }
+        let user = q.get("user_id");
+        let consumer_type = q.get("consumer_type");
+        let rows: Vec<(String, Option<String>, String, i64)> = self.store.tx(|tx| {
+            let mut stmt = sql(tx.prepare(
+                "SELECT c.uuid, c.consumer_type, a.resource_class, a.used FROM allocations a \
+                 JOIN consumers c ON c.uuid = a.consumer_uuid \
+                 WHERE c.project_id = ?1 AND (?2 IS NULL OR c.user_id = ?2)",
+            ))?;
+            let rows = sql(stmt.query_map(rusqlite::params![project, user], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            }))?;
+            sql(rows.collect())
+        })?;
+        let body = if version >= V1_38 {
+            let mut groups: BTreeMap<String, (BTreeMap<String, i64>, std::collections::BTreeSet<String>)> =
+                BTreeMap::new();
+            for (consumer, ctype, class, used) in &rows {
+                let ctype = ctype.clone().unwrap_or_else(|| "unknown".to_owned());
+                match consumer_type {
+                    Some("all") | None => {}
+                    Some(wanted) if wanted == ctype => {}
+                    Some(_) => continue,
+                }
+                let key = if consumer_type == Some("all") { "all".to_owned() } else { ctype };
+                let entry = groups.entry(key).or_default();
+                *entry.0.entry(class.clone()).or_default() += used;
+                entry.1.insert(consumer.clone());
+            }
+            let usages: Map<String, Value> = groups
+                .into_iter()
+                .map(|(ctype, (classes, consumers))| {
+                    let mut group: Map<String, Value> =
+                        classes.into_iter().map(|(c, u)| (c, json!(u))).collect();
+                    group.insert("consumer_count".into(), json!(consumers.len()));
+                    (ctype, Value::Object(group))
+                })
+                .collect();
+            json!({"usages": usages})
+        } else {
+            let mut totals: BTreeMap<String, i64> = BTreeMap::new();
+            for (_, _, class, used) in &rows {
+                *totals.entry(class.clone()).or_default() += used;
+            }
+            json!({"usages": totals})
+        };
+        let mut res = HttpResponse::Ok();
+        cache_headers(&mut res, version, store::now());
+        Ok(res.json(body))
+    }
+}

@@ -1,0 +1,236 @@
+//! Placement's own gabbi tests (from the `openstack-placement` wheel,
+//! unmodified) against this example, each file against a fresh server and
+//! database.
+//!
+//! A virtual environment with gabbi (`interop/requirements.txt`) and the
+//! Placement wheel without its dependencies (`interop/requirements-no-deps.txt`)
+//! is made once under the cargo target directory and reused while neither
+//! file changes. `python3` with `venv` and access to PyPI are required.
+//!
+//! `interop/expected.txt` is the floor: per file, how many tests pass. A
+//! file doing worse fails the test; the counts are printed. Set
+//! `GABBI_FILES=a.yaml,b.yaml` to run some files only, `GABBI_VERBOSE=1`
+//! to see every failure, and `GABBI_WRITE_EXPECTED=1` to raise the floor to
+//! the counts of a full run.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use placement::RunningServer;
+
+const VENV_TIMEOUT: Duration = Duration::from_secs(600);
+const RUN_TIMEOUT: Duration = Duration::from_secs(900);
+
+/// Stage 1: everything but policy, CORS and authentication files (no
+/// keystone here) and the allocation candidates family.
+fn in_stage_one(name: &str) -> bool {
+    let excluded_prefixes = ["allocation-candidates", "granular", "same-subtree", "shared-resources"];
+    name.ends_with(".yaml")
+        && !name.contains("-rbac")
+        && !name.contains("-policy")
+        && !["cors.yaml", "non-cors.yaml", "confirm-auth.yaml"].contains(&name)
+        && !excluded_prefixes.iter().any(|p| name.starts_with(p))
+}
+
+fn interop_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("interop")
+}
+
+/// Runs `command`, killing it after `timeout`; gives (success, output).
+fn run(mut command: Command, timeout: Duration) -> (bool, String) {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    command.stdin(Stdio::null()).stdout(writer.try_clone().expect("a pipe")).stderr(writer);
+    let mut child = command.spawn().unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
+    drop(command);
+    let collector = std::thread::spawn(move || {
+        let mut reader = reader;
+        let mut bytes = Vec::new();
+        let _ = reader.read_to_end(&mut bytes);
+        String::from_utf8_lossy(&bytes).into_owned()
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break Some(status);
+        }
+        if started.elapsed() > timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let output = collector.join().unwrap_or_default();
+    (status.is_some_and(|s| s.success()), output)
+}
+
+/// FNV-1a, for a stable venv name.
+fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for byte in part.iter().chain(b"\0") {
+            hash ^= u64::from(*byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+/// Makes (or reuses) the venv and returns its python.
+fn venv_python() -> PathBuf {
+    let python = std::env::var("INTEROP_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let with_deps = interop_dir().join("requirements.txt");
+    let no_deps = interop_dir().join("requirements-no-deps.txt");
+    let a = std::fs::read(&with_deps).expect("requirements.txt");
+    let b = std::fs::read(&no_deps).expect("requirements-no-deps.txt");
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let name = format!("gabbi-venv-{:016x}", fnv1a(&[&a, &b, python.as_bytes()]));
+    let venv = tmp.join(&name);
+    let venv_python = venv.join("bin").join("python");
+    if venv.join("gabbi-ready").is_file() {
+        return venv_python;
+    }
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let building = tmp.join(format!("{name}.building-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(tmp).expect("the target tmp dir");
+    let mut command = Command::new(&python);
+    command.args(["-m", "venv"]).arg(&building);
+    let (ok, output) = run(command, Duration::from_secs(120));
+    assert!(ok, "`{python} -m venv` failed (Debian/Ubuntu: apt-get install python3-venv): {output}");
+    for (file, extra) in [(&with_deps, None), (&no_deps, Some("--no-deps"))] {
+        let mut command = Command::new(building.join("bin").join("python"));
+        command.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input"]);
+        command.args(extra).arg("-r").arg(file);
+        let (ok, output) = run(command, VENV_TIMEOUT);
+        assert!(ok, "pip install -r {} failed (PyPI is needed): {output}", file.display());
+    }
+    std::fs::write(building.join("gabbi-ready"), b"").expect("the stamp");
+    if std::fs::rename(&building, &venv).is_err() {
+        let _ = std::fs::remove_dir_all(&building);
+    }
+    venv_python
+}
+
+/// The committed floor: `name passed total` per line.
+fn expected() -> BTreeMap<String, (usize, usize)> {
+    let text = std::fs::read_to_string(interop_dir().join("expected.txt")).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let parts: Vec<&str> = l.split_whitespace().collect();
+            let [name, passed, total] = parts.as_slice() else { panic!("bad line in expected.txt: {l}") };
+            (name.to_string(), (passed.parse().expect("a count"), total.parse().expect("a count")))
+        })
+        .collect()
+}
+
+#[test]
+fn placement_gabbits() {
+    let python = venv_python();
+    let mut command = Command::new(&python);
+    command.args(["-c", "import importlib.util, os; print(os.path.join(list(importlib.util.find_spec('placement').submodule_search_locations)[0], 'tests', 'functional', 'gabbits'))"]);
+    let (ok, dir) = run(command, Duration::from_secs(60));
+    assert!(ok, "cannot find the gabbits: {dir}");
+    let dir = PathBuf::from(dir.trim());
+    let only: Option<Vec<String>> =
+        std::env::var("GABBI_FILES").ok().map(|v| v.split(',').map(str::to_owned).collect());
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the gabbits directory")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| in_stage_one(n))
+        .filter(|n| only.as_ref().is_none_or(|o| o.contains(n)))
+        .collect();
+    files.sort();
+    let expected = expected();
+    if only.is_none() {
+        for name in expected.keys() {
+            assert!(files.contains(name), "{name} is in expected.txt but not among the stage-1 gabbits");
+        }
+    }
+    let databases = tempdir();
+    let mut servers = Vec::new();
+    let mut args = Vec::new();
+    for name in &files {
+        let server =
+            RunningServer::start(&databases.join(format!("{name}.sqlite"))).expect("a server starts");
+        args.push(format!("{name}={}", server.url));
+        servers.push(server);
+    }
+    let started = Instant::now();
+    let mut command = Command::new(&python);
+    command
+        .arg(interop_dir().join("run_gabbits.py"))
+        .args(&args)
+        .current_dir(interop_dir())
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .env("NO_PROXY", "127.0.0.1,localhost")
+        .env("no_proxy", "127.0.0.1,localhost");
+    let (ok, output) = run(command, RUN_TIMEOUT);
+    drop(servers);
+    let _ = std::fs::remove_dir_all(&databases);
+    assert!(ok, "the gabbi runner failed: {output}");
+    let mut results = BTreeMap::new();
+    for line in output.lines() {
+        if let Some(rest) = line.strip_prefix("RESULT ") {
+            let parts: Vec<&str> = rest.split_whitespace().collect();
+            if let [name, passed, total] = parts.as_slice() {
+                results.insert(
+                    name.to_string(),
+                    (passed.parse::<usize>().unwrap(), total.parse::<usize>().unwrap()),
+                );
+            }
+        }
+    }
+    let mut regressions = Vec::new();
+    let (mut passed_sum, mut total_sum) = (0, 0);
+    eprintln!("{:<45} {:>7} {:>7}", "file", "passed", "total");
+    for name in &files {
+        let Some(&(passed, total)) = results.get(name) else {
+            regressions.push(format!("{name}: no result"));
+            continue;
+        };
+        passed_sum += passed;
+        total_sum += total;
+        let floor = expected.get(name).map_or(0, |e| e.0);
+        let mark = if passed < floor {
+            "  REGRESSION"
+        } else if passed > floor {
+            "  (improved)"
+        } else {
+            ""
+        };
+        eprintln!("{name:<45} {passed:>7} {total:>7}{mark}");
+        if passed < floor {
+            regressions.push(format!("{name}: {passed} passed, the floor is {floor}"));
+        }
+    }
+    eprintln!("{:<45} {passed_sum:>7} {total_sum:>7}  in {:.1} s", "total", started.elapsed().as_secs_f64());
+    if std::env::var_os("GABBI_VERBOSE").is_some() {
+        eprintln!("{output}");
+    }
+    if std::env::var_os("GABBI_WRITE_EXPECTED").is_some() && only.is_none() {
+        let mut text =
+            String::from("# Placement's gabbi files (stage 1): name, tests passing (the floor), tests.\n");
+        for (name, (passed, total)) in &results {
+            text.push_str(&format!("{name} {passed} {total}\n"));
+        }
+        std::fs::write(interop_dir().join("expected.txt"), text).expect("expected.txt written");
+    }
+    assert!(
+        regressions.is_empty(),
+        "regressions against interop/expected.txt:\n{}\n{output}",
+        regressions.join("\n")
+    );
+}
+
+fn tempdir() -> PathBuf {
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("gabbi-db-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a database directory");
+    dir
+}
