@@ -1,8 +1,30 @@
-//! Allocations and consumers.
+//! Allocations and consumers: `/allocations/{consumer_uuid}` (a list body
+//! until 1.11, a dict from 1.12; project and user required from 1.8;
+//! consumer generations from 1.28; consumer types from 1.38), `POST
+//! /allocations` for several consumers from 1.13, and the allocations of
+//! a provider.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::store::Store;
+use actix_web::{HttpResponse, web};
+use microversion_actix::{ApiError, ApiVersion, Json, Version, controller};
+use rusqlite::{Connection, OptionalExtension, params};
+use serde_json::{Map, Value, json};
+
+use crate::api::PLACEMENT;
+use crate::errors;
+use crate::http::cache_headers;
+use crate::query::{self, UUID_PATTERN};
+use crate::store::{self, Store, sql};
+
+const V1_12: Version = Version::lit("1.12");
+const V1_28: Version = Version::lit("1.28");
+const V1_38: Version = Version::lit("1.38");
+/// The project and user of consumers created without them (before 1.8).
+const INCOMPLETE: &str = "00000000-0000-0000-0000-000000000000";
+const RC_PATTERN: &str = "^[A-Z0-9_]+$";
+const CONSUMER_TYPE_PATTERN: &str = "^[A-Z0-9_]+$";
 
 /// The allocation resources.
 pub(crate) struct Allocations {
@@ -15,11 +37,421 @@ impl Allocations {
     }
 }
 
-#[microversion_actix::controller(api = crate::api::PLACEMENT)]
+fn resources_schema() -> Value {
+    json!({"type": "object", "minProperties": 1,
+           "patternProperties": {RC_PATTERN: {"type": "integer", "minimum": 1}},
+           "additionalProperties": false})
+}
+
+fn ids() -> Value {
+    json!({"type": "string", "minLength": 1, "maxLength": 255})
+}
+
+fn list_body(ids_required: bool) -> Value {
+    let mut required = vec!["allocations"];
+    if ids_required {
+        required.extend(["project_id", "user_id"]);
+    }
+    json!({"type": "object",
+           "properties": {
+               "allocations": {"type": "array", "minItems": 1, "items": {
+                   "type": "object",
+                   "properties": {
+                       "resource_provider": {"type": "object",
+                           "properties": {"uuid": {"type": "string", "pattern": UUID_PATTERN}},
+                           "required": ["uuid"], "additionalProperties": false},
+                       "resources": resources_schema()},
+                   "required": ["resource_provider", "resources"], "additionalProperties": false}},
+               "project_id": ids(), "user_id": ids()},
+           "required": required, "additionalProperties": false})
+}
+
+fn put_v1_0() -> Value {
+    list_body(false)
+}
+
+fn put_v1_8() -> Value {
+    list_body(true)
+}
+
+fn dict_allocations(min_properties: u32) -> Value {
+    json!({"type": "object", "minProperties": min_properties,
+           "patternProperties": {UUID_PATTERN: {"type": "object",
+               "properties": {"generation": {"type": "integer"}, "resources": resources_schema()},
+               "required": ["resources"], "additionalProperties": false}},
+           "additionalProperties": false})
+}
+
+/// One consumer's dict body at `version` (bare allocations dict from 1.12).
+fn dict_body(generations: bool, types: bool, min_properties: u32) -> Value {
+    let mut schema = json!({"type": "object",
+        "properties": {"allocations": dict_allocations(min_properties), "project_id": ids(), "user_id": ids()},
+        "required": ["allocations", "project_id", "user_id"], "additionalProperties": false});
+    if generations {
+        schema["properties"]["consumer_generation"] = json!({"type": ["integer", "null"]});
+        schema["required"].as_array_mut().expect("a list").push(json!("consumer_generation"));
+    }
+    if types {
+        schema["properties"]["consumer_type"] =
+            json!({"type": "string", "pattern": CONSUMER_TYPE_PATTERN, "minLength": 1, "maxLength": 255});
+        schema["required"].as_array_mut().expect("a list").push(json!("consumer_type"));
+    }
+    schema
+}
+
+fn put_v1_12() -> Value {
+    dict_body(false, false, 1)
+}
+
+fn put_v1_28() -> Value {
+    dict_body(true, false, 0)
+}
+
+fn put_v1_38() -> Value {
+    dict_body(true, true, 0)
+}
+
+fn post_body(generations: bool, types: bool) -> Value {
+    json!({"type": "object", "minProperties": 1,
+           "patternProperties": {UUID_PATTERN: dict_body(generations, types, 0)},
+           "additionalProperties": false})
+}
+
+fn post_v1_13() -> Value {
+    post_body(false, false)
+}
+
+fn post_v1_28() -> Value {
+    post_body(true, false)
+}
+
+fn post_v1_38() -> Value {
+    post_body(true, true)
+}
+
+/// What a request asks for one consumer.
+struct ConsumerRequest {
+    uuid: String,
+    /// Provider uuid to class to amount.
+    allocations: BTreeMap<String, BTreeMap<String, i64>>,
+    project_id: Option<String>,
+    user_id: Option<String>,
+    generation: Option<Option<i64>>,
+    consumer_type: Option<String>,
+}
+
+fn amounts(resources: &Value) -> BTreeMap<String, i64> {
+    resources
+        .as_object()
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_i64().unwrap_or(0))).collect())
+        .unwrap_or_default()
+}
+
+impl ConsumerRequest {
+    fn from_body(uuid: &str, version: ApiVersion, body: &Value) -> ConsumerRequest {
+        let allocations = if version >= V1_12 {
+            body["allocations"]
+                .as_object()
+                .map(|m| m.iter().map(|(rp, a)| (rp.clone(), amounts(&a["resources"]))).collect())
+                .unwrap_or_default()
+        } else {
+            let mut map = BTreeMap::new();
+            for a in body["allocations"].as_array().into_iter().flatten() {
+                let rp = a["resource_provider"]["uuid"].as_str().unwrap_or_default().to_owned();
+                map.entry(rp).or_insert_with(BTreeMap::new).extend(amounts(&a["resources"]));
+            }
+            map
+        };
+        ConsumerRequest {
+            uuid: uuid.to_owned(),
+            allocations,
+            project_id: body["project_id"].as_str().map(str::to_owned),
+            user_id: body["user_id"].as_str().map(str::to_owned),
+            generation: if version >= V1_28 { Some(body["consumer_generation"].as_i64()) } else { None },
+            consumer_type: body["consumer_type"].as_str().map(str::to_owned),
+        }
+    }
+}
+
+struct Consumer {
+    project_id: String,
+    user_id: String,
+    generation: i64,
+    consumer_type: Option<String>,
+    updated_at: i64,
+}
+
+fn consumer(tx: &Connection, uuid: &str) -> Result<Option<Consumer>, ApiError> {
+    sql(tx
+        .query_row(
+            "SELECT project_id, user_id, generation, consumer_type, updated_at FROM consumers WHERE uuid = ?1",
+            [uuid],
+            |r| {
+                Ok(Consumer {
+                    project_id: r.get(0)?,
+                    user_id: r.get(1)?,
+                    generation: r.get(2)?,
+                    consumer_type: r.get(3)?,
+                    updated_at: r.get(4)?,
+                })
+            },
+        )
+        .optional())
+}
+
+/// Writes the allocations of several consumers in one transaction, checking
+/// consumer generations, capacities and constraints, and bumping the
+/// generation of every provider whose allocations changed.
+fn write_allocations(
+    tx: &Connection,
+    version: ApiVersion,
+    requests: &[ConsumerRequest],
+) -> Result<(), ApiError> {
+    let mut touched: BTreeMap<i64, i64> = BTreeMap::new();
+    let now = store::now();
+    for request in requests {
+        let existing = consumer(tx, &request.uuid)?;
+        if let Some(expected) = request.generation {
+            match (&existing, expected) {
+                (Some(c), Some(g)) if c.generation == g => {}
+                (Some(c), got) => {
+                    return Err(errors::concurrent_update(format!(
+                        "consumer generation conflict - expected {} but got {}",
+                        c.generation,
+                        got.map_or("None".to_owned(), |g| g.to_string())
+                    )));
+                }
+                (None, Some(g)) => {
+                    return Err(errors::concurrent_update(format!(
+                        "consumer generation conflict - expected null but got {g}"
+                    )));
+                }
+                (None, None) => {}
+            }
+        }
+        let project = request.project_id.clone().unwrap_or_else(|| INCOMPLETE.to_owned());
+        let user = request.user_id.clone().unwrap_or_else(|| INCOMPLETE.to_owned());
+        match &existing {
+            Some(c) => {
+                let consumer_type =
+                    if version >= V1_38 { request.consumer_type.clone() } else { c.consumer_type.clone() };
+                let (project, user) = if request.project_id.is_some() {
+                    (project, user)
+                } else {
+                    (c.project_id.clone(), c.user_id.clone())
+                };
+                sql(tx.execute(
+                    "UPDATE consumers SET project_id = ?1, user_id = ?2, consumer_type = ?3, \
+                     generation = generation + 1, updated_at = ?4 WHERE uuid = ?5",
+                    params![project, user, consumer_type, now, request.uuid],
+                ))?;
+            }
+            None => {
+                sql(tx.execute(
+                    "INSERT INTO consumers (uuid, project_id, user_id, generation, consumer_type, created_at, updated_at) \
+                     VALUES (?1, ?2, ?3, 1, ?4, ?5, ?5)",
+                    params![request.uuid, project, user, request.consumer_type, now],
+                ))?;
+            }
+        }
+        // The consumer's previous allocations go; their providers change.
+        let previous: Vec<(i64, i64)> = {
+            let mut stmt = sql(tx.prepare(
+                "SELECT DISTINCT a.provider_id, p.generation FROM allocations a \
+                 JOIN resource_providers p ON p.id = a.provider_id WHERE a.consumer_uuid = ?1",
+            ))?;
+            let rows = sql(stmt.query_map([&request.uuid], |r| Ok((r.get(0)?, r.get(1)?))))?;
+            sql(rows.collect())?
+        };
+        touched.extend(previous);
+        sql(tx.execute("DELETE FROM allocations WHERE consumer_uuid = ?1", [&request.uuid]))?;
+        for (rp_uuid, resources) in &request.allocations {
+            let provider = store::provider(tx, rp_uuid)?.ok_or_else(|| {
+                errors::bad_request(format!(
+                    "Allocation for resource provider '{rp_uuid}' that does not exist."
+                ))
+            })?;
+            let inventories = store::inventories(tx, provider.id)?;
+            let usages = store::usages(tx, provider.id)?;
+            for (class, amount) in resources {
+                if !store::class_exists(tx, class)? {
+                    return Err(errors::bad_request(format!(
+                        "Unable to allocate inventory for consumer {}: No such resource class {class}.",
+                        request.uuid
+                    )));
+                }
+                let invalid = |what: &str| {
+                    errors::conflict(format!(
+                        "Unable to allocate inventory: Unable to create allocation for '{class}' on resource provider '{rp_uuid}'. The requested amount would {what}."
+                    ))
+                };
+                let Some(inv) = inventories.iter().find(|i| &i.resource_class == class) else {
+                    return Err(errors::conflict(format!(
+                        "Unable to allocate inventory: Inventory for '{class}' on resource provider '{rp_uuid}' invalid."
+                    )));
+                };
+                if *amount < inv.min_unit || *amount > inv.max_unit || amount % inv.step_size != 0 {
+                    return Err(invalid("violate inventory constraints"));
+                }
+                let used = usages.iter().find(|(c, _)| c == class).map_or(0, |(_, u)| *u);
+                if used + amount > inv.capacity() {
+                    return Err(invalid("exceed the capacity"));
+                }
+                sql(tx.execute(
+                    "INSERT INTO allocations (provider_id, consumer_uuid, resource_class, used, created_at, updated_at) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
+                    params![provider.id, request.uuid, class, amount, now],
+                ))?;
+            }
+            touched.insert(provider.id, provider.generation);
+        }
+    }
+    for (id, generation) in touched {
+        store::bump_provider(tx, id, generation).map_err(|_| {
+            errors::concurrent_update(
+                "Inventory and/or allocations changed while attempting to allocate: Another thread concurrently updated the data. Please retry your update",
+            )
+        })?;
+    }
+    // Consumers left without allocations are gone.
+    sql(tx.execute("DELETE FROM consumers WHERE uuid NOT IN (SELECT consumer_uuid FROM allocations)", []))?;
+    Ok(())
+}
+
+fn check_consumer_uuid(uuid: &str) -> Result<String, ApiError> {
+    if !query::is_uuid(uuid) {
+        return Err(errors::bad_request(format!("Malformed consumer_uuid: {uuid}")));
+    }
+    Ok(uuid::Uuid::try_parse(uuid).map(|u| u.hyphenated().to_string()).unwrap_or_else(|_| uuid.to_owned()))
+}
+
+#[controller(api = PLACEMENT)]
 impl Allocations {
-    #[get("/allocations/{consumer}")]
-    async fn show(&self, consumer: actix_web::web::Path<String>) -> actix_web::HttpResponse {
-        let _ = &self.store;
-        actix_web::HttpResponse::Ok().json(serde_json::json!({"allocations": {}, "consumer": *consumer}))
+    #[get("/allocations/{consumer_uuid}")]
+    async fn show(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        let (rows, found) = self.store.tx(|tx| {
+            let mut stmt = sql(tx.prepare(
+                "SELECT p.uuid, p.generation, a.resource_class, a.used, a.updated_at FROM allocations a \
+                 JOIN resource_providers p ON p.id = a.provider_id WHERE a.consumer_uuid = ?1 ORDER BY a.id",
+            ))?;
+            let rows: Vec<(String, i64, String, i64, i64)> = sql(sql(
+                stmt.query_map([&*uuid], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
+            )?
+            .collect())?;
+            Ok((rows, consumer(tx, &uuid)?))
+        })?;
+        let mut allocations = Map::new();
+        for (rp, generation, class, used, _) in &rows {
+            let entry = allocations
+                .entry(rp.clone())
+                .or_insert_with(|| json!({"generation": generation, "resources": {}}));
+            entry["resources"][class] = json!(used);
+        }
+        let mut body = json!({"allocations": allocations});
+        if let Some(c) = &found {
+            if version >= V1_12 {
+                body["project_id"] = json!(c.project_id);
+                body["user_id"] = json!(c.user_id);
+            }
+            if version >= V1_28 {
+                body["consumer_generation"] = json!(c.generation);
+            }
+            if version >= V1_38 {
+                body["consumer_type"] = json!(c.consumer_type.as_deref().unwrap_or("unknown"));
+            }
+        }
+        let modified = rows
+            .iter()
+            .map(|r| r.4)
+            .chain(found.as_ref().map(|c| c.updated_at))
+            .max()
+            .unwrap_or_else(store::now);
+        let mut res = HttpResponse::Ok();
+        cache_headers(&mut res, version, modified);
+        Ok(res.json(body))
+    }
+
+    #[put("/allocations/{consumer_uuid}")]
+    #[schema(put_v1_0, "1.0", "1.7")]
+    #[schema(put_v1_8, "1.8", "1.11")]
+    #[schema(put_v1_12, "1.12", "1.27")]
+    #[schema(put_v1_28, "1.28", "1.37")]
+    #[schema(put_v1_38, "1.38")]
+    async fn replace(
+        &self,
+        version: ApiVersion,
+        uuid: web::Path<String>,
+        body: Json<Value>,
+    ) -> Result<HttpResponse, ApiError> {
+        let uuid = check_consumer_uuid(&uuid)?;
+        let request = ConsumerRequest::from_body(&uuid, version, &body);
+        self.store.tx(|tx| write_allocations(tx, version, &[request]))?;
+        Ok(HttpResponse::NoContent().finish())
+    }
+
+    #[post("/allocations")]
+    #[api_version("1.13", missing = 405)]
+    #[schema(post_v1_13, "1.13", "1.27")]
+    #[schema(post_v1_28, "1.28", "1.37")]
+    #[schema(post_v1_38, "1.38")]
+    async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
+        let mut requests = Vec::new();
+        for (uuid, data) in body.as_object().into_iter().flatten() {
+            let uuid = check_consumer_uuid(uuid)?;
+            requests.push(ConsumerRequest::from_body(&uuid, version, data));
+        }
+        self.store.tx(|tx| write_allocations(tx, version, &requests))?;
+        Ok(HttpResponse::NoContent().finish())
+    }
+
+    #[delete("/allocations/{consumer_uuid}")]
+    async fn delete(&self, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        self.store.tx(|tx| {
+            let providers: Vec<(i64, i64)> = {
+                let mut stmt = sql(tx.prepare(
+                    "SELECT DISTINCT a.provider_id, p.generation FROM allocations a \
+                     JOIN resource_providers p ON p.id = a.provider_id WHERE a.consumer_uuid = ?1",
+                ))?;
+                let rows = sql(stmt.query_map([&*uuid], |r| Ok((r.get(0)?, r.get(1)?))))?;
+                sql(rows.collect())?
+            };
+            if providers.is_empty() {
+                return Err(errors::not_found(format!("No allocations for consumer '{uuid}'")));
+            }
+            sql(tx.execute("DELETE FROM allocations WHERE consumer_uuid = ?1", [&*uuid]))?;
+            sql(tx.execute("DELETE FROM consumers WHERE uuid = ?1", [&*uuid]))?;
+            for (id, generation) in providers {
+                store::bump_provider(tx, id, generation)?;
+            }
+            Ok(())
+        })?;
+        Ok(HttpResponse::NoContent().finish())
+    }
+
+    #[get("/resource_providers/{uuid}/allocations")]
+    async fn for_provider(
+        &self,
+        version: ApiVersion,
+        uuid: web::Path<String>,
+    ) -> Result<HttpResponse, ApiError> {
+        let (generation, rows) = self.store.tx(|tx| {
+            let provider = store::provider(tx, &uuid)?.ok_or_else(|| {
+                errors::not_found(format!("Resource provider '{uuid}' not found: No resource provider with uuid {uuid} found"))
+            })?;
+            let mut stmt = sql(tx.prepare(
+                "SELECT consumer_uuid, resource_class, used FROM allocations WHERE provider_id = ?1 ORDER BY id",
+            ))?;
+            let rows: Vec<(String, String, i64)> =
+                sql(sql(stmt.query_map([provider.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))))?.collect())?;
+            Ok((provider.generation, rows))
+        })?;
+        let mut allocations = Map::new();
+        for (consumer, class, used) in rows {
+            let entry = allocations.entry(consumer).or_insert_with(|| json!({"resources": {}}));
+            entry["resources"][class] = json!(used);
+        }
+        let mut res = HttpResponse::Ok();
+        cache_headers(&mut res, version, store::now());
+        Ok(res.json(json!({"resource_provider_generation": generation, "allocations": allocations})))
     }
 }
