@@ -1,19 +1,29 @@
 //! The compute example server:
-//! `cargo run --example compute [-- --listen HOST:PORT] [--cap X.Y]`.
+//! `cargo run --example compute [-- --listen HOST:PORT] [--cap X.Y] [--public-url URL]
+//! [--trust-proxies all|IP,IP] [--body-timeout SECONDS]`.
 
-use std::net::TcpListener;
+use std::net::{IpAddr, TcpListener};
+use std::time::Duration;
 
-use microversion_actix::Version;
+use compute::Settings;
+use microversion_actix::{PublicUrl, Version};
 
 const DEFAULT_LISTEN: &str = "127.0.0.1:8774";
-const USAGE: &str = "usage: compute [--listen HOST:PORT] [--cap X.Y]
-  --listen  address to serve on (default 127.0.0.1:8774)
-  --cap     serve at most this version, below the compiled maximum (rolling upgrades)";
+const USAGE: &str =
+    "usage: compute [--listen HOST:PORT] [--cap X.Y] [--public-url URL] [--trust-proxies all|IP,IP]
+               [--body-timeout SECONDS]
+  --listen         address to serve on (default 127.0.0.1:8774)
+  --cap            serve at most this version, below the compiled maximum (rolling upgrades)
+  --public-url     build links under this URL (https://cloud.example/compute), whatever the request
+  --trust-proxies  read Forwarded / X-Forwarded-Host / X-Forwarded-Proto from these peers
+                   (`all`, or a comma-separated list of IP addresses); ignored by default
+  --body-timeout   how long a request body may take to arrive (default 30)";
 
 fn main() -> std::io::Result<()> {
     let mut args = std::env::args().skip(1);
     let mut listen = DEFAULT_LISTEN.to_owned();
-    let mut cap = None;
+    let mut settings = Settings::default();
+    let (mut public_url, mut trust) = (None, None);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--listen" => listen = args.next().ok_or_else(|| usage("--listen needs HOST:PORT"))?,
@@ -21,7 +31,24 @@ fn main() -> std::io::Result<()> {
                 let text = args.next().ok_or_else(|| usage("--cap needs a version such as 2.60"))?;
                 let version: Version = text.parse().map_err(|e| usage(&format!("--cap {text:?}: {e}")))?;
                 compute::COMPUTE.capped_at(version).map_err(|e| usage(&e.to_string()))?;
-                cap = Some(version);
+                settings.cap = Some(version);
+            }
+            "--public-url" => {
+                let text = args.next().ok_or_else(|| usage("--public-url needs a URL"))?;
+                public_url = Some(PublicUrl::fixed(&text).map_err(|e| usage(&e.to_string()))?);
+            }
+            "--trust-proxies" => {
+                let text = args.next().ok_or_else(|| usage("--trust-proxies needs `all` or IP,IP"))?;
+                trust = Some(trusted_proxies(&text)?);
+            }
+            "--body-timeout" => {
+                let text = args.next().ok_or_else(|| usage("--body-timeout needs seconds"))?;
+                let seconds: f64 = text.parse().map_err(|_| usage(&format!("--body-timeout {text:?}")))?;
+                let timeout =
+                    Duration::try_from_secs_f64(seconds).ok().filter(|t| !t.is_zero()).ok_or_else(|| {
+                        usage(&format!("--body-timeout {text:?}: a positive number of seconds"))
+                    })?;
+                settings.body_timeout = Some(timeout);
             }
             "-h" | "--help" => {
                 println!("{USAGE}");
@@ -30,6 +57,11 @@ fn main() -> std::io::Result<()> {
             other => return Err(usage(&format!("unknown argument {other:?}"))),
         }
     }
+    settings.public_url = match (public_url, trust) {
+        (Some(_), Some(_)) => return Err(usage("--public-url and --trust-proxies exclude each other")),
+        (Some(url), None) | (None, Some(url)) => url,
+        (None, None) => PublicUrl::from_request(),
+    };
     let listener = TcpListener::bind(&listen)?;
     let url = format!("http://{}", listener.local_addr()?);
     println!("compute API listening on {url}");
@@ -37,10 +69,23 @@ fn main() -> std::io::Result<()> {
     println!("  curl -s {url}/");
     println!("  curl -s -H 'OpenStack-API-Version: compute 2.61' {url}/v2.1/flavors/detail");
     println!("  curl -s -i -H 'OpenStack-API-Version: compute 3.0' {url}/v2.1/flavors");
-    if let Some(cap) = cap {
+    if let Some(cap) = settings.cap {
         println!("serving at most version {cap} (compiled maximum {})", compute::COMPUTE.compiled_max());
     }
-    actix_web::rt::System::new().block_on(async move { compute::server(listener, cap)?.await })
+    println!("links: {:?}", settings.public_url);
+    actix_web::rt::System::new().block_on(async move { compute::server_with(listener, settings)?.await })
+}
+
+/// `all`, or IP addresses separated by commas.
+fn trusted_proxies(text: &str) -> std::io::Result<PublicUrl> {
+    if text.trim() == "all" {
+        return Ok(PublicUrl::trust_all_proxies());
+    }
+    let proxies = text
+        .split(',')
+        .map(|ip| ip.trim().parse::<IpAddr>().map_err(|e| usage(&format!("--trust-proxies {ip:?}: {e}"))))
+        .collect::<std::io::Result<Vec<_>>>()?;
+    Ok(PublicUrl::trust_proxies(proxies))
 }
 
 fn usage(message: &str) -> std::io::Error {

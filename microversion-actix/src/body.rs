@@ -2,6 +2,7 @@
 //! the `Json` / `JsonBody` extractors.
 
 use std::ops::{Deref, DerefMut};
+use std::time::Duration;
 
 use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
@@ -38,6 +39,58 @@ impl Default for BodyLimit {
         BodyLimit::DEFAULT
     }
 }
+
+/// How long reading a request body may take in all, from the first read
+/// to the last byte; register it as app data (`.app_data(BodyTimeout(Duration::from_secs(10)))`
+/// or in `web::Data`) to change the default of [`BodyTimeout::DEFAULT`]. A
+/// client that declares a length and then stalls, or trickles its body,
+/// answers **408** (`request-timeout`) when it runs out, and its connection
+/// is closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BodyTimeout(pub Duration);
+
+impl BodyTimeout {
+    /// 30 seconds.
+    pub const DEFAULT: BodyTimeout = BodyTimeout(Duration::from_secs(30));
+
+    /// The deadline configured for `req`, or the default.
+    pub fn of(req: &HttpRequest) -> BodyTimeout {
+        req.app_data::<BodyTimeout>()
+            .or_else(|| req.app_data::<web::Data<BodyTimeout>>().map(|d| d.get_ref()))
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+impl Default for BodyTimeout {
+    fn default() -> BodyTimeout {
+        BodyTimeout::DEFAULT
+    }
+}
+
+fn timed_out(timeout: Duration) -> ApiError {
+    ApiError::new(
+        StatusCode::REQUEST_TIMEOUT,
+        "request-timeout",
+        "Request Timeout",
+        format!("The request body was not received within {} ms.", timeout.as_millis()),
+    )
+}
+
+/// Keeps the payload of a request answered 408 alive, discarding what still
+/// arrives, until its connection closes (at most [`HOLD_LIMIT`]). Dropped
+/// at once, a chunked payload would be drained by actix after the response,
+/// without a deadline; held, the connection is closed after the response,
+/// which `ConnectionType::Close` on the 408 asks for.
+fn hold_until_closed(mut payload: Payload) {
+    actix_web::rt::spawn(async move {
+        let drain = async { while let Some(Ok(_)) = payload.next().await {} };
+        let _ = actix_web::rt::time::timeout(HOLD_LIMIT, drain).await;
+    });
+}
+
+/// How long [`hold_until_closed`] waits for a connection to close.
+const HOLD_LIMIT: Duration = Duration::from_secs(60);
 
 /// A request body already read and validated, stored in the request
 /// extensions by a dispatcher so that [`Json`] and [`JsonBody`] do not read
@@ -100,6 +153,8 @@ fn too_large(limit: usize) -> ApiError {
 /// - Size: at most [`BodyLimit`] from app data (1 MiB by default), else
 ///   **413**; a `Content-Length` above it is refused before reading, and
 ///   reading stops as soon as the limit is passed.
+/// - Time: the whole body within [`BodyTimeout`] from app data (30 s by
+///   default), else **408**: a client that stalls cannot hold the request.
 /// - An empty body is `Value::Null` (Nova's `body: None`), which a schema
 ///   or a typed extractor then rejects with a clear message.
 /// - Malformed JSON or UTF-8 answers **400** with the parser's message.
@@ -117,17 +172,26 @@ pub async fn read_json_body(req: &HttpRequest, payload: &mut Payload) -> Result<
     if declared.is_some_and(|len| len > limit as u64) {
         return Err(too_large(limit));
     }
-    let mut bytes = web::BytesMut::with_capacity(declared.map_or(0, |len| len as usize));
-    while let Some(chunk) = payload.next().await {
-        let chunk = chunk.map_err(|e| match e {
-            actix_web::error::PayloadError::Overflow => too_large(limit),
-            other => ApiError::bad_request(format!("The request body could not be read: {other}.")),
-        })?;
-        if bytes.len() + chunk.len() > limit {
-            return Err(too_large(limit));
+    let BodyTimeout(timeout) = BodyTimeout::of(req);
+    let read = async {
+        let mut bytes = web::BytesMut::with_capacity(declared.map_or(0, |len| len as usize));
+        while let Some(chunk) = payload.next().await {
+            let chunk = chunk.map_err(|e| match e {
+                actix_web::error::PayloadError::Overflow => too_large(limit),
+                other => ApiError::bad_request(format!("The request body could not be read: {other}.")),
+            })?;
+            if bytes.len() + chunk.len() > limit {
+                return Err(too_large(limit));
+            }
+            bytes.extend_from_slice(&chunk);
         }
-        bytes.extend_from_slice(&chunk);
-    }
+        Ok(bytes)
+    };
+    let Ok(read) = actix_web::rt::time::timeout(timeout, read).await else {
+        hold_until_closed(payload.take());
+        return Err(timed_out(timeout));
+    };
+    let bytes = read?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(Value::Null);
     }

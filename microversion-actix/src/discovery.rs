@@ -8,15 +8,7 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer};
-use crate::{Api, ApiError, VersionList};
-
-/// The request headers `ConnectionInfo` builds the scheme and host of the
-/// `self` links from: the documents vary on them, and say so, or one
-/// request carrying `X-Forwarded-Host: evil.example` would poison a shared
-/// cache's copy of the discovery document for every client. `Host` too: a
-/// proxy may key its cache on the upstream's name while passing the
-/// client's `Host` (nginx with `proxy_set_header Host $host`).
-pub const FORWARDING_HEADERS: &str = "Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto";
+use crate::{Api, ApiError, PublicUrl, VersionList};
 
 /// The version discovery endpoints of a service, generated from its API
 /// declarations (cap and statuses included) and registered with
@@ -25,16 +17,19 @@ pub const FORWARDING_HEADERS: &str = "Host, Forwarded, X-Forwarded-Host, X-Forwa
 /// - `GET /`: the [`VersionList`] of every API;
 /// - `GET /v2.1` and `GET /v2.1/`: the [`SingleVersion`](crate::SingleVersion)
 ///   document of one API (python-novaclient reads it from its endpoint URL,
-///   without the slash);
+///   without the slash), at the API's [`Api::path`] (`/` + its id unless
+///   set: Cinder's `v3.0` is served at `/v3`);
 /// - `GET /v3` and other version-like ids no API declares: 404 with a JSON body;
 /// - any other method on these paths: 405 with `Allow: GET` and a JSON body.
 ///
-/// Version headers are ignored. `self` links are built from the request's
-/// scheme and host (as `ConnectionInfo` reads them, `Forwarded` headers
-/// included), the configured [`Discovery::prefix`] for a proxy that strips a
-/// path, and the path the endpoint is mounted at; the documents carry
-/// `Vary: Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto` accordingly,
-/// so a shared cache keeps one copy per host a client names.
+/// Version headers are ignored. `self` links are built from the
+/// [`PublicUrl`] in app data (by default the request's own `Host` and the
+/// connection's scheme, forwarded headers ignored), the configured
+/// [`Discovery::prefix`] for a proxy that strips a path (when the links come
+/// from the request), the path the endpoints are mounted at, and the API's
+/// path; the documents carry `Vary` naming the headers read
+/// ([`PublicUrl::vary`]), so a shared cache keeps one copy per host a
+/// client names.
 ///
 /// Register it **before** the API's own scope: the scope `/v2.1` would
 /// otherwise also claim the exact path `/v2.1`. And keep it out of the
@@ -76,7 +71,8 @@ impl Discovery {
     }
 
     /// A path prefix added to `self` links, for a proxy that serves the
-    /// service under `/compute` and strips it before forwarding.
+    /// service under `/compute` and strips it before forwarding. A fixed
+    /// [`PublicUrl`] carries its own prefix: this one is then not added.
     pub fn prefix(mut self, prefix: impl Into<String>) -> Discovery {
         let prefix = prefix.into();
         let trimmed = prefix.trim_matches('/');
@@ -99,26 +95,32 @@ impl Discovery {
         }
     }
 
-    /// The service root as the client reaches it: scheme, host, prefix and
-    /// the request path without `tail`.
-    fn root_url(&self, req: &HttpRequest, tail: &str) -> String {
-        let info = req.connection_info();
+    /// The service root as the client reaches it (public URL, prefix, the
+    /// request path without `tail`) and the headers it was read from.
+    fn root_url(&self, req: &HttpRequest, tail: &str) -> (String, Option<&'static str>) {
+        let public = PublicUrl::of(req);
         let path = req.path().trim_end_matches('/');
         let mount = path.strip_suffix(tail).unwrap_or(path);
-        format!("{}://{}{}{}", info.scheme(), info.host(), self.prefix, mount)
+        let prefix = if public.fixed_url().is_some() { "" } else { &self.prefix };
+        (format!("{}{prefix}{mount}", public.base(req)), public.vary(req))
+    }
+
+    fn document(vary: Option<&'static str>, body: impl serde::Serialize) -> HttpResponse {
+        let mut res = HttpResponse::Ok();
+        if let Some(vary) = vary {
+            res.insert_header((header::VARY, vary));
+        }
+        res.json(body)
     }
 
     fn list(&self, req: &HttpRequest) -> HttpResponse {
-        HttpResponse::Ok()
-            .insert_header((header::VARY, FORWARDING_HEADERS))
-            .json(VersionList::new(&self.apis, &self.root_url(req, "")))
+        let (root, vary) = self.root_url(req, "");
+        Discovery::document(vary, VersionList::new(&self.apis, &root))
     }
 
     fn single(&self, req: &HttpRequest, api: &Api) -> HttpResponse {
-        let tail = format!("/{}", api.api_id());
-        HttpResponse::Ok()
-            .insert_header((header::VARY, FORWARDING_HEADERS))
-            .json(api.single_version_document(&self.root_url(req, &tail)))
+        let (root, vary) = self.root_url(req, &api.api_path());
+        Discovery::document(vary, api.single_version_document(&root))
     }
 
     fn unknown(&self, req: &HttpRequest) -> HttpResponse {
@@ -161,9 +163,9 @@ impl HttpServiceFactory for Discovery {
             .default_service(not_allowed(&this))
             .register(config);
         for (index, api) in this.apis.iter().enumerate() {
-            let id = api.api_id();
+            let path = api.api_path();
             let single = Arc::clone(&this);
-            web::resource([format!("/{id}"), format!("/{id}/")])
+            web::resource([path.to_string(), format!("{path}/")])
                 .route(web::get().to(move |req: HttpRequest| {
                     let single = Arc::clone(&single);
                     async move { single.single(&req, &single.apis[index]) }

@@ -11,6 +11,14 @@ use serde_json::{Map, Value, json};
 use crate::ApiError;
 use crate::error::version_value;
 
+/// A 408 closes its connection: the body it gave up on may still be on
+/// its way, and a chunked one would otherwise be drained without a deadline.
+fn close_after_timeout(error: &ApiError, head: &mut actix_web::dev::ResponseHead) {
+    if error.status() == actix_web::http::StatusCode::REQUEST_TIMEOUT {
+        head.set_connection_type(actix_web::http::ConnectionType::Close);
+    }
+}
+
 /// `OpenStack-API-Version` as an actix header name.
 pub const STANDARD_HEADER_NAME: HeaderName = HeaderName::from_static("openstack-api-version");
 /// The default name of the header carrying the served minimum
@@ -109,10 +117,36 @@ impl ErrorRenderer {
         self.service
     }
 
+    /// A route answering every request with a JSON 404 in this format, for
+    /// `App::default_service`: actix's own 404 for a path outside every
+    /// scope has an empty body.
+    ///
+    /// ```
+    /// use actix_web::{test, App};
+    /// use microversion_actix::{ErrorRenderer, NovaFaults};
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let errors = ErrorRenderer::new(NovaFaults::default()).service("compute");
+    /// let app = test::init_service(App::new().default_service(errors.default_service())).await;
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/nowhere").to_request()).await;
+    /// assert_eq!(res.status(), 404);
+    /// let body: serde_json::Value = test::read_body_json(res).await;
+    /// assert_eq!(body["itemNotFound"]["code"], 404);
+    /// # });
+    /// ```
+    pub fn default_service(&self) -> actix_web::Route {
+        let renderer = self.clone();
+        actix_web::web::to(move || {
+            let res = renderer.render(&ApiError::not_found("The resource could not be found."));
+            std::future::ready(res)
+        })
+    }
+
     /// The response for `error`: its status, the body in this format, JSON
     /// content type, and the minimum/maximum headers when it carries versions.
     pub fn render(&self, error: &ApiError) -> HttpResponse {
         let mut res = HttpResponse::new(error.status());
+        close_after_timeout(error, res.head_mut());
         let body = self.write(error, res.headers_mut());
         res.set_body(body).map_into_boxed_body()
     }
@@ -126,6 +160,7 @@ impl ErrorRenderer {
         res: HttpResponse<B>,
     ) -> HttpResponse<actix_web::body::BoxBody> {
         let mut res = res.set_body(());
+        close_after_timeout(error, res.head_mut());
         let headers = res.headers_mut();
         headers.remove(header::CONTENT_LENGTH);
         // A standalone rendering used the default names.

@@ -14,6 +14,7 @@
 //! - [`ApiError`]: the error type, rendered as API-SIG errors by default or
 //!   through any [`ErrorFormat`] ([`NovaFaults`] for Nova's shape);
 //! - [`Discovery`]: `GET /` and `GET /v2.1/`, generated from the declaration;
+//!   [`PublicUrl`]: where the scheme and host of links come from;
 //! - [`VersionedSchemas`]: JSON Schemas keyed by version ranges, compiled
 //!   once; [`read_json_body`], [`Json`], [`JsonBody`] read a body once;
 //! - [`test`](mod@test): helpers to call a service at a version in tests;
@@ -217,6 +218,7 @@ mod discovery;
 mod error;
 mod format;
 mod middleware;
+mod public_url;
 mod query;
 mod schema;
 pub mod test;
@@ -235,9 +237,9 @@ pub use microversion_core::{
 };
 
 pub use api_version::ApiVersion;
-pub use body::{BodyLimit, Json, JsonBody, ParsedJson, read_json_body};
+pub use body::{BodyLimit, BodyTimeout, Json, JsonBody, ParsedJson, read_json_body};
 pub use controller::Controller;
-pub use discovery::{Discovery, FORWARDING_HEADERS};
+pub use discovery::Discovery;
 pub use error::{ApiError, Violation};
 pub use format::{
     ApiSigErrors, ErrorFormat, ErrorRenderer, MAX_VERSION_HEADER_NAME, MIN_VERSION_HEADER_NAME, NovaFaults,
@@ -289,6 +291,30 @@ pub use microversion_macros::api_version;
 #[doc(inline)]
 pub use microversion_macros::schema;
 
+/// A version history, checked where it is written: one
+/// `"X.Y" => "the change it made"` per version, oldest first. A malformed
+/// version, one out of order or declared twice, or an empty history is a
+/// compile error on the literal itself. It is a `&'static [Microversion]`
+/// for [`Api::new`].
+///
+/// ```
+/// use microversion_actix::{Api, Version, history};
+///
+/// const VOLUME: Api = Api::new("volume", history![
+///     "3.0" => "Initial version.",
+///     "3.1" => "Volumes show their type.",
+/// ]);
+/// assert_eq!(VOLUME.max(), Version::lit("3.1"));
+/// ```
+///
+/// ```compile_fail
+/// use microversion_actix::{Api, history};
+///
+/// // error: invalid version "3.O" in the history: a version must be MAJOR.MINOR: ...
+/// const VOLUME: Api = Api::new("volume", history!["3.0" => "Initial.", "3.O" => "Types."]);
+/// ```
+pub use microversion_macros::history;
+
 /// Derives [`trait@VersionedModel`] for a struct whose fields carry
 /// versions: `#[versioned(since = "2.55")]`, `until`, `rename`, `nested`,
 /// `default`, `schema = fn`, `render(until = "2.74", with = fn)`; on the
@@ -297,6 +323,7 @@ pub use microversion_macros::schema;
 #[doc(inline)]
 pub use microversion_macros::VersionedModel;
 pub use middleware::{Microversions, MicroversionsService};
+pub use public_url::{InvalidPublicUrl, PublicUrl};
 pub use query::JsonQuery;
 pub use schema::{MAX_LISTED_VIOLATIONS, Schema, SchemaError, SchemaSource, VersionedSchemas, query_to_json};
 pub use versioned::{

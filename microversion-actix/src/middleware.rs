@@ -107,6 +107,13 @@ impl Microversions {
         &self.errors
     }
 
+    /// A route answering a JSON 404 in this scope's error format, for a path
+    /// outside every scope: `App::new().default_service(middleware.default_service())`
+    /// (see [`ErrorRenderer::default_service`]).
+    pub fn default_service(&self) -> actix_web::Route {
+        self.errors.default_service()
+    }
+
     /// Lowers the served maximum (see [`Api::capped_at`]).
     pub fn cap(mut self, cap: Version) -> Result<Microversions, CapError> {
         self.api = self.api.capped_at(cap)?;

@@ -1,5 +1,6 @@
 //! Version discovery (docs/reference.md §7): both documents, both paths, prefix, cap,
-//! statuses, version headers ignored, and routing next to the API scope.
+//! statuses, version headers ignored, routing next to the API scope, the
+//! public URL of links (§7.1) and an API path apart from its id (§7.2).
 
 mod common;
 
@@ -7,7 +8,10 @@ use actix_web::http::StatusCode;
 use actix_web::test::{self, TestRequest};
 use common::*;
 use microversion_actix::test::{TestRequestExt, call_at, header, read_json};
-use microversion_actix::{Api, Discovery, Microversion, Microversions, VersionStatus, parse_discovery};
+use microversion_actix::{
+    Api, Discovery, ErrorRenderer, Microversion, Microversions, NovaFaults, PublicUrl, VersionStatus,
+    parse_discovery,
+};
 use serde_json::json;
 
 fn entry(href: &str, max: &str) -> serde_json::Value {
@@ -63,13 +67,13 @@ async fn prefix_host_and_scheme_make_the_self_links() {
     let app =
         test::init_service(app_with(Microversions::new(API), Discovery::new(&[API]).prefix("compute/")))
             .await;
-    let req = TestRequest::get()
-        .uri("/v2.1")
-        .insert_header(("Host", "cloud.example:8774"))
-        .insert_header(("X-Forwarded-Proto", "https"))
-        .to_request();
+    let req = TestRequest::get().uri("/v2.1").insert_header(("Host", "cloud.example:8774")).to_request();
     let doc = read_json(test::call_service(&app, req).await).await;
-    assert_eq!(doc["version"]["links"][0]["href"], "https://cloud.example:8774/compute/v2.1/");
+    assert_eq!(doc["version"]["links"][0]["href"], "http://cloud.example:8774/compute/v2.1/");
+    // The scheme is the connection's, not a header's.
+    let req = TestRequest::get().uri("https://cloud.example/v2.1").to_request();
+    let doc = read_json(test::call_service(&app, req).await).await;
+    assert_eq!(doc["version"]["links"][0]["href"], "https://cloud.example/compute/v2.1/");
 
     // Mounted inside an app scope: the mount path is part of the links.
     let app = test::init_service(
@@ -82,6 +86,173 @@ async fn prefix_host_and_scheme_make_the_self_links() {
     let doc =
         read_json(test::call_service(&app, TestRequest::get().uri("/compute/v2.1").to_request()).await).await;
     assert_eq!(doc["version"]["links"][0]["href"], "http://localhost:8080/compute/v2.1/");
+}
+
+/// The forwarding headers of a request (any client can send them), and
+/// whether the links named the forged host or scheme.
+fn forged(path: &str, peer: &str) -> actix_http::Request {
+    TestRequest::get()
+        .uri(path)
+        .peer_addr(peer.parse().unwrap())
+        .insert_header(("Host", "api.internal:8774"))
+        .insert_header(("X-Forwarded-Host", "evil.example"))
+        .insert_header(("X-Forwarded-Proto", "https"))
+        .insert_header(("Forwarded", "host=evil.example;proto=https"))
+        .to_request()
+}
+
+fn app_trusting(
+    public: PublicUrl,
+) -> actix_web::App<
+    impl actix_web::dev::ServiceFactory<
+        actix_web::dev::ServiceRequest,
+        Config = (),
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    app_with(Microversions::new(API), Discovery::new(&[API])).app_data(public)
+}
+
+/// Regression (reliability work): `X-Forwarded-Host: evil.example` from any
+/// client put `http://evil.example/v2.1/` into the documents. By default
+/// (oslo.middleware's `enable_proxy_headers_parsing = False`) the
+/// forwarding headers are not read, and `Vary` names only `Host`.
+#[actix_web::test]
+async fn forwarded_headers_from_an_untrusted_peer_change_nothing() {
+    for public in [PublicUrl::default(), PublicUrl::trust_proxies(["10.0.0.1".parse().unwrap()])] {
+        let app = test::init_service(app_trusting(public.clone())).await;
+        for path in ["/", "/v2.1", "/v2.1/"] {
+            let res = test::call_service(&app, forged(path, "192.0.2.7:40000")).await;
+            assert_eq!(header(&res, "Vary").as_deref(), Some("Host"), "{public:?} {path}");
+            let doc = read_json(res).await.to_string();
+            assert!(doc.contains("\"http://api.internal:8774/v2.1/\""), "{public:?} {path}: {doc}");
+            assert!(!doc.contains("evil.example") && !doc.contains("https"), "{public:?} {path}: {doc}");
+        }
+    }
+}
+
+#[actix_web::test]
+async fn trusted_proxies_forward_the_scheme_and_host() {
+    let trusted = "10.0.0.1".parse().unwrap();
+    for (public, peer) in [
+        (PublicUrl::trust_all_proxies(), "192.0.2.7:40000"),
+        (PublicUrl::trust_proxies([trusted]), "10.0.0.1:40000"),
+    ] {
+        let app = test::init_service(app_trusting(public.clone())).await;
+        for path in ["/", "/v2.1", "/v2.1/"] {
+            let res = test::call_service(&app, forged(path, peer)).await;
+            assert_eq!(
+                header(&res, "Vary").as_deref(),
+                Some("Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto"),
+                "{public:?} {path}"
+            );
+            let doc = read_json(res).await.to_string();
+            assert!(doc.contains("\"https://evil.example/v2.1/\""), "{public:?} {path}: {doc}");
+        }
+    }
+    // `X-Forwarded-Host` alone, from a trusted proxy, also counts.
+    let app = test::init_service(app_trusting(PublicUrl::trust_proxies([trusted]))).await;
+    let req = TestRequest::get()
+        .uri("/")
+        .peer_addr("10.0.0.1:1".parse().unwrap())
+        .insert_header(("X-Forwarded-Host", "cloud.example"))
+        .to_request();
+    let doc = read_json(test::call_service(&app, req).await).await;
+    assert_eq!(doc["versions"][0]["links"][0]["href"], "http://cloud.example/v2.1/");
+}
+
+#[actix_web::test]
+async fn a_fixed_public_url_wins_and_adds_no_vary() {
+    let public = PublicUrl::fixed("https://cloud.example/compute/").unwrap();
+    let app = test::init_service(
+        app_with(Microversions::new(API), Discovery::new(&[API]).prefix("/ignored")).app_data(public),
+    )
+    .await;
+    for peer in ["192.0.2.7:40000", "10.0.0.1:40000"] {
+        for path in ["/", "/v2.1", "/v2.1/"] {
+            let res = test::call_service(&app, forged(path, peer)).await;
+            assert_eq!(header(&res, "Vary"), None, "{path}");
+            let doc = read_json(res).await.to_string();
+            assert!(doc.contains("\"https://cloud.example/compute/v2.1/\""), "{path}: {doc}");
+            assert!(!doc.contains("evil.example") && !doc.contains("ignored"), "{path}: {doc}");
+        }
+    }
+    // In `web::Data` too.
+    let public = actix_web::web::Data::new(PublicUrl::fixed("http://public.example").unwrap());
+    let app =
+        test::init_service(app_with(Microversions::new(API), Discovery::new(&[API])).app_data(public)).await;
+    let doc = read_json(test::call_service(&app, TestRequest::get().uri("/").to_request()).await).await;
+    assert_eq!(doc["versions"][0]["links"][0]["href"], "http://public.example/v2.1/");
+}
+
+/// Regression (reliability work): Cinder's API has the id `v3.0` and lives
+/// under `/v3`; discovery advertised `/v3.0/` and `GET /v3/` answered "v3
+/// does not exist" while `/v3/volumes` worked.
+#[actix_web::test]
+async fn an_api_path_apart_from_its_id() {
+    static VOLUME_HISTORY: [Microversion; 3] = [
+        Microversion::new("3.0", "Initial version."),
+        Microversion::new("3.27", "Attachments."),
+        Microversion::new("3.70", "Encrypted volume transfers."),
+    ];
+    const VOLUME: Api = Api::new("volume", &VOLUME_HISTORY).path("/v3");
+    let app = test::init_service(
+        actix_web::App::new().service(Discovery::new(&[VOLUME])).service(
+            actix_web::web::scope("/v3")
+                .wrap(Microversions::new(VOLUME))
+                .route("/volumes", actix_web::web::get().to(actix_web::HttpResponse::Ok)),
+        ),
+    )
+    .await;
+    let doc = read_json(test::call_service(&app, TestRequest::get().uri("/").to_request()).await).await;
+    assert_eq!(doc["versions"][0]["id"], "v3.0");
+    assert_eq!(doc["versions"][0]["max_version"], "3.70");
+    assert_eq!(doc["versions"][0]["links"][0]["href"], "http://localhost:8080/v3/");
+    for path in ["/v3", "/v3/"] {
+        let res = test::call_service(&app, TestRequest::get().uri(path).to_request()).await;
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        let doc = read_json(res).await;
+        assert_eq!(doc["version"]["id"], "v3.0", "{path}");
+        assert_eq!(doc["version"]["links"][0]["href"], "http://localhost:8080/v3/", "{path}");
+    }
+    let res = test::call_service(&app, TestRequest::get().uri("/v3/volumes").to_request()).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(header(&res, STD).as_deref(), Some("volume 3.0"));
+    // The id is not a path.
+    let res = test::call_service(&app, TestRequest::get().uri("/v3.0/").to_request()).await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    assert!(read_json(res).await["errors"][0]["detail"].as_str().unwrap().contains("offers v3.0"));
+}
+
+#[actix_web::test]
+async fn paths_outside_every_scope_get_a_json_404() {
+    let middleware = Microversions::new(API).error_format(NovaFaults::default());
+    let fallback = middleware.default_service();
+    let app =
+        test::init_service(app_with(middleware, Discovery::new(&[API])).default_service(fallback)).await;
+    for path in ["/healthcheck", "/v9/servers", "/"] {
+        let req = TestRequest::post().uri(path).to_request();
+        let res = test::call_service(&app, req).await;
+        let status = res.status();
+        let body = read_json(res).await;
+        if path == "/" {
+            assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED, "discovery keeps its own 405");
+            continue;
+        }
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(
+            body,
+            json!({"itemNotFound": {"code": 404, "message": "The resource could not be found."}})
+        );
+    }
+    // The renderer's own, in the API-SIG format with the service prefix.
+    let renderer = ErrorRenderer::default().service("compute");
+    let app = test::init_service(actix_web::App::new().default_service(renderer.default_service())).await;
+    let res = test::call_service(&app, TestRequest::get().uri("/x").to_request()).await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    assert_eq!(read_json(res).await["errors"][0]["code"], "compute.not-found");
 }
 
 #[actix_web::test]
@@ -123,22 +294,17 @@ async fn unknown_ids_are_json_404s() {
 }
 
 /// Regression (reliability work): the documents are built from the
-/// forwarded host and scheme, so they name those headers in `Vary`; without
-/// it one request with `X-Forwarded-Host` poisoned a shared cache's copy
-/// (examples/compute/tests/cache_safety.rs shows it behind nginx).
+/// request's host, so they name it in `Vary`; a proxy that keys its cache on
+/// its upstream's name while passing the client's `Host` keeps one copy per
+/// host.
 #[actix_web::test]
 async fn documents_vary_on_the_headers_their_links_come_from() {
     let app = service().await;
     for path in ["/", "/v2.1", "/v2.1/"] {
-        let req =
-            TestRequest::get().uri(path).insert_header(("X-Forwarded-Host", "evil.example")).to_request();
+        let req = TestRequest::get().uri(path).insert_header(("Host", "cloud.example")).to_request();
         let res = test::call_service(&app, req).await;
-        assert_eq!(
-            header(&res, "Vary").as_deref(),
-            Some("Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto"),
-            "{path}"
-        );
-        assert!(read_json(res).await.to_string().contains("evil.example"), "{path}");
+        assert_eq!(header(&res, "Vary").as_deref(), Some("Host"), "{path}");
+        assert!(read_json(res).await.to_string().contains("http://cloud.example/v2.1/"), "{path}");
     }
 }
 

@@ -86,6 +86,7 @@ pub struct Api {
     cap: Option<Version>,
     disabled: &'static [Version],
     id: Option<&'static str>,
+    path: Option<&'static str>,
     status: VersionStatus,
     updated: Option<&'static str>,
 }
@@ -151,6 +152,26 @@ const fn is_token(text: &str) -> bool {
     true
 }
 
+/// `/seg(/seg)*`, each segment non-empty and made of unreserved characters.
+const fn is_mount_path(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    if bytes.len() < 2 || bytes[0] != b'/' || bytes[bytes.len() - 1] == b'/' {
+        return false;
+    }
+    let mut i = 1;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let ok = b.is_ascii_alphanumeric()
+            || matches!(b, b'-' | b'.' | b'_' | b'~')
+            || (b == b'/' && bytes[i - 1] != b'/');
+        if !ok {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 const fn eq_ignore_ascii_case(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
@@ -189,6 +210,7 @@ impl Api {
             cap: None,
             disabled: &[],
             id: None,
+            path: None,
             status: VersionStatus::Current,
             updated: None,
         }
@@ -240,6 +262,32 @@ impl Api {
     pub const fn id(mut self, id: &'static str) -> Api {
         assert!(is_token(id), "the API id must be a token such as \"v2.1\"");
         self.id = Some(id);
+        self
+    }
+
+    /// The path the API is mounted at, relative to the service root, when it
+    /// is not `/` followed by the id: Cinder's API has the id `v3.0` and
+    /// lives under `/v3`. Discovery builds the `self` links from it and
+    /// answers the version document at this path, with and without the
+    /// trailing slash.
+    ///
+    /// Panics (a compile error in a `const`) unless the path starts with
+    /// `/`, does not end with one, and is made of non-empty segments of
+    /// letters, digits, `-`, `.`, `_` and `~`.
+    ///
+    /// ```
+    /// use microversion_core::{Api, Microversion};
+    ///
+    /// const VOLUME: Api = Api::new("volume", &[Microversion::new("3.0", "Initial.")]).path("/v3");
+    /// assert_eq!(VOLUME.api_id(), "v3.0");
+    /// assert_eq!(VOLUME.api_path(), "/v3");
+    /// ```
+    pub const fn path(mut self, path: &'static str) -> Api {
+        assert!(
+            is_mount_path(path),
+            "the API path must look like \"/v3\": segments of letters, digits, -, ., _, ~"
+        );
+        self.path = Some(path);
         self
     }
 
@@ -402,6 +450,15 @@ impl Api {
         }
     }
 
+    /// The path the API is mounted at (no trailing slash): the one set with
+    /// [`Api::path`], else `/` followed by [`Api::api_id`] (`/v2.1`).
+    pub fn api_path(&self) -> Cow<'static, str> {
+        match self.path {
+            Some(path) => Cow::Borrowed(path),
+            None => Cow::Owned(format!("/{}", self.api_id())),
+        }
+    }
+
     /// The version history as a Markdown document, generated from the
     /// declaration (what Nova keeps by hand as `REST_API_VERSION_HISTORY`).
     pub fn history_markdown(&self) -> String {
@@ -458,6 +515,22 @@ mod tests {
         let served: Vec<_> = API.served_versions().map(|v| v.to_string()).collect();
         assert_eq!(served, ["2.1", "2.2", "2.10", "3.0"]);
         assert_eq!(API.api_id(), "v2.1");
+        assert_eq!(API.api_path(), "/v2.1", "the default path is the id");
+    }
+
+    #[test]
+    fn the_path_is_separate_from_the_id() {
+        const VOLUME: Api =
+            Api::new("volume", &[Microversion::new("3.0", "a"), Microversion::new("3.70", "b")]).path("/v3");
+        assert_eq!(VOLUME.api_id(), "v3.0");
+        assert_eq!(VOLUME.api_path(), "/v3");
+        assert_eq!(API.id("v2").api_path(), "/v2");
+        for good in ["/v3", "/block-storage/v3", "/v3.0", "/a_b~c"] {
+            assert!(is_mount_path(good), "{good}");
+        }
+        for bad in ["", "/", "v3", "/v3/", "//v3", "/v3//x", "/v 3", "/v3?x", "/é"] {
+            assert!(!is_mount_path(bad), "{bad}");
+        }
     }
 
     #[test]

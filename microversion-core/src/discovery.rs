@@ -145,14 +145,15 @@ pub struct SingleVersion {
     pub version: VersionDocument,
 }
 
-/// Joins a root URL and a path segment with exactly one slash, ending in `/`.
-fn self_href(root_url: &str, id: &str) -> String {
-    format!("{}/{}/", root_url.trim_end_matches('/'), id)
+/// Joins a root URL and the API's path (`/v2.1`), ending in `/`.
+fn self_href(root_url: &str, path: &str) -> String {
+    format!("{}{}/", root_url.trim_end_matches('/'), path)
 }
 
 impl Api {
     /// This API's entry for `GET /`, with its `self` link under `root_url`
-    /// (the service root as clients reach it, path prefix included).
+    /// (the service root as clients reach it, path prefix included) and
+    /// [`Api::api_path`] (`/v2.1` by default).
     ///
     /// ```
     /// use microversion_core::{Api, Microversion};
@@ -169,7 +170,11 @@ impl Api {
     pub fn version_document(&self, root_url: &str) -> VersionDocument {
         let id = self.api_id();
         VersionDocument {
-            links: vec![Link { href: self_href(root_url, &id), rel: "self".into(), media_type: None }],
+            links: vec![Link {
+                href: self_href(root_url, &self.api_path()),
+                rel: "self".into(),
+                media_type: None,
+            }],
             id: id.into_owned(),
             status: self.discovery_status(),
             version: self.max(),
@@ -334,6 +339,15 @@ mod tests {
             doc["version"]["media-types"],
             json!([{"base": "application/json", "type": "application/vnd.openstack.compute+json;version=2.1"}])
         );
+    }
+
+    #[test]
+    fn the_self_link_follows_the_path_not_the_id() {
+        const VOLUME: Api =
+            Api::new("volume", &[Microversion::new("3.0", "a"), Microversion::new("3.70", "b")]).path("/v3");
+        let doc = VOLUME.version_document("http://h:8776/");
+        assert_eq!(doc.id, "v3.0");
+        assert_eq!(doc.links[0].href, "http://h:8776/v3/");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use microversion_actix::{ApiError, Json, JsonQuery, Versioned, VersionedModel, controller};
+use microversion_actix::{ApiError, Json, JsonQuery, PublicUrl, Versioned, VersionedModel, controller};
 use serde_json::{Map, Value, json};
 
 use crate::api::COMPUTE;
@@ -314,10 +314,10 @@ fn no_spec(id: &str, key: &str) -> ApiError {
     ApiError::not_found(format!("Flavor {id} has no extra specs with key {key}."))
 }
 
-/// Nova's self and bookmark links for a flavor.
+/// Nova's self and bookmark links for a flavor, under the configured
+/// public URL (the request's own `Host` unless the deployer says otherwise).
 fn links(req: &HttpRequest, id: &str) -> Value {
-    let info = req.connection_info();
-    let root = format!("{}://{}", info.scheme(), info.host());
+    let root = PublicUrl::of(req).base(req);
     json!([
         {"rel": "self", "href": format!("{root}/v2.1/flavors/{id}")},
         {"rel": "bookmark", "href": format!("{root}/flavors/{id}")},

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use md5::Digest as _;
-use microversion_actix::{ApiError, ApiVersion, Json, JsonQuery, Version, controller};
+use microversion_actix::{ApiError, ApiVersion, Json, JsonQuery, PublicUrl, Version, controller};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use ssh_key::rand_core::OsRng;
@@ -250,14 +250,14 @@ fn not_found(user: &str, name: &str) -> ApiError {
 }
 
 fn next_link(req: &HttpRequest, limit: usize, marker: &str, user: Option<&str>) -> Value {
-    let info = req.connection_info();
+    let root = PublicUrl::of(req).base(req);
     let mut query = form_urlencoded::Serializer::new(String::new());
     query.append_pair("limit", &limit.to_string()).append_pair("marker", marker);
     if let Some(user) = user {
         query.append_pair("user_id", user);
     }
     let query = query.finish();
-    json!([{"rel": "next", "href": format!("{}://{}/v2.1/os-keypairs?{query}", info.scheme(), info.host())}])
+    json!([{"rel": "next", "href": format!("{root}/v2.1/os-keypairs?{query}")}])
 }
 
 fn invalid_key() -> ApiError {

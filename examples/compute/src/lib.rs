@@ -14,13 +14,12 @@ mod time;
 
 use std::net::TcpListener;
 use std::sync::Arc;
+use std::time::Duration;
 
-use actix_web::http::header;
-use actix_web::middleware::DefaultHeaders;
-use actix_web::{App, HttpResponse, HttpServer, web};
-use microversion_actix::{
-    ApiError, Discovery, ErrorRenderer, FORWARDING_HEADERS, Microversions, NovaFaults, Version,
-};
+use actix_web::dev::Service as _;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{App, HttpServer, web};
+use microversion_actix::{BodyTimeout, Discovery, Microversions, NovaFaults, PublicUrl, Version};
 
 pub use api::COMPUTE;
 pub use store::Store;
@@ -28,42 +27,87 @@ pub use store::Store;
 /// Registers discovery at `/` and `/v2.1` and the API under `/v2.1`, with
 /// Nova-style fault bodies, and a JSON 404 for every other path. `cap`
 /// lowers the served maximum (Ironic-style pinning during a rolling upgrade).
+/// Links come from the [`PublicUrl`] in app data (see [`Settings`]).
 pub fn routes(store: Arc<Store>, cap: Option<Version>) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         let api = match cap {
             Some(cap) => COMPUTE.capped_at(cap).expect("the cap was checked at start-up"),
             None => COMPUTE,
         };
+        let microversions = Microversions::new(api).error_format(NovaFaults::default());
+        let not_found = microversions.default_service();
         cfg.service(Discovery::new(&[api]).error_format(NovaFaults::default()))
             .service(
                 web::scope("/v2.1")
-                    // Flavor and keypair links are built from the forwarded host and
-                    // scheme: say so, or a shared cache serves one client's links to all.
-                    .wrap(DefaultHeaders::new().add((header::VARY, FORWARDING_HEADERS)))
-                    .wrap(Microversions::new(api).error_format(NovaFaults::default()))
+                    // Flavor and keypair links are built from the public URL: name the
+                    // headers it read, or a shared cache serves one client's links to all.
+                    .wrap_fn(|req, service| {
+                        let vary = PublicUrl::of(req.request()).vary(req.request());
+                        let response = service.call(req);
+                        async move {
+                            let mut res = response.await?;
+                            if let Some(vary) = vary
+                                && !res.headers().contains_key(header::VARY)
+                            {
+                                res.headers_mut().insert(header::VARY, HeaderValue::from_static(vary));
+                            }
+                            Ok(res)
+                        }
+                    })
+                    .wrap(microversions)
                     .service(flavors::Flavors::new(store.clone()))
                     .service(flavors::FlavorExtraSpecs::new(store.clone()))
                     .service(keypairs::Keypairs::new(store)),
             )
-            .default_service(web::to(not_found));
+            // A path outside discovery and the API: actix's own 404 has an empty body.
+            .default_service(not_found);
     }
 }
 
-/// A path outside discovery and the API: actix's own 404 has an empty body.
-async fn not_found() -> HttpResponse {
-    ErrorRenderer::new(NovaFaults::default())
-        .service(COMPUTE.service_type())
-        .render(&ApiError::not_found("The resource could not be found."))
+/// How a server is run: the deployer's choices.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// Serve at most this version (a rolling upgrade).
+    pub cap: Option<Version>,
+    /// Where links point: a fixed public URL, the request's `Host`
+    /// (the default), or the forwarded headers of trusted proxies.
+    pub public_url: PublicUrl,
+    /// How long a request body may take to arrive (30 s unless set).
+    pub body_timeout: Option<Duration>,
 }
+
+/// How long a new connection may take to send its first request head.
+pub const REQUEST_HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long an idle keep-alive connection is kept.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// How long a closing connection may take to read the last response.
+pub const DISCONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+/// Connections served at once, per worker; more wait in the backlog.
+pub const MAX_CONNECTIONS: usize = 10_000;
 
 /// The HTTP server on `listener`, with fresh in-memory state (a few flavors).
 /// Await it inside an actix system.
 pub fn server(listener: TcpListener, cap: Option<Version>) -> std::io::Result<actix_web::dev::Server> {
+    server_with(listener, Settings { cap, ..Settings::default() })
+}
+
+/// The HTTP server on `listener` with `settings`, and deadlines for every
+/// phase of a connection (docs/12-deploying.md): the first request head,
+/// a request body, keep-alive idleness and closing.
+pub fn server_with(listener: TcpListener, settings: Settings) -> std::io::Result<actix_web::dev::Server> {
     let store = Arc::new(Store::with_default_flavors());
-    Ok(HttpServer::new(move || App::new().configure(routes(store.clone(), cap)))
-        .workers(2)
-        .listen(listener)?
-        .run())
+    let body_timeout = BodyTimeout(settings.body_timeout.unwrap_or(BodyTimeout::DEFAULT.0));
+    let (cap, public_url) = (settings.cap, settings.public_url);
+    Ok(HttpServer::new(move || {
+        App::new().app_data(public_url.clone()).app_data(body_timeout).configure(routes(store.clone(), cap))
+    })
+    .workers(2)
+    .client_request_timeout(REQUEST_HEAD_TIMEOUT)
+    .client_disconnect_timeout(DISCONNECT_TIMEOUT)
+    .keep_alive(KEEP_ALIVE)
+    .max_connections(MAX_CONNECTIONS)
+    .listen(listener)?
+    .run())
 }
 
 /// A server running on a free loopback port in a background thread, stopped
@@ -83,12 +127,17 @@ impl RunningServer {
 
     /// Starts a server on `127.0.0.1:0` with the served maximum capped.
     pub fn start_with_cap(cap: Option<Version>) -> std::io::Result<RunningServer> {
+        RunningServer::start_with(Settings { cap, ..Settings::default() })
+    }
+
+    /// Starts a server on `127.0.0.1:0` with `settings`.
+    pub fn start_with(settings: Settings) -> std::io::Result<RunningServer> {
         let listener = TcpListener::bind("127.0.0.1:0")?;
         let url = format!("http://{}", listener.local_addr()?);
         let (sender, receiver) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
             actix_web::rt::System::new().block_on(async move {
-                let server = server(listener, cap)?;
+                let server = server_with(listener, settings)?;
                 let _ = sender.send(server.handle());
                 server.await
             })

@@ -24,7 +24,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use common::{LEGACY_HEADER, Request, Response, STANDARD_HEADER, check_contract};
-use compute::RunningServer;
+use compute::{RunningServer, Settings};
+use microversion_actix::PublicUrl;
 use microversion_testkit::http as common;
 
 /// How long nginx may take to start listening.
@@ -371,44 +372,82 @@ fn a_shared_cache_never_serves_one_version_to_another() {
     );
 }
 
-/// A response whose body is built from forwarding headers (the `self`
-/// links of discovery and of flavors, from `Forwarded`, `X-Forwarded-Host`
-/// and `X-Forwarded-Proto` as actix's `ConnectionInfo` reads them) must name
-/// them in `Vary`, or one request carrying them poisons the cached document
-/// for every client (web cache poisoning through an unkeyed header).
-#[test]
-fn forwarding_headers_cannot_poison_cached_links() {
-    let origin = RunningServer::start().expect("the compute example starts");
-    let nginx = start_nginx(&origin.url);
-    let poisons: [(&str, &str); 3] = [
-        ("X-Forwarded-Host", "evil.example"),
-        ("Forwarded", "host=evil.example;proto=https"),
-        ("X-Forwarded-Proto", "gopher"),
-    ];
-    for (i, url) in
-        ["/", "/v2.1", "/v2.1/", "/v2.1/flavors/1", "/v2.1/flavors/detail?limit=1"].iter().enumerate()
-    {
-        for (j, (name, value)) in poisons.iter().enumerate() {
+const POISONS: [(&str, &str); 3] = [
+    ("X-Forwarded-Host", "evil.example"),
+    ("Forwarded", "host=evil.example;proto=https"),
+    ("X-Forwarded-Proto", "gopher"),
+];
+
+/// URLs whose bodies carry links built from the public URL.
+const LINKED_URLS: [&str; 5] = ["/", "/v2.1", "/v2.1/", "/v2.1/flavors/1", "/v2.1/flavors/detail?limit=1"];
+
+fn poisoned(res: &Response) -> bool {
+    let text = res.text();
+    text.contains("evil.example") || text.contains("gopher")
+}
+
+/// Sends each URL of [`LINKED_URLS`] through `cache` with each forwarding
+/// header of [`POISONS`] and then without; returns whether the origin read
+/// them (the first response named the forged host or scheme) and checks
+/// that the clean request never gets the forged links. `base` makes the
+/// cache keys of one run fresh.
+fn poison_then_fetch(cache: &str, base: usize) -> bool {
+    let mut read = false;
+    for (i, url) in LINKED_URLS.iter().enumerate() {
+        for (j, (name, value)) in POISONS.iter().enumerate() {
             // A fresh cache key per case: the URL with a query the handler ignores is not
             // possible everywhere, so each case uses its own version header value instead.
-            let version = format!("compute 2.{}", 61 + i * poisons.len() + j);
-            let poisoned = Request::get(url)
-                .header(STANDARD_HEADER, &version)
-                .header(name, value)
-                .send(&nginx.honouring);
-            assert!(
-                poisoned.text().contains("evil.example") || poisoned.text().contains("gopher"),
-                "the origin builds links from {name} (else this case proves nothing)\n{}",
-                poisoned.describe()
-            );
-            let clean = Request::get(url).header(STANDARD_HEADER, &version).send(&nginx.honouring);
+            let version = format!("compute 2.{}", base + i * POISONS.len() + j);
+            let first = Request::get(url).header(STANDARD_HEADER, &version).header(name, value).send(cache);
+            assert_eq!(first.status, 200, "GET {url} with {name}\n{}", first.describe());
+            read |= poisoned(&first);
+            let clean = Request::get(url).header(STANDARD_HEADER, &version).send(cache);
             assert_eq!(clean.status, 200, "GET {url}\n{}", clean.describe());
             assert!(
-                !clean.text().contains("evil.example") && !clean.text().contains("gopher"),
+                !poisoned(&clean),
                 "GET {url} without {name} got the links of a request with it (cache status {:?})\n{}",
                 clean.header("x-cache-status"),
                 clean.describe()
             );
         }
     }
+    read
+}
+
+/// By default the origin reads no forwarding header (any client can send
+/// one; OpenStack's `enable_proxy_headers_parsing` is off by default), so a
+/// request carrying them gets the same links as any other, and nothing
+/// varies on them.
+#[test]
+fn forwarding_headers_are_ignored_by_default() {
+    let origin = RunningServer::start().expect("the compute example starts");
+    let nginx = start_nginx(&origin.url);
+    assert!(!poison_then_fetch(&nginx.honouring, 61), "the origin built links from a forwarding header");
+    for url in LINKED_URLS {
+        let res = Request::get(url).header("X-Forwarded-Host", "evil.example").send(&nginx.honouring);
+        let vary = res.vary();
+        assert!(vary.contains(&"host".to_owned()), "GET {url}: links come from Host\n{}", res.describe());
+        assert!(
+            !vary.iter().any(|name| name.starts_with("x-forwarded") || name == "forwarded"),
+            "GET {url}: Vary names headers that are not read\n{}",
+            res.describe()
+        );
+    }
+}
+
+/// When the deployer trusts the proxy (here nginx, the origin's only peer),
+/// a response whose body is built from forwarding headers (the `self` links
+/// of discovery and of flavors) must name them in `Vary`, or one request
+/// carrying them poisons the cached document for every client (web cache
+/// poisoning through an unkeyed header).
+#[test]
+fn forwarding_headers_cannot_poison_cached_links() {
+    let loopback = std::net::IpAddr::from([127, 0, 0, 1]);
+    let settings = Settings { public_url: PublicUrl::trust_proxies([loopback]), ..Settings::default() };
+    let origin = RunningServer::start_with(settings).expect("the compute example starts");
+    let nginx = start_nginx(&origin.url);
+    assert!(
+        poison_then_fetch(&nginx.honouring, 61),
+        "the origin builds links from the forwarding headers of a trusted proxy (else this proves nothing)"
+    );
 }
