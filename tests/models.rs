@@ -77,6 +77,40 @@ fn fields_render_inside_their_ranges_only() {
     assert_eq!(render(&FlavorView { swap: 512, ..flavor() }, "2.1")["swap"], 512, "only zero changes");
 }
 
+/// `skip_none`: an absent value is left out rather than rendered `null`,
+/// per field, inside the field's range only.
+#[derive(VersionedModel)]
+#[versioned(api = API)]
+struct KeypairView {
+    name: String,
+    #[versioned(skip_none)]
+    private_key: Option<String>,
+    #[versioned(since = "2.3", skip_none)]
+    user_id: Option<String>,
+    comment: Option<String>,
+}
+
+#[test]
+fn skip_none_leaves_absent_values_out() {
+    let bare = KeypairView { name: "k".into(), private_key: None, user_id: None, comment: None };
+    assert_eq!(serde_json::to_value(bare.at(v("2.3"))).unwrap(), json!({"name": "k", "comment": null}));
+    let full = KeypairView {
+        name: "k".into(),
+        private_key: Some("p".into()),
+        user_id: Some("u".into()),
+        comment: None,
+    };
+    assert_eq!(
+        serde_json::to_value(full.at(v("2.3"))).unwrap(),
+        json!({"name": "k", "private_key": "p", "user_id": "u", "comment": null})
+    );
+    // Outside its range a field is absent whatever its value.
+    assert_eq!(
+        serde_json::to_value(full.at(v("2.2"))).unwrap(),
+        json!({"name": "k", "private_key": "p", "comment": null})
+    );
+}
+
 #[test]
 fn round_trip_at_each_version() {
     for version in ["2.1", "2.4", "2.5", "2.8", "2.10", "2.12"] {

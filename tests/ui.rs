@@ -1,10 +1,84 @@
-//! Compile-time diagnostics of `#[controller]` (one `.stderr` snapshot per
+//! Compile-time diagnostics of the macros (one `.stderr` snapshot per
 //! diagnostic in `ui/fail`) and every supported form (`ui/pass`).
 //! Regenerate snapshots with `TRYBUILD=overwrite cargo test -p microversion-tests --test ui`.
+
+use std::path::Path;
 
 #[test]
 fn ui() {
     let t = trybuild::TestCases::new();
     t.pass("ui/pass/*.rs");
     t.compile_fail("ui/fail/*.rs");
+}
+
+/// The most lines one error may take: its message, the user's line it
+/// points at, rustc's help and notes. Above it, a newcomer stops reading.
+const LINES_PER_ERROR: usize = 18;
+
+/// Every fail snapshot is read as a newcomer reads it: each case declares
+/// how many mistakes it makes on purpose (`// mistakes: N` on its first
+/// line; a conflict between two places is reported on both sides and counts
+/// as two), and its snapshot may hold no more errors than that (no cascade),
+/// no error longer than [`LINES_PER_ERROR`], and no location outside the
+/// user's own file (nothing from inside the framework, actix or rustc).
+#[test]
+fn diagnostics_read_well() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/fail");
+    let mut cases: Vec<_> = std::fs::read_dir(&dir)
+        .expect("ui/fail exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "stderr"))
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 30, "expected every diagnostic to have a case, found {}", cases.len());
+    let mut problems = Vec::new();
+    for snapshot in &cases {
+        let name = snapshot.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let source =
+            std::fs::read_to_string(snapshot.with_extension("rs")).expect("a case for each snapshot");
+        let stderr = std::fs::read_to_string(snapshot).expect("readable snapshot");
+        let mistakes: Option<usize> = source
+            .lines()
+            .next()
+            .and_then(|line| line.strip_prefix("// mistakes: "))
+            .and_then(|n| n.trim().parse().ok());
+        let Some(mistakes) = mistakes else {
+            problems.push(format!("{name}: the case does not start with `// mistakes: N`"));
+            continue;
+        };
+        let blocks = error_blocks(&stderr);
+        if blocks.len() > mistakes {
+            problems.push(format!("{name}: {} errors for {mistakes} mistakes", blocks.len()));
+        }
+        for block in &blocks {
+            if block.len() > LINES_PER_ERROR {
+                problems.push(format!("{name}: an error of {} lines: {}", block.len(), block[0]));
+            }
+        }
+        for line in stderr.lines() {
+            let location = line.trim_start();
+            let location = location.strip_prefix("-->").or_else(|| location.strip_prefix(":::"));
+            if let Some(location) = location
+                && !location.trim_start().starts_with("ui/")
+            {
+                problems.push(format!("{name}: points outside the user's file: {}", location.trim()));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "diagnostics a newcomer cannot act on:\n{}", problems.join("\n"));
+}
+
+/// The lines of each error or warning, from its header to the next one.
+fn error_blocks(stderr: &str) -> Vec<Vec<&str>> {
+    let mut blocks: Vec<Vec<&str>> = Vec::new();
+    for line in stderr.lines() {
+        if line.starts_with("error") || line.starts_with("warning") {
+            blocks.push(vec![line]);
+        } else if let Some(block) = blocks.last_mut()
+            && !line.is_empty()
+        {
+            block.push(line);
+        }
+    }
+    blocks
 }

@@ -10,10 +10,12 @@ pub use serde_json;
 pub use crate::controller::Controller;
 pub use crate::schema::{SchemaError, SchemaSource, VersionedSchemas};
 pub use crate::versioned::{
-    FieldSchema, Presence, VersionedModel, VersionedStruct, compile_model_schemas, deny_unknown,
-    model_schemas, object_at, parse_plain, read_field,
+    DerivedSchema, FieldSchema, Presence, VersionedModel, VersionedStruct, compile_model_schemas,
+    deny_unknown, model_schemas, object_at, parse_plain, read_field,
 };
-pub use crate::{Api, Operation, OperationVariant, UnservedVersion, Version, VersionRange, Violation};
+pub use crate::{
+    Api, Microversion, Operation, OperationVariant, UnservedVersion, Version, VersionRange, Violation,
+};
 
 use std::any::TypeId;
 use std::sync::OnceLock;
@@ -32,7 +34,7 @@ pub type SchemaCheckError = SchemaError;
 /// The negotiated version of the request (middleware result, or negotiated
 /// from app data).
 pub async fn negotiated(req: &HttpRequest) -> Result<Version, actix_web::Error> {
-    Ok(ApiVersion::extract(req).await?.version())
+    Ok(<ApiVersion as FromRequest>::extract(req).await?.version())
 }
 
 /// The controller instance registered with the routes.
@@ -51,9 +53,50 @@ pub fn controller<C: 'static>(req: &HttpRequest) -> Result<web::Data<C>, actix_w
     })
 }
 
-/// Turns whatever a variant returned into a response.
-pub fn respond<R: Responder>(out: R, req: &HttpRequest) -> HttpResponse {
-    out.respond_to(req).map_into_boxed_body()
+/// An argument of a route variant: an actix extractor. The generated code
+/// bounds each argument by it, at the argument's type, so that a type that
+/// is no extractor is one error there, naming it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an extractor, so it cannot be an argument of a route",
+    label = "not an actix-web extractor",
+    note = "route arguments implement `actix_web::FromRequest`: `web::Path<T>`, `web::Query<T>`, \
+            `microversion_actix::Json<T>` for a JSON body, `JsonBody`, `JsonQuery`, `ApiVersion`, `HttpRequest`, ..."
+)]
+pub trait RouteArgument: Sized {
+    /// The extractor's error.
+    type Error: Into<actix_web::Error>;
+    /// The extractor's future, unboxed.
+    type Future: std::future::Future<Output = Result<Self, Self::Error>>;
+    /// Extracts the argument from the request.
+    fn extract(req: &HttpRequest, payload: &mut Payload) -> Self::Future;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: FromRequest> RouteArgument for T {
+    type Error = T::Error;
+    type Future = T::Future;
+
+    fn extract(req: &HttpRequest, payload: &mut Payload) -> T::Future {
+        T::from_request(req, payload)
+    }
+}
+
+/// What a route variant returns: an actix `Responder`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned by a route: it is not an actix-web `Responder`",
+    label = "not a `Responder`",
+    note = "return `HttpResponse`, `Json<T>`, `Versioned<T>`, a `String`, or `Result<_, ApiError>` of one"
+)]
+pub trait RouteResponse {
+    /// The response.
+    fn respond(self, req: &HttpRequest) -> HttpResponse;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Responder> RouteResponse for T {
+    fn respond(self, req: &HttpRequest) -> HttpResponse {
+        self.respond_to(req).map_into_boxed_body()
+    }
 }
 
 /// The answer of an operation at a version none of its variants serves.

@@ -333,15 +333,29 @@ pub fn deny_unknown(object: Map<String, Value>, path: &str, errors: &mut Vec<Vio
 /// The JSON Schema of a plain field type, derived from its Rust type.
 /// Implemented for strings, numbers, booleans, options, vectors, string-keyed
 /// maps and `serde_json::Value`; other types give `#[versioned(schema = ...)]`.
+pub trait FieldSchema {
+    /// The schema of values of this type.
+    fn field_schema() -> Value;
+}
+
+/// What the derive bounds a plain field's type by: a [`FieldSchema`]. Its
+/// own trait, so that a type without a schema is one short error at the field.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no JSON Schema for a versioned model field",
     label = "no derived schema for this type",
     note = "give the field `#[versioned(schema = path::to::schema_fn)]` (a `fn() -> serde_json::Value`), \
             or `#[versioned(nested)]` if the type is itself a `VersionedModel`"
 )]
-pub trait FieldSchema {
+pub trait DerivedSchema {
     /// The schema of values of this type.
-    fn field_schema() -> Value;
+    fn derived_schema() -> Value;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: FieldSchema> DerivedSchema for T {
+    fn derived_schema() -> Value {
+        T::field_schema()
+    }
 }
 
 impl FieldSchema for String {

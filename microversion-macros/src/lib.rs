@@ -8,6 +8,7 @@
 //! use; the entry points below only convert token streams.
 
 mod controller;
+mod history;
 mod shared;
 mod versioned_model;
 
@@ -18,6 +19,13 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn controller(args: TokenStream, item: TokenStream) -> TokenStream {
     controller::expand(args.into(), item.into()).into()
+}
+
+/// A version history, `"X.Y" => "change"` per entry, checked where it is
+/// written. Documented in `microversion-actix`.
+#[proc_macro]
+pub fn history(input: TokenStream) -> TokenStream {
+    history::expand(input.into()).into()
 }
 
 /// Derives `VersionedModel` for a struct whose fields carry version ranges

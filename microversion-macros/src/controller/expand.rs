@@ -49,10 +49,15 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
 }
 
 /// What still compiles when the controller has errors: the untouched items,
-/// one stub per helper and empty registrations, so no follow-on errors appear.
+/// the variants themselves (so the user's imports stay used and no "unused
+/// import" warning follows the error), one stub per helper and empty
+/// registrations, so no follow-on errors appear.
 pub(crate) fn fallback(c: &Controller) -> TokenStream {
     let Controller { self_ty, krate, passthrough, .. } = c;
     let rt = runtime(krate);
+    let variants = c.operations.iter().flat_map(|op| {
+        op.variants.iter().enumerate().map(move |(i, variant)| renamed_variant(op, i, variant))
+    });
     let stubs = c.operations.iter().filter(|op| !op.is_route()).map(|op| {
         let sig = dispatcher_signature(&rt, op);
         let vis = &op.variants[0].method.vis;
@@ -61,6 +66,7 @@ pub(crate) fn fallback(c: &Controller) -> TokenStream {
     quote! {
         impl #self_ty {
             #(#passthrough)*
+            #(#variants)*
             #(#stubs)*
         }
         #[automatically_derived]
@@ -79,7 +85,7 @@ pub(crate) fn fallback(c: &Controller) -> TokenStream {
 
 fn renamed_variant(op: &Operation, i: usize, variant: &Variant) -> TokenStream {
     let mut method = variant.method.clone();
-    method.sig.ident = names::variant(&op.name, i);
+    method.sig.ident = names::variant(&op.name, i, &variant.method.sig.ident);
     method.vis = syn::Visibility::Inherited;
     // An `async` variant without `.await` is normal for a handler.
     let unused_async = method.sig.asyncness.is_some().then(|| quote!(clippy::unused_async,));
@@ -129,22 +135,28 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
     let status = missing_status(op);
     let miss = quote!(::core::result::Result::Err(#rt::missing(#version, #status)));
     let leaf = |i: usize, variant: &Variant| {
-        let method = names::variant(&op.name, i);
+        let method = names::variant(&op.name, i, &variant.method.sig.ident);
         let args = typed_args(&variant.method);
         let arg_names: Vec<Ident> = (0..args.len()).map(|n| format_ident!("__a{}", n)).collect();
-        let types = args.iter().map(|a| {
-            let ty = &a.ty;
-            quote_spanned!(ty_span(ty)=> #ty)
-        });
-        let extract = if args.is_empty() {
-            quote!()
-        } else {
-            quote! {
-                let (#(#arg_names,)*) = <(#(#types,)*) as #rt::actix_web::FromRequest>::from_request(
-                    &__req, &mut __payload,
-                ).await.map_err(::core::convert::Into::<#rt::actix_web::Error>::into)?;
+        // One argument at a time, each through a function named after it and
+        // called at its type: a type that is no extractor is one error, at
+        // that type, whose note names the argument and the method.
+        let extract = arg_names.iter().zip(&args).enumerate().map(|(n, (name, arg))| {
+            let ty = &arg.ty;
+            let check = argument_check_ident(&variant.method.sig.ident, n, &arg.pat, ty_span(ty));
+            quote_spanned! {ty_span(ty)=>
+                let #name: #ty = {
+                    #[allow(non_snake_case)]
+                    async fn #check<__T: #rt::RouteArgument>(
+                        __req: &#rt::actix_web::HttpRequest,
+                        __payload: &mut #rt::actix_web::dev::Payload,
+                    ) -> ::core::result::Result<__T, #rt::actix_web::Error> {
+                        <__T as #rt::RouteArgument>::extract(__req, __payload).await.map_err(::core::convert::Into::into)
+                    }
+                    #check(&__req, &mut __payload).await?
+                };
             }
-        };
+        });
         let validate_query = variant.schemas_of(SchemaTarget::Query).next().map(|_| {
             let schemas = names::schemas(&op.name, i, SchemaTarget::Query);
             quote!(#rt::validate_query(&__req, #version, Self::#schemas())?;)
@@ -159,15 +171,33 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
             quote!(Self::#method(#(#arg_names),*))
         };
         let call = if variant.method.sig.asyncness.is_some() { quote!(#call.await) } else { call };
-        // A return type that is no Responder is reported on that type.
-        let respond = match &variant.method.sig.output {
-            syn::ReturnType::Type(_, ty) => quote_spanned!(ty_span(ty)=> #rt::respond(__out, &__req)),
-            syn::ReturnType::Default => quote!(#rt::respond(__out, &__req)),
+        // A return type that is no Responder is one error, on that type,
+        // whose note names the method.
+        let respond_fn = format_ident!(
+            "response_of_{}",
+            syn::ext::IdentExt::unraw(&variant.method.sig.ident),
+            span = Span::call_site()
+        );
+        let respond_at = match &variant.method.sig.output {
+            syn::ReturnType::Type(_, ty) => ty_span(ty),
+            syn::ReturnType::Default => variant.method.sig.ident.span(),
+        };
+        let respond = quote_spanned! {respond_at=>
+            {
+                #[allow(non_snake_case)]
+                fn #respond_fn<__R: #rt::RouteResponse>(
+                    __out: __R,
+                    __req: &#rt::actix_web::HttpRequest,
+                ) -> #rt::actix_web::HttpResponse {
+                    #rt::RouteResponse::respond(__out, __req)
+                }
+                #respond_fn(__out, &__req)
+            }
         };
         quote! {
             #validate_query
             #validate_body
-            #extract
+            #(#extract)*
             let __out = #call;
             ::core::result::Result::Ok(#respond)
         }
@@ -189,8 +219,25 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
     }
 }
 
+/// `argument_body_of_create`: the function an argument is extracted
+/// through, so that rustc's note about its bound names both.
+fn argument_check_ident(method: &Ident, n: usize, pat: &syn::Pat, at: Span) -> Ident {
+    let method = syn::ext::IdentExt::unraw(method);
+    match pat {
+        syn::Pat::Ident(p) => {
+            format_ident!("argument_{}_of_{}", syn::ext::IdentExt::unraw(&p.ident), method, span = at)
+        }
+        _ => format_ident!("argument_{}_of_{}", n + 1, method, span = at),
+    }
+}
+
+/// Where an error about a type reads best: the last segment of a path type
+/// (`Value` in `serde_json::Value`), else its first token.
 fn ty_span(ty: &syn::Type) -> Span {
-    ty.to_token_stream().into_iter().next().map_or_else(Span::call_site, |t| t.span())
+    match ty {
+        syn::Type::Path(path) => last_segment_span(&path.path),
+        _ => ty.to_token_stream().into_iter().next().map_or_else(Span::call_site, |t| t.span()),
+    }
 }
 
 /// The helper's public signature: the first variant's, with the version first
@@ -230,7 +277,7 @@ fn helper_dispatcher(rt: &TokenStream, op: &Operation) -> TokenStream {
         ::core::result::Result::Err(#rt::UnservedVersion { operation: #name, version: #version })
     };
     let leaf = |i: usize, variant: &Variant| {
-        let method = names::variant(&op.name, i);
+        let method = names::variant(&op.name, i, &variant.method.sig.ident);
         let arg_names = (0..typed_args(&variant.method).len()).map(|n| format_ident!("__a{}", n));
         let call = if has_receiver(&variant.method) {
             quote!(self.#method(#(#arg_names),*))

@@ -29,9 +29,11 @@ pub(crate) fn last_segment_span(path: &syn::Path) -> Span {
     path.segments.last().map_or_else(Span::call_site, |s| s.ident.span())
 }
 
-/// The `i`-th variant of operation `op`, renamed so variants can coexist.
-pub(crate) fn variant(op: &Ident, i: usize) -> Ident {
-    format_ident!("__mv_{}_v{}", op, i)
+/// The `i`-th variant of operation `op`, renamed so variants can coexist;
+/// it keeps the span of the variant's own name (`method`), so that rustc's
+/// errors about its signature point at that variant.
+pub(crate) fn variant(op: &Ident, i: usize, method: &Ident) -> Ident {
+    format_ident!("__mv_{}_v{}", op, i, span = method.span())
 }
 
 /// The actix handler of route `op`.

@@ -145,6 +145,9 @@ fn serialize_field(rt: &TokenStream, field: &Field) -> TokenStream {
             }
         };
     }
+    if field.skip_none {
+        body = quote!(if ::core::option::Option::is_some(&self.#ident) { #body });
+    }
     guarded(rt, field.is_bounded().then(|| field.range()), body)
 }
 
@@ -183,7 +186,7 @@ fn schema_field(rt: &TokenStream, field: &Field) -> TokenStream {
         (None, true) => {
             quote_spanned!(ty.span()=> <#ty as #rt::VersionedModel>::json_schema_at(__version))
         }
-        (None, false) => quote_spanned!(ty.span()=> <#ty as #rt::FieldSchema>::field_schema()),
+        (None, false) => quote_spanned!(ty.span()=> <#ty as #rt::DerivedSchema>::derived_schema()),
     };
     let required = (field.presence() == Presence::Required).then(|| quote!(__required.push(#key.into());));
     guarded(

@@ -41,6 +41,8 @@ struct FieldArgs {
     default: bool,
     #[darling(default)]
     schema: Option<syn::Path>,
+    #[darling(default)]
+    skip_none: bool,
     #[darling(multiple)]
     render: Vec<RenderArgs>,
 }
@@ -94,6 +96,7 @@ fn field(args: FieldArgs, errors: &mut Errors) -> Option<Field> {
         default: args.default,
         nested: args.nested,
         schema: args.schema,
+        skip_none: args.skip_none,
         renders,
     })
 }

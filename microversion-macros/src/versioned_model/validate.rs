@@ -16,6 +16,10 @@ fn presence(field: &Field, errors: &mut Errors) {
     if field.optional && field.default {
         errors.at(ident, "an `Option` field is already optional: `default` is not needed");
     }
+    if field.skip_none && !field.optional {
+        errors
+            .at(ident, "`skip_none` leaves a `None` out of responses: it applies to an `Option` field only");
+    }
     if field.nested && field.schema.is_some() {
         errors.at(ident, "a `nested` model describes its own schema: `schema` is not allowed with it");
     }

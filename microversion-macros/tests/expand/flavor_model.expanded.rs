@@ -160,13 +160,13 @@ impl ::microversion_actix::__private::VersionedModel for Flavor {
         __properties
             .insert(
                 "id".into(),
-                <String as ::microversion_actix::__private::FieldSchema>::field_schema(),
+                <String as ::microversion_actix::__private::DerivedSchema>::derived_schema(),
             );
         __required.push("id".into());
         __properties
             .insert(
                 "OS-FLV-EXT-DATA:ephemeral".into(),
-                <u64 as ::microversion_actix::__private::FieldSchema>::field_schema(),
+                <u64 as ::microversion_actix::__private::DerivedSchema>::derived_schema(),
             );
         __required.push("OS-FLV-EXT-DATA:ephemeral".into());
         if ::microversion_actix::__private::VersionRange::from(
@@ -179,7 +179,7 @@ impl ::microversion_actix::__private::VersionedModel for Flavor {
                     "description".into(),
                     <Option<
                         String,
-                    > as ::microversion_actix::__private::FieldSchema>::field_schema(),
+                    > as ::microversion_actix::__private::DerivedSchema>::derived_schema(),
                 );
         }
         if ::microversion_actix::__private::VersionRange::from(
@@ -193,13 +193,13 @@ impl ::microversion_actix::__private::VersionedModel for Flavor {
                     <BTreeMap<
                         String,
                         String,
-                    > as ::microversion_actix::__private::FieldSchema>::field_schema(),
+                    > as ::microversion_actix::__private::DerivedSchema>::derived_schema(),
                 );
         }
         __properties
             .insert(
                 "swap".into(),
-                <u64 as ::microversion_actix::__private::FieldSchema>::field_schema(),
+                <u64 as ::microversion_actix::__private::DerivedSchema>::derived_schema(),
             );
         __required.push("swap".into());
         __properties

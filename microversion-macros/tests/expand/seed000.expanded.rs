@@ -57,25 +57,61 @@ impl Servers {
                     Self::__mv_schemas_update_v0(),
                 )
                 .await?;
-            let (__a0, __a1) = <(
-                Path<String>,
-                Json<Value>,
-            ) as ::microversion_actix::__private::actix_web::FromRequest>::from_request(
-                    &__req,
-                    &mut __payload,
-                )
-                .await
-                .map_err(
-                    ::core::convert::Into::<
-                        ::microversion_actix::__private::actix_web::Error,
-                    >::into,
-                )?;
+            let __a0: Path<String> = {
+                #[allow(non_snake_case)]
+                async fn argument_id_of_update<
+                    __T: ::microversion_actix::__private::RouteArgument,
+                >(
+                    __req: &::microversion_actix::__private::actix_web::HttpRequest,
+                    __payload: &mut ::microversion_actix::__private::actix_web::dev::Payload,
+                ) -> ::core::result::Result<
+                    __T,
+                    ::microversion_actix::__private::actix_web::Error,
+                > {
+                    <__T as ::microversion_actix::__private::RouteArgument>::extract(
+                            __req,
+                            __payload,
+                        )
+                        .await
+                        .map_err(::core::convert::Into::into)
+                }
+                argument_id_of_update(&__req, &mut __payload).await?
+            };
+            let __a1: Json<Value> = {
+                #[allow(non_snake_case)]
+                async fn argument_body_of_update<
+                    __T: ::microversion_actix::__private::RouteArgument,
+                >(
+                    __req: &::microversion_actix::__private::actix_web::HttpRequest,
+                    __payload: &mut ::microversion_actix::__private::actix_web::dev::Payload,
+                ) -> ::core::result::Result<
+                    __T,
+                    ::microversion_actix::__private::actix_web::Error,
+                > {
+                    <__T as ::microversion_actix::__private::RouteArgument>::extract(
+                            __req,
+                            __payload,
+                        )
+                        .await
+                        .map_err(::core::convert::Into::into)
+                }
+                argument_body_of_update(&__req, &mut __payload).await?
+            };
             let __out = ::microversion_actix::__private::controller::<Self>(&__req)?
                 .__mv_update_v0(__a0, __a1)
                 .await;
-            ::core::result::Result::Ok(
-                ::microversion_actix::__private::respond(__out, &__req),
-            )
+            ::core::result::Result::Ok({
+                #[allow(non_snake_case)]
+                fn response_of_update<
+                    __R: ::microversion_actix::__private::RouteResponse,
+                >(
+                    __out: __R,
+                    __req: &::microversion_actix::__private::actix_web::HttpRequest,
+                ) -> ::microversion_actix::__private::actix_web::HttpResponse {
+                    ::microversion_actix::__private::RouteResponse::respond(__out, __req)
+                }
+                response_of_update(__out, &__req)
+            })
         } else {
             ::core::result::Result::Err(
                 ::microversion_actix::__private::missing(__version, 404u16),

@@ -1,3 +1,4 @@
+// mistakes: 1
 use microversion_actix::controller;
 use serde_json::{Value, json};
 fn create() -> Value { json!({}) }

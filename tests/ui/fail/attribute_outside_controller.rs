@@ -1,3 +1,4 @@
+// mistakes: 2
 use microversion_actix::{api_version, schema};
 struct C;
 impl C {

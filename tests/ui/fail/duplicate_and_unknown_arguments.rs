@@ -1,3 +1,4 @@
+// mistakes: 4
 use microversion_actix::controller;
 struct C;
 #[controller(api = microversion_tests::API, scope = "/a", scope = "/b", colour = "red")]

@@ -1,3 +1,4 @@
+// mistakes: 3
 // Several mistakes: each is reported, and the controller's other items still
 // exist (no follow-on "method not found" errors from `uses_helper`).
 use microversion_actix::controller;

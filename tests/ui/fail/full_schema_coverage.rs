@@ -1,3 +1,4 @@
+// mistakes: 2
 use microversion_actix::controller;
 use serde_json::{Value, json};
 fn a() -> Value { json!({}) }

@@ -1,3 +1,4 @@
+// mistakes: 1
 use microversion_actix::controller;
 struct C;
 #[controller(api = microversion_tests::API)]

@@ -1,3 +1,4 @@
+// mistakes: 1
 use microversion_actix::VersionedModel;
 #[derive(VersionedModel)]
 #[versioned(api = microversion_tests::API)]

@@ -1,3 +1,4 @@
+// mistakes: 2
 use microversion_actix::VersionedModel;
 fn old(v: &u64) -> String { v.to_string() }
 #[derive(VersionedModel)]

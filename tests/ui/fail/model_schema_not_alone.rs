@@ -1,3 +1,4 @@
+// mistakes: 1
 use microversion_actix::{controller, VersionedModel};
 use serde_json::{Value, json};
 #[derive(VersionedModel)]

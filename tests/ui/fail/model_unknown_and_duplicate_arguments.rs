@@ -1,3 +1,4 @@
+// mistakes: 3
 use microversion_actix::VersionedModel;
 #[derive(VersionedModel)]
 #[versioned(colour = "red")]

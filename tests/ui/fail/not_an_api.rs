@@ -1,3 +1,4 @@
+// mistakes: 1
 use microversion_actix::controller;
 const NOT_AN_API: &str = "compute";
 struct C;

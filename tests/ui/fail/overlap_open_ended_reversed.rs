@@ -1,3 +1,4 @@
+// mistakes: 2
 use microversion_actix::controller;
 struct C;
 #[controller(api = microversion_tests::API)]
