@@ -84,10 +84,10 @@ def set_allocation(rp, consumer, project, user, used):
     allocations = current.get('allocations', {})
     allocations.setdefault(rp, {'resources': {}})
     allocations[rp]['resources'].update(used)
-    call('PUT', '/allocations/%s' % consumer,
-         {'allocations': {k: {'resources': v['resources']} for k, v in allocations.items()},
-          'project_id': project, 'user_id': user,
-          'consumer_generation': current.get('consumer_generation')})
+    body = {'allocations': {k: {'resources': v['resources']} for k, v in allocations.items()},
+            'project_id': project, 'user_id': user,
+            'consumer_generation': current.get('consumer_generation')}
+    call('PUT', '/allocations/%s' % consumer, body, version='placement 1.37')
 
 
 class APIFixture(fixture.GabbiFixture):

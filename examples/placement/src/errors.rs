@@ -35,12 +35,23 @@ impl ErrorFormat for PlacementErrors {
                 let requested = error.detail().split_whitespace().nth(1).unwrap_or_default();
                 format!("Unacceptable version header: {requested}")
             }
-            "invalid-input" => format!("JSON does not validate: {}", error.detail()),
-            _ => error.detail().to_owned(),
+            "invalid-input" => {
+                let messages: Vec<String> =
+                    error.violations().iter().map(|v| python_message(&v.message)).collect();
+                let keyword = error.violations().first().map_or("type", |v| keyword_of(&v.message));
+                format!(
+                    "JSON does not validate: {}\n\nFailed validating '{keyword}' in schema",
+                    messages.join("; ")
+                )
+            }
+            _ => match error.detail().strip_prefix("Malformed request body: ") {
+                Some(rest) => format!("Malformed JSON: {rest}"),
+                None => error.detail().to_owned(),
+            },
         };
         let mut entry = Map::new();
         entry.insert("status".into(), error.status().as_u16().into());
-        entry.insert("title".into(), error.title().into());
+        entry.insert("title".into(), error.status().canonical_reason().unwrap_or("Error").into());
         entry.insert("detail".into(), detail.into());
         entry.insert("code".into(), format!("placement.{code}").into());
         if let Some(id) = error.request_id() {
@@ -51,6 +62,36 @@ impl ErrorFormat for PlacementErrors {
             entry.insert("max_version".into(), max.to_string().into());
         }
         json!({ "errors": [entry] })
+    }
+}
+
+/// A validator message in the words of Python's jsonschema, which quotes
+/// property names with single quotes.
+fn python_message(message: &str) -> String {
+    match message.strip_suffix(" is a required property") {
+        Some(name) => format!("'{}' is a required property", name.trim_matches('"')),
+        None => message.to_owned(),
+    }
+}
+
+/// The schema keyword a validator message is about.
+fn keyword_of(message: &str) -> &'static str {
+    if message.contains("is a required property") {
+        "required"
+    } else if message.contains("less than the minimum") {
+        "minimum"
+    } else if message.contains("greater than the maximum") {
+        "maximum"
+    } else if message.contains("does not match") {
+        "pattern"
+    } else if message.contains("Additional properties") {
+        "additionalProperties"
+    } else if message.contains("is too long") {
+        "maxLength"
+    } else if message.contains("is too short") || message.contains("should be non-empty") {
+        "minLength"
+    } else {
+        "type"
     }
 }
 

@@ -154,6 +154,57 @@ pub(crate) async fn placement_rules(
     Ok(res.map_into_boxed_body())
 }
 
+/// What Placement's WSGI stack does to every answer, outside the version
+/// middleware: lower-case `Vary` names, absolute `Location`s, and 406
+/// (not 400) for a well-formed version outside the served range, such as
+/// `0.5`.
+pub(crate) async fn placement_outer(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let base = {
+        let info = req.connection_info();
+        format!("{}://{}", info.scheme(), info.host())
+    };
+    let res = next.call(req).await?.map_into_boxed_body();
+    let (req, mut res) = res.into_parts();
+    let headers = res.headers_mut();
+    if let Some(vary) = headers.get(header::VARY).and_then(|v| v.to_str().ok()).map(str::to_ascii_lowercase) {
+        headers.insert(header::VARY, header::HeaderValue::from_str(&vary).expect("ascii"));
+    }
+    if let Some(location) =
+        headers.get(header::LOCATION).and_then(|v| v.to_str().ok()).filter(|l| l.starts_with('/'))
+    {
+        let absolute = format!("{base}{location}");
+        headers.insert(header::LOCATION, header::HeaderValue::from_str(&absolute).expect("ascii"));
+    }
+    if res.status() == StatusCode::BAD_REQUEST {
+        let (head, body) = res.into_parts();
+        let bytes = actix_web::body::to_bytes(body).await.unwrap_or_default();
+        let mut res = head.set_body(BoxBody::new(bytes.clone()));
+        if let Ok(mut doc) = serde_json::from_slice::<serde_json::Value>(&bytes)
+            && let Some(text) =
+                doc["errors"][0]["detail"].as_str().and_then(|d| d.strip_prefix("invalid version string: "))
+            && text.split('.').count() == 2
+            && text.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        {
+            let detail = format!("Unacceptable version header: {text}");
+            doc["errors"][0]["detail"] = detail.into();
+            doc["errors"][0]["status"] = 406.into();
+            doc["errors"][0]["title"] = "Not Acceptable".into();
+            let mut fixed = HttpResponse::NotAcceptable();
+            for (name, value) in res.headers() {
+                if name != header::CONTENT_LENGTH {
+                    fixed.append_header((name.clone(), value.clone()));
+                }
+            }
+            res = fixed.json(doc);
+        }
+        return Ok(ServiceResponse::new(req, res));
+    }
+    Ok(ServiceResponse::new(req, res))
+}
+
 /// A path the API does not have.
 pub(crate) async fn not_found() -> Result<HttpResponse, ApiError> {
     Err(errors::not_found("The resource could not be found."))

@@ -39,6 +39,7 @@ pub fn routes(store: Arc<Store>) -> impl FnOnce(&mut web::ServiceConfig) {
             web::scope("")
                 .wrap(actix_web::middleware::from_fn(http::placement_rules))
                 .wrap(Microversions::new(PLACEMENT).error_format(PlacementErrors))
+                .wrap(actix_web::middleware::from_fn(http::placement_outer))
                 .service(root::Root)
                 .service(resource_providers::ResourceProviders::new(store.clone()))
                 .service(inventories::Inventories::new(store.clone()))
