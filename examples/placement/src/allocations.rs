@@ -88,6 +88,7 @@ fn dict_body(generations: bool, types: bool, min_properties: u32) -> Value {
         "properties": {"allocations": dict_allocations(min_properties), "project_id": ids(), "user_id": ids()},
         "required": ["allocations", "project_id", "user_id"], "additionalProperties": false});
     if generations {
+        schema["properties"]["mappings"] = json!({"type": "object"});
         schema["properties"]["consumer_generation"] = json!({"type": ["integer", "null"]});
         schema["required"].as_array_mut().expect("a list").push(json!("consumer_generation"));
     }
@@ -111,7 +112,7 @@ fn put_v1_38() -> Value {
     dict_body(true, true, 0)
 }
 
-fn post_body(generations: bool, types: bool) -> Value {
+pub(crate) fn post_body(generations: bool, types: bool) -> Value {
     json!({"type": "object", "minProperties": 1,
            "patternProperties": {UUID_PATTERN: dict_body(generations, types, 0)},
            "additionalProperties": false})
@@ -130,7 +131,7 @@ fn post_v1_38() -> Value {
 }
 
 /// What a request asks for one consumer.
-struct ConsumerRequest {
+pub(crate) struct ConsumerRequest {
     uuid: String,
     /// Provider uuid to class to amount.
     allocations: BTreeMap<String, BTreeMap<String, i64>>,
@@ -148,7 +149,7 @@ fn amounts(resources: &Value) -> BTreeMap<String, i64> {
 }
 
 impl ConsumerRequest {
-    fn from_body(uuid: &str, version: ApiVersion, body: &Value) -> ConsumerRequest {
+    pub(crate) fn from_body(uuid: &str, version: ApiVersion, body: &Value) -> ConsumerRequest {
         let allocations = if version >= V1_12 {
             body["allocations"]
                 .as_object()
@@ -202,7 +203,7 @@ fn consumer(tx: &Connection, uuid: &str) -> Result<Option<Consumer>, ApiError> {
 /// Writes the allocations of several consumers in one transaction, checking
 /// consumer generations, capacities and constraints, and bumping the
 /// generation of every provider whose allocations changed.
-fn write_allocations(
+pub(crate) fn write_allocations(
     tx: &Connection,
     version: ApiVersion,
     requests: &[ConsumerRequest],
@@ -318,7 +319,7 @@ fn write_allocations(
     Ok(())
 }
 
-fn check_consumer_uuid(uuid: &str) -> Result<String, ApiError> {
+pub(crate) fn check_consumer_uuid(uuid: &str) -> Result<String, ApiError> {
     if !query::is_uuid(uuid) {
         return Err(errors::bad_request(format!("Malformed consumer_uuid: {uuid}")));
     }

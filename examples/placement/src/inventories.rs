@@ -54,7 +54,7 @@ fn update_schema() -> Value {
     record_schema(true)
 }
 
-fn put_all_schema() -> Value {
+pub(crate) fn put_all_schema() -> Value {
     json!({"type": "object",
            "properties": {
                "resource_provider_generation": {"type": "integer"},
@@ -63,7 +63,7 @@ fn put_all_schema() -> Value {
 }
 
 /// An inventory from a validated body, with Placement's defaults.
-fn inventory_from(resource_class: &str, body: &Value) -> Inventory {
+pub(crate) fn inventory_from(resource_class: &str, body: &Value) -> Inventory {
     let int = |key: &str, default: i64| body.get(key).and_then(Value::as_i64).unwrap_or(default);
     Inventory {
         resource_class: resource_class.to_owned(),
@@ -319,6 +319,18 @@ pub(crate) fn set_inventories(
     provider: &Provider,
     wanted: &[Inventory],
 ) -> Result<i64, ApiError> {
+    add_inventories(tx, version, provider, wanted)?;
+    remove_other_inventories(tx, provider, wanted)?;
+    store::bump_provider(tx, provider.id, provider.generation)
+}
+
+/// Adds or updates the `wanted` inventories of `provider`, removing none.
+pub(crate) fn add_inventories(
+    tx: &rusqlite::Connection,
+    version: ApiVersion,
+    provider: &Provider,
+    wanted: &[Inventory],
+) -> Result<(), ApiError> {
     for inv in wanted {
         if !store::class_exists(tx, &inv.resource_class)? {
             return Err(errors::bad_request(format!(
@@ -328,6 +340,19 @@ pub(crate) fn set_inventories(
         }
         check_capacity(version, provider, inv, "update")?;
     }
+    for inv in wanted {
+        store::put_inventory(tx, provider.id, inv)?;
+    }
+    Ok(())
+}
+
+/// Removes the inventories of `provider` outside `wanted`: one still
+/// allocated is 409 `placement.inventory.inuse`.
+pub(crate) fn remove_other_inventories(
+    tx: &rusqlite::Connection,
+    provider: &Provider,
+    wanted: &[Inventory],
+) -> Result<(), ApiError> {
     for existing in store::inventories(tx, provider.id)? {
         if !wanted.iter().any(|w| w.resource_class == existing.resource_class) {
             if in_use(tx, provider, &existing.resource_class)? {
@@ -343,8 +368,5 @@ pub(crate) fn set_inventories(
             ))?;
         }
     }
-    for inv in wanted {
-        store::put_inventory(tx, provider.id, inv)?;
-    }
-    store::bump_provider(tx, provider.id, provider.generation)
+    Ok(())
 }

@@ -13,6 +13,7 @@ pub mod errors;
 mod http;
 mod inventories;
 mod query;
+mod reshaper;
 mod resource_classes;
 mod resource_providers;
 mod root;
@@ -47,7 +48,8 @@ pub fn routes(store: Arc<Store>) -> impl FnOnce(&mut web::ServiceConfig) {
                 .service(aggregates::Aggregates::new(store.clone()))
                 .service(resource_classes::ResourceClasses::new(store.clone()))
                 .service(traits::Traits::new(store.clone()))
-                .service(allocations::Allocations::new(store))
+                .service(allocations::Allocations::new(store.clone()))
+                .service(reshaper::Reshaper::new(store))
                 .default_service(web::to(http::not_found)),
         );
     }

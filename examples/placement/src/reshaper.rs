@@ -1,0 +1,96 @@
+//! The reshaper (`POST /reshaper`, from 1.30): inventories and allocations
+//! of several providers moved in one transaction.
+
+use std::sync::Arc;
+
+use actix_web::{HttpResponse, http::StatusCode};
+use microversion_actix::{ApiError, ApiVersion, Json, controller};
+use serde_json::{Value, json};
+
+use crate::allocations::{self, ConsumerRequest};
+use crate::api::PLACEMENT;
+use crate::errors;
+use crate::inventories;
+use crate::query::UUID_PATTERN;
+use crate::store::{self, Inventory, Provider, Store};
+
+/// The reshaper resource.
+pub(crate) struct Reshaper {
+    store: Arc<Store>,
+}
+
+impl Reshaper {
+    pub(crate) fn new(store: Arc<Store>) -> Reshaper {
+        Reshaper { store }
+    }
+}
+
+fn body(types: bool) -> Value {
+    json!({"type": "object",
+           "properties": {
+               "inventories": {"type": "object",
+                   "patternProperties": {UUID_PATTERN: inventories::put_all_schema()},
+                   "additionalProperties": false},
+               "allocations": allocations::post_body(true, types)},
+           "required": ["inventories", "allocations"], "additionalProperties": false})
+}
+
+fn reshape_v1_30() -> Value {
+    body(false)
+}
+
+fn reshape_v1_38() -> Value {
+    body(true)
+}
+
+#[controller(api = PLACEMENT)]
+impl Reshaper {
+    #[post("/reshaper")]
+    #[api_version("1.30")]
+    #[schema(reshape_v1_30, "1.30", "1.37")]
+    #[schema(reshape_v1_38, "1.38")]
+    async fn reshape(&self, version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
+        let mut requests = Vec::new();
+        for (uuid, data) in body["allocations"].as_object().into_iter().flatten() {
+            let uuid = allocations::check_consumer_uuid(uuid)?;
+            requests.push(ConsumerRequest::from_body(&uuid, version, data));
+        }
+        self.store.tx(|tx| {
+            let mut wanted: Vec<(Provider, Vec<Inventory>)> = Vec::new();
+            for (uuid, data) in body["inventories"].as_object().into_iter().flatten() {
+                let provider = store::provider(tx, uuid)?.ok_or_else(|| {
+                    errors::coded(
+                        StatusCode::BAD_REQUEST,
+                        "resource_provider.not_found",
+                        format!("Resource provider {uuid} in inventories not found: No such resource provider {uuid}."),
+                    )
+                })?;
+                let given = data["resource_provider_generation"].as_i64().unwrap_or(-1);
+                if given != provider.generation {
+                    return Err(errors::concurrent_update(format!(
+                        "resource provider generation conflict for provider {uuid}: actual: {}, given: {given}",
+                        provider.generation
+                    )));
+                }
+                let records = data["inventories"]
+                    .as_object()
+                    .map(|m| m.iter().map(|(class, r)| inventories::inventory_from(class, r)).collect())
+                    .unwrap_or_default();
+                wanted.push((provider, records));
+            }
+            // New inventory first, then the allocations move, then the
+            // inventory they left goes.
+            for (provider, records) in &wanted {
+                inventories::add_inventories(tx, version, provider, records)?;
+            }
+            allocations::write_allocations(tx, version, &requests)?;
+            for (provider, records) in &wanted {
+                inventories::remove_other_inventories(tx, provider, records)?;
+                let current = store::provider_or_404(tx, &provider.uuid)?;
+                store::bump_provider(tx, current.id, current.generation)?;
+            }
+            Ok(())
+        })?;
+        Ok(HttpResponse::NoContent().finish())
+    }
+}
