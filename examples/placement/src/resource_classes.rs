@@ -133,8 +133,9 @@ impl ResourceClasses {
                     && rest.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
             });
         if !valid {
+            let keyword = if name.len() > 255 { "maxLength" } else { "pattern" };
             return Err(errors::bad_request(format!(
-                "JSON does not validate: '{name}' does not match '{CUSTOM_PATTERN}'"
+                "JSON does not validate: '{name}' does not match '{CUSTOM_PATTERN}'\n\nFailed validating '{keyword}' in schema"
             )));
         }
         let created = self.store.tx(|tx| {
