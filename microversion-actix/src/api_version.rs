@@ -23,9 +23,13 @@ use crate::{Api, ApiError, Negotiated, Version, VersionRange, VersionSource};
 /// Compare it with `Version` constants, or ask [`ApiVersion::matches`]:
 ///
 /// ```
-/// use microversion_actix::{ApiVersion, Negotiated, Version, VersionSource};
+/// use microversion_actix::{ApiVersion, Negotiated, Version, VersionHeader, VersionSource};
 ///
-/// let v = ApiVersion::from(Negotiated { version: Version::lit("2.10"), source: VersionSource::Explicit });
+/// let v = ApiVersion::from(Negotiated {
+///     version: Version::lit("2.10"),
+///     source: VersionSource::Explicit,
+///     header: VersionHeader::Standard,
+/// });
 /// assert!(v >= Version::lit("2.10") && v > Version::lit("2.9"));
 /// assert!(v == Version::lit("2.10"));
 /// assert!(v.matches(Some(Version::lit("2.2")), None));

@@ -279,8 +279,8 @@ impl From<UnservedVersion> for ApiError {
 }
 
 impl From<NegotiationError> for ApiError {
-    /// 400 for a malformed version, 406 for one outside the served range;
-    /// both carry the served minimum and maximum.
+    /// 400 for a malformed version, 406 for one outside the served range
+    /// or retired (docs/reference.md §13.3); all carry the served minimum and maximum.
     fn from(err: NegotiationError) -> ApiError {
         let (status, code, title) = match err {
             NegotiationError::Malformed { .. } => {
@@ -288,6 +288,9 @@ impl From<NegotiationError> for ApiError {
             }
             NegotiationError::NotAcceptable { .. } => {
                 (StatusCode::NOT_ACCEPTABLE, "version-not-supported", "API version not supported")
+            }
+            NegotiationError::Retired { .. } => {
+                (StatusCode::NOT_ACCEPTABLE, "version-retired", "API version retired")
             }
         };
         ApiError::new(status, code, title, err.to_string()).with_versions(err.min(), err.max())

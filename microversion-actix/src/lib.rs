@@ -229,11 +229,13 @@ mod versioned;
 pub mod __private;
 
 pub use microversion_core::{
-    Api, CapError, ClientNegotiationError, ClientRequest, DiscoveryParseError, InvertedRange, Link,
-    MAX_ECHOED_BYTES, MAX_LEGACY_HEADERS, MAX_VERSION_HEADER, MIN_VERSION_HEADER, MediaType, Microversion,
-    Negotiated, NegotiationError, Operation, OperationVariant, ParseVersionError, ResponseHeaders,
-    STANDARD_HEADER, ServerVersion, SingleVersion, UnservedVersion, Version, VersionDocument, VersionList,
-    VersionRange, VersionSource, VersionStatus, append_vary, choose_version, parse_discovery,
+    Api, CapError, ClientNegotiationError, ClientRequest, DEPRECATION_HEADER, Deprecation, DeprecationNotice,
+    DiscoveryParseError, InvertedRange, LINK_HEADER, Link, MAX_DEPRECATIONS, MAX_ECHOED_BYTES,
+    MAX_LEGACY_HEADERS, MAX_VERSION_HEADER, MIN_VERSION_HEADER, MediaType, Microversion, Negotiated,
+    NegotiationError, Operation, OperationVariant, ParseVersionError, ResponseHeaders, RetireError,
+    STANDARD_HEADER, SUNSET_HEADER, ServerVersion, SingleVersion, Timestamp, TimestampError, UnservedVersion,
+    Version, VersionCap, VersionDocument, VersionHeader, VersionList, VersionRange, VersionSource,
+    VersionStatus, append_vary, choose_version, parse_discovery,
 };
 
 pub use api_version::ApiVersion;

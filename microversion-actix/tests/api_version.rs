@@ -32,7 +32,11 @@ async fn matches_at_the_boundaries_of_a_handlers_ranges() {
 #[test]
 fn comparisons_and_matches() {
     let at = |text: &str| {
-        ApiVersion::from(microversion_actix::Negotiated { version: v(text), source: VersionSource::Explicit })
+        ApiVersion::from(microversion_actix::Negotiated {
+            version: v(text),
+            source: VersionSource::Explicit,
+            header: microversion_actix::VersionHeader::Standard,
+        })
     };
     let v2_10 = at("2.10");
     assert!(v2_10 > v("2.9") && v2_10 >= v("2.10") && v2_10 <= v("2.10") && v2_10 < v("3.0"));

@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::fmt::Write as _;
 
+use crate::lifecycle::{Deprecation, RetireError, Timestamp};
 use crate::{Version, VersionRange};
 
 /// The name of the standard request and response header.
@@ -11,6 +12,11 @@ pub const STANDARD_HEADER: &str = "OpenStack-API-Version";
 
 /// How many legacy header names one declaration may list.
 pub const MAX_LEGACY_HEADERS: usize = 4;
+
+/// How many deprecations one declaration may list (ranges and the whole API).
+pub const MAX_DEPRECATIONS: usize = 8;
+
+const NO_DEPRECATION: Deprecation = Deprecation::whole_api();
 
 /// One entry of the version history: a version and the change it made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +95,9 @@ pub struct Api {
     path: Option<&'static str>,
     status: VersionStatus,
     updated: Option<&'static str>,
+    deprecations: [Deprecation; MAX_DEPRECATIONS],
+    deprecation_count: usize,
+    retired_below: Option<Version>,
 }
 
 /// Why a deployer cap cannot be applied.
@@ -213,6 +222,9 @@ impl Api {
             path: None,
             status: VersionStatus::Current,
             updated: None,
+            deprecations: [NO_DEPRECATION; MAX_DEPRECATIONS],
+            deprecation_count: 0,
+            retired_below: None,
         }
     }
 
@@ -317,6 +329,152 @@ impl Api {
         Ok(self)
     }
 
+    /// Declares a deprecation of some versions, or of the whole API version
+    /// (docs/reference.md §13.1). Panics (a compile error in a `const`) if
+    /// the deprecation has no date, its sunset comes before its date, a
+    /// bound of its range is not a version of the history, it overlaps
+    /// another deprecated range, the whole API is deprecated twice, or more
+    /// than [`MAX_DEPRECATIONS`] are declared.
+    ///
+    /// ```
+    /// use microversion_core::{Api, Deprecation, Microversion, Version, VersionStatus};
+    ///
+    /// const VOLUME: Api = Api::new("volume", &[
+    ///     Microversion::new("3.0", "Initial version."),
+    ///     Microversion::new("3.1", "Volumes show their type."),
+    /// ])
+    /// .deprecated(Deprecation::whole_api().since("2026-01-01").link("https://docs.example/v4"));
+    ///
+    /// assert!(VOLUME.deprecation_for(Version::lit("3.1")).is_some());
+    /// assert_eq!(VOLUME.discovery_status(), VersionStatus::Deprecated);
+    /// ```
+    ///
+    /// ```compile_fail
+    /// use microversion_core::{Api, Deprecation, Microversion};
+    /// // error[E0080]: a deprecated range must start and end at versions of the history
+    /// const BAD: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b")])
+    ///     .deprecated(Deprecation::versions("2.1", "2.5").since("2026-01-01"));
+    /// ```
+    pub const fn deprecated(mut self, deprecation: Deprecation) -> Api {
+        deprecation.check();
+        assert!(self.deprecation_count < MAX_DEPRECATIONS, "at most 8 deprecations may be declared");
+        if let Some(range) = deprecation.versions_covered() {
+            let min_ok = match range.min() {
+                Some(v) => self.position(v).is_some(),
+                None => true,
+            };
+            let max_ok = match range.max() {
+                Some(v) => self.position(v).is_some(),
+                None => true,
+            };
+            assert!(min_ok && max_ok, "a deprecated range must start and end at versions of the history");
+        }
+        let mut i = 0;
+        while i < self.deprecation_count {
+            let other = self.deprecations[i];
+            match (other.versions_covered(), deprecation.versions_covered()) {
+                (None, None) => panic!("the whole API can be deprecated once only"),
+                (Some(a), Some(b)) => assert!(!a.overlaps(b), "two deprecated ranges overlap"),
+                _ => {}
+            }
+            i += 1;
+        }
+        self.deprecations[self.deprecation_count] = deprecation;
+        self.deprecation_count += 1;
+        self
+    }
+
+    /// The declared deprecations, in the order declared.
+    pub fn deprecations(&self) -> &[Deprecation] {
+        &self.deprecations[..self.deprecation_count]
+    }
+
+    /// The deprecation that applies to `version`: the deprecated range
+    /// holding it, else the whole API's deprecation, else `None`.
+    pub const fn deprecation_for(&self, version: Version) -> Option<&Deprecation> {
+        let mut whole = None;
+        let mut i = 0;
+        while i < self.deprecation_count {
+            let d = &self.deprecations[i];
+            match d.versions_covered() {
+                Some(range) if range.contains(version) => return Some(d),
+                Some(_) => {}
+                None => whole = Some(d),
+            }
+            i += 1;
+        }
+        whole
+    }
+
+    /// The whole API version's deprecation, if declared.
+    pub const fn whole_api_deprecation(&self) -> Option<&Deprecation> {
+        let mut i = 0;
+        while i < self.deprecation_count {
+            if self.deprecations[i].versions_covered().is_none() {
+                return Some(&self.deprecations[i]);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Retires every version below `below` (docs/reference.md §13.3): they
+    /// answer 406 naming their sunset and the oldest version served, and a
+    /// request naming no version gets `below` when the default is older.
+    /// Each retired version must be covered by a deprecation whose sunset
+    /// has passed (by the clock: see [`Api::retire_below_at`]).
+    pub fn retire_below(self, below: Version) -> Result<Api, RetireError> {
+        self.retire_below_at(below, Timestamp::now())
+    }
+
+    /// [`Api::retire_below`] as if the time were `now`.
+    pub const fn retire_below_at(mut self, below: Version, now: Timestamp) -> Result<Api, RetireError> {
+        let Some(position) = self.position(below) else {
+            return Err(RetireError::NotInHistory(below));
+        };
+        if self.max().lt(below) {
+            return Err(RetireError::AboveMax { below, max: self.max() });
+        }
+        let mut i = 0;
+        while i < position {
+            let version = self.history[i].version;
+            let sunset = match self.deprecation_for(version) {
+                Some(d) => d.sunset_date(),
+                None => None,
+            };
+            match sunset {
+                None => return Err(RetireError::NoSunset(version)),
+                Some(sunset) if !sunset.le(now) => return Err(RetireError::BeforeSunset { version, sunset }),
+                Some(_) => {}
+            }
+            i += 1;
+        }
+        self.retired_below = Some(below);
+        Ok(self)
+    }
+
+    /// The version below which versions are retired, if any.
+    pub const fn retired_below(&self) -> Option<Version> {
+        self.retired_below
+    }
+
+    /// The planned raise of the minimum, for discovery's `next_min_version`
+    /// and `not_before` (the API-SIG version-discovery guideline): when a
+    /// deprecated range with a sunset holds the served minimum and ends
+    /// before the maximum, the first version after it, and that sunset.
+    pub fn next_min_version(&self) -> Option<(Version, Timestamp)> {
+        let min = self.min();
+        let d = self.deprecations().iter().find(|d| d.versions_covered().is_some_and(|r| r.contains(min)))?;
+        let sunset = d.sunset_date()?;
+        let last = d.versions_covered()?.max()?;
+        let next = self
+            .history
+            .iter()
+            .map(|m| m.version)
+            .find(|v| last.lt(*v) && self.serves_up_to(*v, Version::MAX))?;
+        Some((next, sunset))
+    }
+
     /// The service type named in `OpenStack-API-Version` (`compute`).
     pub const fn service_type(&self) -> &'static str {
         self.service_type
@@ -332,8 +490,17 @@ impl Api {
         self.history
     }
 
-    /// The oldest version.
+    /// The oldest served version: the first of the history, or the one
+    /// below which versions are retired ([`Api::retire_below`]).
     pub const fn min(&self) -> Version {
+        match self.retired_below {
+            Some(v) => v,
+            None => self.compiled_min(),
+        }
+    }
+
+    /// The oldest declared version, whatever is retired.
+    pub const fn compiled_min(&self) -> Version {
         self.history[0].version
     }
 
@@ -355,12 +522,15 @@ impl Api {
         self.cap
     }
 
-    /// The version served to requests that ask for none.
+    /// The version served to requests that ask for none: the declared
+    /// default (the first version unless set), or the oldest version served
+    /// when versions up to it are retired.
     pub const fn default_or_min(&self) -> Version {
-        match self.default {
+        let declared = match self.default {
             Some(v) => v,
-            None => self.min(),
-        }
+            None => self.compiled_min(),
+        };
+        if declared.lt(self.min()) { self.min() } else { declared }
     }
 
     /// The versions declared as disabled.
@@ -373,9 +543,9 @@ impl Api {
         VersionRange::between(self.min(), self.max())
     }
 
-    /// The declared range, `min` to [`Api::compiled_max`].
+    /// The declared range, [`Api::compiled_min`] to [`Api::compiled_max`].
     pub const fn declared_range(&self) -> VersionRange {
-        VersionRange::between(self.min(), self.compiled_max())
+        VersionRange::between(self.compiled_min(), self.compiled_max())
     }
 
     /// Whether each bound `range` names is a version of the declared range
@@ -414,7 +584,14 @@ impl Api {
     /// Whether a request for `version` is served: declared, not above the cap,
     /// not disabled.
     pub const fn serves(&self, version: Version) -> bool {
-        if self.position(version).is_none() || !version.le(self.max()) {
+        self.serves_up_to(version, self.max())
+    }
+
+    /// Whether a request for `version` is served when the served maximum is
+    /// `max` (a cap changed while serving, [`VersionCap`](crate::VersionCap)):
+    /// declared, not retired, not above `max`, not disabled.
+    pub const fn serves_up_to(&self, version: Version, max: Version) -> bool {
+        if self.position(version).is_none() || !version.le(max) || version.lt(self.min()) {
             return false;
         }
         let mut i = 0;
@@ -432,9 +609,19 @@ impl Api {
         self.history.iter().map(|m| m.version).filter(|v| self.serves(*v))
     }
 
-    /// The status shown in discovery documents.
-    pub const fn discovery_status(&self) -> VersionStatus {
-        self.status
+    /// The status shown in discovery documents: `DEPRECATED` when the
+    /// whole API version is deprecated (from its date on, see
+    /// [`Api::discovery_status_at`]), else the declared one.
+    pub fn discovery_status(&self) -> VersionStatus {
+        self.discovery_status_at(Timestamp::now())
+    }
+
+    /// [`Api::discovery_status`] as if the time were `now`.
+    pub const fn discovery_status_at(&self, now: Timestamp) -> VersionStatus {
+        match self.whole_api_deprecation() {
+            Some(d) if d.deprecated_since().le(now) => VersionStatus::Deprecated,
+            _ => self.status,
+        }
     }
 
     /// The `updated` timestamp for discovery documents, if declared.
@@ -446,7 +633,7 @@ impl Api {
     pub fn api_id(&self) -> Cow<'static, str> {
         match self.id {
             Some(id) => Cow::Borrowed(id),
-            None => Cow::Owned(format!("v{}", self.min())),
+            None => Cow::Owned(format!("v{}", self.compiled_min())),
         }
     }
 
@@ -468,7 +655,7 @@ impl Api {
             out,
             "Generated from the API declaration. Minimum version {}, maximum version {}; \
              requests without a version get {}.\n",
-            self.min(),
+            self.compiled_min(),
             self.compiled_max(),
             self.default_or_min()
         );
@@ -477,6 +664,13 @@ impl Api {
             let mut note = String::new();
             if self.disabled.contains(&entry.version) {
                 note.push_str(" (disabled)");
+            }
+            if let Some(d) = self.deprecation_for(entry.version) {
+                let _ = write!(note, " (deprecated since {}", d.deprecated_since());
+                if let Some(sunset) = d.sunset_date() {
+                    let _ = write!(note, ", sunset {sunset}");
+                }
+                note.push(')');
             }
             let change = entry.change.replace('|', "\\|");
             let _ = writeln!(out, "| {} | {}{} |", entry.version, change, note);

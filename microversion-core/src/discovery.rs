@@ -66,6 +66,13 @@ pub struct VersionDocument {
     pub version: Version,
     /// The served minimum microversion.
     pub min_version: Version,
+    /// The minimum planned next (the API-SIG guideline's `next_min_version`),
+    /// when a deprecated range holding the minimum has a sunset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_min_version: Option<Version>,
+    /// The date before which the minimum will not be raised (`not_before`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_before: Option<String>,
     /// When the API version last changed (ISO 8601), if declared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated: Option<String>,
@@ -87,6 +94,10 @@ struct VersionDocumentWire {
     max_version: Option<Version>,
     min_version: Version,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    next_min_version: Option<Version>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    not_before: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     updated: Option<String>,
     links: Vec<Link>,
     #[serde(rename = "media-types", default, skip_serializing_if = "Vec::is_empty")]
@@ -101,6 +112,8 @@ impl From<VersionDocument> for VersionDocumentWire {
             version: Some(doc.version),
             max_version: Some(doc.version),
             min_version: doc.min_version,
+            next_min_version: doc.next_min_version,
+            not_before: doc.not_before,
             updated: doc.updated,
             links: doc.links,
             media_types: doc.media_types,
@@ -124,6 +137,8 @@ impl TryFrom<VersionDocumentWire> for VersionDocument {
             status: wire.status,
             version,
             min_version: wire.min_version,
+            next_min_version: wire.next_min_version,
+            not_before: wire.not_before,
             updated: wire.updated,
             links: wire.links,
             media_types: wire.media_types,
@@ -169,6 +184,7 @@ impl Api {
     /// ```
     pub fn version_document(&self, root_url: &str) -> VersionDocument {
         let id = self.api_id();
+        let next_min = self.next_min_version();
         VersionDocument {
             links: vec![Link {
                 href: self_href(root_url, &self.api_path()),
@@ -179,6 +195,8 @@ impl Api {
             status: self.discovery_status(),
             version: self.max(),
             min_version: self.min(),
+            next_min_version: next_min.map(|(v, _)| v),
+            not_before: next_min.map(|(_, at)| at.iso8601()),
             updated: self.updated_at().map(str::to_owned),
             media_types: Vec::new(),
         }
@@ -216,6 +234,10 @@ pub struct ServerVersion {
     pub max: Option<Version>,
     /// The `self` link, if any.
     pub self_link: Option<String>,
+    /// The minimum announced next (`next_min_version`), if any.
+    pub next_min: Option<Version>,
+    /// The date before which the minimum will not be raised (`not_before`), as written.
+    pub not_before: Option<String>,
 }
 
 impl ServerVersion {
@@ -228,6 +250,8 @@ impl ServerVersion {
             min: Some(min),
             max: Some(max),
             self_link: None,
+            next_min: None,
+            not_before: None,
         }
     }
 }
@@ -303,7 +327,16 @@ fn parse_entry(entry: &Value) -> Result<ServerVersion, DiscoveryParseError> {
             .and_then(Value::as_str)
             .map(str::to_owned)
     });
-    Ok(ServerVersion { id: text("id"), status: text("status"), min: version("min_version")?, max, self_link })
+    let not_before = entry.get("not_before").and_then(Value::as_str).map(str::to_owned);
+    Ok(ServerVersion {
+        id: text("id"),
+        status: text("status"),
+        min: version("min_version")?,
+        max,
+        self_link,
+        next_min: version("next_min_version")?,
+        not_before,
+    })
 }
 
 #[cfg(test)]

@@ -7,7 +7,10 @@
 //!   Nova and microversion-parse read them, without allocating on success.
 //! - [`ResponseHeaders`]: the `OpenStack-API-Version`, legacy and `Vary` values.
 //! - [`VersionList`], [`SingleVersion`], [`parse_discovery`]: discovery documents.
-//! - [`choose_version`]: the negotiation a client does against a server.
+//! - [`choose_version`]: the negotiation a client does against a server;
+//!   [`DeprecationNotice`]: the `Deprecation` and `Sunset` a server sent.
+//! - [`Deprecation`], [`Api::retire_below`], [`VersionCap`]: a version's
+//!   life, from deprecation to retirement, and a cap changed while serving.
 //!
 //! Most services depend on `microversion-actix`, which re-exports this crate.
 //!
@@ -26,15 +29,20 @@
 //! ```
 
 mod api;
+mod cap;
 mod client;
 mod discovery;
 mod dispatch;
 mod headers;
+mod lifecycle;
 mod negotiate;
 mod range;
 mod version;
 
-pub use api::{Api, CapError, MAX_LEGACY_HEADERS, Microversion, STANDARD_HEADER, VersionStatus};
+pub use api::{
+    Api, CapError, MAX_DEPRECATIONS, MAX_LEGACY_HEADERS, Microversion, STANDARD_HEADER, VersionStatus,
+};
+pub use cap::VersionCap;
 pub use client::{ClientNegotiationError, ClientRequest, choose_version};
 pub use discovery::{
     DiscoveryParseError, Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList,
@@ -42,6 +50,10 @@ pub use discovery::{
 };
 pub use dispatch::{Operation, OperationVariant, UnservedVersion};
 pub use headers::{MAX_VERSION_HEADER, MIN_VERSION_HEADER, ResponseHeaders, append_vary};
-pub use negotiate::{MAX_ECHOED_BYTES, Negotiated, NegotiationError, VersionSource};
+pub use lifecycle::{
+    DEPRECATION_HEADER, Deprecation, DeprecationNotice, LINK_HEADER, RetireError, SUNSET_HEADER, Timestamp,
+    TimestampError,
+};
+pub use negotiate::{MAX_ECHOED_BYTES, Negotiated, NegotiationError, VersionHeader, VersionSource};
 pub use range::{InvertedRange, VersionRange};
 pub use version::{ParseVersionError, Version};

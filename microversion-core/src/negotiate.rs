@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::api::{MAX_LEGACY_HEADERS, STANDARD_HEADER};
-use crate::{Api, Version};
+use crate::{Api, Timestamp, Version};
 
 /// Where the negotiated version came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -20,6 +20,28 @@ pub enum VersionSource {
     Explicit,
 }
 
+/// Which header named the version a request asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VersionHeader {
+    /// The standard `OpenStack-API-Version` header.
+    Standard,
+    /// One of the API's legacy headers (`X-OpenStack-Nova-API-Version`).
+    Legacy,
+    /// Neither: the request named no version.
+    None,
+}
+
+impl VersionHeader {
+    /// `standard`, `legacy` or `none`: a label for metrics and logs.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            VersionHeader::Standard => "standard",
+            VersionHeader::Legacy => "legacy",
+            VersionHeader::None => "none",
+        }
+    }
+}
+
 /// The outcome of a successful negotiation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Negotiated {
@@ -27,6 +49,8 @@ pub struct Negotiated {
     pub version: Version,
     /// How the request chose it.
     pub source: VersionSource,
+    /// Which header named it.
+    pub header: VersionHeader,
 }
 
 /// A request whose version cannot be served, with what a 400 or 406 needs.
@@ -37,6 +61,18 @@ pub enum NegotiationError {
         /// The offending text, lossily decoded and cut to [`MAX_ECHOED_BYTES`].
         requested: String,
         /// The served minimum.
+        min: Version,
+        /// The served maximum.
+        max: Version,
+    },
+    /// A declared version retired after its sunset (406 Not Acceptable,
+    /// docs/reference.md §13.3).
+    Retired {
+        /// The requested version.
+        requested: Version,
+        /// The sunset of its deprecation.
+        sunset: Timestamp,
+        /// The served minimum: the oldest version served.
         min: Version,
         /// The served maximum.
         max: Version,
@@ -60,31 +96,44 @@ impl NegotiationError {
     pub const fn status(&self) -> u16 {
         match self {
             NegotiationError::Malformed { .. } => 400,
-            NegotiationError::NotAcceptable { .. } => 406,
+            NegotiationError::NotAcceptable { .. } | NegotiationError::Retired { .. } => 406,
         }
     }
 
     /// The served minimum.
     pub const fn min(&self) -> Version {
         match self {
-            NegotiationError::Malformed { min, .. } | NegotiationError::NotAcceptable { min, .. } => *min,
+            NegotiationError::Malformed { min, .. }
+            | NegotiationError::NotAcceptable { min, .. }
+            | NegotiationError::Retired { min, .. } => *min,
         }
     }
 
     /// The served maximum.
     pub const fn max(&self) -> Version {
         match self {
-            NegotiationError::Malformed { max, .. } | NegotiationError::NotAcceptable { max, .. } => *max,
+            NegotiationError::Malformed { max, .. }
+            | NegotiationError::NotAcceptable { max, .. }
+            | NegotiationError::Retired { max, .. } => *max,
         }
     }
 
-    fn malformed(api: &Api, text: &[u8]) -> NegotiationError {
+    /// The well-formed version requested, for a 406.
+    pub const fn requested_version(&self) -> Option<Version> {
+        match self {
+            NegotiationError::Malformed { .. } => None,
+            NegotiationError::NotAcceptable { requested, .. }
+            | NegotiationError::Retired { requested, .. } => Some(*requested),
+        }
+    }
+
+    fn malformed(api: &Api, text: &[u8], max: Version) -> NegotiationError {
         let cut = &text[..text.len().min(MAX_ECHOED_BYTES)];
         let mut requested = String::from_utf8_lossy(cut).into_owned();
         if text.len() > MAX_ECHOED_BYTES {
             requested.push('…');
         }
-        NegotiationError::Malformed { requested, min: api.min(), max: api.max() }
+        NegotiationError::Malformed { requested, min: api.min(), max }
     }
 }
 
@@ -99,6 +148,11 @@ impl fmt::Display for NegotiationError {
             NegotiationError::NotAcceptable { requested, min, max } => write!(
                 f,
                 "Version {requested} is not supported by the API. Minimum is {min} and maximum is {max}."
+            ),
+            NegotiationError::Retired { requested, sunset, min, max } => write!(
+                f,
+                "Version {requested} was retired after its sunset on {sunset}. \
+                 The oldest version served is {min}; maximum is {max}."
             ),
         }
     }
@@ -173,6 +227,21 @@ impl Api {
         N: AsRef<[u8]> + ?Sized + 'h,
         V: AsRef<[u8]> + ?Sized + 'h,
     {
+        self.negotiate_up_to(headers, self.max())
+    }
+
+    /// [`Api::negotiate`] with `max` as the served maximum: the value of a
+    /// cap that changes while serving ([`VersionCap`](crate::VersionCap)).
+    pub fn negotiate_up_to<'h, I, N, V>(
+        &self,
+        headers: I,
+        max: Version,
+    ) -> Result<Negotiated, NegotiationError>
+    where
+        I: IntoIterator<Item = (&'h N, &'h V)>,
+        N: AsRef<[u8]> + ?Sized + 'h,
+        V: AsRef<[u8]> + ?Sized + 'h,
+    {
         let service = self.service_type().as_bytes();
         let legacy_names = self.legacy_header_names();
         let mut standard: Option<&[u8]> = None;
@@ -195,17 +264,32 @@ impl Api {
             }
         }
 
-        let Some(text) = standard.or_else(|| legacy.iter().flatten().next().copied()) else {
-            return Ok(Negotiated { version: self.default_or_min(), source: VersionSource::Default });
+        let (text, header) = match standard {
+            Some(text) => (text, VersionHeader::Standard),
+            None => match legacy.iter().flatten().next() {
+                Some(text) => (*text, VersionHeader::Legacy),
+                None => {
+                    return Ok(Negotiated {
+                        version: self.default_or_min(),
+                        source: VersionSource::Default,
+                        header: VersionHeader::None,
+                    });
+                }
+            },
         };
         if text == b"latest" {
-            return Ok(Negotiated { version: self.max(), source: VersionSource::Latest });
+            return Ok(Negotiated { version: max, source: VersionSource::Latest, header });
         }
-        let version = Version::parse_bytes(text).map_err(|_| NegotiationError::malformed(self, text))?;
-        if self.serves(version) {
-            Ok(Negotiated { version, source: VersionSource::Explicit })
-        } else {
-            Err(NegotiationError::NotAcceptable { requested: version, min: self.min(), max: self.max() })
+        let version = Version::parse_bytes(text).map_err(|_| NegotiationError::malformed(self, text, max))?;
+        if self.serves_up_to(version, max) {
+            return Ok(Negotiated { version, source: VersionSource::Explicit, header });
+        }
+        let (min, sunset) = (self.min(), self.deprecation_for(version).and_then(|d| d.sunset_date()));
+        match sunset {
+            Some(sunset) if version.lt(min) && self.position(version).is_some() => {
+                Err(NegotiationError::Retired { requested: version, sunset, min, max })
+            }
+            _ => Err(NegotiationError::NotAcceptable { requested: version, min, max }),
         }
     }
 }
@@ -245,7 +329,14 @@ mod tests {
     #[test]
     fn no_header_gives_the_default() {
         let got = negotiate(&[("Accept", "application/json")]).unwrap();
-        assert_eq!(got, Negotiated { version: Version::new(2, 1), source: VersionSource::Default });
+        assert_eq!(
+            got,
+            Negotiated {
+                version: Version::new(2, 1),
+                source: VersionSource::Default,
+                header: VersionHeader::None
+            }
+        );
         let api = API.default_version("2.3");
         assert_eq!(api.negotiate([(STD, "")]).unwrap().version, Version::new(2, 3));
     }
@@ -265,7 +356,14 @@ mod tests {
         assert_eq!(version(&[(STD, "compute 2.1"), (STD, "compute 2.9")]), "2.9");
         assert_eq!(version(&[(STD, "dogs 1.9, compute 2.4")]), "2.4");
         let latest = negotiate(&[(STD, "compute latest")]).unwrap();
-        assert_eq!(latest, Negotiated { version: Version::new(2, 9), source: VersionSource::Latest });
+        assert_eq!(
+            latest,
+            Negotiated {
+                version: Version::new(2, 9),
+                source: VersionSource::Latest,
+                header: VersionHeader::Standard
+            }
+        );
         for bad in ["compute LATEST", "compute 2.1.3", "compute bogus", "compute 02.1", "compute 2.1 2.2"] {
             assert_eq!(status(&[(STD, bad)]), 400, "{bad}");
         }

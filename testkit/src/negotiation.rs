@@ -96,7 +96,7 @@ pub fn check(api: &Api, headers: &[(&[u8], &[u8])]) -> Result<(), String> {
     let want = expected(api, headers);
     let fail = |why: &str| Err(format!("{why}: got {got:?}, expected {want:?}, headers {headers:?}"));
     match (&got, &want) {
-        (Ok(Negotiated { version, source }), Expected::Served(v, s)) if version == v && source == s => {
+        (Ok(Negotiated { version, source, .. }), Expected::Served(v, s)) if version == v && source == s => {
             if !api.serves(*version) {
                 return fail("served a version the API does not serve");
             }
