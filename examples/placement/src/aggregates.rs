@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::api::PLACEMENT;
 use crate::errors;
-use crate::http::cache_headers;
+use crate::http::{cache_headers, validate};
 use crate::query::UUID_PATTERN;
 use crate::resource_providers::aggregates_of;
 use crate::store::{self, Store, sql};
@@ -68,21 +68,20 @@ impl Aggregates {
 
     #[put("/resource_providers/{uuid}/aggregates")]
     #[api_version("1.1")]
-    #[schema(put_v1_1, "1.1", "1.18")]
-    #[schema(put_v1_19, "1.19")]
     async fn replace(
         &self,
         version: ApiVersion,
         uuid: web::Path<String>,
         body: Json<Value>,
     ) -> Result<HttpResponse, ApiError> {
-        let list = if version >= V1_19 { &body["aggregates"] } else { &*body };
-        let aggregates: Vec<String> = list
-            .as_array()
-            .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-            .unwrap_or_default();
-        let (generation, stored) = self.store.tx(|tx| {
+        let (generation, aggregates) = self.store.tx(|tx| {
             let provider = store::provider_or_404(tx, &uuid)?;
+            validate(if version >= V1_19 { put_v1_19 } else { put_v1_1 }, &body)?;
+            let list = if version >= V1_19 { &body["aggregates"] } else { &*body };
+            let aggregates: Vec<String> = list
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                .unwrap_or_default();
             let mut generation = provider.generation;
             if version >= V1_19 {
                 let expected = body["resource_provider_generation"].as_i64().unwrap_or(-1);
@@ -100,8 +99,8 @@ impl Aggregates {
                     params![provider.id, aggregate],
                 ))?;
             }
-            Ok((generation, aggregates_of(tx, provider.id)?))
+            Ok((generation, aggregates))
         })?;
-        Ok(respond(version, &stored, generation, store::now()))
+        Ok(respond(version, &aggregates, generation, store::now()))
     }
 }

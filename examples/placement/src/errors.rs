@@ -2,7 +2,7 @@
 //! and messages, and constructors for the errors the handlers raise.
 
 use actix_web::http::StatusCode;
-use microversion_actix::{ApiError, ErrorFormat};
+use microversion_actix::{ApiError, ErrorFormat, Violation};
 use serde_json::{Map, Value, json};
 
 /// The codes Placement names (`placement.<code>`); every other error is
@@ -35,15 +35,7 @@ impl ErrorFormat for PlacementErrors {
                 let requested = error.detail().split_whitespace().nth(1).unwrap_or_default();
                 format!("Unacceptable version header: {requested}")
             }
-            "invalid-input" => {
-                let messages: Vec<String> =
-                    error.violations().iter().map(|v| python_message(&v.message)).collect();
-                let keyword = error.violations().first().map_or("type", |v| keyword_of(&v.message));
-                format!(
-                    "JSON does not validate: {}\n\nFailed validating '{keyword}' in schema",
-                    messages.join("; ")
-                )
-            }
+            "invalid-input" => validation_detail(error.violations()),
             _ => match error.detail().strip_prefix("Malformed request body: ") {
                 Some(rest) => format!("Malformed JSON: {rest}"),
                 None => error.detail().to_owned(),
@@ -65,33 +57,137 @@ impl ErrorFormat for PlacementErrors {
     }
 }
 
-/// A validator message in the words of Python's jsonschema, which quotes
-/// property names with single quotes.
-fn python_message(message: &str) -> String {
-    match message.strip_suffix(" is a required property") {
-        Some(name) => format!("'{}' is a required property", name.trim_matches('"')),
-        None => message.to_owned(),
+/// Placement's `JSON does not validate: ...` for the violations the
+/// validator found: the messages in the words of Python's jsonschema, the
+/// keyword of the first, and where it is in the schema.
+fn validation_detail(violations: &[Violation]) -> String {
+    let translated: Vec<(String, &'static str)> = violations.iter().map(python_message).collect();
+    let messages: Vec<&str> = translated.iter().map(|(m, _)| m.as_str()).collect();
+    let (keyword, path) = match (translated.first(), violations.first()) {
+        (Some((_, keyword)), Some(first)) => (*keyword, first.path.as_str()),
+        _ => ("type", ""),
+    };
+    let mut schema_path = String::new();
+    let mut instance_path = String::new();
+    let mut parent = "";
+    for segment in path.split('/').filter(|s| !s.is_empty()) {
+        if segment.bytes().all(|b| b.is_ascii_digit()) {
+            schema_path.push_str("['items']");
+            instance_path.push_str(&format!("[{segment}]"));
+        } else {
+            if KEYED_BY_PATTERN.contains(&parent) {
+                schema_path.push_str("['patternProperties']");
+            } else {
+                schema_path.push_str(&format!("['properties']['{segment}']"));
+            }
+            instance_path.push_str(&format!("['{segment}']"));
+        }
+        parent = segment;
     }
+    format!(
+        "JSON does not validate: {}\n\nFailed validating '{keyword}' in schema{schema_path}\n\nOn instance{instance_path}",
+        messages.join("; ")
+    )
 }
 
-/// The schema keyword a validator message is about.
-fn keyword_of(message: &str) -> &'static str {
-    if message.contains("is a required property") {
-        "required"
-    } else if message.contains("less than the minimum") {
-        "minimum"
-    } else if message.contains("greater than the maximum") {
-        "maximum"
-    } else if message.contains("does not match") {
-        "pattern"
-    } else if message.contains("Additional properties") {
-        "additionalProperties"
-    } else if message.contains("is too long") {
-        "maxLength"
-    } else if message.contains("is too short") || message.contains("should be non-empty") {
-        "minLength"
-    } else {
-        "type"
+/// The objects of Placement's bodies whose keys are matched by a pattern
+/// (uuids, resource classes), with no other keys allowed.
+const KEYED_BY_PATTERN: [&str; 3] = ["allocations", "resources", "inventories"];
+
+/// A validator message in the words of Python's jsonschema (values as
+/// Python's `repr`, single quotes), with the keyword that failed.
+fn python_message(violation: &Violation) -> (String, &'static str) {
+    let message = violation.message.as_str();
+    if let Some(list) =
+        message.strip_prefix("Additional properties are not allowed (").and_then(|r| r.split(" was").next())
+    {
+        if violation.path.rsplit('/').next().is_some_and(|last| KEYED_BY_PATTERN.contains(&last)) {
+            return (format!("{list} does not match any of the regexes"), "additionalProperties");
+        }
+        return (message.to_owned(), "additionalProperties");
+    }
+    let mut values = serde_json::Deserializer::from_str(message).into_iter::<Value>();
+    let Some(Ok(instance)) = values.next() else {
+        // A long string the framework cut: too long, most likely.
+        if message.starts_with('"') && message.ends_with('…') {
+            let text: String = message.trim_start_matches('"').chars().take(60).collect();
+            return (format!("'{text}...' is too long"), "maxLength");
+        }
+        return (message.to_owned(), "type");
+    };
+    let rest = &message[values.byte_offset()..];
+    let value = repr(&instance);
+    let quoted_after = |prefix: &str| rest.strip_prefix(prefix).map(|r| r.trim_matches('"').to_owned());
+    if let Some(kind) = quoted_after(" is not of type ") {
+        return (format!("{value} is not of type '{kind}'"), "type");
+    }
+    if let Some(kinds) = rest.strip_prefix(" is not of types ") {
+        return (format!("{value} is not of type {}", kinds.replace('"', "'")), "type");
+    }
+    if rest == " is a required property" {
+        return (format!("{value} is a required property"), "required");
+    }
+    if let Some(pattern) = quoted_after(" does not match ") {
+        if pattern == crate::query::UUID_PATTERN {
+            return (format!("{value} is not a 'uuid'"), "format");
+        }
+        return (format!("{value} does not match '{pattern}'"), "pattern");
+    }
+    if let Some(format) = quoted_after(" is not a ") {
+        return (format!("{value} is not a '{format}'"), "format");
+    }
+    let table: [(&str, &str, &'static str); 8] = [
+        (" is shorter than ", "is too short", "minLength"),
+        (" is longer than ", "is too long", "maxLength"),
+        (" is less than the minimum of ", "", "minimum"),
+        (" is greater than the maximum of ", "", "maximum"),
+        (" is not one of ", "", "enum"),
+        (" is not valid under any of the schemas listed in the 'anyOf'", "", "anyOf"),
+        (" is not valid under any of the schemas listed in the 'oneOf'", "", "oneOf"),
+        (" has non-unique elements", "", "uniqueItems"),
+    ];
+    for (prefix, words, keyword) in table {
+        if rest.starts_with(prefix) {
+            let words = if words.is_empty() { rest.trim_start() } else { words };
+            return (format!("{value} {words}"), keyword);
+        }
+    }
+    let sized: [(&str, &str, &str, &'static str); 4] = [
+        (" has less than ", "item", "is too short", "minItems"),
+        (" has more than ", "item", "is too long", "maxItems"),
+        (" has less than ", "propert", "does not have enough properties", "minProperties"),
+        (" has more than ", "propert", "has too many properties", "maxProperties"),
+    ];
+    for (prefix, unit, words, keyword) in sized {
+        if rest.starts_with(prefix) && rest.contains(unit) {
+            return (format!("{value} {words}"), keyword);
+        }
+    }
+    (message.to_owned(), "type")
+}
+
+/// A JSON value as Python's `repr` writes it.
+fn repr(value: &Value) -> String {
+    match value {
+        Value::Null => "None".to_owned(),
+        Value::Bool(true) => "True".to_owned(),
+        Value::Bool(false) => "False".to_owned(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => {
+            if s.contains('\'') && !s.contains('"') {
+                format!("\"{s}\"")
+            } else {
+                format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
+            }
+        }
+        Value::Array(items) => format!("[{}]", items.iter().map(repr).collect::<Vec<_>>().join(", ")),
+        Value::Object(map) => format!(
+            "{{{}}}",
+            map.iter()
+                .map(|(k, v)| format!("{}: {}", repr(&Value::String(k.clone())), repr(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 

@@ -218,3 +218,36 @@ pub(crate) fn cache_headers(builder: &mut HttpResponseBuilder, version: ApiVersi
         builder.insert_header((header::LAST_MODIFIED, httpdate::fmt_http_date(time)));
     }
 }
+
+/// Validates `body` against `schema` inside a handler, for the operations
+/// where Placement looks its resource up (a 404) before it reads the body,
+/// which the framework's `#[schema]` (checked before the handler) cannot
+/// do. The compiled schemas are kept per schema function.
+pub(crate) fn validate(schema: fn() -> serde_json::Value, body: &serde_json::Value) -> Result<(), ApiError> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, LazyLock, Mutex};
+
+    use microversion_actix::{SchemaSource, VersionRange, VersionedSchemas};
+
+    static COMPILED: LazyLock<Mutex<HashMap<usize, Arc<VersionedSchemas>>>> = LazyLock::new(Default::default);
+    let key = schema as usize;
+    let compiled = {
+        let mut cache = COMPILED.lock().unwrap_or_else(|e| e.into_inner());
+        match cache.get(&key) {
+            Some(compiled) => compiled.clone(),
+            None => {
+                let compiled = Arc::new(
+                    VersionedSchemas::compile(&[SchemaSource {
+                        name: "body",
+                        range: VersionRange::ANY,
+                        schema,
+                    }])
+                    .map_err(|e| ApiError::internal(format!("a schema does not compile: {e}")))?,
+                );
+                cache.insert(key, compiled.clone());
+                compiled
+            }
+        }
+    };
+    compiled.validate(Version::lit("1.0"), body)
+}

@@ -62,10 +62,12 @@ impl Usages {
             errors::bad_request("Invalid query string parameters: 'project_id' is a required property")
         })?;
         for key in ["project_id", "user_id"] {
-            if q.get(key).is_some_and(|v| v.is_empty() || v.len() > 255) {
+            if let Some(value) = q.get(key).filter(|v| v.is_empty() || v.chars().count() > 255) {
+                let (what, keyword) =
+                    if value.is_empty() { ("short", "minLength") } else { ("long", "maxLength") };
                 return Err(errors::bad_request(format!(
-                    "Invalid query string parameters: '{}' is too short",
-                    q.get(key).unwrap_or_default()
+                    "Invalid query string parameters: '{value}' is too {what}\n\n\
+                     Failed validating '{keyword}' in schema['properties']['{key}']"
                 )));
             }
         }
