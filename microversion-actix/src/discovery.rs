@@ -8,7 +8,7 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer};
-use crate::{Api, ApiError, PublicUrl, VersionList};
+use crate::{Api, ApiError, PublicUrl, VersionCap, VersionList};
 
 /// The version discovery endpoints of a service, generated from its API
 /// declarations (cap and statuses included) and registered with
@@ -56,6 +56,8 @@ use crate::{Api, ApiError, PublicUrl, VersionList};
 #[derive(Clone, Debug)]
 pub struct Discovery {
     apis: Vec<Api>,
+    /// Per API: the cap handle it follows, if shared with its middleware.
+    caps: Vec<Option<VersionCap>>,
     prefix: String,
     errors: ErrorRenderer,
 }
@@ -65,6 +67,7 @@ impl Discovery {
     pub fn new(apis: &[Api]) -> Discovery {
         Discovery {
             apis: apis.to_vec(),
+            caps: vec![None; apis.len()],
             prefix: String::new(),
             errors: Discovery::renderer(apis, ApiSigErrors),
         }
@@ -78,6 +81,39 @@ impl Discovery {
         let trimmed = prefix.trim_matches('/');
         self.prefix = if trimmed.is_empty() { String::new() } else { format!("/{trimmed}") };
         self
+    }
+
+    /// Shows the served maximum of `cap`'s API as it is when each document
+    /// is asked for (docs/reference.md §13.4): share the handle given to
+    /// [`Microversions::with_version_cap`](crate::Microversions::with_version_cap).
+    /// The API is the one with the same path (and service type) among those
+    /// given to [`Discovery::new`]; its declaration becomes the handle's, so
+    /// a retirement shows too. A handle of an API not listed is added at the end.
+    pub fn with_version_cap(mut self, cap: VersionCap) -> Discovery {
+        let declared = *cap.declaration();
+        let same = |api: &Api| {
+            api.api_path() == declared.api_path() && api.service_type() == declared.service_type()
+        };
+        match self.apis.iter().position(same) {
+            Some(i) => {
+                self.apis[i] = declared;
+                self.caps[i] = Some(cap);
+            }
+            None => {
+                self.apis.push(declared);
+                self.caps.push(Some(cap));
+            }
+        }
+        self
+    }
+
+    /// The APIs as served now: each with the value of its cap handle.
+    fn current(&self) -> Vec<Api> {
+        self.apis
+            .iter()
+            .zip(&self.caps)
+            .map(|(api, cap)| cap.as_ref().map_or(*api, VersionCap::api))
+            .collect()
     }
 
     /// Renders the 404 of an unknown id with `format` (API-SIG errors by default).
@@ -115,10 +151,11 @@ impl Discovery {
 
     fn list(&self, req: &HttpRequest) -> HttpResponse {
         let (root, vary) = self.root_url(req, "");
-        Discovery::document(vary, VersionList::new(&self.apis, &root))
+        Discovery::document(vary, VersionList::new(&self.current(), &root))
     }
 
-    fn single(&self, req: &HttpRequest, api: &Api) -> HttpResponse {
+    fn single(&self, req: &HttpRequest, index: usize) -> HttpResponse {
+        let api = self.caps[index].as_ref().map_or(self.apis[index], VersionCap::api);
         let (root, vary) = self.root_url(req, &api.api_path());
         Discovery::document(vary, api.single_version_document(&root))
     }
@@ -168,7 +205,7 @@ impl HttpServiceFactory for Discovery {
             web::resource([path.to_string(), format!("{path}/")])
                 .route(web::get().to(move |req: HttpRequest| {
                     let single = Arc::clone(&single);
-                    async move { single.single(&req, &single.apis[index]) }
+                    async move { single.single(&req, index) }
                 }))
                 .default_service(not_allowed(&this))
                 .register(config);

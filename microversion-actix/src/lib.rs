@@ -218,6 +218,7 @@ mod discovery;
 mod error;
 mod format;
 mod middleware;
+mod observe;
 mod public_url;
 mod query;
 mod schema;

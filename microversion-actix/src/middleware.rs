@@ -13,7 +13,9 @@ use actix_web::{Error, HttpMessage, HttpResponse};
 use futures_util::future::LocalBoxFuture;
 
 use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer, STANDARD_HEADER_NAME};
-use crate::{Api, ApiError, CapError, ResponseHeaders, Version, append_vary};
+use crate::{
+    Api, ApiError, CapError, LINK_HEADER, ResponseHeaders, RetireError, Version, VersionCap, append_vary,
+};
 
 /// Response headers that carry a request id an error body can repeat.
 const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-request-id"];
@@ -70,9 +72,22 @@ const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-requ
 /// );
 /// # drop(app);
 /// ```
+///
+/// A version declared deprecated ([`Api::deprecated`]) is answered with
+/// `Deprecation`, `Sunset` and `Link` headers, rendered when the app is
+/// built (docs/reference.md §13.2). The served maximum is read per request
+/// from a [`VersionCap`] that can change while serving
+/// ([`Microversions::with_version_cap`], §13.4).
+///
+/// With the `metrics` feature, every request is counted through the
+/// [`metrics`](https://docs.rs/metrics) facade as
+/// `microversion_requests_total{service, version, chosen_by, outcome}`
+/// (§13.5); with the `tracing` feature, each request runs in a
+/// `microversion` span whose `api_version` field is the negotiated version.
 #[derive(Clone, Debug)]
 pub struct Microversions {
     api: Api,
+    cap: VersionCap,
     errors: ErrorRenderer,
 }
 
@@ -82,7 +97,11 @@ impl Microversions {
     /// [`MAX_VERSION_HEADER`](crate::MAX_VERSION_HEADER)). A deployer cap set
     /// with [`Api::capped_at`] is honoured.
     pub fn new(api: Api) -> Microversions {
-        Microversions { api, errors: ErrorRenderer::new(ApiSigErrors).service(api.service_type()) }
+        Microversions {
+            api,
+            cap: VersionCap::new(&api),
+            errors: ErrorRenderer::new(ApiSigErrors).service(api.service_type()),
+        }
     }
 
     /// Renders errors with `format` instead of the API-SIG errors format.
@@ -114,15 +133,58 @@ impl Microversions {
         self.errors.default_service()
     }
 
-    /// Lowers the served maximum (see [`Api::capped_at`]).
+    /// Lowers the served maximum (see [`Api::capped_at`]); a fixed cap,
+    /// with a handle of its own. Use [`Microversions::with_version_cap`] for
+    /// one that changes while serving.
     pub fn cap(mut self, cap: Version) -> Result<Microversions, CapError> {
         self.api = self.api.capped_at(cap)?;
+        self.cap = VersionCap::new(&self.api);
         Ok(self)
     }
 
-    /// The declaration served, cap included.
-    pub fn api(&self) -> &Api {
-        &self.api
+    /// Retires the versions below `below` (see [`Api::retire_below`]): they
+    /// answer 406 naming their sunset; the cap handle starts anew. Give
+    /// discovery the same declaration, or share [`Microversions::version_cap`].
+    pub fn retire_below(mut self, below: Version) -> Result<Microversions, RetireError> {
+        self.api = self.api.retire_below(below)?;
+        self.cap = VersionCap::new(&self.api);
+        Ok(self)
+    }
+
+    /// Reads the served maximum from `cap`, a handle shared with
+    /// [`Discovery::with_version_cap`](crate::Discovery::with_version_cap)
+    /// and changed while serving; its declaration
+    /// ([`VersionCap::declaration`]) is the one served.
+    ///
+    /// ```
+    /// use microversion_actix::{Api, Discovery, Microversion, Microversions, Version, VersionCap};
+    ///
+    /// const API: Api = Api::new("compute", &[
+    ///     Microversion::new("2.1", "Initial version."),
+    ///     Microversion::new("2.2", "Keypairs gain a type."),
+    /// ]);
+    /// let cap = VersionCap::new(&API.capped_at(Version::lit("2.1")).unwrap());
+    /// let middleware = Microversions::new(API).with_version_cap(cap.clone());
+    /// let discovery = Discovery::new(&[API]).with_version_cap(cap.clone());
+    /// // Later, from a signal handler or an admin endpoint:
+    /// cap.set(Version::lit("2.2")).expect("a declared version");
+    /// assert_eq!(middleware.version_cap().get(), Version::lit("2.2"));
+    /// # drop(discovery);
+    /// ```
+    pub fn with_version_cap(mut self, cap: VersionCap) -> Microversions {
+        self.api = *cap.declaration();
+        self.cap = cap;
+        self
+    }
+
+    /// The handle of the served maximum, to share or to change.
+    pub fn version_cap(&self) -> &VersionCap {
+        &self.cap
+    }
+
+    /// The declaration served, with the cap in force now.
+    pub fn api(&self) -> Api {
+        self.cap.api()
     }
 }
 
@@ -167,9 +229,17 @@ where
 
     fn call(&self, req: ServiceRequest) -> Self::Future {
         let state = Rc::clone(&self.state);
-        let negotiated = match state.api.negotiate(req.headers().iter()) {
+        let negotiated = match state.api.negotiate_up_to(req.headers().iter(), state.cap.get()) {
             Ok(negotiated) => negotiated,
             Err(err) => {
+                #[cfg(feature = "metrics")]
+                crate::observe::count_refused(
+                    &state.api,
+                    &err,
+                    state.api.version_header(req.headers().iter()),
+                );
+                #[cfg(feature = "tracing")]
+                crate::observe::refused_span(&state.api, &err);
                 let mut res = state.errors.render(&ApiError::from(err)).map_into_right_body();
                 // A cache matches `Vary` on header values, not on versions, and
                 // may fold values the negotiation tells apart (nginx takes an
@@ -181,34 +251,48 @@ where
             }
         };
         req.extensions_mut().insert(negotiated);
+        #[cfg(feature = "tracing")]
+        let span = crate::observe::span(&state.api, &negotiated);
+        #[cfg(feature = "tracing")]
+        let _entered = span.enter();
         // No clone of the request may live while the inner service routes:
         // actix needs sole ownership of it to record path parameters.
         let fut = self.service.call(req);
-        Box::pin(async move {
+        let fut = async move {
             match fut.await {
                 Ok(res) => {
                     let (req, res) = res.into_parts();
                     let res = state.finish(res.map_into_left_body(), Some(negotiated.version));
+                    #[cfg(feature = "metrics")]
+                    crate::observe::count(&state.api, &negotiated, res.status());
                     Ok(ServiceResponse::new(req, res))
                 }
                 Err(err) => {
                     let res = HttpResponse::from_error(err).map_into_right_body::<BoxBody>();
                     let res = state.finish(res, Some(negotiated.version)).map_into_boxed_body();
+                    #[cfg(feature = "metrics")]
+                    crate::observe::count(&state.api, &negotiated, res.status());
                     let shown = res.error().map(ToString::to_string).unwrap_or_default();
                     Err(InternalError::from_response(shown, res).into())
                 }
             }
-        })
+        };
+        #[cfg(feature = "tracing")]
+        let fut = tracing::Instrument::instrument(fut, span.clone());
+        Box::pin(fut)
     }
 }
 
 /// Everything a response needs, rendered once per app instance.
 struct State {
     api: Api,
+    cap: VersionCap,
     errors: ErrorRenderer,
     legacy: Vec<HeaderName>,
     /// Per history entry: the standard header's value and the bare version.
     values: Vec<(HeaderValue, HeaderValue)>,
+    /// Per history entry: `Deprecation`, `Sunset`, `Link` when deprecated.
+    deprecation: Vec<Vec<(HeaderName, HeaderValue)>>,
     vary: HeaderValue,
     vary_text: String,
 }
@@ -230,8 +314,23 @@ impl State {
                 (standard, bare)
             })
             .collect();
+        let deprecation = api
+            .history()
+            .iter()
+            .map(|m| {
+                let headers = api.deprecation_for(m.version).map(|d| d.headers()).unwrap_or_default();
+                headers
+                    .into_iter()
+                    .filter_map(|(name, text)| {
+                        Some((HeaderName::try_from(name).ok()?, HeaderValue::from_str(&text).ok()?))
+                    })
+                    .collect()
+            })
+            .collect();
         State {
             api,
+            cap: config.cap.clone(),
+            deprecation,
             errors: config.errors.clone(),
             // The declaration only accepts token names, which are valid header names.
             legacy: api.legacy_header_names().iter().filter_map(|n| HeaderName::try_from(*n).ok()).collect(),
@@ -257,10 +356,19 @@ impl State {
             res = self.rerender(res, &error);
         }
         let headers = res.headers_mut();
-        if let Some((standard, bare)) = version.and_then(|v| self.api.position(v)).map(|i| &self.values[i]) {
+        if let Some(i) = version.and_then(|v| self.api.position(v)) {
+            let (standard, bare) = &self.values[i];
             headers.insert(STANDARD_HEADER_NAME, standard.clone());
             for name in &self.legacy {
                 headers.insert(name.clone(), bare.clone());
+            }
+            for (name, value) in &self.deprecation[i] {
+                // A handler's own links stay; ours are added beside them.
+                if name.as_str().eq_ignore_ascii_case(LINK_HEADER) {
+                    headers.append(name.clone(), value.clone());
+                } else {
+                    headers.insert(name.clone(), value.clone());
+                }
             }
         }
         self.add_vary(headers);

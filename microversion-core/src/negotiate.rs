@@ -242,6 +242,48 @@ impl Api {
         N: AsRef<[u8]> + ?Sized + 'h,
         V: AsRef<[u8]> + ?Sized + 'h,
     {
+        let Some((text, header)) = self.requested(headers) else {
+            return Ok(Negotiated {
+                version: self.default_or_min(),
+                source: VersionSource::Default,
+                header: VersionHeader::None,
+            });
+        };
+        if text == b"latest" {
+            return Ok(Negotiated { version: max, source: VersionSource::Latest, header });
+        }
+        let version = Version::parse_bytes(text).map_err(|_| NegotiationError::malformed(self, text, max))?;
+        if self.serves_up_to(version, max) {
+            return Ok(Negotiated { version, source: VersionSource::Explicit, header });
+        }
+        let (min, sunset) = (self.min(), self.deprecation_for(version).and_then(|d| d.sunset_date()));
+        match sunset {
+            Some(sunset) if version.lt(min) && self.position(version).is_some() => {
+                Err(NegotiationError::Retired { requested: version, sunset, min, max })
+            }
+            _ => Err(NegotiationError::NotAcceptable { requested: version, min, max }),
+        }
+    }
+
+    /// Which header names the version a request asks for (the one
+    /// [`Api::negotiate`] reads), whether or not that version is served:
+    /// what metrics record for a request refused with 400 or 406.
+    pub fn version_header<'h, I, N, V>(&self, headers: I) -> VersionHeader
+    where
+        I: IntoIterator<Item = (&'h N, &'h V)>,
+        N: AsRef<[u8]> + ?Sized + 'h,
+        V: AsRef<[u8]> + ?Sized + 'h,
+    {
+        self.requested(headers).map_or(VersionHeader::None, |(_, header)| header)
+    }
+
+    /// The requested text and the header it came from (docs/reference.md §2).
+    fn requested<'h, I, N, V>(&self, headers: I) -> Option<(&'h [u8], VersionHeader)>
+    where
+        I: IntoIterator<Item = (&'h N, &'h V)>,
+        N: AsRef<[u8]> + ?Sized + 'h,
+        V: AsRef<[u8]> + ?Sized + 'h,
+    {
         let service = self.service_type().as_bytes();
         let legacy_names = self.legacy_header_names();
         let mut standard: Option<&[u8]> = None;
@@ -264,32 +306,9 @@ impl Api {
             }
         }
 
-        let (text, header) = match standard {
-            Some(text) => (text, VersionHeader::Standard),
-            None => match legacy.iter().flatten().next() {
-                Some(text) => (*text, VersionHeader::Legacy),
-                None => {
-                    return Ok(Negotiated {
-                        version: self.default_or_min(),
-                        source: VersionSource::Default,
-                        header: VersionHeader::None,
-                    });
-                }
-            },
-        };
-        if text == b"latest" {
-            return Ok(Negotiated { version: max, source: VersionSource::Latest, header });
-        }
-        let version = Version::parse_bytes(text).map_err(|_| NegotiationError::malformed(self, text, max))?;
-        if self.serves_up_to(version, max) {
-            return Ok(Negotiated { version, source: VersionSource::Explicit, header });
-        }
-        let (min, sunset) = (self.min(), self.deprecation_for(version).and_then(|d| d.sunset_date()));
-        match sunset {
-            Some(sunset) if version.lt(min) && self.position(version).is_some() => {
-                Err(NegotiationError::Retired { requested: version, sunset, min, max })
-            }
-            _ => Err(NegotiationError::NotAcceptable { requested: version, min, max }),
+        match standard {
+            Some(text) => Some((text, VersionHeader::Standard)),
+            None => legacy.iter().flatten().next().map(|text| (*text, VersionHeader::Legacy)),
         }
     }
 }

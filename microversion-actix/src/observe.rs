@@ -1,0 +1,109 @@
+//! Who uses what: per-version request counts through the `metrics` facade
+//! and a `tracing` span per request (docs/reference.md §13.5). Each part is
+//! compiled only with its Cargo feature.
+
+#[cfg(feature = "tracing")]
+use crate::Negotiated;
+#[cfg(any(feature = "metrics", feature = "tracing"))]
+use crate::{Api, NegotiationError};
+
+/// The name of the request counter.
+#[cfg(feature = "metrics")]
+pub(crate) const REQUESTS: &str = "microversion_requests_total";
+
+/// The label of a request's outcome: `2xx`, `400`, `406`, `4xx` (the other
+/// client errors), `5xx`, or `other` (1xx, 3xx).
+#[cfg(feature = "metrics")]
+fn outcome(status: u16) -> &'static str {
+    match status {
+        200..=299 => "2xx",
+        400 => "400",
+        406 => "406",
+        401..=499 => "4xx",
+        500..=599 => "5xx",
+        _ => "other",
+    }
+}
+
+/// A version as a `'static` label: each declared version is rendered once
+/// per process, so counting allocates nothing after the first request.
+#[cfg(feature = "metrics")]
+fn version_label(api: &Api, version: crate::Version) -> &'static str {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock, PoisonError};
+    if api.position(version).is_none() {
+        // Undeclared versions are whatever clients send: one label for all,
+        // or the series would grow without bound.
+        return "undeclared";
+    }
+    static LABELS: OnceLock<Mutex<HashMap<u32, &'static str>>> = OnceLock::new();
+    let labels = LABELS.get_or_init(Default::default);
+    let mut labels = labels.lock().unwrap_or_else(PoisonError::into_inner);
+    labels.entry(version.packed()).or_insert_with(|| Box::leak(version.to_string().into_boxed_str()))
+}
+
+#[cfg(feature = "metrics")]
+fn increment(api: &Api, version: &'static str, chosen_by: &'static str, outcome: &'static str) {
+    metrics::counter!(
+        REQUESTS,
+        "service" => api.service_type(),
+        "version" => version,
+        "chosen_by" => chosen_by,
+        "outcome" => outcome,
+    )
+    .increment(1);
+}
+
+/// Counts a request served at a negotiated version.
+#[cfg(feature = "metrics")]
+pub(crate) fn count(api: &Api, negotiated: &crate::Negotiated, status: actix_web::http::StatusCode) {
+    increment(
+        api,
+        version_label(api, negotiated.version),
+        negotiated.header.as_str(),
+        outcome(status.as_u16()),
+    );
+}
+
+/// Counts a request refused by negotiation: a 400 under the version
+/// `invalid`, a 406 under the version asked for (retired and capped
+/// versions included, so their remaining users show).
+#[cfg(feature = "metrics")]
+pub(crate) fn count_refused(api: &Api, err: &NegotiationError, header: crate::VersionHeader) {
+    let version = err.requested_version().map_or("invalid", |v| version_label(api, v));
+    increment(api, version, header.as_str(), outcome(err.status()));
+}
+
+/// The span a negotiated request runs in.
+#[cfg(feature = "tracing")]
+pub(crate) fn span(api: &Api, negotiated: &Negotiated) -> tracing::Span {
+    tracing::info_span!(
+        "microversion",
+        service = api.service_type(),
+        api_version = %negotiated.version,
+        chosen_by = negotiated.header.as_str(),
+    )
+}
+
+/// A span, entered and left at once, for a request negotiation refused.
+#[cfg(feature = "tracing")]
+pub(crate) fn refused_span(api: &Api, err: &NegotiationError) {
+    let span = tracing::info_span!(
+        "microversion",
+        service = api.service_type(),
+        api_version = "none",
+        refused = err.status(),
+    );
+    let _entered = span.enter();
+}
+
+#[cfg(all(test, feature = "metrics"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_split_the_statuses() {
+        let got: Vec<_> = [200, 204, 301, 400, 401, 404, 406, 409, 500, 503].map(outcome).into();
+        assert_eq!(got, ["2xx", "2xx", "other", "400", "4xx", "4xx", "406", "4xx", "5xx", "5xx"]);
+    }
+}
