@@ -279,7 +279,7 @@ fn controller_lists_its_operations() {
     assert!(update.variants[0].query_schemas.is_empty());
     let list = ops.iter().find(|op| op.name == "list").expect("list listed");
     let queries: Vec<(&str, String)> =
-        list.variants[0].query_schemas.iter().map(|(name, range)| (*name, range.to_string())).collect();
+        list.variants[0].query_schemas.iter().map(|s| (s.name, s.range.to_string())).collect();
     assert_eq!(
         queries,
         [("lenient_query", "2.2 to 2.5".to_owned()), ("strict_query", "2.6 and later".to_owned())]

@@ -322,8 +322,8 @@ async fn model_schemas_validate_controller_variants() {
     assert_eq!(put("2.4").await.status(), StatusCode::OK, "not validated before 2.5");
     assert_eq!(put("2.5").await.status(), StatusCode::BAD_REQUEST);
     let replace = Checked::OPERATIONS.iter().find(|op| op.name == "replace").expect("listed");
-    assert_eq!(replace.variants[0].schemas[0].0, "model FlavorView");
-    assert_eq!(replace.variants[0].schemas[0].1.to_string(), "2.5 and later");
+    assert_eq!(replace.variants[0].schemas[0].name, "model FlavorView");
+    assert_eq!(replace.variants[0].schemas[0].range.to_string(), "2.5 and later");
     assert!(Checked::check_schemas().is_ok());
 }
 

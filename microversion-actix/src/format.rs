@@ -204,9 +204,15 @@ pub trait ErrorFormat: Send + Sync + 'static {
     /// The body for `error`; `service` is the service type when known
     /// (for [`ApiError::qualified_code`]).
     fn render(&self, error: &ApiError, service: Option<&str>) -> Value;
+
+    /// The JSON Schema of the bodies [`ErrorFormat::render`] writes, for the
+    /// API's description; any JSON object unless the format says more.
+    fn schema(&self) -> Value {
+        json!({"type": "object"})
+    }
 }
 
-/// The OpenStack API-SIG errors format, the default (DESIGN 3.5):
+/// The OpenStack API-SIG errors format, the default (docs/reference.md §5.1):
 /// `{"errors":[{"request_id"?, "code":"<service>.<error-code>", "status":N,
 /// "title", "detail", "links"?, "min_version"?, "max_version"?}]}`.
 ///
@@ -225,6 +231,26 @@ pub trait ErrorFormat: Send + Sync + 'static {
 pub struct ApiSigErrors;
 
 impl ErrorFormat for ApiSigErrors {
+    fn schema(&self) -> Value {
+        let text = json!({"type": "string"});
+        json!({
+            "type": "object",
+            "required": ["errors"],
+            "properties": {"errors": {"type": "array", "minItems": 1, "items": {
+                "type": "object",
+                "required": ["code", "status", "title", "detail"],
+                "properties": {
+                    "request_id": text, "code": text, "status": {"type": "integer"}, "title": text,
+                    "detail": text, "min_version": text, "max_version": text,
+                    "links": {"type": "array", "items": {"type": "object"}},
+                    "violations": {"type": "array", "items": {"type": "object", "properties": {
+                        "path": text, "message": text
+                    }}},
+                },
+            }}},
+        })
+    }
+
     fn render(&self, error: &ApiError, service: Option<&str>) -> Value {
         let mut entry = Map::new();
         if let Some(id) = error.request_id() {
@@ -310,6 +336,22 @@ impl NovaFaults {
 }
 
 impl ErrorFormat for NovaFaults {
+    fn schema(&self) -> Value {
+        let text = json!({"type": "string"});
+        json!({
+            "type": "object",
+            "minProperties": 1,
+            "maxProperties": 1,
+            "additionalProperties": {
+                "type": "object",
+                "required": ["code", "message"],
+                "properties": {
+                    "code": {"type": "integer"}, "message": text, "min_version": text, "max_version": text
+                },
+            },
+        })
+    }
+
     fn render(&self, error: &ApiError, _service: Option<&str>) -> Value {
         let status = error.status().as_u16();
         let mut fault = Map::new();
@@ -370,6 +412,29 @@ mod tests {
 
     /// Every built-in format says the served range in the body of a 406
     /// and of a malformed version's 400, and leaves it out otherwise.
+    #[test]
+    fn every_format_writes_bodies_its_schema_accepts() {
+        let errors = [
+            ApiError::from_status(StatusCode::NOT_FOUND, "gone").with_request_id("req-1"),
+            ApiError::bad_request("bad").with_versions(Version::new(2, 1), Version::new(2, 5)),
+            ApiError::invalid_input(vec![crate::Violation { path: "/a".into(), message: "m".into() }]),
+            ApiError::conflict("c").with_link(Link {
+                href: "http://h".into(),
+                rel: "help".into(),
+                media_type: None,
+            }),
+        ];
+        let formats: [&dyn ErrorFormat; 2] = [&ApiSigErrors, &NovaFaults::default()];
+        for format in formats {
+            let validator = jsonschema::validator_for(&format.schema()).expect("a valid schema");
+            for error in &errors {
+                let body = format.render(error, Some("compute"));
+                assert!(validator.is_valid(&body), "{body} breaks {}", format.schema());
+            }
+            assert!(!validator.is_valid(&json!([])), "an array is no error body");
+        }
+    }
+
     #[test]
     fn every_format_puts_the_range_in_the_body() {
         use crate::NegotiationError;

@@ -219,8 +219,11 @@ mod error;
 mod format;
 mod middleware;
 mod observe;
+#[cfg(feature = "openapi")]
+pub mod openapi;
 mod public_url;
 mod query;
+mod response_validation;
 mod schema;
 pub mod test;
 mod versioned;
@@ -233,10 +236,11 @@ pub use microversion_core::{
     Api, CapError, ClientNegotiationError, ClientRequest, DEPRECATION_HEADER, Deprecation, DeprecationNotice,
     DiscoveryParseError, InvertedRange, LINK_HEADER, Link, MAX_DEPRECATIONS, MAX_ECHOED_BYTES,
     MAX_LEGACY_HEADERS, MAX_VERSION_HEADER, MIN_VERSION_HEADER, MediaType, Microversion, Negotiated,
-    NegotiationError, Operation, OperationVariant, ParseVersionError, ResponseHeaders, RetireError,
-    STANDARD_HEADER, SUNSET_HEADER, ServerVersion, SingleVersion, Timestamp, TimestampError, UnservedVersion,
-    Version, VersionCap, VersionDocument, VersionHeader, VersionList, VersionRange, VersionSource,
-    VersionStatus, append_vary, choose_version, parse_discovery,
+    NegotiationError, Operation, OperationVariant, ParseVersionError, ResponseDescription, ResponseHeaders,
+    RetireError, STANDARD_HEADER, SUNSET_HEADER, SchemaDescription, SchemaDocument, ServerVersion,
+    SingleVersion, Timestamp, TimestampError, UnservedVersion, Version, VersionCap, VersionDocument,
+    VersionHeader, VersionList, VersionRange, VersionSource, VersionStatus, append_vary, choose_version,
+    parse_discovery,
 };
 
 pub use api_version::ApiVersion;
@@ -328,6 +332,7 @@ pub use microversion_macros::VersionedModel;
 pub use middleware::{Microversions, MicroversionsService};
 pub use public_url::{InvalidPublicUrl, PublicUrl};
 pub use query::JsonQuery;
+pub use response_validation::ResponseValidation;
 pub use schema::{MAX_LISTED_VIOLATIONS, Schema, SchemaError, SchemaSource, VersionedSchemas, query_to_json};
 pub use versioned::{
     At, FieldSchema, Versioned, VersionedJson, VersionedModel, VersionedStruct, compile_model_schemas,

@@ -14,7 +14,8 @@ pub use crate::versioned::{
     deny_unknown, model_schemas, object_at, parse_plain, read_field,
 };
 pub use crate::{
-    Api, Microversion, Operation, OperationVariant, UnservedVersion, Version, VersionRange, Violation,
+    Api, Microversion, Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument,
+    UnservedVersion, Version, VersionRange, Violation,
 };
 
 use std::any::TypeId;
@@ -79,6 +80,17 @@ impl<T: FromRequest> RouteArgument for T {
     fn extract(req: &HttpRequest, payload: &mut Payload) -> T::Future {
         T::from_request(req, payload)
     }
+}
+
+/// Checks a variant's success answer against its `#[response(...)]`, as the
+/// registered `ResponseValidation` says.
+pub async fn check_response(
+    req: &HttpRequest,
+    version: Version,
+    declared: &ResponseDescription,
+    res: HttpResponse,
+) -> HttpResponse {
+    crate::response_validation::check(req, version, declared, res).await
 }
 
 /// What a route variant returns: an actix `Responder`.

@@ -48,7 +48,9 @@ pub use discovery::{
     DiscoveryParseError, Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList,
     parse_discovery,
 };
-pub use dispatch::{Operation, OperationVariant, UnservedVersion};
+pub use dispatch::{
+    Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument, UnservedVersion,
+};
 pub use headers::{MAX_VERSION_HEADER, MIN_VERSION_HEADER, ResponseHeaders, append_vary};
 pub use lifecycle::{
     DEPRECATION_HEADER, Deprecation, DeprecationNotice, LINK_HEADER, RetireError, SUNSET_HEADER, Timestamp,

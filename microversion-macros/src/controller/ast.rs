@@ -77,6 +77,16 @@ impl Schema {
     }
 }
 
+/// `#[response(201, model = View)]`: the success status and body a variant
+/// declares, for the API's description.
+pub(crate) struct Response {
+    pub(crate) status: u16,
+    /// A schema function, or with `true` a `VersionedModel` type.
+    pub(crate) body: Option<(Path, bool)>,
+    /// The attribute's tokens, for errors.
+    pub(crate) tokens: TokenStream,
+}
+
 /// One method of an operation.
 pub(crate) struct Variant {
     /// The method with the framework's attributes removed.
@@ -86,6 +96,7 @@ pub(crate) struct Variant {
     pub(crate) range: Option<RangeLit>,
     pub(crate) route: Option<Route>,
     pub(crate) schemas: Vec<Schema>,
+    pub(crate) response: Option<Response>,
 }
 
 impl Variant {

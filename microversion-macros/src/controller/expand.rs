@@ -7,7 +7,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::{FnArg, Ident, ImplItemFn};
 
-use super::ast::{Controller, Operation, Route, Schema, Variant};
+use super::ast::{Controller, Operation, Response, Route, Schema, Variant};
 use super::dispatch::{decision_tree, served, sorted};
 use crate::shared::api::{api_binding, declared_checks};
 use crate::shared::names::{
@@ -194,12 +194,23 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
                 #respond_fn(__out, &__req)
             }
         };
+        // A declared answer is checked when the service asks for it.
+        let checked = match &variant.response {
+            Some(response) => {
+                let declared = response_description(rt, response);
+                quote! {
+                    const __DECLARED: #rt::ResponseDescription = #declared;
+                    ::core::result::Result::Ok(#rt::check_response(&__req, #version, &__DECLARED, #respond).await)
+                }
+            }
+            None => quote!(::core::result::Result::Ok(#respond)),
+        };
         quote! {
             #validate_query
             #validate_body
             #(#extract)*
             let __out = #call;
-            ::core::result::Result::Ok(#respond)
+            #checked
         }
     };
     let key = format_ident!("__key");
@@ -304,6 +315,32 @@ fn helper_dispatcher(rt: &TokenStream, op: &Operation) -> TokenStream {
 fn schema_name(schema: &Schema) -> String {
     let path = path_text(&schema.path);
     if schema.model { format!("model {path}") } else { path }
+}
+
+/// The `ResponseDescription` of a `#[response(...)]`.
+fn response_description(rt: &TokenStream, response: &Response) -> TokenStream {
+    let status = response.status;
+    let (body, name) = match &response.body {
+        None => (quote!(::core::option::Option::None), quote!(::core::option::Option::None)),
+        Some((path, model)) => {
+            let document = schema_document(rt, path, *model);
+            let name = if *model { format!("model {}", path_text(path)) } else { path_text(path) };
+            (quote!(::core::option::Option::Some(#document)), quote!(::core::option::Option::Some(#name)))
+        }
+    };
+    quote!(#rt::ResponseDescription { status: #status, body: #body, body_name: #name })
+}
+
+/// A schema function or a versioned model's `json_schema_at` as a
+/// `SchemaDocument`, spanned at the path so that a wrong one reads there.
+fn schema_document(rt: &TokenStream, path: &syn::Path, model: bool) -> TokenStream {
+    if model {
+        quote_spanned!(last_segment_span(path)=> #rt::SchemaDocument::AtVersion(
+            <#path as #rt::VersionedModel>::json_schema_at as fn(#rt::Version) -> #rt::serde_json::Value
+        ))
+    } else {
+        quote_spanned!(last_segment_span(path)=> #rt::SchemaDocument::Fixed(#path as fn() -> #rt::serde_json::Value))
+    }
 }
 
 /// The function holding a variant's compiled schemas of `target`, if it has any.
@@ -442,12 +479,20 @@ fn controller_impl(c: &Controller) -> TokenStream {
                 let schemas = v.schemas_of(target).map(|s| {
                     let name = schema_name(s);
                     let range = range_tokens(&rt, s.range_in(Some(served(v))).unwrap_or(VersionRange::ANY));
-                    quote!((#name, #range))
+                    let document = schema_document(&rt, &s.path, s.model);
+                    quote!(#rt::SchemaDescription { name: #name, range: #range, document: #document })
                 });
                 quote!(&[#(#schemas),*])
             };
             let (body, query) = (described(SchemaTarget::Body), described(SchemaTarget::Query));
-            quote!(#rt::OperationVariant { range: #range, schemas: #body, query_schemas: #query })
+            let response = match &v.response {
+                None => quote!(::core::option::Option::None),
+                Some(response) => {
+                    let response = response_description(&rt, response);
+                    quote!(::core::option::Option::Some(#response))
+                }
+            };
+            quote!(#rt::OperationVariant { range: #range, schemas: #body, query_schemas: #query, response: #response })
         });
         let status = missing_status(op);
         quote! {

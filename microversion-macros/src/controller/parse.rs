@@ -11,7 +11,7 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ImplItem, ImplItemFn, ItemImpl, Lit, LitStr, Token};
 
-use super::ast::{Controller, Operation, Route, Schema, Variant};
+use super::ast::{Controller, Operation, Response, Route, Schema, Variant};
 use crate::shared::errors::Errors;
 use crate::shared::names::{SchemaTarget, default_crate};
 use crate::shared::ranges::{RangeLit, range_of};
@@ -60,12 +60,12 @@ pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors)
                 match operations.iter_mut().find(|op| op.name == name) {
                     Some(op) => {
                         merge_missing(&mut op.missing, missing, errors);
-                        op.variants.push(variant);
+                        op.variants.push(*variant);
                     }
-                    None => operations.push(Operation { name, variants: vec![variant], missing }),
+                    None => operations.push(Operation { name, variants: vec![*variant], missing }),
                 }
             }
-            Method::Plain(plain) => passthrough.push(ImplItem::Fn(plain)),
+            Method::Plain(plain) => passthrough.push(ImplItem::Fn(*plain)),
         }
     }
 
@@ -113,9 +113,9 @@ fn merge_missing(into: &mut Option<(u16, Span)>, new: Option<(u16, Span)>, error
 /// A method of the impl, read.
 enum Method {
     /// It carries framework attributes: a variant, and its `missing` status if set.
-    Versioned(Variant, Option<(u16, Span)>),
+    Versioned(Box<Variant>, Option<(u16, Span)>),
     /// An ordinary method, passed through.
-    Plain(ImplItemFn),
+    Plain(Box<ImplItemFn>),
 }
 
 /// Splits a method's attributes into the framework's and the rest.
@@ -124,6 +124,7 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
     let mut missing = None;
     let mut route: Option<Route> = None;
     let mut schemas = Vec::new();
+    let mut response: Option<Response> = None;
     let mut kept = Vec::new();
     for attr in std::mem::take(&mut method.attrs) {
         let path = attr.path();
@@ -135,6 +136,12 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
             let (parsed, status) = api_version_attr(&attr, errors);
             range = Some(parsed);
             missing = status;
+        } else if path.is_ident("response") {
+            if response.is_some() {
+                errors.at(&attr, "duplicate #[response] on one method");
+                continue;
+            }
+            response = response_attr(&attr, errors);
         } else if path.is_ident("schema") {
             if let Some(schema) = schema_attr(&attr, errors) {
                 schemas.push(schema);
@@ -156,7 +163,7 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
             kept.push(attr);
         }
     }
-    let framework = range.is_some() || !schemas.is_empty() || route.is_some();
+    let framework = range.is_some() || !schemas.is_empty() || route.is_some() || response.is_some();
     if framework {
         for attr in kept.iter().filter(|a| a.path().is_ident("cfg")) {
             errors.at(
@@ -169,9 +176,9 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
     }
     method.attrs = kept;
     if !framework {
-        return Method::Plain(method);
+        return Method::Plain(Box::new(method));
     }
-    Method::Versioned(Variant { method, range, route, schemas }, missing)
+    Method::Versioned(Box::new(Variant { method, range, route, schemas, response }), missing)
 }
 
 /// `#[api_version("2.1")]`, `#[api_version("2.1", "2.4")]`, optionally `missing = 405`.
@@ -211,6 +218,51 @@ fn api_version_attr(attr: &Attribute, errors: &mut Errors) -> (RangeLit, Option<
     let mut range = range_literals(&versions, attr.to_token_stream(), errors);
     range.sound &= (1..=2).contains(&versions.len());
     (range, missing)
+}
+
+/// `#[response(201)]`, `#[response(200, model = View)]` or `#[response(200, schema_fn)]`.
+fn response_attr(attr: &Attribute, errors: &mut Errors) -> Option<Response> {
+    let args = errors.handle(attr.parse_args_with(Punctuated::<Expr, Token![,]>::parse_terminated))?;
+    let mut args = args.into_iter();
+    let Some(first) = args.next() else {
+        errors.at(
+            attr,
+            "#[response] needs a success status, e.g. #[response(201)] or #[response(200, model = View)]",
+        );
+        return None;
+    };
+    let status = match &first {
+        Expr::Lit(ExprLit { lit: Lit::Int(int), .. }) => {
+            int.base10_parse::<u16>().ok().filter(|s| (100..400).contains(s))
+        }
+        _ => None,
+    };
+    let Some(status) = status else {
+        errors.at(&first, "the first argument of #[response] is a success status from 100 to 399, e.g. 201");
+        return None;
+    };
+    let body = match args.next() {
+        None => None,
+        Some(Expr::Path(p)) => Some((p.path, false)),
+        Some(Expr::Assign(assign)) if is_key(&assign.left, "model") => match *assign.right {
+            Expr::Path(p) => Some((p.path, true)),
+            other => {
+                errors.at(
+                    &other,
+                    "expected a `VersionedModel` type, e.g. #[response(200, model = FlavorView)]",
+                );
+                return None;
+            }
+        },
+        Some(other) => {
+            errors.at(&other, "expected the body: a schema function or `model = Type`");
+            return None;
+        }
+    };
+    if let Some(extra) = args.next() {
+        errors.at(&extra, "#[response] takes a status and at most one body");
+    }
+    Some(Response { status, body, tokens: attr.to_token_stream() })
 }
 
 /// `#[schema(path::to::schema, "2.3", "2.8")]`, `#[schema(query = path, ...)]`

@@ -170,6 +170,12 @@ fn vis_prefix(vis: &syn::Visibility) -> String {
 }
 
 fn schemas(op: &Operation, variant: &Variant, errors: &mut Errors) {
+    if let (None, Some(response)) = (&variant.route, &variant.response) {
+        errors.at(
+            &response.tokens,
+            "#[response] describes what a route answers, so it needs a route attribute",
+        );
+    }
     if variant.route.is_none() {
         for schema in &variant.schemas {
             errors.at(

@@ -188,6 +188,15 @@ fn schema_field(rt: &TokenStream, field: &Field) -> TokenStream {
         }
         (None, false) => quote_spanned!(ty.span()=> <#ty as #rt::DerivedSchema>::derived_schema()),
     };
+    // Where another representation is written, its shape is the function's:
+    // any JSON value, unless `schema = ...` says more.
+    let mut schema = schema;
+    if field.schema.is_none() {
+        for render in &field.renders {
+            let range = range_tokens(rt, render.range.range().unwrap_or(VersionRange::ANY));
+            schema = quote!(if #range.contains(__version) { #rt::serde_json::json!({}) } else { #schema });
+        }
+    }
     let required = (field.presence() == Presence::Required).then(|| quote!(__required.push(#key.into());));
     guarded(
         rt,

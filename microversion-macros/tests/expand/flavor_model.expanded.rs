@@ -199,7 +199,15 @@ impl ::microversion_actix::__private::VersionedModel for Flavor {
         __properties
             .insert(
                 "swap".into(),
-                <u64 as ::microversion_actix::__private::DerivedSchema>::derived_schema(),
+                if ::microversion_actix::__private::VersionRange::until(
+                        ::microversion_actix::__private::Version::new(2u16, 74u16),
+                    )
+                    .contains(__version)
+                {
+                    ::microversion_actix::__private::serde_json::json!({})
+                } else {
+                    <u64 as ::microversion_actix::__private::DerivedSchema>::derived_schema()
+                },
             );
         __required.push("swap".into());
         __properties

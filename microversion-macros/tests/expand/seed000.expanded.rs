@@ -195,21 +195,30 @@ impl ::microversion_actix::__private::Controller for Servers {
                         ::microversion_actix::__private::Version::new(2u16, 1u16),
                     ),
                     schemas: &[
-                        (
-                            "dummy",
-                            ::microversion_actix::__private::VersionRange::between(
+                        ::microversion_actix::__private::SchemaDescription {
+                            name: "dummy",
+                            range: ::microversion_actix::__private::VersionRange::between(
                                 ::microversion_actix::__private::Version::new(2u16, 3u16),
                                 ::microversion_actix::__private::Version::new(2u16, 8u16),
                             ),
-                        ),
-                        (
-                            "dummy2",
-                            ::microversion_actix::__private::VersionRange::from(
+                            document: ::microversion_actix::__private::SchemaDocument::Fixed(
+                                dummy
+                                    as fn() -> ::microversion_actix::__private::serde_json::Value,
+                            ),
+                        },
+                        ::microversion_actix::__private::SchemaDescription {
+                            name: "dummy2",
+                            range: ::microversion_actix::__private::VersionRange::from(
                                 ::microversion_actix::__private::Version::new(2u16, 9u16),
                             ),
-                        ),
+                            document: ::microversion_actix::__private::SchemaDocument::Fixed(
+                                dummy2
+                                    as fn() -> ::microversion_actix::__private::serde_json::Value,
+                            ),
+                        },
                     ],
                     query_schemas: &[],
+                    response: ::core::option::Option::None,
                 },
             ],
             missing_status: 404u16,
@@ -226,6 +235,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     ),
                     schemas: &[],
                     query_schemas: &[],
+                    response: ::core::option::Option::None,
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::from(
@@ -233,6 +243,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     ),
                     schemas: &[],
                     query_schemas: &[],
+                    response: ::core::option::Option::None,
                 },
             ],
             missing_status: 404u16,

@@ -1,0 +1,300 @@
+//! The API described: OpenAPI 3.1 documents built from the same declarations
+//! the dispatch is built from (docs/reference.md §14).
+//!
+//! - [`ApiDescription::document`]: one document per version, with exactly
+//!   the operations, parameters, bodies and responses live at that version;
+//! - [`ApiDescription::history_document`]: one document for the whole
+//!   history in OpenStack's encoding (`x-openstack` `min-ver`/`max-ver`,
+//!   per-version bodies as `oneOf` discriminated by microversion), the one
+//!   OpenStack's SDK and CLI generators read;
+//! - [`OpenApiService`]: serves them, built once at start-up;
+//! - [`check_released`]: fails when the document of a released version
+//!   changes, against committed copies.
+//!
+//! Documents are plain `serde_json` values: the schemas the service declares
+//! are JSON Schema documents already, and a typed OpenAPI model would have to
+//! carry every keyword they use (`patternProperties`, `oneOf`, formats,
+//! look-around patterns) through types of its own.
+
+mod history;
+mod released;
+mod service;
+
+use serde_json::{Map, Value, json};
+
+pub use released::{BLESS_VARIABLE, check_released};
+pub use service::OpenApiService;
+
+use crate::{Api, Controller, ErrorFormat, Operation, OperationVariant, STANDARD_HEADER, Version};
+
+/// Everything the documents of one API are built from: its declaration, its
+/// controllers' operations, where they are mounted and its error format.
+///
+/// ```
+/// use microversion_actix::openapi::ApiDescription;
+/// use microversion_actix::{Api, Json, NovaFaults, Version, controller, history};
+/// use serde_json::{Value, json};
+///
+/// const API: Api = Api::new("compute", history!["2.1" => "Initial.", "2.2" => "Renames."]);
+///
+/// fn rename() -> Value {
+///     json!({"type": "object", "required": ["name"]})
+/// }
+///
+/// struct Servers;
+///
+/// #[controller(api = API)]
+/// impl Servers {
+///     #[put("/servers/{id}")]
+///     #[api_version("2.2")]
+///     #[schema(rename, "2.2")]
+///     #[response(200)]
+///     async fn rename(&self, body: Json<Value>) -> Json<Value> {
+///         body
+///     }
+/// }
+///
+/// let description = ApiDescription::new(API).prefix("/v2.1").controller::<Servers>().errors(&NovaFaults::default());
+/// let at_2_1 = description.document(Version::lit("2.1"));
+/// assert_eq!(at_2_1["paths"], json!({}));
+/// let at_2_2 = description.document(Version::lit("2.2"));
+/// assert_eq!(at_2_2["info"]["version"], "2.2");
+/// assert!(at_2_2["paths"]["/v2.1/servers/{id}"]["put"]["requestBody"].is_object());
+/// ```
+#[derive(Clone, Debug)]
+pub struct ApiDescription {
+    api: Api,
+    title: String,
+    prefix: String,
+    operations: Vec<&'static Operation>,
+    error_schema: Value,
+}
+
+impl ApiDescription {
+    /// The description of `api`, titled after its service type, with no
+    /// operations yet and API-SIG error bodies.
+    pub fn new(api: Api) -> ApiDescription {
+        ApiDescription {
+            api,
+            title: format!("OpenStack {} API", api.service_type()),
+            prefix: String::new(),
+            operations: Vec::new(),
+            error_schema: crate::ApiSigErrors.schema(),
+        }
+    }
+
+    /// The document's title.
+    pub fn title(mut self, title: impl Into<String>) -> ApiDescription {
+        self.title = title.into();
+        self
+    }
+
+    /// The path the controllers are mounted under (`/v2.1`).
+    pub fn prefix(mut self, prefix: impl Into<String>) -> ApiDescription {
+        let prefix = prefix.into();
+        let trimmed = prefix.trim_matches('/');
+        self.prefix = if trimmed.is_empty() { String::new() } else { format!("/{trimmed}") };
+        self
+    }
+
+    /// Adds the operations of a controller.
+    pub fn controller<C: Controller>(self) -> ApiDescription {
+        self.operations(C::OPERATIONS)
+    }
+
+    /// Adds operations listed by hand.
+    pub fn operations(mut self, operations: &'static [Operation]) -> ApiDescription {
+        self.operations.extend(operations.iter().filter(|op| op.http_method.is_some()));
+        self
+    }
+
+    /// Describes error bodies with the schema of `format`.
+    pub fn errors(mut self, format: &dyn ErrorFormat) -> ApiDescription {
+        self.error_schema = format.schema();
+        self
+    }
+
+    /// The declaration described.
+    pub fn api(&self) -> &Api {
+        &self.api
+    }
+
+    /// The versions a document is built for: every served version.
+    pub fn versions(&self) -> impl Iterator<Item = Version> + '_ {
+        self.api.served_versions()
+    }
+
+    /// The OpenAPI 3.1 document of `version`: the operations live at it,
+    /// each with the parameters, body and responses of the variant serving
+    /// it, the version header a request sends and the headers it gets back.
+    pub fn document(&self, version: Version) -> Value {
+        let mut paths = Map::new();
+        for op in &self.operations {
+            let Some(variant) = op.variant_at(version) else { continue };
+            let (path, method) = self.route(op);
+            let item = paths.entry(path.clone()).or_insert_with(|| json!({}));
+            item[method.to_ascii_lowercase()] = self.operation_at(op, variant, version, &path);
+        }
+        json!({
+            "openapi": "3.1.0",
+            "info": {"title": self.title, "version": version.to_string()},
+            "paths": paths,
+            "components": self.components(version),
+        })
+    }
+
+    /// The full path and HTTP method of a route operation.
+    fn route(&self, op: &Operation) -> (String, &'static str) {
+        (format!("{}{}", self.prefix, op.path.unwrap_or_default()), op.http_method.unwrap_or("GET"))
+    }
+
+    fn operation_at(
+        &self,
+        op: &Operation,
+        variant: &OperationVariant,
+        version: Version,
+        path: &str,
+    ) -> Value {
+        let mut parameters = path_parameters(path);
+        if let Some(query) = variant.query_schema_at(version) {
+            parameters.extend(query_parameters(&query.document.at(version)));
+        }
+        parameters.push(json!({"$ref": "#/components/parameters/OpenStackApiVersion"}));
+        let mut operation = json!({
+            "operationId": operation_id(path, &self.prefix, op.http_method.unwrap_or("GET")),
+            "summary": op.name,
+            "parameters": parameters,
+            "responses": self.responses_at(op, variant, version),
+        });
+        if let Some(body) = variant.schema_at(version) {
+            operation["requestBody"] = json!({
+                "required": true,
+                "content": {"application/json": {"schema": body.document.at(version)}},
+            });
+        }
+        operation
+    }
+
+    /// The success response the variant declares (or any 2xx), and the
+    /// errors in the API's format.
+    fn responses_at(&self, op: &Operation, variant: &OperationVariant, version: Version) -> Value {
+        let headers = json!({
+            STANDARD_HEADER: {"$ref": "#/components/headers/OpenStackApiVersion"},
+            "Vary": {"$ref": "#/components/headers/Vary"},
+        });
+        let error = json!({
+            "description": "An error, in the API's error format.",
+            "headers": headers,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        });
+        let mut success = json!({"description": format!("`{}` succeeded.", op.name), "headers": headers});
+        let status = match variant.response {
+            Some(response) => {
+                if let Some(body) = response.body {
+                    success["content"] = json!({"application/json": {"schema": body.at(version)}});
+                }
+                response.status.to_string()
+            }
+            None => "2XX".to_owned(),
+        };
+        json!({ status: success, "4XX": error })
+    }
+
+    fn components(&self, version: Version) -> Value {
+        let service_version = format!("{} {version}", self.api.service_type());
+        json!({
+            "schemas": {"Error": self.error_schema},
+            "parameters": {"OpenStackApiVersion": {
+                "name": STANDARD_HEADER,
+                "in": "header",
+                "description": "The microversion asked for; without it the request gets the API's default version.",
+                "schema": {"type": "string", "enum": [service_version]},
+            }},
+            "headers": {
+                "OpenStackApiVersion": {
+                    "description": "The microversion the request was served at.",
+                    "schema": {"type": "string", "enum": [service_version]},
+                },
+                "Vary": {
+                    "description": "Names the version headers: a cache keeps one answer per version.",
+                    "schema": {"type": "string"},
+                },
+            },
+        })
+    }
+}
+
+/// `flavors/id:put` for `PUT /v2.1/flavors/{id}`, as OpenStack's specs name operations.
+fn operation_id(path: &str, prefix: &str, method: &str) -> String {
+    let relative = path.strip_prefix(prefix).unwrap_or(path).trim_matches('/');
+    let segments: Vec<String> = relative
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|s| parameter_name(s).map_or_else(|| s.to_owned(), str::to_owned))
+        .collect();
+    format!("{}:{}", segments.join("/"), method.to_ascii_lowercase())
+}
+
+/// The name of a `{name}` or `{name:regex}` path segment.
+fn parameter_name(segment: &str) -> Option<&str> {
+    let inner = segment.strip_prefix('{')?.strip_suffix('}')?;
+    Some(inner.split(':').next().unwrap_or(inner))
+}
+
+/// The parameters of the `{name}` segments of `path`.
+fn path_parameters(path: &str) -> Vec<Value> {
+    path.split('/')
+        .filter_map(parameter_name)
+        .map(|name| json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}))
+        .collect()
+}
+
+/// Query parameters from a query schema: each property of the object a
+/// query string is validated as, every value a string in a list.
+fn query_parameters(schema: &Value) -> Vec<Value> {
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(properties) = schema["properties"].as_object() else { return Vec::new() };
+    properties
+        .iter()
+        .map(|(name, property)| {
+            json!({
+                "name": name,
+                "in": "query",
+                "required": required.contains(&name.as_str()),
+                "style": "form",
+                "explode": true,
+                "schema": property,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operation_ids_read_like_openstacks() {
+        assert_eq!(operation_id("/v2.1/flavors/{id}", "/v2.1", "PUT"), "flavors/id:put");
+        assert_eq!(operation_id("/v2.1/flavors/detail", "/v2.1", "GET"), "flavors/detail:get");
+        assert_eq!(operation_id("/os-keypairs/{name:[a-z]+}", "", "DELETE"), "os-keypairs/name:delete");
+    }
+
+    #[test]
+    fn query_schemas_become_parameters() {
+        let schema = json!({"type": "object", "required": ["a"], "properties": {
+            "a": {"type": "array", "items": {"type": "string"}}, "b": {"type": "array"}
+        }});
+        let parameters = query_parameters(&schema);
+        assert_eq!(parameters.len(), 2);
+        assert_eq!(
+            (parameters[0]["name"].as_str(), parameters[0]["required"].as_bool()),
+            (Some("a"), Some(true))
+        );
+        assert_eq!(parameters[1]["in"], "query");
+        assert_eq!(path_parameters("/x/{id}/y/{key:.*}").len(), 2);
+    }
+}

@@ -1,0 +1,157 @@
+//! Released versions are frozen: their documents are compared with
+//! committed copies, and only the newest version can be blessed.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::ApiDescription;
+
+/// The environment variable that blesses the newest version's document:
+/// `MICROVERSION_BLESS=2.97` writes (or rewrites) the committed copy of
+/// 2.97, and only if 2.97 is the newest declared version.
+pub const BLESS_VARIABLE: &str = "MICROVERSION_BLESS";
+
+/// Compares the document of every declared version with its committed copy
+/// `dir/<version>.json`, and fails naming each version whose contract
+/// changed, with the JSON pointer of each difference.
+///
+/// A version without a copy fails too, unless it is the newest declared
+/// version and [`BLESS_VARIABLE`] names it: then its copy is written. An
+/// older version's copy is never written: changing a released version's
+/// contract is the one thing microversions forbid, so it takes a human
+/// editing the file, in a diff a reviewer sees.
+///
+/// ```no_run
+/// use microversion_actix::openapi::{ApiDescription, check_released};
+/// # use microversion_actix::{Api, history};
+/// # const API: Api = Api::new("compute", history!["2.1" => "Initial."]);
+///
+/// #[test]
+/// fn released_versions_are_frozen() {
+///     let description = ApiDescription::new(API);
+///     if let Err(report) = check_released(&description, "openapi") {
+///         panic!("{report}");
+///     }
+/// }
+/// ```
+pub fn check_released(description: &ApiDescription, dir: impl AsRef<Path>) -> Result<(), String> {
+    let dir = dir.as_ref();
+    let newest = description.api().compiled_max();
+    let bless = std::env::var(BLESS_VARIABLE).ok();
+    let blessed = bless.as_deref().and_then(|v| v.parse().ok()).filter(|v| *v == newest);
+    if let (Some(text), None) = (&bless, blessed) {
+        return Err(format!(
+            "{BLESS_VARIABLE}={text} blesses nothing: only the newest declared version, {newest}, can be blessed"
+        ));
+    }
+    let mut failures = Vec::new();
+    for version in description.api().history().iter().map(|m| m.version) {
+        let path = dir.join(format!("{version}.json"));
+        let document = description.document(version);
+        if blessed == Some(version) {
+            let text = serde_json::to_string_pretty(&document).unwrap_or_default() + "\n";
+            if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text)) {
+                failures.push(format!("{version}: cannot write {}: {e}", path.display()));
+            }
+            continue;
+        }
+        let committed = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(_) if version == newest => {
+                failures.push(format!(
+                    "{version}: no committed document at {}; it is the newest version: review it and bless it \
+                     with `{BLESS_VARIABLE}={version}`",
+                    path.display()
+                ));
+                continue;
+            }
+            Err(e) => {
+                failures
+                    .push(format!("{version}: the released document {} cannot be read: {e}", path.display()));
+                continue;
+            }
+        };
+        let committed: Value = match serde_json::from_str(&committed) {
+            Ok(value) => value,
+            Err(e) => {
+                failures.push(format!("{version}: {} is not JSON: {e}", path.display()));
+                continue;
+            }
+        };
+        let mut differences = Vec::new();
+        diff("", &committed, &document, &mut differences);
+        if !differences.is_empty() {
+            let shown: Vec<String> = differences.iter().take(10).map(|d| format!("    {d}")).collect();
+            let more = differences.len().saturating_sub(10);
+            failures.push(format!(
+                "{version}: the contract of a released version changed ({} differences{}):\n{}",
+                differences.len(),
+                if more > 0 { format!(", {more} not shown") } else { String::new() },
+                shown.join("\n")
+            ));
+        }
+    }
+    if failures.is_empty() { Ok(()) } else { Err(failures.join("\n")) }
+}
+
+/// Every place where `actual` differs from `expected`, as JSON pointers
+/// with both values.
+fn diff(pointer: &str, expected: &Value, actual: &Value, out: &mut Vec<String>) {
+    let escape = |key: &str| key.replace('~', "~0").replace('/', "~1");
+    match (expected, actual) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (key, value) in a {
+                let here = format!("{pointer}/{}", escape(key));
+                match b.get(key) {
+                    Some(other) => diff(&here, value, other, out),
+                    None => out.push(format!("{here}: removed (was {})", short(value))),
+                }
+            }
+            for (key, value) in b.iter().filter(|(k, _)| !a.contains_key(*k)) {
+                out.push(format!("{pointer}/{}: added ({})", escape(key), short(value)));
+            }
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                diff(&format!("{pointer}/{i}"), x, y, out);
+            }
+        }
+        _ if expected != actual => out.push(format!(
+            "{}: was {}, is {}",
+            if pointer.is_empty() { "/" } else { pointer },
+            short(expected),
+            short(actual)
+        )),
+        _ => {}
+    }
+}
+
+/// A value cut to a readable length.
+fn short(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(120) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn differences_are_json_pointers_with_both_values() {
+        let mut out = Vec::new();
+        super::diff(
+            "",
+            &json!({"a": {"b/c": 1, "gone": true}, "l": [1, 2]}),
+            &json!({"a": {"b/c": 2, "new": 0}, "l": [1, 3]}),
+            &mut out,
+        );
+        assert_eq!(
+            out,
+            ["/a/b~1c: was 1, is 2", "/a/gone: removed (was true)", "/a/new: added (0)", "/l/1: was 2, is 3"]
+        );
+    }
+}
