@@ -1,6 +1,7 @@
 //! The compute example server:
 //! `cargo run --example compute [-- --listen HOST:PORT] [--cap X.Y] [--public-url URL]
-//! [--trust-proxies all|IP,IP] [--body-timeout SECONDS]`.
+//! [--trust-proxies all|IP,IP] [--body-timeout SECONDS]`, and its API's
+//! description: `cargo run --example compute -- openapi [--version X.Y | --history | --out DIR]`.
 
 use std::net::{IpAddr, TcpListener};
 use std::time::Duration;
@@ -20,6 +21,9 @@ const USAGE: &str =
   --body-timeout   how long a request body may take to arrive (default 30)";
 
 fn main() -> std::io::Result<()> {
+    if std::env::args().nth(1).as_deref() == Some("openapi") {
+        return openapi(std::env::args().skip(2));
+    }
     let mut args = std::env::args().skip(1);
     let mut listen = DEFAULT_LISTEN.to_owned();
     let mut settings = Settings::default();
@@ -90,4 +94,49 @@ fn trusted_proxies(text: &str) -> std::io::Result<PublicUrl> {
 
 fn usage(message: &str) -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("{message}\n{USAGE}"))
+}
+
+const OPENAPI_USAGE: &str = "usage: compute openapi [--version X.Y | --history | --out DIR]
+  (nothing)   print the OpenAPI document of the newest version
+  --version   print the document of this version
+  --history   print the whole history in OpenStack's encoding (x-openstack min-ver/max-ver)
+  --out       write every version's document and the history into DIR";
+
+/// `compute openapi ...`: the API's OpenAPI documents, on stdout or in files.
+fn openapi(mut args: impl Iterator<Item = String>) -> std::io::Result<()> {
+    let description = compute::description(compute::COMPUTE);
+    let print = |document: serde_json::Value| {
+        println!("{}", serde_json::to_string_pretty(&document).unwrap_or_default());
+        Ok(())
+    };
+    match (args.next().as_deref(), args.next()) {
+        (None, _) => print(description.document(compute::COMPUTE.max())),
+        (Some("--version"), Some(text)) => {
+            let version: Version =
+                text.parse().map_err(|e| openapi_usage(&format!("--version {text:?}: {e}")))?;
+            if !compute::COMPUTE.serves(version) {
+                return Err(openapi_usage(&format!("version {version} is not a served version")));
+            }
+            print(description.document(version))
+        }
+        (Some("--history"), None) => print(description.history_document()),
+        (Some("--out"), Some(dir)) => {
+            std::fs::create_dir_all(&dir)?;
+            for version in description.versions() {
+                let text = serde_json::to_string_pretty(&description.document(version)).unwrap_or_default();
+                std::fs::write(std::path::Path::new(&dir).join(format!("{version}.json")), text + "\n")?;
+            }
+            let history = serde_json::to_string_pretty(&description.history_document()).unwrap_or_default();
+            std::fs::write(std::path::Path::new(&dir).join("history.json"), history + "\n")
+        }
+        (Some("-h" | "--help"), _) => {
+            println!("{OPENAPI_USAGE}");
+            Ok(())
+        }
+        (Some(other), _) => Err(openapi_usage(&format!("unexpected argument {other:?}"))),
+    }
+}
+
+fn openapi_usage(message: &str) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("{message}\n{OPENAPI_USAGE}"))
 }

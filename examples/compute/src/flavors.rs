@@ -133,6 +133,7 @@ impl Flavors {
     /// The query is lenient until 2.74; unknown parameters are refused from 2.75.
     #[get("/flavors")]
     #[schema(query = list_query_v2_1, "2.1", "2.74")]
+    #[response(200, model = FlavorList)]
     #[schema(query = list_query_v2_75, "2.75")]
     async fn list(&self, req: HttpRequest, query: JsonQuery) -> Result<Versioned<FlavorList>, ApiError> {
         let flavors = self.select(&query)?.iter().map(|f| FlavorSummary::new(f, &req)).collect();
@@ -141,6 +142,7 @@ impl Flavors {
 
     #[get("/flavors/detail")]
     #[schema(query = list_query_v2_1, "2.1", "2.74")]
+    #[response(200, model = FlavorDetails)]
     #[schema(query = list_query_v2_75, "2.75")]
     async fn list_detail(
         &self,
@@ -152,6 +154,7 @@ impl Flavors {
     }
 
     #[get("/flavors/{id}")]
+    #[response(200, model = OneFlavor)]
     async fn show(&self, req: HttpRequest, id: web::Path<String>) -> Result<Versioned<OneFlavor>, ApiError> {
         let flavor = self.store.flavor(&id).ok_or_else(|| not_found(&id))?;
         Ok(Versioned::ok(OneFlavor::new(&flavor, &req)))
@@ -160,6 +163,7 @@ impl Flavors {
     /// One method for every version: only the schema changes, at 2.55.
     #[post("/flavors")]
     #[api_version("2.1")]
+    #[response(200, model = OneFlavor)]
     #[schema(create_v2_1, "2.1", "2.54")]
     #[schema(create_v2_55, "2.55")]
     async fn create(&self, req: HttpRequest, body: Json<Value>) -> Result<Versioned<OneFlavor>, ApiError> {
@@ -178,6 +182,7 @@ impl Flavors {
     /// A method that exists only from 2.55: earlier versions answer 404.
     #[put("/flavors/{id}")]
     #[api_version("2.55")]
+    #[response(200, model = OneFlavor)]
     #[schema(update_v2_55, "2.55")]
     async fn update(
         &self,
@@ -192,6 +197,7 @@ impl Flavors {
     }
 
     #[delete("/flavors/{id}")]
+    #[response(202)]
     async fn delete(&self, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
         if self.store.remove_flavor(&id) {
             Ok(HttpResponse::Accepted().finish())
@@ -252,6 +258,7 @@ impl FlavorExtraSpecs {
 #[controller(api = COMPUTE)]
 impl FlavorExtraSpecs {
     #[get("/flavors/{id}/os-extra_specs")]
+    #[response(200, extra_specs_response)]
     async fn list(&self, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let flavor = self.store.flavor(&id).ok_or_else(|| not_found(&id))?;
         Ok(HttpResponse::Ok().json(json!({"extra_specs": flavor.extra_specs})))
@@ -259,6 +266,7 @@ impl FlavorExtraSpecs {
 
     #[post("/flavors/{id}/os-extra_specs")]
     #[api_version("2.1")]
+    #[response(200, extra_specs_response)]
     #[schema(extra_specs_create, "2.1")]
     async fn create(&self, id: web::Path<String>, body: Json<Value>) -> Result<HttpResponse, ApiError> {
         let specs = spec_strings(&body["extra_specs"]);
@@ -269,6 +277,7 @@ impl FlavorExtraSpecs {
     }
 
     #[get("/flavors/{id}/os-extra_specs/{key}")]
+    #[response(200, extra_spec_response)]
     async fn show(&self, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
         let (id, key) = path.into_inner();
         let flavor = self.store.flavor(&id).ok_or_else(|| not_found(&id))?;
@@ -278,6 +287,7 @@ impl FlavorExtraSpecs {
 
     #[put("/flavors/{id}/os-extra_specs/{key}")]
     #[api_version("2.1")]
+    #[response(200, extra_spec_response)]
     #[schema(extra_spec_update, "2.1")]
     async fn update(
         &self,
@@ -296,6 +306,7 @@ impl FlavorExtraSpecs {
     }
 
     #[delete("/flavors/{id}/os-extra_specs/{key}")]
+    #[response(202)]
     async fn delete(&self, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
         let (id, key) = path.into_inner();
         let mut found = false;
@@ -488,6 +499,21 @@ fn extra_specs_create() -> Value {
         "required": ["extra_specs"],
         "additionalProperties": false,
     })
+}
+
+/// `{"extra_specs": {"key": "value", ...}}`, as the extra specs answers carry them.
+fn extra_specs_response() -> Value {
+    json!({
+        "type": "object",
+        "required": ["extra_specs"],
+        "properties": {"extra_specs": {"type": "object", "additionalProperties": {"type": "string"}}},
+        "additionalProperties": false,
+    })
+}
+
+/// `{"key": "value"}`: one extra spec.
+fn extra_spec_response() -> Value {
+    json!({"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": {"type": "string"}})
 }
 
 fn extra_spec_update() -> Value {

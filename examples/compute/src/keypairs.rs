@@ -60,6 +60,7 @@ impl Keypairs {
     /// The query grows with the versions: `user_id` from 2.10, paging from
     /// 2.35, and nothing unknown from 2.75.
     #[get("/os-keypairs")]
+    #[response(200, list_response)]
     #[schema(query = list_query_v2_1, "2.1", "2.9")]
     #[schema(query = list_query_v2_10, "2.10", "2.34")]
     #[schema(query = list_query_v2_35, "2.35", "2.74")]
@@ -101,6 +102,7 @@ impl Keypairs {
 
     #[get("/os-keypairs/{name}")]
     #[api_version("2.1", "2.9")]
+    #[response(200, show_response)]
     async fn show(&self, version: ApiVersion, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
         self.show_for(version, DEFAULT_USER, &name)
     }
@@ -109,6 +111,7 @@ impl Keypairs {
     /// older variant does not extract.
     #[get("/os-keypairs/{name}")]
     #[api_version("2.10")]
+    #[response(200, show_response)]
     async fn show(
         &self,
         version: ApiVersion,
@@ -121,6 +124,7 @@ impl Keypairs {
     /// 2.1 answers 200 OK; the body schema allows name and public_key only.
     #[post("/os-keypairs")]
     #[api_version("2.1", "2.1")]
+    #[response(200, create_response)]
     #[schema(create_v2_1, "2.1", "2.1")]
     async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
         Ok(HttpResponse::Ok().json(self.create_keypair(version, &body["keypair"])?))
@@ -129,6 +133,7 @@ impl Keypairs {
     /// From 2.2 a created keypair answers 201; the schema grows with the versions.
     #[post("/os-keypairs")]
     #[api_version("2.2")]
+    #[response(201, create_response)]
     #[schema(create_v2_2, "2.2", "2.9")]
     #[schema(create_v2_10, "2.10", "2.91")]
     #[schema(create_v2_92, "2.92")]
@@ -139,6 +144,7 @@ impl Keypairs {
     /// 2.1 answers 202 Accepted ...
     #[delete("/os-keypairs/{name}")]
     #[api_version("2.1", "2.1")]
+    #[response(202)]
     async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
         self.remove(DEFAULT_USER, &name)?;
         Ok(HttpResponse::Accepted().finish())
@@ -147,6 +153,7 @@ impl Keypairs {
     /// ... 2.2 to 2.9 answer 204 No Content ...
     #[delete("/os-keypairs/{name}")]
     #[api_version("2.2", "2.9")]
+    #[response(204)]
     async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
         self.remove(DEFAULT_USER, &name)?;
         Ok(HttpResponse::NoContent().finish())
@@ -155,6 +162,7 @@ impl Keypairs {
     /// ... and from 2.10 take the owner as a query parameter.
     #[delete("/os-keypairs/{name}")]
     #[api_version("2.10")]
+    #[response(204)]
     async fn delete(
         &self,
         version: ApiVersion,
@@ -385,6 +393,62 @@ fn create_v2_10() -> Value {
 
 fn create_v2_92() -> Value {
     create_schema(V2_92)
+}
+
+// ---- Response schemas: what the views above write.
+
+/// A keypair as the views show it, with `extra` fields of one answer; `type`
+/// appears from 2.2.
+fn keypair_object(extra: Value) -> Value {
+    let mut properties = json!({
+        "name": {"type": "string"},
+        "public_key": {"type": "string"},
+        "fingerprint": {"type": "string"},
+        "type": {"enum": ["ssh", "x509"]},
+        "user_id": {"type": "string"},
+    });
+    if let (Some(properties), Some(extra)) = (properties.as_object_mut(), extra.as_object()) {
+        properties.extend(extra.clone());
+    }
+    json!({
+        "type": "object",
+        "required": ["name", "public_key", "fingerprint"],
+        "properties": properties,
+        "additionalProperties": false,
+    })
+}
+
+fn one_keypair(extra: Value) -> Value {
+    json!({"type": "object", "required": ["keypair"], "properties": {"keypair": keypair_object(extra)},
+           "additionalProperties": false})
+}
+
+fn list_response() -> Value {
+    let link = json!({"type": "object", "required": ["rel", "href"],
+                      "properties": {"rel": {"type": "string"}, "href": {"type": "string"}}});
+    json!({
+        "type": "object",
+        "required": ["keypairs"],
+        "properties": {
+            "keypairs": {"type": "array", "items": one_keypair(json!({}))},
+            "keypairs_links": {"type": "array", "items": link},
+        },
+        "additionalProperties": false,
+    })
+}
+
+fn show_response() -> Value {
+    one_keypair(json!({
+        "id": {"type": "integer"},
+        "created_at": {"type": "string"},
+        "updated_at": {"type": "null"},
+        "deleted_at": {"type": "null"},
+        "deleted": {"type": "boolean"},
+    }))
+}
+
+fn create_response() -> Value {
+    one_keypair(json!({"private_key": {"type": "string"}}))
 }
 
 /// The list query with `keys` (all strings, `limit` digits), unknown keys

@@ -19,7 +19,10 @@ use std::time::Duration;
 use actix_web::dev::Service as _;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{App, HttpServer, web};
-use microversion_actix::{BodyTimeout, Discovery, Microversions, NovaFaults, PublicUrl, Version};
+use microversion_actix::openapi::{ApiDescription, OpenApiService};
+use microversion_actix::{
+    Api, BodyTimeout, Discovery, Microversions, NovaFaults, PublicUrl, ResponseValidation, Version,
+};
 
 pub use api::COMPUTE;
 pub use store::Store;
@@ -36,7 +39,9 @@ pub fn routes(store: Arc<Store>, cap: Option<Version>) -> impl FnOnce(&mut web::
         };
         let microversions = Microversions::new(api).error_format(NovaFaults::default());
         let not_found = microversions.default_service();
+        let documents = OpenApiService::new(description(api)).errors(microversions.error_renderer().clone());
         cfg.service(Discovery::new(&[api]).error_format(NovaFaults::default()))
+            .service(documents)
             .service(
                 web::scope("/v2.1")
                     // Flavor and keypair links are built from the public URL: name the
@@ -64,6 +69,18 @@ pub fn routes(store: Arc<Store>, cap: Option<Version>) -> impl FnOnce(&mut web::
     }
 }
 
+/// The API's description: its OpenAPI documents per version and for the
+/// whole history, built from the controllers' declarations.
+pub fn description(api: Api) -> ApiDescription {
+    ApiDescription::new(api)
+        .title("Compute API (microversion example)")
+        .prefix("/v2.1")
+        .controller::<flavors::Flavors>()
+        .controller::<flavors::FlavorExtraSpecs>()
+        .controller::<keypairs::Keypairs>()
+        .errors(&NovaFaults::default())
+}
+
 /// How a server is run: the deployer's choices.
 #[derive(Clone, Debug, Default)]
 pub struct Settings {
@@ -74,6 +91,9 @@ pub struct Settings {
     pub public_url: PublicUrl,
     /// How long a request body may take to arrive (30 s unless set).
     pub body_timeout: Option<Duration>,
+    /// Whether answers are checked against their declared schemas
+    /// (Nova's `response_validation`); tests run with `Error`.
+    pub response_validation: ResponseValidation,
 }
 
 /// How long a new connection may take to send its first request head.
@@ -97,9 +117,13 @@ pub fn server(listener: TcpListener, cap: Option<Version>) -> std::io::Result<ac
 pub fn server_with(listener: TcpListener, settings: Settings) -> std::io::Result<actix_web::dev::Server> {
     let store = Arc::new(Store::with_default_flavors());
     let body_timeout = BodyTimeout(settings.body_timeout.unwrap_or(BodyTimeout::DEFAULT.0));
-    let (cap, public_url) = (settings.cap, settings.public_url);
+    let (cap, public_url, validation) = (settings.cap, settings.public_url, settings.response_validation);
     Ok(HttpServer::new(move || {
-        App::new().app_data(public_url.clone()).app_data(body_timeout).configure(routes(store.clone(), cap))
+        App::new()
+            .app_data(public_url.clone())
+            .app_data(body_timeout)
+            .app_data(validation)
+            .configure(routes(store.clone(), cap))
     })
     .workers(2)
     .client_request_timeout(REQUEST_HEAD_TIMEOUT)
@@ -120,14 +144,20 @@ pub struct RunningServer {
 }
 
 impl RunningServer {
-    /// Starts a server on `127.0.0.1:0`.
+    /// Starts a server on `127.0.0.1:0`, checking every answer against its
+    /// declared schema (a wrong one answers 500 and fails the test).
     pub fn start() -> std::io::Result<RunningServer> {
         RunningServer::start_with_cap(None)
     }
 
-    /// Starts a server on `127.0.0.1:0` with the served maximum capped.
+    /// Starts a server on `127.0.0.1:0` with the served maximum capped,
+    /// checking every answer against its declared schema.
     pub fn start_with_cap(cap: Option<Version>) -> std::io::Result<RunningServer> {
-        RunningServer::start_with(Settings { cap, ..Settings::default() })
+        RunningServer::start_with(Settings {
+            cap,
+            response_validation: ResponseValidation::Error,
+            ..Settings::default()
+        })
     }
 
     /// Starts a server on `127.0.0.1:0` with `settings`.
