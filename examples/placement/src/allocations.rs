@@ -82,17 +82,37 @@ fn dict_allocations(min_properties: u32) -> Value {
            "additionalProperties": false})
 }
 
-/// One consumer's dict body at `version` (bare allocations dict from 1.12).
-fn dict_body(generations: bool, types: bool, min_properties: u32) -> Value {
+/// What a dict body holds beyond allocations, project and user.
+#[derive(Clone, Copy)]
+pub(crate) struct Extras {
+    /// `consumer_generation` (1.28).
+    pub(crate) generations: bool,
+    /// `mappings` (1.34).
+    pub(crate) mappings: bool,
+    /// `consumer_type` (1.38).
+    pub(crate) types: bool,
+}
+
+const V1_12_EXTRAS: Extras = Extras { generations: false, mappings: false, types: false };
+const V1_28_EXTRAS: Extras = Extras { generations: true, mappings: false, types: false };
+const V1_34_EXTRAS: Extras = Extras { generations: true, mappings: true, types: false };
+const V1_38_EXTRAS: Extras = Extras { generations: true, mappings: true, types: true };
+
+/// One consumer's dict body (from 1.12).
+fn dict_body(extras: Extras, min_properties: u32) -> Value {
     let mut schema = json!({"type": "object",
         "properties": {"allocations": dict_allocations(min_properties), "project_id": ids(), "user_id": ids()},
         "required": ["allocations", "project_id", "user_id"], "additionalProperties": false});
-    if generations {
-        schema["properties"]["mappings"] = json!({"type": "object"});
+    if extras.generations {
         schema["properties"]["consumer_generation"] = json!({"type": ["integer", "null"]});
         schema["required"].as_array_mut().expect("a list").push(json!("consumer_generation"));
     }
-    if types {
+    if extras.mappings {
+        schema["properties"]["mappings"] = json!({"type": "object", "minProperties": 1,
+            "patternProperties": {"[a-zA-Z0-9_-]{1,64}": {"type": "array", "minItems": 1,
+                "items": {"type": "string", "pattern": UUID_PATTERN}}}});
+    }
+    if extras.types {
         schema["properties"]["consumer_type"] =
             json!({"type": "string", "pattern": CONSUMER_TYPE_PATTERN, "minLength": 1, "maxLength": 255});
         schema["required"].as_array_mut().expect("a list").push(json!("consumer_type"));
@@ -101,33 +121,43 @@ fn dict_body(generations: bool, types: bool, min_properties: u32) -> Value {
 }
 
 fn put_v1_12() -> Value {
-    dict_body(false, false, 1)
+    dict_body(V1_12_EXTRAS, 1)
 }
 
 fn put_v1_28() -> Value {
-    dict_body(true, false, 0)
+    dict_body(V1_28_EXTRAS, 0)
+}
+
+fn put_v1_34() -> Value {
+    dict_body(V1_34_EXTRAS, 0)
 }
 
 fn put_v1_38() -> Value {
-    dict_body(true, true, 0)
+    dict_body(V1_38_EXTRAS, 0)
 }
 
-pub(crate) fn post_body(generations: bool, types: bool) -> Value {
-    json!({"type": "object", "minProperties": 1,
-           "patternProperties": {UUID_PATTERN: dict_body(generations, types, 0)},
+/// The body of `POST /allocations` (and the reshaper's allocations, which
+/// may be empty).
+pub(crate) fn post_body(extras: Extras, min_properties: u32) -> Value {
+    json!({"type": "object", "minProperties": min_properties,
+           "patternProperties": {UUID_PATTERN: dict_body(extras, 0)},
            "additionalProperties": false})
 }
 
 fn post_v1_13() -> Value {
-    post_body(false, false)
+    post_body(V1_12_EXTRAS, 1)
 }
 
 fn post_v1_28() -> Value {
-    post_body(true, false)
+    post_body(V1_28_EXTRAS, 1)
+}
+
+fn post_v1_34() -> Value {
+    post_body(V1_34_EXTRAS, 1)
 }
 
 fn post_v1_38() -> Value {
-    post_body(true, true)
+    post_body(V1_38_EXTRAS, 1)
 }
 
 /// What a request asks for one consumer.
@@ -255,17 +285,47 @@ pub(crate) fn write_allocations(
                 ))?;
             }
         }
-        // The consumer's previous allocations go; their providers change.
-        let previous: Vec<(i64, i64)> = {
-            let mut stmt = sql(tx.prepare(
-                "SELECT DISTINCT a.provider_id, p.generation FROM allocations a \
-                 JOIN resource_providers p ON p.id = a.provider_id WHERE a.consumer_uuid = ?1",
-            ))?;
-            let rows = sql(stmt.query_map([&request.uuid], |r| Ok((r.get(0)?, r.get(1)?))))?;
-            sql(rows.collect())?
-        };
-        touched.extend(previous);
+    }
+    // Every consumer's previous allocations go; the providers of a consumer
+    // whose allocations are emptied change, as do those of the new ones.
+    let mut previous_usage: BTreeMap<(i64, String), i64> = BTreeMap::new();
+    for request in requests {
+        let mut stmt = sql(tx.prepare(
+            "SELECT a.provider_id, p.generation, a.resource_class FROM allocations a \
+             JOIN resource_providers p ON p.id = a.provider_id WHERE a.consumer_uuid = ?1",
+        ))?;
+        let rows: Vec<(i64, i64, String)> =
+            sql(sql(stmt.query_map([&request.uuid], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))))?.collect())?;
+        if request.allocations.is_empty() {
+            touched.extend(rows.iter().map(|(id, generation, _)| (*id, *generation)));
+        }
+        for (id, _, class) in rows {
+            previous_usage.entry((id, class)).or_insert(0);
+        }
+    }
+    for ((id, class), used) in previous_usage.iter_mut() {
+        *used = sql(tx.query_row(
+            "SELECT COALESCE(SUM(used), 0) FROM allocations WHERE provider_id = ?1 AND resource_class = ?2",
+            params![id, class],
+            |r| r.get(0),
+        ))?;
+    }
+    for request in requests {
         sql(tx.execute("DELETE FROM allocations WHERE consumer_uuid = ?1", [&request.uuid]))?;
+    }
+    // What the whole request asks of each provider and class.
+    let mut asked: BTreeMap<(String, String), i64> = BTreeMap::new();
+    for request in requests {
+        for (rp_uuid, resources) in &request.allocations {
+            for (class, amount) in resources {
+                *asked.entry((rp_uuid.clone(), class.clone())).or_default() += amount;
+            }
+        }
+    }
+    // Usages as they are once the consumers' allocations are gone, before
+    // any new one.
+    let mut base_usage: BTreeMap<i64, Vec<(String, i64)>> = BTreeMap::new();
+    for request in requests {
         for (rp_uuid, resources) in &request.allocations {
             let provider = store::provider(tx, rp_uuid)?.ok_or_else(|| {
                 errors::bad_request(format!(
@@ -273,7 +333,10 @@ pub(crate) fn write_allocations(
                 ))
             })?;
             let inventories = store::inventories(tx, provider.id)?;
-            let usages = store::usages(tx, provider.id)?;
+            if let std::collections::btree_map::Entry::Vacant(entry) = base_usage.entry(provider.id) {
+                entry.insert(store::usages(tx, provider.id)?);
+            }
+            let usages = &base_usage[&provider.id];
             for (class, amount) in resources {
                 if !store::class_exists(tx, class)? {
                     return Err(errors::bad_request(format!(
@@ -295,8 +358,16 @@ pub(crate) fn write_allocations(
                     return Err(invalid("violate inventory constraints"));
                 }
                 let used = usages.iter().find(|(c, _)| c == class).map_or(0, |(_, u)| *u);
-                if used + amount > inv.capacity() {
-                    return Err(invalid("exceed the capacity"));
+                let all = asked.get(&(rp_uuid.clone(), class.clone())).copied().unwrap_or(*amount);
+                let capacity = inv.capacity();
+                if capacity < used + amount || capacity < used + all {
+                    // Allowed only when it reduces an existing overage.
+                    let reduces = previous_usage
+                        .get(&(provider.id, class.clone()))
+                        .is_some_and(|previous| used + all <= *previous);
+                    if !reduces {
+                        return Err(invalid("exceed the capacity"));
+                    }
                 }
                 sql(tx.execute(
                     "INSERT INTO allocations (provider_id, consumer_uuid, resource_class, used, created_at, updated_at) \
@@ -376,7 +447,8 @@ impl Allocations {
     #[schema(put_v1_0, "1.0", "1.7")]
     #[schema(put_v1_8, "1.8", "1.11")]
     #[schema(put_v1_12, "1.12", "1.27")]
-    #[schema(put_v1_28, "1.28", "1.37")]
+    #[schema(put_v1_28, "1.28", "1.33")]
+    #[schema(put_v1_34, "1.34", "1.37")]
     #[schema(put_v1_38, "1.38")]
     async fn replace(
         &self,
@@ -391,9 +463,10 @@ impl Allocations {
     }
 
     #[post("/allocations")]
-    #[api_version("1.13", missing = 405)]
+    #[api_version("1.13")]
     #[schema(post_v1_13, "1.13", "1.27")]
-    #[schema(post_v1_28, "1.28", "1.37")]
+    #[schema(post_v1_28, "1.28", "1.33")]
+    #[schema(post_v1_34, "1.34", "1.37")]
     #[schema(post_v1_38, "1.38")]
     async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
         let mut requests = Vec::new();
@@ -407,23 +480,13 @@ impl Allocations {
 
     #[delete("/allocations/{consumer_uuid}")]
     async fn delete(&self, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
+        // As Placement does, the providers' generations stay as they are.
         self.store.tx(|tx| {
-            let providers: Vec<(i64, i64)> = {
-                let mut stmt = sql(tx.prepare(
-                    "SELECT DISTINCT a.provider_id, p.generation FROM allocations a \
-                     JOIN resource_providers p ON p.id = a.provider_id WHERE a.consumer_uuid = ?1",
-                ))?;
-                let rows = sql(stmt.query_map([&*uuid], |r| Ok((r.get(0)?, r.get(1)?))))?;
-                sql(rows.collect())?
-            };
-            if providers.is_empty() {
+            let deleted = sql(tx.execute("DELETE FROM allocations WHERE consumer_uuid = ?1", [&*uuid]))?;
+            if deleted == 0 {
                 return Err(errors::not_found(format!("No allocations for consumer '{uuid}'")));
             }
-            sql(tx.execute("DELETE FROM allocations WHERE consumer_uuid = ?1", [&*uuid]))?;
             sql(tx.execute("DELETE FROM consumers WHERE uuid = ?1", [&*uuid]))?;
-            for (id, generation) in providers {
-                store::bump_provider(tx, id, generation)?;
-            }
             Ok(())
         })?;
         Ok(HttpResponse::NoContent().finish())

@@ -41,6 +41,34 @@ fn allowed(path: &str) -> Option<&'static str> {
     })
 }
 
+/// The first version serving a path, for the paths that appear after 1.0:
+/// below it the path is a 404, whatever else is wrong with the request.
+fn first_version(path: &str) -> Version {
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    Version::lit(match segments.as_slice() {
+        ["resource_classes", ..] => "1.2",
+        ["resource_providers", _, "aggregates"] => "1.1",
+        ["resource_providers", _, "traits"] | ["traits", ..] => "1.6",
+        ["usages"] => "1.9",
+        ["allocation_candidates"] => "1.10",
+        ["reshaper"] => "1.30",
+        _ => "1.0",
+    })
+}
+
+/// Whether the request is Placement's test user rather than an admin: the
+/// `noauth2` token `user[:project]` without the admin role. Every policy
+/// of the API is admin-only by default, so such a request is a 403.
+fn forbidden(headers: &header::HeaderMap) -> bool {
+    let Some(token) = headers.get("x-auth-token").and_then(|v| v.to_str().ok()) else { return false };
+    let user = token.split(':').next().unwrap_or_default();
+    let roles = headers.get("x-roles").and_then(|v| v.to_str().ok());
+    match roles {
+        Some(roles) => !roles.split(',').any(|r| r.trim() == "admin"),
+        None => user != "admin",
+    }
+}
+
 /// Whether an `Accept` header admits `application/json`.
 fn accepts_json(accept: &str) -> bool {
     accept.split(',').any(|range| {
@@ -87,6 +115,7 @@ pub(crate) async fn placement_rules(
     let length =
         headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
     let mut refusal = None;
+    let served = allowed(&path).is_some() && version.is_none_or(|v| v >= first_version(&path));
     if method == Method::GET
         && let Some(accept) = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok())
         && !accept.trim().is_empty()
@@ -102,6 +131,7 @@ pub(crate) async fn placement_rules(
     } else if length.is_some_and(|l| l > 0) && content_type.is_none() {
         refusal = Some(errors::bad_request("content-type header required when content-length > 0"));
     } else if (method == Method::POST || method == Method::PUT)
+        && served
         && allowed(&path).is_some_and(|a| a.contains(method.as_str()))
         && !(method == Method::PUT && bodiless_put(&path, version))
         && content_type.as_deref() != Some("application/json")
@@ -114,6 +144,19 @@ pub(crate) async fn placement_rules(
                 "The media type {} is not supported, use application/json",
                 content_type.as_deref().unwrap_or("None")
             ),
+        ));
+    }
+    if refusal.is_none()
+        && served
+        && path != "/"
+        && allowed(&path).is_some_and(|a| a.contains(method.as_str()))
+        && forbidden(headers)
+    {
+        refusal = Some(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "undefined_code",
+            "Forbidden",
+            format!("Policy does not allow placement:{} to be performed.", path.trim_matches('/')),
         ));
     }
     if let Some(error) = refusal {
@@ -166,6 +209,11 @@ pub(crate) async fn placement_outer(
         let info = req.connection_info();
         format!("{}://{}", info.scheme(), info.host())
     };
+    let html = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| a.contains("text/html") && !a.contains("json"));
     let res = next.call(req).await?.map_into_boxed_body();
     let (req, mut res) = res.into_parts();
     let headers = res.headers_mut();
@@ -181,7 +229,7 @@ pub(crate) async fn placement_outer(
     if res.status() == StatusCode::BAD_REQUEST {
         let (head, body) = res.into_parts();
         let bytes = actix_web::body::to_bytes(body).await.unwrap_or_default();
-        let mut res = head.set_body(BoxBody::new(bytes.clone()));
+        res = head.set_body(BoxBody::new(bytes.clone()));
         if let Ok(mut doc) = serde_json::from_slice::<serde_json::Value>(&bytes)
             && let Some(text) =
                 doc["errors"][0]["detail"].as_str().and_then(|d| d.strip_prefix("invalid version string: "))
@@ -200,9 +248,31 @@ pub(crate) async fn placement_outer(
             }
             res = fixed.json(doc);
         }
-        return Ok(ServiceResponse::new(req, res));
+    }
+    if html && (res.status().is_client_error() || res.status().is_server_error()) {
+        res = as_html(res).await;
     }
     Ok(ServiceResponse::new(req, res))
+}
+
+/// An error answer as webob writes it for a client that asked for HTML.
+async fn as_html(res: HttpResponse) -> HttpResponse {
+    let status = res.status();
+    let (head, body) = res.into_parts();
+    let bytes = actix_web::body::to_bytes(body).await.unwrap_or_default();
+    let detail = serde_json::from_slice::<serde_json::Value>(&bytes)
+        .ok()
+        .and_then(|doc| doc["errors"][0]["detail"].as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let title = format!("{} {}", status.as_u16(), status.canonical_reason().unwrap_or("Error"));
+    let page = format!(
+        "<html>\n <head>\n  <title>{title}</title>\n </head>\n <body>\n  <h1>{title}</h1>\n  {detail}<br /><br />\n\n\n\n </body>\n</html>"
+    );
+    let mut res = head.set_body(BoxBody::new(page));
+    res.headers_mut()
+        .insert(header::CONTENT_TYPE, header::HeaderValue::from_static("text/html; charset=UTF-8"));
+    res.headers_mut().remove(header::CONTENT_LENGTH);
+    res
 }
 
 /// A path the API does not have.

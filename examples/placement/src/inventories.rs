@@ -353,20 +353,32 @@ pub(crate) fn remove_other_inventories(
     provider: &Provider,
     wanted: &[Inventory],
 ) -> Result<(), ApiError> {
-    for existing in store::inventories(tx, provider.id)? {
-        if !wanted.iter().any(|w| w.resource_class == existing.resource_class) {
-            if in_use(tx, provider, &existing.resource_class)? {
-                return Err(errors::coded(
-                    StatusCode::CONFLICT,
-                    "inventory.inuse",
-                    format!("update conflict: {}", in_use_message(provider, &existing.resource_class)),
-                ));
-            }
-            sql(tx.execute(
-                "DELETE FROM inventories WHERE provider_id = ?1 AND resource_class = ?2",
-                params![provider.id, existing.resource_class],
-            ))?;
-        }
+    let removed: Vec<String> = store::inventories(tx, provider.id)?
+        .into_iter()
+        .map(|i| i.resource_class)
+        .filter(|class| !wanted.iter().any(|w| &w.resource_class == class))
+        .collect();
+    // The classes still allocated, in the order of their ids, as Placement
+    // names them.
+    let mut stmt = sql(tx.prepare(
+        "SELECT DISTINCT a.resource_class FROM allocations a JOIN resource_classes c ON c.name = a.resource_class \
+         WHERE a.provider_id = ?1 ORDER BY c.id",
+    ))?;
+    let allocated: Vec<String> = sql(sql(stmt.query_map([provider.id], |r| r.get(0)))?.collect())?;
+    let in_use: Vec<&str> =
+        allocated.iter().filter(|class| removed.contains(class)).map(String::as_str).collect();
+    if !in_use.is_empty() {
+        return Err(errors::coded(
+            StatusCode::CONFLICT,
+            "inventory.inuse",
+            format!("update conflict: {}", in_use_message(provider, &in_use.join(", "))),
+        ));
+    }
+    for class in &removed {
+        sql(tx.execute(
+            "DELETE FROM inventories WHERE provider_id = ?1 AND resource_class = ?2",
+            params![provider.id, class],
+        ))?;
     }
     Ok(())
 }

@@ -7,7 +7,7 @@ use actix_web::{HttpResponse, http::StatusCode};
 use microversion_actix::{ApiError, ApiVersion, Json, controller};
 use serde_json::{Value, json};
 
-use crate::allocations::{self, ConsumerRequest};
+use crate::allocations::{self, ConsumerRequest, Extras};
 use crate::api::PLACEMENT;
 use crate::errors;
 use crate::inventories;
@@ -25,29 +25,34 @@ impl Reshaper {
     }
 }
 
-fn body(types: bool) -> Value {
+fn body(extras: Extras) -> Value {
     json!({"type": "object",
            "properties": {
-               "inventories": {"type": "object",
+               "inventories": {"type": "object", "minProperties": 1,
                    "patternProperties": {UUID_PATTERN: inventories::put_all_schema()},
                    "additionalProperties": false},
-               "allocations": allocations::post_body(true, types)},
+               "allocations": allocations::post_body(extras, 0)},
            "required": ["inventories", "allocations"], "additionalProperties": false})
 }
 
 fn reshape_v1_30() -> Value {
-    body(false)
+    body(Extras { generations: true, mappings: false, types: false })
+}
+
+fn reshape_v1_34() -> Value {
+    body(Extras { generations: true, mappings: true, types: false })
 }
 
 fn reshape_v1_38() -> Value {
-    body(true)
+    body(Extras { generations: true, mappings: true, types: true })
 }
 
 #[controller(api = PLACEMENT)]
 impl Reshaper {
     #[post("/reshaper")]
     #[api_version("1.30")]
-    #[schema(reshape_v1_30, "1.30", "1.37")]
+    #[schema(reshape_v1_30, "1.30", "1.33")]
+    #[schema(reshape_v1_34, "1.34", "1.37")]
     #[schema(reshape_v1_38, "1.38")]
     async fn reshape(&self, version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
         let mut requests = Vec::new();
@@ -78,16 +83,22 @@ impl Reshaper {
                     .unwrap_or_default();
                 wanted.push((provider, records));
             }
-            // New inventory first, then the allocations move, then the
-            // inventory they left goes.
+            // Interim inventory: the new records over the old ones, so
+            // that allocations can move; then the allocations; then each
+            // provider's inventory becomes exactly what was asked (a class
+            // still allocated is 409). Each step bumps the generation.
             for (provider, records) in &wanted {
+                if records.is_empty() {
+                    continue;
+                }
                 inventories::add_inventories(tx, version, provider, records)?;
+                let current = store::provider_or_404(tx, &provider.uuid)?;
+                store::bump_provider(tx, current.id, current.generation)?;
             }
             allocations::write_allocations(tx, version, &requests)?;
             for (provider, records) in &wanted {
-                inventories::remove_other_inventories(tx, provider, records)?;
                 let current = store::provider_or_404(tx, &provider.uuid)?;
-                store::bump_provider(tx, current.id, current.generation)?;
+                inventories::set_inventories(tx, version, &current, records)?;
             }
             Ok(())
         })?;

@@ -168,7 +168,7 @@ impl ResourceClasses {
             ))?;
             if used > 0 {
                 return Err(errors::conflict(format!(
-                    "Error in delete resource class: Unable to delete resource class {name}. Resource class is in use in inventory."
+                    "Error in delete resource class: Cannot delete resource class {name}. Class is in use in inventory."
                 )));
             }
             sql(tx.execute("DELETE FROM resource_classes WHERE name = ?1", [&*name]))?;

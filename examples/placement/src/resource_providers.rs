@@ -250,6 +250,11 @@ impl ResourceProviders {
                 ));
             }
             let (parent_id, root_id) = match &parent {
+                Some(parent_uuid) if *parent_uuid == uuid => {
+                    return Err(errors::bad_request(format!(
+                        "Unable to create resource provider \"{name}\", {uuid}: Object action create failed because: parent provider UUID cannot be same as UUID. Please set parent provider UUID to None if there is no parent."
+                    )));
+                }
                 Some(parent_uuid) => {
                     let parent = store::provider(tx, parent_uuid)?.ok_or_else(|| {
                         errors::bad_request(format!(
