@@ -22,7 +22,7 @@ mod service;
 
 use serde_json::{Map, Value, json};
 
-pub use released::{BLESS_VARIABLE, check_released};
+pub use released::{BLESS_VARIABLE, check_released, check_released_blessing};
 pub use service::OpenApiService;
 
 use crate::{Api, Controller, ErrorFormat, Operation, OperationVariant, STANDARD_HEADER, Version};

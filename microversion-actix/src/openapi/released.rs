@@ -36,11 +36,20 @@ pub const BLESS_VARIABLE: &str = "MICROVERSION_BLESS";
 /// }
 /// ```
 pub fn check_released(description: &ApiDescription, dir: impl AsRef<Path>) -> Result<(), String> {
+    check_released_blessing(description, dir, std::env::var(BLESS_VARIABLE).ok().as_deref())
+}
+
+/// [`check_released`] with the blessing given here rather than read from
+/// [`BLESS_VARIABLE`].
+pub fn check_released_blessing(
+    description: &ApiDescription,
+    dir: impl AsRef<Path>,
+    bless: Option<&str>,
+) -> Result<(), String> {
     let dir = dir.as_ref();
     let newest = description.api().compiled_max();
-    let bless = std::env::var(BLESS_VARIABLE).ok();
-    let blessed = bless.as_deref().and_then(|v| v.parse().ok()).filter(|v| *v == newest);
-    if let (Some(text), None) = (&bless, blessed) {
+    let blessed = bless.and_then(|v| v.parse().ok()).filter(|v| *v == newest);
+    if let (Some(text), None) = (bless, blessed) {
         return Err(format!(
             "{BLESS_VARIABLE}={text} blesses nothing: only the newest declared version, {newest}, can be blessed"
         ));

@@ -1,0 +1,204 @@
+//! The compute API described: the committed document of every released
+//! version is unchanged, the whole-history document's ranges are the
+//! declared ones, and the documents are served as the contract says.
+
+use compute::{COMPUTE, RunningServer};
+use microversion_actix::Version;
+use microversion_actix::openapi::check_released;
+use serde_json::Value;
+
+fn get(url: &str, headers: &[(&str, &str)]) -> (u16, Vec<(String, String)>, Value) {
+    let mut request = ureq_like::Request::get(url);
+    for (name, value) in headers {
+        request = request.header(name, value);
+    }
+    request.send()
+}
+
+/// A tiny blocking HTTP/1.1 client over `std::net`, enough for these checks.
+mod ureq_like {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+
+    pub(crate) struct Request {
+        url: String,
+        headers: Vec<(String, String)>,
+    }
+
+    impl Request {
+        pub(crate) fn get(url: &str) -> Request {
+            Request { url: url.to_owned(), headers: Vec::new() }
+        }
+
+        pub(crate) fn header(mut self, name: &str, value: &str) -> Request {
+            self.headers.push((name.to_owned(), value.to_owned()));
+            self
+        }
+
+        pub(crate) fn send(self) -> (u16, Vec<(String, String)>, serde_json::Value) {
+            let rest = self.url.strip_prefix("http://").expect("an http URL");
+            let (host, path) =
+                rest.split_once('/').map_or((rest, "/".to_owned()), |(h, p)| (h, format!("/{p}")));
+            let mut stream = TcpStream::connect(host).expect("the server is up");
+            let mut head = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
+            for (name, value) in &self.headers {
+                head.push_str(&format!("{name}: {value}\r\n"));
+            }
+            head.push_str("\r\n");
+            stream.write_all(head.as_bytes()).expect("request sent");
+            let mut raw = Vec::new();
+            stream.read_to_end(&mut raw).expect("response read");
+            let text = String::from_utf8_lossy(&raw).into_owned();
+            let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+            let mut lines = head.lines();
+            let status =
+                lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).unwrap_or(0);
+            let headers = lines
+                .filter_map(|l| l.split_once(':'))
+                .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+                .collect();
+            (status, headers, serde_json::from_str(body).unwrap_or(serde_json::Value::Null))
+        }
+    }
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+}
+
+#[test]
+fn released_versions_are_frozen() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi");
+    if let Err(report) = check_released(&compute::description(COMPUTE), dir) {
+        panic!("{report}");
+    }
+}
+
+/// The ranges Nova's history gives each flavor and keypair operation,
+/// written out here, against the whole-history document.
+#[test]
+fn the_history_document_has_the_declared_ranges() {
+    let history = compute::description(COMPUTE).history_document();
+    let operation = |path: &str, method: &str| history["paths"][format!("/v2.1{path}")][method].clone();
+    let range = |value: &Value| {
+        (
+            value["x-openstack"]["min-ver"].as_str().map(str::to_owned),
+            value["x-openstack"]["max-ver"].as_str().map(str::to_owned),
+        )
+    };
+    let always = (None, None);
+    for (path, method) in [
+        ("/flavors", "get"),
+        ("/flavors", "post"),
+        ("/flavors/detail", "get"),
+        ("/flavors/{id}", "get"),
+        ("/flavors/{id}", "delete"),
+        ("/flavors/{id}/os-extra_specs", "get"),
+        ("/flavors/{id}/os-extra_specs", "post"),
+        ("/flavors/{id}/os-extra_specs/{key}", "get"),
+        ("/flavors/{id}/os-extra_specs/{key}", "put"),
+        ("/flavors/{id}/os-extra_specs/{key}", "delete"),
+        ("/os-keypairs", "get"),
+        ("/os-keypairs", "post"),
+        ("/os-keypairs/{name}", "get"),
+        ("/os-keypairs/{name}", "delete"),
+    ] {
+        let op = operation(path, method);
+        assert!(op.is_object(), "{method} {path} is described");
+        assert_eq!(range(&op), always, "{method} {path} exists at every version");
+        assert!(op.get("deprecated").is_none(), "{method} {path} is live");
+    }
+    let update = operation("/flavors/{id}", "put");
+    assert_eq!(range(&update), (Some("2.55".into()), None), "PUT /flavors/{{id}} arrived at 2.55");
+
+    // Flavor create bodies: 2.1 to 2.54, then 2.55 with a description.
+    let schemas = &history["components"]["schemas"];
+    let refs = |container: &str| -> Vec<(Option<String>, Option<String>)> {
+        schemas[container]["oneOf"]
+            .as_array()
+            .expect("a oneOf container")
+            .iter()
+            .map(|r| {
+                let name = r["$ref"].as_str().unwrap_or_default().rsplit('/').next().unwrap_or_default();
+                range(&schemas[name])
+            })
+            .collect()
+    };
+    assert_eq!(schemas["FlavorsCreateRequest"]["x-openstack"]["discriminator"], "microversion");
+    assert_eq!(refs("FlavorsCreateRequest"), [(None, Some("2.54".into())), (Some("2.55".into()), None)]);
+    // Keypair create bodies: 2.1, 2.2 to 2.9 (type), 2.10 to 2.91 (user_id), 2.92 (import only).
+    assert_eq!(
+        refs("OsKeypairsCreateRequest"),
+        [
+            (None, Some("2.1".into())),
+            (Some("2.2".into()), Some("2.9".into())),
+            (Some("2.10".into()), Some("2.91".into())),
+            (Some("2.92".into()), None)
+        ]
+    );
+    // Keypair create answers 200 at 2.1 and 201 from 2.2; delete 202 then 204.
+    let create = operation("/os-keypairs", "post");
+    assert_eq!(range(&create["responses"]["200"]), (None, Some("2.1".into())));
+    assert_eq!(range(&create["responses"]["201"]), (Some("2.2".into()), None));
+    let delete = operation("/os-keypairs/{name}", "delete");
+    assert_eq!(range(&delete["responses"]["202"]), (None, Some("2.1".into())));
+    assert_eq!(range(&delete["responses"]["204"]), (Some("2.2".into()), None));
+    // Flavor views change at 2.55 (description), 2.61 (extra_specs) and 2.75 (swap).
+    assert_eq!(
+        refs("FlavorsShowResponse"),
+        [
+            (None, Some("2.54".into())),
+            (Some("2.55".into()), Some("2.60".into())),
+            (Some("2.61".into()), Some("2.74".into())),
+            (Some("2.75".into()), None)
+        ]
+    );
+    // Query parameters: paging of keypairs from 2.35, user_id from 2.10.
+    let parameters = operation("/os-keypairs", "get")["parameters"].clone();
+    let parameter =
+        |name: &str| parameters.as_array().and_then(|p| p.iter().find(|p| p["name"] == name)).cloned();
+    assert_eq!(range(&parameter("limit").expect("limit")), (Some("2.35".into()), None));
+    assert_eq!(range(&parameter("user_id").expect("user_id")), (Some("2.10".into()), None));
+}
+
+#[test]
+fn documents_are_served_per_version_with_etags() {
+    let server = RunningServer::start().expect("the server starts");
+    let (status, headers, latest) = get(&format!("{}/openapi.json", server.url), &[]);
+    assert_eq!(status, 200);
+    assert_eq!(latest["info"]["version"], "2.96");
+    let etag = header(&headers, "etag").expect("an ETag").to_owned();
+    assert!(header(&headers, "cache-control").is_some_and(|c| c.contains("max-age")));
+    let (status, _, _) = get(&format!("{}/openapi.json", server.url), &[("If-None-Match", &etag)]);
+    assert_eq!(status, 304);
+
+    let (status, _, at_2_61) = get(&format!("{}/openapi.json?version=2.61", server.url), &[]);
+    assert_eq!((status, at_2_61["info"]["version"].as_str()), (200, Some("2.61")));
+    assert!(at_2_61["paths"]["/v2.1/flavors/{id}"]["put"].is_object(), "PUT exists at 2.61");
+    let (_, _, at_2_54) = get(&format!("{}/openapi.json?version=2.54", server.url), &[]);
+    assert!(at_2_54["paths"]["/v2.1/flavors/{id}"]["put"].is_null(), "PUT does not exist at 2.54");
+
+    // The same answers as negotiation: 400 for a malformed version, 406 for one not served.
+    let (status, headers, fault) = get(&format!("{}/openapi.json?version=2.010", server.url), &[]);
+    assert_eq!(status, 400);
+    assert_eq!(fault["badRequest"]["code"], 400);
+    assert_eq!(header(&headers, "openstack-api-maximum-version"), Some("2.96"));
+    let (status, _, fault) = get(&format!("{}/openapi.json?version=3.0", server.url), &[]);
+    assert_eq!(status, 406);
+    assert_eq!(
+        (fault["computeFault"]["min_version"].as_str(), fault["computeFault"]["max_version"].as_str()),
+        (Some("2.1"), Some("2.96"))
+    );
+
+    let (status, _, history) = get(&format!("{}/openapi-history.json", server.url), &[]);
+    assert_eq!((status, history["info"]["version"].as_str()), (200, Some("2.96")));
+}
+
+#[test]
+fn a_capped_server_describes_the_cap_at_most() {
+    let server = RunningServer::start_with_cap(Some(Version::lit("2.60"))).expect("the server starts");
+    let (_, _, latest) = get(&format!("{}/openapi.json", server.url), &[]);
+    assert_eq!(latest["info"]["version"], "2.60");
+    let (status, _, _) = get(&format!("{}/openapi.json?version=2.61", server.url), &[]);
+    assert_eq!(status, 406);
+}
