@@ -50,6 +50,7 @@ fn first_version(path: &str) -> Version {
         ["resource_providers", _, "aggregates"] => "1.1",
         ["resource_providers", _, "traits"] | ["traits", ..] => "1.6",
         ["usages"] => "1.9",
+        ["allocations"] => "1.13",
         ["allocation_candidates"] => "1.10",
         ["reshaper"] => "1.30",
         _ => "1.0",
@@ -158,6 +159,17 @@ pub(crate) async fn placement_rules(
             "Forbidden",
             format!("Policy does not allow placement:{} to be performed.", path.trim_matches('/')),
         ));
+    }
+    if refusal.is_none()
+        && served
+        && (method == Method::POST || method == Method::PUT)
+        && allowed(&path).is_some_and(|a| a.contains(method.as_str()))
+        && !(method == Method::PUT && bodiless_put(&path, version))
+        && length.unwrap_or(0) == 0
+        && !headers.contains_key(header::TRANSFER_ENCODING)
+    {
+        // Python's `json.loads('')`, which Placement reports.
+        refusal = Some(errors::bad_request("Malformed JSON: Expecting value: line 1 column 1 (char 0)"));
     }
     if let Some(error) = refusal {
         let mut res = render(&error.with_request_id(request_id.clone()));

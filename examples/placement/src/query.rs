@@ -81,48 +81,70 @@ pub(crate) fn is_uuid(text: &str) -> bool {
 pub(crate) const UUID_PATTERN: &str =
     "^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$";
 
-/// The values of `member_of`: each an aggregate or `in:` a list of them,
-/// `!` forbidding from 1.32. Gives the required sets and the forbidden ones.
+/// The values of `member_of` (`member_of{suffix}`), as Placement's
+/// `normalize_member_of_qs_params` reads them: each an aggregate, `in:` a
+/// list of them, `!` one forbidden (from 1.32) or `!in:` several. Gives
+/// the required sets and the forbidden ones.
 pub(crate) fn member_of(
     values: &[&str],
+    suffix: &str,
     multiple: bool,
     forbidden_allowed: bool,
 ) -> Result<(Vec<Vec<String>>, Vec<String>), ApiError> {
     if !multiple && values.len() > 1 {
-        return Err(errors::bad_request(
-            "Multiple member_of parameters are not supported until microversion 1.24.",
-        ));
+        return Err(errors::bad_request(format!("Multiple member_of{suffix} parameters are not supported")));
     }
     let mut required = Vec::new();
     let mut forbidden = Vec::new();
     for value in values {
-        let (negated, rest) = match value.strip_prefix('!') {
-            Some(rest) if forbidden_allowed => (true, rest),
-            _ => (false, *value),
-        };
-        let (is_in, list) = match rest.strip_prefix("in:") {
-            Some(list) => (true, list),
-            None => (false, rest),
-        };
-        let aggs: Vec<String> = list.split(',').map(|s| s.trim().to_owned()).collect();
-        if aggs.iter().any(|a| !is_uuid(a)) {
+        if value.contains(',') && !(value.starts_with("in:") || value.starts_with("!in:")) {
             return Err(errors::bad_request(format!(
-                "Invalid query string parameters: Expected 'member_of' parameter to contain valid UUID(s). Got: {value}"
+                "Multiple values for 'member_of' must be prefixed with the 'in:' or '!in:' keyword using the valid microversion. Got: {value}"
+            )));
+        }
+        let (negated, list) = if let Some(rest) = value.strip_prefix("!in:") {
+            (true, rest)
+        } else if let Some(rest) = value.strip_prefix('!') {
+            (true, rest)
+        } else if let Some(rest) = value.strip_prefix("in:") {
+            (false, rest)
+        } else {
+            (false, *value)
+        };
+        let aggs: Vec<String> = list.split(',').map(str::to_owned).collect();
+        if let Some(bad) = aggs.iter().find(|a| !is_uuid(a)) {
+            return Err(errors::bad_request(format!(
+                "Invalid query string parameters: Expected 'member_of' parameter to contain valid UUID(s). Got: {bad}"
             )));
         }
         if negated {
-            if is_in && aggs.len() > 1 {
-                // `!in:` forbids each of them.
+            if !forbidden_allowed {
+                return Err(errors::bad_request(format!(
+                    "Forbidden member_of{suffix} parameters are not supported in the specified microversion"
+                )));
             }
             forbidden.extend(aggs);
         } else {
-            if !is_in && aggs.len() > 1 {
-                return Err(errors::bad_request(format!(
-                    "Invalid query string parameters: Expected 'member_of' parameter to contain valid UUID(s). Got: {value}"
-                )));
-            }
             required.push(aggs);
         }
+    }
+    Ok((required, forbidden))
+}
+
+/// Every `required{suffix}` value (only the last before 1.39), read as
+/// Placement's `normalize_traits_qs_params` does.
+pub(crate) fn required_traits_all(
+    values: &[&str],
+    forbidden_allowed: bool,
+    any_allowed: bool,
+) -> Result<(Vec<Vec<String>>, Vec<String>), ApiError> {
+    let values = if any_allowed { values } else { &values[values.len().saturating_sub(1)..] };
+    let mut required = Vec::new();
+    let mut forbidden = Vec::new();
+    for value in values {
+        let (r, f) = required_traits(value, forbidden_allowed, any_allowed)?;
+        required.extend(r);
+        forbidden.extend(f);
     }
     Ok((required, forbidden))
 }

@@ -125,11 +125,11 @@ impl ResourceProviders {
         }
         let member_of = match q.all("member_of") {
             v if v.is_empty() => None,
-            v => Some(query::member_of(&v, version >= V1_24, version >= V1_32)?),
+            v => Some(query::member_of(&v, "", version >= V1_24, version >= V1_32)?),
         };
-        let required = match q.get("required") {
-            Some(value) => Some(query::required_traits(value, version >= V1_22, version >= V1_39)?),
-            None => None,
+        let required = match q.all("required") {
+            v if v.is_empty() => None,
+            v => Some(query::required_traits_all(&v, version >= V1_22, version >= V1_39)?),
         };
         let resources = match q.get("resources") {
             Some(value) => Some(query::resources(value)?),
@@ -198,6 +198,7 @@ impl ResourceProviders {
                             inv.capacity() - used >= *amount
                                 && *amount <= inv.max_unit
                                 && *amount >= inv.min_unit
+                                && *amount % inv.step_size == 0
                         })
                     });
                     if fits {
