@@ -1,6 +1,7 @@
 //! The compute example server:
 //! `cargo run --example compute [-- --listen HOST:PORT] [--cap X.Y] [--public-url URL]
-//! [--trust-proxies all|IP,IP] [--body-timeout SECONDS]`, and its API's
+//! [--trust-proxies all|IP,IP] [--body-timeout SECONDS] [--database PATH] [--cap-file PATH]
+//! [--retire-below X.Y] [--metrics-listen HOST:PORT]`, and its API's
 //! description: `cargo run --example compute -- openapi [--version X.Y | --history | --out DIR]`.
 
 use std::net::{IpAddr, TcpListener};
@@ -10,6 +11,7 @@ use compute::Settings;
 use microversion_actix::{PublicUrl, Version};
 
 const DEFAULT_LISTEN: &str = "127.0.0.1:8774";
+const DEFAULT_DATABASE: &str = "compute.sqlite3";
 const USAGE: &str =
     "usage: compute [--listen HOST:PORT] [--cap X.Y] [--public-url URL] [--trust-proxies all|IP,IP]
                [--body-timeout SECONDS]
@@ -18,9 +20,15 @@ const USAGE: &str =
   --public-url     build links under this URL (https://cloud.example/compute), whatever the request
   --trust-proxies  read Forwarded / X-Forwarded-Host / X-Forwarded-Proto from these peers
                    (`all`, or a comma-separated list of IP addresses); ignored by default
-  --body-timeout   how long a request body may take to arrive (default 30)";
+  --body-timeout   how long a request body may take to arrive (default 30)
+  --database       the SQLite file, shared by a fleet's nodes (default compute.sqlite3, made on first start)
+  --cap-file       a file holding the cap (`2.60`, or `2.96 at 2026-12-01T12:00:00Z`), reloaded on SIGHUP
+  --retire-below   answer 406 to the versions below this one (after their sunset)
+  --metrics-listen serve per-version request counts at http://HOST:PORT/metrics (Prometheus text)";
 
-fn main() -> std::io::Result<()> {
+/// Also the `compute-node` binary's entry point (`node.rs`), for tests that
+/// start whole processes.
+pub(crate) fn main() -> std::io::Result<()> {
     if std::env::args().nth(1).as_deref() == Some("openapi") {
         return openapi(std::env::args().skip(2));
     }
@@ -54,6 +62,25 @@ fn main() -> std::io::Result<()> {
                     })?;
                 settings.body_timeout = Some(timeout);
             }
+            "--database" => {
+                let path = args.next().ok_or_else(|| usage("--database needs a path"))?;
+                settings.database = Some(path.into());
+            }
+            "--cap-file" => {
+                let path = args.next().ok_or_else(|| usage("--cap-file needs a path"))?;
+                settings.cap_file = Some(path.into());
+            }
+            "--retire-below" => {
+                let text = args.next().ok_or_else(|| usage("--retire-below needs a version such as 2.60"))?;
+                let version: Version =
+                    text.parse().map_err(|e| usage(&format!("--retire-below {text:?}: {e}")))?;
+                settings.retire_below = Some(version);
+            }
+            "--metrics-listen" => {
+                let text = args.next().ok_or_else(|| usage("--metrics-listen needs HOST:PORT"))?;
+                let addr = text.parse().map_err(|e| usage(&format!("--metrics-listen {text:?}: {e}")))?;
+                settings.metrics_listen = Some(addr);
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return Ok(());
@@ -66,6 +93,7 @@ fn main() -> std::io::Result<()> {
         (Some(url), None) | (None, Some(url)) => url,
         (None, None) => PublicUrl::from_request(),
     };
+    settings.database.get_or_insert_with(|| DEFAULT_DATABASE.into());
     let listener = TcpListener::bind(&listen)?;
     let url = format!("http://{}", listener.local_addr()?);
     println!("compute API listening on {url}");

@@ -2,14 +2,22 @@
 //! line per microversion. Min, max, discovery and `docs/compute-versions.md`
 //! all come from here.
 
-use microversion_actix::{Api, history};
+use microversion_actix::{Api, Deprecation, history};
 
 /// The compute API, 2.1 to 2.96, as Nova serves it: every microversion with
 /// the change it made.
 pub const COMPUTE: Api = Api::new("compute", HISTORY)
     .legacy_headers(&["X-OpenStack-Nova-API-Version"])
     .id("v2.1")
-    .updated("2013-07-23T11:33:21Z");
+    .updated("2013-07-23T11:33:21Z")
+    // The versions before 2.60 are on their way out (docs/18-a-versions-life.md):
+    // every answer at them says so, and discovery announces 2.60 as the next minimum.
+    .deprecated(
+        Deprecation::versions("2.1", "2.59")
+            .since("2026-06-01")
+            .sunset("2027-06-01")
+            .link("https://docs.openstack.org/nova/latest/reference/api-microversion-history.html"),
+    );
 
 const HISTORY: &[microversion_actix::Microversion] = history![
     "2.1" => "Initial version of the v2.1 API.",

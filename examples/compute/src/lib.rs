@@ -7,12 +7,14 @@
 
 pub mod api;
 mod flavors;
+mod fleet;
 mod keypairs;
 mod listing;
 mod store;
 mod time;
 
-use std::net::TcpListener;
+use std::net::{SocketAddr, TcpListener};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,9 +24,11 @@ use actix_web::{App, HttpServer, web};
 use microversion_actix::openapi::{ApiDescription, OpenApiService};
 use microversion_actix::{
     Api, BodyTimeout, Discovery, Microversions, NovaFaults, PublicUrl, ResponseValidation, Version,
+    VersionCap,
 };
 
 pub use api::COMPUTE;
+pub use fleet::{CapChange, read_cap_file, reload_cap};
 pub use store::Store;
 
 /// Registers discovery at `/` and `/v2.1` and the API under `/v2.1`, with
@@ -32,15 +36,23 @@ pub use store::Store;
 /// lowers the served maximum (Ironic-style pinning during a rolling upgrade).
 /// Links come from the [`PublicUrl`] in app data (see [`Settings`]).
 pub fn routes(store: Arc<Store>, cap: Option<Version>) -> impl FnOnce(&mut web::ServiceConfig) {
+    let api = match cap {
+        Some(cap) => COMPUTE.capped_at(cap).expect("the cap was checked at start-up"),
+        None => COMPUTE,
+    };
+    routes_with(store, VersionCap::new(&api))
+}
+
+/// [`routes`] with a cap that can change while serving: the middleware and
+/// discovery share `cap` (docs/reference.md §13.4).
+pub fn routes_with(store: Arc<Store>, cap: VersionCap) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
-        let api = match cap {
-            Some(cap) => COMPUTE.capped_at(cap).expect("the cap was checked at start-up"),
-            None => COMPUTE,
-        };
-        let microversions = Microversions::new(api).error_format(NovaFaults::default());
+        let api = *cap.declaration();
+        let microversions =
+            Microversions::new(api).with_version_cap(cap.clone()).error_format(NovaFaults::default());
         let not_found = microversions.default_service();
         let documents = OpenApiService::new(description(api)).errors(microversions.error_renderer().clone());
-        cfg.service(Discovery::new(&[api]).error_format(NovaFaults::default()))
+        cfg.service(Discovery::new(&[api]).with_version_cap(cap).error_format(NovaFaults::default()))
             .service(documents)
             .service(
                 web::scope("/v2.1")
@@ -91,6 +103,16 @@ pub struct Settings {
     pub public_url: PublicUrl,
     /// How long a request body may take to arrive (30 s unless set).
     pub body_timeout: Option<Duration>,
+    /// The SQLite database, shared by the nodes of a fleet; a private one
+    /// in memory unless set.
+    pub database: Option<PathBuf>,
+    /// A file holding the cap (`2.60`, or `2.96 at 2026-12-01T12:00:00Z`),
+    /// read at start-up, where it wins over `cap`, and again on SIGHUP.
+    pub cap_file: Option<PathBuf>,
+    /// Retire the versions below this one (their sunset must have passed).
+    pub retire_below: Option<Version>,
+    /// Where to serve `GET /metrics` in Prometheus text, if anywhere.
+    pub metrics_listen: Option<SocketAddr>,
     /// Whether answers are checked against their declared schemas
     /// (Nova's `response_validation`); tests run with `Error`.
     pub response_validation: ResponseValidation,
@@ -114,16 +136,42 @@ pub fn server(listener: TcpListener, cap: Option<Version>) -> std::io::Result<ac
 /// The HTTP server on `listener` with `settings`, and deadlines for every
 /// phase of a connection (docs/12-deploying.md): the first request head,
 /// a request body, keep-alive idleness and closing.
+///
+/// With a cap file or a metrics address, call it inside an actix system (as
+/// `main` does): SIGHUP then reloads the cap without a restart; an
+/// unreadable file or an undeclared version is logged and the running cap
+/// kept (docs/reference.md §13.4).
 pub fn server_with(listener: TcpListener, settings: Settings) -> std::io::Result<actix_web::dev::Server> {
-    let store = Arc::new(Store::with_default_flavors());
+    let store = match &settings.database {
+        Some(path) => Store::open(path).map_err(|e| {
+            std::io::Error::other(format!("cannot open the database {}: {e}", path.display()))
+        })?,
+        None => Store::in_memory().map_err(std::io::Error::other)?,
+    };
+    let store = Arc::new(store);
+    let mut api = match settings.cap {
+        Some(cap) => COMPUTE.capped_at(cap).map_err(std::io::Error::other)?,
+        None => COMPUTE,
+    };
+    if let Some(below) = settings.retire_below {
+        api = api.retire_below(below).map_err(std::io::Error::other)?;
+    }
+    let version_cap = VersionCap::new(&api);
+    if let Some(path) = &settings.cap_file {
+        fleet::reload_cap(path, &version_cap).map_err(std::io::Error::other)?;
+        fleet::reload_on_hangup(path.clone(), version_cap.clone())?;
+    }
+    if let Some(addr) = settings.metrics_listen {
+        fleet::serve_metrics(addr)?;
+    }
     let body_timeout = BodyTimeout(settings.body_timeout.unwrap_or(BodyTimeout::DEFAULT.0));
-    let (cap, public_url, validation) = (settings.cap, settings.public_url, settings.response_validation);
+    let (public_url, validation) = (settings.public_url, settings.response_validation);
     Ok(HttpServer::new(move || {
         App::new()
             .app_data(public_url.clone())
             .app_data(body_timeout)
             .app_data(validation)
-            .configure(routes(store.clone(), cap))
+            .configure(routes_with(store.clone(), version_cap.clone()))
     })
     .workers(2)
     .client_request_timeout(REQUEST_HEAD_TIMEOUT)
