@@ -366,5 +366,6 @@ mod guide {
         NeedAMicroversion = "13-do-i-need-a-microversion.md",
         FromNova = "14-from-nova.md",
         Diagnostics = "15-diagnostics.md",
+        VersionsLife = "18-a-versions-life.md",
     }
 }

@@ -205,3 +205,31 @@ fn a_cap_handle_negotiates_at_its_current_value() {
     assert_eq!(cap.set(v("2.3")), Err(CapError::NotInHistory(v("2.3"))));
     assert_eq!(cap.get(), v("2.61"));
 }
+
+#[test]
+#[should_panic(expected = "two deprecated ranges overlap")]
+fn overlapping_deprecated_ranges_are_refused() {
+    let _ = Api::new("compute", &HISTORY)
+        .deprecated(Deprecation::versions("2.1", "2.10").since(SINCE))
+        .deprecated(Deprecation::versions("2.10", "2.59").since(SINCE));
+}
+
+#[test]
+#[should_panic(expected = "start and end at versions of the history")]
+fn a_deprecated_range_must_name_declared_versions() {
+    let _ = Api::new("compute", &HISTORY).deprecated(Deprecation::versions("2.1", "2.3").since(SINCE));
+}
+
+#[test]
+#[should_panic(expected = "the whole API can be deprecated once only")]
+fn the_whole_api_is_deprecated_once() {
+    let _ = Api::new("compute", &HISTORY)
+        .deprecated(Deprecation::whole_api().since(SINCE))
+        .deprecated(Deprecation::whole_api().since(SINCE));
+}
+
+#[test]
+#[should_panic(expected = "a link must be printable ASCII")]
+fn a_link_must_fit_in_a_link_header() {
+    let _ = Deprecation::whole_api().since(SINCE).link("https://docs.example/a b");
+}
