@@ -366,6 +366,7 @@ mod guide {
         NeedAMicroversion = "13-do-i-need-a-microversion.md",
         FromNova = "14-from-nova.md",
         Diagnostics = "15-diagnostics.md",
+        DescribingTheApi = "17-describing-the-api.md",
         VersionsLife = "18-a-versions-life.md",
     }
 }
