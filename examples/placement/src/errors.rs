@@ -90,6 +90,28 @@ fn validation_detail(violations: &[Violation]) -> String {
     )
 }
 
+/// Placement's `Invalid query string parameters: ...` for a query string
+/// (one value per key) its schema refused; `patterns` are the schema's
+/// pattern-matched keys, named when an unknown key matches none of them.
+pub(crate) fn query_validation(error: &ApiError, patterns: &[&str]) -> ApiError {
+    let Some(first) = error.violations().first() else { return error.clone() };
+    let (mut message, keyword) = python_message(first);
+    if keyword == "additionalProperties" && !patterns.is_empty() {
+        let list = first
+            .message
+            .strip_prefix("Additional properties are not allowed (")
+            .and_then(|r| r.split(" was").next())
+            .unwrap_or_default();
+        let regexes: Vec<String> = patterns.iter().map(|p| format!("'{p}'")).collect();
+        message = format!("{list} does not match any of the regexes: {}", regexes.join(", "));
+    }
+    let field = first.path.trim_start_matches('/');
+    let schema_path = if field.is_empty() { String::new() } else { format!("['properties']['{field}']") };
+    bad_request(format!(
+        "Invalid query string parameters: {message}\n\nFailed validating '{keyword}' in schema{schema_path}"
+    ))
+}
+
 /// The objects of Placement's bodies whose keys are matched by a pattern
 /// (uuids, resource classes), with no other keys allowed.
 const KEYED_BY_PATTERN: [&str; 3] = ["allocations", "resources", "inventories"];
@@ -135,6 +157,26 @@ fn python_message(violation: &Violation) -> (String, &'static str) {
     }
     if let Some(format) = quoted_after(" is not a ") {
         return (format!("{value} is not a '{format}'"), "format");
+    }
+    if let Some(mut options) = rest.strip_prefix(" is not one of ") {
+        let mut listed = Vec::new();
+        loop {
+            options = options
+                .trim_start()
+                .trim_start_matches(',')
+                .trim_start()
+                .trim_start_matches("or ")
+                .trim_start();
+            let mut stream = serde_json::Deserializer::from_str(options).into_iter::<Value>();
+            match stream.next() {
+                Some(Ok(option)) => {
+                    listed.push(repr(&option));
+                    options = &options[stream.byte_offset()..];
+                }
+                _ => break,
+            }
+        }
+        return (format!("{value} is not one of [{}]", listed.join(", ")), "enum");
     }
     let table: [(&str, &str, &'static str); 8] = [
         (" is shorter than ", "is too short", "minLength"),

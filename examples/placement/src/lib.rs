@@ -9,6 +9,7 @@
 mod aggregates;
 mod allocations;
 pub mod api;
+mod candidates;
 pub mod errors;
 mod http;
 mod inventories;
@@ -49,7 +50,8 @@ pub fn routes(store: Arc<Store>) -> impl FnOnce(&mut web::ServiceConfig) {
                 .service(resource_classes::ResourceClasses::new(store.clone()))
                 .service(traits::Traits::new(store.clone()))
                 .service(allocations::Allocations::new(store.clone()))
-                .service(reshaper::Reshaper::new(store))
+                .service(reshaper::Reshaper::new(store.clone()))
+                .service(candidates::Candidates::new(store))
                 .default_service(web::to(http::not_found)),
         );
     }

@@ -19,6 +19,11 @@ impl Query {
         self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 
+    /// Every pair, in order.
+    pub(crate) fn pairs(&self) -> &[(String, String)] {
+        &self.0
+    }
+
     /// Every value of `key`.
     pub(crate) fn all(&self, key: &str) -> Vec<&str> {
         self.0.iter().filter(|(k, _)| k == key).map(|(_, v)| v.as_str()).collect()

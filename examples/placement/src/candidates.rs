@@ -1,0 +1,1264 @@
+//! Allocation candidates (`GET /allocation_candidates`, from 1.10): the
+//! ways a set of request groups can be satisfied by providers, their trees
+//! and the providers sharing with them through aggregates, followed step
+//! by step from Placement's `allocation_candidate` and `research_context`
+//! objects, over the whole provider graph read into memory.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+
+use actix_web::{HttpRequest, HttpResponse};
+use microversion_actix::{ApiError, ApiVersion, Version, controller};
+use rusqlite::Connection;
+use serde_json::{Map, Value, json};
+
+use crate::api::PLACEMENT;
+use crate::errors;
+use crate::http::{cache_headers, validate};
+use crate::query::{self, Query};
+use crate::store::{self, Store, sql};
+
+const V1_12: Version = Version::lit("1.12");
+const V1_16: Version = Version::lit("1.16");
+const V1_17: Version = Version::lit("1.17");
+const V1_21: Version = Version::lit("1.21");
+const V1_22: Version = Version::lit("1.22");
+const V1_24: Version = Version::lit("1.24");
+const V1_25: Version = Version::lit("1.25");
+const V1_27: Version = Version::lit("1.27");
+const V1_29: Version = Version::lit("1.29");
+const V1_31: Version = Version::lit("1.31");
+const V1_32: Version = Version::lit("1.32");
+const V1_33: Version = Version::lit("1.33");
+const V1_34: Version = Version::lit("1.34");
+const V1_35: Version = Version::lit("1.35");
+const V1_36: Version = Version::lit("1.36");
+const V1_39: Version = Version::lit("1.39");
+
+const SHARES: &str = "MISC_SHARES_VIA_AGGREGATE";
+
+/// The allocation candidates resource.
+pub(crate) struct Candidates {
+    store: Arc<Store>,
+}
+
+impl Candidates {
+    pub(crate) fn new(store: Arc<Store>) -> Candidates {
+        Candidates { store }
+    }
+}
+
+// The query schemas, one per version that changed them.
+
+fn schema_1_10() -> Value {
+    json!({"type": "object", "properties": {"resources": {"type": "string"}},
+           "required": ["resources"], "additionalProperties": false})
+}
+
+fn schema_1_16() -> Value {
+    let mut s = schema_1_10();
+    s["properties"]["limit"] =
+        json!({"type": ["integer", "string"], "pattern": "^[1-9][0-9]*$", "minimum": 1, "minLength": 1});
+    s
+}
+
+fn schema_1_17() -> Value {
+    let mut s = schema_1_16();
+    s["properties"]["required"] = json!({"type": ["string"]});
+    s
+}
+
+fn schema_1_21() -> Value {
+    let mut s = schema_1_17();
+    s["properties"]["member_of"] = json!({"type": ["string"]});
+    s
+}
+
+const GROUP_PAT: &str = "[1-9][0-9]*";
+const GROUP_PAT_1_33: &str = "[a-zA-Z0-9_-]{1,64}";
+
+fn grouped(names: &[&str], group: &str) -> Value {
+    let mut s = schema_1_17();
+    let props = s["properties"].as_object_mut().expect("an object");
+    props.remove("resources");
+    props.remove("required");
+    s.as_object_mut().expect("an object").remove("required");
+    s["properties"]["group_policy"] = json!({"type": "string", "enum": ["none", "isolate"]});
+    let patterns: Map<String, Value> =
+        names.iter().map(|n| (format!("^{n}({group})?$"), json!({"type": "string"}))).collect();
+    s["patternProperties"] = Value::Object(patterns);
+    s
+}
+
+fn schema_1_25() -> Value {
+    grouped(&["resources", "required", "member_of"], GROUP_PAT)
+}
+
+fn schema_1_31() -> Value {
+    grouped(&["resources", "required", "member_of", "in_tree"], GROUP_PAT)
+}
+
+fn schema_1_33() -> Value {
+    grouped(&["resources", "required", "member_of", "in_tree"], GROUP_PAT_1_33)
+}
+
+fn schema_1_35() -> Value {
+    let mut s = schema_1_33();
+    s["properties"]["root_required"] = json!({"type": ["string"]});
+    s
+}
+
+fn schema_1_36() -> Value {
+    let mut s = schema_1_35();
+    s["properties"]["same_subtree"] = json!({"type": ["string"]});
+    s
+}
+
+/// The schema of the version and the patterns of its grouped keys.
+fn schema_at(version: ApiVersion) -> (fn() -> Value, Vec<String>) {
+    let names: &[&str] = if version >= V1_31 {
+        &["resources", "required", "member_of", "in_tree"]
+    } else {
+        &["resources", "required", "member_of"]
+    };
+    let group = if version >= V1_33 { GROUP_PAT_1_33 } else { GROUP_PAT };
+    let patterns = if version >= V1_25 {
+        names.iter().map(|n| format!("^{n}({group})?$")).collect()
+    } else {
+        Vec::new()
+    };
+    let schema: fn() -> Value = if version >= V1_36 {
+        schema_1_36
+    } else if version >= V1_35 {
+        schema_1_35
+    } else if version >= V1_33 {
+        schema_1_33
+    } else if version >= V1_31 {
+        schema_1_31
+    } else if version >= V1_25 {
+        schema_1_25
+    } else if version >= V1_21 {
+        schema_1_21
+    } else if version >= V1_17 {
+        schema_1_17
+    } else if version >= V1_16 {
+        schema_1_16
+    } else {
+        schema_1_10
+    };
+    (schema, patterns)
+}
+
+/// One request group (`resources{suffix}` and its companions).
+#[derive(Debug, Default)]
+struct Group {
+    suffix: String,
+    use_same_provider: bool,
+    resources: Vec<(String, i64)>,
+    required: Vec<BTreeSet<String>>,
+    forbidden: BTreeSet<String>,
+    member_of: Vec<Vec<String>>,
+    forbidden_aggs: BTreeSet<String>,
+    in_tree: Option<String>,
+}
+
+/// The request-wide parameters.
+#[derive(Debug, Default)]
+struct Wide {
+    limit: Option<usize>,
+    group_policy: Option<String>,
+    root_required: BTreeSet<String>,
+    root_forbidden: BTreeSet<String>,
+    same_subtrees: Vec<BTreeSet<String>>,
+}
+
+fn group_key(key: &str, verbose: bool) -> Option<(&'static str, String)> {
+    for prefix in ["resources", "required", "member_of", "in_tree"] {
+        if let Some(suffix) = key.strip_prefix(prefix) {
+            let ok = suffix.is_empty()
+                || if verbose {
+                    suffix.len() <= 64
+                        && suffix.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+                } else {
+                    suffix.bytes().all(|b| b.is_ascii_digit()) && !suffix.starts_with('0')
+                };
+            if ok {
+                return Some((prefix, suffix.to_owned()));
+            }
+        }
+    }
+    None
+}
+
+/// `resources=VCPU:2,MEMORY_MB:1024`, as Placement reads it.
+fn resources(value: &str) -> Result<Vec<(String, i64)>, ApiError> {
+    let form = "Badly formed resources parameter. Expected resources query string parameter in form: ?resources=VCPU:2,MEMORY_MB:1024.";
+    if value.trim().is_empty() {
+        return Err(errors::bad_request(format!("{form} Got: empty string.")));
+    }
+    let mut out: Vec<(String, i64)> = Vec::new();
+    for item in value.split(',') {
+        let parts: Vec<&str> = item.split(':').collect();
+        let [name, amount] = parts.as_slice() else {
+            return Err(errors::bad_request(format!("{form} Got: {item}.")));
+        };
+        let amount: i64 = amount.trim().parse().map_err(|_| {
+            errors::bad_request(format!(
+                "Requested resource {name} expected positive integer amount. Got: {amount}."
+            ))
+        })?;
+        if amount < 1 {
+            return Err(errors::bad_request(format!(
+                "Requested resource {name} requires amount >= 1. Got: {amount}."
+            )));
+        }
+        match out.iter_mut().find(|(n, _)| n == name) {
+            Some(entry) => entry.1 = amount,
+            None => out.push(((*name).to_owned(), amount)),
+        }
+    }
+    Ok(out)
+}
+
+/// Reads and checks the query as Placement's handler does, in its order.
+fn parse(version: ApiVersion, q: &Query) -> Result<(Vec<Group>, Wide), ApiError> {
+    // The schema sees one (the last) value per key.
+    let mut last = Map::new();
+    for (k, v) in q.pairs() {
+        last.insert(k.clone(), Value::String(v.clone()));
+    }
+    let (schema, patterns) = schema_at(version);
+    let patterns: Vec<&str> = patterns.iter().map(String::as_str).collect();
+    validate(schema, &Value::Object(last)).map_err(|e| errors::query_validation(&e, &patterns))?;
+
+    let mut wide = Wide::default();
+    if let Some(limit) = q.all("limit").first() {
+        wide.limit = limit.parse().ok();
+    }
+    wide.group_policy = q.all("group_policy").first().map(|s| (*s).to_owned());
+    let root_required = q.all("root_required");
+    if let Some(value) = root_required.first() {
+        if root_required.len() > 1 {
+            return Err(errors::coded(
+                actix_web::http::StatusCode::BAD_REQUEST,
+                "query.duplicate_key",
+                "Query parameter 'root_required' may be specified only once.",
+            ));
+        }
+        let (required, forbidden) = query::required_traits(value, true, false)?;
+        wide.root_required = required.into_iter().flatten().collect();
+        wide.root_forbidden = forbidden.into_iter().collect();
+        let conflicts: Vec<&String> = wide.root_required.intersection(&wide.root_forbidden).collect();
+        if !conflicts.is_empty() {
+            let names: Vec<&str> = conflicts.iter().map(|s| s.as_str()).collect();
+            return Err(errors::coded(
+                actix_web::http::StatusCode::BAD_REQUEST,
+                "query.bad_value",
+                format!(
+                    "Conflicting required and forbidden traits found in root_required: {}",
+                    names.join(", ")
+                ),
+            ));
+        }
+    }
+    for value in q.all("same_subtree") {
+        let suffixes: BTreeSet<String> = value.split(',').map(|s| s.trim().to_owned()).collect();
+        if suffixes.contains("") {
+            return Err(errors::coded(
+                actix_web::http::StatusCode::BAD_REQUEST,
+                "query.bad_value",
+                "Empty string (unsuffixed group) can not be specified in `same_subtree` ",
+            ));
+        }
+        wide.same_subtrees.push(suffixes);
+    }
+
+    let verbose = version >= V1_33;
+    let mut groups: Vec<Group> = Vec::new();
+    for (key, value) in q.pairs() {
+        let Some((prefix, suffix)) = group_key(key, verbose) else { continue };
+        if version < V1_25 && !suffix.is_empty() {
+            continue;
+        }
+        let index = match groups.iter().position(|g| g.suffix == suffix) {
+            Some(i) => i,
+            None => {
+                groups.push(Group {
+                    use_same_provider: !suffix.is_empty(),
+                    suffix: suffix.clone(),
+                    ..Group::default()
+                });
+                groups.len() - 1
+            }
+        };
+        let group = &mut groups[index];
+        match prefix {
+            "resources" => group.resources = resources(value)?,
+            "required" => {
+                let values = q.all(key);
+                let (required, forbidden) =
+                    query::required_traits_all(&values, version >= V1_22, version >= V1_39)?;
+                group.required = required.into_iter().map(|any| any.into_iter().collect()).collect();
+                group.forbidden = forbidden.into_iter().collect();
+            }
+            "member_of" => {
+                let values = q.all(key);
+                let (required, forbidden) =
+                    query::member_of(&values, &suffix, version >= V1_24, version >= V1_32)?;
+                group.member_of = required;
+                group.forbidden_aggs = forbidden.into_iter().collect();
+            }
+            _ => {
+                let tree = value.trim();
+                if !query::is_uuid(tree) {
+                    return Err(errors::bad_request(format!(
+                        "Invalid query string parameters: Expected 'in_tree' parameter to be a format of uuid. Got: {value}"
+                    )));
+                }
+                group.in_tree = Some(tree.to_owned());
+            }
+        }
+    }
+
+    if version >= V1_36 {
+        let resourceless: Vec<&str> =
+            groups.iter().filter(|g| g.resources.is_empty()).map(|g| g.suffix.as_str()).collect();
+        let subtree: BTreeSet<&str> = wide.same_subtrees.iter().flatten().map(String::as_str).collect();
+        if resourceless.len() == groups.len() {
+            return Err(errors::coded(
+                actix_web::http::StatusCode::BAD_REQUEST,
+                "query.missing_value",
+                "There must be at least one resources or resources[$S] parameter.",
+            ));
+        }
+        let bad: Vec<&str> = resourceless.iter().copied().filter(|s| !subtree.contains(s)).collect();
+        if !bad.is_empty() {
+            return Err(errors::coded(
+                actix_web::http::StatusCode::BAD_REQUEST,
+                "query.bad_value",
+                format!(
+                    "Resourceless suffixed group request should be specified in `same_subtree` query param: bad group(s) - {}.",
+                    python_list(&bad)
+                ),
+            ));
+        }
+        let bad: Vec<&str> =
+            subtree.iter().copied().filter(|s| !groups.iter().any(|g| g.suffix == *s)).collect();
+        if !bad.is_empty() {
+            let all: Vec<&str> = groups.iter().map(|g| g.suffix.as_str()).collect();
+            return Err(errors::coded(
+                actix_web::http::StatusCode::BAD_REQUEST,
+                "query.bad_value",
+                format!(
+                    "Real suffixes should be specified in `same_subtree`: {} not found in {}.",
+                    python_list(&bad),
+                    python_list(&all)
+                ),
+            ));
+        }
+    } else {
+        let orphans: Vec<String> = groups
+            .iter()
+            .filter(|g| !g.required.is_empty() && g.resources.is_empty())
+            .map(|g| format!("required{}", g.suffix))
+            .collect();
+        if !orphans.is_empty() {
+            return Err(errors::bad_request(format!(
+                "All traits parameters must be associated with resources.  Found the following orphaned traits keys: {}",
+                orphans.join(", ")
+            )));
+        }
+        let orphans: Vec<String> = groups
+            .iter()
+            .filter(|g| g.resources.is_empty() && (!g.member_of.is_empty() || !g.forbidden_aggs.is_empty()))
+            .map(|g| format!("member_of{}", g.suffix))
+            .collect();
+        if !orphans.is_empty() {
+            return Err(errors::bad_request(format!(
+                "All member_of parameters must be associated with resources. Found the following orphaned member_of keys: {}",
+                orphans.join(", ")
+            )));
+        }
+        if groups.iter().any(|g| g.resources.is_empty()) {
+            return Err(errors::bad_request("All request groups must specify resources."));
+        }
+        if groups.is_empty() {
+            return Err(errors::bad_request(
+                "At least one request group (`resources` or `resources{$S}`) is required.",
+            ));
+        }
+    }
+    if version >= V1_22 {
+        let mut conflicts: Vec<String> = Vec::new();
+        for g in &groups {
+            for any in &g.required {
+                if any.iter().all(|t| g.forbidden.contains(t)) {
+                    let names: Vec<&str> = any.iter().map(String::as_str).collect();
+                    conflicts.push(format!("required{}: ({})", g.suffix, names.join(", ")));
+                }
+            }
+        }
+        if !conflicts.is_empty() {
+            conflicts.sort();
+            return Err(errors::bad_request(format!(
+                "Conflicting required and forbidden traits found in the following traits keys: {}",
+                conflicts.join(", ")
+            )));
+        }
+    }
+    if wide.group_policy.is_none() && groups.iter().filter(|g| g.use_same_provider).count() > 1 {
+        return Err(errors::bad_request(
+            "The \"group_policy\" parameter is required when specifying more than one \"resources{N}\" parameter.",
+        ));
+    }
+    Ok((groups, wide))
+}
+
+/// A Python list of strings as `str()` writes it.
+fn python_list(items: &[&str]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| format!("'{s}'")).collect();
+    format!("[{}]", quoted.join(", "))
+}
+
+/// One inventory with what is used of it.
+#[derive(Clone, Debug)]
+struct Inv {
+    total: i64,
+    reserved: i64,
+    ratio: f64,
+    min_unit: i64,
+    max_unit: i64,
+    step: i64,
+    used: i64,
+}
+
+impl Inv {
+    fn capacity(&self) -> i64 {
+        ((self.total - self.reserved) as f64 * self.ratio) as i64
+    }
+
+    /// Placement's `_capacity_check_clause`.
+    fn fits(&self, amount: i64) -> bool {
+        (self.used + amount) as f64 <= (self.total - self.reserved) as f64 * self.ratio
+            && self.min_unit <= amount
+            && self.max_unit >= amount
+            && amount % self.step.max(1) == 0
+    }
+}
+
+/// A provider of the graph.
+#[derive(Debug)]
+struct Node {
+    uuid: String,
+    parent: Option<usize>,
+    root: usize,
+    inventories: BTreeMap<String, Inv>,
+    traits: BTreeSet<String>,
+    /// The same, in the order the traits were made (Placement's ids).
+    trait_order: Vec<String>,
+    aggregates: BTreeSet<String>,
+}
+
+/// The provider graph, read once per request.
+struct World {
+    nodes: Vec<Node>,
+    by_uuid: HashMap<String, usize>,
+    class_ids: HashMap<String, i64>,
+    traits: BTreeSet<String>,
+}
+
+fn load(tx: &Connection) -> Result<World, ApiError> {
+    let mut stmt =
+        sql(tx.prepare("SELECT id, uuid, parent_id, root_id FROM resource_providers ORDER BY id"))?;
+    let rows: Vec<(i64, String, Option<i64>, Option<i64>)> =
+        sql(sql(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))))?.collect())?;
+    let index: HashMap<i64, usize> = rows.iter().enumerate().map(|(i, r)| (r.0, i)).collect();
+    let mut nodes: Vec<Node> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, (_, uuid, parent, root))| Node {
+            uuid: uuid.clone(),
+            parent: parent.and_then(|p| index.get(&p).copied()),
+            root: root.and_then(|r| index.get(&r).copied()).unwrap_or(i),
+            inventories: BTreeMap::new(),
+            traits: BTreeSet::new(),
+            trait_order: Vec::new(),
+            aggregates: BTreeSet::new(),
+        })
+        .collect();
+    let mut stmt = sql(tx.prepare(
+        "SELECT provider_id, resource_class, total, reserved, allocation_ratio, min_unit, max_unit, step_size \
+         FROM inventories",
+    ))?;
+    let invs: Vec<(i64, String, Inv)> = sql(sql(stmt.query_map([], |r| {
+        Ok((
+            r.get(0)?,
+            r.get(1)?,
+            Inv {
+                total: r.get(2)?,
+                reserved: r.get(3)?,
+                ratio: r.get(4)?,
+                min_unit: r.get(5)?,
+                max_unit: r.get(6)?,
+                step: r.get(7)?,
+                used: 0,
+            },
+        ))
+    }))?
+    .collect())?;
+    for (id, class, inv) in invs {
+        if let Some(&i) = index.get(&id) {
+            nodes[i].inventories.insert(class, inv);
+        }
+    }
+    let mut stmt = sql(tx.prepare(
+        "SELECT provider_id, resource_class, SUM(used) FROM allocations GROUP BY provider_id, resource_class",
+    ))?;
+    let used: Vec<(i64, String, i64)> =
+        sql(sql(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))))?.collect())?;
+    for (id, class, amount) in used {
+        if let Some(inv) = index.get(&id).and_then(|&i| nodes[i].inventories.get_mut(&class)) {
+            inv.used = amount;
+        }
+    }
+    let mut stmt = sql(tx.prepare(
+        "SELECT pt.provider_id, pt.trait FROM provider_traits pt JOIN traits t ON t.name = pt.trait ORDER BY t.rowid",
+    ))?;
+    let traits: Vec<(i64, String)> = sql(sql(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))))?.collect())?;
+    for (id, name) in traits {
+        if let Some(&i) = index.get(&id) {
+            nodes[i].traits.insert(name.clone());
+            nodes[i].trait_order.push(name);
+        }
+    }
+    let mut stmt = sql(tx.prepare("SELECT provider_id, aggregate FROM provider_aggregates"))?;
+    let aggs: Vec<(i64, String)> = sql(sql(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))))?.collect())?;
+    for (id, agg) in aggs {
+        if let Some(&i) = index.get(&id) {
+            nodes[i].aggregates.insert(agg);
+        }
+    }
+    let mut stmt = sql(tx.prepare("SELECT name, id FROM resource_classes"))?;
+    let class_ids: HashMap<String, i64> =
+        sql(sql(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))))?.collect())?;
+    let mut stmt = sql(tx.prepare("SELECT name FROM traits"))?;
+    let all_traits: BTreeSet<String> = sql(sql(stmt.query_map([], |r| r.get(0)))?.collect())?;
+    let by_uuid = nodes.iter().enumerate().map(|(i, n)| (n.uuid.clone(), i)).collect();
+    Ok(World { nodes, by_uuid, class_ids, traits: all_traits })
+}
+
+/// One request group's providers of one class and amount in an allocation.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Arr {
+    provider: usize,
+    class: String,
+    amount: i64,
+}
+
+/// An allocation request: what it takes from which providers, the tree it
+/// is anchored to, and which providers satisfied which group.
+#[derive(Clone, Debug)]
+struct AReq {
+    anchor: usize,
+    use_same_provider: bool,
+    resources: Vec<Arr>,
+    mappings: BTreeMap<String, BTreeSet<usize>>,
+}
+
+impl AReq {
+    /// Placement's equality: the same resources (as a set) and mappings.
+    fn key(&self) -> (BTreeSet<Arr>, BTreeMap<String, BTreeSet<usize>>) {
+        (self.resources.iter().cloned().collect(), self.mappings.clone())
+    }
+}
+
+/// What a request found nothing for: an empty answer.
+struct NotFound;
+
+/// Placement's errors raised during the search, which are the client's.
+enum SearchError {
+    Empty,
+    Api(ApiError),
+}
+
+impl From<NotFound> for SearchError {
+    fn from(_: NotFound) -> SearchError {
+        SearchError::Empty
+    }
+}
+
+impl From<ApiError> for SearchError {
+    fn from(e: ApiError) -> SearchError {
+        SearchError::Api(e)
+    }
+}
+
+/// The request-wide search state (`RequestWideSearchContext`).
+struct WideCtx {
+    anchor_roots: Option<BTreeSet<usize>>,
+    has_trees: bool,
+    nested_aware: bool,
+    sharing: BTreeSet<usize>,
+    summaries: BTreeSet<usize>,
+    multi_group_rcs: BTreeSet<String>,
+    rcs_amounts: BTreeMap<String, i64>,
+}
+
+impl WideCtx {
+    fn in_filtered_anchors(&self, root: usize) -> bool {
+        self.anchor_roots.as_ref().is_none_or(|a| a.contains(&root))
+    }
+}
+
+fn check_traits(world: &World, names: impl IntoIterator<Item = String>) -> Result<(), ApiError> {
+    let missing: Vec<String> = names.into_iter().filter(|n| !world.traits.contains(n)).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(errors::bad_request(format!("No such trait(s): {}.", missing.join(", "))))
+}
+
+/// Providers in every one of the `member_of` lists (any of each list).
+fn in_aggregates(world: &World, member_of: &[Vec<String>]) -> BTreeSet<usize> {
+    (0..world.nodes.len())
+        .filter(|&i| member_of.iter().all(|any| any.iter().any(|a| world.nodes[i].aggregates.contains(a))))
+        .collect()
+}
+
+/// The roots of the trees sharing an aggregate with sharing provider `sp`
+/// (its own included): Placement's `anchors_for_sharing_providers`.
+fn anchors_for(world: &World, sp: usize) -> BTreeSet<usize> {
+    let aggs = &world.nodes[sp].aggregates;
+    world.nodes.iter().filter(|n| n.aggregates.iter().any(|a| aggs.contains(a))).map(|n| n.root).collect()
+}
+
+/// One group's search state (`RequestGroupSearchContext`).
+struct GroupCtx<'a> {
+    group: &'a Group,
+    rps_in_aggs: BTreeSet<usize>,
+    tree_root: Option<usize>,
+    with_resource: BTreeMap<String, BTreeSet<usize>>,
+}
+
+fn group_ctx<'a>(world: &World, group: &'a Group) -> Result<GroupCtx<'a>, SearchError> {
+    for (class, _) in &group.resources {
+        if !world.class_ids.contains_key(class) {
+            return Err(SearchError::Api(errors::bad_request(format!(
+                "Invalid resource class in resources parameter: No such resource class {class}."
+            ))));
+        }
+    }
+    let mut rps_in_aggs = BTreeSet::new();
+    if !group.member_of.is_empty() {
+        rps_in_aggs = in_aggregates(world, &group.member_of);
+        if rps_in_aggs.is_empty() {
+            return Err(SearchError::Empty);
+        }
+    }
+    for any in &group.required {
+        check_traits(world, any.iter().cloned())?;
+    }
+    check_traits(world, group.forbidden.iter().cloned())?;
+    let mut tree_root = None;
+    if let Some(tree) = &group.in_tree {
+        let uuid =
+            uuid::Uuid::try_parse(tree).map(|u| u.hyphenated().to_string()).unwrap_or_else(|_| tree.clone());
+        let Some(&i) = world.by_uuid.get(&uuid) else { return Err(SearchError::Empty) };
+        tree_root = Some(world.nodes[i].root);
+    }
+    let mut with_resource = BTreeMap::new();
+    for (class, amount) in &group.resources {
+        let providers: BTreeSet<usize> = (0..world.nodes.len())
+            .filter(|&i| tree_root.is_none_or(|r| world.nodes[i].root == r))
+            .filter(|&i| world.nodes[i].inventories.get(class).is_some_and(|inv| inv.fits(*amount)))
+            .collect();
+        if providers.is_empty() {
+            return Err(SearchError::Empty);
+        }
+        with_resource.insert(class.clone(), providers);
+    }
+    Ok(GroupCtx { group, rps_in_aggs, tree_root, with_resource })
+}
+
+fn has_any_trait(world: &World, i: usize, traits: &BTreeSet<String>) -> bool {
+    world.nodes[i].traits.iter().any(|t| traits.contains(t))
+}
+
+/// Placement's `get_provider_ids_matching`: single providers satisfying
+/// the whole group. Gives (provider, root) pairs.
+fn providers_matching(world: &World, g: &GroupCtx<'_>) -> Vec<(usize, usize)> {
+    let group = g.group;
+    let mut filtered: BTreeSet<usize> = BTreeSet::new();
+    if !group.required.is_empty() {
+        filtered = (0..world.nodes.len())
+            .filter(|&i| group.required.iter().all(|any| has_any_trait(world, i, any)))
+            .collect();
+        if filtered.is_empty() {
+            return Vec::new();
+        }
+    }
+    if !group.member_of.is_empty() {
+        filtered = if filtered.is_empty() { g.rps_in_aggs.clone() } else { &filtered & &g.rps_in_aggs };
+        if filtered.is_empty() {
+            return Vec::new();
+        }
+    }
+    let mut forbidden: BTreeSet<usize> = BTreeSet::new();
+    if !group.forbidden_aggs.is_empty() {
+        let bad = in_aggregates(world, &[group.forbidden_aggs.iter().cloned().collect()]);
+        forbidden.extend(bad.iter().copied());
+        if !filtered.is_empty() {
+            filtered = &filtered - &bad;
+            if filtered.is_empty() {
+                return Vec::new();
+            }
+        }
+    }
+    if !group.forbidden.is_empty() {
+        let bad: BTreeSet<usize> =
+            (0..world.nodes.len()).filter(|&i| has_any_trait(world, i, &group.forbidden)).collect();
+        forbidden.extend(bad.iter().copied());
+        if !filtered.is_empty() {
+            filtered = &filtered - &bad;
+            if filtered.is_empty() {
+                return Vec::new();
+            }
+        }
+    }
+    let mut first = true;
+    for (class, _) in &group.resources {
+        let ids = &g.with_resource[class];
+        if first {
+            first = false;
+            if !filtered.is_empty() {
+                filtered = &filtered & ids;
+            } else {
+                filtered = ids - &forbidden;
+            }
+        } else {
+            filtered = &filtered & ids;
+        }
+        if filtered.is_empty() {
+            return Vec::new();
+        }
+    }
+    if group.resources.is_empty() {
+        // A resourceless group: the providers left, but not the forbidden.
+        let all: BTreeSet<usize> =
+            if filtered.is_empty() { (0..world.nodes.len()).collect() } else { filtered.clone() };
+        return (&all - &forbidden).into_iter().map(|i| (i, world.nodes[i].root)).collect();
+    }
+    filtered.into_iter().map(|i| (i, world.nodes[i].root)).collect()
+}
+
+/// Placement's `RPCandidateList`: (provider, anchor root, class) triples.
+type RpCandidates = BTreeSet<(usize, usize, String)>;
+
+fn trees(c: &RpCandidates) -> BTreeSet<usize> {
+    c.iter().map(|t| t.1).collect()
+}
+
+/// Placement's `get_trees_matching_all`: the providers of trees (and
+/// sharing providers) that can together satisfy the group.
+fn trees_matching_all(world: &World, g: &GroupCtx<'_>, wide: &mut WideCtx) -> RpCandidates {
+    let group = g.group;
+    let bad_aggs = if group.forbidden_aggs.is_empty() {
+        BTreeSet::new()
+    } else {
+        in_aggregates(world, &[group.forbidden_aggs.iter().cloned().collect()])
+    };
+    let mut all: RpCandidates = BTreeSet::new();
+    for (class, _) in &group.resources {
+        let with = &g.with_resource[class];
+        let mut rc: RpCandidates = with.iter().map(|&i| (i, world.nodes[i].root, class.clone())).collect();
+        if rc.is_empty() {
+            return BTreeSet::new();
+        }
+        // The sharing providers with this class (Placement narrows the
+        // request-wide set in place by the group's aggregates).
+        if !g.rps_in_aggs.is_empty() {
+            wide.sharing = &wide.sharing & &g.rps_in_aggs;
+        }
+        let sharing: BTreeSet<usize> = wide.sharing.intersection(with).copied().collect();
+        if !sharing.is_empty() && g.tree_root.is_none() {
+            for &sp in &sharing {
+                for anchor in anchors_for(world, sp) {
+                    rc.insert((sp, anchor, class.clone()));
+                }
+            }
+        }
+        if let Some(anchors) = &wide.anchor_roots {
+            rc.retain(|t| anchors.contains(&t.1));
+            if rc.is_empty() {
+                return BTreeSet::new();
+            }
+        }
+        if !group.member_of.is_empty() {
+            rc.retain(|t| g.rps_in_aggs.contains(&t.0) || g.rps_in_aggs.contains(&t.1));
+            if rc.is_empty() {
+                return BTreeSet::new();
+            }
+        }
+        if !group.forbidden_aggs.is_empty() {
+            rc.retain(|t| !(bad_aggs.contains(&t.0) || bad_aggs.contains(&t.1)));
+            if rc.is_empty() {
+                return BTreeSet::new();
+            }
+        }
+        if all.is_empty() {
+            all = rc;
+        } else {
+            let both: BTreeSet<usize> = trees(&all).intersection(&trees(&rc)).copied().collect();
+            all.extend(rc);
+            all.retain(|t| both.contains(&t.1));
+        }
+        if all.is_empty() {
+            return BTreeSet::new();
+        }
+    }
+    if (group.required.is_empty() && group.forbidden.is_empty()) || !wide.sharing.is_empty() {
+        return all;
+    }
+    // Placement's `_get_trees_with_traits`.
+    let rps: BTreeSet<usize> = all.iter().map(|t| t.0).collect();
+    let good: BTreeSet<usize> =
+        rps.iter().copied().filter(|&i| !has_any_trait(world, i, &group.forbidden)).collect();
+    let good_roots: BTreeSet<usize> = good.iter().map(|&i| world.nodes[i].root).collect();
+    let keep: BTreeSet<(usize, usize)> = if group.required.is_empty() {
+        rps.iter().map(|&i| (i, world.nodes[i].root)).filter(|(_, r)| good_roots.contains(r)).collect()
+    } else {
+        let mut by_root: BTreeMap<usize, BTreeSet<&String>> = BTreeMap::new();
+        for &i in &good {
+            by_root.entry(world.nodes[i].root).or_default().extend(world.nodes[i].traits.iter());
+        }
+        let ok_roots: BTreeSet<usize> = by_root
+            .into_iter()
+            .filter(|(_, provided)| group.required.iter().all(|any| any.iter().any(|t| provided.contains(t))))
+            .map(|(r, _)| r)
+            .collect();
+        rps.iter().map(|&i| (i, world.nodes[i].root)).filter(|(_, r)| ok_roots.contains(r)).collect()
+    };
+    all.retain(|t| keep.contains(&(t.0, t.1)));
+    all
+}
+
+/// Adds the providers of the trees rooted at `roots` to the summaries.
+fn summarize(world: &World, wide: &mut WideCtx, roots: &BTreeSet<usize>) {
+    for (i, node) in world.nodes.iter().enumerate() {
+        if roots.contains(&node.root) {
+            wide.summaries.insert(i);
+        }
+    }
+}
+
+fn amount_of(group: &Group, class: &str) -> i64 {
+    group.resources.iter().find(|(c, _)| c == class).map_or(0, |(_, a)| *a)
+}
+
+fn multiple_providers(
+    world: &World,
+    g: &GroupCtx<'_>,
+    wide: &mut WideCtx,
+    cands: &RpCandidates,
+) -> Vec<AReq> {
+    if cands.is_empty() {
+        return Vec::new();
+    }
+    let mut roots: BTreeSet<usize> = cands.iter().map(|t| t.0).collect();
+    roots.extend(trees(cands));
+    summarize(world, wide, &roots);
+    let mut tree_dict: BTreeMap<usize, BTreeMap<i64, Vec<Arr>>> = BTreeMap::new();
+    for (rp, root, class) in cands {
+        let rc_id = world.class_ids.get(class).copied().unwrap_or(i64::MAX);
+        tree_dict.entry(*root).or_default().entry(rc_id).or_default().push(Arr {
+            provider: *rp,
+            class: class.clone(),
+            amount: amount_of(g.group, class),
+        });
+    }
+    let mut out: Vec<AReq> = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (root, by_class) in tree_dict {
+        let lists: Vec<Vec<Arr>> = by_class.into_values().collect();
+        for combination in product(&lists) {
+            // Placement's `_check_traits_for_alloc_request`.
+            let mut traits: BTreeSet<&String> = BTreeSet::new();
+            let mut forbidden = false;
+            for arr in &combination {
+                let node = &world.nodes[arr.provider];
+                if node.traits.iter().any(|t| g.group.forbidden.contains(t)) {
+                    forbidden = true;
+                }
+                traits.extend(node.traits.iter());
+            }
+            if forbidden || !g.group.required.iter().all(|any| any.iter().any(|t| traits.contains(t))) {
+                continue;
+            }
+            let mut mappings: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+            mappings
+                .entry(g.group.suffix.clone())
+                .or_default()
+                .extend(combination.iter().map(|a| a.provider));
+            let areq = AReq { anchor: root, use_same_provider: false, resources: combination, mappings };
+            if seen.insert(areq.key()) {
+                out.push(areq);
+            }
+        }
+    }
+    out
+}
+
+fn single_provider(
+    world: &World,
+    g: &GroupCtx<'_>,
+    wide: &mut WideCtx,
+    tuples: &[(usize, usize)],
+) -> Vec<AReq> {
+    if tuples.is_empty() {
+        return Vec::new();
+    }
+    let roots: BTreeSet<usize> = tuples.iter().map(|t| t.1).collect();
+    summarize(world, wide, &roots);
+    let mut out = Vec::new();
+    for &(rp, root) in tuples {
+        let resources: Vec<Arr> = g
+            .group
+            .resources
+            .iter()
+            .map(|(class, amount)| Arr { provider: rp, class: class.clone(), amount: *amount })
+            .collect();
+        let mut mappings = BTreeMap::new();
+        mappings.insert(g.group.suffix.clone(), BTreeSet::from([rp]));
+        let areq = AReq { anchor: world.nodes[rp].root, use_same_provider: false, resources, mappings };
+        if wide.in_filtered_anchors(root) {
+            out.push(areq.clone());
+        }
+        if world.nodes[rp].traits.contains(SHARES) {
+            for anchor in anchors_for(world, rp) {
+                if anchor == root || !wide.in_filtered_anchors(anchor) {
+                    continue;
+                }
+                let mut copy = areq.clone();
+                copy.anchor = anchor;
+                out.push(copy);
+            }
+        }
+    }
+    out
+}
+
+/// The cartesian product of `lists`, in order.
+fn product<T: Clone>(lists: &[Vec<T>]) -> Vec<Vec<T>> {
+    let mut out: Vec<Vec<T>> = vec![Vec::new()];
+    for list in lists {
+        let mut next = Vec::with_capacity(out.len() * list.len());
+        for prefix in &out {
+            for item in list {
+                let mut v = prefix.clone();
+                v.push(item.clone());
+                next.push(v);
+            }
+        }
+        out = next;
+        if out.len() > 200_000 {
+            break;
+        }
+    }
+    out
+}
+
+fn ancestors(world: &World, mut i: usize) -> BTreeSet<usize> {
+    let mut out = BTreeSet::from([i]);
+    while let Some(p) = world.nodes[i].parent {
+        out.insert(p);
+        i = p;
+    }
+    out
+}
+
+fn same_subtree(world: &World, providers: &BTreeSet<usize>) -> bool {
+    if providers.len() <= 1 {
+        return true;
+    }
+    let mut common: Option<BTreeSet<usize>> = None;
+    for &p in providers {
+        let a = ancestors(world, p);
+        common = Some(match common {
+            None => a,
+            Some(c) => &c & &a,
+        });
+    }
+    common.is_some_and(|c| c.iter().any(|x| providers.contains(x)))
+}
+
+/// Allocation requests by group suffix, in the order of the groups.
+type BySuffix = Vec<(String, Vec<AReq>)>;
+
+/// The whole search: allocation requests and the providers to summarize.
+fn search(
+    world: &World,
+    groups: &[Group],
+    wide_params: &Wide,
+    nested_aware: bool,
+) -> Result<(Vec<AReq>, BTreeSet<usize>), ApiError> {
+    let has_trees = world.nodes.iter().any(|n| n.parent.is_some());
+    let sharing: BTreeSet<usize> =
+        (0..world.nodes.len()).filter(|&i| world.nodes[i].traits.contains(SHARES)).collect();
+    let mut wide = WideCtx {
+        anchor_roots: None,
+        has_trees,
+        nested_aware,
+        sharing,
+        summaries: BTreeSet::new(),
+        multi_group_rcs: BTreeSet::new(),
+        rcs_amounts: BTreeMap::new(),
+    };
+    if !wide_params.root_required.is_empty() || !wide_params.root_forbidden.is_empty() {
+        check_traits(world, wide_params.root_required.iter().chain(&wide_params.root_forbidden).cloned())?;
+        let roots: BTreeSet<usize> = (0..world.nodes.len())
+            .filter(|&i| world.nodes[i].parent.is_none())
+            .filter(|&i| wide_params.root_required.iter().all(|t| world.nodes[i].traits.contains(t)))
+            .filter(|&i| !has_any_trait(world, i, &wide_params.root_forbidden))
+            .collect();
+        if roots.is_empty() {
+            return Ok((Vec::new(), BTreeSet::new()));
+        }
+        wide.anchor_roots = Some(roots);
+    }
+    let mut candidates: Vec<(String, Vec<AReq>)> = Vec::new();
+    for group in groups {
+        let g = match group_ctx(world, group) {
+            Ok(g) => g,
+            Err(SearchError::Empty) => return Ok((Vec::new(), BTreeSet::new())),
+            Err(SearchError::Api(e)) => return Err(e),
+        };
+        for (class, amount) in &group.resources {
+            if wide.rcs_amounts.contains_key(class) {
+                wide.multi_group_rcs.insert(class.clone());
+            }
+            *wide.rcs_amounts.entry(class.clone()).or_default() += amount;
+        }
+        let mut areqs = if !group.use_same_provider && (!wide.sharing.is_empty() || wide.has_trees) {
+            if !group.required.is_empty() {
+                let all: BTreeSet<String> = group.required.iter().flatten().cloned().collect();
+                if !(0..world.nodes.len()).any(|i| has_any_trait(world, i, &all)) {
+                    return Ok((Vec::new(), BTreeSet::new()));
+                }
+            }
+            let cands = trees_matching_all(world, &g, &mut wide);
+            multiple_providers(world, &g, &mut wide, &cands)
+        } else {
+            let tuples = providers_matching(world, &g);
+            single_provider(world, &g, &mut wide, &tuples)
+        };
+        if areqs.is_empty() {
+            return Ok((Vec::new(), BTreeSet::new()));
+        }
+        for areq in &mut areqs {
+            areq.use_same_provider = group.use_same_provider;
+        }
+        candidates.push((group.suffix.clone(), areqs));
+    }
+    // Placement's `_merge_candidates`.
+    let mut by_anchor: Vec<(usize, BySuffix)> = Vec::new();
+    for (suffix, areqs) in &candidates {
+        for areq in areqs {
+            let index = match by_anchor.iter().position(|(a, _)| *a == areq.anchor) {
+                Some(i) => i,
+                None => {
+                    by_anchor.push((areq.anchor, Vec::new()));
+                    by_anchor.len() - 1
+                }
+            };
+            let lists = &mut by_anchor[index].1;
+            match lists.iter_mut().find(|(s, _)| s == suffix) {
+                Some((_, list)) => list.push(areq.clone()),
+                None => lists.push((suffix.clone(), vec![areq.clone()])),
+            }
+        }
+    }
+    let num_granular = candidates.iter().filter(|(s, _)| !s.is_empty()).count();
+    let mut out: Vec<AReq> = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (_, lists) in &by_anchor {
+        if lists.len() != candidates.len() {
+            continue;
+        }
+        if !wide.multi_group_rcs.is_empty() {
+            let available: BTreeSet<usize> = lists
+                .iter()
+                .flat_map(|(_, l)| l.iter().flat_map(|a| a.resources.iter().map(|r| r.provider)))
+                .collect();
+            let short = wide.multi_group_rcs.iter().any(|rc| {
+                let capacity: i64 = available
+                    .iter()
+                    .filter_map(|&p| world.nodes[p].inventories.get(rc))
+                    .map(Inv::capacity)
+                    .sum();
+                wide.rcs_amounts.get(rc).copied().unwrap_or(0) > capacity
+            });
+            if short {
+                continue;
+            }
+        }
+        // Lists in the order of the groups.
+        let ordered: Vec<Vec<AReq>> = candidates
+            .iter()
+            .map(|(s, _)| lists.iter().find(|(x, _)| x == s).map(|(_, l)| l.clone()).unwrap_or_default())
+            .collect();
+        for combination in product(&ordered) {
+            if wide_params.group_policy.as_deref() == Some("isolate") {
+                let used: BTreeSet<usize> = combination
+                    .iter()
+                    .filter(|a| a.use_same_provider)
+                    .filter_map(|a| a.mappings.values().next())
+                    .flatten()
+                    .copied()
+                    .collect();
+                if used.len() != num_granular {
+                    continue;
+                }
+            }
+            let subtree_ok = wide_params.same_subtrees.iter().all(|suffixes| {
+                let providers: BTreeSet<usize> = combination
+                    .iter()
+                    .flat_map(|a| suffixes.iter().filter_map(|s| a.mappings.get(s)).flatten())
+                    .copied()
+                    .collect();
+                same_subtree(world, &providers)
+            });
+            if !subtree_ok {
+                continue;
+            }
+            // Consolidate.
+            let mut resources: Vec<Arr> = Vec::new();
+            let mut mappings: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+            for areq in &combination {
+                for arr in &areq.resources {
+                    match resources.iter_mut().find(|r| r.provider == arr.provider && r.class == arr.class) {
+                        Some(r) => r.amount += arr.amount,
+                        None => resources.push(arr.clone()),
+                    }
+                }
+                for (s, p) in &areq.mappings {
+                    mappings.entry(s.clone()).or_default().extend(p.iter().copied());
+                }
+            }
+            let exceeds = resources.iter().any(|arr| {
+                world.nodes[arr.provider]
+                    .inventories
+                    .get(&arr.class)
+                    .is_none_or(|inv| inv.used + arr.amount > inv.capacity() || arr.amount > inv.max_unit)
+            });
+            if exceeds {
+                continue;
+            }
+            let areq = AReq { anchor: combination[0].anchor, use_same_provider: false, resources, mappings };
+            if seen.insert(areq.key()) {
+                out.push(areq);
+            }
+        }
+    }
+    if out.is_empty() {
+        return Ok((Vec::new(), BTreeSet::new()));
+    }
+    let tree_roots: BTreeSet<usize> =
+        out.iter().flat_map(|a| a.resources.iter().map(|r| world.nodes[r.provider].root)).collect();
+    let mut summaries: BTreeSet<usize> =
+        wide.summaries.iter().copied().filter(|&i| tree_roots.contains(&world.nodes[i].root)).collect();
+    // Older versions see no request spanning providers of one tree.
+    if !wide.nested_aware && wide.has_trees {
+        out.retain(|a| {
+            let rps: BTreeSet<usize> = a.resources.iter().map(|r| r.provider).collect();
+            let roots: BTreeSet<usize> = rps.iter().map(|&p| world.nodes[p].root).collect();
+            rps.len() == roots.len()
+        });
+        let used: BTreeSet<usize> = out.iter().flat_map(|a| a.resources.iter().map(|r| r.provider)).collect();
+        summaries.retain(|i| used.contains(i));
+    }
+    if let Some(limit) = wide_params.limit
+        && limit < out.len()
+    {
+        out.truncate(limit);
+        let roots: BTreeSet<usize> =
+            out.iter().flat_map(|a| a.resources.iter().map(|r| world.nodes[r.provider].root)).collect();
+        summaries.retain(|&i| roots.contains(&world.nodes[i].root));
+    }
+    Ok((out, summaries))
+}
+
+#[controller(api = PLACEMENT)]
+impl Candidates {
+    #[get("/allocation_candidates")]
+    #[api_version("1.10")]
+    async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+        let q = Query::parse(req.query_string());
+        let (groups, wide) = parse(version, &q)?;
+        let world = self.store.tx(|tx| load(tx))?;
+        let (areqs, summaries) = search(&world, &groups, &wide, version >= V1_29)?;
+        let requests: Vec<Value> = areqs
+            .iter()
+            .map(|a| {
+                let mut by_rp: Vec<(usize, Map<String, Value>)> = Vec::new();
+                for arr in &a.resources {
+                    let index = match by_rp.iter().position(|(p, _)| *p == arr.provider) {
+                        Some(i) => i,
+                        None => {
+                            by_rp.push((arr.provider, Map::new()));
+                            by_rp.len() - 1
+                        }
+                    };
+                    by_rp[index].1.insert(arr.class.clone(), json!(arr.amount));
+                }
+                if version >= V1_12 {
+                    let allocations: Map<String, Value> = by_rp
+                        .into_iter()
+                        .map(|(p, r)| (world.nodes[p].uuid.clone(), json!({"resources": r})))
+                        .collect();
+                    let mut body = json!({"allocations": allocations});
+                    if version >= V1_34 {
+                        let mappings: Map<String, Value> = a
+                            .mappings
+                            .iter()
+                            .map(|(s, ps)| {
+                                (s.clone(), json!(ps.iter().map(|&p| world.nodes[p].uuid.clone()).collect::<Vec<_>>()))
+                            })
+                            .collect();
+                        body["mappings"] = Value::Object(mappings);
+                    }
+                    body
+                } else {
+                    let allocations: Vec<Value> = by_rp
+                        .into_iter()
+                        .map(|(p, r)| json!({"resource_provider": {"uuid": world.nodes[p].uuid}, "resources": r}))
+                        .collect();
+                    json!({"allocations": allocations})
+                }
+            })
+            .collect();
+        let requested: BTreeSet<&str> =
+            groups.iter().flat_map(|g| g.resources.iter().map(|(c, _)| c.as_str())).collect();
+        let mut provider_summaries = Map::new();
+        for &i in &summaries {
+            let node = &world.nodes[i];
+            let resources: Map<String, Value> = node
+                .inventories
+                .iter()
+                .filter(|(class, _)| version >= V1_27 || requested.contains(class.as_str()))
+                .map(|(class, inv)| (class.clone(), json!({"capacity": inv.capacity(), "used": inv.used})))
+                .collect();
+            let mut summary = json!({"resources": resources});
+            if version >= V1_17 {
+                summary["traits"] = json!(node.trait_order);
+            }
+            if version >= V1_29 {
+                summary["parent_provider_uuid"] = json!(node.parent.map(|p| world.nodes[p].uuid.clone()));
+                summary["root_provider_uuid"] = json!(world.nodes[node.root].uuid);
+            }
+            provider_summaries.insert(node.uuid.clone(), summary);
+        }
+        let mut res = HttpResponse::Ok();
+        cache_headers(&mut res, version, store::now());
+        Ok(res.json(json!({"allocation_requests": requests, "provider_summaries": provider_summaries})))
+    }
+}
