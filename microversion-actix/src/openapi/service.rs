@@ -1,7 +1,7 @@
 //! `OpenApiService`: the documents over HTTP, built once at start-up.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use actix_web::dev::{AppService, HttpServiceFactory};
 use actix_web::http::header::{self, HeaderValue};
@@ -19,8 +19,9 @@ use crate::{ApiError, ErrorRenderer, NegotiationError, Version};
 ///   exactly as negotiation answers them;
 /// - `GET /openapi-history.json`: the whole history in OpenStack's encoding.
 ///
-/// Every document is rendered once, when the service is registered, with a
-/// strong `ETag` (a request with a matching `If-None-Match` gets 304) and
+/// Every document is rendered once, on its first request, and kept: an API
+/// of 1,000 versions does not pay for 1,000 documents at start-up. Each has
+/// a strong `ETag` (a request with a matching `If-None-Match` gets 304) and
 /// `Cache-Control: public, max-age=300`.
 ///
 /// ```
@@ -75,8 +76,8 @@ impl Rendered {
 }
 
 struct Documents {
-    by_version: BTreeMap<Version, Rendered>,
-    history: Rendered,
+    by_version: BTreeMap<Version, OnceLock<Rendered>>,
+    history: OnceLock<Rendered>,
     description: ApiDescription,
     errors: ErrorRenderer,
 }
@@ -121,7 +122,9 @@ impl Documents {
             },
         };
         match self.by_version.get(&version) {
-            Some(rendered) => rendered.respond(req),
+            Some(cell) => {
+                cell.get_or_init(|| Rendered::new(&self.description.document(version))).respond(req)
+            }
             None => self.errors.render(&ApiError::not_found(format!("No document for version {version}."))),
         }
     }
@@ -130,10 +133,9 @@ impl Documents {
 impl HttpServiceFactory for OpenApiService {
     fn register(self, config: &mut AppService) {
         let description = self.description;
-        let by_version =
-            description.versions().map(|v| (v, Rendered::new(&description.document(v)))).collect();
-        let history = Rendered::new(&description.history_document());
-        let documents = Arc::new(Documents { by_version, history, description, errors: self.errors });
+        let by_version = description.versions().map(|v| (v, OnceLock::new())).collect();
+        let documents =
+            Arc::new(Documents { by_version, history: OnceLock::new(), description, errors: self.errors });
         let one = Arc::clone(&documents);
         web::resource("/openapi.json")
             .route(web::get().to(move |req: HttpRequest| {
@@ -144,7 +146,12 @@ impl HttpServiceFactory for OpenApiService {
         web::resource("/openapi-history.json")
             .route(web::get().to(move |req: HttpRequest| {
                 let documents = Arc::clone(&documents);
-                async move { documents.history.respond(&req) }
+                async move {
+                    let history = documents
+                        .history
+                        .get_or_init(|| Rendered::new(&documents.description.history_document()));
+                    history.respond(&req)
+                }
             }))
             .register(config);
     }
