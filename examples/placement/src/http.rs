@@ -143,7 +143,7 @@ pub(crate) async fn placement_rules(
             "Unsupported Media Type",
             format!(
                 "The media type {} is not supported, use application/json",
-                content_type.as_deref().unwrap_or("None")
+                cut(content_type.as_deref().unwrap_or("None"), 200)
             ),
         ));
     }
@@ -332,4 +332,13 @@ pub(crate) fn validate(schema: fn() -> serde_json::Value, body: &serde_json::Val
         }
     };
     compiled.validate(Version::lit("1.0"), body)
+}
+
+/// `text` cut to `max` characters (`...` marking the cut), for an echo of
+/// what the client sent.
+pub(crate) fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_owned(),
+    }
 }

@@ -37,10 +37,13 @@ pub use store::Store;
 /// Registers the whole API at the root, as Placement serves it.
 pub fn routes(store: Arc<Store>) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
+        let microversions = Microversions::new(PLACEMENT).error_format(PlacementErrors);
+        // A target no scope matches (`*`): actix's own 404 has an empty body.
+        let outside = microversions.default_service();
         cfg.service(
             web::scope("")
                 .wrap(actix_web::middleware::from_fn(http::placement_rules))
-                .wrap(Microversions::new(PLACEMENT).error_format(PlacementErrors))
+                .wrap(microversions)
                 .wrap(actix_web::middleware::from_fn(http::placement_outer))
                 .service(root::Root)
                 .service(resource_providers::ResourceProviders::new(store.clone()))
@@ -53,7 +56,8 @@ pub fn routes(store: Arc<Store>) -> impl FnOnce(&mut web::ServiceConfig) {
                 .service(reshaper::Reshaper::new(store.clone()))
                 .service(candidates::Candidates::new(store))
                 .default_service(web::to(http::not_found)),
-        );
+        )
+        .default_service(outside);
     }
 }
 

@@ -205,13 +205,19 @@ impl Traits {
                 ));
             }
             let mut missing = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             for name in &wanted {
-                if !store::trait_exists(tx, name)? && !missing.contains(name) {
-                    missing.push(name.clone());
+                if seen.insert(name.as_str()) && !store::trait_exists(tx, name)? {
+                    missing.push(name.as_str());
                 }
             }
             if !missing.is_empty() {
-                return Err(errors::bad_request(format!("No such trait {}", missing.join(", "))));
+                // Named up to a bound, counted past it.
+                let mut list = missing.iter().take(MAX_NAMED).copied().collect::<Vec<_>>().join(", ");
+                if missing.len() > MAX_NAMED {
+                    list.push_str(&format!(" and {} more", missing.len() - MAX_NAMED));
+                }
+                return Err(errors::bad_request(format!("No such trait {list}")));
             }
             set_traits(tx, provider.id, &wanted)?;
             let generation = store::bump_provider(tx, provider.id, provider.generation)?;
@@ -231,6 +237,9 @@ impl Traits {
         Ok(HttpResponse::NoContent().finish())
     }
 }
+
+/// How many unknown traits an error names.
+const MAX_NAMED: usize = 100;
 
 /// Replaces the traits of provider `id`.
 pub(crate) fn set_traits(tx: &rusqlite::Connection, id: i64, traits: &[String]) -> Result<(), ApiError> {
