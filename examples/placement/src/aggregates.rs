@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
+use crate::db::params;
 use actix_web::{HttpResponse, web};
 use microversion_actix::{ApiError, ApiVersion, Json, Version, controller};
-use rusqlite::params;
 use serde_json::{Value, json};
 
 use crate::api::PLACEMENT;
@@ -14,7 +14,7 @@ use crate::errors;
 use crate::http::{cache_headers, validate};
 use crate::query::UUID_PATTERN;
 use crate::resource_providers::aggregates_of;
-use crate::store::{self, Store, sql};
+use crate::store::{self, Store};
 
 const V1_19: Version = Version::lit("1.19");
 
@@ -92,12 +92,12 @@ impl Aggregates {
                 }
                 generation = store::bump_provider(tx, provider.id, provider.generation)?;
             }
-            sql(tx.execute("DELETE FROM provider_aggregates WHERE provider_id = ?1", [provider.id]))?;
+            tx.execute("DELETE FROM provider_aggregates WHERE provider_id = ?1", params![provider.id])?;
             for aggregate in &aggregates {
-                sql(tx.execute(
-                    "INSERT OR IGNORE INTO provider_aggregates (provider_id, aggregate) VALUES (?1, ?2)",
+                tx.execute(
+                    "INSERT INTO provider_aggregates (provider_id, aggregate) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
                     params![provider.id, aggregate],
-                ))?;
+                )?;
             }
             Ok((generation, aggregates))
         })?;

@@ -7,16 +7,16 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::db::{Tx, params};
 use actix_web::{HttpResponse, web};
 use microversion_actix::{ApiError, ApiVersion, Json, Version, controller};
-use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::{Map, Value, json};
 
 use crate::api::PLACEMENT;
 use crate::errors;
 use crate::http::cache_headers;
 use crate::query::{self, UUID_PATTERN};
-use crate::store::{self, Store, sql};
+use crate::store::{self, Store};
 
 const V1_12: Version = Version::lit("1.12");
 const V1_28: Version = Version::lit("1.28");
@@ -212,29 +212,27 @@ struct Consumer {
     updated_at: i64,
 }
 
-fn consumer(tx: &Connection, uuid: &str) -> Result<Option<Consumer>, ApiError> {
-    sql(tx
-        .query_row(
-            "SELECT project_id, user_id, generation, consumer_type, updated_at FROM consumers WHERE uuid = ?1",
-            [uuid],
-            |r| {
-                Ok(Consumer {
-                    project_id: r.get(0)?,
-                    user_id: r.get(1)?,
-                    generation: r.get(2)?,
-                    consumer_type: r.get(3)?,
-                    updated_at: r.get(4)?,
-                })
-            },
-        )
-        .optional())
+fn consumer(tx: &Tx<'_>, uuid: &str) -> Result<Option<Consumer>, ApiError> {
+    tx.query_opt(
+        "SELECT project_id, user_id, generation, consumer_type, updated_at FROM consumers WHERE uuid = ?1",
+        params![uuid],
+        |r| {
+            Ok(Consumer {
+                project_id: r.get(0)?,
+                user_id: r.get(1)?,
+                generation: r.get(2)?,
+                consumer_type: r.get(3)?,
+                updated_at: r.get(4)?,
+            })
+        },
+    )
 }
 
 /// Writes the allocations of several consumers in one transaction, checking
 /// consumer generations, capacities and constraints, and bumping the
 /// generation of every provider whose allocations changed.
 pub(crate) fn write_allocations(
-    tx: &Connection,
+    tx: &Tx<'_>,
     version: ApiVersion,
     requests: &[ConsumerRequest],
 ) -> Result<(), ApiError> {
@@ -271,18 +269,18 @@ pub(crate) fn write_allocations(
                 } else {
                     (c.project_id.clone(), c.user_id.clone())
                 };
-                sql(tx.execute(
+                tx.execute(
                     "UPDATE consumers SET project_id = ?1, user_id = ?2, consumer_type = ?3, \
                      generation = generation + 1, updated_at = ?4 WHERE uuid = ?5",
                     params![project, user, consumer_type, now, request.uuid],
-                ))?;
+                )?;
             }
             None => {
-                sql(tx.execute(
+                tx.execute(
                     "INSERT INTO consumers (uuid, project_id, user_id, generation, consumer_type, created_at, updated_at) \
                      VALUES (?1, ?2, ?3, 1, ?4, ?5, ?5)",
                     params![request.uuid, project, user, request.consumer_type, now],
-                ))?;
+                )?;
             }
         }
     }
@@ -290,12 +288,12 @@ pub(crate) fn write_allocations(
     // whose allocations are emptied change, as do those of the new ones.
     let mut previous_usage: BTreeMap<(i64, String), i64> = BTreeMap::new();
     for request in requests {
-        let mut stmt = sql(tx.prepare(
+        let rows: Vec<(i64, i64, String)> = tx.query_map(
             "SELECT a.provider_id, p.generation, a.resource_class FROM allocations a \
              JOIN resource_providers p ON p.id = a.provider_id WHERE a.consumer_uuid = ?1",
-        ))?;
-        let rows: Vec<(i64, i64, String)> =
-            sql(sql(stmt.query_map([&request.uuid], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))))?.collect())?;
+            params![&request.uuid],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
         if request.allocations.is_empty() {
             touched.extend(rows.iter().map(|(id, generation, _)| (*id, *generation)));
         }
@@ -304,14 +302,14 @@ pub(crate) fn write_allocations(
         }
     }
     for ((id, class), used) in previous_usage.iter_mut() {
-        *used = sql(tx.query_row(
-            "SELECT COALESCE(SUM(used), 0) FROM allocations WHERE provider_id = ?1 AND resource_class = ?2",
+        *used = tx.query_row(
+            "SELECT CAST(COALESCE(SUM(used), 0) AS BIGINT) FROM allocations WHERE provider_id = ?1 AND resource_class = ?2",
             params![id, class],
             |r| r.get(0),
-        ))?;
+        )?;
     }
     for request in requests {
-        sql(tx.execute("DELETE FROM allocations WHERE consumer_uuid = ?1", [&request.uuid]))?;
+        tx.execute("DELETE FROM allocations WHERE consumer_uuid = ?1", params![&request.uuid])?;
     }
     // What the whole request asks of each provider and class.
     let mut asked: BTreeMap<(String, String), i64> = BTreeMap::new();
@@ -369,11 +367,11 @@ pub(crate) fn write_allocations(
                         return Err(invalid("exceed the capacity"));
                     }
                 }
-                sql(tx.execute(
+                tx.execute(
                     "INSERT INTO allocations (provider_id, consumer_uuid, resource_class, used, created_at, updated_at) \
                      VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
                     params![provider.id, request.uuid, class, amount, now],
-                ))?;
+                )?;
             }
             touched.insert(provider.id, provider.generation);
         }
@@ -386,7 +384,7 @@ pub(crate) fn write_allocations(
         })?;
     }
     // Consumers left without allocations are gone.
-    sql(tx.execute("DELETE FROM consumers WHERE uuid NOT IN (SELECT consumer_uuid FROM allocations)", []))?;
+    tx.execute("DELETE FROM consumers WHERE uuid NOT IN (SELECT consumer_uuid FROM allocations)", params![])?;
     Ok(())
 }
 
@@ -402,14 +400,12 @@ impl Allocations {
     #[get("/allocations/{consumer_uuid}")]
     async fn show(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let (rows, found) = self.store.tx(|tx| {
-            let mut stmt = sql(tx.prepare(
+            let rows: Vec<(String, i64, String, i64, i64)> = tx.query_map(
                 "SELECT p.uuid, p.generation, a.resource_class, a.used, a.updated_at FROM allocations a \
                  JOIN resource_providers p ON p.id = a.provider_id WHERE a.consumer_uuid = ?1 ORDER BY a.id",
-            ))?;
-            let rows: Vec<(String, i64, String, i64, i64)> = sql(sql(
-                stmt.query_map([&*uuid], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
-            )?
-            .collect())?;
+                params![&*uuid],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )?;
             Ok((rows, consumer(tx, &uuid)?))
         })?;
         let mut allocations = Map::new();
@@ -482,11 +478,11 @@ impl Allocations {
     async fn delete(&self, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         // As Placement does, the providers' generations stay as they are.
         self.store.tx(|tx| {
-            let deleted = sql(tx.execute("DELETE FROM allocations WHERE consumer_uuid = ?1", [&*uuid]))?;
+            let deleted = tx.execute("DELETE FROM allocations WHERE consumer_uuid = ?1", params![&*uuid])?;
             if deleted == 0 {
                 return Err(errors::not_found(format!("No allocations for consumer '{uuid}'")));
             }
-            sql(tx.execute("DELETE FROM consumers WHERE uuid = ?1", [&*uuid]))?;
+            tx.execute("DELETE FROM consumers WHERE uuid = ?1", params![&*uuid])?;
             Ok(())
         })?;
         Ok(HttpResponse::NoContent().finish())
@@ -502,11 +498,8 @@ impl Allocations {
             let provider = store::provider(tx, &uuid)?.ok_or_else(|| {
                 errors::not_found(format!("Resource provider '{uuid}' not found: No resource provider with uuid {uuid} found"))
             })?;
-            let mut stmt = sql(tx.prepare(
-                "SELECT consumer_uuid, resource_class, used FROM allocations WHERE provider_id = ?1 ORDER BY id",
-            ))?;
             let rows: Vec<(String, String, i64)> =
-                sql(sql(stmt.query_map([provider.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))))?.collect())?;
+                tx.query_map("SELECT consumer_uuid, resource_class, used FROM allocations WHERE provider_id = ?1 ORDER BY id", params![provider.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
             Ok((provider.generation, rows))
         })?;
         let mut allocations = Map::new();

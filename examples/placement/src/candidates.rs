@@ -7,16 +7,16 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
+use crate::db::{Tx, params};
 use actix_web::{HttpRequest, HttpResponse};
 use microversion_actix::{ApiError, ApiVersion, Version, controller};
-use rusqlite::Connection;
 use serde_json::{Map, Value, json};
 
 use crate::api::PLACEMENT;
 use crate::errors;
 use crate::http::{cache_headers, validate};
 use crate::query::{self, Query};
-use crate::store::{self, Store, sql};
+use crate::store::{self, Store};
 
 const V1_12: Version = Version::lit("1.12");
 const V1_16: Version = Version::lit("1.16");
@@ -467,11 +467,12 @@ struct World {
     traits: BTreeSet<String>,
 }
 
-fn load(tx: &Connection) -> Result<World, ApiError> {
-    let mut stmt =
-        sql(tx.prepare("SELECT id, uuid, parent_id, root_id FROM resource_providers ORDER BY id"))?;
-    let rows: Vec<(i64, String, Option<i64>, Option<i64>)> =
-        sql(sql(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))))?.collect())?;
+fn load(tx: &Tx<'_>) -> Result<World, ApiError> {
+    let rows: Vec<(i64, String, Option<i64>, Option<i64>)> = tx.query_map(
+        "SELECT id, uuid, parent_id, root_id FROM resource_providers ORDER BY id",
+        params![],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+    )?;
     let index: HashMap<i64, usize> = rows.iter().enumerate().map(|(i, r)| (r.0, i)).collect();
     let mut nodes: Vec<Node> = rows
         .iter()
@@ -486,11 +487,8 @@ fn load(tx: &Connection) -> Result<World, ApiError> {
             aggregates: BTreeSet::new(),
         })
         .collect();
-    let mut stmt = sql(tx.prepare(
-        "SELECT provider_id, resource_class, total, reserved, allocation_ratio, min_unit, max_unit, step_size \
-         FROM inventories",
-    ))?;
-    let invs: Vec<(i64, String, Inv)> = sql(sql(stmt.query_map([], |r| {
+    let invs: Vec<(i64, String, Inv)> = tx.query_map("SELECT provider_id, resource_class, total, reserved, allocation_ratio, min_unit, max_unit, step_size \
+         FROM inventories", params![], |r| {
         Ok((
             r.get(0)?,
             r.get(1)?,
@@ -504,45 +502,41 @@ fn load(tx: &Connection) -> Result<World, ApiError> {
                 used: 0,
             },
         ))
-    }))?
-    .collect())?;
+    })?;
     for (id, class, inv) in invs {
         if let Some(&i) = index.get(&id) {
             nodes[i].inventories.insert(class, inv);
         }
     }
-    let mut stmt = sql(tx.prepare(
-        "SELECT provider_id, resource_class, SUM(used) FROM allocations GROUP BY provider_id, resource_class",
-    ))?;
     let used: Vec<(i64, String, i64)> =
-        sql(sql(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))))?.collect())?;
+        tx.query_map("SELECT provider_id, resource_class, CAST(SUM(used) AS BIGINT) FROM allocations GROUP BY provider_id, resource_class", params![], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
     for (id, class, amount) in used {
         if let Some(inv) = index.get(&id).and_then(|&i| nodes[i].inventories.get_mut(&class)) {
             inv.used = amount;
         }
     }
-    let mut stmt = sql(tx.prepare(
-        "SELECT pt.provider_id, pt.trait FROM provider_traits pt JOIN traits t ON t.name = pt.trait ORDER BY t.rowid",
-    ))?;
-    let traits: Vec<(i64, String)> = sql(sql(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))))?.collect())?;
+    let traits: Vec<(i64, String)> = tx.query_map("SELECT pt.provider_id, pt.trait FROM provider_traits pt JOIN traits t ON t.name = pt.trait ORDER BY t.rowid", params![], |r| Ok((r.get(0)?, r.get(1)?)))?;
     for (id, name) in traits {
         if let Some(&i) = index.get(&id) {
             nodes[i].traits.insert(name.clone());
             nodes[i].trait_order.push(name);
         }
     }
-    let mut stmt = sql(tx.prepare("SELECT provider_id, aggregate FROM provider_aggregates"))?;
-    let aggs: Vec<(i64, String)> = sql(sql(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))))?.collect())?;
+    let aggs: Vec<(i64, String)> =
+        tx.query_map("SELECT provider_id, aggregate FROM provider_aggregates", params![], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
     for (id, agg) in aggs {
         if let Some(&i) = index.get(&id) {
             nodes[i].aggregates.insert(agg);
         }
     }
-    let mut stmt = sql(tx.prepare("SELECT name, id FROM resource_classes"))?;
-    let class_ids: HashMap<String, i64> =
-        sql(sql(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))))?.collect())?;
-    let mut stmt = sql(tx.prepare("SELECT name FROM traits"))?;
-    let all_traits: BTreeSet<String> = sql(sql(stmt.query_map([], |r| r.get(0)))?.collect())?;
+    let class_ids: HashMap<String, i64> = tx
+        .query_map("SELECT name, id FROM resource_classes", params![], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .into_iter()
+        .collect();
+    let all_traits: BTreeSet<String> =
+        tx.query_map("SELECT name FROM traits", params![], |r| r.get(0))?.into_iter().collect();
     let by_uuid = nodes.iter().enumerate().map(|(i, n)| (n.uuid.clone(), i)).collect();
     Ok(World { nodes, by_uuid, class_ids, traits: all_traits })
 }
@@ -1194,7 +1188,7 @@ impl Candidates {
     async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
         let q = Query::parse(req.query_string());
         let (groups, wide) = parse(version, &q)?;
-        let world = self.store.tx(|tx| load(tx))?;
+        let world = self.store.tx(load)?;
         let (areqs, summaries) = search(&world, &groups, &wide, version >= V1_29)?;
         let requests: Vec<Value> = areqs
             .iter()

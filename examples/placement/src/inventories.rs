@@ -4,15 +4,15 @@
 
 use std::sync::Arc;
 
+use crate::db::{Tx, params};
 use actix_web::{HttpResponse, http::StatusCode, web};
 use microversion_actix::{ApiError, ApiVersion, Json, Version, controller};
-use rusqlite::params;
 use serde_json::{Map, Value, json};
 
 use crate::api::PLACEMENT;
 use crate::errors;
 use crate::http::cache_headers;
-use crate::store::{self, Inventory, Provider, Store, sql};
+use crate::store::{self, Inventory, Provider, Store};
 
 const V1_26: Version = Version::lit("1.26");
 const MAX_INT: i64 = 2_147_483_647;
@@ -132,12 +132,12 @@ fn inventory_response(
     res.json(view)
 }
 
-fn in_use(tx: &rusqlite::Connection, provider: &Provider, class: &str) -> Result<bool, ApiError> {
-    let used: i64 = sql(tx.query_row(
+fn in_use(tx: &Tx<'_>, provider: &Provider, class: &str) -> Result<bool, ApiError> {
+    let used: i64 = tx.query_row(
         "SELECT COUNT(*) FROM allocations WHERE provider_id = ?1 AND resource_class = ?2",
         params![provider.id, class],
         |r| r.get(0),
-    ))?;
+    )?;
     Ok(used > 0)
 }
 
@@ -282,10 +282,10 @@ impl Inventories {
                     in_use_message(&provider, &class)
                 )));
             }
-            let deleted = sql(tx.execute(
+            let deleted = tx.execute(
                 "DELETE FROM inventories WHERE provider_id = ?1 AND resource_class = ?2",
                 params![provider.id, class],
-            ))?;
+            )?;
             if deleted == 0 {
                 return Err(errors::not_found(format!(
                     "No inventory of class {class} found for delete: No inventory of class {class} found for resource provider {uuid}"
@@ -314,7 +314,7 @@ impl Inventories {
 /// Replaces every inventory of `provider`: unknown classes are 400, a
 /// removed class still allocated is 409 `placement.inventory.inuse`.
 pub(crate) fn set_inventories(
-    tx: &rusqlite::Connection,
+    tx: &Tx<'_>,
     version: ApiVersion,
     provider: &Provider,
     wanted: &[Inventory],
@@ -326,7 +326,7 @@ pub(crate) fn set_inventories(
 
 /// Adds or updates the `wanted` inventories of `provider`, removing none.
 pub(crate) fn add_inventories(
-    tx: &rusqlite::Connection,
+    tx: &Tx<'_>,
     version: ApiVersion,
     provider: &Provider,
     wanted: &[Inventory],
@@ -349,7 +349,7 @@ pub(crate) fn add_inventories(
 /// Removes the inventories of `provider` outside `wanted`: one still
 /// allocated is 409 `placement.inventory.inuse`.
 pub(crate) fn remove_other_inventories(
-    tx: &rusqlite::Connection,
+    tx: &Tx<'_>,
     provider: &Provider,
     wanted: &[Inventory],
 ) -> Result<(), ApiError> {
@@ -360,11 +360,12 @@ pub(crate) fn remove_other_inventories(
         .collect();
     // The classes still allocated, in the order of their ids, as Placement
     // names them.
-    let mut stmt = sql(tx.prepare(
-        "SELECT DISTINCT a.resource_class FROM allocations a JOIN resource_classes c ON c.name = a.resource_class \
-         WHERE a.provider_id = ?1 ORDER BY c.id",
-    ))?;
-    let allocated: Vec<String> = sql(sql(stmt.query_map([provider.id], |r| r.get(0)))?.collect())?;
+    let allocated: Vec<String> = tx.query_map(
+        "SELECT a.resource_class FROM allocations a JOIN resource_classes c ON c.name = a.resource_class \
+         WHERE a.provider_id = ?1 GROUP BY a.resource_class, c.id ORDER BY c.id",
+        params![provider.id],
+        |r| r.get(0),
+    )?;
     let in_use: Vec<&str> =
         allocated.iter().filter(|class| removed.contains(class)).map(String::as_str).collect();
     if !in_use.is_empty() {
@@ -375,10 +376,10 @@ pub(crate) fn remove_other_inventories(
         ));
     }
     for class in &removed {
-        sql(tx.execute(
+        tx.execute(
             "DELETE FROM inventories WHERE provider_id = ?1 AND resource_class = ?2",
             params![provider.id, class],
-        ))?;
+        )?;
     }
     Ok(())
 }

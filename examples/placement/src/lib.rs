@@ -1,15 +1,17 @@
 //! OpenStack Placement built with `microversion`: resource providers,
 //! inventories, usages, resource classes, traits, aggregates, allocations
-//! and consumers, and the reshaper, versions 1.0 to 1.39, stored in SQLite.
+//! and consumers, and the reshaper, versions 1.0 to 1.39, stored in SQLite
+//! or PostgreSQL.
 //!
 //! Run it with `cargo run --example placement -- --listen HOST:PORT
-//! --database PATH`. Placement's own gabbi tests run against it in
+//! --database PATH|URL`. Placement's own gabbi tests run against it in
 //! `tests/gabbi.rs`.
 
 mod aggregates;
 mod allocations;
 pub mod api;
 mod candidates;
+pub mod db;
 pub mod errors;
 mod http;
 mod inventories;
@@ -61,10 +63,16 @@ pub fn routes(store: Arc<Store>) -> impl FnOnce(&mut web::ServiceConfig) {
     }
 }
 
-/// The HTTP server on `listener` over the database at `database` (created
-/// on first start). Await it inside an actix system.
+/// The HTTP server on `listener` over the SQLite database at `database`
+/// (created on first start). Await it inside an actix system.
 pub fn server(listener: TcpListener, database: &Path) -> std::io::Result<actix_web::dev::Server> {
-    let store = Arc::new(Store::open(database).map_err(std::io::Error::other)?);
+    server_at(listener, &database.to_string_lossy())
+}
+
+/// The HTTP server on `listener` over `database`: a `postgres://` URL or a
+/// SQLite file (created on first start). Await it inside an actix system.
+pub fn server_at(listener: TcpListener, database: &str) -> std::io::Result<actix_web::dev::Server> {
+    let store = Arc::new(Store::connect(database).map_err(std::io::Error::other)?);
     Ok(HttpServer::new(move || App::new().configure(routes(store.clone())))
         .workers(2)
         .listen(listener)?
@@ -81,15 +89,21 @@ pub struct RunningServer {
 }
 
 impl RunningServer {
-    /// Starts a server on `127.0.0.1:0` over the database at `database`.
+    /// Starts a server on `127.0.0.1:0` over the SQLite database at `database`.
     pub fn start(database: &Path) -> std::io::Result<RunningServer> {
+        RunningServer::start_at(&database.to_string_lossy())
+    }
+
+    /// Starts a server on `127.0.0.1:0` over `database`, a `postgres://`
+    /// URL or a SQLite file.
+    pub fn start_at(database: &str) -> std::io::Result<RunningServer> {
         let listener = TcpListener::bind("127.0.0.1:0")?;
         let url = format!("http://{}", listener.local_addr()?);
         let database = database.to_owned();
         let (sender, receiver) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
             actix_web::rt::System::new().block_on(async move {
-                let server = server(listener, &database)?;
+                let server = server_at(listener, &database)?;
                 let _ = sender.send(server.handle());
                 server.await
             })

@@ -4,16 +4,16 @@
 
 use std::sync::Arc;
 
+use crate::db::{Tx, params};
 use actix_web::{HttpResponse, web};
 use microversion_actix::{ApiError, ApiVersion, Json, controller};
-use rusqlite::{OptionalExtension, params};
 use serde_json::{Value, json};
 
 use crate::api::PLACEMENT;
 use crate::errors;
 use crate::http::cache_headers;
 use crate::standard;
-use crate::store::{self, Store, sql};
+use crate::store::{self, Store};
 
 const CUSTOM_PATTERN: &str = "^CUSTOM_[A-Z0-9_]+$";
 
@@ -42,10 +42,8 @@ fn is_standard(name: &str) -> bool {
     standard::RESOURCE_CLASSES.contains(&name)
 }
 
-fn class_updated(tx: &rusqlite::Connection, name: &str) -> Result<Option<i64>, ApiError> {
-    sql(tx
-        .query_row("SELECT updated_at FROM resource_classes WHERE name = ?1", [name], |r| r.get(0))
-        .optional())
+fn class_updated(tx: &Tx<'_>, name: &str) -> Result<Option<i64>, ApiError> {
+    tx.query_opt("SELECT updated_at FROM resource_classes WHERE name = ?1", params![name], |r| r.get(0))
 }
 
 fn no_such(name: &str) -> ApiError {
@@ -58,9 +56,9 @@ impl ResourceClasses {
     #[api_version("1.2")]
     async fn list(&self, version: ApiVersion) -> Result<HttpResponse, ApiError> {
         let classes: Vec<(String, i64)> = self.store.tx(|tx| {
-            let mut stmt = sql(tx.prepare("SELECT name, updated_at FROM resource_classes ORDER BY id"))?;
-            let rows = sql(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))))?;
-            sql(rows.collect())
+            tx.query_map("SELECT name, updated_at FROM resource_classes ORDER BY id", params![], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
         })?;
         let modified = classes.iter().map(|c| c.1).max().unwrap_or_else(store::now);
         let mut res = HttpResponse::Ok();
@@ -108,15 +106,15 @@ impl ResourceClasses {
                 return Err(errors::conflict(format!("Resource class already exists: {new_name}")));
             }
             let now = store::now();
-            sql(tx.execute(
+            tx.execute(
                 "UPDATE resource_classes SET name = ?1, updated_at = ?2 WHERE name = ?3",
                 params![new_name, now, *name],
-            ))?;
+            )?;
             for table in ["inventories", "allocations"] {
-                sql(tx.execute(
+                tx.execute(
                     &format!("UPDATE {table} SET resource_class = ?1 WHERE resource_class = ?2"),
                     params![new_name, *name],
-                ))?;
+                )?;
             }
             Ok(())
         })?;
@@ -161,17 +159,17 @@ impl ResourceClasses {
                     "Error in delete resource class: Cannot delete standard resource class {name}."
                 )));
             }
-            let used: i64 = sql(tx.query_row(
+            let used: i64 = tx.query_row(
                 "SELECT COUNT(*) FROM inventories WHERE resource_class = ?1",
-                [&*name],
+                params![&*name],
                 |r| r.get(0),
-            ))?;
+            )?;
             if used > 0 {
                 return Err(errors::conflict(format!(
                     "Error in delete resource class: Cannot delete resource class {name}. Class is in use in inventory."
                 )));
             }
-            sql(tx.execute("DELETE FROM resource_classes WHERE name = ?1", [&*name]))?;
+            tx.execute("DELETE FROM resource_classes WHERE name = ?1", params![&*name])?;
             Ok(())
         })?;
         Ok(HttpResponse::NoContent().finish())

@@ -5,16 +5,16 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use crate::db::{Tx, params};
 use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
 use microversion_actix::{ApiError, ApiVersion, Json, Version, controller};
-use rusqlite::params;
 use serde_json::{Value, json};
 
 use crate::api::PLACEMENT;
 use crate::errors;
 use crate::http::cache_headers;
 use crate::query::{self, Query, UUID_PATTERN};
-use crate::store::{self, Provider, Store, sql};
+use crate::store::{self, Provider, Store};
 
 const V1_1: Version = Version::lit("1.1");
 const V1_3: Version = Version::lit("1.3");
@@ -136,7 +136,7 @@ impl ResourceProviders {
             None => None,
         };
         let providers = self.store.tx(|tx| {
-            let mut providers = store::providers_where(tx, "1", &[])?;
+            let mut providers = store::providers_where(tx, "TRUE", &[])?;
             if let Some(name) = q.get("name") {
                 providers.retain(|p| p.name == name);
             }
@@ -237,9 +237,9 @@ impl ResourceProviders {
             if store::provider(tx, &uuid)?.is_some() {
                 duplicates.push(format!("uuid: {uuid}"));
             }
-            if sql(tx.query_row("SELECT COUNT(*) FROM resource_providers WHERE name = ?1", [&name], |r| {
-                r.get::<_, i64>(0)
-            }))? > 0
+            if tx.query_row("SELECT COUNT(*) FROM resource_providers WHERE name = ?1", params![&name], |r| {
+                r.get::<i64>(0)
+            })? > 0
             {
                 duplicates.push(format!("name: {name}"));
             }
@@ -262,24 +262,24 @@ impl ResourceProviders {
                             "Unable to create resource provider \"{name}\", {uuid}: Object action create failed because: parent provider UUID does not exist."
                         ))
                     })?;
-                    let root: i64 = sql(tx.query_row(
+                    let root: i64 = tx.query_row(
                         "SELECT root_id FROM resource_providers WHERE id = ?1",
-                        [parent.id],
+                        params![parent.id],
                         |r| r.get(0),
-                    ))?;
+                    )?;
                     (Some(parent.id), Some(root))
                 }
                 None => (None, None),
             };
             let now = store::now();
-            sql(tx.execute(
+            let id: i64 = tx.query_row(
                 "INSERT INTO resource_providers (uuid, name, generation, parent_id, root_id, created_at, updated_at) \
-                 VALUES (?1, ?2, 0, ?3, ?4, ?5, ?5)",
+                 VALUES (?1, ?2, 0, ?3, ?4, ?5, ?5) RETURNING id",
                 params![uuid, name, parent_id, root_id, now],
-            ))?;
-            let id = tx.last_insert_rowid();
+                |r| r.get(0),
+            )?;
             if root_id.is_none() {
-                sql(tx.execute("UPDATE resource_providers SET root_id = id WHERE id = ?1", [id]))?;
+                tx.execute("UPDATE resource_providers SET root_id = id WHERE id = ?1", params![id])?;
             }
             store::provider_or_404(tx, &uuid)
         })?;
@@ -306,11 +306,11 @@ impl ResourceProviders {
         let name = body["name"].as_str().unwrap_or_default().to_owned();
         let provider = self.store.tx(|tx| {
             let provider = store::provider_or_404(tx, &uuid)?;
-            if sql(tx.query_row(
+            if tx.query_row(
                 "SELECT COUNT(*) FROM resource_providers WHERE name = ?1 AND id != ?2",
                 params![name, provider.id],
-                |r| r.get::<_, i64>(0),
-            ))? > 0
+                |r| r.get::<i64>(0),
+            )? > 0
             {
                 return Err(errors::coded(
                     StatusCode::CONFLICT,
@@ -322,10 +322,10 @@ impl ResourceProviders {
                 let parent = body["parent_provider_uuid"].as_str().map(normalize_uuid);
                 reparent(tx, &provider, parent.as_deref(), version >= V1_37)?;
             }
-            sql(tx.execute(
+            tx.execute(
                 "UPDATE resource_providers SET name = ?1, updated_at = ?2 WHERE id = ?3",
                 params![name, store::now(), provider.id],
-            ))?;
+            )?;
             store::provider_or_404(tx, &uuid)
         })?;
         let mut res = HttpResponse::Ok();
@@ -339,11 +339,11 @@ impl ResourceProviders {
             let provider = store::provider(tx, &uuid)?.ok_or_else(|| {
                 errors::not_found(format!("No resource provider with uuid {uuid} found for delete"))
             })?;
-            let allocations: i64 = sql(tx.query_row(
+            let allocations: i64 = tx.query_row(
                 "SELECT COUNT(*) FROM allocations WHERE provider_id = ?1",
-                [provider.id],
+                params![provider.id],
                 |r| r.get(0),
-            ))?;
+            )?;
             if allocations > 0 {
                 return Err(errors::coded(
                     StatusCode::CONFLICT,
@@ -351,11 +351,11 @@ impl ResourceProviders {
                     format!("Unable to delete resource provider {uuid}: Resource provider has allocations."),
                 ));
             }
-            let children: i64 = sql(tx.query_row(
+            let children: i64 = tx.query_row(
                 "SELECT COUNT(*) FROM resource_providers WHERE parent_id = ?1",
-                [provider.id],
+                params![provider.id],
                 |r| r.get(0),
-            ))?;
+            )?;
             if children > 0 {
                 return Err(errors::coded(
                     StatusCode::CONFLICT,
@@ -366,9 +366,9 @@ impl ResourceProviders {
                 ));
             }
             for table in ["inventories", "provider_traits", "provider_aggregates"] {
-                sql(tx.execute(&format!("DELETE FROM {table} WHERE provider_id = ?1"), [provider.id]))?;
+                tx.execute(&format!("DELETE FROM {table} WHERE provider_id = ?1"), params![provider.id])?;
             }
-            sql(tx.execute("DELETE FROM resource_providers WHERE id = ?1", [provider.id]))?;
+            tx.execute("DELETE FROM resource_providers WHERE id = ?1", params![provider.id])?;
             Ok(())
         })?;
         Ok(HttpResponse::NoContent().finish())
@@ -377,12 +377,7 @@ impl ResourceProviders {
 
 /// Moves `provider` under `parent` (or makes it a root), as far as the
 /// version allows: before 1.37 a parent can only be set where none was.
-fn reparent(
-    tx: &rusqlite::Transaction<'_>,
-    provider: &Provider,
-    parent: Option<&str>,
-    allowed: bool,
-) -> Result<(), ApiError> {
+fn reparent(tx: &Tx<'_>, provider: &Provider, parent: Option<&str>, allowed: bool) -> Result<(), ApiError> {
     if parent == provider.parent_uuid.as_deref() {
         return Ok(());
     }
@@ -397,7 +392,7 @@ fn reparent(
             if !allowed {
                 return Err(fail("un-parenting a provider is not currently allowed."));
             }
-            sql(tx.execute("UPDATE resource_providers SET parent_id = NULL WHERE id = ?1", [provider.id]))?;
+            tx.execute("UPDATE resource_providers SET parent_id = NULL WHERE id = ?1", params![provider.id])?;
             set_root(tx, provider.id, provider.id)?;
         }
         Some(parent_uuid) => {
@@ -420,15 +415,15 @@ fn reparent(
             if !allowed && provider.root_uuid != provider.uuid {
                 return Err(fail("re-parenting a provider is not currently allowed."));
             }
-            let root: i64 = sql(tx.query_row(
+            let root: i64 = tx.query_row(
                 "SELECT root_id FROM resource_providers WHERE id = ?1",
-                [parent.id],
+                params![parent.id],
                 |r| r.get(0),
-            ))?;
-            sql(tx.execute(
+            )?;
+            tx.execute(
                 "UPDATE resource_providers SET parent_id = ?1 WHERE id = ?2",
                 params![parent.id, provider.id],
-            ))?;
+            )?;
             set_root(tx, provider.id, root)?;
         }
     }
@@ -436,12 +431,10 @@ fn reparent(
 }
 
 /// Sets the root of `id` and all its descendants.
-fn set_root(tx: &rusqlite::Transaction<'_>, id: i64, root: i64) -> Result<(), ApiError> {
-    sql(tx.execute("UPDATE resource_providers SET root_id = ?1 WHERE id = ?2", params![root, id]))?;
+fn set_root(tx: &Tx<'_>, id: i64, root: i64) -> Result<(), ApiError> {
+    tx.execute("UPDATE resource_providers SET root_id = ?1 WHERE id = ?2", params![root, id])?;
     let children: Vec<i64> = {
-        let mut stmt = sql(tx.prepare("SELECT id FROM resource_providers WHERE parent_id = ?1"))?;
-        let rows = sql(stmt.query_map([id], |r| r.get(0)))?;
-        sql(rows.collect())?
+        tx.query_map("SELECT id FROM resource_providers WHERE parent_id = ?1", params![id], |r| r.get(0))?
     };
     for child in children {
         set_root(tx, child, root)?;
@@ -450,18 +443,19 @@ fn set_root(tx: &rusqlite::Transaction<'_>, id: i64, root: i64) -> Result<(), Ap
 }
 
 /// The aggregates of provider `id`.
-pub(crate) fn aggregates_of(tx: &rusqlite::Connection, id: i64) -> Result<Vec<String>, ApiError> {
-    let mut stmt = sql(
-        tx.prepare("SELECT aggregate FROM provider_aggregates WHERE provider_id = ?1 ORDER BY aggregate")
-    )?;
-    let rows = sql(stmt.query_map([id], |r| r.get(0)))?;
-    sql(rows.collect())
+pub(crate) fn aggregates_of(tx: &Tx<'_>, id: i64) -> Result<Vec<String>, ApiError> {
+    tx.query_map(
+        "SELECT aggregate FROM provider_aggregates WHERE provider_id = ?1 ORDER BY aggregate",
+        params![id],
+        |r| r.get(0),
+    )
 }
 
 /// The traits of provider `id`.
-pub(crate) fn traits_of(tx: &rusqlite::Connection, id: i64) -> Result<Vec<String>, ApiError> {
-    let mut stmt =
-        sql(tx.prepare("SELECT trait FROM provider_traits WHERE provider_id = ?1 ORDER BY trait"))?;
-    let rows = sql(stmt.query_map([id], |r| r.get(0)))?;
-    sql(rows.collect())
+pub(crate) fn traits_of(tx: &Tx<'_>, id: i64) -> Result<Vec<String>, ApiError> {
+    tx.query_map(
+        "SELECT trait FROM provider_traits WHERE provider_id = ?1 ORDER BY trait",
+        params![id],
+        |r| r.get(0),
+    )
 }

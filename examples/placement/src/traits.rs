@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
+use crate::db::{Tx, params};
 use actix_web::{HttpRequest, HttpResponse, web};
 use microversion_actix::{ApiError, ApiVersion, Json, controller};
-use rusqlite::{OptionalExtension, params};
 use serde_json::{Value, json};
 
 use crate::api::PLACEMENT;
@@ -14,7 +14,7 @@ use crate::http::cache_headers;
 use crate::query::Query;
 use crate::resource_providers::traits_of;
 use crate::standard;
-use crate::store::{self, Store, sql};
+use crate::store::{self, Store};
 
 /// The trait resources.
 pub(crate) struct Traits {
@@ -42,8 +42,8 @@ fn valid_custom(name: &str) -> bool {
         })
 }
 
-fn trait_created(tx: &rusqlite::Connection, name: &str) -> Result<Option<i64>, ApiError> {
-    sql(tx.query_row("SELECT created_at FROM traits WHERE name = ?1", [name], |r| r.get(0)).optional())
+fn trait_created(tx: &Tx<'_>, name: &str) -> Result<Option<i64>, ApiError> {
+    tx.query_opt("SELECT created_at FROM traits WHERE name = ?1", params![name], |r| r.get(0))
 }
 
 fn provider_traits_response(version: ApiVersion, traits: &[String], generation: i64) -> HttpResponse {
@@ -59,7 +59,7 @@ impl Traits {
     async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
         let q = Query::parse(req.query_string());
         q.only(&["name", "associated"])?;
-        let mut clause = String::from("1");
+        let mut clause = String::from("TRUE");
         let mut args: Vec<String> = Vec::new();
         if let Some(name) = q.get("name") {
             let Some((op, value)) = name.split_once(':') else {
@@ -99,9 +99,11 @@ impl Traits {
             });
         }
         let traits: Vec<String> = self.store.tx(|tx| {
-            let mut stmt = sql(tx.prepare(&format!("SELECT name FROM traits WHERE {clause} ORDER BY name")))?;
-            let rows = sql(stmt.query_map(rusqlite::params_from_iter(args.iter()), |r| r.get(0)))?;
-            sql(rows.collect())
+            tx.query_map(
+                &format!("SELECT name FROM traits WHERE {clause} ORDER BY name"),
+                &args.iter().map(crate::db::Value::from).collect::<Vec<_>>(),
+                |r| r.get(0),
+            )
         })?;
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, store::now());
@@ -133,7 +135,7 @@ impl Traits {
                 return Ok((false, at));
             }
             let now = store::now();
-            sql(tx.execute("INSERT INTO traits (name, created_at) VALUES (?1, ?2)", params![*name, now]))?;
+            tx.execute("INSERT INTO traits (name, created_at) VALUES (?1, ?2)", params![*name, now])?;
             Ok((true, now))
         })?;
         let mut res = if created { HttpResponse::Created() } else { HttpResponse::NoContent() };
@@ -152,14 +154,15 @@ impl Traits {
             if standard::TRAITS.contains(&name.as_str()) {
                 return Err(errors::bad_request(format!("Cannot delete standard trait {name}.")));
             }
-            let used: i64 =
-                sql(tx.query_row("SELECT COUNT(*) FROM provider_traits WHERE trait = ?1", [&*name], |r| {
-                    r.get(0)
-                }))?;
+            let used: i64 = tx.query_row(
+                "SELECT COUNT(*) FROM provider_traits WHERE trait = ?1",
+                params![&*name],
+                |r| r.get(0),
+            )?;
             if used > 0 {
                 return Err(errors::conflict(format!("The trait {name} is in use by a resource provider.")));
             }
-            sql(tx.execute("DELETE FROM traits WHERE name = ?1", [&*name]))?;
+            tx.execute("DELETE FROM traits WHERE name = ?1", params![&*name])?;
             Ok(())
         })?;
         Ok(HttpResponse::NoContent().finish())
@@ -242,13 +245,13 @@ impl Traits {
 const MAX_NAMED: usize = 100;
 
 /// Replaces the traits of provider `id`.
-pub(crate) fn set_traits(tx: &rusqlite::Connection, id: i64, traits: &[String]) -> Result<(), ApiError> {
-    sql(tx.execute("DELETE FROM provider_traits WHERE provider_id = ?1", [id]))?;
+pub(crate) fn set_traits(tx: &Tx<'_>, id: i64, traits: &[String]) -> Result<(), ApiError> {
+    tx.execute("DELETE FROM provider_traits WHERE provider_id = ?1", params![id])?;
     for name in traits {
-        sql(tx.execute(
-            "INSERT OR IGNORE INTO provider_traits (provider_id, trait) VALUES (?1, ?2)",
+        tx.execute(
+            "INSERT INTO provider_traits (provider_id, trait) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
             params![id, name],
-        ))?;
+        )?;
     }
     Ok(())
 }

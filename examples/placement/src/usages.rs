@@ -9,10 +9,11 @@ use microversion_actix::{ApiError, ApiVersion, Version, controller};
 use serde_json::{Map, Value, json};
 
 use crate::api::PLACEMENT;
+use crate::db::params;
 use crate::errors;
 use crate::http::cache_headers;
 use crate::query::Query;
-use crate::store::{self, Store, sql};
+use crate::store::{self, Store};
 
 const V1_38: Version = Version::lit("1.38");
 
@@ -74,15 +75,13 @@ impl Usages {
         let user = q.get("user_id");
         let consumer_type = q.get("consumer_type");
         let rows: Vec<(String, Option<String>, String, i64)> = self.store.tx(|tx| {
-            let mut stmt = sql(tx.prepare(
+            tx.query_map(
                 "SELECT c.uuid, c.consumer_type, a.resource_class, a.used FROM allocations a \
                  JOIN consumers c ON c.uuid = a.consumer_uuid \
-                 WHERE c.project_id = ?1 AND (?2 IS NULL OR c.user_id = ?2)",
-            ))?;
-            let rows = sql(stmt.query_map(rusqlite::params![project, user], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-            }))?;
-            sql(rows.collect())
+                 WHERE c.project_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR c.user_id = ?2)",
+                params![project, user],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
         })?;
         let body = if version >= V1_38 {
             let mut groups: BTreeMap<String, (BTreeMap<String, i64>, std::collections::BTreeSet<String>)> =
