@@ -99,7 +99,8 @@ impl Testable {
 
     #[get("/common")]
     async fn common(&self, version: ApiVersion) -> String {
-        let specific = self.version_specific_func(version, "foo").unwrap_or_default();
+        // The variants serve every version from the API's minimum on: the value comes back directly.
+        let specific = self.version_specific_func(version, "foo");
         format!("common stuff, {specific}, common stuff")
     }
 
@@ -191,10 +192,16 @@ async fn private_helper_dispatches_by_version() {
     assert_eq!(call("GET", "/testable/common", "2.4", None).await.1, "common stuff, old foo, common stuff");
     assert_eq!(call("GET", "/testable/common", "2.5", None).await.1, "common stuff, new foo, common stuff");
     let controller = Testable { greeting: String::new() };
-    assert_eq!(controller.version_specific_func(Version::lit("2.1"), "x"), Ok("old x".to_owned()));
+    assert_eq!(controller.version_specific_func(Version::lit("2.1"), "x"), "old x");
+    assert_eq!(controller.version_specific_func(Version::lit("2.4"), "x"), "old x");
+    assert_eq!(controller.version_specific_func(Version::lit("2.5"), "x"), "new x");
+    assert_eq!(controller.version_specific_func(Version::lit("9.0"), "x"), "new x");
+    // Below the API's minimum, where no request is negotiated, the first variant answers.
+    assert_eq!(controller.version_specific_func(Version::lit("1.9"), "x"), "old x");
+    // A helper with gaps answers an error value where no variant serves.
     assert_eq!(
-        controller.version_specific_func(Version::lit("1.9"), "x"),
-        Err(UnservedVersion { operation: "version_specific_func", version: Version::lit("1.9") })
+        Gapped.pick(Version::lit("2.2")),
+        Err(UnservedVersion { operation: "pick", version: Version::lit("2.2") })
     );
 }
 

@@ -91,9 +91,8 @@ impl Keypairs {
                 }
             }
         }
-        let views: Result<Vec<Value>, ApiError> =
-            keypairs.iter().map(|k| Ok(json!({"keypair": self.view(version, k)?}))).collect();
-        let mut body = json!({"keypairs": views?});
+        let views: Vec<Value> = keypairs.iter().map(|k| json!({"keypair": self.view(version, k)})).collect();
+        let mut body = json!({"keypairs": views});
         if let Some(links) = page_links {
             body["keypairs_links"] = links;
         }
@@ -189,7 +188,7 @@ impl Keypairs {
 
     fn show_for(&self, version: ApiVersion, user: &str, name: &str) -> Result<HttpResponse, ApiError> {
         let keypair = self.store.keypair(user, name).ok_or_else(|| not_found(user, name))?;
-        let mut view = self.view(version, &keypair)?;
+        let mut view = self.view(version, &keypair);
         view.insert("user_id".into(), json!(keypair.user_id));
         view.insert("id".into(), json!(keypair.id));
         view.insert("created_at".into(), json!(keypair.created_at));
@@ -232,7 +231,7 @@ impl Keypairs {
                 body["name"].as_str().unwrap_or_default()
             ))
         })?;
-        let mut view = self.view(version, &keypair)?;
+        let mut view = self.view(version, &keypair);
         view.insert("user_id".into(), json!(keypair.user_id));
         if let Some(private_key) = private_key {
             view.insert("private_key".into(), json!(private_key));

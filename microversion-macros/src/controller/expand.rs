@@ -8,7 +8,7 @@ use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::{FnArg, Ident, ImplItemFn};
 
 use super::ast::{Controller, Operation, Response, Route, Schema, Variant};
-use super::dispatch::{decision_tree, served, sorted};
+use super::dispatch::{decision_tree, served, sorted, total_tree, without_gaps};
 use crate::shared::api::{api_binding, declared_checks};
 use crate::shared::names::{
     self, DEFAULT_MISSING_STATUS, SchemaTarget, last_segment_span, path_text, runtime,
@@ -28,6 +28,7 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
             }
             checks.extend(api_checks(&rt, c, op, variant));
         }
+        checks.extend(total_check(op));
         items.push(if op.is_route() { route_handler(&rt, op) } else { helper_dispatcher(&rt, op) });
     }
     let api_type_check = api_binding(&rt, &c.api);
@@ -251,8 +252,37 @@ fn ty_span(ty: &syn::Type) -> Span {
     }
 }
 
-/// The helper's public signature: the first variant's, with the version first
-/// and the result wrapped in `Result<_, UnservedVersion>`.
+/// Whether a helper returns its value directly: its variants run from the
+/// first one's minimum on without a gap, and that minimum is the API's (a
+/// compile-time check, [`total_check`]).
+fn is_total(op: &Operation) -> bool {
+    !op.is_route() && without_gaps(&sorted(op))
+}
+
+/// The check that a helper returning its value directly starts at the API's
+/// minimum, spanned at its first version.
+fn total_check(op: &Operation) -> Option<TokenStream> {
+    if !is_total(op) {
+        return None;
+    }
+    let sorted = sorted(op);
+    let first = sorted.first()?.1.range.as_ref()?.min.as_ref()?;
+    let (major, minor) = (first.version.major(), first.version.minor());
+    let message = format!(
+        "`{name}` returns its value directly, since its variants serve every version from {v} on without a gap, \
+         but the API starts before {v}: add a variant for the versions before it, or bound its last variant \
+         to return `Result<_, UnservedVersion>`",
+        name = op.name,
+        v = first.version
+    );
+    Some(quote_spanned! {first.lit.span()=>
+        ::core::assert!(__MV_API.compiled_min().packed() >= ((#major as u32) << 16 | #minor as u32), #message);
+    })
+}
+
+/// The helper's public signature: the first variant's, with the version
+/// first; the result is wrapped in `Result<_, UnservedVersion>` unless the
+/// helper serves every version ([`is_total`]).
 fn dispatcher_signature(rt: &TokenStream, op: &Operation) -> TokenStream {
     let first = &op.variants[0].method.sig;
     let name = &op.name;
@@ -270,12 +300,14 @@ fn dispatcher_signature(rt: &TokenStream, op: &Operation) -> TokenStream {
         syn::ReturnType::Default => quote!(()),
         syn::ReturnType::Type(_, ty) => ty.to_token_stream(),
     };
+    let output =
+        if is_total(op) { output } else { quote!(::core::result::Result<#output, #rt::UnservedVersion>) };
     quote! {
         #asyncness fn #name #generics(
             #receiver
             __version: impl ::core::convert::Into<#rt::Version>,
             #(#args),*
-        ) -> ::core::result::Result<#output, #rt::UnservedVersion> #where_clause
+        ) -> #output #where_clause
     }
 }
 
@@ -296,10 +328,14 @@ fn helper_dispatcher(rt: &TokenStream, op: &Operation) -> TokenStream {
             quote!(Self::#method(#(#arg_names),*))
         };
         let call = if variant.method.sig.asyncness.is_some() { quote!(#call.await) } else { call };
-        quote!(::core::result::Result::Ok(#call))
+        if is_total(op) { call } else { quote!(::core::result::Result::Ok(#call)) }
     };
     let key = format_ident!("__key");
-    let tree = decision_tree(&key, &sorted(op), &leaf, &miss);
+    let tree = if is_total(op) {
+        total_tree(&key, &sorted(op), &leaf)
+    } else {
+        decision_tree(&key, &sorted(op), &leaf, &miss)
+    };
     let doc = format!("Dispatches to the variant of `{name}` that serves the given version.");
     quote! {
         #[doc = #doc]

@@ -133,25 +133,15 @@ impl Servers {
         &self,
         __version: impl ::core::convert::Into<::microversion_actix::__private::Version>,
         __a0: &str,
-    ) -> ::core::result::Result<
-        String,
-        ::microversion_actix::__private::UnservedVersion,
-    > {
+    ) -> String {
         let __version: ::microversion_actix::__private::Version = ::core::convert::Into::into(
             __version,
         );
         let __key: u32 = __version.packed();
         if __key < 0x0002_0005_u32 {
-            if __key >= 0x0002_0001_u32 {
-                ::core::result::Result::Ok(self.__mv_version_specific_func_v0(__a0))
-            } else {
-                ::core::result::Result::Err(::microversion_actix::__private::UnservedVersion {
-                    operation: "version_specific_func",
-                    version: __version,
-                })
-            }
+            self.__mv_version_specific_func_v0(__a0)
         } else {
-            ::core::result::Result::Ok(self.__mv_version_specific_func_v1(__a0))
+            self.__mv_version_specific_func_v1(__a0)
         }
     }
 }
@@ -301,5 +291,9 @@ const _: () = {
         .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
         5u16))),
         "a version of `version_specific_func`, 2.5, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API.compiled_min().packed() >= ((2u16 as u32) << 16 | 1u16 as u32),
+        "`version_specific_func` returns its value directly, since its variants serve every version from 2.1 on without a gap, but the API starts before 2.1: add a variant for the versions before it, or bound its last variant to return `Result<_, UnservedVersion>`"
     );
 };

@@ -54,8 +54,10 @@ impl Servers {
         "unversioned"
     }
 
+    // `detail` serves every version without a gap: its value comes back directly;
+    // `fetch` serves 2.1 only: an error value elsewhere.
     fn common(&self, id: &str) -> String {
-        self.detail(microversion_actix::Version::lit("2.5"), id).unwrap_or_default()
+        self.detail(microversion_actix::Version::lit("2.5"), id)
     }
 }
 
