@@ -153,6 +153,13 @@ fn the_history_document_has_the_declared_ranges() {
             (Some("2.75".into()), None)
         ]
     );
+    // The deprecation of 2.1 to 2.59, with its dates; the per-version documents do not change.
+    let deprecations = &history["info"]["x-openstack-deprecations"];
+    assert_eq!(deprecations[0]["max-ver"], "2.59", "{deprecations}");
+    assert!(
+        deprecations[0]["sunset"].as_str().is_some_and(|s| s.starts_with("2027-06-01")),
+        "{deprecations}"
+    );
     // Query parameters: paging of keypairs from 2.35, user_id from 2.10.
     let parameters = operation("/os-keypairs", "get")["parameters"].clone();
     let parameter =

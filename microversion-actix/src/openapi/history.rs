@@ -34,6 +34,10 @@ impl ApiDescription {
         }
         let newest = self.api.compiled_max();
         let mut document = self.document(newest);
+        let deprecations = self.deprecations();
+        if !deprecations.is_empty() {
+            document["info"]["x-openstack-deprecations"] = Value::Array(deprecations);
+        }
         document["paths"] = Value::Object(paths);
         document["components"]["schemas"] = Value::Object(schemas);
         document["components"]["parameters"]["OpenStackApiVersion"]["schema"] = json!({"type": "string"});
@@ -219,6 +223,34 @@ impl ApiDescription {
             segment.last = None;
         }
         segments
+    }
+
+    /// The declared deprecations: the versions (`min-ver`/`max-ver`, none
+    /// for the whole API version), the date, and the sunset and links when
+    /// declared. Only the history document has them: a per-version document
+    /// is that version's contract, which a deprecation does not change.
+    fn deprecations(&self) -> Vec<Value> {
+        self.api
+            .deprecations()
+            .iter()
+            .map(|d| {
+                let mut entry = match d.versions_covered() {
+                    Some(range) => Value::Object(self.openstack_range(range.min(), range.max())),
+                    None => json!({"whole-api": true}),
+                };
+                entry["since"] = json!(d.deprecated_since().iso8601());
+                if let Some(sunset) = d.sunset_date() {
+                    entry["sunset"] = json!(sunset.iso8601());
+                }
+                if let Some(link) = d.deprecation_link() {
+                    entry["link"] = json!(link);
+                }
+                if let Some(link) = d.sunset_link_url() {
+                    entry["sunset-link"] = json!(link);
+                }
+                entry
+            })
+            .collect()
     }
 
     /// `min-ver` unless it is the API's minimum, `max-ver` when bounded.
