@@ -9,7 +9,8 @@
 //!
 //! # actix_web::rt::System::new().block_on(async {
 //! let app = test::init_service(App::new().configure(configure)).await;
-//! for path in ["/plain/servers/42", "/v2.1/servers/42", "/plain/servers/detail", "/v2.1/servers/detail"] {
+//! for path in ["/plain/servers/42", "/v2.1/servers/42", "/plain/servers/detail", "/v2.1/servers/detail",
+//!              "/plain/servers/42/model", "/v2.1/servers/42/model"] {
 //!     let req = test::TestRequest::get().uri(path).insert_header(VERSION_HEADER).to_request();
 //!     let res = test::call_service(&app, req).await;
 //!     assert!(res.status().is_success(), "{path}");
@@ -20,7 +21,10 @@
 use std::sync::LazyLock;
 
 use actix_web::{HttpResponse, web};
-use microversion_actix::{Api, JsonBody, Microversion, Microversions, Version, controller};
+use microversion_actix::{
+    Api, JsonBody, Microversion, Microversions, Version, Versioned, VersionedModel, controller,
+};
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::schema::{create_server_schema, create_server_schema_v2_1};
@@ -88,6 +92,83 @@ pub fn create_server(body: &Value) -> HttpResponse {
     HttpResponse::Accepted().json(json!({"server": {"id": 42, "name": body["server"]["name"]}}))
 }
 
+/// A server as the framework renders it: one struct for every version, its
+/// fields added over Nova's history (`GET /servers/{id}/model`). At 2.27, the
+/// version of the benchmarks, five of the seven versioned fields are shown.
+#[derive(VersionedModel)]
+#[versioned(api = COMPUTE)]
+pub struct ServerModel {
+    id: u32,
+    name: String,
+    status: String,
+    tenant_id: String,
+    flavor_id: String,
+    #[versioned(since = "2.3")]
+    host: Option<String>,
+    #[versioned(since = "2.9")]
+    locked: Option<bool>,
+    #[versioned(since = "2.16")]
+    host_status: Option<String>,
+    #[versioned(since = "2.19")]
+    description: Option<String>,
+    #[versioned(since = "2.26")]
+    tags: Option<Vec<String>>,
+    #[versioned(since = "2.47")]
+    flavor_ram: Option<u32>,
+    #[versioned(since = "2.73")]
+    locked_reason: Option<String>,
+}
+
+/// What a plain service renders for the same request: the fields of 2.27,
+/// serde's derive.
+#[derive(Serialize)]
+pub struct PlainServer {
+    id: u32,
+    name: String,
+    status: String,
+    tenant_id: String,
+    flavor_id: String,
+    host: String,
+    locked: bool,
+    host_status: String,
+    description: String,
+    tags: Vec<String>,
+}
+
+/// The model of `GET /servers/{id}/model`, framework side.
+pub fn server_model(id: u32) -> ServerModel {
+    ServerModel {
+        id,
+        name: "web-01".into(),
+        status: "ACTIVE".into(),
+        tenant_id: "6f70656e737461636b20342065766572".into(),
+        flavor_id: "1".into(),
+        host: Some("compute-1".into()),
+        locked: Some(false),
+        host_status: Some("UP".into()),
+        description: Some("a web server".into()),
+        tags: Some(vec!["web".into(), "prod".into()]),
+        flavor_ram: Some(2048),
+        locked_reason: None,
+    }
+}
+
+/// The same server, plain side.
+pub fn plain_server(id: u32) -> PlainServer {
+    PlainServer {
+        id,
+        name: "web-01".into(),
+        status: "ACTIVE".into(),
+        tenant_id: "6f70656e737461636b20342065766572".into(),
+        flavor_id: "1".into(),
+        host: "compute-1".into(),
+        locked: false,
+        host_status: "UP".into(),
+        description: "a web server".into(),
+        tags: vec!["web".into(), "prod".into()],
+    }
+}
+
 /// The framework side: `detail` has one variant, `show` two (Nova changed the server view
 /// at 2.47), `create` validates its body against the schema of the version.
 #[derive(Clone, Copy, Debug, Default)]
@@ -114,6 +195,12 @@ impl Servers {
         show_server(*id)
     }
 
+    #[get("/servers/{id}/model")]
+    #[api_version("2.1")]
+    async fn model(&self, id: web::Path<u32>) -> Versioned<ServerModel> {
+        Versioned::ok(server_model(*id))
+    }
+
     #[post("/servers")]
     #[api_version("2.1")]
     #[schema(create_server_schema_v2_1, "2.1", "2.26")]
@@ -133,6 +220,10 @@ async fn plain_show(id: web::Path<u32>) -> HttpResponse {
     show_server(*id)
 }
 
+async fn plain_model(id: web::Path<u32>) -> HttpResponse {
+    HttpResponse::Ok().json(plain_server(*id))
+}
+
 /// What a plain actix service writes: actix's JSON extractor, then the
 /// validator compiled once.
 async fn plain_create(body: web::Json<Value>) -> HttpResponse {
@@ -149,6 +240,7 @@ pub fn configure_plain(cfg: &mut web::ServiceConfig) {
         web::scope("/plain")
             .route("/servers/detail", web::get().to(plain_detail))
             .route("/servers/{id}", web::get().to(plain_show))
+            .route("/servers/{id}/model", web::get().to(plain_model))
             .route("/servers", web::post().to(plain_create)),
     );
 }
