@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Instructions per request of the whole request path (docs/reference.md §11,
+# docs/performance.md): the load server (release) under
+# `valgrind --tool=callgrind`, sent an exact number of keep-alive requests
+# over loopback by curl (one connection, sequential), once with N1 and once
+# with N2 requests per side; (I(N2) - I(N1)) / (N2 - N1) is the server's
+# user-space instructions per request, start-up and shutdown cancelled out.
+# Every thread of the server counts (the accept loop and the worker); curl
+# runs outside valgrind. Deterministic up to a few instructions; not a CI gate.
+#
+#   scripts/instructions.sh
+#   N1=200 N2=1200 ENDPOINTS="servers/42" scripts/instructions.sh
+#
+# Settings (environment): N1 (200) and N2 (1200) requests per run, ENDPOINTS
+# under /plain and /v2.1 ("servers/42 servers/42/model servers/detail").
+# Prints one line per endpoint: plain, framework, ratio (target <= 1.03).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+N1=${N1:-200}
+N2=${N2:-1200}
+ENDPOINTS=${ENDPOINTS:-servers/42 servers/42/model servers/detail}
+HEADER="OpenStack-API-Version: compute 2.27"
+
+command -v valgrind >/dev/null || { echo "valgrind is missing (apt-get install valgrind)" >&2; exit 1; }
+command -v curl >/dev/null || { echo "curl is missing (apt-get install curl)" >&2; exit 1; }
+
+if [ -z "${LOAD_SERVER:-}" ]; then
+    echo "== building the load server (release)" >&2
+    cargo build --release -q -p microversion-benches --bin load_server
+    target_dir=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+    LOAD_SERVER="$target_dir/release/load_server"
+fi
+
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Instructions of one server run answering `count` requests for `path`.
+instructions() {
+    local path=$1 count=$2 addr="" out="$work/callgrind.out"
+    rm -f "$out" "$work/server.out"
+    valgrind --tool=callgrind --callgrind-out-file="$out" "$LOAD_SERVER" --max-seconds 600 \
+        >"$work/server.out" 2>"$work/valgrind.err" &
+    server_pid=$!
+    for _ in $(seq 1 600); do
+        addr=$(sed -n 's/^listening on \(127\.0\.0\.1:[0-9]*\)$/\1/p' "$work/server.out" | head -n1)
+        [ -n "$addr" ] && break
+        kill -0 "$server_pid" 2>/dev/null || { cat "$work/valgrind.err" >&2; exit 1; }
+        sleep 0.1
+    done
+    [ -n "$addr" ] || { echo "the server did not start" >&2; exit 1; }
+    # One curl, one connection, `count` sequential requests.
+    for _ in $(seq 1 "$count"); do printf 'url = "http://%s%s"\noutput = "/dev/null"\n' "$addr" "$path"; done >"$work/urls"
+    codes=$(curl -s -K "$work/urls" -H "$HEADER" -w '%{http_code}\n' | sort | uniq -c)
+    [ "$(awk '{print $2}' <<<"$codes")" = 200 ] || { echo "$path answered: $codes" >&2; exit 1; }
+    # SIGINT: actix stops gracefully, so main returns and callgrind writes its totals.
+    kill -INT "$server_pid"
+    wait "$server_pid" || true
+    server_pid=""
+    sed -n 's/^summary: \([0-9]*\).*/\1/p' "$out" | head -n1
+}
+
+echo "== machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $(valgrind --version);" \
+    "N1=$N1, N2=$N2 requests per run"
+printf "%-22s %12s %12s %8s\n" endpoint "plain" "framework" "ratio"
+for endpoint in $ENDPOINTS; do
+    declare -A per=()
+    for side in plain v2.1; do
+        a=$(instructions "/$side/$endpoint" "$N1")
+        b=$(instructions "/$side/$endpoint" "$N2")
+        per[$side]=$(awk -v a="$a" -v b="$b" -v n1="$N1" -v n2="$N2" 'BEGIN { printf "%.0f", (b - a) / (n2 - n1) }')
+    done
+    awk -v e="GET $endpoint" -v p="${per[plain]}" -v f="${per[v2.1]}" \
+        'BEGIN { r = f / p; printf "%-22s %12d %12d %8.3f  (target <= 1.03: %s)\n", e, p, f, r, (r <= 1.03 ? "met" : "MISSED") }'
+done
