@@ -6,8 +6,9 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::db::{Tx, params};
-use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
-use microversion_actix::{ApiError, ApiVersion, Json, Version, controller};
+use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, http::StatusCode, web};
+use microversion_actix::{ApiError, ApiVersion, Json, Version, VersionedModel, controller};
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::api::PLACEMENT;
@@ -16,6 +17,7 @@ use crate::http::cache_headers;
 use crate::query::{self, Query, UUID_PATTERN};
 use crate::store::{self, Provider, Store};
 
+const V1_0: Version = Version::lit("1.0");
 const V1_1: Version = Version::lit("1.1");
 const V1_3: Version = Version::lit("1.3");
 const V1_4: Version = Version::lit("1.4");
@@ -68,27 +70,104 @@ fn update_v1_14() -> Value {
     schema
 }
 
-/// The view of a provider at `version`.
-pub(crate) fn view(version: ApiVersion, p: &Provider) -> Value {
-    let url = format!("/resource_providers/{}", p.uuid);
-    let mut links = vec![json!({"rel": "self", "href": url})];
-    let mut rels = vec!["inventories", "usages"];
-    if version >= V1_1 {
-        rels.push("aggregates");
+/// A provider as Placement shows it (`GET`, `PUT`, and `POST` from 1.20):
+/// its links grow with the versions that add the resources they point to,
+/// and its parent and root appear with nested providers at 1.14.
+#[derive(VersionedModel)]
+#[versioned(api = PLACEMENT)]
+pub(crate) struct ProviderView {
+    uuid: String,
+    name: String,
+    generation: i64,
+    /// Every link of 1.11 and later; earlier versions leave out the rels
+    /// they do not have yet (see [`LINK_RELS`]).
+    #[versioned(
+        schema = links_schema,
+        render(until = "1.0", with = links_1_0),
+        render(since = "1.1", until = "1.5", with = links_1_1),
+        render(since = "1.6", until = "1.10", with = links_1_6)
+    )]
+    links: Vec<Link>,
+    /// `null` for a root provider.
+    #[versioned(since = "1.14")]
+    parent_provider_uuid: Option<String>,
+    #[versioned(since = "1.14", default)]
+    root_provider_uuid: String,
+}
+
+/// `GET /resource_providers`.
+#[derive(VersionedModel)]
+#[versioned(api = PLACEMENT)]
+pub(crate) struct ProviderList {
+    #[versioned(nested)]
+    resource_providers: Vec<ProviderView>,
+}
+
+/// One link of a provider.
+#[derive(Serialize, Deserialize)]
+pub(crate) struct Link {
+    rel: String,
+    href: String,
+}
+
+/// The rels of a provider's links, each with the version that added it.
+const LINK_RELS: [(&str, Version); 6] = [
+    ("self", V1_0),
+    ("inventories", V1_0),
+    ("usages", V1_0),
+    ("aggregates", V1_1),
+    ("traits", V1_6),
+    ("allocations", V1_11),
+];
+
+fn links_schema() -> Value {
+    json!({"type": "array", "items": {"type": "object",
+           "properties": {"rel": {"type": "string"}, "href": {"type": "string"}}}})
+}
+
+/// The links that `version` has.
+fn links_at(links: &[Link], version: Version) -> Vec<&Link> {
+    links.iter().filter(|l| LINK_RELS.iter().any(|(rel, since)| *rel == l.rel && *since <= version)).collect()
+}
+
+fn links_1_0(links: &[Link]) -> Vec<&Link> {
+    links_at(links, V1_0)
+}
+
+fn links_1_1(links: &[Link]) -> Vec<&Link> {
+    links_at(links, V1_1)
+}
+
+fn links_1_6(links: &[Link]) -> Vec<&Link> {
+    links_at(links, V1_6)
+}
+
+impl ProviderView {
+    /// The view of a provider, rendered at a version by `at`.
+    pub(crate) fn new(p: &Provider) -> ProviderView {
+        let url = format!("/resource_providers/{}", p.uuid);
+        let links = LINK_RELS
+            .iter()
+            .map(|(rel, _)| Link {
+                rel: (*rel).to_owned(),
+                href: if *rel == "self" { url.clone() } else { format!("{url}/{rel}") },
+            })
+            .collect();
+        ProviderView {
+            uuid: p.uuid.clone(),
+            name: p.name.clone(),
+            generation: p.generation,
+            links,
+            parent_provider_uuid: p.parent_uuid.clone(),
+            root_provider_uuid: p.root_uuid.clone(),
+        }
     }
-    if version >= V1_6 {
-        rels.push("traits");
-    }
-    if version >= V1_11 {
-        rels.push("allocations");
-    }
-    links.extend(rels.iter().map(|rel| json!({"rel": rel, "href": format!("{url}/{rel}")})));
-    let mut data = json!({"uuid": p.uuid, "name": p.name, "generation": p.generation, "links": links});
-    if version >= V1_14 {
-        data["parent_provider_uuid"] = json!(p.parent_uuid);
-        data["root_provider_uuid"] = json!(p.root_uuid);
-    }
-    data
+}
+
+/// A 200 with the provider at `version` and its cache headers.
+fn show_provider(version: ApiVersion, mut res: HttpResponseBuilder, p: &Provider) -> HttpResponse {
+    cache_headers(&mut res, version, p.updated_at);
+    res.json(ProviderView::new(p).at(version.version()))
 }
 
 fn normalize_uuid(text: &str) -> String {
@@ -210,18 +289,16 @@ impl ResourceProviders {
             Ok(providers)
         })?;
         let modified = providers.iter().map(|p| p.updated_at).max().unwrap_or_else(store::now);
-        let views: Vec<Value> = providers.iter().map(|p| view(version, p)).collect();
+        let list = ProviderList { resource_providers: providers.iter().map(ProviderView::new).collect() };
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, modified);
-        Ok(res.json(json!({"resource_providers": views})))
+        Ok(res.json(list.at(version.version())))
     }
 
     #[get("/resource_providers/{uuid}")]
     async fn show(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let provider = self.store.tx(|tx| store::provider_or_404(tx, &uuid))?;
-        let mut res = HttpResponse::Ok();
-        cache_headers(&mut res, version, provider.updated_at);
-        Ok(res.json(view(version, &provider)))
+        Ok(show_provider(version, HttpResponse::Ok(), &provider))
     }
 
     #[post("/resource_providers")]
@@ -287,8 +364,7 @@ impl ResourceProviders {
         if version >= V1_20 {
             let mut res = HttpResponse::Ok();
             res.insert_header(("location", location));
-            cache_headers(&mut res, version, provider.updated_at);
-            Ok(res.json(view(version, &provider)))
+            Ok(show_provider(version, res, &provider))
         } else {
             Ok(HttpResponse::Created().insert_header(("location", location)).finish())
         }
@@ -328,9 +404,7 @@ impl ResourceProviders {
             )?;
             store::provider_or_404(tx, &uuid)
         })?;
-        let mut res = HttpResponse::Ok();
-        cache_headers(&mut res, version, provider.updated_at);
-        Ok(res.json(view(version, &provider)))
+        Ok(show_provider(version, HttpResponse::Ok(), &provider))
     }
 
     #[delete("/resource_providers/{uuid}")]
