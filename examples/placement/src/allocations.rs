@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::db::{Tx, params};
 use actix_web::{HttpResponse, web};
-use microversion_actix::{ApiError, ApiVersion, Json, Version, controller};
+use microversion_actix::{ApiError, ApiVersion, Json, Version, VersionedModel, controller};
 use serde_json::{Map, Value, json};
 
 use crate::api::PLACEMENT;
@@ -25,6 +25,35 @@ const V1_38: Version = Version::lit("1.38");
 const INCOMPLETE: &str = "00000000-0000-0000-0000-000000000000";
 const RC_PATTERN: &str = "^[A-Z0-9_]+$";
 const CONSUMER_TYPE_PATTERN: &str = "^[A-Z0-9_]+$";
+
+/// `GET /allocations/{consumer_uuid}`: the consumer's project and user
+/// from 1.12, its generation from 1.28 and its type from 1.38, each left
+/// out for a consumer that does not exist.
+#[derive(VersionedModel)]
+#[versioned(api = PLACEMENT)]
+struct ConsumerAllocations {
+    /// Per provider uuid.
+    #[versioned(nested)]
+    allocations: BTreeMap<String, ProviderAllocation>,
+    #[versioned(since = "1.12", skip_none)]
+    project_id: Option<String>,
+    #[versioned(since = "1.12", skip_none)]
+    user_id: Option<String>,
+    #[versioned(since = "1.28", skip_none)]
+    consumer_generation: Option<i64>,
+    /// `unknown` for a consumer written before 1.38.
+    #[versioned(since = "1.38", skip_none)]
+    consumer_type: Option<String>,
+}
+
+/// A consumer's allocations on one provider.
+#[derive(VersionedModel)]
+#[versioned(api = PLACEMENT)]
+struct ProviderAllocation {
+    generation: i64,
+    /// Per resource class.
+    resources: BTreeMap<String, i64>,
+}
 
 /// The allocation resources.
 pub(crate) struct Allocations {
@@ -408,26 +437,23 @@ impl Allocations {
             )?;
             Ok((rows, consumer(tx, &uuid)?))
         })?;
-        let mut allocations = Map::new();
+        let mut allocations: BTreeMap<String, ProviderAllocation> = BTreeMap::new();
         for (rp, generation, class, used, _) in &rows {
-            let entry = allocations
-                .entry(rp.clone())
-                .or_insert_with(|| json!({"generation": generation, "resources": {}}));
-            entry["resources"][class] = json!(used);
+            let entry = allocations.entry(rp.clone()).or_insert_with(|| ProviderAllocation {
+                generation: *generation,
+                resources: BTreeMap::new(),
+            });
+            entry.resources.insert(class.clone(), *used);
         }
-        let mut body = json!({"allocations": allocations});
-        if let Some(c) = &found {
-            if version >= V1_12 {
-                body["project_id"] = json!(c.project_id);
-                body["user_id"] = json!(c.user_id);
-            }
-            if version >= V1_28 {
-                body["consumer_generation"] = json!(c.generation);
-            }
-            if version >= V1_38 {
-                body["consumer_type"] = json!(c.consumer_type.as_deref().unwrap_or("unknown"));
-            }
-        }
+        let body = ConsumerAllocations {
+            allocations,
+            project_id: found.as_ref().map(|c| c.project_id.clone()),
+            user_id: found.as_ref().map(|c| c.user_id.clone()),
+            consumer_generation: found.as_ref().map(|c| c.generation),
+            consumer_type: found
+                .as_ref()
+                .map(|c| c.consumer_type.clone().unwrap_or_else(|| "unknown".to_owned())),
+        };
         let modified = rows
             .iter()
             .map(|r| r.4)
@@ -436,7 +462,7 @@ impl Allocations {
             .unwrap_or_else(store::now);
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, modified);
-        Ok(res.json(body))
+        Ok(res.json(body.at(version.version())))
     }
 
     #[put("/allocations/{consumer_uuid}")]
