@@ -329,7 +329,7 @@ pub use microversion_macros::history;
 /// chapter on versioned models.
 #[doc(inline)]
 pub use microversion_macros::VersionedModel;
-pub use middleware::{Microversions, MicroversionsService};
+pub use middleware::{Microversions, MicroversionsFuture, MicroversionsService};
 pub use public_url::{InvalidPublicUrl, PublicUrl};
 pub use query::JsonQuery;
 pub use response_validation::ResponseValidation;

@@ -1,8 +1,10 @@
 //! `Microversions`: the middleware that negotiates every request of its
 //! scope and stamps the version headers on every response (docs/reference.md §3).
 
-use std::future::{Ready, ready};
+use std::future::{Future, Ready, ready};
+use std::pin::Pin;
 use std::rc::Rc;
+use std::task::{Context, Poll};
 
 use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
@@ -10,11 +12,11 @@ use actix_web::error::InternalError;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use actix_web::{Error, HttpMessage, HttpResponse};
-use futures_util::future::LocalBoxFuture;
 
 use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer, STANDARD_HEADER_NAME};
 use crate::{
-    Api, ApiError, CapError, LINK_HEADER, ResponseHeaders, RetireError, Version, VersionCap, append_vary,
+    Api, ApiError, CapError, LINK_HEADER, Negotiated, ResponseHeaders, RetireError, Version, VersionCap,
+    append_vary,
 };
 
 /// Response headers that carry a request id an error body can repeat.
@@ -223,10 +225,15 @@ where
 {
     type Response = ServiceResponse<EitherBody<B>>;
     type Error = Error;
-    type Future = LocalBoxFuture<'static, Result<Self::Response, Self::Error>>;
+    #[cfg(not(feature = "tracing"))]
+    type Future = MicroversionsFuture<S::Future, B>;
+    #[cfg(feature = "tracing")]
+    type Future = tracing::instrument::Instrumented<MicroversionsFuture<S::Future, B>>;
 
     forward_ready!(service);
 
+    // `fut` is rebound, wrapped in its span, when tracing is on.
+    #[allow(clippy::let_and_return)]
     fn call(&self, req: ServiceRequest) -> Self::Future {
         let state = Rc::clone(&self.state);
         let negotiated = match state.api.negotiate_up_to(req.headers().iter(), state.cap.get()) {
@@ -247,7 +254,15 @@ where
                 // 400/406 could answer a request that negotiates fine.
                 res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
                 let res = state.finish(res, None);
-                return Box::pin(ready(Ok(req.into_response(res))));
+                let fut = MicroversionsFuture {
+                    inner: None,
+                    refused: Some(req.into_response(res)),
+                    state,
+                    negotiated: None,
+                };
+                #[cfg(feature = "tracing")]
+                let fut = tracing::Instrument::instrument(fut, tracing::Span::none());
+                return fut;
             }
         };
         req.extensions_mut().insert(negotiated);
@@ -257,29 +272,77 @@ where
         let _entered = span.enter();
         // No clone of the request may live while the inner service routes:
         // actix needs sole ownership of it to record path parameters.
-        let fut = self.service.call(req);
-        let fut = async move {
-            match fut.await {
-                Ok(res) => {
-                    let (req, res) = res.into_parts();
-                    let res = state.finish(res.map_into_left_body(), Some(negotiated.version));
-                    #[cfg(feature = "metrics")]
-                    crate::observe::count(&state.api, &negotiated, res.status());
-                    Ok(ServiceResponse::new(req, res))
-                }
-                Err(err) => {
-                    let res = HttpResponse::from_error(err).map_into_right_body::<BoxBody>();
-                    let res = state.finish(res, Some(negotiated.version)).map_into_boxed_body();
-                    #[cfg(feature = "metrics")]
-                    crate::observe::count(&state.api, &negotiated, res.status());
-                    let shown = res.error().map(ToString::to_string).unwrap_or_default();
-                    Err(InternalError::from_response(shown, res).into())
-                }
-            }
+        let fut = MicroversionsFuture {
+            inner: Some(self.service.call(req)),
+            refused: None,
+            state,
+            negotiated: Some(negotiated),
         };
         #[cfg(feature = "tracing")]
         let fut = tracing::Instrument::instrument(fut, span.clone());
-        Box::pin(fut)
+        fut
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The future of [`MicroversionsService`]: the wrapped service's
+    /// response with the version headers added, or the refusal (400, 406)
+    /// of a request whose version did not negotiate. A named type rather
+    /// than a boxed `async` block: no allocation per request.
+    pub struct MicroversionsFuture<F, B> {
+        #[pin]
+        inner: Option<F>,
+        refused: Option<ServiceResponse<EitherBody<B>>>,
+        state: Rc<State>,
+        negotiated: Option<Negotiated>,
+    }
+}
+
+impl<F, B> std::fmt::Debug for MicroversionsFuture<F, B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MicroversionsFuture").field("negotiated", &self.negotiated).finish_non_exhaustive()
+    }
+}
+
+impl<F, B> Future for MicroversionsFuture<F, B>
+where
+    F: Future<Output = Result<ServiceResponse<B>, Error>>,
+    B: MessageBody + 'static,
+{
+    type Output = Result<ServiceResponse<EitherBody<B>>, Error>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        let (Some(inner), Some(negotiated)) = (this.inner.as_pin_mut(), *this.negotiated) else {
+            // Refused: answered at once, and only once.
+            return Poll::Ready(this.refused.take().ok_or_else(|| {
+                actix_web::error::ErrorInternalServerError(
+                    "microversion middleware future polled after completion",
+                )
+            }));
+        };
+        let state = &**this.state;
+        let result = match inner.poll(cx) {
+            Poll::Ready(result) => result,
+            Poll::Pending => return Poll::Pending,
+        };
+        Poll::Ready(match result {
+            Ok(res) => {
+                let (req, res) = res.into_parts();
+                let res = state.finish(res.map_into_left_body(), Some(negotiated.version));
+                #[cfg(feature = "metrics")]
+                crate::observe::count(&state.api, &negotiated, res.status());
+                Ok(ServiceResponse::new(req, res))
+            }
+            Err(err) => {
+                let res = HttpResponse::from_error(err).map_into_right_body::<BoxBody>();
+                let res = state.finish(res, Some(negotiated.version)).map_into_boxed_body();
+                #[cfg(feature = "metrics")]
+                crate::observe::count(&state.api, &negotiated, res.status());
+                let shown = res.error().map(ToString::to_string).unwrap_or_default();
+                Err(InternalError::from_response(shown, res).into())
+            }
+        })
     }
 }
 
