@@ -5,14 +5,19 @@
 # over loopback by curl (one connection, sequential), once with N1 and once
 # with N2 requests per side; (I(N2) - I(N1)) / (N2 - N1) is the server's
 # user-space instructions per request, start-up and shutdown cancelled out.
-# Every thread of the server counts (the accept loop and the worker); curl
-# runs outside valgrind. Deterministic up to a few instructions; not a CI gate.
+# Counted inside the HTTP/1 dispatcher's `poll` (COLLECT, a callgrind
+# --toggle-collect pattern): reading and parsing the request, routing, the
+# middleware, extractors, handler, and encoding the response; the runtime's
+# timers and I/O polling, whose count follows the wall clock, stay out, so two
+# runs agree within a few instructions (COLLECT= counts the whole process,
+# within about 100). curl runs outside valgrind. Not a CI gate.
 #
 #   scripts/instructions.sh
 #   N1=200 N2=1200 ENDPOINTS="servers/42" scripts/instructions.sh
 #
 # Settings (environment): N1 (200) and N2 (1200) requests per run, ENDPOINTS
-# under /plain and /v2.1 ("servers/42 servers/42/model servers/detail").
+# under /plain and /v2.1 ("servers/42 servers/42/model servers/detail"),
+# LOAD_SERVER (a load_server binary to use instead of building one), COLLECT.
 # Prints one line per endpoint: plain, framework, ratio (target <= 1.03).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +26,7 @@ N1=${N1:-200}
 N2=${N2:-1200}
 ENDPOINTS=${ENDPOINTS:-servers/42 servers/42/model servers/detail}
 HEADER="OpenStack-API-Version: compute 2.27"
+COLLECT=${COLLECT-*actix_http::h1::dispatcher::Dispatcher*::poll}
 
 command -v valgrind >/dev/null || { echo "valgrind is missing (apt-get install valgrind)" >&2; exit 1; }
 command -v curl >/dev/null || { echo "curl is missing (apt-get install curl)" >&2; exit 1; }
@@ -44,7 +50,7 @@ trap cleanup EXIT
 instructions() {
     local path=$1 count=$2 addr="" out="$work/callgrind.out"
     rm -f "$out" "$work/server.out"
-    valgrind --tool=callgrind --callgrind-out-file="$out" "$LOAD_SERVER" --max-seconds 600 \
+    valgrind --tool=callgrind --callgrind-out-file="$out" ${COLLECT:+"--toggle-collect=$COLLECT"} "$LOAD_SERVER" --max-seconds 600 \
         >"$work/server.out" 2>"$work/valgrind.err" &
     server_pid=$!
     for _ in $(seq 1 600); do
@@ -66,7 +72,7 @@ instructions() {
 }
 
 echo "== machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $(valgrind --version);" \
-    "N1=$N1, N2=$N2 requests per run"
+    "N1=$N1, N2=$N2 requests per run; counted in: ${COLLECT:-the whole process}"
 printf "%-22s %12s %12s %8s\n" endpoint "plain" "framework" "ratio"
 for endpoint in $ENDPOINTS; do
     declare -A per=()
