@@ -113,6 +113,13 @@ impl Testable {
         body
     }
 
+    /// Nova-style: an API removed at 2.6 answers 410 Gone, naming that version.
+    #[get("/gone")]
+    #[api_version("2.3", "2.5", missing = 410)]
+    async fn gone(&self) -> &'static str {
+        "still here"
+    }
+
     /// Placement-style: a method that no longer exists answers 405 after 2.2.
     #[delete("/retired")]
     #[api_version("2.1", "2.2", missing = 405)]
@@ -235,9 +242,21 @@ async fn schemas_are_selected_by_version() {
 #[actix_web::test]
 async fn configured_missing_status() {
     assert_eq!(call("DELETE", "/testable/retired", "2.2", None).await.0, StatusCode::OK);
-    let (status, _, header) = call("DELETE", "/testable/retired", "2.3", None).await;
+    let (status, body, header) = call("DELETE", "/testable/retired", "2.3", None).await;
     assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
     assert_eq!(header.as_deref(), Some("compute 2.3"));
+    assert!(body.contains("removed in API version 2.3"), "{body}");
+    // Removed at 2.6: 410 naming that version; before it was added, the plain 410 message.
+    assert_eq!(call("GET", "/testable/gone", "2.5", None).await.0, StatusCode::OK);
+    let (status, body, _) = call("GET", "/testable/gone", "2.9", None).await;
+    assert_eq!(status, StatusCode::GONE);
+    assert!(
+        body.contains("This method was removed in API version 2.6; version 2.9 does not have it."),
+        "{body}"
+    );
+    let (status, body, _) = call("GET", "/testable/gone", "2.2", None).await;
+    assert_eq!(status, StatusCode::GONE);
+    assert!(body.contains("API version 2.2 is not supported on this method."), "{body}");
 }
 
 #[actix_web::test]

@@ -147,6 +147,28 @@ impl ApiError {
         )
     }
 
+    /// The answer when an operation no longer exists at the negotiated
+    /// version: its detail names the version that removed it, as Nova's
+    /// removed APIs say (`410 Gone` is the usual status; 404 and 405 too).
+    ///
+    /// ```
+    /// use actix_web::http::StatusCode;
+    /// use microversion_actix::{ApiError, Version};
+    ///
+    /// let err = ApiError::removed_at_version(Version::lit("2.40"), Version::lit("2.36"), StatusCode::GONE);
+    /// assert_eq!(err.detail(), "This method was removed in API version 2.36; version 2.40 does not have it.");
+    /// ```
+    pub fn removed_at_version(version: Version, removed_in: Version, status: StatusCode) -> ApiError {
+        ApiError::new(
+            status,
+            "method-removed",
+            reason(status),
+            format!(
+                "This method was removed in API version {removed_in}; version {version} does not have it."
+            ),
+        )
+    }
+
     /// 400 for a request body that breaks the schema of its version; the
     /// detail lists every violation and [`ApiError::violations`] holds them.
     pub fn invalid_input(violations: Vec<Violation>) -> ApiError {

@@ -112,9 +112,17 @@ impl<T: Responder> RouteResponse for T {
 }
 
 /// The answer of an operation at a version none of its variants serves.
-pub fn missing(version: Version, status: u16) -> actix_web::Error {
+/// `removed_in`: the version after the last variant's end, when the last
+/// variant has one: at or above it the operation was removed, and says so.
+pub fn missing(version: Version, status: u16, removed_in: Option<Version>) -> actix_web::Error {
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::NOT_FOUND);
-    ApiError::method_not_at_version(version, status).into()
+    match removed_in {
+        Some(removed_in) if removed_in <= version => {
+            ApiError::removed_at_version(version, removed_in, status)
+        }
+        _ => ApiError::method_not_at_version(version, status),
+    }
+    .into()
 }
 
 /// The schemas of one variant, compiled on first use, once per process, and

@@ -2,7 +2,7 @@
 //! dispatcher that picks its variant with a few comparisons
 //! ([`dispatch`](super::dispatch)); routes become one actix handler each.
 
-use microversion_core::VersionRange;
+use microversion_core::{Version, VersionRange};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::{FnArg, Ident, ImplItemFn};
@@ -13,7 +13,7 @@ use crate::shared::api::{api_binding, declared_checks};
 use crate::shared::names::{
     self, DEFAULT_MISSING_STATUS, SchemaTarget, last_segment_span, path_text, runtime,
 };
-use crate::shared::ranges::range_tokens;
+use crate::shared::ranges::{range_tokens, version_tokens};
 
 pub(crate) fn controller(c: &Controller) -> TokenStream {
     let Controller { self_ty, krate, passthrough, .. } = c;
@@ -134,7 +134,15 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
     let handler = names::route_handler(&op.name);
     let version = format_ident!("__version");
     let status = missing_status(op);
-    let miss = quote!(::core::result::Result::Err(#rt::missing(#version, #status)));
+    // The version after the last variant's end, if it has one: the operation was removed there.
+    let removed_in = match sorted(op).last().and_then(|(_, v)| served(v).max()).and_then(Version::successor) {
+        Some(removed) => {
+            let removed = version_tokens(rt, removed);
+            quote!(::core::option::Option::Some(#removed))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let miss = quote!(::core::result::Result::Err(#rt::missing(#version, #status, #removed_in)));
     let leaf = |i: usize, variant: &Variant| {
         let method = names::variant(&op.name, i, &variant.method.sig.ident);
         let args = typed_args(&variant.method);

@@ -114,7 +114,11 @@ impl Servers {
             })
         } else {
             ::core::result::Result::Err(
-                ::microversion_actix::__private::missing(__version, 404u16),
+                ::microversion_actix::__private::missing(
+                    __version,
+                    404u16,
+                    ::core::option::Option::None,
+                ),
             )
         }
     }
