@@ -6,6 +6,7 @@
 //!   table and documents of known verdict;
 //! - [`http`]: a raw HTTP/1.1 client and the response contract of the
 //!   compute example under hostile input;
+//! - [`nginx`]: a real nginx of a test's own, on loopback;
 //! - [`service`]: the compute example as an in-process actix service;
 //! - [`fuzz`]: the property of each fuzz target, replayed on its seeds by
 //!   `cargo test`.
@@ -14,4 +15,5 @@ pub mod body;
 pub mod fuzz;
 pub mod http;
 pub mod negotiation;
+pub mod nginx;
 pub mod service;

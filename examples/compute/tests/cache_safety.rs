@@ -17,57 +17,21 @@
 //!
 //! nginx missing is a failure, not a skip: `.ci/run` installs it.
 
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 use common::{LEGACY_HEADER, Request, Response, STANDARD_HEADER, check_contract};
 use compute::{RunningServer, Settings};
 use microversion_actix::PublicUrl;
 use microversion_testkit::http as common;
+use microversion_testkit::nginx::{self, free_port};
 
-/// How long nginx may take to start listening.
-const START_TIMEOUT: Duration = Duration::from_secs(20);
-
-/// An nginx process of this test, killed when dropped.
+/// The two caching proxies of a test, stopped when dropped.
 struct Nginx {
-    child: Child,
-    dir: PathBuf,
+    process: nginx::Nginx,
     /// `http://127.0.0.1:PORT` of the cache that honours `Vary`.
     honouring: String,
     /// `http://127.0.0.1:PORT` of the control that ignores it.
     ignoring: String,
-}
-
-impl Drop for Nginx {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn nginx_binary() -> PathBuf {
-    let found = ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx", "/usr/local/bin/nginx"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.is_file())
-        .or_else(|| {
-            let paths = std::env::var_os("PATH")?;
-            std::env::split_paths(&paths).map(|d| d.join("nginx")).find(|p| p.is_file())
-        });
-    found.unwrap_or_else(|| {
-        panic!(
-            "nginx is not installed: the cache-safety test needs a real caching proxy. Install it \
-             with `apt-get install nginx-light` (or `nginx`); .ci/run does so when it is missing."
-        )
-    })
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
 }
 
 /// One caching server block proxying to `upstream`.
@@ -91,95 +55,27 @@ fn server_block(port: u16, upstream: &str, zone: &str, extra: &str) -> String {
 }
 
 fn start_nginx(upstream: &str) -> Nginx {
-    let binary = nginx_binary();
     static STARTED: AtomicUsize = AtomicUsize::new(0);
     let nth = STARTED.fetch_add(1, Ordering::SeqCst);
     let dir = std::env::temp_dir().join(format!("microversion-cache-safety-{}-{nth}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    for sub in ["cache-honouring", "cache-ignoring", "temp"] {
+    for sub in ["cache-honouring", "cache-ignoring"] {
         std::fs::create_dir_all(dir.join(sub)).expect("the nginx directory");
     }
     let (honouring, ignoring) = (free_port(), free_port());
     let d = dir.display();
-    let config = format!(
-        "daemon off;
-master_process off;
-worker_processes 1;
-pid {d}/nginx.pid;
-error_log {d}/error.log warn;
-events {{ worker_connections 256; }}
-http {{
-    access_log {d}/access.log;
-    client_body_temp_path {d}/temp/body;
-    proxy_temp_path {d}/temp/proxy;
-    fastcgi_temp_path {d}/temp/fastcgi;
-    uwsgi_temp_path {d}/temp/uwsgi;
-    scgi_temp_path {d}/temp/scgi;
-    proxy_cache_path {d}/cache-honouring keys_zone=honouring:1m max_size=16m inactive=10m use_temp_path=off;
+    let http = format!(
+        "    proxy_cache_path {d}/cache-honouring keys_zone=honouring:1m max_size=16m inactive=10m use_temp_path=off;
     proxy_cache_path {d}/cache-ignoring keys_zone=ignoring:1m max_size=16m inactive=10m use_temp_path=off;
-{}{}}}
-",
+{}{}",
         server_block(honouring, upstream, "honouring", ""),
         server_block(ignoring, upstream, "ignoring", "proxy_ignore_headers Vary;"),
     );
-    let conf = dir.join("nginx.conf");
-    std::fs::write(&conf, config).expect("the nginx configuration");
-    let check = Command::new(&binary)
-        .args(["-t", "-p"])
-        .arg(&dir)
-        .arg("-e")
-        .arg(dir.join("error.log"))
-        .arg("-c")
-        .arg(&conf)
-        .output()
-        .expect("nginx -t runs");
-    assert!(
-        check.status.success(),
-        "nginx rejects the test configuration:\n{}",
-        String::from_utf8_lossy(&check.stderr)
-    );
-    let child = Command::new(&binary)
-        .arg("-p")
-        .arg(&dir)
-        .arg("-e")
-        .arg(dir.join("error.log"))
-        .arg("-c")
-        .arg(&conf)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("nginx starts");
-    let mut nginx = Nginx {
-        child,
-        dir,
+    Nginx {
+        process: nginx::Nginx::start(&dir, &http, &[honouring, ignoring]),
         honouring: format!("http://127.0.0.1:{honouring}"),
         ignoring: format!("http://127.0.0.1:{ignoring}"),
-    };
-    for port in [honouring, ignoring] {
-        wait_listening(&mut nginx, port);
     }
-    nginx
-}
-
-fn wait_listening(nginx: &mut Nginx, port: u16) {
-    let addr: SocketAddr = ([127, 0, 0, 1], port).into();
-    let deadline = Instant::now() + START_TIMEOUT;
-    while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
-        if let Ok(Some(status)) = nginx.child.try_wait() {
-            panic!("nginx exited ({status}):\n{}", log(&nginx.dir, "error.log"));
-        }
-        assert!(
-            Instant::now() < deadline,
-            "nginx is not listening on {port}:\n{}",
-            log(&nginx.dir, "error.log")
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-fn log(dir: &Path, name: &str) -> String {
-    std::fs::read_to_string(dir.join(name)).unwrap_or_default()
 }
 
 type Headers = &'static [(&'static str, &'static str)];
@@ -341,7 +237,7 @@ fn a_shared_cache_never_serves_one_version_to_another() {
         "only {} of {} responses were cache hits: the test would prove nothing\n{}",
         honoured.hits,
         honoured.sent,
-        log(&nginx.dir, "error.log")
+        nginx.process.log("error.log")
     );
     assert!(honoured.error_hits > 0, "no cached 404 was ever served: errors were not cached");
     println!(

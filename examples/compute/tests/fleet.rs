@@ -20,7 +20,7 @@
 #[path = "common/python.rs"]
 mod python;
 
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -29,12 +29,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use microversion_actix::{Timestamp, Version};
 use microversion_testkit::http::{Request, STANDARD_HEADER};
+use microversion_testkit::nginx::{self, free_port};
 
 const START_TIMEOUT: Duration = Duration::from_secs(30);
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
-}
 
 fn wait_listening(port: u16, what: &str, alive: &mut dyn FnMut() -> Result<(), String>) {
     let addr: SocketAddr = ([127, 0, 0, 1], port).into();
@@ -131,52 +128,15 @@ fn max_of(doc: &serde_json::Value) -> String {
 
 /// nginx round-robin over the nodes, no cache.
 struct Nginx {
-    child: Child,
+    _process: nginx::Nginx,
     url: String,
 }
 
-impl Drop for Nginx {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn nginx_binary() -> PathBuf {
-    ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx", "/usr/local/bin/nginx"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.is_file())
-        .or_else(|| {
-            let paths = std::env::var_os("PATH")?;
-            std::env::split_paths(&paths).map(|d| d.join("nginx")).find(|p| p.is_file())
-        })
-        .unwrap_or_else(|| {
-            panic!("nginx is not installed (apt-get install nginx-light); .ci/run installs it")
-        })
-}
-
 fn start_nginx(dir: &Path, nodes: &[&Node]) -> Nginx {
-    let dir = dir.join("nginx");
-    std::fs::create_dir_all(dir.join("temp")).expect("the nginx directory");
     let port = free_port();
     let servers: String = nodes.iter().map(|n| format!("        server 127.0.0.1:{};\n", n.port)).collect();
-    let d = dir.display();
-    let config = format!(
-        "daemon off;
-master_process off;
-worker_processes 1;
-pid {d}/nginx.pid;
-error_log {d}/error.log warn;
-events {{ worker_connections 256; }}
-http {{
-    access_log {d}/access.log;
-    client_body_temp_path {d}/temp/body;
-    proxy_temp_path {d}/temp/proxy;
-    fastcgi_temp_path {d}/temp/fastcgi;
-    uwsgi_temp_path {d}/temp/uwsgi;
-    scgi_temp_path {d}/temp/scgi;
-    upstream fleet {{
+    let http = format!(
+        "    upstream fleet {{
 {servers}    }}
     server {{
         listen 127.0.0.1:{port};
@@ -187,32 +147,12 @@ http {{
             proxy_set_header Host $http_host;
         }}
     }}
-}}
 "
     );
-    let conf = dir.join("nginx.conf");
-    std::fs::write(&conf, config).expect("the nginx configuration");
-    let child = Command::new(nginx_binary())
-        .arg("-p")
-        .arg(&dir)
-        .arg("-e")
-        .arg(dir.join("error.log"))
-        .arg("-c")
-        .arg(&conf)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("nginx starts");
-    let mut nginx = Nginx { child, url: format!("http://127.0.0.1:{port}") };
-    let child = &mut nginx.child;
-    wait_listening(port, "nginx", &mut || match child.try_wait() {
-        Ok(Some(status)) => {
-            Err(format!("{status}: {}", std::fs::read_to_string(dir.join("error.log")).unwrap_or_default()))
-        }
-        _ => Ok(()),
-    });
-    nginx
+    Nginx {
+        _process: nginx::Nginx::start(&dir.join("nginx"), &http, &[port]),
+        url: format!("http://127.0.0.1:{port}"),
+    }
 }
 
 fn now_millis() -> i64 {
