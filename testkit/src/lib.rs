@@ -7,6 +7,8 @@
 //! - [`http`]: a raw HTTP/1.1 client and the response contract of the
 //!   compute example under hostile input;
 //! - [`nginx`]: a real nginx of a test's own, on loopback;
+//! - [`python`]: a virtual environment of pinned PyPI packages, and running
+//!   a process under a deadline;
 //! - [`service`]: the compute example as an in-process actix service;
 //! - [`fuzz`]: the property of each fuzz target, replayed on its seeds by
 //!   `cargo test`.
@@ -16,4 +18,5 @@ pub mod fuzz;
 pub mod http;
 pub mod negotiation;
 pub mod nginx;
+pub mod python;
 pub mod service;

@@ -14,7 +14,8 @@ mod python;
 
 use compute::RunningServer;
 use microversion_actix::Version;
-use python::{fnv1a, run_script};
+use microversion_testkit::python::fnv1a;
+use python::run_script;
 
 #[test]
 fn novaclient_flow() {

@@ -16,14 +16,13 @@
 //! the counts of a full run.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
+use microversion_testkit::python;
 use placement::RunningServer;
 
-const VENV_TIMEOUT: Duration = Duration::from_secs(600);
 const RUN_TIMEOUT: Duration = Duration::from_secs(900);
 
 /// The allocation candidates family, stage 2.
@@ -62,79 +61,20 @@ fn interop_dir() -> PathBuf {
 }
 
 /// Runs `command`, killing it after `timeout`; gives (success, output).
-fn run(mut command: Command, timeout: Duration) -> (bool, String) {
-    let (reader, writer) = std::io::pipe().expect("a pipe");
-    command.stdin(Stdio::null()).stdout(writer.try_clone().expect("a pipe")).stderr(writer);
-    let mut child = command.spawn().unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
-    drop(command);
-    let collector = std::thread::spawn(move || {
-        let mut reader = reader;
-        let mut bytes = Vec::new();
-        let _ = reader.read_to_end(&mut bytes);
-        String::from_utf8_lossy(&bytes).into_owned()
-    });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break Some(status);
-        }
-        if started.elapsed() > timeout {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let output = collector.join().unwrap_or_default();
-    (status.is_some_and(|s| s.success()), output)
+fn run(command: Command, timeout: Duration) -> (bool, String) {
+    let shown = format!("{command:?}");
+    let run = python::run(command, timeout).unwrap_or_else(|e| panic!("cannot start {shown}: {e}"));
+    (run.ok(), run.output)
 }
 
-/// FNV-1a, for a stable venv name.
-fn fnv1a(parts: &[&[u8]]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for byte in part.iter().chain(b"\0") {
-            hash ^= u64::from(*byte);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    hash
-}
-
-/// Makes (or reuses) the venv and returns its python.
+/// Makes (or reuses) the venv of gabbi and Placement's wheel and returns its python.
 fn venv_python() -> PathBuf {
-    let python = std::env::var("INTEROP_PYTHON").unwrap_or_else(|_| "python3".to_owned());
-    let with_deps = interop_dir().join("requirements.txt");
-    let no_deps = interop_dir().join("requirements-no-deps.txt");
-    let a = std::fs::read(&with_deps).expect("requirements.txt");
-    let b = std::fs::read(&no_deps).expect("requirements-no-deps.txt");
-    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
-    let name = format!("gabbi-venv-{:016x}", fnv1a(&[&a, &b, python.as_bytes()]));
-    let venv = tmp.join(&name);
-    let venv_python = venv.join("bin").join("python");
-    if venv.join("gabbi-ready").is_file() {
-        return venv_python;
-    }
-    let nanos =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    let building = tmp.join(format!("{name}.building-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(tmp).expect("the target tmp dir");
-    let mut command = Command::new(&python);
-    command.args(["-m", "venv"]).arg(&building);
-    let (ok, output) = run(command, Duration::from_secs(120));
-    assert!(ok, "`{python} -m venv` failed (Debian/Ubuntu: apt-get install python3-venv): {output}");
-    for (file, extra) in [(&with_deps, None), (&no_deps, Some("--no-deps"))] {
-        let mut command = Command::new(building.join("bin").join("python"));
-        command.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input"]);
-        command.args(extra).arg("-r").arg(file);
-        let (ok, output) = run(command, VENV_TIMEOUT);
-        assert!(ok, "pip install -r {} failed (PyPI is needed): {output}", file.display());
-    }
-    std::fs::write(building.join("gabbi-ready"), b"").expect("the stamp");
-    if std::fs::rename(&building, &venv).is_err() {
-        let _ = std::fs::remove_dir_all(&building);
-    }
-    venv_python
+    let requirements = [
+        (interop_dir().join("requirements.txt"), false),
+        (interop_dir().join("requirements-no-deps.txt"), true),
+    ];
+    python::venv(Path::new(env!("CARGO_TARGET_TMPDIR")), "gabbi-venv", &requirements)
+        .unwrap_or_else(|message| panic!("{message}"))
 }
 
 /// A committed floor: `name passed total` per line.
