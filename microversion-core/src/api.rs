@@ -564,8 +564,20 @@ impl Api {
         min_ok && max_ok
     }
 
-    /// The index of `version` in the history (binary search).
+    /// The index of `version` in the history: where it would be if the
+    /// history counted minors one by one from its first version (Nova's
+    /// 2.1 to 2.96, Placement's 1.0 to 1.39: one comparison), else a
+    /// binary search.
     pub const fn position(&self, version: Version) -> Option<usize> {
+        if let [first, ..] = self.history
+            && version.major() == first.version.major()
+            && version.minor() >= first.version.minor()
+        {
+            let guess = (version.minor() - first.version.minor()) as usize;
+            if guess < self.history.len() && self.history[guess].version.const_eq(version) {
+                return Some(guess);
+            }
+        }
         let (mut lo, mut hi) = (0, self.history.len());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
