@@ -224,6 +224,7 @@ pub mod openapi;
 mod public_url;
 mod query;
 mod response_validation;
+mod route;
 mod schema;
 pub mod test;
 mod versioned;

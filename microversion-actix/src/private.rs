@@ -8,6 +8,7 @@ pub use serde;
 pub use serde_json;
 
 pub use crate::controller::Controller;
+pub use crate::route::OperationRoute;
 pub use crate::schema::{SchemaError, SchemaSource, VersionedSchemas};
 pub use crate::versioned::{
     DerivedSchema, FieldSchema, Presence, VersionedModel, VersionedStruct, compile_model_schemas,
@@ -23,35 +24,45 @@ use std::sync::OnceLock;
 
 use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
-use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder, web};
+use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};
 
 use crate::query::ValidatedQuery;
 use crate::versioned::ValidatedAs;
-use crate::{ApiError, ApiVersion, ParsedJson};
+use crate::{ApiError, ParsedJson};
 
 /// The error type of [`crate::Controller::check_schemas`].
 pub type SchemaCheckError = SchemaError;
 
-/// The negotiated version of the request (middleware result, or negotiated
-/// from app data).
-pub async fn negotiated(req: &HttpRequest) -> Result<Version, actix_web::Error> {
-    Ok(<ApiVersion as FromRequest>::extract(req).await?.version())
+pin_project_lite::pin_project! {
+    /// An argument's extraction: the extractor's future, its error made
+    /// actix's (the generated code's `?` needs a `From`, extractors promise
+    /// an `Into`).
+    pub struct Extracting<F> {
+        #[pin]
+        extractor: F,
+    }
 }
 
-/// The controller instance registered with the routes.
-pub fn controller<C: 'static>(req: &HttpRequest) -> Result<web::Data<C>, actix_web::Error> {
-    req.app_data::<web::Data<C>>().cloned().ok_or_else(|| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "controller_missing",
-            "Controller not registered",
-            format!(
-                "register the controller with `.service(...)`: no `{}` in app data",
-                std::any::type_name::<C>()
-            ),
-        )
-        .into()
-    })
+impl<F> Extracting<F> {
+    /// Wraps an extractor's future.
+    pub fn new(extractor: F) -> Extracting<F> {
+        Extracting { extractor }
+    }
+}
+
+impl<F, T, E> std::future::Future for Extracting<F>
+where
+    F: std::future::Future<Output = Result<T, E>>,
+    E: Into<actix_web::Error>,
+{
+    type Output = Result<T, actix_web::Error>;
+
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        self.project().extractor.poll(cx).map(|extracted| extracted.map_err(Into::into))
+    }
 }
 
 /// An argument of a route variant: an actix extractor. The generated code

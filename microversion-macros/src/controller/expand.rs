@@ -156,11 +156,11 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
             quote_spanned! {ty_span(ty)=>
                 let #name: #ty = {
                     #[allow(non_snake_case)]
-                    async fn #check<__T: #rt::RouteArgument>(
+                    fn #check<__T: #rt::RouteArgument>(
                         __req: &#rt::actix_web::HttpRequest,
                         __payload: &mut #rt::actix_web::dev::Payload,
-                    ) -> ::core::result::Result<__T, #rt::actix_web::Error> {
-                        <__T as #rt::RouteArgument>::extract(__req, __payload).await.map_err(::core::convert::Into::into)
+                    ) -> impl ::core::future::Future<Output = ::core::result::Result<__T, #rt::actix_web::Error>> {
+                        #rt::Extracting::new(<__T as #rt::RouteArgument>::extract(__req, __payload))
                     }
                     #check(&__req, &mut __payload).await?
                 };
@@ -175,7 +175,7 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
             quote!(#rt::validate_body(&__req, &mut __payload, #version, Self::#schemas()).await?;)
         });
         let call = if has_receiver(&variant.method) {
-            quote!(#rt::controller::<Self>(&__req)?.#method(#(#arg_names),*))
+            quote!(__controller.#method(#(#arg_names),*))
         } else {
             quote!(Self::#method(#(#arg_names),*))
         };
@@ -226,13 +226,13 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
     let tree = decision_tree(&key, &sorted(op), &leaf, &miss);
     quote! {
         #[doc(hidden)]
+        #[allow(unused_mut, unused_variables)]
         async fn #handler(
+            __controller: ::std::rc::Rc<Self>,
             __req: #rt::actix_web::HttpRequest,
-            __payload: #rt::actix_web::web::Payload,
+            mut __payload: #rt::actix_web::dev::Payload,
+            #version: #rt::Version,
         ) -> ::core::result::Result<#rt::actix_web::HttpResponse, #rt::actix_web::Error> {
-            #[allow(unused_mut, unused_variables)]
-            let mut __payload = __payload.into_inner();
-            let #version: #rt::Version = #rt::negotiated(&__req).await?;
             let #key: u32 = #version.packed();
             #tree
         }
@@ -435,7 +435,9 @@ fn schema_fn(
 /// method of a path must live in the same resource. Actix tries resources in
 /// registration order, so a path with a literal segment is registered ahead
 /// of one with a parameter at the same position (`/volumes/summary` before
-/// `/volumes/{id}`), whatever the order of declaration.
+/// `/volumes/{id}`), whatever the order of declaration. Paths that cannot
+/// match the same request keep their declaration order: a request is not
+/// tried against more resources than the declaration asks for.
 fn routes_by_path(c: &Controller) -> Vec<(String, Vec<(&Route, &Operation)>)> {
     let mut grouped: Vec<(String, Vec<(&Route, &Operation)>)> = Vec::new();
     for op in &c.operations {
@@ -445,9 +447,20 @@ fn routes_by_path(c: &Controller) -> Vec<(String, Vec<(&Route, &Operation)>)> {
             None => grouped.push((route.path.value(), vec![(route, op)])),
         }
     }
-    // Stable: paths without such a conflict keep their declaration order.
-    grouped.sort_by_key(|(path, _)| segment_kinds(path));
-    grouped
+    let mut ordered: Vec<(String, Vec<(&Route, &Operation)>)> = Vec::with_capacity(grouped.len());
+    for group in grouped {
+        let at = ordered.iter().position(|(path, _)| goes_before(&group.0, path)).unwrap_or(ordered.len());
+        ordered.insert(at, group);
+    }
+    ordered
+}
+
+/// Whether `a` must be registered ahead of `b`: both have as many segments
+/// (a parameter matches one segment), and at the first position where one
+/// has a literal and the other a parameter, `a` has the literal.
+fn goes_before(a: &str, b: &str) -> bool {
+    let (a, b) = (segment_kinds(a), segment_kinds(b));
+    a.len() == b.len() && a < b
 }
 
 /// For each segment of `path`, whether it is a parameter (`{id}`): literals sort first.
@@ -475,9 +488,13 @@ fn register_impl(c: &Controller) -> TokenStream {
         let routes = ops.iter().map(|(route, op)| {
             let method = Ident::new(&route.method, Span::call_site());
             let handler = names::route_handler(&op.name);
-            quote!(.route(#web::route().method(#rt::actix_web::http::Method::#method).to(Self::#handler)))
+            quote! {
+                .route(#web::route().method(#rt::actix_web::http::Method::#method).service(
+                    #rt::OperationRoute::new(::std::rc::Rc::clone(&__controller), Self::#handler),
+                ))
+            }
         });
-        quote!(#web::resource(#path).app_data(__data.clone()) #(#routes)*)
+        quote!(#web::resource(#path) #(#routes)*)
     });
     let schema_checks = schema_fns(c).map(|ident| quote!(Self::#ident().check_at_startup();));
     let body = match &c.scope {
@@ -495,8 +512,9 @@ fn register_impl(c: &Controller) -> TokenStream {
             fn register(self, __config: &mut #rt::actix_web::dev::AppService) {
                 // Invalid schemas stop the server at start-up, never mid-traffic.
                 #(#schema_checks)*
+                // One per worker, shared by the controller's routes.
                 #[allow(unused_variables)]
-                let __data = #web::Data::new(self);
+                let __controller = ::std::rc::Rc::new(self);
                 #body
             }
         }

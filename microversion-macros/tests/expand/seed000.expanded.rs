@@ -35,19 +35,16 @@ impl Servers {
         &SCHEMAS
     }
     #[doc(hidden)]
+    #[allow(unused_mut, unused_variables)]
     async fn __mv_route_update(
+        __controller: ::std::rc::Rc<Self>,
         __req: ::microversion_actix::__private::actix_web::HttpRequest,
-        __payload: ::microversion_actix::__private::actix_web::web::Payload,
+        mut __payload: ::microversion_actix::__private::actix_web::dev::Payload,
+        __version: ::microversion_actix::__private::Version,
     ) -> ::core::result::Result<
         ::microversion_actix::__private::actix_web::HttpResponse,
         ::microversion_actix::__private::actix_web::Error,
     > {
-        #[allow(unused_mut, unused_variables)]
-        let mut __payload = __payload.into_inner();
-        let __version: ::microversion_actix::__private::Version = ::microversion_actix::__private::negotiated(
-                &__req,
-            )
-            .await?;
         let __key: u32 = __version.packed();
         if __key >= 0x0002_0001_u32 {
             ::microversion_actix::__private::validate_body(
@@ -59,47 +56,49 @@ impl Servers {
                 .await?;
             let __a0: Path<String> = {
                 #[allow(non_snake_case)]
-                async fn argument_id_of_update<
+                fn argument_id_of_update<
                     __T: ::microversion_actix::__private::RouteArgument,
                 >(
                     __req: &::microversion_actix::__private::actix_web::HttpRequest,
                     __payload: &mut ::microversion_actix::__private::actix_web::dev::Payload,
-                ) -> ::core::result::Result<
-                    __T,
-                    ::microversion_actix::__private::actix_web::Error,
+                ) -> impl ::core::future::Future<
+                    Output = ::core::result::Result<
+                        __T,
+                        ::microversion_actix::__private::actix_web::Error,
+                    >,
                 > {
-                    <__T as ::microversion_actix::__private::RouteArgument>::extract(
+                    ::microversion_actix::__private::Extracting::new(
+                        <__T as ::microversion_actix::__private::RouteArgument>::extract(
                             __req,
                             __payload,
-                        )
-                        .await
-                        .map_err(::core::convert::Into::into)
+                        ),
+                    )
                 }
                 argument_id_of_update(&__req, &mut __payload).await?
             };
             let __a1: Json<Value> = {
                 #[allow(non_snake_case)]
-                async fn argument_body_of_update<
+                fn argument_body_of_update<
                     __T: ::microversion_actix::__private::RouteArgument,
                 >(
                     __req: &::microversion_actix::__private::actix_web::HttpRequest,
                     __payload: &mut ::microversion_actix::__private::actix_web::dev::Payload,
-                ) -> ::core::result::Result<
-                    __T,
-                    ::microversion_actix::__private::actix_web::Error,
+                ) -> impl ::core::future::Future<
+                    Output = ::core::result::Result<
+                        __T,
+                        ::microversion_actix::__private::actix_web::Error,
+                    >,
                 > {
-                    <__T as ::microversion_actix::__private::RouteArgument>::extract(
+                    ::microversion_actix::__private::Extracting::new(
+                        <__T as ::microversion_actix::__private::RouteArgument>::extract(
                             __req,
                             __payload,
-                        )
-                        .await
-                        .map_err(::core::convert::Into::into)
+                        ),
+                    )
                 }
                 argument_body_of_update(&__req, &mut __payload).await?
             };
-            let __out = ::microversion_actix::__private::controller::<Self>(&__req)?
-                .__mv_update_v0(__a0, __a1)
-                .await;
+            let __out = __controller.__mv_update_v0(__a0, __a1).await;
             ::core::result::Result::Ok({
                 #[allow(non_snake_case)]
                 fn response_of_update<
@@ -157,17 +156,21 @@ impl ::microversion_actix::__private::actix_web::dev::HttpServiceFactory for Ser
     ) {
         Self::__mv_schemas_update_v0().check_at_startup();
         #[allow(unused_variables)]
-        let __data = ::microversion_actix::__private::actix_web::web::Data::new(self);
+        let __controller = ::std::rc::Rc::new(self);
         let __scope = ::microversion_actix::__private::actix_web::web::scope("/servers")
             .service(
                 ::microversion_actix::__private::actix_web::web::resource("/{id}")
-                    .app_data(__data.clone())
                     .route(
                         ::microversion_actix::__private::actix_web::web::route()
                             .method(
                                 ::microversion_actix::__private::actix_web::http::Method::PUT,
                             )
-                            .to(Self::__mv_route_update),
+                            .service(
+                                ::microversion_actix::__private::OperationRoute::new(
+                                    ::std::rc::Rc::clone(&__controller),
+                                    Self::__mv_route_update,
+                                ),
+                            ),
                     ),
             );
         ::microversion_actix::__private::actix_web::dev::HttpServiceFactory::register(
