@@ -4,6 +4,7 @@
 use std::future::{Future, Ready, ready};
 use std::pin::Pin;
 use std::rc::Rc;
+use std::sync::{Mutex, PoisonError};
 use std::task::{Context, Poll};
 
 use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
@@ -236,35 +237,32 @@ where
     #[allow(clippy::let_and_return)]
     fn call(&self, req: ServiceRequest) -> Self::Future {
         let state = Rc::clone(&self.state);
-        let negotiated = match state.api.negotiate_up_to(req.headers().iter(), state.cap.get()) {
-            Ok(negotiated) => negotiated,
-            Err(err) => {
-                #[cfg(feature = "metrics")]
-                crate::observe::count_refused(
-                    &state.api,
-                    &err,
-                    state.api.version_header(req.headers().iter()),
-                );
-                #[cfg(feature = "tracing")]
-                crate::observe::refused_span(&state.api, &err);
-                let mut res = state.errors.render(&ApiError::from(err)).map_into_right_body();
-                // A cache matches `Vary` on header values, not on versions, and
-                // may fold values the negotiation tells apart (nginx takes an
-                // empty legacy header, a 400 here, for an absent one): a stored
-                // 400/406 could answer a request that negotiates fine.
-                res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-                let res = state.finish(res, None);
-                let fut = MicroversionsFuture {
-                    inner: None,
-                    refused: Some(req.into_response(res)),
-                    state,
-                    negotiated: None,
-                };
-                #[cfg(feature = "tracing")]
-                let fut = tracing::Instrument::instrument(fut, tracing::Span::none());
-                return fut;
-            }
-        };
+        let negotiated =
+            match state.api.negotiate_up_to(state.version_headers(req.headers()), state.cap.get()) {
+                Ok(negotiated) => negotiated,
+                Err(err) => {
+                    #[cfg(feature = "metrics")]
+                    crate::observe::count_refused(
+                        &state.api,
+                        &err,
+                        state.api.version_header(state.version_headers(req.headers())),
+                    );
+                    #[cfg(feature = "tracing")]
+                    crate::observe::refused_span(&state.api, &err);
+                    let mut res = state.errors.render(&ApiError::from(err)).map_into_right_body();
+                    // A cache matches `Vary` on header values, not on versions, and
+                    // may fold values the negotiation tells apart (nginx takes an
+                    // empty legacy header, a 400 here, for an absent one): a stored
+                    // 400/406 could answer a request that negotiates fine.
+                    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+                    let res = state.finish(res, None);
+                    let fut =
+                        MicroversionsFuture { step: Step::Refused { res: Some(req.into_response(res)) } };
+                    #[cfg(feature = "tracing")]
+                    let fut = tracing::Instrument::instrument(fut, tracing::Span::none());
+                    return fut;
+                }
+            };
         req.extensions_mut().insert(negotiated);
         #[cfg(feature = "tracing")]
         let span = crate::observe::span(&state.api, &negotiated);
@@ -273,10 +271,7 @@ where
         // No clone of the request may live while the inner service routes:
         // actix needs sole ownership of it to record path parameters.
         let fut = MicroversionsFuture {
-            inner: Some(self.service.call(req)),
-            refused: None,
-            state,
-            negotiated: Some(negotiated),
+            step: Step::Forwarded { inner: self.service.call(req), state, negotiated },
         };
         #[cfg(feature = "tracing")]
         let fut = tracing::Instrument::instrument(fut, span.clone());
@@ -291,16 +286,27 @@ pin_project_lite::pin_project! {
     /// than a boxed `async` block: no allocation per request.
     pub struct MicroversionsFuture<F, B> {
         #[pin]
-        inner: Option<F>,
-        refused: Option<ServiceResponse<EitherBody<B>>>,
-        state: Rc<State>,
-        negotiated: Option<Negotiated>,
+        step: Step<F, B>,
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// Either the wrapped service runs, or the refusal waits to be taken:
+    /// one or the other, so the future is the size of the larger.
+    #[project = StepProjection]
+    enum Step<F, B> {
+        Forwarded { #[pin] inner: F, state: Rc<State>, negotiated: Negotiated },
+        Refused { res: Option<ServiceResponse<EitherBody<B>>> },
     }
 }
 
 impl<F, B> std::fmt::Debug for MicroversionsFuture<F, B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MicroversionsFuture").field("negotiated", &self.negotiated).finish_non_exhaustive()
+        let negotiated = match &self.step {
+            Step::Forwarded { negotiated, .. } => Some(negotiated),
+            Step::Refused { .. } => None,
+        };
+        f.debug_struct("MicroversionsFuture").field("negotiated", &negotiated).finish_non_exhaustive()
     }
 }
 
@@ -312,27 +318,27 @@ where
     type Output = Result<ServiceResponse<EitherBody<B>>, Error>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let this = self.project();
-        let (Some(inner), Some(negotiated)) = (this.inner.as_pin_mut(), *this.negotiated) else {
+        let (inner, state, negotiated) = match self.project().step.project() {
+            StepProjection::Forwarded { inner, state, negotiated } => (inner, state, *negotiated),
             // Refused: answered at once, and only once.
-            return Poll::Ready(this.refused.take().ok_or_else(|| {
-                actix_web::error::ErrorInternalServerError(
-                    "microversion middleware future polled after completion",
-                )
-            }));
+            StepProjection::Refused { res } => {
+                return Poll::Ready(res.take().ok_or_else(|| {
+                    actix_web::error::ErrorInternalServerError(
+                        "microversion middleware future polled after completion",
+                    )
+                }));
+            }
         };
-        let state = &**this.state;
         let result = match inner.poll(cx) {
             Poll::Ready(result) => result,
             Poll::Pending => return Poll::Pending,
         };
         Poll::Ready(match result {
             Ok(res) => {
-                let (req, res) = res.into_parts();
-                let res = state.finish(res.map_into_left_body(), Some(negotiated.version));
+                let res = state.finish_service(res.map_into_left_body(), negotiated.version);
                 #[cfg(feature = "metrics")]
                 crate::observe::count(&state.api, &negotiated, res.status());
-                Ok(ServiceResponse::new(req, res))
+                Ok(res)
             }
             Err(err) => {
                 let res = HttpResponse::from_error(err).map_into_right_body::<BoxBody>();
@@ -351,6 +357,7 @@ struct State {
     api: Api,
     cap: VersionCap,
     errors: ErrorRenderer,
+    standard: HeaderName,
     legacy: Vec<HeaderName>,
     /// Per history entry: the standard header's value and the bare version.
     values: Vec<(HeaderValue, HeaderValue)>,
@@ -396,11 +403,24 @@ impl State {
             deprecation,
             errors: config.errors.clone(),
             // The declaration only accepts token names, which are valid header names.
-            legacy: api.legacy_header_names().iter().filter_map(|n| HeaderName::try_from(*n).ok()).collect(),
+            standard: STANDARD_HEADER_NAME,
+            legacy: api.legacy_header_names().iter().filter_map(|n| static_header_name(n)).collect(),
             values,
             vary: value(rendered.vary()),
             vary_text: rendered.vary().to_owned(),
         }
+    }
+
+    /// The headers of a request that can name its version, in the order
+    /// received for each name: found by name (a hash lookup per name)
+    /// rather than by comparing every header's name.
+    fn version_headers<'h>(
+        &'h self,
+        headers: &'h HeaderMap,
+    ) -> impl Iterator<Item = (&'h HeaderName, &'h HeaderValue)> {
+        std::iter::once(&self.standard)
+            .chain(&self.legacy)
+            .flat_map(move |name| headers.get_all(name).map(move |value| (name, value)))
     }
 
     /// Puts the error body in the configured format and the version
@@ -413,12 +433,33 @@ impl State {
     where
         B: MessageBody + 'static,
     {
-        if (res.status().is_client_error() || res.status().is_server_error())
-            && let Some(error) = self.error_of(&res)
-        {
+        if let Some(error) = self.error_of(&res) {
             res = self.rerender(res, &error);
         }
-        let headers = res.headers_mut();
+        self.stamp(res.headers_mut(), version);
+        res
+    }
+
+    /// [`State::finish`] for the inner service's response: a success only
+    /// gains its headers, without taking the response apart.
+    fn finish_service<B>(
+        &self,
+        mut res: ServiceResponse<EitherBody<B>>,
+        version: Version,
+    ) -> ServiceResponse<EitherBody<B>>
+    where
+        B: MessageBody + 'static,
+    {
+        if self.error_of(res.response()).is_some() {
+            let (req, res) = res.into_parts();
+            return ServiceResponse::new(req, self.finish(res, Some(version)));
+        }
+        self.stamp(res.headers_mut(), Some(version));
+        res
+    }
+
+    /// The version headers of `version` and `Vary`.
+    fn stamp(&self, headers: &mut HeaderMap, version: Option<Version>) {
         if let Some(i) = version.and_then(|v| self.api.position(v)) {
             let (standard, bare) = &self.values[i];
             headers.insert(STANDARD_HEADER_NAME, standard.clone());
@@ -435,12 +476,15 @@ impl State {
             }
         }
         self.add_vary(headers);
-        res
     }
 
-    /// The error to render for an error response, or `None` to leave it as is.
+    /// The error to render for an error response, or `None` to leave it as
+    /// is (a success, or an error response that is JSON already).
     fn error_of<B: MessageBody + 'static>(&self, res: &HttpResponse<B>) -> Option<ApiError> {
         let status = res.status();
+        if !status.is_client_error() && !status.is_server_error() {
+            return None;
+        }
         if let Some(error) = res.error() {
             if let Some(api_error) = error.as_error::<ApiError>() {
                 return Some(api_error.clone());
@@ -484,6 +528,30 @@ impl State {
             None => headers.append(header::VARY, self.vary.clone()),
         }
     }
+}
+
+/// `name` as a header name whose clone and drop cost nothing (a static
+/// one): lowered once per process when the declaration spells it with
+/// capitals (`X-OpenStack-Nova-API-Version`). `None` for an invalid name,
+/// which the declaration does not accept anyway.
+fn static_header_name(name: &'static str) -> Option<HeaderName> {
+    HeaderName::try_from(name).ok()?;
+    if !name.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Some(HeaderName::from_static(name));
+    }
+    // A handful of names per process, kept for its life.
+    static LOWERED: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let lower = name.to_ascii_lowercase();
+    let mut lowered = LOWERED.lock().unwrap_or_else(PoisonError::into_inner);
+    let interned = match lowered.iter().find(|known| **known == lower) {
+        Some(known) => *known,
+        None => {
+            let leaked: &'static str = Box::leak(lower.into_boxed_str());
+            lowered.push(leaked);
+            leaked
+        }
+    };
+    Some(HeaderName::from_static(interned))
 }
 
 /// Whether the response already has a JSON body.
