@@ -48,13 +48,15 @@ trap cleanup EXIT
 
 # Instructions of one server run answering `count` requests for `path`.
 instructions() {
-    local path=$1 count=$2 addr="" out="$work/callgrind.out"
+    local path=$1 count=$2 addr="" out="$work/callgrind.out" side=${1#/}
+    side=${side%%/*}
     rm -f "$out" "$work/server.out"
     valgrind --tool=callgrind --callgrind-out-file="$out" ${COLLECT:+"--toggle-collect=$COLLECT"} "$LOAD_SERVER" --max-seconds 600 \
         >"$work/server.out" 2>"$work/valgrind.err" &
     server_pid=$!
     for _ in $(seq 1 600); do
-        addr=$(sed -n 's/^listening on \(127\.0\.0\.1:[0-9]*\)$/\1/p' "$work/server.out" | head -n1)
+        # Each side is an app of its own, on its own port.
+        addr=$(sed -n "s|^listening on \\(127\\.0\\.0\\.1:[0-9]*\\) for /$side\$|\\1|p" "$work/server.out" | head -n1)
         [ -n "$addr" ] && break
         kill -0 "$server_pid" 2>/dev/null || { cat "$work/valgrind.err" >&2; exit 1; }
         sleep 0.1

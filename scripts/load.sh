@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Loopback load comparison (docs/reference.md §11): the same handler served plain
 # (/plain/...) and through the framework (/v2.1/...) by one
-# server, loaded alternately with wrk for several rounds; prints requests/s,
+# server process, each side an app of its own on its own port (so neither is
+# routed past the other's routes first), loaded alternately with wrk for several rounds; prints requests/s,
 # p50 and p99 of each side and the framework/plain ratio, then the table of
 # the targets of docs/reference.md §11 measured in this run.
 #
@@ -64,30 +65,33 @@ trap cleanup EXIT
 # One row of the final table: target, figure, limit, status.
 row() { printf "| %s | %s | %s | %s |\n" "$1" "$2" "$3" "$4" >>"$table"; }
 
-addr=""
+# Each side is an app of its own, on its own port: "/plain" and "/v2.1".
+addr_of() { sed -n "s|^listening on \\(127\\.0\\.0\\.1:[0-9]*\\) for $1\$|\\1|p" "$work/server.out" | head -n1; }
 for _ in $(seq 1 100); do
-    addr=$(sed -n 's/^listening on \(127\.0\.0\.1:[0-9]*\)$/\1/p' "$work/server.out" | head -n1)
-    [ -n "$addr" ] && break
+    [ -n "$(addr_of /plain)" ] && [ -n "$(addr_of /v2.1)" ] && break
     kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.err" >&2; exit 1; }
     sleep 0.1
 done
-[ -n "$addr" ] || { echo "the server did not start" >&2; exit 1; }
+plain_base="http://$(addr_of /plain)"
+versioned_base="http://$(addr_of /v2.1)"
+[ "$plain_base" != http:// ] && [ "$versioned_base" != http:// ] || { echo "the server did not start" >&2; exit 1; }
+# The base URL of a path: its side's app.
+base_of() { case $1 in /plain/*) echo "$plain_base" ;; *) echo "$versioned_base" ;; esac; }
 
-base="http://$addr"
 for path in $(for e in $ENDPOINTS; do echo "/plain/$e /v2.1/$e"; done); do
-    wrk -t1 -c1 -d1s -H "$HEADER" "$base$path" | grep -q "Non-2xx" &&
+    wrk -t1 -c1 -d1s -H "$HEADER" "$(base_of "$path")$path" | grep -q "Non-2xx" &&
         { echo "$path answers errors" >&2; exit 1; }
 done
 
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')," \
     "load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "== server on $addr, $WORKERS worker(s); wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s," \
+echo "== plain side on $plain_base, framework side on $versioned_base, $WORKERS worker(s) each; wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s," \
     "$ROUNDS rounds, sides alternating"
 
 # One wrk run: prints "requests_per_s p50_us p99_us".
 run() {
     local out
-    out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${2:-$DURATION}s" --latency -H "$HEADER" "$base$1")
+    out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${2:-$DURATION}s" --latency -H "$HEADER" "$(base_of "$1")$1")
     if grep -q "Non-2xx\|Socket errors" <<<"$out"; then
         echo "errors during the run of $1:" >&2
         echo "$out" >&2

@@ -1,33 +1,35 @@
-//! The loopback load server of `scripts/load.sh`: the same handlers mounted
-//! plain (`/plain/servers/{id}`) and through the framework
-//! (`/v2.1/servers/{id}`, middleware + negotiation + `#[controller]`), on
-//! 127.0.0.1 only, on a free port it prints as `listening on 127.0.0.1:PORT`.
+//! The loopback load server of `scripts/load.sh` and `scripts/instructions.sh`:
+//! the same handlers mounted plain (`/plain/servers/{id}`) and through the
+//! framework (`/v2.1/servers/{id}`, middleware + negotiation +
+//! `#[controller]`), each side an app of its own on its own port, so that
+//! neither side's requests are first matched against the other's routes. On
+//! 127.0.0.1 only, on free ports it prints as
+//! `listening on 127.0.0.1:PORT for /plain` and `... for /v2.1`.
 //!
-//! `load_server [--workers N] [--port P] [--max-seconds S]`: one worker by
-//! default (the load generator needs the other core); the server exits by
-//! itself after `S` seconds (600 by default) in case the script dies.
+//! `load_server [--workers N] [--max-seconds S]`: one worker per side by
+//! default (the load generator needs the other core; sides are loaded one at
+//! a time); the server exits by itself after `S` seconds (600 by default) in
+//! case the script dies.
 
 use std::io::Write as _;
 use std::time::Duration;
 
 use actix_web::{App, HttpServer};
-use microversion_benches::server::configure;
+use microversion_benches::server::{COMPUTE, configure_plain, configure_versioned};
 
 struct Options {
     workers: usize,
-    port: u16,
     max_seconds: u64,
 }
 
 fn options() -> Result<Options, String> {
-    let mut options = Options { workers: 1, port: 0, max_seconds: 600 };
+    let mut options = Options { workers: 1, max_seconds: 600 };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
         let bad = |e: std::num::ParseIntError| format!("{flag} {value}: {e}");
         match flag.as_str() {
             "--workers" => options.workers = value.parse().map_err(bad)?,
-            "--port" => options.port = value.parse().map_err(bad)?,
             "--max-seconds" => options.max_seconds = value.parse().map_err(bad)?,
             other => return Err(format!("unknown option {other}")),
         }
@@ -39,7 +41,7 @@ fn main() -> std::io::Result<()> {
     let options = match options() {
         Ok(options) => options,
         Err(e) => {
-            eprintln!("load_server: {e}\nusage: load_server [--workers N] [--port P] [--max-seconds S]");
+            eprintln!("load_server: {e}\nusage: load_server [--workers N] [--max-seconds S]");
             std::process::exit(2);
         }
     };
@@ -50,13 +52,21 @@ fn main() -> std::io::Result<()> {
         std::process::exit(0);
     });
     actix_web::rt::System::new().block_on(async move {
-        let server = HttpServer::new(|| App::new().configure(configure))
+        let plain = HttpServer::new(|| App::new().configure(configure_plain))
             .workers(options.workers)
-            .bind(("127.0.0.1", options.port))?;
-        for addr in server.addrs() {
-            println!("listening on {addr}");
+            .bind(("127.0.0.1", 0))?;
+        let versioned = HttpServer::new(|| App::new().configure(configure_versioned(COMPUTE)))
+            .workers(options.workers)
+            .bind(("127.0.0.1", 0))?;
+        for (addrs, prefix) in [(plain.addrs(), "/plain"), (versioned.addrs(), "/v2.1")] {
+            for addr in addrs {
+                println!("listening on {addr} for {prefix}");
+            }
         }
         std::io::stdout().flush()?;
-        server.run().await
+        // Both stop on SIGINT; main returns once both have.
+        let plain = actix_web::rt::spawn(plain.run());
+        versioned.run().await?;
+        plain.await.map_err(std::io::Error::other)?
     })
 }
