@@ -18,6 +18,7 @@ fn main() {
     }
     let dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::fs::write(dir.join("dispatch_generated.rs"), out).expect("OUT_DIR is writable");
+    std::fs::write(dir.join("dispatch_shapes.rs"), shapes()).expect("OUT_DIR is writable");
     println!("cargo::rerun-if-changed=build.rs");
 }
 
@@ -96,4 +97,92 @@ fn controller(out: &mut String, n: u16) {
         " else {{ Err(::microversion_actix::UnservedVersion {{ operation: \"op\", version }}) }}"
     );
     let _ = writeln!(out, "    }}\n}}\n");
+}
+
+/// The versions of `SHAPES_API` (`microversion_benches::dispatch`), oldest first.
+fn shape_versions() -> Vec<(u16, u16)> {
+    let majors: [(u16, u16); 3] = [(1, 20), (2, 30), (3, 6)];
+    majors.iter().flat_map(|&(major, last)| (0..=last).map(move |minor| (major, minor))).collect()
+}
+
+/// `SHAPES` operations of random shapes over `SHAPES_API` (the same every
+/// build): gaps, ranges across major versions, open or bounded last
+/// variants, one to ten variants; and `shapes()`, each shape's variants
+/// described and its dispatch as an `Option` of the variant chosen, for
+/// the dispatch test to hold against the declared ranges.
+fn shapes() -> String {
+    const SHAPES: usize = 48;
+    let versions = shape_versions();
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move |bound: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % bound
+    };
+    let mut out = String::new();
+    let mut table = String::new();
+    for k in 0..SHAPES {
+        let wanted = 1 + next(10) as usize;
+        let mut ranges: Vec<(usize, Option<usize>)> = Vec::new();
+        let mut at = 0;
+        while ranges.len() < wanted {
+            if next(3) == 0 {
+                at += next(3) as usize;
+            }
+            if at >= versions.len() {
+                break;
+            }
+            let end = (at + next(8) as usize).min(versions.len() - 1);
+            let last = ranges.len() + 1 == wanted || end + 1 == versions.len();
+            ranges.push((at, if last && next(2) == 0 { None } else { Some(end) }));
+            at = end + 1;
+            if at >= versions.len() {
+                break;
+            }
+        }
+        // The macro's rule: variants that follow one another minor by minor
+        // to an open end serve every version, so they must start at the
+        // API's minimum and return their value directly.
+        let successive = ranges.windows(2).all(|pair| {
+            pair[0].1.is_some_and(|end| {
+                let ((a, b), (c, d)) = (versions[end], versions[pair[1].0]);
+                a == c && b + 1 == d
+            })
+        });
+        let total = successive && ranges.last().is_some_and(|r| r.1.is_none());
+        if total {
+            ranges[0].0 = 0;
+        }
+        let name = format!("Shape{k}");
+        let _ = writeln!(out, "struct {name};\n");
+        let _ = writeln!(
+            out,
+            "#[::microversion_actix::controller(api = ::microversion_benches::dispatch::SHAPES_API)]"
+        );
+        let _ = writeln!(out, "impl {name} {{");
+        for (i, (start, end)) in ranges.iter().enumerate() {
+            let (a, b) = versions[*start];
+            let range = match end {
+                Some(end) => format!("\"{a}.{b}\", \"{}.{}\"", versions[*end].0, versions[*end].1),
+                None => format!("\"{a}.{b}\""),
+            };
+            let _ = writeln!(out, "    #[api_version({range})]\n    fn op(&self) -> usize {{ {i} }}");
+        }
+        let _ = writeln!(out, "}}\n");
+        let call = if total { format!("Some({name}.op(v))") } else { format!("{name}.op(v).ok()") };
+        let _ = writeln!(
+            table,
+            "        (\"{name}\", {total}, <{name} as ::microversion_actix::Controller>::OPERATIONS, |v| {call}),"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "/// A shape: name, whether it serves every version, its description, its dispatch.\n\
+         type Shape = (&'static str, bool, &'static [::microversion_actix::Operation], \
+         fn(::microversion_actix::Version) -> Option<usize>);\n\
+         /// Every shape.\n\
+         pub(super) fn shapes() -> Vec<Shape> {{\n    vec![\n{table}    ]\n}}"
+    );
+    out
 }

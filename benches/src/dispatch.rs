@@ -28,6 +28,26 @@ static DISPATCH_HISTORY: [Microversion; DISPATCH_VERSIONS] = dispatch_history();
 /// The API the dispatch controllers are checked against: versions 2.1 to 2.512.
 pub const DISPATCH_API: Api = Api::new("bench", &DISPATCH_HISTORY);
 
+static SHAPES_HISTORY: [Microversion; 59] = shapes_history();
+
+const fn shapes_history() -> [Microversion; 59] {
+    let mut history = [Microversion { version: Version::new(1, 0), change: "A change." }; 59];
+    let mut i = 0;
+    while i < history.len() {
+        history[i].version = match i {
+            0..=20 => Version::new(1, i as u16),
+            21..=51 => Version::new(2, i as u16 - 21),
+            _ => Version::new(3, i as u16 - 52),
+        };
+        i += 1;
+    }
+    history
+}
+
+/// The API of the dispatch test's random shapes (`build.rs`): 1.0 to 1.20,
+/// 2.0 to 2.30, 3.0 to 3.6, so that ranges can cross major versions.
+pub const SHAPES_API: Api = Api::new("shapes", &SHAPES_HISTORY);
+
 /// The body of every variant: identical tiny work, kept opaque to the
 /// optimizer so that no variant is folded into another or into a table.
 #[inline(always)]

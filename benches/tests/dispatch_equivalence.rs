@@ -42,3 +42,45 @@ macro_rules! equivalent {
 fn generated_and_hand_written_select_alike() {
     equivalent!(Dispatch2 2, Dispatch8 8, Dispatch32 32, Dispatch128 128, Dispatch512 512);
 }
+
+mod shapes {
+    include!(concat!(env!("OUT_DIR"), "/dispatch_shapes.rs"));
+}
+
+/// Operations of random shapes (gaps, ranges across major versions, open
+/// and bounded ends; `build.rs`) choose, at every declared version and at
+/// versions between and beyond them, the variant whose declared range holds
+/// the version, and miss where none does: the generated dispatch (its
+/// tables and its trees) against the ranges the controller describes.
+#[test]
+fn generated_dispatch_follows_the_declared_ranges() {
+    use microversion_benches::dispatch::SHAPES_API;
+
+    let mut probes: Vec<Version> = SHAPES_API.history().iter().map(|m| m.version).collect();
+    probes.extend(
+        [(0, 5), (1, 21), (1, 900), (2, 31), (3, 7), (4, 0), (9, 9)].map(|(a, b)| Version::new(a, b)),
+    );
+    let mut tables = 0;
+    for (name, total, operations, dispatch) in shapes::shapes() {
+        let variants = operations[0].variants;
+        for &v in &probes {
+            // A helper serving every version answers below the API's minimum with its first variant.
+            if total && v < SHAPES_API.min() {
+                continue;
+            }
+            let declared = variants.iter().position(|variant| variant.range.contains(v));
+            assert_eq!(
+                dispatch(v),
+                declared,
+                "{name} at {v}: ranges {:?}",
+                variants.iter().map(|x| x.range).collect::<Vec<_>>()
+            );
+        }
+        let listable = variants
+            .iter()
+            .filter(|x| x.range.min().zip(x.range.max()).is_some_and(|(a, b)| a.major() == b.major()))
+            .count();
+        tables += usize::from(listable >= 2);
+    }
+    assert!(tables >= 10, "the shapes exercise the dispatch table ({tables} shapes do)");
+}

@@ -1,5 +1,10 @@
-//! The decision tree that picks a variant: a binary search over the sorted,
-//! disjoint ranges, comparing the packed version with integer literals.
+//! The code that picks a variant: a `match` on the packed version with one
+//! literal per version of the variants bounded at both ends within one
+//! major version (rustc turns it into a jump table, as it does a `match` on
+//! `(major, minor)` written by hand), and for the others (open at an end,
+//! across majors, or too many versions to list) a decision tree: a binary
+//! search over the sorted, disjoint ranges, comparing the packed version
+//! with integer literals.
 
 use microversion_core::{Version, VersionRange};
 use proc_macro2::{Span, TokenStream};
@@ -31,7 +36,80 @@ pub(crate) fn decision_tree(
     leaf: &dyn Fn(usize, &Variant) -> TokenStream,
     miss: &TokenStream,
 ) -> TokenStream {
-    tree(key, variants, None, None, &served, leaf, miss)
+    table_then_tree(key, variants, &served, leaf, miss)
+}
+
+/// The most versions listed in a dispatch `match`: beyond, the variants
+/// with the widest ranges are left to the tree.
+const MAX_LISTED_VERSIONS: usize = 1024;
+
+/// The `match` of the listable variants, the tree of the others in its `_` arm.
+fn table_then_tree(
+    key: &Ident,
+    variants: &[(usize, &Variant)],
+    range_of: &dyn Fn(&Variant) -> VersionRange,
+    leaf: &dyn Fn(usize, &Variant) -> TokenStream,
+    miss: &TokenStream,
+) -> TokenStream {
+    let mut listed: Vec<(usize, &Variant, Vec<syn::LitInt>)> = Vec::new();
+    let mut rest: Vec<(usize, &Variant)> = Vec::new();
+    let mut by_width: Vec<(usize, &Variant, Option<usize>)> =
+        variants.iter().map(|(i, v)| (*i, *v, listable_width(range_of(v)))).collect();
+    // Narrow ranges first, so that a wide one is what the limit leaves out.
+    by_width.sort_by_key(|(_, _, width)| width.unwrap_or(usize::MAX));
+    let mut count = 0;
+    for (i, variant, width) in by_width {
+        match width {
+            Some(width) if count + width <= MAX_LISTED_VERSIONS => {
+                count += width;
+                let range = range_of(variant);
+                let (Some(min), Some(max)) = (range.min(), range.max()) else { unreachable!("listable") };
+                let packed =
+                    (min.minor()..=max.minor()).map(|minor| packed_literal(Version::new(min.major(), minor)));
+                listed.push((i, variant, packed.collect()));
+            }
+            _ => rest.push((i, variant)),
+        }
+    }
+    // One listed variant is one comparison either way: the tree reads better.
+    if listed.len() < 2 {
+        return tree(key, variants, None, None, range_of, leaf, miss);
+    }
+    rest.sort_by_key(|(_, v)| range_of(v).min());
+    listed.sort_by_key(|(_, v, _)| range_of(v).min());
+    // The listed versions never reach the tree: a range there may take in
+    // the listed ranges that follow it without a gap, so the tree checks no
+    // bound against them (and a helper without gaps keeps no miss).
+    let listed_ranges: Vec<VersionRange> = listed.iter().map(|(_, v, _)| range_of(v)).collect();
+    let widened = |variant: &Variant| {
+        let range = range_of(variant);
+        let Some(mut max) = range.max() else { return range };
+        while let Some(next) = listed_ranges.iter().find(|r| r.min() == max.successor()) {
+            max = next.max().unwrap_or(max);
+        }
+        match range.min() {
+            Some(min) => VersionRange::between(min, max),
+            None => VersionRange::until(max),
+        }
+    };
+    let arms = listed.iter().map(|(i, variant, values)| {
+        let body = leaf(*i, variant);
+        quote!(#(#values)|* => { #body })
+    });
+    let others = tree(key, &rest, None, None, &widened, leaf, miss);
+    quote! {
+        match #key {
+            #(#arms)*
+            _ => { #others }
+        }
+    }
+}
+
+/// How many versions a range covers if it can be listed: bounded at both
+/// ends within one major version.
+fn listable_width(range: VersionRange) -> Option<usize> {
+    let (min, max) = (range.min()?, range.max()?);
+    (min.major() == max.major()).then(|| usize::from(max.minor() - min.minor()) + 1)
 }
 
 /// Whether the variants run from the first one's minimum to every later
@@ -71,7 +149,7 @@ pub(crate) fn total_tree(
         }
     };
     let never = quote!(::core::compile_error!("a helper without gaps has no version to miss"));
-    tree(key, variants, None, None, &range, leaf, &never)
+    table_then_tree(key, variants, &range, leaf, &never)
 }
 
 /// `at_least`: the key is known to be >= it; `below`: known to be < it.

@@ -345,8 +345,11 @@ fn helper_dispatcher(rt: &TokenStream, op: &Operation) -> TokenStream {
         decision_tree(&key, &sorted(op), &leaf, &miss)
     };
     let doc = format!("Dispatches to the variant of `{name}` that serves the given version.");
+    // The dispatcher is a few comparisons or a table around the calls:
+    // inlined, a caller pays no call for it, as for a `match` of its own.
     quote! {
         #[doc = #doc]
+        #[inline]
         #vis #sig {
             let #version: #rt::Version = ::core::convert::Into::into(#version);
             let #key: u32 = #version.packed();

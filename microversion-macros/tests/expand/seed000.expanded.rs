@@ -132,6 +132,7 @@ impl Servers {
         format!("new {arg}")
     }
     ///Dispatches to the variant of `version_specific_func` that serves the given version.
+    #[inline]
     fn version_specific_func(
         &self,
         __version: impl ::core::convert::Into<::microversion_actix::__private::Version>,

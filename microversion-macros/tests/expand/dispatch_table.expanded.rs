@@ -1,0 +1,188 @@
+impl Servers {
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    fn __mv_view_v0(&self) -> u8 {
+        1
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    fn __mv_view_v1(&self) -> u8 {
+        2
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    fn __mv_view_v2(&self) -> u8 {
+        3
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    fn __mv_view_v3(&self) -> u8 {
+        4
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    fn __mv_view_v4(&self) -> u8 {
+        5
+    }
+    ///Dispatches to the variant of `view` that serves the given version.
+    #[inline]
+    fn view(
+        &self,
+        __version: impl ::core::convert::Into<::microversion_actix::__private::Version>,
+    ) -> ::core::result::Result<u8, ::microversion_actix::__private::UnservedVersion> {
+        let __version: ::microversion_actix::__private::Version = ::core::convert::Into::into(
+            __version,
+        );
+        let __key: u32 = __version.packed();
+        match __key {
+            0x0002_0001_u32 => ::core::result::Result::Ok(self.__mv_view_v0()),
+            0x0002_0002_u32 | 0x0002_0003_u32 => {
+                ::core::result::Result::Ok(self.__mv_view_v1())
+            }
+            0x0002_0005_u32 => ::core::result::Result::Ok(self.__mv_view_v2()),
+            _ => {
+                if __key < 0x0003_0002_u32 {
+                    if __key >= 0x0002_0006_u32 {
+                        ::core::result::Result::Ok(self.__mv_view_v3())
+                    } else {
+                        ::core::result::Result::Err(::microversion_actix::__private::UnservedVersion {
+                            operation: "view",
+                            version: __version,
+                        })
+                    }
+                } else {
+                    ::core::result::Result::Ok(self.__mv_view_v4())
+                }
+            }
+        }
+    }
+}
+#[automatically_derived]
+impl ::microversion_actix::__private::actix_web::dev::HttpServiceFactory for Servers {
+    fn register(
+        self,
+        __config: &mut ::microversion_actix::__private::actix_web::dev::AppService,
+    ) {
+        #[allow(unused_variables)]
+        let __controller = ::std::rc::Rc::new(self);
+    }
+}
+#[automatically_derived]
+impl ::microversion_actix::__private::Controller for Servers {
+    const OPERATIONS: &'static [::microversion_actix::__private::Operation] = &[
+        ::microversion_actix::__private::Operation {
+            name: "view",
+            http_method: ::core::option::Option::None,
+            path: ::core::option::Option::None,
+            variants: &[
+                ::microversion_actix::__private::OperationVariant {
+                    range: ::microversion_actix::__private::VersionRange::only(
+                        ::microversion_actix::__private::Version::new(2u16, 1u16),
+                    ),
+                    schemas: &[],
+                    query_schemas: &[],
+                    response: ::core::option::Option::None,
+                },
+                ::microversion_actix::__private::OperationVariant {
+                    range: ::microversion_actix::__private::VersionRange::between(
+                        ::microversion_actix::__private::Version::new(2u16, 2u16),
+                        ::microversion_actix::__private::Version::new(2u16, 3u16),
+                    ),
+                    schemas: &[],
+                    query_schemas: &[],
+                    response: ::core::option::Option::None,
+                },
+                ::microversion_actix::__private::OperationVariant {
+                    range: ::microversion_actix::__private::VersionRange::only(
+                        ::microversion_actix::__private::Version::new(2u16, 5u16),
+                    ),
+                    schemas: &[],
+                    query_schemas: &[],
+                    response: ::core::option::Option::None,
+                },
+                ::microversion_actix::__private::OperationVariant {
+                    range: ::microversion_actix::__private::VersionRange::between(
+                        ::microversion_actix::__private::Version::new(2u16, 6u16),
+                        ::microversion_actix::__private::Version::new(3u16, 1u16),
+                    ),
+                    schemas: &[],
+                    query_schemas: &[],
+                    response: ::core::option::Option::None,
+                },
+                ::microversion_actix::__private::OperationVariant {
+                    range: ::microversion_actix::__private::VersionRange::from(
+                        ::microversion_actix::__private::Version::new(3u16, 2u16),
+                    ),
+                    schemas: &[],
+                    query_schemas: &[],
+                    response: ::core::option::Option::None,
+                },
+            ],
+            missing_status: 404u16,
+        },
+    ];
+    fn check_schemas() -> ::core::result::Result<
+        (),
+        ::microversion_actix::__private::SchemaError,
+    > {
+        ::core::result::Result::Ok(())
+    }
+}
+#[doc(hidden)]
+const _: () = {
+    const __MV_API: &::microversion_actix::__private::Api = &COMPUTE;
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
+        1u16))),
+        "a version of `view`, 2.1, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
+        1u16))),
+        "a version of `view`, 2.1, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
+        2u16))),
+        "a version of `view`, 2.2, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
+        3u16))),
+        "a version of `view`, 2.3, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
+        5u16))),
+        "a version of `view`, 2.5, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
+        5u16))),
+        "a version of `view`, 2.5, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
+        6u16))),
+        "a version of `view`, 2.6, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(3u16,
+        1u16))),
+        "a version of `view`, 3.1, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(3u16,
+        2u16))),
+        "a version of `view`, 3.2, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+};
