@@ -13,24 +13,26 @@ use crate::shared::api::{api_binding, declared_checks};
 use crate::shared::names::{
     self, DEFAULT_MISSING_STATUS, SchemaTarget, last_segment_span, path_text, runtime,
 };
-use crate::shared::ranges::{range_tokens, version_tokens};
+use crate::shared::ranges::{RangeLit, range_tokens, version_tokens};
 
 pub(crate) fn controller(c: &Controller) -> TokenStream {
     let Controller { self_ty, krate, passthrough, .. } = c;
     let rt = runtime(krate);
     let mut items = Vec::new();
-    let mut checks = Vec::new();
+    let mut named = Vec::new();
+    let mut totals = Vec::new();
     for op in &c.operations {
         for (i, variant) in op.variants.iter().enumerate() {
             items.push(renamed_variant(op, i, variant));
             for target in [SchemaTarget::Body, SchemaTarget::Query] {
                 items.extend(schema_fn(&rt, op, i, variant, target));
             }
-            checks.extend(api_checks(&rt, c, op, variant));
+            named.extend(named_ranges(op, variant));
         }
-        checks.extend(total_check(op));
+        totals.extend(total_check(op));
         items.push(if op.is_route() { route_handler(&rt, op) } else { helper_dispatcher(&rt, op) });
     }
+    let checks = declared_checks(&rt, &c.api, named).into_iter().chain(totals);
     let api_type_check = api_binding(&rt, &c.api);
     let register = register_impl(c);
     let introspection = controller_impl(c);
@@ -97,9 +99,10 @@ fn renamed_variant(op: &Operation, i: usize, variant: &Variant) -> TokenStream {
     }
 }
 
-/// Compile-time checks that each named version lies in the API declaration;
-/// the `const` panic is reported at the literal.
-fn api_checks(rt: &TokenStream, c: &Controller, op: &Operation, variant: &Variant) -> Vec<TokenStream> {
+/// The ranges a variant names, each with what names it in the message of
+/// the compile-time check that its versions lie in the API declaration (the
+/// `const` panic is reported at the literal).
+fn named_ranges<'a>(op: &Operation, variant: &'a Variant) -> Vec<(&'a RangeLit, String)> {
     let mut ranges = Vec::new();
     if let Some(range) = &variant.range {
         ranges.push((range, format!("a version of `{}`", op.name)));
@@ -107,7 +110,7 @@ fn api_checks(rt: &TokenStream, c: &Controller, op: &Operation, variant: &Varian
     for schema in &variant.schemas {
         ranges.push((&schema.range, format!("a version of the schema `{}`", path_text(&schema.path))));
     }
-    declared_checks(rt, &c.api, ranges)
+    ranges
 }
 
 fn has_receiver(method: &ImplItemFn) -> bool {
@@ -143,8 +146,9 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let miss = quote!(::core::result::Result::Err(#rt::missing(#version, #status, #removed_in)));
-    let leaf = |i: usize, variant: &Variant| {
-        let method = names::variant(&op.name, i, &variant.method.sig.ident);
+    // What a variant needs before its call: its schemas checked, then its
+    // arguments extracted.
+    let prologue = |i: usize, variant: &Variant| {
         let args = typed_args(&variant.method);
         let arg_names: Vec<Ident> = (0..args.len()).map(|n| format_ident!("__a{}", n)).collect();
         // One argument at a time, each through a function named after it and
@@ -174,6 +178,29 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
             let schemas = names::schemas(&op.name, i, SchemaTarget::Body);
             quote!(#rt::validate_body(&__req, &mut __payload, #version, Self::#schemas()).await?;)
         });
+        quote! {
+            #validate_query
+            #validate_body
+            #(#extract)*
+        }
+    };
+    // Every variant's answer goes through one function named after the
+    // operation, bounded by `RouteResponse`.
+    let respond_fn =
+        format_ident!("response_of_{}", syn::ext::IdentExt::unraw(&op.name), span = Span::call_site());
+    let respond_fn_def = quote! {
+        #[allow(non_snake_case)]
+        fn #respond_fn<__R: #rt::RouteResponse>(
+            __out: __R,
+            __req: &#rt::actix_web::HttpRequest,
+        ) -> #rt::actix_web::HttpResponse {
+            #rt::RouteResponse::respond(__out, __req)
+        }
+    };
+    // The call of a variant, and its answer.
+    let call = |i: usize, variant: &Variant| {
+        let method = names::variant(&op.name, i, &variant.method.sig.ident);
+        let arg_names = (0..typed_args(&variant.method).len()).map(|n| format_ident!("__a{}", n));
         let call = if has_receiver(&variant.method) {
             quote!(__controller.#method(#(#arg_names),*))
         } else {
@@ -181,28 +208,12 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
         };
         let call = if variant.method.sig.asyncness.is_some() { quote!(#call.await) } else { call };
         // A return type that is no Responder is one error, on that type,
-        // whose note names the method.
-        let respond_fn = format_ident!(
-            "response_of_{}",
-            syn::ext::IdentExt::unraw(&variant.method.sig.ident),
-            span = Span::call_site()
-        );
+        // whose note names the method (the function is written once, above).
         let respond_at = match &variant.method.sig.output {
             syn::ReturnType::Type(_, ty) => ty_span(ty),
             syn::ReturnType::Default => variant.method.sig.ident.span(),
         };
-        let respond = quote_spanned! {respond_at=>
-            {
-                #[allow(non_snake_case)]
-                fn #respond_fn<__R: #rt::RouteResponse>(
-                    __out: __R,
-                    __req: &#rt::actix_web::HttpRequest,
-                ) -> #rt::actix_web::HttpResponse {
-                    #rt::RouteResponse::respond(__out, __req)
-                }
-                #respond_fn(__out, &__req)
-            }
-        };
+        let respond = quote_spanned!(respond_at=> #respond_fn(__out, &__req));
         // A declared answer is checked when the service asks for it.
         let checked = match &variant.response {
             Some(response) => {
@@ -215,28 +226,73 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
             None => quote!(::core::result::Result::Ok(#respond)),
         };
         quote! {
-            #validate_query
-            #validate_body
-            #(#extract)*
             let __out = #call;
             #checked
         }
     };
     let key = format_ident!("__key");
-    let tree = decision_tree(&key, &sorted(op), &leaf, &miss);
+    let variants = sorted(op);
+    let tree = if shared_arguments(op) {
+        // Every variant takes the same arguments and checks no schema: the
+        // variant is chosen first (a miss answers before any extraction, as
+        // when each variant extracts its own), then the arguments are
+        // extracted once, where each variant would have extracted them.
+        let chosen = format_ident!("__variant");
+        let index = |i: usize, _: &Variant| {
+            let i = syn::LitInt::new(&format!("{i}usize"), Span::call_site());
+            quote!(#i)
+        };
+        let choose = decision_tree(&key, &variants, &index, &quote!(return #miss));
+        let extract = prologue(0, &op.variants[0]);
+        let (last, others) = variants.split_last().expect("an operation has a variant");
+        let arms = others.iter().map(|(i, variant)| {
+            let body = call(*i, variant);
+            quote!(#i => { #body })
+        });
+        let last = call(last.0, last.1);
+        quote! {
+            let #chosen: usize = #choose;
+            #extract
+            match #chosen {
+                #(#arms)*
+                _ => { #last }
+            }
+        }
+    } else {
+        let leaf = |i: usize, variant: &Variant| {
+            let (prologue, call) = (prologue(i, variant), call(i, variant));
+            quote!(#prologue #call)
+        };
+        decision_tree(&key, &variants, &leaf, &miss)
+    };
     quote! {
         #[doc(hidden)]
         #[allow(unused_mut, unused_variables)]
         async fn #handler(
             __controller: ::std::rc::Rc<Self>,
-            __req: #rt::actix_web::HttpRequest,
-            mut __payload: #rt::actix_web::dev::Payload,
-            #version: #rt::Version,
+            __input: #rt::OperationInput,
         ) -> ::core::result::Result<#rt::actix_web::HttpResponse, #rt::actix_web::Error> {
+            #respond_fn_def
+            let #rt::OperationInput { request: __req, payload: mut __payload, version: #version } = __input;
             let #key: u32 = #version.packed();
             #tree
         }
     }
+}
+
+/// Whether every variant of a route takes arguments of the same types and
+/// checks no schema, so that the arguments can be extracted once.
+fn shared_arguments(op: &Operation) -> bool {
+    let types = |variant: &Variant| -> Vec<String> {
+        typed_args(&variant.method).iter().map(|arg| arg.ty.to_token_stream().to_string()).collect()
+    };
+    let first = types(&op.variants[0]);
+    op.variants.len() > 1
+        && op.variants.iter().all(|variant| {
+            types(variant) == first
+                && variant.schemas_of(SchemaTarget::Body).next().is_none()
+                && variant.schemas_of(SchemaTarget::Query).next().is_none()
+        })
 }
 
 /// `argument_body_of_create`: the function an argument is extracted
@@ -492,9 +548,10 @@ fn register_impl(c: &Controller) -> TokenStream {
             let method = Ident::new(&route.method, Span::call_site());
             let handler = names::route_handler(&op.name);
             quote! {
-                .route(#web::route().method(#rt::actix_web::http::Method::#method).service(
-                    #rt::OperationRoute::new(::std::rc::Rc::clone(&__controller), Self::#handler),
-                ))
+                .route(#web::route().method(#rt::actix_web::http::Method::#method).to({
+                    let __controller = ::std::rc::Rc::clone(&__controller);
+                    move |__input: #rt::OperationInput| Self::#handler(::std::rc::Rc::clone(&__controller), __input)
+                }))
             }
         });
         quote!(#web::resource(#path) #(#routes)*)

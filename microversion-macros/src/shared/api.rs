@@ -15,7 +15,9 @@ pub(crate) fn api_binding(runtime: &TokenStream, api: &syn::Path) -> TokenStream
 
 /// `assert!`s, each spanned at its literal, that every version named by
 /// `ranges` is declared by `api` (bound by [`api_binding`] beforehand).
-/// `what` names each range for the message.
+/// `what` names each range for the message. A version is checked once, at
+/// its first literal: the checks are evaluated at compile time, and a
+/// controller of many operations names the same few versions many times.
 pub(crate) fn declared_checks<'a>(
     runtime: &TokenStream,
     api: &syn::Path,
@@ -23,8 +25,12 @@ pub(crate) fn declared_checks<'a>(
 ) -> Vec<TokenStream> {
     let api_name = path_text(api);
     let mut checks = Vec::new();
+    let mut checked = std::collections::BTreeSet::new();
     for (range, what) in ranges {
         for lit in range.literals() {
+            if !checked.insert(lit.version) {
+                continue;
+            }
             let version = range_tokens(runtime, microversion_core::VersionRange::only(lit.version));
             let message = format!(
                 "{what}, {}, is outside the versions declared by `{api_name}`: declare it in its version history first",

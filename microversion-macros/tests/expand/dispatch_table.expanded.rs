@@ -1,5 +1,83 @@
 impl Servers {
     #[doc(hidden)]
+    #[allow(clippy::unused_async, dead_code)]
+    async fn __mv_show_v0(&self, id: Path<u32>) -> String {
+        format!("server {id}")
+    }
+    #[doc(hidden)]
+    #[allow(clippy::unused_async, dead_code)]
+    async fn __mv_show_v1(&self, id: Path<u32>) -> Json<Value> {
+        Json(json!({ "id" : * id }))
+    }
+    #[doc(hidden)]
+    #[allow(unused_mut, unused_variables)]
+    async fn __mv_route_show(
+        __controller: ::std::rc::Rc<Self>,
+        __input: ::microversion_actix::__private::OperationInput,
+    ) -> ::core::result::Result<
+        ::microversion_actix::__private::actix_web::HttpResponse,
+        ::microversion_actix::__private::actix_web::Error,
+    > {
+        #[allow(non_snake_case)]
+        fn response_of_show<__R: ::microversion_actix::__private::RouteResponse>(
+            __out: __R,
+            __req: &::microversion_actix::__private::actix_web::HttpRequest,
+        ) -> ::microversion_actix::__private::actix_web::HttpResponse {
+            ::microversion_actix::__private::RouteResponse::respond(__out, __req)
+        }
+        let ::microversion_actix::__private::OperationInput {
+            request: __req,
+            payload: mut __payload,
+            version: __version,
+        } = __input;
+        let __key: u32 = __version.packed();
+        let __variant: usize = if __key < 0x0002_002f_u32 {
+            if __key >= 0x0002_0001_u32 {
+                0usize
+            } else {
+                return ::core::result::Result::Err(
+                    ::microversion_actix::__private::missing(
+                        __version,
+                        404u16,
+                        ::core::option::Option::None,
+                    ),
+                )
+            }
+        } else {
+            1usize
+        };
+        let __a0: Path<u32> = {
+            #[allow(non_snake_case)]
+            fn argument_id_of_show<__T: ::microversion_actix::__private::RouteArgument>(
+                __req: &::microversion_actix::__private::actix_web::HttpRequest,
+                __payload: &mut ::microversion_actix::__private::actix_web::dev::Payload,
+            ) -> impl ::core::future::Future<
+                Output = ::core::result::Result<
+                    __T,
+                    ::microversion_actix::__private::actix_web::Error,
+                >,
+            > {
+                ::microversion_actix::__private::Extracting::new(
+                    <__T as ::microversion_actix::__private::RouteArgument>::extract(
+                        __req,
+                        __payload,
+                    ),
+                )
+            }
+            argument_id_of_show(&__req, &mut __payload).await?
+        };
+        match __variant {
+            0usize => {
+                let __out = __controller.__mv_show_v0(__a0).await;
+                ::core::result::Result::Ok(response_of_show(__out, &__req))
+            }
+            _ => {
+                let __out = __controller.__mv_show_v1(__a0).await;
+                ::core::result::Result::Ok(response_of_show(__out, &__req))
+            }
+        }
+    }
+    #[doc(hidden)]
     #[allow(dead_code)]
     fn __mv_view_v0(&self) -> u8 {
         1
@@ -65,11 +143,55 @@ impl ::microversion_actix::__private::actix_web::dev::HttpServiceFactory for Ser
     ) {
         #[allow(unused_variables)]
         let __controller = ::std::rc::Rc::new(self);
+        ::microversion_actix::__private::actix_web::dev::HttpServiceFactory::register(
+            ::microversion_actix::__private::actix_web::web::resource("/servers/{id}")
+                .route(
+                    ::microversion_actix::__private::actix_web::web::route()
+                        .method(
+                            ::microversion_actix::__private::actix_web::http::Method::GET,
+                        )
+                        .to({
+                            let __controller = ::std::rc::Rc::clone(&__controller);
+                            move |
+                                __input: ::microversion_actix::__private::OperationInput|
+                            Self::__mv_route_show(
+                                ::std::rc::Rc::clone(&__controller),
+                                __input,
+                            )
+                        }),
+                ),
+            __config,
+        );
     }
 }
 #[automatically_derived]
 impl ::microversion_actix::__private::Controller for Servers {
     const OPERATIONS: &'static [::microversion_actix::__private::Operation] = &[
+        ::microversion_actix::__private::Operation {
+            name: "show",
+            http_method: ::core::option::Option::Some("GET"),
+            path: ::core::option::Option::Some("/servers/{id}"),
+            variants: &[
+                ::microversion_actix::__private::OperationVariant {
+                    range: ::microversion_actix::__private::VersionRange::between(
+                        ::microversion_actix::__private::Version::new(2u16, 1u16),
+                        ::microversion_actix::__private::Version::new(2u16, 46u16),
+                    ),
+                    schemas: &[],
+                    query_schemas: &[],
+                    response: ::core::option::Option::None,
+                },
+                ::microversion_actix::__private::OperationVariant {
+                    range: ::microversion_actix::__private::VersionRange::from(
+                        ::microversion_actix::__private::Version::new(2u16, 47u16),
+                    ),
+                    schemas: &[],
+                    query_schemas: &[],
+                    response: ::core::option::Option::None,
+                },
+            ],
+            missing_status: 404u16,
+        },
         ::microversion_actix::__private::Operation {
             name: "view",
             http_method: ::core::option::Option::None,
@@ -135,13 +257,19 @@ const _: () = {
         __MV_API
         .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
         1u16))),
-        "a version of `view`, 2.1, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+        "a version of `show`, 2.1, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
         __MV_API
         .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
-        1u16))),
-        "a version of `view`, 2.1, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+        46u16))),
+        "a version of `show`, 2.46, is outside the versions declared by `COMPUTE`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
+        47u16))),
+        "a version of `show`, 2.47, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
         __MV_API
@@ -154,12 +282,6 @@ const _: () = {
         .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
         3u16))),
         "a version of `view`, 2.3, is outside the versions declared by `COMPUTE`: declare it in its version history first"
-    );
-    ::core::assert!(
-        __MV_API
-        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
-        5u16))),
-        "a version of `view`, 2.5, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
         __MV_API
