@@ -55,8 +55,9 @@ instructions() {
         >"$work/server.out" 2>"$work/valgrind.err" &
     server_pid=$!
     for _ in $(seq 1 600); do
-        # Each side is an app of its own, on its own port.
-        addr=$(sed -n "s|^listening on \\(127\\.0\\.0\\.1:[0-9]*\\) for /$side\$|\\1|p" "$work/server.out" | head -n1)
+        # Each side is an app of its own, on its own port (a load server
+        # older than that serves both sides on one port, without "for").
+        addr=$(sed -n "s|^listening on \\(127\\.0\\.0\\.1:[0-9]*\\)\\( for /$side\\)\\{0,1\\}\$|\\1|p" "$work/server.out" | head -n1)
         [ -n "$addr" ] && break
         kill -0 "$server_pid" 2>/dev/null || { cat "$work/valgrind.err" >&2; exit 1; }
         sleep 0.1
