@@ -639,3 +639,23 @@ fn controller_impl(c: &Controller) -> TokenStream {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::goes_before;
+
+    #[test]
+    fn a_literal_goes_before_a_parameter_only_where_both_can_match() {
+        assert!(goes_before("/volumes/summary", "/volumes/{id}"));
+        assert!(!goes_before("/volumes/{id}", "/volumes/summary"));
+        // A literal at the first position where they differ decides.
+        assert!(goes_before("/a/b/{y}", "/a/{x}/c"));
+        assert!(!goes_before("/a/{x}/c", "/a/b/{y}"));
+        // Paths of different lengths never match the same request: declaration order stays.
+        assert!(!goes_before("/servers", "/servers/{id}"));
+        assert!(!goes_before("/servers/detail", "/servers/{id}/model"));
+        assert!(!goes_before("/servers/{id}/model", "/servers"));
+        // Equal shapes: no reason to move.
+        assert!(!goes_before("/servers/{id}", "/flavors/{id}"));
+    }
+}
