@@ -7,11 +7,12 @@
 //! with integer literals.
 
 use microversion_core::{Version, VersionRange};
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
 
 use super::ast::{Operation, Variant};
+use crate::shared::ranges::packed_literal;
 
 /// A variant's range in expansion, which runs only on a controller whose
 /// ranges are all sound.
@@ -204,9 +205,4 @@ fn tree(
             quote!(if #key < #packed { #lower } else { #upper })
         }
     }
-}
-
-/// `0x0002_0005_u32` for 2.5: the packed version, readable in expansions.
-fn packed_literal(v: Version) -> syn::LitInt {
-    syn::LitInt::new(&format!("0x{:04x}_{:04x}_u32", v.major(), v.minor()), Span::call_site())
 }

@@ -3,7 +3,7 @@
 
 use microversion_core::{Version, VersionRange};
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{ToTokens, quote};
 use syn::LitStr;
 
 use crate::shared::errors::Errors;
@@ -82,26 +82,30 @@ pub(crate) fn range_of(
 /// `VersionRange` construction tokens for `range`, through `runtime`
 /// (the facade's `__private` path).
 pub(crate) fn range_tokens(runtime: &TokenStream, range: VersionRange) -> TokenStream {
-    let v = |v: Version| version_tokens(runtime, v);
+    // Packed bounds, one call with two literals: a controller of many
+    // operations names hundreds of ranges, and each nested constructor call
+    // costs the compiler more than the literals do.
     match (range.min(), range.max()) {
-        (Some(lo), Some(hi)) if lo == hi => {
-            let only = v(lo);
-            quote!(#runtime::VersionRange::only(#only))
-        }
-        (Some(lo), Some(hi)) => {
-            let (lo, hi) = (v(lo), v(hi));
-            quote!(#runtime::VersionRange::between(#lo, #hi))
-        }
-        (Some(lo), None) => {
-            let lo = v(lo);
-            quote!(#runtime::VersionRange::from(#lo))
+        (Some(lo), hi) => {
+            let lo = packed_literal(lo);
+            let hi = hi.map_or_else(
+                || quote!(::core::primitive::u32::MAX),
+                |hi| packed_literal(hi).into_token_stream(),
+            );
+            quote!(#runtime::packed_range(#lo, #hi))
         }
         (None, Some(hi)) => {
-            let hi = v(hi);
+            let hi = version_tokens(runtime, hi);
             quote!(#runtime::VersionRange::until(#hi))
         }
         (None, None) => quote!(#runtime::VersionRange::ANY),
     }
+}
+
+/// `0x0002_0005_u32` for 2.5: the packed version (`Version::packed`),
+/// readable in expansions.
+pub(crate) fn packed_literal(v: Version) -> syn::LitInt {
+    syn::LitInt::new(&format!("0x{:04x}_{:04x}_u32", v.major(), v.minor()), proc_macro2::Span::call_site())
 }
 
 /// `Version` construction tokens.

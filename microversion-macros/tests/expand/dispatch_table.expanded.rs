@@ -173,17 +173,18 @@ impl ::microversion_actix::__private::Controller for Servers {
             path: ::core::option::Option::Some("/servers/{id}"),
             variants: &[
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::VersionRange::between(
-                        ::microversion_actix::__private::Version::new(2u16, 1u16),
-                        ::microversion_actix::__private::Version::new(2u16, 46u16),
+                    range: ::microversion_actix::__private::packed_range(
+                        0x0002_0001_u32,
+                        0x0002_002e_u32,
                     ),
                     schemas: &[],
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                 },
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::VersionRange::from(
-                        ::microversion_actix::__private::Version::new(2u16, 47u16),
+                    range: ::microversion_actix::__private::packed_range(
+                        0x0002_002f_u32,
+                        ::core::primitive::u32::MAX,
                     ),
                     schemas: &[],
                     query_schemas: &[],
@@ -198,42 +199,45 @@ impl ::microversion_actix::__private::Controller for Servers {
             path: ::core::option::Option::None,
             variants: &[
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::VersionRange::only(
-                        ::microversion_actix::__private::Version::new(2u16, 1u16),
+                    range: ::microversion_actix::__private::packed_range(
+                        0x0002_0001_u32,
+                        0x0002_0001_u32,
                     ),
                     schemas: &[],
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                 },
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::VersionRange::between(
-                        ::microversion_actix::__private::Version::new(2u16, 2u16),
-                        ::microversion_actix::__private::Version::new(2u16, 3u16),
+                    range: ::microversion_actix::__private::packed_range(
+                        0x0002_0002_u32,
+                        0x0002_0003_u32,
                     ),
                     schemas: &[],
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                 },
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::VersionRange::only(
-                        ::microversion_actix::__private::Version::new(2u16, 5u16),
+                    range: ::microversion_actix::__private::packed_range(
+                        0x0002_0005_u32,
+                        0x0002_0005_u32,
                     ),
                     schemas: &[],
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                 },
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::VersionRange::between(
-                        ::microversion_actix::__private::Version::new(2u16, 6u16),
-                        ::microversion_actix::__private::Version::new(3u16, 1u16),
+                    range: ::microversion_actix::__private::packed_range(
+                        0x0002_0006_u32,
+                        0x0003_0001_u32,
                     ),
                     schemas: &[],
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                 },
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::VersionRange::from(
-                        ::microversion_actix::__private::Version::new(3u16, 2u16),
+                    range: ::microversion_actix::__private::packed_range(
+                        0x0003_0002_u32,
+                        ::core::primitive::u32::MAX,
                     ),
                     schemas: &[],
                     query_schemas: &[],
@@ -254,57 +258,48 @@ impl ::microversion_actix::__private::Controller for Servers {
 const _: () = {
     const __MV_API: &::microversion_actix::__private::Api = &COMPUTE;
     ::core::assert!(
-        __MV_API
-        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
-        1u16))),
+        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0001_u32,
+        0x0002_0001_u32)),
         "a version of `show`, 2.1, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API
-        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
-        46u16))),
+        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_002e_u32,
+        0x0002_002e_u32)),
         "a version of `show`, 2.46, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API
-        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
-        47u16))),
+        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_002f_u32,
+        0x0002_002f_u32)),
         "a version of `show`, 2.47, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API
-        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
-        2u16))),
+        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0002_u32,
+        0x0002_0002_u32)),
         "a version of `view`, 2.2, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API
-        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
-        3u16))),
+        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0003_u32,
+        0x0002_0003_u32)),
         "a version of `view`, 2.3, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API
-        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
-        5u16))),
+        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0005_u32,
+        0x0002_0005_u32)),
         "a version of `view`, 2.5, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API
-        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
-        6u16))),
+        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0006_u32,
+        0x0002_0006_u32)),
         "a version of `view`, 2.6, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API
-        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(3u16,
-        1u16))),
+        __MV_API.declares(::microversion_actix::__private::packed_range(0x0003_0001_u32,
+        0x0003_0001_u32)),
         "a version of `view`, 3.1, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API
-        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(3u16,
-        2u16))),
+        __MV_API.declares(::microversion_actix::__private::packed_range(0x0003_0002_u32,
+        0x0003_0002_u32)),
         "a version of `view`, 3.2, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
 };

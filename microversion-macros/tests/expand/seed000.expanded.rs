@@ -13,17 +13,18 @@ impl Servers {
                     &[
                         ::microversion_actix::__private::SchemaSource {
                             name: "dummy",
-                            range: ::microversion_actix::__private::VersionRange::between(
-                                ::microversion_actix::__private::Version::new(2u16, 3u16),
-                                ::microversion_actix::__private::Version::new(2u16, 8u16),
+                            range: ::microversion_actix::__private::packed_range(
+                                0x0002_0003_u32,
+                                0x0002_0008_u32,
                             ),
                             schema: dummy
                                 as fn() -> ::microversion_actix::__private::serde_json::Value,
                         },
                         ::microversion_actix::__private::SchemaSource {
                             name: "dummy2",
-                            range: ::microversion_actix::__private::VersionRange::from(
-                                ::microversion_actix::__private::Version::new(2u16, 9u16),
+                            range: ::microversion_actix::__private::packed_range(
+                                0x0002_0009_u32,
+                                ::core::primitive::u32::MAX,
                             ),
                             schema: dummy2
                                 as fn() -> ::microversion_actix::__private::serde_json::Value,
@@ -191,15 +192,16 @@ impl ::microversion_actix::__private::Controller for Servers {
             path: ::core::option::Option::Some("/servers/{id}"),
             variants: &[
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::VersionRange::from(
-                        ::microversion_actix::__private::Version::new(2u16, 1u16),
+                    range: ::microversion_actix::__private::packed_range(
+                        0x0002_0001_u32,
+                        ::core::primitive::u32::MAX,
                     ),
                     schemas: &[
                         ::microversion_actix::__private::SchemaDescription {
                             name: "dummy",
-                            range: ::microversion_actix::__private::VersionRange::between(
-                                ::microversion_actix::__private::Version::new(2u16, 3u16),
-                                ::microversion_actix::__private::Version::new(2u16, 8u16),
+                            range: ::microversion_actix::__private::packed_range(
+                                0x0002_0003_u32,
+                                0x0002_0008_u32,
                             ),
                             document: ::microversion_actix::__private::SchemaDocument::Fixed(
                                 dummy
@@ -208,8 +210,9 @@ impl ::microversion_actix::__private::Controller for Servers {
                         },
                         ::microversion_actix::__private::SchemaDescription {
                             name: "dummy2",
-                            range: ::microversion_actix::__private::VersionRange::from(
-                                ::microversion_actix::__private::Version::new(2u16, 9u16),
+                            range: ::microversion_actix::__private::packed_range(
+                                0x0002_0009_u32,
+                                ::core::primitive::u32::MAX,
                             ),
                             document: ::microversion_actix::__private::SchemaDocument::Fixed(
                                 dummy2
@@ -229,17 +232,18 @@ impl ::microversion_actix::__private::Controller for Servers {
             path: ::core::option::Option::None,
             variants: &[
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::VersionRange::between(
-                        ::microversion_actix::__private::Version::new(2u16, 1u16),
-                        ::microversion_actix::__private::Version::new(2u16, 4u16),
+                    range: ::microversion_actix::__private::packed_range(
+                        0x0002_0001_u32,
+                        0x0002_0004_u32,
                     ),
                     schemas: &[],
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                 },
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::VersionRange::from(
-                        ::microversion_actix::__private::Version::new(2u16, 5u16),
+                    range: ::microversion_actix::__private::packed_range(
+                        0x0002_0005_u32,
+                        ::core::primitive::u32::MAX,
                     ),
                     schemas: &[],
                     query_schemas: &[],
@@ -261,39 +265,33 @@ impl ::microversion_actix::__private::Controller for Servers {
 const _: () = {
     const __MV_API: &::microversion_actix::__private::Api = &COMPUTE;
     ::core::assert!(
-        __MV_API
-        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
-        1u16))),
+        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0001_u32,
+        0x0002_0001_u32)),
         "a version of `update`, 2.1, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API
-        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
-        3u16))),
+        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0003_u32,
+        0x0002_0003_u32)),
         "a version of the schema `dummy`, 2.3, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API
-        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
-        8u16))),
+        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0008_u32,
+        0x0002_0008_u32)),
         "a version of the schema `dummy`, 2.8, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API
-        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
-        9u16))),
+        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0009_u32,
+        0x0002_0009_u32)),
         "a version of the schema `dummy2`, 2.9, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API
-        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
-        4u16))),
+        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0004_u32,
+        0x0002_0004_u32)),
         "a version of `version_specific_func`, 2.4, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API
-        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2u16,
-        5u16))),
+        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0005_u32,
+        0x0002_0005_u32)),
         "a version of `version_specific_func`, 2.5, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
