@@ -1,6 +1,7 @@
 //! `Microversions`: the middleware that negotiates every request of its
 //! scope and stamps the version headers on every response (docs/reference.md §3).
 
+use std::collections::BTreeSet;
 use std::future::{Future, Ready, ready};
 use std::pin::Pin;
 use std::rc::Rc;
@@ -371,7 +372,7 @@ impl State {
     fn new(config: &Microversions) -> State {
         let api = config.api;
         let rendered = ResponseHeaders::new(&api);
-        let value = |text: &str| HeaderValue::from_str(text).unwrap_or_else(|_| HeaderValue::from_static(""));
+        let value = static_header_value;
         let values = api
             .history()
             .iter()
@@ -539,19 +540,32 @@ fn static_header_name(name: &'static str) -> Option<HeaderName> {
     if !name.bytes().any(|b| b.is_ascii_uppercase()) {
         return Some(HeaderName::from_static(name));
     }
-    // A handful of names per process, kept for its life.
-    static LOWERED: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
-    let lower = name.to_ascii_lowercase();
-    let mut lowered = LOWERED.lock().unwrap_or_else(PoisonError::into_inner);
-    let interned = match lowered.iter().find(|known| **known == lower) {
-        Some(known) => *known,
-        None => {
-            let leaked: &'static str = Box::leak(lower.into_boxed_str());
-            lowered.push(leaked);
-            leaked
-        }
-    };
-    Some(HeaderName::from_static(interned))
+    Some(HeaderName::from_static(interned(name.to_ascii_lowercase())))
+}
+
+/// `text` as a header value whose clone and drop cost nothing (a static
+/// one), or an empty value if `text` cannot be one.
+fn static_header_value(text: &str) -> HeaderValue {
+    match HeaderValue::from_str(text) {
+        // `from_static` takes visible ASCII only; `from_str` takes more.
+        Ok(_) if text.is_ascii() => HeaderValue::from_static(interned(text.to_owned())),
+        Ok(value) => value,
+        Err(_) => HeaderValue::from_static(""),
+    }
+}
+
+/// `text`, kept for the life of the process and shared: the response
+/// headers of every app instance (one per worker, many in tests) reuse the
+/// same few hundred strings, so each is stored once.
+fn interned(text: String) -> &'static str {
+    static INTERNED: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+    let mut interned = INTERNED.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(known) = interned.get(text.as_str()) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(text.into_boxed_str());
+    interned.insert(leaked);
+    leaked
 }
 
 /// Whether the response already has a JSON body.
