@@ -6,7 +6,8 @@
 # the same middleware), then times a debug `cargo build` of each crate after
 # a warm build of the dependencies, and prints both times and the ratio.
 #
-#   scripts/compile_cost.sh           # 3 timed builds of each crate
+#   scripts/compile_cost.sh           # 3 timed builds of each crate (wall and cpu time;
+#                                     # the last line, wall time, is what load.sh reads)
 #   RUNS=5 OPS=100 VARIANTS=4 scripts/compile_cost.sh
 #
 # The generated crates live under target/compile-cost (never in the repo),
@@ -131,13 +132,13 @@ export CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$root/target"
 echo "== warm build of the dependencies (debug, $root/target)"
 (cd "$root" && cargo build -q --workspace)
 
+# One timed build: prints "wall cpu" in seconds (cpu: user + system time of
+# the build's processes, which other load on a shared machine disturbs less).
 seconds() {
-    local start end
+    local out
     touch "$root/$1/src/lib.rs"
-    start=$(date +%s.%N)
-    (cd "$root" && cargo build -q -p "compile-cost-$1")
-    end=$(date +%s.%N)
-    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }'
+    out=$( { TIMEFORMAT='%R %U %S'; time (cd "$root" && cargo build -q -p "compile-cost-$1") >&2; } 2>&1 | tail -n1)
+    awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' <<<"$out"
 }
 
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')," \
@@ -145,17 +146,22 @@ echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d
 echo "== $OPS operations x $VARIANTS variants; debug build of the crate alone, $RUNS runs each, alternating"
 times_macro=()
 times_plain=()
+cpu_macro=()
+cpu_plain=()
 for run in $(seq 1 "$RUNS"); do
     if [ $((run % 2)) = 1 ]; then order="macro plain"; else order="plain macro"; fi
     for side in $order; do
-        t=$(seconds "$side")
-        printf "run %d %-6s %6.2f s\n" "$run" "$side" "$t"
-        if [ "$side" = macro ]; then times_macro+=("$t"); else times_plain+=("$t"); fi
+        read -r t c < <(seconds "$side")
+        printf "run %d %-6s %6.2f s wall, %6.2f s cpu\n" "$run" "$side" "$t" "$c"
+        if [ "$side" = macro ]; then times_macro+=("$t"); cpu_macro+=("$c"); else times_plain+=("$t"); cpu_plain+=("$c"); fi
     done
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 m=$(median "${times_macro[@]}")
 p=$(median "${times_plain[@]}")
+mc=$(median "${cpu_macro[@]}")
+pc=$(median "${cpu_plain[@]}")
+printf "== median cpu: #[controller] %.2f s, by hand %.2f s, ratio %.2f\n" "$mc" "$pc" "$(awk -v m="$mc" -v p="$pc" 'BEGIN { print m / p }')"
 printf "== median: #[controller] %.2f s, by hand %.2f s, ratio %.2f\n" "$m" "$p" "$(awk -v m="$m" -v p="$p" 'BEGIN { print m / p }')"
 lines_macro=$(wc -l <"$root/macro/src/lib.rs")
 lines_plain=$(wc -l <"$root/plain/src/lib.rs")
