@@ -145,7 +145,17 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
-    let miss = quote!(::core::result::Result::Err(#rt::missing(#version, #status, #removed_in)));
+    // The route answers an `HttpResponse` itself, an error as its response
+    // (as actix's `Result` responder would, without moving it once more).
+    let miss = quote!(#rt::actix_web::HttpResponse::from_error(#rt::missing(#version, #status, #removed_in)));
+    let tried = |result: TokenStream| {
+        quote! {
+            match #result {
+                ::core::result::Result::Ok(__value) => __value,
+                ::core::result::Result::Err(__error) => return #rt::actix_web::HttpResponse::from_error(__error),
+            }
+        }
+    };
     // What a variant needs before its call: its schemas checked, then its
     // arguments extracted.
     let prologue = |i: usize, variant: &Variant| {
@@ -157,6 +167,7 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
         let extract = arg_names.iter().zip(&args).enumerate().map(|(n, (name, arg))| {
             let ty = &arg.ty;
             let check = argument_check_ident(&variant.method.sig.ident, n, &arg.pat, ty_span(ty));
+            let extracted = tried(quote_spanned!(ty_span(ty)=> #check(&__req, &mut __payload).await));
             quote_spanned! {ty_span(ty)=>
                 let #name: #ty = {
                     #[allow(non_snake_case)]
@@ -166,17 +177,20 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
                     ) -> impl ::core::future::Future<Output = ::core::result::Result<__T, #rt::actix_web::Error>> {
                         #rt::Extracting::new(<__T as #rt::RouteArgument>::extract(__req, __payload))
                     }
-                    #check(&__req, &mut __payload).await?
+                    #extracted
                 };
             }
         });
         let validate_query = variant.schemas_of(SchemaTarget::Query).next().map(|_| {
             let schemas = names::schemas(&op.name, i, SchemaTarget::Query);
-            quote!(#rt::validate_query(&__req, #version, Self::#schemas())?;)
+            let validated = tried(quote!(#rt::validate_query(&__req, #version, Self::#schemas())));
+            quote!(#validated;)
         });
         let validate_body = variant.schemas_of(SchemaTarget::Body).next().map(|_| {
             let schemas = names::schemas(&op.name, i, SchemaTarget::Body);
-            quote!(#rt::validate_body(&__req, &mut __payload, #version, Self::#schemas()).await?;)
+            let validated =
+                tried(quote!(#rt::validate_body(&__req, &mut __payload, #version, Self::#schemas()).await));
+            quote!(#validated;)
         });
         quote! {
             #validate_query
@@ -220,10 +234,10 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
                 let declared = response_description(rt, response);
                 quote! {
                     const __DECLARED: #rt::ResponseDescription = #declared;
-                    ::core::result::Result::Ok(#rt::check_response(&__req, #version, &__DECLARED, #respond).await)
+                    #rt::check_response(&__req, #version, &__DECLARED, #respond).await
                 }
             }
-            None => quote!(::core::result::Result::Ok(#respond)),
+            None => respond,
         };
         quote! {
             let __out = #call;
@@ -271,7 +285,7 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
         async fn #handler(
             __controller: ::std::rc::Rc<Self>,
             __input: #rt::OperationInput,
-        ) -> ::core::result::Result<#rt::actix_web::HttpResponse, #rt::actix_web::Error> {
+        ) -> #rt::actix_web::HttpResponse {
             #respond_fn_def
             let #rt::OperationInput { request: __req, payload: mut __payload, version: #version } = __input;
             let #key: u32 = #version.packed();

@@ -14,10 +14,7 @@ impl Servers {
     async fn __mv_route_show(
         __controller: ::std::rc::Rc<Self>,
         __input: ::microversion_actix::__private::OperationInput,
-    ) -> ::core::result::Result<
-        ::microversion_actix::__private::actix_web::HttpResponse,
-        ::microversion_actix::__private::actix_web::Error,
-    > {
+    ) -> ::microversion_actix::__private::actix_web::HttpResponse {
         #[allow(non_snake_case)]
         fn response_of_show<__R: ::microversion_actix::__private::RouteResponse>(
             __out: __R,
@@ -35,7 +32,7 @@ impl Servers {
             if __key >= 0x0002_0001_u32 {
                 0usize
             } else {
-                return ::core::result::Result::Err(
+                return ::microversion_actix::__private::actix_web::HttpResponse::from_error(
                     ::microversion_actix::__private::missing(
                         __version,
                         404u16,
@@ -64,16 +61,23 @@ impl Servers {
                     ),
                 )
             }
-            argument_id_of_show(&__req, &mut __payload).await?
+            match argument_id_of_show(&__req, &mut __payload).await {
+                ::core::result::Result::Ok(__value) => __value,
+                ::core::result::Result::Err(__error) => {
+                    return ::microversion_actix::__private::actix_web::HttpResponse::from_error(
+                        __error,
+                    );
+                }
+            }
         };
         match __variant {
             0usize => {
                 let __out = __controller.__mv_show_v0(__a0).await;
-                ::core::result::Result::Ok(response_of_show(__out, &__req))
+                response_of_show(__out, &__req)
             }
             _ => {
                 let __out = __controller.__mv_show_v1(__a0).await;
-                ::core::result::Result::Ok(response_of_show(__out, &__req))
+                response_of_show(__out, &__req)
             }
         }
     }

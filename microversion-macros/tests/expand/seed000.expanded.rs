@@ -40,10 +40,7 @@ impl Servers {
     async fn __mv_route_update(
         __controller: ::std::rc::Rc<Self>,
         __input: ::microversion_actix::__private::OperationInput,
-    ) -> ::core::result::Result<
-        ::microversion_actix::__private::actix_web::HttpResponse,
-        ::microversion_actix::__private::actix_web::Error,
-    > {
+    ) -> ::microversion_actix::__private::actix_web::HttpResponse {
         #[allow(non_snake_case)]
         fn response_of_update<__R: ::microversion_actix::__private::RouteResponse>(
             __out: __R,
@@ -58,13 +55,21 @@ impl Servers {
         } = __input;
         let __key: u32 = __version.packed();
         if __key >= 0x0002_0001_u32 {
-            ::microversion_actix::__private::validate_body(
+            match ::microversion_actix::__private::validate_body(
                     &__req,
                     &mut __payload,
                     __version,
                     Self::__mv_schemas_update_v0(),
                 )
-                .await?;
+                .await
+            {
+                ::core::result::Result::Ok(__value) => __value,
+                ::core::result::Result::Err(__error) => {
+                    return ::microversion_actix::__private::actix_web::HttpResponse::from_error(
+                        __error,
+                    );
+                }
+            };
             let __a0: Path<String> = {
                 #[allow(non_snake_case)]
                 fn argument_id_of_update<
@@ -85,7 +90,14 @@ impl Servers {
                         ),
                     )
                 }
-                argument_id_of_update(&__req, &mut __payload).await?
+                match argument_id_of_update(&__req, &mut __payload).await {
+                    ::core::result::Result::Ok(__value) => __value,
+                    ::core::result::Result::Err(__error) => {
+                        return ::microversion_actix::__private::actix_web::HttpResponse::from_error(
+                            __error,
+                        );
+                    }
+                }
             };
             let __a1: Json<Value> = {
                 #[allow(non_snake_case)]
@@ -107,12 +119,19 @@ impl Servers {
                         ),
                     )
                 }
-                argument_body_of_update(&__req, &mut __payload).await?
+                match argument_body_of_update(&__req, &mut __payload).await {
+                    ::core::result::Result::Ok(__value) => __value,
+                    ::core::result::Result::Err(__error) => {
+                        return ::microversion_actix::__private::actix_web::HttpResponse::from_error(
+                            __error,
+                        );
+                    }
+                }
             };
             let __out = __controller.__mv_update_v0(__a0, __a1).await;
-            ::core::result::Result::Ok(response_of_update(__out, &__req))
+            response_of_update(__out, &__req)
         } else {
-            ::core::result::Result::Err(
+            ::microversion_actix::__private::actix_web::HttpResponse::from_error(
                 ::microversion_actix::__private::missing(
                     __version,
                     404u16,
