@@ -356,6 +356,36 @@ async fn a_literal_route_wins_over_a_parameter_whatever_the_declaration_order() 
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
 }
 
+/// A path parameter with a pattern matches several segments, so a literal
+/// path of another length can share its requests: declared after it, the
+/// literal still wins.
+struct Files;
+
+#[controller(api = API, scope = "/files")]
+impl Files {
+    #[get("/{path:.*}")]
+    #[api_version("2.1")]
+    async fn file(&self, path: web::Path<String>) -> String {
+        format!("file {path}")
+    }
+
+    #[get("/readme/raw")]
+    #[api_version("2.1")]
+    async fn raw_readme(&self) -> &'static str {
+        "raw readme"
+    }
+}
+
+#[actix_web::test]
+async fn a_literal_route_wins_over_a_parameter_spanning_segments() {
+    let app = actix_test::init_service(App::new().wrap(Microversions::new(API)).service(Files)).await;
+    let get = |uri: &'static str| actix_test::TestRequest::get().uri(uri).to_request();
+    let res = actix_test::call_service(&app, get("/files/readme/raw")).await;
+    assert_eq!(actix_test::read_body(res).await, "raw readme");
+    let res = actix_test::call_service(&app, get("/files/docs/guide.md")).await;
+    assert_eq!(actix_test::read_body(res).await, "file docs/guide.md");
+}
+
 /// Many variants with gaps between them: the generated decision tree must
 /// agree with a brute-force range check at every version.
 struct Gapped;

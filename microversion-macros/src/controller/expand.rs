@@ -528,12 +528,22 @@ fn routes_by_path(c: &Controller) -> Vec<(String, Vec<(&Route, &Operation)>)> {
     ordered
 }
 
-/// Whether `a` must be registered ahead of `b`: both have as many segments
-/// (a parameter matches one segment), and at the first position where one
-/// has a literal and the other a parameter, `a` has the literal.
+/// Whether `a` must be registered ahead of `b`: both can match the same
+/// request, and at the first position where one has a literal and the other
+/// a parameter, `a` has the literal. Paths with as many segments can; paths
+/// of different lengths can only when one has a parameter that may span
+/// segments (`{tail}*`, or one with a pattern such as `{path:.*}`).
 fn goes_before(a: &str, b: &str) -> bool {
-    let (a, b) = (segment_kinds(a), segment_kinds(b));
-    a.len() == b.len() && a < b
+    let (kinds_a, kinds_b) = (segment_kinds(a), segment_kinds(b));
+    let comparable = kinds_a.len() == kinds_b.len() || spans_segments(a) || spans_segments(b);
+    comparable && kinds_a < kinds_b
+}
+
+/// Whether a parameter of `path` may match more than one segment: a tail
+/// (`{tail}*`) or a parameter with a pattern (`{path:.*}`; any pattern is
+/// taken to, since the macro does not read regular expressions).
+fn spans_segments(path: &str) -> bool {
+    path.split('/').any(|s| s.starts_with('{') && (s.contains(':') || s.ends_with('*')))
 }
 
 /// For each segment of `path`, whether it is a parameter (`{id}`): literals sort first.
@@ -671,5 +681,11 @@ mod tests {
         assert!(!goes_before("/servers/{id}/model", "/servers"));
         // Equal shapes: no reason to move.
         assert!(!goes_before("/servers/{id}", "/flavors/{id}"));
+        // A parameter that may span segments shares requests with longer paths.
+        assert!(goes_before("/files/readme/raw", "/files/{path:.*}"));
+        assert!(!goes_before("/files/{path:.*}", "/files/readme/raw"));
+        assert!(goes_before("/files/readme/raw", "/files/{tail}*"));
+        assert!(!goes_before("/files/{tail}*", "/files/readme"));
+        assert!(goes_before("/files/readme", "/files/{tail}*"));
     }
 }
