@@ -358,7 +358,6 @@ struct State {
     api: Api,
     cap: VersionCap,
     errors: ErrorRenderer,
-    standard: HeaderName,
     legacy: Vec<HeaderName>,
     /// Per history entry: the standard header's value and the bare version.
     values: Vec<(HeaderValue, HeaderValue)>,
@@ -404,7 +403,6 @@ impl State {
             deprecation,
             errors: config.errors.clone(),
             // The declaration only accepts token names, which are valid header names.
-            standard: STANDARD_HEADER_NAME,
             legacy: api.legacy_header_names().iter().filter_map(|n| static_header_name(n)).collect(),
             values,
             vary: value(rendered.vary()),
@@ -419,7 +417,9 @@ impl State {
         &'h self,
         headers: &'h HeaderMap,
     ) -> impl Iterator<Item = (&'h HeaderName, &'h HeaderValue)> {
-        std::iter::once(&self.standard)
+        // A static, so that the name lives as long as the headers it is paired with.
+        static STANDARD: HeaderName = STANDARD_HEADER_NAME;
+        std::iter::once(&STANDARD)
             .chain(&self.legacy)
             .flat_map(move |name| headers.get_all(name).map(move |value| (name, value)))
     }

@@ -215,3 +215,29 @@ async fn the_api_version_helper_sets_the_standard_header() {
     let req = TestRequest::get().api_version(&API, "2.4").to_http_request();
     assert_eq!(req.headers().get(STD).unwrap(), "compute 2.4");
 }
+
+/// The middleware finds the version headers by name rather than walking every
+/// header in order: with repeated, interleaved and differently cased standard
+/// and legacy headers among others, it negotiates what `Api::negotiate`
+/// makes of the same headers in the order sent.
+#[actix_web::test]
+async fn lookup_by_name_negotiates_as_the_headers_in_order() {
+    let cases: &[&[(&str, &str)]] = &[
+        &[
+            (LEGACY, "2.3"),
+            ("Accept", "application/json"),
+            (STD, "volume 3.1"),
+            ("x-openstack-nova-api-version", "2.4"),
+        ],
+        &[(STD, "compute 2.2"), (LEGACY, "2.6"), ("openstack-api-version", "compute 2.5, volume 3.0")],
+        &[("openstack-API-version", "volume 3.0"), (LEGACY, "2.7"), (STD, "image 2.1"), (LEGACY, "2.2, 2.6")],
+        &[("User-Agent", "test"), (STD, "compute 2.4"), (STD, "compute 2.3"), (LEGACY, "2.9")],
+        &[(LEGACY, "2.5"), ("X-OPENSTACK-NOVA-API-VERSION", "2.1")],
+    ];
+    for headers in cases {
+        let expected =
+            API.negotiate(headers.iter().map(|(n, v)| (*n, *v))).expect("each case negotiates").version;
+        let (status, version, _) = negotiate(headers).await;
+        assert_eq!((status, version), (StatusCode::OK, expected.to_string()), "{headers:?}");
+    }
+}

@@ -54,17 +54,16 @@ fn table_then_tree(
 ) -> TokenStream {
     let mut listed: Vec<(usize, &Variant, Vec<syn::LitInt>)> = Vec::new();
     let mut rest: Vec<(usize, &Variant)> = Vec::new();
-    let mut by_width: Vec<(usize, &Variant, Option<usize>)> =
-        variants.iter().map(|(i, v)| (*i, *v, listable_width(range_of(v)))).collect();
+    let mut by_width: Vec<(usize, &Variant, Option<Bounds>)> =
+        variants.iter().map(|(i, v)| (*i, *v, listable(range_of(v)))).collect();
     // Narrow ranges first, so that a wide one is what the limit leaves out.
-    by_width.sort_by_key(|(_, _, width)| width.unwrap_or(usize::MAX));
+    by_width.sort_by_key(|(_, _, bounds)| bounds.map_or(usize::MAX, width));
     let mut count = 0;
-    for (i, variant, width) in by_width {
-        match width {
-            Some(width) if count + width <= MAX_LISTED_VERSIONS => {
-                count += width;
-                let range = range_of(variant);
-                let (Some(min), Some(max)) = (range.min(), range.max()) else { unreachable!("listable") };
+    for (i, variant, bounds) in by_width {
+        match bounds {
+            Some(bounds) if count + width(bounds) <= MAX_LISTED_VERSIONS => {
+                count += width(bounds);
+                let (min, max) = bounds;
                 let packed =
                     (min.minor()..=max.minor()).map(|minor| packed_literal(Version::new(min.major(), minor)));
                 listed.push((i, variant, packed.collect()));
@@ -106,11 +105,19 @@ fn table_then_tree(
     }
 }
 
-/// How many versions a range covers if it can be listed: bounded at both
-/// ends within one major version.
-fn listable_width(range: VersionRange) -> Option<usize> {
+/// The first and last version of a range.
+type Bounds = (Version, Version);
+
+/// The bounds of a range that can be listed: bounded at both ends within
+/// one major version.
+fn listable(range: VersionRange) -> Option<Bounds> {
     let (min, max) = (range.min()?, range.max()?);
-    (min.major() == max.major()).then(|| usize::from(max.minor() - min.minor()) + 1)
+    (min.major() == max.major()).then_some((min, max))
+}
+
+/// How many versions listable bounds cover.
+fn width((min, max): Bounds) -> usize {
+    usize::from(max.minor() - min.minor()) + 1
 }
 
 /// Whether the variants run from the first one's minimum to every later

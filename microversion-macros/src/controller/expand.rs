@@ -246,7 +246,8 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
     };
     let key = format_ident!("__key");
     let variants = sorted(op);
-    let tree = if shared_arguments(op) {
+    let tree = if let Some(((last_i, last), others)) = variants.split_last().filter(|_| shared_arguments(op))
+    {
         // Every variant takes the same arguments and checks no schema: the
         // variant is chosen first (a miss answers before any extraction, as
         // when each variant extracts its own), then the arguments are
@@ -258,12 +259,11 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
         };
         let choose = decision_tree(&key, &variants, &index, &quote!(return #miss));
         let extract = prologue(0, &op.variants[0]);
-        let (last, others) = variants.split_last().expect("an operation has a variant");
         let arms = others.iter().map(|(i, variant)| {
             let body = call(*i, variant);
             quote!(#i => { #body })
         });
-        let last = call(last.0, last.1);
+        let last = call(*last_i, last);
         quote! {
             let #chosen: usize = #choose;
             #extract
