@@ -176,6 +176,47 @@ async fn new_method_exists_from_its_version_only() {
     assert_eq!(call("GET", "/testable/new", "2.12", None).await.0, StatusCode::OK);
 }
 
+/// Without the middleware, a controller's routes negotiate from the `Api`
+/// registered as app data (as the `ApiVersion` extractor does), and with
+/// neither they answer a 500 that says what to add, for every operation.
+#[actix_web::test]
+async fn without_the_middleware_routes_negotiate_from_app_data_or_say_what_to_add() {
+    let get = |path: &str, version: &str| {
+        actix_test::TestRequest::get()
+            .uri(path)
+            .insert_header(("OpenStack-API-Version", format!("compute {version}")))
+            .to_request()
+    };
+    let app =
+        actix_test::init_service(App::new().app_data(API).service(Testable { greeting: "hi".into() })).await;
+    for (path, version, status, body) in [
+        ("/testable/items/7?colour=red", "2.3", StatusCode::OK, "method_1 7"),
+        ("/testable/items/7?colour=red", "2.4", StatusCode::OK, "method_2 7 red"),
+        ("/testable/new", "2.4", StatusCode::OK, "hi from 2.4"),
+    ] {
+        let res = actix_test::call_service(&app, get(path, version)).await;
+        assert_eq!(res.status(), status, "{path} at {version}");
+        assert_eq!(actix_test::read_body(res).await, body.as_bytes(), "{path} at {version}");
+    }
+    let res = actix_test::call_service(&app, get("/testable/new", "2.3")).await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    let res = actix_test::call_service(&app, get("/testable/new", "2.99")).await;
+    assert_eq!(
+        res.status(),
+        StatusCode::NOT_ACCEPTABLE,
+        "an unserved version is refused as by the middleware"
+    );
+
+    let bare = actix_test::init_service(App::new().service(Testable { greeting: "hi".into() })).await;
+    for path in ["/testable/new", "/testable/items/7"] {
+        let res = actix_test::call_service(&bare, get(path, "2.4")).await;
+        assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR, "{path}");
+        let body: Value = actix_test::read_body_json(res).await;
+        let detail = body["errors"][0]["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("Microversions::new(API)") && detail.contains(path), "{path}: {detail}");
+    }
+}
+
 #[actix_web::test]
 async fn old_method_disappears_after_its_max() {
     assert_eq!(call("GET", "/testable/old", "2.4", None).await.0, StatusCode::OK);

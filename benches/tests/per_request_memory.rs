@@ -99,9 +99,15 @@ async fn framework_and_plain_allocations() {
     let plain_post = per_request(&app, post("/plain/servers")).await;
     let framework_post = per_request(&app, post("/v2.1/servers")).await;
     println!("POST plain: {plain_post:?}, framework: {framework_post:?} (allocations, bytes)");
+    // The framework's own allocations (reference §11): the negotiated version
+    // in the request's extensions and the route's boxed future.
+    let get_overhead = framework.0.saturating_sub(plain.0);
+    assert!(
+        get_overhead <= 2,
+        "a GET through the framework allocates {get_overhead} more than plain (at most 2)"
+    );
     // A second parse of the body would add every node of the document again
     // (dozens of allocations); the framework's fixed overhead is the same as on GET.
-    let get_overhead = framework.0.saturating_sub(plain.0);
     let post_overhead = framework_post.0.saturating_sub(plain_post.0);
     assert!(
         post_overhead <= get_overhead + 4,

@@ -8,7 +8,7 @@ pub use serde;
 pub use serde_json;
 
 pub use crate::controller::Controller;
-pub use crate::route::OperationInput;
+pub use crate::route::{OperationInput, OperationRoute, RouteFn, RouteFuture};
 pub use crate::schema::{SchemaError, SchemaSource, VersionedSchemas};
 pub use crate::versioned::{
     DerivedSchema, FieldSchema, Presence, VersionedModel, VersionedStruct, compile_model_schemas,

@@ -1,18 +1,27 @@
-//! What the route of one operation receives: what `#[controller]`
-//! registers for each operation with a route (docs/reference.md §4).
+//! The route of one operation: what `#[controller]` registers for each
+//! operation with a route (docs/reference.md §4).
 //!
-//! The route is an actix handler of one argument, [`OperationInput`]: the
-//! request, its body stream, and the version the middleware negotiated,
-//! taken in one step. The generated function extracts each variant's
-//! arguments itself, after choosing the variant; the controller comes from
-//! the handler (a closure holding it), not from app data.
+//! Each operation's generated function takes an [`OperationInput`] (the
+//! request, its body stream, and the version the middleware negotiated)
+//! and answers a [`RouteFuture`]. It extracts each variant's arguments
+//! itself, after choosing the variant. [`OperationRoute`] is the actix
+//! service that calls it, holding the controller (not app data).
+//!
+//! The future is boxed, so there is one service type per controller rather
+//! than one per operation. An actix handler or service instantiated per
+//! operation made a large controller take half as long again to compile as
+//! the same routes written by hand (docs/performance.md, section 7); the box
+//! is one allocation per request.
 
-use std::future::{Ready, ready};
+use std::future::{Future, Ready, ready};
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll};
 
-use actix_web::dev::Payload;
-use actix_web::{FromRequest, HttpRequest};
+use actix_web::dev::{Payload, Service, ServiceFactory, ServiceRequest, ServiceResponse, always_ready};
+use actix_web::{HttpRequest, HttpResponse};
 
-use crate::{ApiError, ApiVersion, Version};
+use crate::{ApiVersion, Version};
 
 /// The request of an operation's route, its body stream, and its version.
 pub struct OperationInput {
@@ -24,24 +33,96 @@ pub struct OperationInput {
     pub version: Version,
 }
 
-impl FromRequest for OperationInput {
-    type Error = ApiError;
-    type Future = Ready<Result<OperationInput, ApiError>>;
-
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        ready(ApiVersion::from_http_request(req).map(|version| OperationInput {
-            request: req.clone(),
-            payload: payload.take(),
-            version: version.version(),
-        }))
-    }
-}
-
 impl std::fmt::Debug for OperationInput {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("OperationInput")
             .field("request", &self.request)
             .field("version", &self.version)
             .finish_non_exhaustive()
+    }
+}
+
+/// What an operation's generated route function returns: its answer, to come.
+pub type RouteFuture = Pin<Box<dyn Future<Output = HttpResponse>>>;
+
+/// An operation's generated route function.
+pub type RouteFn<C> = fn(Rc<C>, OperationInput) -> RouteFuture;
+
+/// The actix service of one operation's route: calls its generated function
+/// with the controller and the request's [`OperationInput`].
+pub struct OperationRoute<C> {
+    controller: Rc<C>,
+    route: RouteFn<C>,
+}
+
+impl<C> OperationRoute<C> {
+    /// The route that answers with `route`, on `controller`.
+    pub fn new(controller: &Rc<C>, route: RouteFn<C>) -> OperationRoute<C> {
+        OperationRoute { controller: Rc::clone(controller), route }
+    }
+}
+
+impl<C> Clone for OperationRoute<C> {
+    fn clone(&self) -> Self {
+        OperationRoute { controller: Rc::clone(&self.controller), route: self.route }
+    }
+}
+
+impl<C: 'static> ServiceFactory<ServiceRequest> for OperationRoute<C> {
+    type Response = ServiceResponse;
+    type Error = actix_web::Error;
+    type Config = ();
+    type Service = OperationRoute<C>;
+    type InitError = ();
+    type Future = Ready<Result<OperationRoute<C>, ()>>;
+
+    fn new_service(&self, _: ()) -> Self::Future {
+        ready(Ok(self.clone()))
+    }
+}
+
+impl<C: 'static> Service<ServiceRequest> for OperationRoute<C> {
+    type Response = ServiceResponse;
+    type Error = actix_web::Error;
+    type Future = Answering;
+
+    always_ready!();
+
+    fn call(&self, req: ServiceRequest) -> Answering {
+        let (request, payload) = req.into_parts();
+        // Without the middleware in front, the version is negotiated here
+        // from the registered `Api`, or its absence is the answer (as the
+        // `ApiVersion` extractor does).
+        let answer = match ApiVersion::from_http_request(&request) {
+            Ok(version) => {
+                let input = OperationInput { request: request.clone(), payload, version: version.version() };
+                (self.route)(Rc::clone(&self.controller), input)
+            }
+            Err(refusal) => Box::pin(ready(HttpResponse::from_error(refusal))),
+        };
+        Answering { answer, request: Some(request) }
+    }
+}
+
+/// The future of [`OperationRoute`]: the route's answer, with its request.
+pub struct Answering {
+    answer: RouteFuture,
+    request: Option<HttpRequest>,
+}
+
+impl Future for Answering {
+    type Output = Result<ServiceResponse, actix_web::Error>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        let response = std::task::ready!(this.answer.as_mut().poll(cx));
+        let request = this.request.take().expect("`Answering` polled after it answered");
+        Poll::Ready(Ok(ServiceResponse::new(request, response)))
+    }
+}
+
+impl std::fmt::Debug for Answering {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Answering").field("request", &self.request).finish_non_exhaustive()
     }
 }

@@ -282,14 +282,16 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
     quote! {
         #[doc(hidden)]
         #[allow(unused_mut, unused_variables)]
-        async fn #handler(
+        fn #handler(
             __controller: ::std::rc::Rc<Self>,
             __input: #rt::OperationInput,
-        ) -> #rt::actix_web::HttpResponse {
+        ) -> #rt::RouteFuture {
             #respond_fn_def
-            let #rt::OperationInput { request: __req, payload: mut __payload, version: #version } = __input;
-            let #key: u32 = #version.packed();
-            #tree
+            ::std::boxed::Box::pin(async move {
+                let #rt::OperationInput { request: __req, payload: mut __payload, version: #version } = __input;
+                let #key: u32 = #version.packed();
+                #tree
+            })
         }
     }
 }
@@ -572,10 +574,8 @@ fn register_impl(c: &Controller) -> TokenStream {
             let method = Ident::new(&route.method, Span::call_site());
             let handler = names::route_handler(&op.name);
             quote! {
-                .route(#web::route().method(#rt::actix_web::http::Method::#method).to({
-                    let __controller = ::std::rc::Rc::clone(&__controller);
-                    move |__input: #rt::OperationInput| Self::#handler(::std::rc::Rc::clone(&__controller), __input)
-                }))
+                .route(#web::route().method(#rt::actix_web::http::Method::#method)
+                    .service(#rt::OperationRoute::new(&__controller, Self::#handler)))
             }
         });
         quote!(#web::resource(#path) #(#routes)*)

@@ -11,10 +11,10 @@ impl Servers {
     }
     #[doc(hidden)]
     #[allow(unused_mut, unused_variables)]
-    async fn __mv_route_show(
+    fn __mv_route_show(
         __controller: ::std::rc::Rc<Self>,
         __input: ::microversion_actix::__private::OperationInput,
-    ) -> ::microversion_actix::__private::actix_web::HttpResponse {
+    ) -> ::microversion_actix::__private::RouteFuture {
         #[allow(non_snake_case)]
         fn response_of_show<__R: ::microversion_actix::__private::RouteResponse>(
             __out: __R,
@@ -22,64 +22,68 @@ impl Servers {
         ) -> ::microversion_actix::__private::actix_web::HttpResponse {
             ::microversion_actix::__private::RouteResponse::respond(__out, __req)
         }
-        let ::microversion_actix::__private::OperationInput {
-            request: __req,
-            payload: mut __payload,
-            version: __version,
-        } = __input;
-        let __key: u32 = __version.packed();
-        let __variant: usize = if __key < 0x0002_002f_u32 {
-            if __key >= 0x0002_0001_u32 {
-                0usize
-            } else {
-                return ::microversion_actix::__private::actix_web::HttpResponse::from_error(
-                    ::microversion_actix::__private::missing(
-                        __version,
-                        404u16,
-                        ::core::option::Option::None,
-                    ),
-                )
-            }
-        } else {
-            1usize
-        };
-        let __a0: Path<u32> = {
-            #[allow(non_snake_case)]
-            fn argument_id_of_show<__T: ::microversion_actix::__private::RouteArgument>(
-                __req: &::microversion_actix::__private::actix_web::HttpRequest,
-                __payload: &mut ::microversion_actix::__private::actix_web::dev::Payload,
-            ) -> impl ::core::future::Future<
-                Output = ::core::result::Result<
-                    __T,
-                    ::microversion_actix::__private::actix_web::Error,
-                >,
-            > {
-                ::microversion_actix::__private::Extracting::new(
-                    <__T as ::microversion_actix::__private::RouteArgument>::extract(
-                        __req,
-                        __payload,
-                    ),
-                )
-            }
-            match argument_id_of_show(&__req, &mut __payload).await {
-                ::core::result::Result::Ok(__value) => __value,
-                ::core::result::Result::Err(__error) => {
+        ::std::boxed::Box::pin(async move {
+            let ::microversion_actix::__private::OperationInput {
+                request: __req,
+                payload: mut __payload,
+                version: __version,
+            } = __input;
+            let __key: u32 = __version.packed();
+            let __variant: usize = if __key < 0x0002_002f_u32 {
+                if __key >= 0x0002_0001_u32 {
+                    0usize
+                } else {
                     return ::microversion_actix::__private::actix_web::HttpResponse::from_error(
-                        __error,
-                    );
+                        ::microversion_actix::__private::missing(
+                            __version,
+                            404u16,
+                            ::core::option::Option::None,
+                        ),
+                    )
+                }
+            } else {
+                1usize
+            };
+            let __a0: Path<u32> = {
+                #[allow(non_snake_case)]
+                fn argument_id_of_show<
+                    __T: ::microversion_actix::__private::RouteArgument,
+                >(
+                    __req: &::microversion_actix::__private::actix_web::HttpRequest,
+                    __payload: &mut ::microversion_actix::__private::actix_web::dev::Payload,
+                ) -> impl ::core::future::Future<
+                    Output = ::core::result::Result<
+                        __T,
+                        ::microversion_actix::__private::actix_web::Error,
+                    >,
+                > {
+                    ::microversion_actix::__private::Extracting::new(
+                        <__T as ::microversion_actix::__private::RouteArgument>::extract(
+                            __req,
+                            __payload,
+                        ),
+                    )
+                }
+                match argument_id_of_show(&__req, &mut __payload).await {
+                    ::core::result::Result::Ok(__value) => __value,
+                    ::core::result::Result::Err(__error) => {
+                        return ::microversion_actix::__private::actix_web::HttpResponse::from_error(
+                            __error,
+                        );
+                    }
+                }
+            };
+            match __variant {
+                0usize => {
+                    let __out = __controller.__mv_show_v0(__a0).await;
+                    response_of_show(__out, &__req)
+                }
+                _ => {
+                    let __out = __controller.__mv_show_v1(__a0).await;
+                    response_of_show(__out, &__req)
                 }
             }
-        };
-        match __variant {
-            0usize => {
-                let __out = __controller.__mv_show_v0(__a0).await;
-                response_of_show(__out, &__req)
-            }
-            _ => {
-                let __out = __controller.__mv_show_v1(__a0).await;
-                response_of_show(__out, &__req)
-            }
-        }
+        })
     }
     #[doc(hidden)]
     #[allow(dead_code)]
@@ -154,15 +158,12 @@ impl ::microversion_actix::__private::actix_web::dev::HttpServiceFactory for Ser
                         .method(
                             ::microversion_actix::__private::actix_web::http::Method::GET,
                         )
-                        .to({
-                            let __controller = ::std::rc::Rc::clone(&__controller);
-                            move |
-                                __input: ::microversion_actix::__private::OperationInput|
-                            Self::__mv_route_show(
-                                ::std::rc::Rc::clone(&__controller),
-                                __input,
-                            )
-                        }),
+                        .service(
+                            ::microversion_actix::__private::OperationRoute::new(
+                                &__controller,
+                                Self::__mv_route_show,
+                            ),
+                        ),
                 ),
             __config,
         );

@@ -37,10 +37,10 @@ impl Servers {
     }
     #[doc(hidden)]
     #[allow(unused_mut, unused_variables)]
-    async fn __mv_route_update(
+    fn __mv_route_update(
         __controller: ::std::rc::Rc<Self>,
         __input: ::microversion_actix::__private::OperationInput,
-    ) -> ::microversion_actix::__private::actix_web::HttpResponse {
+    ) -> ::microversion_actix::__private::RouteFuture {
         #[allow(non_snake_case)]
         fn response_of_update<__R: ::microversion_actix::__private::RouteResponse>(
             __out: __R,
@@ -48,97 +48,99 @@ impl Servers {
         ) -> ::microversion_actix::__private::actix_web::HttpResponse {
             ::microversion_actix::__private::RouteResponse::respond(__out, __req)
         }
-        let ::microversion_actix::__private::OperationInput {
-            request: __req,
-            payload: mut __payload,
-            version: __version,
-        } = __input;
-        let __key: u32 = __version.packed();
-        if __key >= 0x0002_0001_u32 {
-            match ::microversion_actix::__private::validate_body(
-                    &__req,
-                    &mut __payload,
-                    __version,
-                    Self::__mv_schemas_update_v0(),
+        ::std::boxed::Box::pin(async move {
+            let ::microversion_actix::__private::OperationInput {
+                request: __req,
+                payload: mut __payload,
+                version: __version,
+            } = __input;
+            let __key: u32 = __version.packed();
+            if __key >= 0x0002_0001_u32 {
+                match ::microversion_actix::__private::validate_body(
+                        &__req,
+                        &mut __payload,
+                        __version,
+                        Self::__mv_schemas_update_v0(),
+                    )
+                    .await
+                {
+                    ::core::result::Result::Ok(__value) => __value,
+                    ::core::result::Result::Err(__error) => {
+                        return ::microversion_actix::__private::actix_web::HttpResponse::from_error(
+                            __error,
+                        );
+                    }
+                };
+                let __a0: Path<String> = {
+                    #[allow(non_snake_case)]
+                    fn argument_id_of_update<
+                        __T: ::microversion_actix::__private::RouteArgument,
+                    >(
+                        __req: &::microversion_actix::__private::actix_web::HttpRequest,
+                        __payload: &mut ::microversion_actix::__private::actix_web::dev::Payload,
+                    ) -> impl ::core::future::Future<
+                        Output = ::core::result::Result<
+                            __T,
+                            ::microversion_actix::__private::actix_web::Error,
+                        >,
+                    > {
+                        ::microversion_actix::__private::Extracting::new(
+                            <__T as ::microversion_actix::__private::RouteArgument>::extract(
+                                __req,
+                                __payload,
+                            ),
+                        )
+                    }
+                    match argument_id_of_update(&__req, &mut __payload).await {
+                        ::core::result::Result::Ok(__value) => __value,
+                        ::core::result::Result::Err(__error) => {
+                            return ::microversion_actix::__private::actix_web::HttpResponse::from_error(
+                                __error,
+                            );
+                        }
+                    }
+                };
+                let __a1: Json<Value> = {
+                    #[allow(non_snake_case)]
+                    fn argument_body_of_update<
+                        __T: ::microversion_actix::__private::RouteArgument,
+                    >(
+                        __req: &::microversion_actix::__private::actix_web::HttpRequest,
+                        __payload: &mut ::microversion_actix::__private::actix_web::dev::Payload,
+                    ) -> impl ::core::future::Future<
+                        Output = ::core::result::Result<
+                            __T,
+                            ::microversion_actix::__private::actix_web::Error,
+                        >,
+                    > {
+                        ::microversion_actix::__private::Extracting::new(
+                            <__T as ::microversion_actix::__private::RouteArgument>::extract(
+                                __req,
+                                __payload,
+                            ),
+                        )
+                    }
+                    match argument_body_of_update(&__req, &mut __payload).await {
+                        ::core::result::Result::Ok(__value) => __value,
+                        ::core::result::Result::Err(__error) => {
+                            return ::microversion_actix::__private::actix_web::HttpResponse::from_error(
+                                __error,
+                            );
+                        }
+                    }
+                };
+                let __out = __controller.__mv_update_v0(__a0, __a1).await;
+                response_of_update(__out, &__req)
+            } else {
+                ::microversion_actix::__private::actix_web::HttpResponse::from_error(
+                    ::microversion_actix::__private::missing(
+                        __version,
+                        404u16,
+                        ::core::option::Option::None,
+                    ),
                 )
-                .await
-            {
-                ::core::result::Result::Ok(__value) => __value,
-                ::core::result::Result::Err(__error) => {
-                    return ::microversion_actix::__private::actix_web::HttpResponse::from_error(
-                        __error,
-                    );
-                }
-            };
-            let __a0: Path<String> = {
-                #[allow(non_snake_case)]
-                fn argument_id_of_update<
-                    __T: ::microversion_actix::__private::RouteArgument,
-                >(
-                    __req: &::microversion_actix::__private::actix_web::HttpRequest,
-                    __payload: &mut ::microversion_actix::__private::actix_web::dev::Payload,
-                ) -> impl ::core::future::Future<
-                    Output = ::core::result::Result<
-                        __T,
-                        ::microversion_actix::__private::actix_web::Error,
-                    >,
-                > {
-                    ::microversion_actix::__private::Extracting::new(
-                        <__T as ::microversion_actix::__private::RouteArgument>::extract(
-                            __req,
-                            __payload,
-                        ),
-                    )
-                }
-                match argument_id_of_update(&__req, &mut __payload).await {
-                    ::core::result::Result::Ok(__value) => __value,
-                    ::core::result::Result::Err(__error) => {
-                        return ::microversion_actix::__private::actix_web::HttpResponse::from_error(
-                            __error,
-                        );
-                    }
-                }
-            };
-            let __a1: Json<Value> = {
-                #[allow(non_snake_case)]
-                fn argument_body_of_update<
-                    __T: ::microversion_actix::__private::RouteArgument,
-                >(
-                    __req: &::microversion_actix::__private::actix_web::HttpRequest,
-                    __payload: &mut ::microversion_actix::__private::actix_web::dev::Payload,
-                ) -> impl ::core::future::Future<
-                    Output = ::core::result::Result<
-                        __T,
-                        ::microversion_actix::__private::actix_web::Error,
-                    >,
-                > {
-                    ::microversion_actix::__private::Extracting::new(
-                        <__T as ::microversion_actix::__private::RouteArgument>::extract(
-                            __req,
-                            __payload,
-                        ),
-                    )
-                }
-                match argument_body_of_update(&__req, &mut __payload).await {
-                    ::core::result::Result::Ok(__value) => __value,
-                    ::core::result::Result::Err(__error) => {
-                        return ::microversion_actix::__private::actix_web::HttpResponse::from_error(
-                            __error,
-                        );
-                    }
-                }
-            };
-            let __out = __controller.__mv_update_v0(__a0, __a1).await;
-            response_of_update(__out, &__req)
-        } else {
-            ::microversion_actix::__private::actix_web::HttpResponse::from_error(
-                ::microversion_actix::__private::missing(
-                    __version,
-                    404u16,
-                    ::core::option::Option::None,
-                ),
-            )
-        }
+            }
+        })
     }
     #[doc(hidden)]
     #[allow(dead_code)]
@@ -185,15 +187,12 @@ impl ::microversion_actix::__private::actix_web::dev::HttpServiceFactory for Ser
                             .method(
                                 ::microversion_actix::__private::actix_web::http::Method::PUT,
                             )
-                            .to({
-                                let __controller = ::std::rc::Rc::clone(&__controller);
-                                move |
-                                    __input: ::microversion_actix::__private::OperationInput|
-                                Self::__mv_route_update(
-                                    ::std::rc::Rc::clone(&__controller),
-                                    __input,
-                                )
-                            }),
+                            .service(
+                                ::microversion_actix::__private::OperationRoute::new(
+                                    &__controller,
+                                    Self::__mv_route_update,
+                                ),
+                            ),
                     ),
             );
         ::microversion_actix::__private::actix_web::dev::HttpServiceFactory::register(
