@@ -42,16 +42,35 @@ fn version_label(api: &Api, version: crate::Version) -> &'static str {
     labels.entry(version.packed()).or_insert_with(|| Box::leak(version.to_string().into_boxed_str()))
 }
 
+/// Adds one to the request counter of these labels. Each combination's
+/// labels are built once per process (there are a few per declared
+/// version), so counting allocates nothing: `metrics::counter!` would build
+/// the list of labels again on every request.
 #[cfg(feature = "metrics")]
 fn increment(api: &Api, version: &'static str, chosen_by: &'static str, outcome: &'static str) {
-    metrics::counter!(
-        REQUESTS,
-        "service" => api.service_type(),
-        "version" => version,
-        "chosen_by" => chosen_by,
-        "outcome" => outcome,
-    )
-    .increment(1);
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock, PoisonError};
+
+    use metrics::{Key, Label, Level, Metadata};
+    type Labels = [&'static str; 4];
+    static KEYS: OnceLock<Mutex<HashMap<Labels, &'static [Label]>>> = OnceLock::new();
+    static METADATA: Metadata<'static> = Metadata::new(module_path!(), Level::INFO, Some(module_path!()));
+
+    let service = api.service_type();
+    let labels = {
+        let keys = KEYS.get_or_init(Default::default);
+        let mut keys = keys.lock().unwrap_or_else(PoisonError::into_inner);
+        *keys.entry([service, version, chosen_by, outcome]).or_insert_with(|| {
+            Box::leak(Box::new([
+                Label::from_static_parts("service", service),
+                Label::from_static_parts("version", version),
+                Label::from_static_parts("chosen_by", chosen_by),
+                Label::from_static_parts("outcome", outcome),
+            ]))
+        })
+    };
+    let key = Key::from_static_parts(REQUESTS, labels);
+    metrics::with_recorder(|recorder| recorder.register_counter(&key, &METADATA)).increment(1);
 }
 
 /// Counts a request served at a negotiated version.
