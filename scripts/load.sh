@@ -9,7 +9,8 @@
 #   scripts/load.sh                 # the load ratios (about 5 minutes)
 #   scripts/load.sh --all           # and every other target's ratio (about 15 minutes more):
 #                                   # scripts/instructions.sh, scripts/negotiation_vs_parse.sh,
-#                                   # the allocation counts, the dispatch bench, scripts/compile_cost.sh
+#                                   # the allocation counts, the dispatch bench and
+#                                   # scripts/dispatch_instructions.sh, scripts/compile_cost.sh
 #   ROUNDS=10 DURATION=10 scripts/load.sh
 #
 # Settings (environment): ROUNDS (6), DURATION seconds per run (5),
@@ -190,6 +191,14 @@ if [ "$ALL" = 1 ]; then
             sort -n | awk -v s="$shape" '{ t = t sprintf("%s%s: %s", t == "" ? "" : ", ", $1, $2); if ($2 > worst) worst = $2 }
                 END { printf "%s|%s|%s\n", t, worst, (worst <= 1.05 ? "met" : "MISSED") }' |
             { IFS='|' read -r t w v; row "generated dispatch / hand match, $shape version (variants: ratio)" "$t" "<= 1.05" "$v"; }
+    done
+
+    echo "== dispatch in instructions (scripts/dispatch_instructions.sh)"
+    scripts/dispatch_instructions.sh | tee "$work/dispatch_instructions"
+    for shape in fixed mixed; do
+        awk -v s="$shape" '$1 == s { t = t sprintf("%s%s: %s", t == "" ? "" : ", ", $2, $5); if ($5 > worst) worst = $5 }
+            END { printf "%s|%s\n", t, (worst <= 1.05 ? "met" : "MISSED") }' "$work/dispatch_instructions" |
+            { IFS='|' read -r t v; row "generated dispatch / hand match in instructions (callgrind), $shape version" "$t" "<= 1.05" "$v"; }
     done
 
     echo "== compile time (scripts/compile_cost.sh)"
