@@ -116,8 +116,11 @@ impl Future for Answering {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
         let response = std::task::ready!(this.answer.as_mut().poll(cx));
-        let request = this.request.take().expect("`Answering` polled after it answered");
-        Poll::Ready(Ok(ServiceResponse::new(request, response)))
+        // `None` only if polled again after answering, which actix never does.
+        match this.request.take() {
+            Some(request) => Poll::Ready(Ok(ServiceResponse::new(request, response))),
+            None => Poll::Pending,
+        }
     }
 }
 
