@@ -196,6 +196,8 @@ impl Flavors {
         Ok(Versioned::ok(OneFlavor::new(&flavor, &req)))
     }
 
+    /// 202 Accepted, as Nova answers (`flavor_manage.py` `_delete`:
+    /// `@wsgi.response(202)`; tempest.lib's `delete_flavor`: `[202]`).
     #[delete("/flavors/{id}")]
     #[response(202)]
     async fn delete(&self, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
@@ -305,15 +307,19 @@ impl FlavorExtraSpecs {
         Ok(HttpResponse::Ok().json(specs))
     }
 
+    /// 200 OK with no body, as Nova answers (`flavors_extraspecs.py` `delete`
+    /// has no `@wsgi.response`, so webob's default 200; tempest.lib's
+    /// `unset_flavor_extra_specs` schema: `'status_code': [200]`). Unlike
+    /// `DELETE /flavors/{id}`, which is 202.
     #[delete("/flavors/{id}/os-extra_specs/{key}")]
-    #[response(202)]
+    #[response(200)]
     async fn delete(&self, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
         let (id, key) = path.into_inner();
         let mut found = false;
         self.store
             .update_flavor(&id, |f| found = f.extra_specs.remove(&key).is_some())
             .ok_or_else(|| not_found(&id))?;
-        if found { Ok(HttpResponse::Accepted().finish()) } else { Err(no_spec(&id, &key)) }
+        if found { Ok(HttpResponse::Ok().finish()) } else { Err(no_spec(&id, &key)) }
     }
 }
 

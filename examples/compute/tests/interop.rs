@@ -1,11 +1,12 @@
 //! Interoperability tests: the real OpenStack Python clients from PyPI
 //! (python-novaclient, keystoneauth1, microversion-parse; pinned in
-//! `interop/requirements.txt`), unmodified, against the compute example on a
-//! free loopback port.
+//! `interop/requirements.txt`) and tempest.lib's compute clients (pinned in
+//! `interop/requirements-tempest.txt`), unmodified, against the compute
+//! example on a free loopback port.
 //!
 //! A virtual environment is made once under the cargo target directory
-//! (`target/tmp/interop-venv-<hash of requirements.txt and python3>`) and
-//! reused while neither changes. `python3` with the `venv` module (Debian:
+//! (`target/tmp/interop-venv-<hash of requirements.txt and python3>`, and
+//! `tempest-venv-<hash>` for tempest) and reused while neither changes. `python3` with the `venv` module (Debian:
 //! `python3-venv`) and access to PyPI are required: without them these tests
 //! fail, with a message that says what to install; they never skip.
 
@@ -15,7 +16,7 @@ mod python;
 use compute::RunningServer;
 use microversion_actix::Version;
 use microversion_testkit::python::fnv1a;
-use python::run_script;
+use python::{run_script, run_script_with, tempest_venv_python};
 
 #[test]
 fn novaclient_flow() {
@@ -43,6 +44,17 @@ fn openapi_documents_pass_real_tools() {
     let server = RunningServer::start().expect("the compute example starts");
     let docs = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi");
     run_script("openapi_tools.py", &[&server.url, docs]);
+}
+
+/// tempest.lib's own compute clients (tempest from PyPI, in a venv of its
+/// own) call every flavor, extra spec and keypair operation at sixteen
+/// versions and check each answer as tempest checks Nova's: the status in
+/// the `status_code` list of the response schema of that microversion, the
+/// body with jsonschema and tempest's format checker, the version header.
+#[test]
+fn tempest_clients_accept_every_answer() {
+    let server = RunningServer::start().expect("the compute example starts");
+    run_script_with(tempest_venv_python(), "tempest_clients.py", &[&server.url]);
 }
 
 #[test]

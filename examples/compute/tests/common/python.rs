@@ -31,10 +31,30 @@ pub(crate) fn venv_python() -> &'static Path {
     }
 }
 
+/// Makes (once per process; reused across runs) the venv of tempest.lib's
+/// compute clients, every package pinned in `requirements-tempest.txt` and
+/// installed with `--no-deps`, and returns its python. A venv of its own:
+/// tempest's pins never move the clients'.
+pub(crate) fn tempest_venv_python() -> &'static Path {
+    static VENV: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    let made = VENV.get_or_init(|| {
+        let requirements = [(interop_dir().join("requirements-tempest.txt"), true)];
+        python::venv(Path::new(env!("CARGO_TARGET_TMPDIR")), "tempest-venv", &requirements)
+    });
+    match made {
+        Ok(python) => python,
+        Err(message) => panic!("{message}"),
+    }
+}
+
 /// Runs `script` (in `interop/`) with the venv's python and `args`; panics
 /// with the script's output unless it exits 0.
 pub(crate) fn run_script(script: &str, args: &[&str]) {
-    let python = venv_python();
+    run_script_with(venv_python(), script, args);
+}
+
+/// [`run_script`] with another venv's `python`.
+pub(crate) fn run_script_with(python: &Path, script: &str, args: &[&str]) {
     let path = interop_dir().join(script);
     let mut command = Command::new(python);
     command
