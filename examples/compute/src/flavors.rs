@@ -156,7 +156,7 @@ impl Flavors {
     #[get("/flavors/{id}")]
     #[response(200, model = OneFlavor)]
     async fn show(&self, req: HttpRequest, id: web::Path<String>) -> Result<Versioned<OneFlavor>, ApiError> {
-        let flavor = self.store.flavor(&id).ok_or_else(|| not_found(&id))?;
+        let flavor = self.store.flavor(&id)?.ok_or_else(|| not_found(&id))?;
         Ok(Versioned::ok(OneFlavor::new(&flavor, &req)))
     }
 
@@ -168,7 +168,7 @@ impl Flavors {
     #[schema(create_v2_55, "2.55")]
     async fn create(&self, req: HttpRequest, body: Json<Value>) -> Result<Versioned<OneFlavor>, ApiError> {
         let flavor = new_flavor(&body["flavor"])?;
-        match self.store.insert_flavor(flavor.clone()) {
+        match self.store.insert_flavor(flavor.clone())? {
             Ok(()) => Ok(Versioned::ok(OneFlavor::new(&flavor, &req))),
             Err(Conflict::Id) => {
                 Err(ApiError::conflict(format!("Flavor with ID {} already exists.", flavor.id)))
@@ -192,7 +192,7 @@ impl Flavors {
     ) -> Result<Versioned<OneFlavor>, ApiError> {
         let description = body["flavor"]["description"].as_str().map(str::to_owned);
         let flavor =
-            self.store.update_flavor(&id, |f| f.description = description).ok_or_else(|| not_found(&id))?;
+            self.store.update_flavor(&id, |f| f.description = description)?.ok_or_else(|| not_found(&id))?;
         Ok(Versioned::ok(OneFlavor::new(&flavor, &req)))
     }
 
@@ -201,7 +201,7 @@ impl Flavors {
     #[delete("/flavors/{id}")]
     #[response(202)]
     async fn delete(&self, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        if self.store.remove_flavor(&id) {
+        if self.store.remove_flavor(&id)? {
             Ok(HttpResponse::Accepted().finish())
         } else {
             Err(not_found(&id))
@@ -226,7 +226,7 @@ impl Flavors {
         };
         let mut flavors: Vec<Flavor> = self
             .store
-            .flavors()
+            .flavors()?
             .into_iter()
             .filter(|f| min_ram.is_none_or(|min| f.ram >= min))
             .filter(|f| min_disk.is_none_or(|min| f.disk >= min))
@@ -262,7 +262,7 @@ impl FlavorExtraSpecs {
     #[get("/flavors/{id}/os-extra_specs")]
     #[response(200, extra_specs_response)]
     async fn list(&self, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        let flavor = self.store.flavor(&id).ok_or_else(|| not_found(&id))?;
+        let flavor = self.store.flavor(&id)?.ok_or_else(|| not_found(&id))?;
         Ok(HttpResponse::Ok().json(json!({"extra_specs": flavor.extra_specs})))
     }
 
@@ -273,7 +273,7 @@ impl FlavorExtraSpecs {
     async fn create(&self, id: web::Path<String>, body: Json<Value>) -> Result<HttpResponse, ApiError> {
         let specs = spec_strings(&body["extra_specs"]);
         self.store
-            .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))
+            .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))?
             .ok_or_else(|| not_found(&id))?;
         Ok(HttpResponse::Ok().json(json!({"extra_specs": specs})))
     }
@@ -282,7 +282,7 @@ impl FlavorExtraSpecs {
     #[response(200, extra_spec_response)]
     async fn show(&self, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
         let (id, key) = path.into_inner();
-        let flavor = self.store.flavor(&id).ok_or_else(|| not_found(&id))?;
+        let flavor = self.store.flavor(&id)?.ok_or_else(|| not_found(&id))?;
         let value = flavor.extra_specs.get(&key).ok_or_else(|| no_spec(&id, &key))?;
         Ok(HttpResponse::Ok().json(json!({ key: value })))
     }
@@ -302,7 +302,7 @@ impl FlavorExtraSpecs {
             return Err(ApiError::bad_request("Request body and URI mismatch"));
         }
         self.store
-            .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))
+            .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))?
             .ok_or_else(|| not_found(&id))?;
         Ok(HttpResponse::Ok().json(specs))
     }
@@ -317,7 +317,7 @@ impl FlavorExtraSpecs {
         let (id, key) = path.into_inner();
         let mut found = false;
         self.store
-            .update_flavor(&id, |f| found = f.extra_specs.remove(&key).is_some())
+            .update_flavor(&id, |f| found = f.extra_specs.remove(&key).is_some())?
             .ok_or_else(|| not_found(&id))?;
         if found { Ok(HttpResponse::Ok().finish()) } else { Err(no_spec(&id, &key)) }
     }

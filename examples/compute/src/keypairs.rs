@@ -73,7 +73,7 @@ impl Keypairs {
     ) -> Result<HttpResponse, ApiError> {
         let last = |key: &str| query.last(key);
         let user = if version >= V2_10 { last("user_id").unwrap_or(DEFAULT_USER) } else { DEFAULT_USER };
-        let mut keypairs = self.store.keypairs(user);
+        let mut keypairs = self.store.keypairs(user)?;
         let mut page_links = None;
         // Paging arrived in 2.35: before, `limit` and `marker` mean nothing.
         if version >= V2_35 {
@@ -187,7 +187,7 @@ impl Keypairs {
     }
 
     fn show_for(&self, version: ApiVersion, user: &str, name: &str) -> Result<HttpResponse, ApiError> {
-        let keypair = self.store.keypair(user, name).ok_or_else(|| not_found(user, name))?;
+        let keypair = self.store.keypair(user, name)?.ok_or_else(|| not_found(user, name))?;
         let mut view = self.view(version, &keypair);
         view.insert("user_id".into(), json!(keypair.user_id));
         view.insert("id".into(), json!(keypair.id));
@@ -225,7 +225,8 @@ impl Keypairs {
             key_type,
             created_at: crate::time::now_iso8601(),
         };
-        let keypair = self.store.insert_keypair(keypair).map_err(|_| {
+        // A storage failure is a 503 (`?`), never "already exists".
+        let keypair = self.store.insert_keypair(keypair)?.map_err(|_| {
             ApiError::conflict(format!(
                 "Key pair '{}' already exists.",
                 body["name"].as_str().unwrap_or_default()
@@ -240,7 +241,7 @@ impl Keypairs {
     }
 
     fn remove(&self, user: &str, name: &str) -> Result<(), ApiError> {
-        if self.store.remove_keypair(user, name) { Ok(()) } else { Err(not_found(user, name)) }
+        if self.store.remove_keypair(user, name)? { Ok(()) } else { Err(not_found(user, name)) }
     }
 }
 

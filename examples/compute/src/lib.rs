@@ -19,11 +19,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use actix_web::dev::Service as _;
-use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{App, HttpServer, web};
 use microversion_actix::openapi::{ApiDescription, OpenApiService};
 use microversion_actix::{
-    Api, BodyTimeout, Discovery, Microversions, NovaFaults, PublicUrl, ResponseValidation, Version,
+    Api, ApiError, BodyTimeout, Discovery, Microversions, NovaFaults, PublicUrl, ResponseValidation, Version,
     VersionCap,
 };
 
@@ -56,6 +56,20 @@ pub fn routes_with(store: Arc<Store>, cap: VersionCap) -> impl FnOnce(&mut web::
             .service(documents)
             .service(
                 web::scope("/v2.1")
+                    // An error that carries a request id (a store failure,
+                    // `store::Unavailable`) names it in Nova's request id headers too.
+                    .wrap_fn(|req, service| {
+                        let response = service.call(req);
+                        async move {
+                            let mut res = response.await?;
+                            if let Some(id) = request_id(&res) {
+                                for name in REQUEST_ID_HEADERS {
+                                    res.headers_mut().insert(HeaderName::from_static(name), id.clone());
+                                }
+                            }
+                            Ok(res)
+                        }
+                    })
                     // Flavor and keypair links are built from the public URL: name the
                     // headers it read, or a shared cache serves one client's links to all.
                     .wrap_fn(|req, service| {
@@ -79,6 +93,16 @@ pub fn routes_with(store: Arc<Store>, cap: VersionCap) -> impl FnOnce(&mut web::
             // A path outside discovery and the API: actix's own 404 has an empty body.
             .default_service(not_found);
     }
+}
+
+/// Nova's names of the request id header, `x-openstack-request-id` and
+/// its older `x-compute-request-id`.
+const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-request-id"];
+
+/// The request id of the [`ApiError`] a handler answered with, if it has one.
+fn request_id<B>(res: &actix_web::dev::ServiceResponse<B>) -> Option<HeaderValue> {
+    let error = res.response().error()?.as_error::<ApiError>()?;
+    HeaderValue::from_str(error.request_id()?).ok()
 }
 
 /// The API's description: its OpenAPI documents per version and for the

@@ -8,6 +8,8 @@ use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
+use actix_web::http::StatusCode;
+use microversion_actix::ApiError;
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 
 /// The user every request acts as: this example has no authentication.
@@ -77,6 +79,49 @@ pub(crate) enum Conflict {
     Name,
 }
 
+/// The store failed: the database could not be read or written (a full or
+/// read-only disk, a corrupt file, a missing table, a lock held too long).
+///
+/// It is never an answer about the data: not an empty list, not a 404, not
+/// a 409 "already exists". A handler returns it with `?` and the client gets
+/// **503 Service Unavailable** in the API's format (Nova's
+/// `serviceUnavailable` fault) with a generic message naming the request id;
+/// the error itself is logged with that id, never shown. 503 rather than 500
+/// because the fault is the service's state, not the request: nothing was
+/// changed (a failed SQLite transaction is rolled back) and the same request
+/// may succeed once the database is back, which is what 503 tells clients
+/// (keystoneauth1 retries it) and load balancers (docs/08-errors.md).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Unavailable {
+    request_id: String,
+}
+
+impl Unavailable {
+    /// Logs `error` with a new request id, which the answer repeats.
+    fn logged(error: &rusqlite::Error) -> Unavailable {
+        let request_id = format!("req-{}", uuid::Uuid::new_v4());
+        eprintln!("compute: database error [{request_id}]: {error}");
+        Unavailable { request_id }
+    }
+}
+
+impl From<Unavailable> for ApiError {
+    fn from(failure: Unavailable) -> ApiError {
+        ApiError::from_status(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "The compute service cannot use its database at the moment; the request was not carried \
+                 out. Try again later. (Request ID {})",
+                failure.request_id
+            ),
+        )
+        .with_request_id(failure.request_id)
+    }
+}
+
+/// What a store call answers: its result, or [`Unavailable`] after logging.
+pub(crate) type Stored<T> = Result<T, Unavailable>;
+
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS flavors (
     id TEXT PRIMARY KEY,
@@ -117,13 +162,10 @@ fn lock(mutex: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// A database error in a handler is a bug or a broken disk: the 500 hides
-/// it (docs/reference.md §5.4) and the log says what it was.
-fn logged<T: Default>(result: rusqlite::Result<T>) -> T {
-    result.unwrap_or_else(|e| {
-        eprintln!("compute: database error: {e}");
-        T::default()
-    })
+/// A database error is a broken store, never an answer about the data: it
+/// is logged with a request id and becomes [`Unavailable`].
+fn logged<T>(result: rusqlite::Result<T>) -> Stored<T> {
+    result.map_err(|e| Unavailable::logged(&e))
 }
 
 fn flavor_of(row: &Row<'_>) -> rusqlite::Result<Flavor> {
@@ -139,7 +181,10 @@ fn flavor_of(row: &Row<'_>) -> rusqlite::Result<Flavor> {
         rxtx_factor: row.get(7)?,
         is_public: row.get(8)?,
         description: row.get(9)?,
-        extra_specs: serde_json::from_str(&specs).unwrap_or_default(),
+        // Unreadable extra specs are a corrupt row, not a flavor without any.
+        extra_specs: serde_json::from_str(&specs).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(10, rusqlite::types::Type::Text, e.into())
+        })?,
     })
 }
 
@@ -231,7 +276,7 @@ impl Store {
         Store::in_memory().expect("an in-memory SQLite database opens")
     }
 
-    pub(crate) fn flavors(&self) -> Vec<Flavor> {
+    pub(crate) fn flavors(&self) -> Stored<Vec<Flavor>> {
         let db = lock(&self.db);
         logged((|| {
             let mut statement =
@@ -240,7 +285,7 @@ impl Store {
         })())
     }
 
-    pub(crate) fn flavor(&self, id: &str) -> Option<Flavor> {
+    pub(crate) fn flavor(&self, id: &str) -> Stored<Option<Flavor>> {
         let db = lock(&self.db);
         logged(
             db.query_row(&format!("SELECT {FLAVOR_COLUMNS} FROM flavors WHERE id = ?1"), [id], flavor_of)
@@ -248,9 +293,10 @@ impl Store {
         )
     }
 
-    pub(crate) fn insert_flavor(&self, flavor: Flavor) -> Result<(), Conflict> {
+    /// Stores a new flavor, unless its id or name is taken.
+    pub(crate) fn insert_flavor(&self, flavor: Flavor) -> Stored<Result<(), Conflict>> {
         let mut db = lock(&self.db);
-        let result = (|| {
+        logged((|| {
             let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let id_taken: bool =
                 tx.query_row("SELECT EXISTS (SELECT 1 FROM flavors WHERE id = ?1)", [&flavor.id], |r| {
@@ -269,15 +315,12 @@ impl Store {
             write_flavor(&tx, &flavor, false)?;
             tx.commit()?;
             Ok(Ok(()))
-        })();
-        result.unwrap_or_else(|e: rusqlite::Error| {
-            eprintln!("compute: database error: {e}");
-            Err(Conflict::Id)
-        })
+        })())
     }
 
-    /// Applies `change` to the flavor `id` and returns the result.
-    pub(crate) fn update_flavor(&self, id: &str, change: impl FnOnce(&mut Flavor)) -> Option<Flavor> {
+    /// Applies `change` to the flavor `id` and returns the result (`None`:
+    /// no such flavor).
+    pub(crate) fn update_flavor(&self, id: &str, change: impl FnOnce(&mut Flavor)) -> Stored<Option<Flavor>> {
         let mut db = lock(&self.db);
         logged((|| {
             let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -294,12 +337,13 @@ impl Store {
         })())
     }
 
-    pub(crate) fn remove_flavor(&self, id: &str) -> bool {
-        logged(lock(&self.db).execute("DELETE FROM flavors WHERE id = ?1", [id])) > 0
+    /// Deletes the flavor `id`; `false`: there was none.
+    pub(crate) fn remove_flavor(&self, id: &str) -> Stored<bool> {
+        logged(lock(&self.db).execute("DELETE FROM flavors WHERE id = ?1", [id])).map(|n| n > 0)
     }
 
     /// The keypairs of `user_id`, ordered by name.
-    pub(crate) fn keypairs(&self, user_id: &str) -> Vec<Keypair> {
+    pub(crate) fn keypairs(&self, user_id: &str) -> Stored<Vec<Keypair>> {
         let db = lock(&self.db);
         logged((|| {
             let mut statement = db.prepare_cached(&format!(
@@ -309,7 +353,7 @@ impl Store {
         })())
     }
 
-    pub(crate) fn keypair(&self, user_id: &str, name: &str) -> Option<Keypair> {
+    pub(crate) fn keypair(&self, user_id: &str, name: &str) -> Stored<Option<Keypair>> {
         let db = lock(&self.db);
         logged(
             db.query_row(
@@ -321,10 +365,10 @@ impl Store {
         )
     }
 
-    /// Stores a new keypair, giving it the next id.
-    pub(crate) fn insert_keypair(&self, mut keypair: Keypair) -> Result<Keypair, Conflict> {
+    /// Stores a new keypair, giving it the next id, unless its name is taken.
+    pub(crate) fn insert_keypair(&self, mut keypair: Keypair) -> Stored<Result<Keypair, Conflict>> {
         let mut db = lock(&self.db);
-        let result = (|| {
+        logged((|| {
             let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let taken: bool = tx.query_row(
                 "SELECT EXISTS (SELECT 1 FROM key_pairs WHERE user_id = ?1 AND name = ?2)",
@@ -351,17 +395,15 @@ impl Store {
             )?;
             tx.commit()?;
             Ok(Ok(keypair))
-        })();
-        result.unwrap_or_else(|e: rusqlite::Error| {
-            eprintln!("compute: database error: {e}");
-            Err(Conflict::Name)
-        })
+        })())
     }
 
-    pub(crate) fn remove_keypair(&self, user_id: &str, name: &str) -> bool {
+    /// Deletes a keypair; `false`: there was none.
+    pub(crate) fn remove_keypair(&self, user_id: &str, name: &str) -> Stored<bool> {
         logged(
             lock(&self.db).execute("DELETE FROM key_pairs WHERE user_id = ?1 AND name = ?2", [user_id, name]),
-        ) > 0
+        )
+        .map(|n| n > 0)
     }
 }
 
@@ -380,19 +422,47 @@ mod tests {
     fn two_processes_share_one_file_and_it_survives_a_restart() {
         let path = temp_db("share");
         let (a, b) = (Store::open(&path).unwrap(), Store::open(&path).unwrap());
-        assert_eq!(a.flavors().len(), 5, "seeded once");
-        let mut flavor = a.flavor("1").unwrap();
+        assert_eq!(a.flavors().unwrap().len(), 5, "seeded once");
+        let mut flavor = a.flavor("1").unwrap().unwrap();
         flavor.id = "42".into();
         flavor.name = "shared".into();
         flavor.extra_specs.insert("hw:cpu_policy".into(), "dedicated".into());
-        a.insert_flavor(flavor.clone()).unwrap();
-        assert_eq!(b.flavor("42"), Some(flavor.clone()));
-        assert_eq!(b.insert_flavor(flavor.clone()), Err(Conflict::Id));
+        a.insert_flavor(flavor.clone()).unwrap().unwrap();
+        assert_eq!(b.flavor("42"), Ok(Some(flavor.clone())));
+        assert_eq!(b.insert_flavor(flavor.clone()), Ok(Err(Conflict::Id)));
         drop((a, b));
         let again = Store::open(&path).unwrap();
-        assert_eq!(again.flavor("42"), Some(flavor));
-        assert_eq!(again.flavors().len(), 6, "not seeded twice");
-        assert!(again.remove_flavor("42") && !again.remove_flavor("42"));
+        assert_eq!(again.flavor("42"), Ok(Some(flavor)));
+        assert_eq!(again.flavors().unwrap().len(), 6, "not seeded twice");
+        assert!(again.remove_flavor("42").unwrap() && !again.remove_flavor("42").unwrap());
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn a_broken_store_is_unavailable_never_empty_absent_or_taken() {
+        let path = temp_db("broken");
+        let store = Store::open(&path).unwrap();
+        let keypair = Keypair {
+            id: 0,
+            name: "k".into(),
+            user_id: DEFAULT_USER.into(),
+            public_key: "ssh-ed25519 AAAA".into(),
+            fingerprint: "00".into(),
+            key_type: KeyType::Ssh,
+            created_at: "2026-01-01T00:00:00Z".into(),
+        };
+        let flavor = store.flavor("1").unwrap().unwrap();
+        Connection::open(&path).unwrap().execute_batch("DROP TABLE flavors; DROP TABLE key_pairs;").unwrap();
+        assert!(store.flavors().is_err() && store.flavor("1").is_err());
+        assert!(store.insert_flavor(flavor).is_err() && store.update_flavor("1", |_| ()).is_err());
+        assert!(store.remove_flavor("1").is_err() && store.keypairs(DEFAULT_USER).is_err());
+        assert!(store.keypair(DEFAULT_USER, "k").is_err() && store.insert_keypair(keypair).is_err());
+        let failure = store.remove_keypair(DEFAULT_USER, "k").unwrap_err();
+        let error = ApiError::from(failure);
+        assert_eq!(error.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let id = error.request_id().expect("a request id").to_owned();
+        assert!(id.starts_with("req-") && error.detail().contains(&id), "{}", error.detail());
+        assert!(!error.detail().contains("no such table"), "the cause is logged, not shown");
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 }
