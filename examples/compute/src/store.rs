@@ -90,7 +90,8 @@ pub(crate) enum Conflict {
 /// because the fault is the service's state, not the request: nothing was
 /// changed (a failed SQLite transaction is rolled back) and the same request
 /// may succeed once the database is back, which is what 503 tells clients
-/// (keystoneauth1 retries it) and load balancers (docs/08-errors.md).
+/// (503 is among the status codes keystoneauth1 retries when asked to) and
+/// load balancers (docs/08-errors.md).
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Unavailable {
     request_id: String,
