@@ -8,35 +8,8 @@ use actix_web::http::header::HeaderValue;
 use actix_web::{HttpResponse, ResponseError};
 
 use crate::format::ErrorRenderer;
+use crate::violation::Violation;
 use crate::{Link, NegotiationError, UnservedVersion, Version};
-
-/// One violation of a request schema: where in the document, and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Violation {
-    /// The JSON Pointer of the offending value (`/flavor/ram`); empty for the whole document.
-    pub path: String,
-    /// What is wrong with it, as the validator says it.
-    pub message: String,
-}
-
-impl Violation {
-    /// The last segment of the path (the field name), or `None` for the whole document.
-    pub fn field(&self) -> Option<&str> {
-        self.path.rsplit('/').next().filter(|_| !self.path.is_empty())
-    }
-}
-
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Nova's wording, with the full path so that nested fields are unambiguous.
-        match self.field() {
-            Some(field) => {
-                write!(f, "Invalid input for field/attribute {field} (at {}): {}.", self.path, self.message)
-            }
-            None => write!(f, "Invalid input: {}.", self.message),
-        }
-    }
-}
 
 /// The error every part of this crate answers with, and the one handlers
 /// should return: a status, a stable error code, a title and a detail that
@@ -169,10 +142,24 @@ impl ApiError {
         )
     }
 
-    /// 400 for a request body that breaks the schema of its version; the
-    /// detail lists every violation and [`ApiError::violations`] holds them.
+    /// 400 for a request body or query string that breaks the schema of
+    /// its version. The detail is the first violation in Nova's words (Nova
+    /// reports the first the validator finds); [`ApiError::violations`]
+    /// holds them all, and the API-SIG format lists them.
+    ///
+    /// ```
+    /// use microversion_actix::{ApiError, Violation};
+    /// use serde_json::json;
+    ///
+    /// let err = ApiError::invalid_input(vec![
+    ///     Violation::new("/flavor/ram", "type", "'abc' is not of type 'integer'").with_value(&json!("abc")),
+    ///     Violation::new("/flavor", "required", "'name' is a required property"),
+    /// ]);
+    /// assert_eq!(err.detail(), "Invalid input for field/attribute ram. Value: abc. 'abc' is not of type 'integer'");
+    /// assert_eq!(err.violations().len(), 2);
+    /// ```
     pub fn invalid_input(violations: Vec<Violation>) -> ApiError {
-        let detail = violations.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
+        let detail = violations.first().map_or_else(|| "Invalid input.".to_owned(), ToString::to_string);
         let mut err = ApiError::new(StatusCode::BAD_REQUEST, "invalid-input", "Invalid Input", detail);
         err.0.violations = violations;
         err
@@ -346,18 +333,5 @@ mod tests {
             (err.min_version(), err.max_version()),
             (Some(Version::new(2, 1)), Some(Version::new(2, 96)))
         );
-    }
-
-    #[test]
-    fn violations_read_like_nova() {
-        let v =
-            Violation { path: "/flavor/ram".into(), message: "\"abc\" is not of type \"integer\"".into() };
-        assert_eq!(
-            v.to_string(),
-            "Invalid input for field/attribute ram (at /flavor/ram): \"abc\" is not of type \"integer\"."
-        );
-        let root = Violation { path: String::new(), message: "null is not of type \"object\"".into() };
-        assert_eq!(root.field(), None);
-        assert_eq!(root.to_string(), "Invalid input: null is not of type \"object\".");
     }
 }

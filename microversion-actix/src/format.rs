@@ -216,7 +216,11 @@ pub trait ErrorFormat: Send + Sync + 'static {
 /// `{"errors":[{"request_id"?, "code":"<service>.<error-code>", "status":N,
 /// "title", "detail", "links"?, "min_version"?, "max_version"?}]}`.
 ///
-/// Schema failures add `"violations": [{"path", "message"}]` to the entry.
+/// Schema failures add `"violations"` to the entry: each with its `path`
+/// (a JSON Pointer), the failed `keyword`, its `schema_path`, the offending
+/// `value` (when short), the `message` in Python `jsonschema`'s words and,
+/// for a query string, `"input": "query"`; the `detail` is the first in
+/// Nova's words.
 ///
 /// ```
 /// use microversion_actix::{ApiError, ApiSigErrors, ErrorFormat};
@@ -243,9 +247,14 @@ impl ErrorFormat for ApiSigErrors {
                     "request_id": text, "code": text, "status": {"type": "integer"}, "title": text,
                     "detail": text, "min_version": text, "max_version": text,
                     "links": {"type": "array", "items": {"type": "object"}},
-                    "violations": {"type": "array", "items": {"type": "object", "properties": {
-                        "path": text, "message": text
-                    }}},
+                    "violations": {"type": "array", "items": {
+                        "type": "object",
+                        "required": ["path", "keyword", "message"],
+                        "properties": {
+                            "path": text, "keyword": text, "schema_path": text, "value": {},
+                            "message": text, "input": {"enum": ["query"]},
+                        },
+                    }},
                 },
             }}},
         })
@@ -417,7 +426,7 @@ mod tests {
         let errors = [
             ApiError::from_status(StatusCode::NOT_FOUND, "gone").with_request_id("req-1"),
             ApiError::bad_request("bad").with_versions(Version::new(2, 1), Version::new(2, 5)),
-            ApiError::invalid_input(vec![crate::Violation { path: "/a".into(), message: "m".into() }]),
+            ApiError::invalid_input(vec![crate::Violation::new("/a", "type", "m")]),
             ApiError::conflict("c").with_link(Link {
                 href: "http://h".into(),
                 rel: "help".into(),

@@ -228,6 +228,7 @@ mod route;
 mod schema;
 pub mod test;
 mod versioned;
+pub mod violation;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -248,7 +249,8 @@ pub use api_version::ApiVersion;
 pub use body::{BodyLimit, BodyTimeout, Json, JsonBody, ParsedJson, read_json_body};
 pub use controller::Controller;
 pub use discovery::Discovery;
-pub use error::{ApiError, Violation};
+pub use error::ApiError;
+pub use violation::Violation;
 pub use format::{
     ApiSigErrors, ErrorFormat, ErrorRenderer, MAX_VERSION_HEADER_NAME, MIN_VERSION_HEADER_NAME, NovaFaults,
     STANDARD_HEADER_NAME,

@@ -6,12 +6,11 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+use crate::violation::{Input, MAX_MESSAGE_CHARS, keyword_of, python_message};
 use crate::{ApiError, Version, VersionRange, Violation};
 
 /// How many violations one error lists; the rest are counted.
 pub const MAX_LISTED_VIOLATIONS: usize = 50;
-/// How long one violation message may be before it is cut (it may echo the value).
-const MAX_MESSAGE_CHARS: usize = 200;
 
 /// One schema as declared: a name for error messages, the versions it
 /// validates, and a function building the schema document.
@@ -68,6 +67,8 @@ pub struct Schema {
     name: &'static str,
     range: VersionRange,
     validator: jsonschema::Validator,
+    /// The document, for the messages that name a part of it.
+    document: Value,
 }
 
 impl fmt::Debug for Schema {
@@ -87,9 +88,13 @@ impl Schema {
         self.range
     }
 
-    /// Validates `instance`: 400 listing every violation (up to
-    /// [`MAX_LISTED_VIOLATIONS`]) with its JSON path.
+    /// Validates a request body: 400 listing every violation (up to
+    /// [`MAX_LISTED_VIOLATIONS`]) with its keyword, JSON path, value and message.
     pub fn validate(&self, instance: &Value) -> Result<(), ApiError> {
+        self.check(instance, Input::Body)
+    }
+
+    fn check(&self, instance: &Value, input: Input) -> Result<(), ApiError> {
         if self.validator.is_valid(instance) {
             return Ok(());
         }
@@ -100,20 +105,101 @@ impl Schema {
                 more += 1;
                 continue;
             }
-            violations
-                .push(Violation { path: error.instance_path().to_string(), message: cut(error.to_string()) });
+            violations.push(self.violation(&error, input));
         }
         if more > 0 {
-            violations.push(Violation { path: String::new(), message: format!("{more} more violations") });
+            violations.push(Violation::new("", "more", format!("{more} more violations")));
         }
         Err(ApiError::invalid_input(violations))
+    }
+
+    /// The violation of one failed keyword, with the alternative Python's
+    /// `best_match` would report instead for an `anyOf`/`oneOf`.
+    fn violation(&self, error: &jsonschema::ValidationError<'_>, input: Input) -> Violation {
+        let schema_path = error.schema_path().to_string();
+        let holder = self.holder(&schema_path);
+        let mut violation = Violation::new(
+            error.instance_path().to_string(),
+            keyword_of(error),
+            cut(python_message(error, holder)),
+        )
+        .with_value(error.instance())
+        .with_schema_path(schema_path);
+        violation.input = input;
+        violation.cause =
+            self.most_relevant_alternative(error).map(|cause| Box::new(self.violation(cause, input)));
+        violation
+    }
+
+    /// The schema object holding the keyword at `schema_path` (Python's `error.schema`).
+    fn holder(&self, schema_path: &str) -> Option<&Value> {
+        schema_path.rsplit_once('/').and_then(|(parent, _)| self.document.pointer(parent))
+    }
+
+    /// Python's `best_match` descent into the alternatives of an
+    /// `anyOf`/`oneOf`: the least relevant of their errors by its
+    /// `relevance` key (the deepest, ...), unless two tie.
+    fn most_relevant_alternative<'e>(
+        &self,
+        error: &'e jsonschema::ValidationError<'_>,
+    ) -> Option<&'e jsonschema::ValidationError<'static>> {
+        use jsonschema::error::ValidationErrorKind as Kind;
+        let (Kind::AnyOf { context } | Kind::OneOfNotValid { context }) = error.kind() else { return None };
+        let mut alternatives: Vec<_> = context.iter().flatten().map(|e| (self.relevance(e), e)).collect();
+        alternatives.sort_by(|a, b| a.0.cmp(&b.0));
+        match alternatives.as_slice() {
+            [(first, _), (second, _), ..] if first == second => None,
+            [(_, least), ..] => Some(least),
+            [] => None,
+        }
+    }
+
+    /// Python's `relevance` key of an error: shallower, later sibling, not
+    /// `anyOf`/`oneOf`, value of the schema's type rank higher.
+    fn relevance(&self, error: &jsonschema::ValidationError<'_>) -> (isize, Vec<(u64, String)>, bool, bool) {
+        let path = error.instance_path().to_string();
+        let segments: Vec<(u64, String)> = path
+            .split('/')
+            .skip(1)
+            .map(|s| s.parse::<u64>().map_or_else(|_| (0, s.to_owned()), |i| (i, String::new())))
+            .collect();
+        let keyword = keyword_of(error);
+        let holder = self.holder(&error.schema_path().to_string());
+        (
+            -(segments.len() as isize),
+            segments,
+            !matches!(keyword, "anyOf" | "oneOf"),
+            !holder.is_some_and(|h| matches_type(h, error.instance())),
+        )
+    }
+}
+
+/// Whether `instance` has a type the schema's `type` names (Python's
+/// `ValidationError._matches_type`; false without a `type`).
+fn matches_type(schema: &Value, instance: &Value) -> bool {
+    let is = |name: &str| match (name, instance) {
+        ("integer", Value::Number(n)) => {
+            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        ("number", Value::Number(_))
+        | ("string", Value::String(_))
+        | ("boolean", Value::Bool(_))
+        | ("null", Value::Null)
+        | ("array", Value::Array(_))
+        | ("object", Value::Object(_)) => true,
+        _ => false,
+    };
+    match schema.get("type") {
+        Some(Value::String(name)) => is(name),
+        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).any(is),
+        _ => false,
     }
 }
 
 /// Cuts a message to [`MAX_MESSAGE_CHARS`] characters.
 fn cut(message: String) -> String {
     match message.char_indices().nth(MAX_MESSAGE_CHARS) {
-        Some((at, _)) => format!("{}…", &message[..at]),
+        Some((at, _)) => format!("{}...", &message[..at]),
         None => message,
     }
 }
@@ -183,7 +269,7 @@ impl VersionedSchemas {
                 .should_validate_formats(true)
                 .build(&document)
                 .map_err(|e| SchemaError::Invalid { name, message: e.to_string() })?;
-            schemas.push(Schema { name, range, validator });
+            schemas.push(Schema { name, range, validator, document });
         }
         // Disjoint ranges ordered by their start: `schema_for` is a binary search.
         schemas.sort_by_key(|s| s.range.min());
@@ -234,7 +320,9 @@ impl VersionedSchemas {
     /// ```
     pub fn validate_query(&self, version: Version, query: &str) -> Result<Value, ApiError> {
         let value = query_to_json(query);
-        self.validate(version, &value)?;
+        if let Some(schema) = self.schema_for(version) {
+            schema.check(&value, Input::Query)?;
+        }
         Ok(value)
     }
 }
@@ -286,9 +374,9 @@ mod tests {
 
     #[test]
     fn long_messages_are_cut_at_a_char_boundary() {
-        let cutted = cut("é".repeat(500));
-        assert_eq!(cutted.chars().count(), MAX_MESSAGE_CHARS + 1);
-        assert!(cutted.ends_with('…'));
+        let cutted = cut("é".repeat(5000));
+        assert_eq!(cutted.chars().count(), MAX_MESSAGE_CHARS + 3);
+        assert!(cutted.ends_with("..."));
         assert_eq!(cut("short".into()), "short");
     }
 

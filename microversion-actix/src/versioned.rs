@@ -280,18 +280,17 @@ pub fn read_field<T>(
     let field_path = format!("{path}/{key}");
     match object.remove(key) {
         Some(value) if range.contains(version) => parse(value, &field_path, errors),
-        Some(_) => {
-            errors.push(Violation {
-                path: field_path,
-                message: format!("`{key}` is not accepted at version {version}; it is accepted at {range}"),
-            });
+        Some(value) => {
+            let message = format!("`{key}` is not accepted at version {version}; it is accepted at {range}");
+            errors.push(Violation::new(field_path, "additionalProperties", message).with_value(&value));
             None
         }
         None if presence == Presence::Required && range.contains(version) => {
-            errors.push(Violation {
-                path: field_path,
-                message: format!("`{key}` is required at version {version}"),
-            });
+            errors.push(Violation::new(
+                field_path,
+                "required",
+                format!("`{key}` is required at version {version}"),
+            ));
             None
         }
         None => absent(),
@@ -300,9 +299,7 @@ pub fn read_field<T>(
 
 /// Parses a plain (non-model) field value with serde.
 pub fn parse_plain<T: DeserializeOwned>(value: Value, path: &str, errors: &mut Vec<Violation>) -> Option<T> {
-    serde_json::from_value(value)
-        .map_err(|e| errors.push(Violation { path: path.to_owned(), message: e.to_string() }))
-        .ok()
+    serde_json::from_value(value).map_err(|e| errors.push(Violation::new(path, "type", e.to_string()))).ok()
 }
 
 /// The object a struct model is read from, or an error if the value is not one.
@@ -311,10 +308,8 @@ pub fn object_at(value: Value, path: &str, errors: &mut Vec<Violation>) -> Optio
         Value::Object(object) => Some(object),
         other => {
             let path = if path.is_empty() { "/" } else { path };
-            errors.push(Violation {
-                path: path.to_owned(),
-                message: format!("expected an object, got {other}"),
-            });
+            let message = format!("expected an object, got {other}");
+            errors.push(Violation::new(path, "type", message).with_value(&other));
             None
         }
     }
@@ -323,10 +318,11 @@ pub fn object_at(value: Value, path: &str, errors: &mut Vec<Violation>) -> Optio
 /// Records every key left in `object` as unknown.
 pub fn deny_unknown(object: Map<String, Value>, path: &str, errors: &mut Vec<Violation>) {
     for key in object.keys() {
-        errors.push(Violation {
-            path: format!("{path}/{key}"),
-            message: format!("`{key}` is not a known field"),
-        });
+        errors.push(Violation::new(
+            format!("{path}/{key}"),
+            "additionalProperties",
+            format!("`{key}` is not a known field"),
+        ));
     }
 }
 
@@ -470,7 +466,7 @@ impl<T: VersionedModel> VersionedModel for Vec<T> {
         errors: &mut Vec<Violation>,
     ) -> Option<Self> {
         let Value::Array(items) = value else {
-            errors.push(Violation { path: path.to_owned(), message: "expected an array".into() });
+            errors.push(Violation::new(path, "type", "expected an array"));
             return None;
         };
         let parsed: Vec<Option<T>> = items

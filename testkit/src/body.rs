@@ -449,7 +449,8 @@ fn check_violations(err: &ApiError, document: &Value) -> Result<(), String> {
     if violations.len() > MAX_LISTED_VIOLATIONS + 1 {
         return Err(format!("{} violations listed", violations.len()));
     }
-    if let Some(long) = violations.iter().find(|v| v.message.chars().count() > 201) {
+    let longest = microversion_actix::violation::MAX_MESSAGE_CHARS + "...".len();
+    if let Some(long) = violations.iter().find(|v| v.message.chars().count() > longest) {
         return Err(format!("a violation message of {} chars", long.message.chars().count()));
     }
     if let Some(lost) = violations.iter().find(|v| document.pointer(&v.path).is_none()) {

@@ -114,20 +114,9 @@ fn schema_1_36() -> Value {
     s
 }
 
-/// The schema of the version and the patterns of its grouped keys.
-fn schema_at(version: ApiVersion) -> (fn() -> Value, Vec<String>) {
-    let names: &[&str] = if version >= V1_31 {
-        &["resources", "required", "member_of", "in_tree"]
-    } else {
-        &["resources", "required", "member_of"]
-    };
-    let group = if version >= V1_33 { GROUP_PAT_1_33 } else { GROUP_PAT };
-    let patterns = if version >= V1_25 {
-        names.iter().map(|n| format!("^{n}({group})?$")).collect()
-    } else {
-        Vec::new()
-    };
-    let schema: fn() -> Value = if version >= V1_36 {
+/// The query schema of the version.
+fn schema_at(version: ApiVersion) -> fn() -> Value {
+    if version >= V1_36 {
         schema_1_36
     } else if version >= V1_35 {
         schema_1_35
@@ -145,8 +134,7 @@ fn schema_at(version: ApiVersion) -> (fn() -> Value, Vec<String>) {
         schema_1_16
     } else {
         schema_1_10
-    };
-    (schema, patterns)
+    }
 }
 
 /// One request group (`resources{suffix}` and its companions).
@@ -227,9 +215,8 @@ fn parse(version: ApiVersion, q: &Query) -> Result<(Vec<Group>, Wide), ApiError>
     for (k, v) in q.pairs() {
         last.insert(k.clone(), Value::String(v.clone()));
     }
-    let (schema, patterns) = schema_at(version);
-    let patterns: Vec<&str> = patterns.iter().map(String::as_str).collect();
-    validate(schema, &Value::Object(last)).map_err(|e| errors::query_validation(&e, &patterns))?;
+    let schema = schema_at(version);
+    validate(schema, &Value::Object(last)).map_err(|e| errors::query_validation(&e))?;
 
     let mut wide = Wide::default();
     if let Some(limit) = q.all("limit").first() {
