@@ -1,0 +1,71 @@
+//! Validation errors in Nova's words, over real HTTP on loopback
+//! (docs/reference.md §5.3): the fault names the field, echoes the value
+//! and says what is wrong as Nova's `validators.py` does; a query
+//! parameter is named as a query parameter; `Allow` on a 405 names the
+//! methods of the version (§4.2).
+
+use compute::RunningServer;
+use microversion_testkit::http::Request;
+use serde_json::{Value, json};
+
+fn bad_request_message(res: &microversion_testkit::http::Response) -> String {
+    assert_eq!(res.status, 400, "{}", res.describe());
+    let body = res.json();
+    body["badRequest"]["message"].as_str().unwrap_or_else(|| panic!("a badRequest fault: {body}")).to_owned()
+}
+
+#[test]
+fn bodies_and_query_strings_fail_in_novas_words() {
+    let server = RunningServer::start().expect("the compute example starts");
+    let create = |flavor: Value| {
+        Request::new("POST", "/v2.1/flavors")
+            .header("OpenStack-API-Version", "compute 2.60")
+            .header("X-Auth-Token", "admin")
+            .json(&json!({"flavor": flavor}))
+            .send(&server.url)
+    };
+    let cases = [
+        (
+            json!({"name": "m1", "ram": "abc", "vcpus": 1, "disk": 1}),
+            "Invalid input for field/attribute ram. Value: abc. 'abc' does not match '^[0-9]*$'",
+        ),
+        (
+            json!({"ram": 512, "vcpus": 1, "disk": 1}),
+            "Invalid input for field/attribute flavor. Value: {'disk': 1, 'ram': 512, 'vcpus': 1}. \
+             'name' is a required property",
+        ),
+    ];
+    for (flavor, expected) in cases {
+        assert_eq!(bad_request_message(&create(flavor)), expected);
+    }
+    let res = Request::new("GET", "/v2.1/flavors?limit=ten")
+        .header("OpenStack-API-Version", "compute 2.60")
+        .send(&server.url);
+    assert_eq!(
+        bad_request_message(&res),
+        "Invalid input for query parameters limit. Value: ten. 'ten' does not match '^[0-9]+$'"
+    );
+    let res = Request::new("POST", "/v2.1/os-keypairs")
+        .header("OpenStack-API-Version", "compute 2.60")
+        .json(&json!({"keypair": {"name": "x y!"}}))
+        .send(&server.url);
+    assert_eq!(
+        bad_request_message(&res),
+        "Invalid input for field/attribute name. Value: x y!. 'x y!' does not match '^[a-zA-Z0-9 _-]+$'"
+    );
+}
+
+#[test]
+fn allow_follows_the_version() {
+    let server = RunningServer::start().expect("the compute example starts");
+    for (version, allow) in [("2.1", "GET, DELETE"), ("2.54", "GET, DELETE"), ("2.55", "GET, PUT, DELETE")] {
+        for method in ["OPTIONS", "PATCH", "POST"] {
+            let res = Request::new(method, "/v2.1/flavors/1")
+                .header("OpenStack-API-Version", format!("compute {version}"))
+                .send(&server.url);
+            assert_eq!(res.status, 405, "{}", res.describe());
+            assert_eq!(res.header("allow").as_deref(), Some(allow), "{method} at {version}");
+            assert_eq!(res.json()["badMethod"]["code"], 405, "{}", res.describe());
+        }
+    }
+}
