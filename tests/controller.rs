@@ -66,6 +66,13 @@ impl Testable {
         format!("{} from 2.4", self.greeting)
     }
 
+    /// A second method of `/new`, from 2.6: `Allow` names it from then on.
+    #[put("/new")]
+    #[api_version("2.6")]
+    async fn replace_new(&self) -> &'static str {
+        "replaced"
+    }
+
     /// Seed 000: only up to 2.4; 404 from 2.5.
     #[get("/old")]
     #[api_version("2.1", "2.4")]
@@ -478,4 +485,57 @@ fn decision_tree_agrees_with_brute_force() {
             assert_eq!(Gapped.pick(version).ok().map(usize::from), expected, "{version}");
         }
     }
+}
+
+/// A 405 names in `Allow` the methods served at the request's version
+/// (docs/reference.md §4.2): a method whose operation starts later or was
+/// removed is not allowed there, and the error is in the API's format.
+#[actix_web::test]
+async fn allow_names_the_methods_of_the_version() {
+    let allow = |version: &'static str, method: &'static str, path: &'static str| async move {
+        let app = actix_test::init_service(
+            App::new().wrap(Microversions::new(API)).service(Testable { greeting: "hello".into() }),
+        )
+        .await;
+        let req = actix_test::TestRequest::default()
+            .method(method.parse().expect("method"))
+            .uri(path)
+            .insert_header(("OpenStack-API-Version", format!("compute {version}")))
+            .to_request();
+        let res = actix_test::call_service(&app, req).await;
+        let allow = res.headers().get("allow").map(|v| v.to_str().expect("ascii").to_owned());
+        let status = res.status();
+        let body: Value = actix_test::read_body_json(res).await;
+        (status, allow, body)
+    };
+    // `DELETE /testable/retired` is served at 2.1-2.2 only, with `missing = 405`.
+    let (status, allowed, body) = allow("2.2", "PATCH", "/testable/retired").await;
+    assert_eq!((status, allowed.as_deref()), (StatusCode::METHOD_NOT_ALLOWED, Some("DELETE")));
+    assert_eq!(body["errors"][0]["code"], "compute.method-not-allowed", "{body}");
+    assert_eq!(body["errors"][0]["detail"], "The method PATCH is not allowed for this resource.");
+    let (status, allowed, _) = allow("2.3", "PATCH", "/testable/retired").await;
+    assert_eq!((status, allowed.as_deref()), (StatusCode::METHOD_NOT_ALLOWED, Some("")));
+    // The operation's own 405 after its removal names what the path still serves: nothing.
+    let (status, allowed, body) = allow("2.3", "DELETE", "/testable/retired").await;
+    assert_eq!((status, allowed.as_deref()), (StatusCode::METHOD_NOT_ALLOWED, Some("")), "{body}");
+    // `/testable/new`: GET from 2.4, PUT from 2.6.
+    for (version, expected) in
+        [("2.1", ""), ("2.4", "GET"), ("2.5", "GET"), ("2.6", "GET, PUT"), ("2.9", "GET, PUT")]
+    {
+        let (status, allowed, _) = allow(version, "POST", "/testable/new").await;
+        assert_eq!(
+            (status, allowed.as_deref()),
+            (StatusCode::METHOD_NOT_ALLOWED, Some(expected)),
+            "{version}"
+        );
+    }
+    // Without a version header: the oldest version's methods.
+    let app = actix_test::init_service(
+        App::new().wrap(Microversions::new(API)).service(Testable { greeting: "hello".into() }),
+    )
+    .await;
+    let req =
+        actix_test::TestRequest::default().method(actix_web::http::Method::PATCH).uri("/testable/retired");
+    let res = actix_test::call_service(&app, req.to_request()).await;
+    assert_eq!(res.headers().get("allow").map(|v| v.to_str().unwrap()), Some("DELETE"));
 }

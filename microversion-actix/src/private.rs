@@ -8,7 +8,7 @@ pub use serde;
 pub use serde_json;
 
 pub use crate::controller::Controller;
-pub use crate::route::{OperationInput, OperationRoute, RouteFn, RouteFuture};
+pub use crate::route::{MethodNotAllowed, OperationInput, OperationRoute, RouteFn, RouteFuture};
 pub use crate::schema::{SchemaError, SchemaSource, VersionedSchemas};
 pub use crate::versioned::{
     DerivedSchema, FieldSchema, Presence, VersionedModel, VersionedStruct, compile_model_schemas,
@@ -139,15 +139,31 @@ impl<T: Responder> RouteResponse for T {
 /// The answer of an operation at a version none of its variants serves.
 /// `removed_in`: the version after the last variant's end, when the last
 /// variant has one: at or above it the operation was removed, and says so.
-pub fn missing(version: Version, status: u16, removed_in: Option<Version>) -> actix_web::Error {
+/// A 405 names in `Allow` the methods of the operation's path served at
+/// `version` (found in `operations` by the operation's `name`).
+pub fn missing(
+    version: Version,
+    status: u16,
+    removed_in: Option<Version>,
+    operations: &'static [Operation],
+    name: &str,
+) -> HttpResponse {
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::NOT_FOUND);
-    match removed_in {
+    let error = match removed_in {
         Some(removed_in) if removed_in <= version => {
             ApiError::removed_at_version(version, removed_in, status)
         }
         _ => ApiError::method_not_at_version(version, status),
+    };
+    let mut response = HttpResponse::from_error(error);
+    let path = operations.iter().find(|op| op.name == name).and_then(|op| op.path);
+    if let (StatusCode::METHOD_NOT_ALLOWED, Some(path)) = (status, path) {
+        let allow = MethodNotAllowed::for_path(operations, path).allow(Some(version));
+        if let Ok(allow) = actix_web::http::header::HeaderValue::from_str(&allow) {
+            response.headers_mut().insert(actix_web::http::header::ALLOW, allow);
+        }
     }
-    .into()
+    response
 }
 
 /// The schemas of one variant, compiled on first use, once per process, and

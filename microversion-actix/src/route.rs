@@ -129,3 +129,79 @@ impl std::fmt::Debug for Answering {
         f.debug_struct("Answering").field("request", &self.request).finish_non_exhaustive()
     }
 }
+
+/// The answer of a controller's path to a method none of its operations
+/// has: 405 with `Allow` naming the methods served *at the request's
+/// version* (docs/reference.md §4.2). An operation whose first variant
+/// comes later is not allowed yet (`PUT /flavors/{id}` before 2.55), one
+/// removed is no longer; without a negotiated version, every method of the
+/// path is named.
+///
+/// `#[controller]` makes it the default service of each path it
+/// registers, from its [`Controller::OPERATIONS`](crate::Controller::OPERATIONS).
+#[derive(Clone, Debug)]
+pub struct MethodNotAllowed {
+    /// Each method of the path with the versions it is served at.
+    methods: Rc<[(&'static str, Vec<crate::VersionRange>)]>,
+}
+
+impl MethodNotAllowed {
+    /// The methods of `operations` routed at `path` (with the controller's
+    /// scope, as [`Operation::path`](crate::Operation::path) has it), with
+    /// their variants' ranges.
+    pub fn for_path(operations: &'static [crate::Operation], path: &str) -> MethodNotAllowed {
+        let methods: Vec<(&'static str, Vec<crate::VersionRange>)> = operations
+            .iter()
+            .filter(|op| op.path == Some(path))
+            .filter_map(|op| Some((op.http_method?, op.variants.iter().map(|v| v.range).collect())))
+            .collect();
+        MethodNotAllowed { methods: methods.into() }
+    }
+
+    /// The `Allow` value at `version` (every method when `None`), in declaration order.
+    pub fn allow(&self, version: Option<Version>) -> String {
+        let served =
+            |ranges: &[crate::VersionRange]| version.is_none_or(|v| ranges.iter().any(|r| r.contains(v)));
+        let methods: Vec<&str> =
+            self.methods.iter().filter(|(_, ranges)| served(ranges)).map(|(method, _)| *method).collect();
+        methods.join(", ")
+    }
+}
+
+impl ServiceFactory<ServiceRequest> for MethodNotAllowed {
+    type Response = ServiceResponse;
+    type Error = actix_web::Error;
+    type Config = ();
+    type Service = MethodNotAllowed;
+    type InitError = ();
+    type Future = Ready<Result<MethodNotAllowed, ()>>;
+
+    fn new_service(&self, _: ()) -> Self::Future {
+        ready(Ok(self.clone()))
+    }
+}
+
+impl Service<ServiceRequest> for MethodNotAllowed {
+    type Response = ServiceResponse;
+    type Error = actix_web::Error;
+    type Future = Ready<Result<ServiceResponse, actix_web::Error>>;
+
+    always_ready!();
+
+    fn call(&self, req: ServiceRequest) -> Self::Future {
+        let version = ApiVersion::from_http_request(req.request()).ok().map(|v| v.version());
+        let error = crate::ApiError::from_status(
+            actix_web::http::StatusCode::METHOD_NOT_ALLOWED,
+            format!("The method {} is not allowed for this resource.", req.method()),
+        );
+        let mut response = HttpResponse::from_error(error);
+        // An empty `Allow` is valid: nothing is served here at this version.
+        if let Ok(allow) = actix_web::http::header::HeaderValue::from_str(&self.allow(version)) {
+            response.headers_mut().insert(actix_web::http::header::ALLOW, allow);
+        }
+        // `ServiceResponse::new` keeps the error for the middleware to render
+        // in the API's format (`into_response` would drop it).
+        let (request, _) = req.into_parts();
+        ready(Ok(ServiceResponse::new(request, response)))
+    }
+}

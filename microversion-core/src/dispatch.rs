@@ -84,6 +84,41 @@ impl Operation {
     pub fn variant_at(&self, version: Version) -> Option<&'static OperationVariant> {
         self.variants.iter().find(|v| v.range.contains(version))
     }
+
+    /// Whether a request for `path` reaches this operation's route, as
+    /// actix matches it: a literal segment matches itself, `{name}` one
+    /// non-empty segment, and `{name}*` or `{name:pattern}` the rest of the
+    /// path (a pattern is taken to match anything). A helper has no route.
+    ///
+    /// ```
+    /// use microversion_core::Operation;
+    ///
+    /// let show = Operation { name: "show", http_method: Some("GET"), path: Some("/flavors/{id}"),
+    ///                        variants: &[], missing_status: 404 };
+    /// assert!(show.matches_path("/flavors/42"));
+    /// assert!(!show.matches_path("/flavors/42/os-extra_specs"));
+    /// assert!(!show.matches_path("/flavors/"));
+    /// ```
+    pub fn matches_path(&self, path: &str) -> bool {
+        let Some(route) = self.path else { return false };
+        let mut requested = path.split('/');
+        for segment in route.split('/') {
+            let is_param = segment.starts_with('{') && segment.contains('}');
+            if is_param && (segment.ends_with('*') || segment.contains(':')) {
+                return true;
+            }
+            match requested.next() {
+                Some(part) if is_param => {
+                    if part.is_empty() {
+                        return false;
+                    }
+                }
+                Some(part) if part == segment => {}
+                _ => return false,
+            }
+        }
+        requested.next().is_none()
+    }
 }
 
 impl OperationVariant {

@@ -8,53 +8,50 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::{Method, StatusCode, header};
 use actix_web::middleware::Next;
 use actix_web::{HttpResponse, HttpResponseBuilder};
-use microversion_actix::{ApiError, ApiVersion, ErrorRenderer, Version};
+use microversion_actix::{ApiError, ApiVersion, Controller, ErrorRenderer, Operation, Version};
 
+use crate::aggregates::Aggregates;
+use crate::allocations::Allocations;
+use crate::candidates::Candidates;
 use crate::errors::{self, PlacementErrors};
+use crate::inventories::Inventories;
+use crate::reshaper::Reshaper;
+use crate::resource_classes::ResourceClasses;
+use crate::resource_providers::ResourceProviders;
+use crate::root;
+use crate::traits::Traits;
+use crate::usages::Usages;
 
 const V1_7: Version = Version::lit("1.7");
 const V1_15: Version = Version::lit("1.15");
 
-/// The methods each path of the API answers, for `Allow` on a 405.
-fn allowed(path: &str) -> Option<&'static str> {
-    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
-    Some(match segments.as_slice() {
-        [""] => "GET",
-        ["resource_classes"] => "GET, POST",
-        ["resource_classes", _] => "GET, PUT, DELETE",
-        ["resource_providers"] => "GET, POST",
-        ["resource_providers", _] => "GET, DELETE, PUT",
-        ["resource_providers", _, "inventories"] => "GET, POST, PUT, DELETE",
-        ["resource_providers", _, "inventories", _] => "GET, PUT, DELETE",
-        ["resource_providers", _, "usages"] => "GET",
-        ["resource_providers", _, "aggregates"] => "GET, PUT",
-        ["resource_providers", _, "allocations"] => "GET",
-        ["resource_providers", _, "traits"] => "GET, PUT, DELETE",
-        ["allocations"] => "POST",
-        ["allocations", _] => "GET, PUT, DELETE",
-        ["allocation_candidates"] => "GET",
-        ["traits"] => "GET",
-        ["traits", _] => "GET, PUT, DELETE",
-        ["usages"] => "GET",
-        ["reshaper"] => "POST",
-        _ => return None,
-    })
+/// The operations a request path reaches, from the controllers'
+/// declarations (their routes and versions).
+fn routed(path: &str) -> impl Iterator<Item = &'static Operation> + '_ {
+    let controllers: [&'static [Operation]; 10] = [
+        root::Root::OPERATIONS,
+        ResourceProviders::OPERATIONS,
+        Inventories::OPERATIONS,
+        Usages::OPERATIONS,
+        Aggregates::OPERATIONS,
+        ResourceClasses::OPERATIONS,
+        Traits::OPERATIONS,
+        Allocations::OPERATIONS,
+        Reshaper::OPERATIONS,
+        Candidates::OPERATIONS,
+    ];
+    controllers.into_iter().flatten().filter(move |op| op.matches_path(path))
 }
 
-/// The first version serving a path, for the paths that appear after 1.0:
-/// below it the path is a 404, whatever else is wrong with the request.
-fn first_version(path: &str) -> Version {
-    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
-    Version::lit(match segments.as_slice() {
-        ["resource_classes", ..] => "1.2",
-        ["resource_providers", _, "aggregates"] => "1.1",
-        ["resource_providers", _, "traits"] | ["traits", ..] => "1.6",
-        ["usages"] => "1.9",
-        ["allocations"] => "1.13",
-        ["allocation_candidates"] => "1.10",
-        ["reshaper"] => "1.30",
-        _ => "1.0",
-    })
+/// Whether some operation of `path` answers `method` (at some version).
+fn has_method(path: &str, method: &Method) -> bool {
+    routed(path).any(|op| op.http_method == Some(method.as_str()))
+}
+
+/// The first version serving a path: below it the path is a 404, whatever
+/// else is wrong with the request. `None` for a path no operation routes.
+fn first_version(path: &str) -> Option<Version> {
+    routed(path).flat_map(|op| op.variants).map(|v| v.range.min().unwrap_or(Version::new(0, 0))).min()
 }
 
 /// Whether the request is Placement's test user rather than an admin: the
@@ -116,12 +113,13 @@ pub(crate) async fn placement_rules(
     let length =
         headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
     let mut refusal = None;
-    let served = allowed(&path).is_some() && version.is_none_or(|v| v >= first_version(&path));
+    let first = first_version(&path);
+    let served = first.is_some_and(|first| version.is_none_or(|v| v >= first));
     if method == Method::GET
         && let Some(accept) = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok())
         && !accept.trim().is_empty()
         && !accepts_json(accept)
-        && allowed(&path).is_some()
+        && first.is_some()
     {
         refusal = Some(ApiError::new(
             StatusCode::NOT_ACCEPTABLE,
@@ -133,7 +131,7 @@ pub(crate) async fn placement_rules(
         refusal = Some(errors::bad_request("content-type header required when content-length > 0"));
     } else if (method == Method::POST || method == Method::PUT)
         && served
-        && allowed(&path).is_some_and(|a| a.contains(method.as_str()))
+        && has_method(&path, &method)
         && !(method == Method::PUT && bodiless_put(&path, version))
         && content_type.as_deref() != Some("application/json")
     {
@@ -147,12 +145,7 @@ pub(crate) async fn placement_rules(
             ),
         ));
     }
-    if refusal.is_none()
-        && served
-        && path != "/"
-        && allowed(&path).is_some_and(|a| a.contains(method.as_str()))
-        && forbidden(headers)
-    {
+    if refusal.is_none() && served && path != "/" && has_method(&path, &method) && forbidden(headers) {
         refusal = Some(ApiError::new(
             StatusCode::FORBIDDEN,
             "undefined_code",
@@ -163,7 +156,7 @@ pub(crate) async fn placement_rules(
     if refusal.is_none()
         && served
         && (method == Method::POST || method == Method::PUT)
-        && allowed(&path).is_some_and(|a| a.contains(method.as_str()))
+        && has_method(&path, &method)
         && !(method == Method::PUT && bodiless_put(&path, version))
         && length.unwrap_or(0) == 0
         && !headers.contains_key(header::TRANSFER_ENCODING)
@@ -191,8 +184,9 @@ pub(crate) async fn placement_rules(
         )
         .with_request_id(request_id.clone());
         let mut response = render(&error);
-        if let Some(methods) = allowed(&path) {
-            response.headers_mut().insert(header::ALLOW, header::HeaderValue::from_static(methods));
+        // The framework names the methods served at the request's version.
+        if let Some(allow) = res.headers().get(header::ALLOW) {
+            response.headers_mut().insert(header::ALLOW, allow.clone());
         }
         response.headers_mut().insert(
             header::HeaderName::from_static("x-openstack-request-id"),

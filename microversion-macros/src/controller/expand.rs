@@ -147,7 +147,9 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
     };
     // The route answers an `HttpResponse` itself, an error as its response
     // (as actix's `Result` responder would, without moving it once more).
-    let miss = quote!(#rt::actix_web::HttpResponse::from_error(#rt::missing(#version, #status, #removed_in)));
+    let name = op.name.to_string();
+    let miss =
+        quote!(#rt::missing(#version, #status, #removed_in, <Self as #rt::Controller>::OPERATIONS, #name));
     let tried = |result: TokenStream| {
         quote! {
             match #result {
@@ -578,7 +580,13 @@ fn register_impl(c: &Controller) -> TokenStream {
                     .service(#rt::OperationRoute::new(&__controller, Self::#handler)))
             }
         });
-        quote!(#web::resource(#path) #(#routes)*)
+        // The path as the controller's `OPERATIONS` name it, for a 405's `Allow`.
+        let scoped = format!("{}{path}", c.scope.as_ref().map(|s| s.value()).unwrap_or_default());
+        quote! {
+            #web::resource(#path) #(#routes)*
+                .default_service(#rt::MethodNotAllowed::for_path(
+                    <Self as #rt::Controller>::OPERATIONS, #scoped))
+        }
     });
     let schema_checks = schema_fns(c).map(|ident| quote!(Self::#ident().check_at_startup();));
     let body = match &c.scope {
