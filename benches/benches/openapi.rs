@@ -58,6 +58,7 @@ fn operations() -> &'static [Operation] {
                     body: Some(SchemaDocument::AtVersion(view)),
                     body_name: Some("model View"),
                 }),
+                errors: &[404],
             })
             .collect(),
     );

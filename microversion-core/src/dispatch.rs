@@ -34,6 +34,9 @@ pub struct OperationVariant {
     pub query_schemas: &'static [SchemaDescription],
     /// What it answers when it succeeds, if declared (`#[response(...)]`).
     pub response: Option<ResponseDescription>,
+    /// The error statuses its own code answers (`#[errors(404, 409)]`),
+    /// beyond those the framework answers for every operation; ascending.
+    pub errors: &'static [u16],
 }
 
 /// A schema attached to a variant: its name, the versions it applies to,

@@ -87,6 +87,15 @@ pub(crate) struct Response {
     pub(crate) tokens: TokenStream,
 }
 
+/// `#[errors(404, 409)]`: the error statuses a variant's own code answers,
+/// for the API's description (the framework adds those it answers itself).
+pub(crate) struct ErrorStatuses {
+    /// Ascending, each once.
+    pub(crate) statuses: Vec<u16>,
+    /// The attribute's tokens, for errors.
+    pub(crate) tokens: TokenStream,
+}
+
 /// One method of an operation.
 pub(crate) struct Variant {
     /// The method with the framework's attributes removed.
@@ -97,6 +106,7 @@ pub(crate) struct Variant {
     pub(crate) route: Option<Route>,
     pub(crate) schemas: Vec<Schema>,
     pub(crate) response: Option<Response>,
+    pub(crate) errors: Option<ErrorStatuses>,
 }
 
 impl Variant {

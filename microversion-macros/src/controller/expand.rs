@@ -646,7 +646,10 @@ fn controller_impl(c: &Controller) -> TokenStream {
                     quote!(::core::option::Option::Some(#response))
                 }
             };
-            quote!(#rt::OperationVariant { range: #range, schemas: #body, query_schemas: #query, response: #response })
+            let statuses = v.errors.as_ref().map(|e| e.statuses.as_slice()).unwrap_or_default();
+            quote!(#rt::OperationVariant {
+                range: #range, schemas: #body, query_schemas: #query, response: #response, errors: &[#(#statuses),*]
+            })
         });
         let status = missing_status(op);
         quote! {

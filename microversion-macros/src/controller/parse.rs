@@ -11,7 +11,7 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ImplItem, ImplItemFn, ItemImpl, Lit, LitStr, Token};
 
-use super::ast::{Controller, Operation, Response, Route, Schema, Variant};
+use super::ast::{Controller, ErrorStatuses, Operation, Response, Route, Schema, Variant};
 use crate::shared::errors::Errors;
 use crate::shared::names::{SchemaTarget, default_crate};
 use crate::shared::ranges::{RangeLit, range_of};
@@ -125,6 +125,7 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
     let mut route: Option<Route> = None;
     let mut schemas = Vec::new();
     let mut response: Option<Response> = None;
+    let mut declared: Option<ErrorStatuses> = None;
     let mut kept = Vec::new();
     for attr in std::mem::take(&mut method.attrs) {
         let path = attr.path();
@@ -142,6 +143,12 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
                 continue;
             }
             response = response_attr(&attr, errors);
+        } else if path.is_ident("errors") {
+            if declared.is_some() {
+                errors.at(&attr, "duplicate #[errors] on one method: list every status in one");
+                continue;
+            }
+            declared = error_statuses_attr(&attr, errors);
         } else if path.is_ident("schema") {
             if let Some(schema) = schema_attr(&attr, errors) {
                 schemas.push(schema);
@@ -163,7 +170,8 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
             kept.push(attr);
         }
     }
-    let framework = range.is_some() || !schemas.is_empty() || route.is_some() || response.is_some();
+    let framework =
+        range.is_some() || !schemas.is_empty() || route.is_some() || response.is_some() || declared.is_some();
     if framework {
         for attr in kept.iter().filter(|a| a.path().is_ident("cfg")) {
             errors.at(
@@ -178,7 +186,10 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
     if !framework {
         return Method::Plain(Box::new(method));
     }
-    Method::Versioned(Box::new(Variant { method, range, route, schemas, response }), missing)
+    Method::Versioned(
+        Box::new(Variant { method, range, route, schemas, response, errors: declared }),
+        missing,
+    )
 }
 
 /// `#[api_version("2.1")]`, `#[api_version("2.1", "2.4")]`, optionally `missing = 405`.
@@ -263,6 +274,33 @@ fn response_attr(attr: &Attribute, errors: &mut Errors) -> Option<Response> {
         errors.at(&extra, "#[response] takes a status and at most one body");
     }
     Some(Response { status, body, tokens: attr.to_token_stream() })
+}
+
+/// `#[errors(404, 409)]`: error statuses from 400 to 599, each once.
+fn error_statuses_attr(attr: &Attribute, errors: &mut Errors) -> Option<ErrorStatuses> {
+    let args = errors.handle(attr.parse_args_with(Punctuated::<Expr, Token![,]>::parse_terminated))?;
+    if args.is_empty() {
+        errors.at(attr, "#[errors] lists the error statuses the method answers, e.g. #[errors(404, 409)]");
+        return None;
+    }
+    let mut statuses = Vec::new();
+    for arg in &args {
+        let status = match arg {
+            Expr::Lit(ExprLit { lit: Lit::Int(int), .. }) => {
+                int.base10_parse::<u16>().ok().filter(|s| (400..600).contains(s))
+            }
+            _ => None,
+        };
+        match status {
+            None => errors.at(arg, "each argument of #[errors] is an error status from 400 to 599, e.g. 404"),
+            Some(status) if statuses.contains(&status) => {
+                errors.at(arg, format!("{status} is already listed in this #[errors]"));
+            }
+            Some(status) => statuses.push(status),
+        }
+    }
+    statuses.sort_unstable();
+    Some(ErrorStatuses { statuses, tokens: attr.to_token_stream() })
 }
 
 /// `#[schema(path::to::schema, "2.3", "2.8")]`, `#[schema(query = path, ...)]`

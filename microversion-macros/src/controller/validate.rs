@@ -176,6 +176,10 @@ fn schemas(op: &Operation, variant: &Variant, errors: &mut Errors) {
             "#[response] describes what a route answers, so it needs a route attribute",
         );
     }
+    if let (None, Some(declared)) = (&variant.route, &variant.errors) {
+        errors
+            .at(&declared.tokens, "#[errors] describes what a route answers, so it needs a route attribute");
+    }
     if variant.route.is_none() {
         for schema in &variant.schemas {
             errors.at(

@@ -33,12 +33,12 @@ impl Servers {
                 if __key >= 0x0002_0001_u32 {
                     0usize
                 } else {
-                    return ::microversion_actix::__private::actix_web::HttpResponse::from_error(
-                        ::microversion_actix::__private::missing(
-                            __version,
-                            404u16,
-                            ::core::option::Option::None,
-                        ),
+                    return ::microversion_actix::__private::missing(
+                        __version,
+                        404u16,
+                        ::core::option::Option::None,
+                        <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
+                        "show",
                     )
                 }
             } else {
@@ -164,6 +164,12 @@ impl ::microversion_actix::__private::actix_web::dev::HttpServiceFactory for Ser
                                 Self::__mv_route_show,
                             ),
                         ),
+                )
+                .default_service(
+                    ::microversion_actix::__private::MethodNotAllowed::for_path(
+                        <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
+                        "/servers/{id}",
+                    ),
                 ),
             __config,
         );
@@ -185,6 +191,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     schemas: &[],
                     query_schemas: &[],
                     response: ::core::option::Option::None,
+                    errors: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::packed_range(
@@ -194,6 +201,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     schemas: &[],
                     query_schemas: &[],
                     response: ::core::option::Option::None,
+                    errors: &[],
                 },
             ],
             missing_status: 404u16,
@@ -211,6 +219,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     schemas: &[],
                     query_schemas: &[],
                     response: ::core::option::Option::None,
+                    errors: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::packed_range(
@@ -220,6 +229,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     schemas: &[],
                     query_schemas: &[],
                     response: ::core::option::Option::None,
+                    errors: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::packed_range(
@@ -229,6 +239,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     schemas: &[],
                     query_schemas: &[],
                     response: ::core::option::Option::None,
+                    errors: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::packed_range(
@@ -238,6 +249,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     schemas: &[],
                     query_schemas: &[],
                     response: ::core::option::Option::None,
+                    errors: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::packed_range(
@@ -247,6 +259,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     schemas: &[],
                     query_schemas: &[],
                     response: ::core::option::Option::None,
+                    errors: &[],
                 },
             ],
             missing_status: 404u16,

@@ -132,12 +132,12 @@ impl Servers {
                 let __out = __controller.__mv_update_v0(__a0, __a1).await;
                 response_of_update(__out, &__req)
             } else {
-                ::microversion_actix::__private::actix_web::HttpResponse::from_error(
-                    ::microversion_actix::__private::missing(
-                        __version,
-                        404u16,
-                        ::core::option::Option::None,
-                    ),
+                ::microversion_actix::__private::missing(
+                    __version,
+                    404u16,
+                    ::core::option::Option::None,
+                    <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
+                    "update",
                 )
             }
         })
@@ -193,6 +193,12 @@ impl ::microversion_actix::__private::actix_web::dev::HttpServiceFactory for Ser
                                     Self::__mv_route_update,
                                 ),
                             ),
+                    )
+                    .default_service(
+                        ::microversion_actix::__private::MethodNotAllowed::for_path(
+                            <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
+                            "/servers/{id}",
+                        ),
                     ),
             );
         ::microversion_actix::__private::actix_web::dev::HttpServiceFactory::register(
@@ -240,6 +246,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     ],
                     query_schemas: &[],
                     response: ::core::option::Option::None,
+                    errors: &[],
                 },
             ],
             missing_status: 404u16,
@@ -257,6 +264,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     schemas: &[],
                     query_schemas: &[],
                     response: ::core::option::Option::None,
+                    errors: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::packed_range(
@@ -266,6 +274,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     schemas: &[],
                     query_schemas: &[],
                     response: ::core::option::Option::None,
+                    errors: &[],
                 },
             ],
             missing_status: 404u16,
