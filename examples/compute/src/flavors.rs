@@ -132,6 +132,7 @@ struct FlavorDetails {
 impl Flavors {
     /// The query is lenient until 2.74; unknown parameters are refused from 2.75.
     #[get("/flavors")]
+    #[errors(400, 503)]
     #[schema(query = list_query_v2_1, "2.1", "2.74")]
     #[response(200, model = FlavorList)]
     #[schema(query = list_query_v2_75, "2.75")]
@@ -141,6 +142,7 @@ impl Flavors {
     }
 
     #[get("/flavors/detail")]
+    #[errors(400, 503)]
     #[schema(query = list_query_v2_1, "2.1", "2.74")]
     #[response(200, model = FlavorDetails)]
     #[schema(query = list_query_v2_75, "2.75")]
@@ -154,6 +156,7 @@ impl Flavors {
     }
 
     #[get("/flavors/{id}")]
+    #[errors(404, 503)]
     #[response(200, model = OneFlavor)]
     async fn show(&self, req: HttpRequest, id: web::Path<String>) -> Result<Versioned<OneFlavor>, ApiError> {
         let flavor = self.store.flavor(&id)?.ok_or_else(|| not_found(&id))?;
@@ -162,6 +165,7 @@ impl Flavors {
 
     /// One method for every version: only the schema changes, at 2.55.
     #[post("/flavors")]
+    #[errors(400, 409, 503)]
     #[api_version("2.1")]
     #[response(200, model = OneFlavor)]
     #[schema(create_v2_1, "2.1", "2.54")]
@@ -181,6 +185,7 @@ impl Flavors {
 
     /// A method that exists only from 2.55: earlier versions answer 404.
     #[put("/flavors/{id}")]
+    #[errors(404, 503)]
     #[api_version("2.55")]
     #[response(200, model = OneFlavor)]
     #[schema(update_v2_55, "2.55")]
@@ -199,6 +204,7 @@ impl Flavors {
     /// 202 Accepted, as Nova answers (`flavor_manage.py` `_delete`:
     /// `@wsgi.response(202)`; tempest.lib's `delete_flavor`: `[202]`).
     #[delete("/flavors/{id}")]
+    #[errors(404, 503)]
     #[response(202)]
     async fn delete(&self, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
         if self.store.remove_flavor(&id)? {
@@ -260,6 +266,7 @@ impl FlavorExtraSpecs {
 #[controller(api = COMPUTE)]
 impl FlavorExtraSpecs {
     #[get("/flavors/{id}/os-extra_specs")]
+    #[errors(404, 503)]
     #[response(200, extra_specs_response)]
     async fn list(&self, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let flavor = self.store.flavor(&id)?.ok_or_else(|| not_found(&id))?;
@@ -267,6 +274,7 @@ impl FlavorExtraSpecs {
     }
 
     #[post("/flavors/{id}/os-extra_specs")]
+    #[errors(404, 503)]
     #[api_version("2.1")]
     #[response(200, extra_specs_response)]
     #[schema(extra_specs_create, "2.1")]
@@ -279,6 +287,7 @@ impl FlavorExtraSpecs {
     }
 
     #[get("/flavors/{id}/os-extra_specs/{key}")]
+    #[errors(404, 503)]
     #[response(200, extra_spec_response)]
     async fn show(&self, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
         let (id, key) = path.into_inner();
@@ -288,6 +297,7 @@ impl FlavorExtraSpecs {
     }
 
     #[put("/flavors/{id}/os-extra_specs/{key}")]
+    #[errors(400, 404, 503)]
     #[api_version("2.1")]
     #[response(200, extra_spec_response)]
     #[schema(extra_spec_update, "2.1")]
@@ -312,6 +322,7 @@ impl FlavorExtraSpecs {
     /// `unset_flavor_extra_specs` schema: `'status_code': [200]`). Unlike
     /// `DELETE /flavors/{id}`, which is 202.
     #[delete("/flavors/{id}/os-extra_specs/{key}")]
+    #[errors(404, 503)]
     #[response(200)]
     async fn delete(&self, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
         let (id, key) = path.into_inner();

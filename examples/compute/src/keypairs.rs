@@ -60,6 +60,7 @@ impl Keypairs {
     /// The query grows with the versions: `user_id` from 2.10, paging from
     /// 2.35, and nothing unknown from 2.75.
     #[get("/os-keypairs")]
+    #[errors(400, 503)]
     #[response(200, list_response)]
     #[schema(query = list_query_v2_1, "2.1", "2.9")]
     #[schema(query = list_query_v2_10, "2.10", "2.34")]
@@ -100,6 +101,7 @@ impl Keypairs {
     }
 
     #[get("/os-keypairs/{name}")]
+    #[errors(404, 503)]
     #[api_version("2.1", "2.9")]
     #[response(200, show_response)]
     async fn show(&self, version: ApiVersion, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
@@ -109,6 +111,7 @@ impl Keypairs {
     /// From 2.10 an administrator names the owner: a query parameter the
     /// older variant does not extract.
     #[get("/os-keypairs/{name}")]
+    #[errors(400, 404, 503)]
     #[api_version("2.10")]
     #[response(200, show_response)]
     async fn show(
@@ -122,6 +125,7 @@ impl Keypairs {
 
     /// 2.1 answers 200 OK; the body schema allows name and public_key only.
     #[post("/os-keypairs")]
+    #[errors(400, 409, 503)]
     #[api_version("2.1", "2.1")]
     #[response(200, create_response)]
     #[schema(create_v2_1, "2.1", "2.1")]
@@ -131,6 +135,7 @@ impl Keypairs {
 
     /// From 2.2 a created keypair answers 201; the schema grows with the versions.
     #[post("/os-keypairs")]
+    #[errors(400, 409, 503)]
     #[api_version("2.2")]
     #[response(201, create_response)]
     #[schema(create_v2_2, "2.2", "2.9")]
@@ -142,6 +147,7 @@ impl Keypairs {
 
     /// 2.1 answers 202 Accepted ...
     #[delete("/os-keypairs/{name}")]
+    #[errors(404, 503)]
     #[api_version("2.1", "2.1")]
     #[response(202)]
     async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
@@ -151,6 +157,7 @@ impl Keypairs {
 
     /// ... 2.2 to 2.9 answer 204 No Content ...
     #[delete("/os-keypairs/{name}")]
+    #[errors(404, 503)]
     #[api_version("2.2", "2.9")]
     #[response(204)]
     async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
@@ -160,6 +167,7 @@ impl Keypairs {
 
     /// ... and from 2.10 take the owner as a query parameter.
     #[delete("/os-keypairs/{name}")]
+    #[errors(400, 404, 503)]
     #[api_version("2.10")]
     #[response(204)]
     async fn delete(

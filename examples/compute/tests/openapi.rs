@@ -74,6 +74,56 @@ fn released_versions_are_frozen() {
     }
 }
 
+/// Every operation lists exactly the error statuses it answers, each with
+/// the Nova fault schema: never a `4XX` wildcard.
+#[test]
+fn operations_declare_their_error_statuses() {
+    let description = compute::description(COMPUTE);
+    let statuses = |doc: &Value, path: &str, method: &str| -> Vec<String> {
+        let responses = &doc["paths"][format!("/v2.1{path}")][method]["responses"];
+        responses.as_object().map(|r| r.keys().cloned().collect()).unwrap_or_default()
+    };
+    for version in COMPUTE.history().iter().map(|m| m.version) {
+        let doc = description.document(version);
+        for (path, item) in doc["paths"].as_object().expect("paths") {
+            for (method, operation) in item.as_object().expect("an item") {
+                for (status, response) in operation["responses"].as_object().expect("responses") {
+                    assert!(status.parse::<u16>().is_ok(), "{version} {method} {path}: {status}");
+                    if status.starts_with('4') || status.starts_with('5') {
+                        assert_eq!(
+                            response["content"]["application/json"]["schema"]["$ref"],
+                            "#/components/schemas/Error",
+                            "{version} {method} {path} {status}"
+                        );
+                    }
+                }
+                // The store may fail under any operation; the version header may be wrong on any.
+                let listed = statuses(&doc, path.strip_prefix("/v2.1").unwrap_or(path), method);
+                for status in ["400", "406", "500", "503"] {
+                    assert!(listed.iter().any(|s| s == status), "{version} {method} {path} lists {status}");
+                }
+            }
+        }
+    }
+    let at = |v: &str| description.document(v.parse().expect("a version"));
+    // A show by id: its own 404; no body, no 408/413/415.
+    assert_eq!(statuses(&at("2.1"), "/flavors/{id}", "get"), ["200", "400", "404", "406", "500", "503"]);
+    // PUT /flavors/{id} exists from 2.55: 404 at 2.1 (the version a request without a header gets),
+    // and the body's statuses.
+    assert_eq!(
+        statuses(&at("2.55"), "/flavors/{id}", "put"),
+        ["200", "400", "404", "406", "408", "413", "415", "500", "503"]
+    );
+    // Create: the body's statuses and the conflict.
+    assert_eq!(
+        statuses(&at("2.2"), "/os-keypairs", "post"),
+        ["201", "400", "406", "408", "409", "413", "415", "500", "503"]
+    );
+    // Path parameters are never empty.
+    let show = &at("2.96")["paths"]["/v2.1/flavors/{id}"]["get"];
+    assert_eq!(show["parameters"][0]["schema"]["minLength"], 1);
+}
+
 /// The ranges Nova's history gives each flavor and keypair operation,
 /// written out here, against the whole-history document.
 #[test]

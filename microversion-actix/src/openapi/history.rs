@@ -6,9 +6,11 @@
 //! `x-openstack: {discriminator: microversion}`; operations that stopped
 //! existing are `deprecated: true`.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value, json};
 
-use super::{ApiDescription, operation_id, path_parameters, query_parameters};
+use super::{ApiDescription, error_response, operation_id, path_parameters, query_parameters};
 use crate::{Operation, SchemaDocument, Version, VersionRange};
 
 /// A stretch of versions over which a schema stays the same.
@@ -149,12 +151,39 @@ impl ApiDescription {
         if statuses.is_empty() {
             responses.insert("2XX".into(), json!({"description": format!("`{}` succeeded.", op.name)}));
         }
-        responses.insert(
-            "4XX".into(),
-            json!({"description": "An error, in the API's error format.",
-                   "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}),
-        );
+        for (status, response) in self.history_errors(op) {
+            responses.insert(status.to_string(), response);
+        }
         Value::Object(responses)
+    }
+
+    /// Each error status the operation answers at some version, with the
+    /// versions that answer it when not all of the operation's do.
+    fn history_errors(&self, op: &Operation) -> BTreeMap<u16, Value> {
+        let live: Vec<Version> =
+            self.api.history().iter().map(|m| m.version).filter(|v| op.variant_at(*v).is_some()).collect();
+        let mut seen: BTreeMap<u16, (Vec<&'static str>, Vec<Version>)> = BTreeMap::new();
+        for version in &live {
+            let Some(variant) = op.variant_at(*version) else { continue };
+            for (status, why) in self.error_statuses(op, variant, *version) {
+                let (reasons, versions) = seen.entry(status).or_default();
+                reasons.extend(why.into_iter().filter(|w| !reasons.contains(w)).collect::<Vec<_>>());
+                versions.push(*version);
+            }
+        }
+        seen.into_iter()
+            .map(|(status, (reasons, versions))| {
+                let mut response = error_response(status, &reasons);
+                if versions.len() < live.len() {
+                    let last = versions.last().copied().filter(|v| Some(v) != live.last());
+                    let ranges = self.openstack_range(versions.first().copied(), last);
+                    if !ranges.is_empty() {
+                        response["x-openstack"] = Value::Object(ranges);
+                    }
+                }
+                (status, response)
+            })
+            .collect()
     }
 
     /// Each segment as a component `{base}_{version}` (`FlavorsCreate_255`);

@@ -20,6 +20,8 @@ mod history;
 mod released;
 mod service;
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value, json};
 
 pub use released::{BLESS_VARIABLE, check_released, check_released_blessing};
@@ -49,6 +51,7 @@ use crate::{Api, Controller, ErrorFormat, Operation, OperationVariant, STANDARD_
 ///     #[api_version("2.2")]
 ///     #[schema(rename, "2.2")]
 ///     #[response(200)]
+///     #[errors(404, 409)]
 ///     async fn rename(&self, body: Json<Value>) -> Json<Value> {
 ///         body
 ///     }
@@ -59,7 +62,13 @@ use crate::{Api, Controller, ErrorFormat, Operation, OperationVariant, STANDARD_
 /// assert_eq!(at_2_1["paths"], json!({}));
 /// let at_2_2 = description.document(Version::lit("2.2"));
 /// assert_eq!(at_2_2["info"]["version"], "2.2");
-/// assert!(at_2_2["paths"]["/v2.1/servers/{id}"]["put"]["requestBody"].is_object());
+/// let rename = &at_2_2["paths"]["/v2.1/servers/{id}"]["put"];
+/// assert!(rename["requestBody"].is_object());
+/// // The success status, what the framework answers (the version header,
+/// // the body, 404 at 2.1, which has no rename), and the declared errors.
+/// let statuses: Vec<&str> = rename["responses"].as_object().unwrap().keys().map(String::as_str).collect();
+/// assert_eq!(statuses, ["200", "400", "404", "406", "408", "409", "413", "415", "500"]);
+/// assert_eq!(rename["responses"]["409"]["content"]["application/json"]["schema"]["$ref"], "#/components/schemas/Error");
 /// ```
 #[derive(Clone, Debug)]
 pub struct ApiDescription {
@@ -175,17 +184,13 @@ impl ApiDescription {
         operation
     }
 
-    /// The success response the variant declares (or any 2xx), and the
-    /// errors in the API's format.
+    /// The success response the variant declares (or any 2xx), and each
+    /// error status the operation answers at `version`
+    /// ([`ApiDescription::error_statuses`]), in the API's error format.
     fn responses_at(&self, op: &Operation, variant: &OperationVariant, version: Version) -> Value {
         let headers = json!({
             STANDARD_HEADER: {"$ref": "#/components/headers/OpenStackApiVersion"},
             "Vary": {"$ref": "#/components/headers/Vary"},
-        });
-        let error = json!({
-            "description": "An error, in the API's error format.",
-            "headers": headers,
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
         });
         let mut success = json!({"description": format!("`{}` succeeded.", op.name), "headers": headers});
         let status = match variant.response {
@@ -197,7 +202,59 @@ impl ApiDescription {
             }
             None => "2XX".to_owned(),
         };
-        json!({ status: success, "4XX": error })
+        let mut responses = Map::new();
+        responses.insert(status, success);
+        for (status, reasons) in self.error_statuses(op, variant, version) {
+            let mut error = error_response(status, &reasons);
+            error["headers"] = headers.clone();
+            responses.insert(status.to_string(), error);
+        }
+        Value::Object(responses)
+    }
+
+    /// The error statuses `op` answers at `version`, served by `variant`,
+    /// each with why: those the framework answers for every operation
+    /// (400 and 406 for the version header, 500), the operation's miss
+    /// status when some declared version has no variant (a client that
+    /// sends no version gets the oldest), 400, 408, 413 and 415 when a body
+    /// schema applies, 400 when a query schema applies, and the variant's
+    /// own `#[errors(...)]`.
+    pub fn error_statuses(
+        &self,
+        op: &Operation,
+        variant: &OperationVariant,
+        version: Version,
+    ) -> BTreeMap<u16, Vec<&'static str>> {
+        let mut statuses: BTreeMap<u16, Vec<&'static str>> = BTreeMap::new();
+        let mut add = |status: u16, why: &'static str| {
+            let reasons = statuses.entry(status).or_default();
+            if !reasons.contains(&why) {
+                reasons.push(why);
+            }
+        };
+        add(400, "The version asked for is malformed.");
+        if variant.schema_at(version).is_some() {
+            add(400, "The body is not JSON or breaks the schema of the version.");
+            add(408, "The body was not received in time.");
+            add(413, "The body is larger than the limit.");
+            add(415, "The body is not JSON (`Content-Type`).");
+        }
+        if variant.query_schema_at(version).is_some() {
+            add(400, "The query string breaks the schema of the version.");
+        }
+        add(406, "The version asked for is not served.");
+        let versions = self.api.history().iter().map(|m| m.version);
+        if versions.clone().any(|v| op.variant_at(v).is_none()) {
+            add(
+                op.missing_status,
+                "The version asked for (the oldest, when none is) does not have the operation.",
+            );
+        }
+        add(500, "The server erred.");
+        for status in variant.errors {
+            add(*status, "Declared by the operation.");
+        }
+        statuses
     }
 
     fn components(&self, version: Version) -> Value {
@@ -224,6 +281,18 @@ impl ApiDescription {
     }
 }
 
+/// An error answer with the API's error body: the status's reason, then why.
+fn error_response(status: u16, reasons: &[&str]) -> Value {
+    let reason = actix_web::http::StatusCode::from_u16(status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .unwrap_or("Error");
+    json!({
+        "description": format!("{reason}: {}", reasons.join(" ")),
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    })
+}
+
 /// `flavors/id:put` for `PUT /v2.1/flavors/{id}`, as OpenStack's specs name operations.
 fn operation_id(path: &str, prefix: &str, method: &str) -> String {
     let relative = path.strip_prefix(prefix).unwrap_or(path).trim_matches('/');
@@ -241,12 +310,26 @@ fn parameter_name(segment: &str) -> Option<&str> {
     Some(inner.split(':').next().unwrap_or(inner))
 }
 
-/// The parameters of the `{name}` segments of `path`.
+/// The parameters of the `{name}` segments of `path`: a string of at
+/// least one character (an empty segment matches no route), matching the
+/// segment's own pattern when it has one (`{id:[0-9]+}`).
 fn path_parameters(path: &str) -> Vec<Value> {
     path.split('/')
-        .filter_map(parameter_name)
-        .map(|name| json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}))
+        .filter_map(|segment| {
+            let name = parameter_name(segment)?;
+            let mut schema = json!({"type": "string", "minLength": 1});
+            if let Some(pattern) = parameter_pattern(segment) {
+                schema["pattern"] = json!(format!("^(?:{pattern})$"));
+            }
+            Some(json!({"name": name, "in": "path", "required": true, "schema": schema}))
+        })
         .collect()
+}
+
+/// The pattern of a `{name:regex}` path segment.
+fn parameter_pattern(segment: &str) -> Option<&str> {
+    let inner = segment.strip_prefix('{')?.strip_suffix('}')?;
+    inner.split_once(':').map(|(_, pattern)| pattern)
 }
 
 /// Query parameters from a query schema: each property of the object a
@@ -281,6 +364,85 @@ mod tests {
         assert_eq!(operation_id("/v2.1/flavors/{id}", "/v2.1", "PUT"), "flavors/id:put");
         assert_eq!(operation_id("/v2.1/flavors/detail", "/v2.1", "GET"), "flavors/detail:get");
         assert_eq!(operation_id("/os-keypairs/{name:[a-z]+}", "", "DELETE"), "os-keypairs/name:delete");
+    }
+
+    const API: Api =
+        Api::new("compute", &[crate::Microversion::new("2.1", "a"), crate::Microversion::new("2.2", "b")]);
+
+    fn body() -> Value {
+        json!({"type": "object"})
+    }
+
+    fn statuses(op: &Operation, version: &str) -> Vec<u16> {
+        let version: Version = version.parse().unwrap();
+        let variant = op.variant_at(version).unwrap();
+        ApiDescription::new(API).error_statuses(op, variant, version).into_keys().collect()
+    }
+
+    const PLAIN: OperationVariant = OperationVariant {
+        range: crate::VersionRange::ANY,
+        schemas: &[],
+        query_schemas: &[],
+        response: None,
+        errors: &[],
+    };
+
+    const BODY: &[crate::SchemaDescription] = &[crate::SchemaDescription {
+        name: "body",
+        range: crate::VersionRange::ANY,
+        document: crate::SchemaDocument::Fixed(body),
+    }];
+
+    /// At every version, declaring 404.
+    const SHOW: &[Operation] = &[Operation {
+        name: "show",
+        http_method: Some("GET"),
+        path: Some("/servers/{id}"),
+        variants: &[OperationVariant { errors: &[404], ..PLAIN }],
+        missing_status: 404,
+    }];
+
+    /// From 2.2, with a body schema, declaring 400 and 409; 405 before 2.2.
+    const UPDATE: &[Operation] = &[Operation {
+        name: "update",
+        http_method: Some("PUT"),
+        path: Some("/servers/{id}"),
+        variants: &[OperationVariant {
+            range: crate::VersionRange::from(Version::lit("2.2")),
+            schemas: BODY,
+            errors: &[400, 409],
+            ..PLAIN
+        }],
+        missing_status: 405,
+    }];
+
+    #[test]
+    fn error_statuses_are_the_frameworks_and_the_declared() {
+        // The version header and the server's own failure; 404 because declared.
+        assert_eq!(statuses(&SHOW[0], "2.1"), [400, 404, 406, 500]);
+        // The miss status of 2.1, which has no update; a body schema brings
+        // 408, 413 and 415; a declared status is listed once.
+        assert_eq!(statuses(&UPDATE[0], "2.2"), [400, 405, 406, 408, 409, 413, 415, 500]);
+        let history = ApiDescription::new(API).operations(UPDATE).history_document();
+        let responses = &history["paths"]["/servers/{id}"]["put"]["responses"];
+        assert!(responses.get("4XX").is_none(), "{responses}");
+        assert_eq!(
+            responses["409"]["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/Error"
+        );
+        assert!(
+            responses["405"]["description"].as_str().is_some_and(|d| d.starts_with("Method Not Allowed"))
+        );
+    }
+
+    #[test]
+    fn path_parameters_are_never_empty_and_keep_their_pattern() {
+        let parameters = path_parameters("/servers/{id:[0-9]+}/tags/{tag}");
+        assert_eq!(
+            parameters[0]["schema"],
+            json!({"type": "string", "minLength": 1, "pattern": "^(?:[0-9]+)$"})
+        );
+        assert_eq!(parameters[1]["schema"], json!({"type": "string", "minLength": 1}));
     }
 
     #[test]
