@@ -210,6 +210,20 @@
 //!   data (`.app_data(API)`), but then no response carries version headers.
 //! - A deployer cap ([`Api::capped_at`] or [`Microversions::cap`]) lowers the
 //!   served maximum; 406, `latest` and discovery follow it.
+//!
+//! # Features
+//!
+//! None is on by default.
+//!
+//! | feature | what it adds |
+//! | --- | --- |
+//! | `openapi` | the [`openapi`] module: an OpenAPI 3.1 document per served version and one for the whole history, served and checked against committed copies |
+//! | `metrics` | per-version request counts (`microversion_requests_total`) through the `metrics` facade |
+//! | `tracing` | a span per request carrying the negotiated version |
+//!
+//! Requires Rust 1.95 or later.
+
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod api_version;
 mod body;

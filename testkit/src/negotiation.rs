@@ -1,6 +1,6 @@
 //! A deliberately naive re-statement of docs/reference.md §1 and §2, used as an oracle
 //! for `Api::negotiate` by the property tests
-//! (`microversion-core/tests/fuzz_properties.rs`), the `negotiate` fuzz
+//! (`testkit/tests/negotiation_properties.rs`), the `negotiate` fuzz
 //! target, and the response contract of the compute example
 //! ([`crate::http::check_contract`]).
 //!

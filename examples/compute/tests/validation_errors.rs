@@ -30,7 +30,8 @@ fn bodies_and_query_strings_fail_in_novas_words() {
             "Invalid input for field/attribute ram. Value: abc. 'abc' does not match '^[0-9]*$'",
         ),
         (
-            json!({"ram": 512, "vcpus": 1, "disk": 1}),
+            // Keys in sorted order: the message shows the object in the order it was sent.
+            json!({"disk": 1, "ram": 512, "vcpus": 1}),
             "Invalid input for field/attribute flavor. Value: {'disk': 1, 'ram': 512, 'vcpus': 1}. \
              'name' is a required property",
         ),
