@@ -4,34 +4,96 @@ Usage: openapi_tools.py ROOT_URL DOCS_DIR
 
 - openapi-spec-validator accepts every committed per-version document and
   the whole-history document the server serves;
-- schemathesis runs against the live server at several versions, with the
-  version header set, and finds no 5xx and no response that contradicts
-  the document (status codes, content types, headers, body schemas).
+- schemathesis runs against the live server at every released version (one
+  committed document each), with the version header set and every check it
+  has (`--checks all`), its stateful phase included, and finds nothing: no
+  5xx, no status, header, content type or body the document does not
+  declare, no schema-invalid request accepted, no schema-valid request
+  refused (except where listed below, with why), Allow headers that list
+  exactly the documented methods, deleted resources gone.
+
+The time budget (the whole script runs in CI on 2 cores): where a version's
+document differs from the previous version's (the version itself aside), and
+at the newest, every phase runs with BOUNDARY_EXAMPLES examples per
+operation; at the versions in between, whose documents are the same contract
+as their boundary's, the fuzzing and stateful phases run with
+BETWEEN_EXAMPLES. Two processes run them, each version in process.
 """
 
 import glob
 import json
+import multiprocessing
 import os
-import subprocess
 import sys
+import tempfile
+import time
 import urllib.request
 
 from openapi_spec_validator import validate
 
 from _interop import Checks
 
-VERSIONS = ["2.1", "2.2", "2.10", "2.55", "2.61", "2.75", "2.92", "2.96"]
-CHECKS = ",".join([
-    "not_a_server_error",
-    "status_code_conformance",
-    "content_type_conformance",
-    "response_headers_conformance",
-    "response_schema_conformance",
-])
+BOUNDARY_EXAMPLES = 15
+BETWEEN_EXAMPLES = 3
+PARALLEL = 2
+
+# Schema-valid requests the server refuses with 400. schemathesis's
+# `positive_data_acceptance` check expects a schema-valid request to succeed
+# (or get 404 or 409); for these operations it accepts 400 too, at the
+# versions given (None: open-ended). Every other check runs on them
+# unchanged. Each entry says why; the same list is in
+# docs/17-describing-the-api.md.
+#
+# First, what JSON Schema cannot state:
+ACCEPTS_400 = [
+    ("GET", "/v2.1/flavors", "2.1", None,
+     "`marker` must name a stored flavor: that depends on the data, not on the request's shape"),
+    ("GET", "/v2.1/flavors/detail", "2.1", None,
+     "`marker` must name a stored flavor: that depends on the data, not on the request's shape"),
+    ("GET", "/v2.1/os-keypairs", "2.35", None,
+     "`marker` must name a stored keypair: that depends on the data, not on the request's shape"),
+    ("POST", "/v2.1/os-keypairs", "2.1", None,
+     "`public_key` must parse as an OpenSSH public key or an X.509 PEM certificate (its fingerprint is "
+     "computed): key structure, base64 and ASN.1 content are beyond a JSON Schema pattern"),
+    ("PUT", "/v2.1/flavors/{id}/os-extra_specs/{key}", "2.1", None,
+     "the body's one key must be the `{key}` of the path: JSON Schema cannot relate a body property "
+     "name to a path parameter"),
+]
+# Then what JSON Schema can state but the example's own request schemas do
+# not yet (examples/compute/src/flavors.rs; to be made as strict as the
+# handler, then removed from here). The flavor list's `is_public` (the
+# handler takes true/t/1/yes/y/on, false/f/0/no/n/off and none, in any case;
+# the schema any string) and `minRam`/`minDisk`/`limit` (digit strings the
+# handler refuses above 2^64 - 1) are such too, hidden by `marker` above.
+ACCEPTS_400 += [
+    ("POST", "/v2.1/flavors", "2.1", None,
+     "`ram`, `vcpus`, `disk`, `swap` and `OS-FLV-EXT-DATA:ephemeral` as strings: the pattern "
+     "`^[0-9]*$` lets through \"\" and digit strings below the minimum or above 2147483647, which "
+     "`minimum`/`maximum` do not bound (they apply to numbers); the handler refuses them"),
+]
+
+# Checks excluded at some versions, each with why (also in
+# docs/17-describing-the-api.md): (check, first version, last version, why).
+EXCLUDED = []
+
+def version_key(version):
+    return tuple(int(part) for part in version.split("."))
+
+
+def applies(version, first, last):
+    """Whether `version` is in first..last (last None: open-ended)."""
+    return version_key(first) <= version_key(version) and (last is None or version_key(version) <= version_key(last))
+
+
+def committed(docs_dir):
+    """Every committed document, by version, in version order."""
+    files = glob.glob(os.path.join(docs_dir, "*.json"))
+    versions = sorted((os.path.basename(f)[: -len(".json")] for f in files), key=version_key)
+    return {v: os.path.join(docs_dir, f"{v}.json") for v in versions}
 
 
 def validator(checks, root, docs_dir):
-    files = sorted(glob.glob(os.path.join(docs_dir, "*.json")))
+    files = list(committed(docs_dir).values())
     checks.check(len(files) >= 90, f"{len(files)} committed documents found")
     for path in files:
         with open(path) as f:
@@ -50,32 +112,104 @@ def validator(checks, root, docs_dir):
         checks.check(False, "the whole-history document is a valid OpenAPI document", str(exc)[:500])
 
 
-def schemathesis(checks, root):
-    for version in VERSIONS:
-        # As a module: the venv's console scripts name the interpreter by the
-        # path the venv was built at.
-        command = [
-            sys.executable, "-m", "schemathesis.cli", "run", f"{root}/openapi.json?version={version}",
-            "--url", root,
-            "--header", f"OpenStack-API-Version: compute {version}",
-            "--checks", CHECKS,
-            "--max-examples", "15",
-            "--seed", "1",
-            "--phases", "examples,coverage,fuzzing",
-            "--workers", "1",
+def boundaries(documents):
+    """The versions whose contract differs from the previous version's, and the newest."""
+    found, previous = [], None
+    for version, path in documents.items():
+        with open(path) as f:
+            text = f.read().replace(f"compute {version}", "compute X").replace(f'"{version}"', '"X"')
+        if text != previous:
+            found.append(version)
+        previous = text
+    return set(found) | {list(documents)[-1]}
+
+
+def config_for(version):
+    """The schemathesis configuration at `version`: ACCEPTS_400's operations there."""
+    lines = []
+    for method, path, first, last, _why in ACCEPTS_400:
+        if not applies(version, first, last):
+            continue
+        lines += [
+            "[[operations]]",
+            f"include-path = {json.dumps(path)}",
+            f"include-method = {json.dumps(method)}",
+            'checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404", "409"]',
+            "",
         ]
-        run = subprocess.run(command, capture_output=True, text=True, timeout=600)
-        summary = [line for line in run.stdout.splitlines() if "generated" in line]
-        detail = summary[-1].strip() if summary else run.stdout[-2000:]
-        checks.check(run.returncode == 0, f"schemathesis at {version}: {detail}",
-                      None if run.returncode == 0 else run.stdout[-4000:] + run.stderr[-2000:])
+    return "\n".join(lines)
+
+
+def run_one(root, version, boundary, workdir):
+    """One schemathesis run, in this (pool) process: its exit code, output and time.
+
+    In process rather than as `python -m schemathesis.cli`: a new interpreter
+    per version costs about a second of CPU in imports, as much as a run
+    between boundaries itself.
+    """
+    import contextlib
+    import io
+
+    from schemathesis.cli import schemathesis as cli
+
+    config = os.path.join(workdir, f"{version}.toml")
+    with open(config, "w") as f:
+        f.write(config_for(version))
+    arguments = [
+        "--config-file", config, "run",
+        f"{root}/openapi.json?version={version}",
+        "--url", root,
+        "--header", f"OpenStack-API-Version: compute {version}",
+        "--checks", "all",
+        "--max-examples", str(BOUNDARY_EXAMPLES if boundary else BETWEEN_EXAMPLES),
+        "--phases", "examples,coverage,fuzzing,stateful" if boundary else "fuzzing,stateful",
+        "--seed", "1",
+        "--workers", "1",
+        "--no-color",
+        "--generation-database", "none",
+    ]
+    excluded = [check for check, first, last, _why in EXCLUDED if applies(version, first, last)]
+    if excluded:
+        arguments += ["--exclude-checks", ",".join(excluded)]
+    started = time.monotonic()
+    output = io.StringIO()
+    os.chdir(workdir)
+    with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+        try:
+            cli.main(arguments, standalone_mode=False)
+            code = 0
+        except SystemExit as exit:
+            code = exit.code if isinstance(exit.code, int) else 1
+        except Exception as exc:  # noqa: BLE001 - reported as a failed run
+            print(f"schemathesis raised {type(exc).__name__}: {exc}")
+            code = 1
+    return code, output.getvalue(), time.monotonic() - started
+
+
+def schemathesis(checks, root, docs_dir):
+    documents = committed(docs_dir)
+    edges = boundaries(documents)
+    print(f"  boundaries (every phase, {BOUNDARY_EXAMPLES} examples): {', '.join(sorted(edges, key=version_key))}")
+    started = time.monotonic()
+    context = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory() as workdir, context.Pool(PARALLEL) as pool:
+        runs = {v: pool.apply_async(run_one, (root, v, v in edges, workdir)) for v in documents}
+        for version, result in runs.items():
+            code, output, seconds = result.get()
+            summary = [line.strip() for line in output.splitlines() if " generated" in line]
+            detail = f"{summary[-1] if summary else '?'} in {seconds:.1f} s"
+            kind = "every phase" if version in edges else "fuzzing and stateful"
+            checks.check(code == 0, f"schemathesis --checks all at {version} ({kind}): {detail}",
+                         None if code == 0 else output[-8000:])
+    print(f"  schemathesis at {len(documents)} versions in {time.monotonic() - started:.1f} s")
 
 
 def main():
     root, docs_dir = sys.argv[1].rstrip("/"), sys.argv[2]
     checks = Checks("openapi_tools")
     checks.run("openapi-spec-validator accepts every document", validator, root, docs_dir)
-    checks.run("schemathesis finds nothing against the live server", schemathesis, root)
+    checks.run("schemathesis finds nothing against the live server at every released version",
+               schemathesis, root, docs_dir)
     checks.finish()
 
 
