@@ -10,10 +10,13 @@
 //! `interop/expected.txt` (stage 1: everything but the allocation
 //! candidates family) and `interop/expected-stage2.txt` (stage 2: that
 //! family) are the floors: per file, how many tests pass. A file doing
-//! worse fails the test; the counts are printed per stage. Set
-//! `GABBI_FILES=a.yaml,b.yaml` to run some files only, `GABBI_VERBOSE=1`
-//! to see every failure, and `GABBI_WRITE_EXPECTED=1` to raise the floor to
-//! the counts of a full run.
+//! worse fails the test; the counts are printed per stage. The floors
+//! cannot vanish: a missing floor file, or a file run with no line in its
+//! floor file, fails the test. Set `GABBI_FILES=a.yaml,b.yaml` to run some
+//! files only, `GABBI_VERBOSE=1` to see every failure, and
+//! `GABBI_WRITE_EXPECTED=1` to raise the floors to the counts of a full
+//! run (and add the lines of new files): it refuses, naming the floor file,
+//! to lower any.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -77,17 +80,115 @@ fn venv_python() -> PathBuf {
         .unwrap_or_else(|message| panic!("{message}"))
 }
 
-/// A committed floor: `name passed total` per line.
-fn expected(file: &str) -> BTreeMap<String, (usize, usize)> {
-    let text = std::fs::read_to_string(interop_dir().join(file)).unwrap_or_default();
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let parts: Vec<&str> = l.split_whitespace().collect();
-            let [name, passed, total] = parts.as_slice() else { panic!("bad line in {file}: {l}") };
-            (name.to_string(), (passed.parse().expect("a count"), total.parse().expect("a count")))
+/// Per gabbi file: tests passing (the floor, or a run's count) and tests.
+type Counts = BTreeMap<String, (usize, usize)>;
+
+/// A committed floor file, `name passed total` per line. A missing or
+/// unreadable file is a failure: a floor that is not there holds nothing.
+fn expected(file: &str) -> Counts {
+    let path = interop_dir().join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "the floor file {} cannot be read ({e}): the floors of the gabbi files are committed \
+             there; restore it (git checkout) rather than run without floors",
+            path.display()
+        )
+    });
+    parse_floors(file, &text).unwrap_or_else(|message| panic!("{message}"))
+}
+
+/// The lines of floor file `file`.
+fn parse_floors(file: &str, text: &str) -> Result<Counts, String> {
+    let mut floors = Counts::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        let [name, passed, total] = parts.as_slice() else {
+            return Err(format!("{file}: a line is not `name passed total`: {line}"));
+        };
+        let (Ok(passed), Ok(total)) = (passed.parse(), total.parse()) else {
+            return Err(format!("{file}: a count is not a number: {line}"));
+        };
+        if floors.insert(name.to_string(), (passed, total)).is_some() {
+            return Err(format!("{file}: {name} has two lines"));
+        }
+    }
+    Ok(floors)
+}
+
+/// The floor of gabbi file `name` in floor file `file`: a file run without
+/// a line there is a failure, never a floor of 0.
+fn floor_of(file: &str, floors: &Counts, name: &str) -> Result<usize, String> {
+    floors.get(name).map(|&(passed, _)| passed).ok_or_else(|| {
+        format!(
+            "{name}: no floor in interop/{file}; add the line `{name} PASSED TOTAL` \
+             (GABBI_WRITE_EXPECTED=1 adds it from a full run)"
+        )
+    })
+}
+
+/// The floors once raised to a run's `results` (the files of the stage
+/// only): a file doing better raises its floor, a new file gets its line,
+/// a file not run keeps its line. Lowering a floor is refused, naming
+/// `file` and every file that would go down.
+fn raised_floors(file: &str, floors: &Counts, results: &Counts) -> Result<Counts, String> {
+    let lowered: Vec<String> = results
+        .iter()
+        .filter_map(|(name, &(passed, _))| {
+            let &(floor, _) = floors.get(name)?;
+            (passed < floor).then(|| format!("{name}: {passed} passed, the floor is {floor}"))
         })
-        .collect()
+        .collect();
+    if !lowered.is_empty() {
+        return Err(format!(
+            "GABBI_WRITE_EXPECTED: refusing to lower floors in interop/{file} (floors only go up; \
+             fix the regression, or edit the file by hand and say why in the commit):\n{}",
+            lowered.join("\n")
+        ));
+    }
+    let mut raised = floors.clone();
+    raised.extend(results.iter().map(|(name, counts)| (name.clone(), *counts)));
+    Ok(raised)
+}
+
+/// Floor file `file` as written by `GABBI_WRITE_EXPECTED`.
+fn floors_text(stage: &str, floors: &Counts) -> String {
+    let mut text = format!("# Placement's gabbi files ({stage}): name, tests passing (the floor), tests.\n");
+    for (name, (passed, total)) in floors {
+        text.push_str(&format!("{name} {passed} {total}\n"));
+    }
+    text
+}
+
+#[test]
+fn floors_cannot_vanish() {
+    let floors = parse_floors("f.txt", "# comment\na.yaml 3 4\nb.yaml 2 2\n").expect("floors");
+    assert_eq!(floor_of("f.txt", &floors, "a.yaml"), Ok(3));
+    let missing = floor_of("f.txt", &floors, "c.yaml").expect_err("no floor for a new file");
+    assert!(missing.contains("c.yaml") && missing.contains("interop/f.txt"), "{missing}");
+    assert!(parse_floors("f.txt", "a.yaml 3\n").is_err(), "a short line");
+    assert!(parse_floors("f.txt", "a.yaml x 4\n").is_err(), "a count that is not one");
+    assert!(parse_floors("f.txt", "a.yaml 3 4\na.yaml 2 4\n").is_err(), "a file twice");
+
+    // Raising: better counts raise, new files are added, files not run stay.
+    let results: Counts = [("a.yaml".to_owned(), (4, 4)), ("c.yaml".to_owned(), (1, 5))].into();
+    let raised = raised_floors("f.txt", &floors, &results).expect("raised");
+    assert_eq!(raised["a.yaml"], (4, 4));
+    assert_eq!(raised["b.yaml"], (2, 2));
+    assert_eq!(raised["c.yaml"], (1, 5));
+    // Lowering any is refused, naming the floor file and the gabbi file.
+    let results: Counts = [("a.yaml".to_owned(), (4, 4)), ("b.yaml".to_owned(), (1, 2))].into();
+    let refused = raised_floors("f.txt", &floors, &results).expect_err("a lower floor");
+    assert!(
+        refused.contains("interop/f.txt") && refused.contains("b.yaml: 1 passed, the floor is 2"),
+        "{refused}"
+    );
+
+    // The committed floor files are there and readable.
+    for (stage, _, file) in STAGES {
+        assert!(!expected(file).is_empty(), "{stage}: {file} has no floors");
+    }
+    let text = floors_text("stage 1", &floors);
+    assert_eq!(parse_floors("f.txt", &text).expect("written floors read back"), floors);
 }
 
 #[test]
@@ -137,6 +238,7 @@ fn placement_gabbits() {
     assert!(ok, "the gabbi runner failed: {output}");
     let results = results(&output);
     let mut regressions = Vec::new();
+    let writing = std::env::var_os("GABBI_WRITE_EXPECTED").is_some() && only.is_none();
     for (stage, member, file) in STAGES {
         let expected = expected(file);
         let (mut passed_sum, mut total_sum) = (0, 0);
@@ -148,7 +250,16 @@ fn placement_gabbits() {
             };
             passed_sum += passed;
             total_sum += total;
-            let floor = expected.get(name).map_or(0, |e| e.0);
+            let floor = match floor_of(file, &expected, name) {
+                Ok(floor) => floor,
+                Err(message) => {
+                    eprintln!("{name:<45} {passed:>7} {total:>7}  NO FLOOR");
+                    if !writing {
+                        regressions.push(message);
+                    }
+                    continue;
+                }
+            };
             let mark = if passed < floor {
                 "  REGRESSION"
             } else if passed > floor {
@@ -162,13 +273,11 @@ fn placement_gabbits() {
             }
         }
         eprintln!("{:<45} {passed_sum:>7} {total_sum:>7}", format!("total ({stage})"));
-        if std::env::var_os("GABBI_WRITE_EXPECTED").is_some() && only.is_none() {
-            let mut text =
-                format!("# Placement's gabbi files ({stage}): name, tests passing (the floor), tests.\n");
-            for (name, (passed, total)) in results.iter().filter(|(n, _)| member(n)) {
-                text.push_str(&format!("{name} {passed} {total}\n"));
-            }
-            std::fs::write(interop_dir().join(file), text).expect("the floor written");
+        if writing {
+            let run: Counts =
+                results.iter().filter(|(n, _)| member(n)).map(|(n, c)| (n.clone(), *c)).collect();
+            let raised = raised_floors(file, &expected, &run).unwrap_or_else(|message| panic!("{message}"));
+            std::fs::write(interop_dir().join(file), floors_text(stage, &raised)).expect("the floor written");
         }
     }
     eprintln!("in {:.1} s", started.elapsed().as_secs_f64());
@@ -257,7 +366,14 @@ fn placement_gabbits_postgres() {
         };
         passed_sum += passed;
         total_sum += total;
-        let floor = expected.get(name).map_or(0, |e| e.0);
+        let floor = match floor_of("expected.txt", &expected, name) {
+            Ok(floor) => floor,
+            Err(message) => {
+                eprintln!("{name:<45} {passed:>7} {total:>7}  NO FLOOR");
+                regressions.push(message);
+                continue;
+            }
+        };
         let mark = if passed < floor { "  REGRESSION" } else { "" };
         eprintln!("{name:<45} {passed:>7} {total:>7}{mark}");
         if passed < floor {
@@ -329,155 +445,8 @@ fn generation_races(url: &str) {
     }
 }
 
-mod postgres_server {
-    use std::path::{Path, PathBuf};
-    use std::process::Command;
-    use std::time::Duration;
-
-    use super::run;
-
-    /// A PostgreSQL server of the test's own, stopped and removed on drop.
-    pub(crate) struct PgServer {
-        dir: PathBuf,
-        bindir: PathBuf,
-        user: Option<String>,
-        port: u16,
-    }
-
-    /// The directory of `initdb` and `pg_ctl`.
-    fn bindir() -> PathBuf {
-        if let Some(dir) = std::env::var_os("PG_BINDIR") {
-            return dir.into();
-        }
-        let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
-            .into_iter()
-            .flatten()
-            .filter_map(|e| e.ok())
-            .filter_map(|e| Some((e.file_name().to_str()?.parse().ok()?, e.path().join("bin"))))
-            .filter(|(_, bin): &(u32, PathBuf)| bin.join("initdb").is_file())
-            .collect();
-        versions.sort();
-        if let Some((_, bin)) = versions.pop() {
-            return bin;
-        }
-        let (ok, out) = run(command("sh", &["-c", "command -v initdb"]), Duration::from_secs(10));
-        assert!(
-            ok,
-            "PostgreSQL's initdb is missing (Debian/Ubuntu: apt-get install postgresql; or set PG_BINDIR)"
-        );
-        Path::new(out.trim()).parent().expect("initdb's directory").to_owned()
-    }
-
-    fn command(program: &str, args: &[&str]) -> Command {
-        let mut command = Command::new(program);
-        command.args(args);
-        command
-    }
-
-    fn is_root() -> bool {
-        let (ok, out) = run(command("id", &["-u"]), Duration::from_secs(10));
-        ok && out.trim() == "0"
-    }
-
-    /// The unprivileged user to run the server as when root: `postgres` if
-    /// the packages made it, else one made here.
-    fn server_user() -> String {
-        for user in ["postgres", "placement-pg"] {
-            if run(command("id", &["-u", user]), Duration::from_secs(10)).0 {
-                return user.to_owned();
-            }
-        }
-        let (ok, out) = run(
-            command("useradd", &["--system", "--no-create-home", "--shell", "/bin/sh", "placement-pg"]),
-            Duration::from_secs(30),
-        );
-        assert!(ok, "cannot make a user for PostgreSQL: {out}");
-        "placement-pg".to_owned()
-    }
-
-    impl PgServer {
-        fn command(&self, program: &str) -> Command {
-            let path = self.bindir.join(program);
-            match &self.user {
-                Some(user) => {
-                    let mut command = Command::new("runuser");
-                    command.args(["-u", user, "--"]).arg(path);
-                    command
-                }
-                None => Command::new(path),
-            }
-        }
-
-        /// initdb in a fresh temp dir, then pg_ctl start on a free port.
-        pub(crate) fn start() -> PgServer {
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos());
-            let dir = std::env::temp_dir().join(format!("placement-pg-{}-{nanos}", std::process::id()));
-            std::fs::create_dir_all(&dir).expect("a temp dir");
-            let user = is_root().then(server_user);
-            if let Some(user) = &user {
-                let (ok, out) =
-                    run(command("chown", &[user, &dir.to_string_lossy()]), Duration::from_secs(10));
-                assert!(ok, "chown: {out}");
-            }
-            let port = std::net::TcpListener::bind("127.0.0.1:0")
-                .and_then(|l| l.local_addr())
-                .expect("a free port")
-                .port();
-            let server = PgServer { dir, bindir: bindir(), user, port };
-            let mut initdb = server.command("initdb");
-            initdb.arg("-D").arg(server.dir.join("data")).args([
-                "-A",
-                "trust",
-                "-U",
-                "placement",
-                "--no-locale",
-                "-E",
-                "UTF8",
-                "--no-sync",
-            ]);
-            let (ok, out) = run(initdb, Duration::from_secs(120));
-            assert!(ok, "initdb failed: {out}");
-            let mut start = server.command("pg_ctl");
-            start
-                .arg("-D")
-                .arg(server.dir.join("data"))
-                .arg("-l")
-                .arg(server.dir.join("log"))
-                .arg("-o")
-                .arg(format!(
-                    "-p {} -k {} -c listen_addresses=127.0.0.1 -c max_connections=400 -c fsync=off \
-                     -c synchronous_commit=off -c full_page_writes=off",
-                    server.port,
-                    server.dir.display()
-                ))
-                .args(["-w", "-t", "60", "start"]);
-            let (ok, out) = run(start, Duration::from_secs(90));
-            let log = std::fs::read_to_string(server.dir.join("log")).unwrap_or_default();
-            assert!(ok, "pg_ctl start failed: {out}\n{log}");
-            server
-        }
-
-        /// A fresh database; its URL.
-        pub(crate) fn create_database(&self, name: &str) -> String {
-            let admin = format!("postgres://placement@127.0.0.1:{}/postgres", self.port);
-            let mut client =
-                postgres::Client::connect(&admin, postgres::NoTls).expect("connects to PostgreSQL");
-            client.batch_execute(&format!("CREATE DATABASE {name}")).expect("a database");
-            format!("postgres://placement@127.0.0.1:{}/{name}", self.port)
-        }
-    }
-
-    impl Drop for PgServer {
-        fn drop(&mut self) {
-            let mut stop = self.command("pg_ctl");
-            stop.arg("-D").arg(self.dir.join("data")).args(["-m", "immediate", "-w", "stop"]);
-            let _ = run(stop, Duration::from_secs(60));
-            let _ = std::fs::remove_dir_all(&self.dir);
-        }
-    }
-}
+#[path = "support/postgres_server.rs"]
+mod postgres_server;
 
 fn tempdir() -> PathBuf {
     let nanos =
