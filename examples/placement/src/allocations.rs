@@ -32,9 +32,12 @@ const CONSUMER_TYPE_PATTERN: &str = "^[A-Z0-9_]+$";
 #[derive(VersionedModel)]
 #[versioned(api = PLACEMENT)]
 struct ConsumerAllocations {
-    /// Per provider uuid.
-    #[versioned(nested)]
-    allocations: BTreeMap<String, ProviderAllocation>,
+    /// Per provider uuid, in Placement's order: the consumer's allocation
+    /// rows by id (the order they were written, that of the request body),
+    /// each provider where its first row is, and its resource classes in
+    /// the order of its rows; each `{"resources": {...}, "generation": N}`.
+    #[versioned(schema = by_provider_schema)]
+    allocations: Map<String, Value>,
     #[versioned(since = "1.12", skip_none)]
     project_id: Option<String>,
     #[versioned(since = "1.12", skip_none)]
@@ -46,13 +49,15 @@ struct ConsumerAllocations {
     consumer_type: Option<String>,
 }
 
-/// A consumer's allocations on one provider.
-#[derive(VersionedModel)]
-#[versioned(api = PLACEMENT)]
-struct ProviderAllocation {
-    generation: i64,
-    /// Per resource class.
-    resources: BTreeMap<String, i64>,
+/// The schema of a consumer's allocations: per provider uuid, its
+/// generation and the amounts per resource class.
+fn by_provider_schema() -> Value {
+    json!({"type": "object", "additionalProperties": {
+        "type": "object",
+        "properties": {
+            "resources": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "generation": {"type": "integer"}},
+        "required": ["resources", "generation"]}})
 }
 
 /// The allocation resources.
@@ -192,15 +197,18 @@ fn post_v1_38() -> Value {
 /// What a request asks for one consumer.
 pub(crate) struct ConsumerRequest {
     uuid: String,
-    /// Provider uuid to class to amount.
-    allocations: BTreeMap<String, BTreeMap<String, i64>>,
+    /// Provider uuid to class to amount, in the order of the body: the
+    /// allocations are written in that order, as Placement writes them
+    /// (`create_allocation_list`), and read back in it.
+    allocations: Vec<(String, Vec<(String, i64)>)>,
     project_id: Option<String>,
     user_id: Option<String>,
     generation: Option<Option<i64>>,
     consumer_type: Option<String>,
 }
 
-fn amounts(resources: &Value) -> BTreeMap<String, i64> {
+/// The amounts per resource class, in the order of the body.
+fn amounts(resources: &Value) -> Vec<(String, i64)> {
     resources
         .as_object()
         .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_i64().unwrap_or(0))).collect())
@@ -215,12 +223,27 @@ impl ConsumerRequest {
                 .map(|m| m.iter().map(|(rp, a)| (rp.clone(), amounts(&a["resources"]))).collect())
                 .unwrap_or_default()
         } else {
-            let mut map = BTreeMap::new();
+            // One entry per provider, where it first appears; a later
+            // item's amount of a class replaces an earlier one's.
+            let mut list: Vec<(String, Vec<(String, i64)>)> = Vec::new();
             for a in body["allocations"].as_array().into_iter().flatten() {
-                let rp = a["resource_provider"]["uuid"].as_str().unwrap_or_default().to_owned();
-                map.entry(rp).or_insert_with(BTreeMap::new).extend(amounts(&a["resources"]));
+                let rp = a["resource_provider"]["uuid"].as_str().unwrap_or_default();
+                let index = match list.iter().position(|(p, _)| p == rp) {
+                    Some(i) => i,
+                    None => {
+                        list.push((rp.to_owned(), Vec::new()));
+                        list.len() - 1
+                    }
+                };
+                for (class, amount) in amounts(&a["resources"]) {
+                    let resources = &mut list[index].1;
+                    match resources.iter_mut().find(|(c, _)| *c == class) {
+                        Some(entry) => entry.1 = amount,
+                        None => resources.push((class, amount)),
+                    }
+                }
             }
-            map
+            list
         };
         ConsumerRequest {
             uuid: uuid.to_owned(),
@@ -437,13 +460,15 @@ impl Allocations {
             )?;
             Ok((rows, consumer(tx, &uuid)?))
         })?;
-        let mut allocations: BTreeMap<String, ProviderAllocation> = BTreeMap::new();
+        // Placement's `_serialize_allocations_for_consumer`: providers and
+        // classes in the order of the rows (by id), `resources` before
+        // `generation`.
+        let mut allocations = Map::new();
         for (rp, generation, class, used, _) in &rows {
-            let entry = allocations.entry(rp.clone()).or_insert_with(|| ProviderAllocation {
-                generation: *generation,
-                resources: BTreeMap::new(),
-            });
-            entry.resources.insert(class.clone(), *used);
+            let entry = allocations
+                .entry(rp.clone())
+                .or_insert_with(|| json!({"resources": {}, "generation": generation}));
+            entry["resources"][class] = json!(used);
         }
         let body = ConsumerAllocations {
             allocations,
@@ -528,6 +553,8 @@ impl Allocations {
                 tx.query_map("SELECT consumer_uuid, resource_class, used FROM allocations WHERE provider_id = ?1 ORDER BY id", params![provider.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
             Ok((provider.generation, rows))
         })?;
+        // Placement's `_serialize_allocations_for_resource_provider`:
+        // consumers and classes in the order of the rows (by id).
         let mut allocations = Map::new();
         for (consumer, class, used) in rows {
             let entry = allocations.entry(consumer).or_insert_with(|| json!({"resources": {}}));
@@ -535,6 +562,6 @@ impl Allocations {
         }
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, store::now());
-        Ok(res.json(json!({"resource_provider_generation": generation, "allocations": allocations})))
+        Ok(res.json(json!({"allocations": allocations, "resource_provider_generation": generation})))
     }
 }

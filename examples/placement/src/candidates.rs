@@ -580,7 +580,10 @@ struct WideCtx {
     has_trees: bool,
     nested_aware: bool,
     sharing: BTreeSet<usize>,
-    summaries: BTreeSet<usize>,
+    /// The providers to summarize, in Placement's order (its
+    /// `summaries_by_id`): tree by tree as each group's search reaches
+    /// them, each batch's providers by id.
+    summaries: Vec<usize>,
     multi_group_rcs: BTreeSet<String>,
     rcs_amounts: BTreeMap<String, i64>,
 }
@@ -823,11 +826,12 @@ fn trees_matching_all(world: &World, g: &GroupCtx<'_>, wide: &mut WideCtx) -> Rp
     all
 }
 
-/// Adds the providers of the trees rooted at `roots` to the summaries.
+/// Adds the providers of the trees rooted at `roots` to the summaries,
+/// after those already there, by id (the nodes are in id order).
 fn summarize(world: &World, wide: &mut WideCtx, roots: &BTreeSet<usize>) {
     for (i, node) in world.nodes.iter().enumerate() {
-        if roots.contains(&node.root) {
-            wide.summaries.insert(i);
+        if roots.contains(&node.root) && !wide.summaries.contains(&i) {
+            wide.summaries.push(i);
         }
     }
 }
@@ -975,13 +979,14 @@ fn same_subtree(world: &World, providers: &BTreeSet<usize>) -> bool {
 /// Allocation requests by group suffix, in the order of the groups.
 type BySuffix = Vec<(String, Vec<AReq>)>;
 
-/// The whole search: allocation requests and the providers to summarize.
+/// The whole search: allocation requests and the providers to summarize
+/// (in the order of their summaries).
 fn search(
     world: &World,
     groups: &[Group],
     wide_params: &Wide,
     nested_aware: bool,
-) -> Result<(Vec<AReq>, BTreeSet<usize>), ApiError> {
+) -> Result<(Vec<AReq>, Vec<usize>), ApiError> {
     let has_trees = world.nodes.iter().any(|n| n.parent.is_some());
     let sharing: BTreeSet<usize> =
         (0..world.nodes.len()).filter(|&i| world.nodes[i].traits.contains(SHARES)).collect();
@@ -990,7 +995,7 @@ fn search(
         has_trees,
         nested_aware,
         sharing,
-        summaries: BTreeSet::new(),
+        summaries: Vec::new(),
         multi_group_rcs: BTreeSet::new(),
         rcs_amounts: BTreeMap::new(),
     };
@@ -1002,7 +1007,7 @@ fn search(
             .filter(|&i| !has_any_trait(world, i, &wide_params.root_forbidden))
             .collect();
         if roots.is_empty() {
-            return Ok((Vec::new(), BTreeSet::new()));
+            return Ok((Vec::new(), Vec::new()));
         }
         wide.anchor_roots = Some(roots);
     }
@@ -1010,7 +1015,7 @@ fn search(
     for group in groups {
         let g = match group_ctx(world, group) {
             Ok(g) => g,
-            Err(SearchError::Empty) => return Ok((Vec::new(), BTreeSet::new())),
+            Err(SearchError::Empty) => return Ok((Vec::new(), Vec::new())),
             Err(SearchError::Api(e)) => return Err(e),
         };
         for (class, amount) in &group.resources {
@@ -1023,7 +1028,7 @@ fn search(
             if !group.required.is_empty() {
                 let all: BTreeSet<String> = group.required.iter().flatten().cloned().collect();
                 if !(0..world.nodes.len()).any(|i| has_any_trait(world, i, &all)) {
-                    return Ok((Vec::new(), BTreeSet::new()));
+                    return Ok((Vec::new(), Vec::new()));
                 }
             }
             let cands = trees_matching_all(world, &g, &mut wide);
@@ -1033,7 +1038,7 @@ fn search(
             single_provider(world, &g, &mut wide, &tuples)
         };
         if areqs.is_empty() {
-            return Ok((Vec::new(), BTreeSet::new()));
+            return Ok((Vec::new(), Vec::new()));
         }
         for areq in &mut areqs {
             areq.use_same_provider = group.use_same_provider;
@@ -1141,11 +1146,11 @@ fn search(
         }
     }
     if out.is_empty() {
-        return Ok((Vec::new(), BTreeSet::new()));
+        return Ok((Vec::new(), Vec::new()));
     }
     let tree_roots: BTreeSet<usize> =
         out.iter().flat_map(|a| a.resources.iter().map(|r| world.nodes[r.provider].root)).collect();
-    let mut summaries: BTreeSet<usize> =
+    let mut summaries: Vec<usize> =
         wide.summaries.iter().copied().filter(|&i| tree_roots.contains(&world.nodes[i].root)).collect();
     // Older versions see no request spanning providers of one tree.
     if !wide.nested_aware && wide.has_trees {
@@ -1222,9 +1227,13 @@ impl Candidates {
         let mut provider_summaries = Map::new();
         for &i in &summaries {
             let node = &world.nodes[i];
-            let resources: Map<String, Value> = node
-                .inventories
-                .iter()
+            // Placement's rows of a provider's inventories come by resource
+            // class id (standard classes in their order, then custom ones
+            // as they were made).
+            let mut inventories: Vec<(&String, &Inv)> = node.inventories.iter().collect();
+            inventories.sort_by_key(|(class, _)| world.class_ids.get(*class).copied().unwrap_or(i64::MAX));
+            let resources: Map<String, Value> = inventories
+                .into_iter()
                 .filter(|(class, _)| version >= V1_27 || requested.contains(class.as_str()))
                 .map(|(class, inv)| (class.clone(), json!({"capacity": inv.capacity(), "used": inv.used})))
                 .collect();
