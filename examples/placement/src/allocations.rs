@@ -429,10 +429,15 @@ pub(crate) fn write_allocations(
         }
     }
     for (id, generation) in touched {
-        store::bump_provider(tx, id, generation).map_err(|_| {
-            errors::concurrent_update(
-                "Inventory and/or allocations changed while attempting to allocate: Another thread concurrently updated the data. Please retry your update",
-            )
+        // A lost race is this 409; a storage failure stays what it is.
+        store::bump_provider(tx, id, generation).map_err(|e| {
+            if e.status() == actix_web::http::StatusCode::CONFLICT {
+                errors::concurrent_update(
+                    "Inventory and/or allocations changed while attempting to allocate: Another thread concurrently updated the data. Please retry your update",
+                )
+            } else {
+                e
+            }
         })?;
     }
     // Consumers left without allocations are gone.

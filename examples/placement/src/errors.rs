@@ -145,12 +145,38 @@ pub fn provider_generation_conflict() -> ApiError {
     )
 }
 
-/// A storage failure: never the client's fault.
+/// A storage failure (the database cannot be read or written: a broken or
+/// missing file, a dropped table, a PostgreSQL server gone, a row that
+/// cannot be read): never an answer about the data, and never the client's
+/// fault.
+///
+/// It answers **503 Service Unavailable**, not 500: the request was not
+/// carried out (its transaction is rolled back) and the same request may
+/// succeed once the database is back, which is what a 503 tells clients
+/// and load balancers. The detail is generic and names a new request id,
+/// which the body's `request_id` and `X-OpenStack-Request-Id` repeat; the
+/// database's own error (SQL text, file names) is only in the log line
+/// `placement: database error [req-...]: ...`, which pairs it with that id.
 pub fn internal(error: impl std::fmt::Display) -> ApiError {
-    ApiError::internal(format!("storage error: {error}"))
+    let request_id = format!("req-{}", uuid::Uuid::new_v4());
+    eprintln!("placement: database error [{request_id}]: {error}");
+    store_unavailable(&request_id)
 }
 
 /// 404 for a missing provider.
 pub fn provider_not_found(uuid: &str) -> ApiError {
     not_found(format!("No resource provider with uuid {uuid} found"))
+}
+
+/// The 503 of a storage failure, naming `request_id` (see [`internal`]).
+pub fn store_unavailable(request_id: &str) -> ApiError {
+    coded(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "undefined_code",
+        format!(
+            "The placement service cannot use its database at the moment; the request was not \
+             carried out. Try again later. (Request ID {request_id})"
+        ),
+    )
+    .with_request_id(request_id)
 }

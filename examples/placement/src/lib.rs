@@ -45,6 +45,7 @@ pub fn routes(store: Arc<Store>) -> impl FnOnce(&mut web::ServiceConfig) {
         cfg.service(
             web::scope("")
                 .wrap(actix_web::middleware::from_fn(http::placement_rules))
+                .wrap(actix_web::middleware::from_fn(failure_request_id))
                 .wrap(microversions)
                 .wrap(actix_web::middleware::from_fn(http::placement_outer))
                 .service(root::Root)
@@ -61,6 +62,27 @@ pub fn routes(store: Arc<Store>) -> impl FnOnce(&mut web::ServiceConfig) {
         )
         .default_service(outside);
     }
+}
+
+/// An error that carries a request id of its own (a storage failure,
+/// [`errors::internal`], whose log line names that id) names it in
+/// `X-OpenStack-Request-Id` too, in place of the one the request was given.
+async fn failure_request_id(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    let mut res = next.call(req).await?;
+    let id = res
+        .response()
+        .error()
+        .and_then(|e| e.as_error::<microversion_actix::ApiError>())
+        .and_then(|e| e.request_id())
+        .and_then(|id| actix_web::http::header::HeaderValue::from_str(id).ok());
+    if let Some(id) = id {
+        res.headers_mut()
+            .insert(actix_web::http::header::HeaderName::from_static("x-openstack-request-id"), id);
+    }
+    Ok(res)
 }
 
 /// The HTTP server on `listener` over the SQLite database at `database`
