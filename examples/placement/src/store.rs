@@ -370,6 +370,15 @@ pub fn class_exists(tx: &Tx<'_>, name: &str) -> Result<bool, ApiError> {
     tx.exists("SELECT 1 FROM resource_classes WHERE name = ?1", params![name])
 }
 
+/// The id of every resource class, by name: Placement's order of
+/// resource-class-keyed answers (its rows grouped by class id).
+pub fn class_ids(tx: &Tx<'_>) -> Result<std::collections::HashMap<String, i64>, ApiError> {
+    Ok(tx
+        .query_map("SELECT name, id FROM resource_classes", params![], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .into_iter()
+        .collect())
+}
+
 /// Creates a custom resource class.
 pub fn create_class(tx: &Tx<'_>, name: &str) -> Result<(), ApiError> {
     let next: i64 = tx.query_row(

@@ -28,6 +28,10 @@ impl Usages {
     }
 }
 
+/// One consumer type's usages at 1.38: the amounts per class in row
+/// order, and its consumers.
+type TypeUsage = (Vec<(String, i64)>, std::collections::BTreeSet<String>);
+
 #[controller(api = PLACEMENT)]
 impl Usages {
     #[get("/resource_providers/{uuid}/usages")]
@@ -43,6 +47,11 @@ impl Usages {
             for (class, used) in store::usages(tx, provider.id)? {
                 usages.insert(class, used);
             }
+            // By resource class id, as Placement groups its rows.
+            let ids = store::class_ids(tx)?;
+            let mut usages: Vec<(String, i64)> = usages.into_iter().collect();
+            usages.sort_by_key(|(class, _)| ids.get(class).copied().unwrap_or(i64::MAX));
+            let usages: Map<String, Value> = usages.into_iter().map(|(c, u)| (c, json!(u))).collect();
             Ok((provider.generation, usages))
         })?;
         let mut res = HttpResponse::Ok();
@@ -74,18 +83,21 @@ impl Usages {
         }
         let user = q.get("user_id");
         let consumer_type = q.get("consumer_type");
+        // By resource class id, as Placement groups its rows.
         let rows: Vec<(String, Option<String>, String, i64)> = self.store.tx(|tx| {
             tx.query_map(
                 "SELECT c.uuid, c.consumer_type, a.resource_class, a.used FROM allocations a \
                  JOIN consumers c ON c.uuid = a.consumer_uuid \
-                 WHERE c.project_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR c.user_id = ?2)",
+                 LEFT JOIN resource_classes rc ON rc.name = a.resource_class \
+                 WHERE c.project_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR c.user_id = ?2) \
+                 ORDER BY rc.id, a.id",
                 params![project, user],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )
         })?;
         let body = if version >= V1_38 {
-            let mut groups: BTreeMap<String, (BTreeMap<String, i64>, std::collections::BTreeSet<String>)> =
-                BTreeMap::new();
+            // Per consumer type (by name), the classes in row order.
+            let mut groups: BTreeMap<String, TypeUsage> = BTreeMap::new();
             for (consumer, ctype, class, used) in &rows {
                 let ctype = ctype.clone().unwrap_or_else(|| "unknown".to_owned());
                 match consumer_type {
@@ -95,24 +107,37 @@ impl Usages {
                 }
                 let key = if consumer_type == Some("all") { "all".to_owned() } else { ctype };
                 let entry = groups.entry(key).or_default();
-                *entry.0.entry(class.clone()).or_default() += used;
+                match entry.0.iter_mut().find(|(c, _)| c == class) {
+                    Some((_, total)) => *total += used,
+                    None => entry.0.push((class.clone(), *used)),
+                }
                 entry.1.insert(consumer.clone());
             }
             let usages: Map<String, Value> = groups
                 .into_iter()
                 .map(|(ctype, (classes, consumers))| {
-                    let mut group: Map<String, Value> =
-                        classes.into_iter().map(|(c, u)| (c, json!(u))).collect();
-                    group.insert("consumer_count".into(), json!(consumers.len()));
+                    // Placement sets `consumer_count` with each class: a
+                    // Python dict keeps it where the first class put it.
+                    let mut group = Map::new();
+                    for (i, (class, used)) in classes.into_iter().enumerate() {
+                        group.insert(class, json!(used));
+                        if i == 0 {
+                            group.insert("consumer_count".into(), json!(consumers.len()));
+                        }
+                    }
                     (ctype, Value::Object(group))
                 })
                 .collect();
             json!({"usages": usages})
         } else {
-            let mut totals: BTreeMap<String, i64> = BTreeMap::new();
+            let mut totals: Vec<(String, i64)> = Vec::new();
             for (_, _, class, used) in &rows {
-                *totals.entry(class.clone()).or_default() += used;
+                match totals.iter_mut().find(|(c, _)| c == class) {
+                    Some((_, total)) => *total += used,
+                    None => totals.push((class.clone(), *used)),
+                }
             }
+            let totals: Map<String, Value> = totals.into_iter().map(|(c, u)| (c, json!(u))).collect();
             json!({"usages": totals})
         };
         let mut res = HttpResponse::Ok();

@@ -208,6 +208,18 @@ fn allocations_in_the_order_written() {
     assert_eq!(keys(&text, &["allocations"]), [THIRD, FIRST], "{text}");
     let text = send(base, "GET", &format!("/resource_providers/{FIRST}/allocations"), None).text();
     assert_eq!(keys(&text, &["allocations"]), [two, one, three, four], "{text}");
+
+    // Usages by resource class id (Placement groups its rows by it), not
+    // by name; at 1.38 `consumer_count` where the first class set it.
+    let text = send(base, "GET", &format!("/resource_providers/{FIRST}/usages"), None).text();
+    assert_eq!(keys(&text, &[]), ["resource_provider_generation", "usages"], "{text}");
+    assert_eq!(keys(&text, &["usages"]), ["VCPU", "MEMORY_MB", "DISK_GB"], "{text}");
+    let text = send(base, "GET", &format!("/usages?project_id={PROJECT}"), None).text();
+    assert_eq!(keys(&text, &["usages", "INSTANCE"]), ["VCPU", "consumer_count", "DISK_GB"], "{text}");
+    let res =
+        Request::get(&format!("/usages?project_id={PROJECT}")).header(VERSION.0, "placement 1.37").send(base);
+    let text = res.text();
+    assert_eq!(keys(&text, &["usages"]), ["VCPU", "DISK_GB"], "{text}");
     drop(server);
     let _ = std::fs::remove_dir_all(path.parent().expect("its dir"));
 }
