@@ -552,18 +552,28 @@ impl Allocations {
     ) -> Result<HttpResponse, ApiError> {
         let (generation, rows) = self.store.tx(|tx| {
             let provider = store::provider(tx, &uuid)?.ok_or_else(|| {
-                errors::not_found(format!("Resource provider '{uuid}' not found: No resource provider with uuid {uuid} found"))
+                errors::not_found(format!(
+                    "Resource provider '{uuid}' not found: No resource provider with uuid {uuid} found"
+                ))
             })?;
-            let rows: Vec<(String, String, i64)> =
-                tx.query_map("SELECT consumer_uuid, resource_class, used FROM allocations WHERE provider_id = ?1 ORDER BY id", params![provider.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            let rows: Vec<(String, String, i64, Option<i64>)> = tx.query_map(
+                "SELECT a.consumer_uuid, a.resource_class, a.used, c.generation FROM allocations a \
+                 LEFT JOIN consumers c ON c.uuid = a.consumer_uuid WHERE a.provider_id = ?1 ORDER BY a.id",
+                params![provider.id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )?;
             Ok((provider.generation, rows))
         })?;
         // Placement's `_serialize_allocations_for_resource_provider`:
-        // consumers and classes in the order of the rows (by id).
+        // consumers and classes in the order of the rows (by id), each
+        // consumer's generation after its resources from 1.28.
         let mut allocations = Map::new();
-        for (consumer, class, used) in rows {
+        for (consumer, class, used, consumer_generation) in rows {
             let entry = allocations.entry(consumer).or_insert_with(|| json!({"resources": {}}));
             entry["resources"][class] = json!(used);
+            if version >= V1_28 {
+                entry["consumer_generation"] = json!(consumer_generation);
+            }
         }
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, store::now());

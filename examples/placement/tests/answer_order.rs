@@ -182,6 +182,15 @@ fn allocations_in_the_order_written() {
     let text = send(base, "GET", &format!("/resource_providers/{FIRST}/allocations"), None).text();
     assert_eq!(keys(&text, &[]), ["allocations", "resource_provider_generation"], "{text}");
     assert_eq!(keys(&text, &["allocations"]), [one, two], "{text}");
+    assert_eq!(keys(&text, &["allocations", one]), ["resources", "consumer_generation"], "{text}");
+    assert_eq!(keys(&text, &["allocations", one, "resources"]), ["MEMORY_MB", "VCPU"], "{text}");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(json["allocations"][one]["consumer_generation"], 1, "{text}");
+    let res = Request::get(&format!("/resource_providers/{FIRST}/allocations"))
+        .header(VERSION.0, "placement 1.27")
+        .send(base);
+    let text = res.text();
+    assert_eq!(keys(&text, &["allocations", one]), ["resources"], "before 1.28: {text}");
     // A consumer written again comes after the others.
     allocate(base, one, "1", &format!(r#"{{"{FIRST}": {{"resources": {{"VCPU": 1}}}}}}"#));
     let text = send(base, "GET", &format!("/resource_providers/{FIRST}/allocations"), None).text();
