@@ -59,19 +59,6 @@ ACCEPTS_400 = [
      "the body's one key must be the `{key}` of the path: JSON Schema cannot relate a body property "
      "name to a path parameter"),
 ]
-# Then what JSON Schema can state but the example's own request schemas do
-# not yet (examples/compute/src/flavors.rs; to be made as strict as the
-# handler, then removed from here). The flavor list's `is_public` (the
-# handler takes true/t/1/yes/y/on, false/f/0/no/n/off and none, in any case;
-# the schema any string) and `minRam`/`minDisk`/`limit` (digit strings the
-# handler refuses above 2^64 - 1) are such too, hidden by `marker` above.
-ACCEPTS_400 += [
-    ("POST", "/v2.1/flavors", "2.1", None,
-     "`ram`, `vcpus`, `disk`, `swap` and `OS-FLV-EXT-DATA:ephemeral` as strings: the pattern "
-     "`^[0-9]*$` lets through \"\" and digit strings below the minimum or above 2147483647, which "
-     "`minimum`/`maximum` do not bound (they apply to numbers); the handler refuses them"),
-]
-
 # Checks excluded at some versions, each with why (also in
 # docs/17-describing-the-api.md): (check, first version, last version, why).
 EXCLUDED = []

@@ -433,10 +433,45 @@ fn new_flavor(body: &Value) -> Result<Flavor, ApiError> {
     })
 }
 
-// ---- Schemas, as Nova's `schemas/flavor_manage.py` and `flavors_extraspecs.py` have them.
+// ---- Schemas, as Nova's `schemas/flavor_manage.py` and `flavors_extraspecs.py` have them,
+// with the bounds the handlers check said in the schema too.
 
+/// An integer, or a string of its digits, from `min` to 2147483647: Nova's
+/// `flavor_param_positive`/`_non_negative`, whose string form
+/// (`^[0-9]*$`) the handler bounds too; here the pattern says the bounds,
+/// so that the document is as strict as the handler.
 fn int_param(min: u64) -> Value {
-    json!({"type": ["integer", "string"], "pattern": "^[0-9]*$", "minimum": min, "maximum": i32::MAX})
+    let pattern = decimal_pattern(min, i32::MAX as u64);
+    json!({"type": ["integer", "string"], "pattern": pattern, "minimum": min, "maximum": i32::MAX})
+}
+
+/// A regular expression matching the decimal strings (leading zeros
+/// allowed) of the numbers from `min` (0 or 1) to `max`.
+fn decimal_pattern(min: u64, max: u64) -> String {
+    let digits: Vec<u32> = max.to_string().chars().filter_map(|c| c.to_digit(10)).collect();
+    let n = digits.len();
+    // The positive numbers with fewer digits than `max`, then those with as
+    // many: each below `max` at its first differing digit, and `max` itself.
+    let mut alternatives = Vec::new();
+    if n > 1 {
+        alternatives.push(format!("[1-9][0-9]{{0,{}}}", n - 2));
+    }
+    for (i, digit) in digits.iter().enumerate() {
+        let low = u32::from(i == 0);
+        if *digit > low {
+            let prefix: String = digits[..i].iter().map(|d| d.to_string()).collect();
+            let below = if *digit - 1 == low { low.to_string() } else { format!("[{low}-{}]", digit - 1) };
+            let tail = match n - i - 1 {
+                0 => String::new(),
+                1 => "[0-9]".to_owned(),
+                rest => format!("[0-9]{{{rest}}}"),
+            };
+            alternatives.push(format!("{prefix}{below}{tail}"));
+        }
+    }
+    alternatives.push(max.to_string());
+    let positive = format!("0*({})", alternatives.join("|"));
+    if min == 0 { format!("^(0+|{positive})$") } else { format!("^{positive}$") }
 }
 
 fn create_properties() -> Map<String, Value> {
@@ -547,7 +582,25 @@ fn extra_spec_update() -> Value {
 /// `schemas/flavors.py` has it; `strict` from 2.75.
 fn list_query(strict: bool) -> Value {
     let strings = json!({"type": "array", "items": {"type": "string"}});
-    let integers = json!({"type": "array", "items": {"type": "string", "pattern": "^[0-9]+$"}});
+    // What the handler parses: a u64 and Nova's boolean strings, in any case.
+    let integers =
+        json!({"type": "array", "items": {"type": "string", "pattern": decimal_pattern(0, u64::MAX)}});
+    let any_case = |word: &str| -> String {
+        word.chars()
+            .map(|c| {
+                if c.is_ascii_alphabetic() {
+                    format!("[{}{}]", c.to_ascii_uppercase(), c)
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect()
+    };
+    let booleans: Vec<String> =
+        ["true", "t", "1", "yes", "y", "on", "false", "f", "0", "no", "n", "off", "none"]
+            .map(any_case)
+            .into();
+    let is_public = json!({"type": "array", "items": {"type": "string", "pattern": format!("^({})$", booleans.join("|"))}});
     let sort_keys = [
         "created_at",
         "description",
@@ -568,7 +621,7 @@ fn list_query(strict: bool) -> Value {
     json!({
         "type": "object",
         "properties": {
-            "limit": integers, "marker": strings, "is_public": strings,
+            "limit": integers, "marker": strings, "is_public": is_public,
             "minRam": integers, "minDisk": integers,
             "sort_key": {"type": "array", "items": {"type": "string", "enum": sort_keys}},
             "sort_dir": {"type": "array", "items": {"type": "string", "enum": ["asc", "desc"]}},
@@ -583,4 +636,41 @@ fn list_query_v2_1() -> Value {
 
 fn list_query_v2_75() -> Value {
     list_query(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decimal_pattern;
+
+    /// The pattern takes exactly the decimal strings of the range, checked
+    /// around every boundary against the parse the handler does.
+    #[test]
+    fn decimal_patterns_take_exactly_their_range() {
+        for (min, max) in [(1, i32::MAX as u64), (0, i32::MAX as u64), (0, u64::MAX), (1, 7), (0, 10)] {
+            let pattern = decimal_pattern(min, max);
+            let schema = serde_json::json!({"type": "string", "pattern": pattern});
+            let schemas = microversion_actix::VersionedSchemas::compile_documents([(
+                "digits",
+                microversion_actix::VersionRange::ANY,
+                schema,
+            )])
+            .expect("a valid pattern");
+            let valid = |text: &str| {
+                schemas.validate(microversion_actix::Version::new(2, 1), &serde_json::json!(text)).is_ok()
+            };
+            let mut texts: Vec<String> = vec!["".into(), "x".into(), "-1".into(), "+1".into(), "1 ".into()];
+            for n in [0u64, 1, 2, 6, 7, 8, 9, 10, 11, 99, 100, 999_999_999, 1_000_000_000] {
+                texts.extend([n.to_string(), format!("00{n}")]);
+            }
+            for edge in [max.saturating_sub(1), max] {
+                texts.extend([edge.to_string(), format!("0{edge}")]);
+            }
+            texts.extend([format!("{max}0"), format!("{}1", max / 10 + 1), "18446744073709551616".into()]);
+            for text in texts {
+                let accepted =
+                    text.parse::<u64>().is_ok_and(|n| (min..=max).contains(&n)) && !text.starts_with('+');
+                assert_eq!(valid(&text), accepted, "{text:?} against {pattern}");
+            }
+        }
+    }
 }

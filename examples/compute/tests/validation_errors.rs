@@ -26,8 +26,8 @@ fn bodies_and_query_strings_fail_in_novas_words() {
     };
     let cases = [
         (
-            json!({"name": "m1", "ram": "abc", "vcpus": 1, "disk": 1}),
-            "Invalid input for field/attribute ram. Value: abc. 'abc' does not match '^[0-9]*$'",
+            json!({"name": "m1", "ram": true, "vcpus": 1, "disk": 1}),
+            "Invalid input for field/attribute ram. Value: True. True is not of type 'integer', 'string'",
         ),
         (
             // Keys in sorted order: the message shows the object in the order it was sent.
@@ -42,10 +42,10 @@ fn bodies_and_query_strings_fail_in_novas_words() {
     let res = Request::new("GET", "/v2.1/flavors?limit=ten")
         .header("OpenStack-API-Version", "compute 2.60")
         .send(&server.url);
-    assert_eq!(
-        bad_request_message(&res),
-        "Invalid input for query parameters limit. Value: ten. 'ten' does not match '^[0-9]+$'"
-    );
+    let message = bad_request_message(&res);
+    let expected =
+        "Invalid input for query parameters limit. Value: ten. 'ten' does not match '^(0+|0*([1-9]";
+    assert!(message.starts_with(expected), "{message}");
     let res = Request::new("POST", "/v2.1/os-keypairs")
         .header("OpenStack-API-Version", "compute 2.60")
         .json(&json!({"keypair": {"name": "x y!"}}))
