@@ -264,7 +264,6 @@ pub use body::{BodyLimit, BodyTimeout, Json, JsonBody, ParsedJson, read_json_bod
 pub use controller::Controller;
 pub use discovery::Discovery;
 pub use error::ApiError;
-pub use violation::Violation;
 pub use format::{
     ApiSigErrors, ErrorFormat, ErrorRenderer, MAX_VERSION_HEADER_NAME, MIN_VERSION_HEADER_NAME, NovaFaults,
     STANDARD_HEADER_NAME,
@@ -299,6 +298,7 @@ pub use format::{
 /// ```
 #[doc(inline)]
 pub use microversion_macros::controller;
+pub use violation::Violation;
 
 /// The versions a controller method serves: `#[api_version("2.1")]` (2.1 and
 /// later), `#[api_version("2.1", "2.4")]` (inclusive), optionally
