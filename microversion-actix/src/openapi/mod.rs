@@ -340,8 +340,12 @@ fn query_parameters(schema: &Value) -> Vec<Value> {
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     let Some(properties) = schema["properties"].as_object() else { return Vec::new() };
+    // By name: the document is the same whatever order serde_json keeps
+    // object keys in (its `preserve_order` feature may be on in the build).
+    let mut properties: Vec<(&String, &Value)> = properties.iter().collect();
+    properties.sort_by_key(|(name, _)| *name);
     properties
-        .iter()
+        .into_iter()
         .map(|(name, property)| {
             json!({
                 "name": name,
