@@ -31,7 +31,8 @@ fn main() -> std::io::Result<()> {
     println!("try:");
     println!("  curl -s {url}/");
     println!("  curl -s -H 'OpenStack-API-Version: placement 1.39' {url}/resource_providers");
-    actix_web::rt::System::new().block_on(async move { placement::server_at(listener, &database)?.await })
+    actix_web::rt::System::new()
+        .block_on(async move { placement::server_at(listener, &database).await?.await })
 }
 
 fn usage(message: &str) -> std::io::Error {

@@ -58,11 +58,14 @@ impl Aggregates {
     #[get("/resource_providers/{uuid}/aggregates")]
     #[api_version("1.1")]
     async fn list(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        let (provider, aggregates) = self.store.tx(|tx| {
-            let provider = store::provider_or_404(tx, &uuid)?;
-            let aggregates = aggregates_of(tx, provider.id)?;
-            Ok((provider, aggregates))
-        })?;
+        let (provider, aggregates) = self
+            .store
+            .tx(async |tx| {
+                let provider = store::provider_or_404(tx, &uuid).await?;
+                let aggregates = aggregates_of(tx, provider.id).await?;
+                Ok((provider, aggregates))
+            })
+            .await?;
         Ok(respond(version, &aggregates, provider.generation, store::now()))
     }
 
@@ -74,8 +77,8 @@ impl Aggregates {
         uuid: web::Path<String>,
         body: Json<Value>,
     ) -> Result<HttpResponse, ApiError> {
-        let (generation, aggregates) = self.store.tx(|tx| {
-            let provider = store::provider_or_404(tx, &uuid)?;
+        let (generation, aggregates) = self.store.tx(async |tx| {
+            let provider = store::provider_or_404(tx, &uuid).await?;
             validate(if version >= V1_19 { put_v1_19 } else { put_v1_1 }, &body)?;
             let list = if version >= V1_19 { &body["aggregates"] } else { &*body };
             let aggregates: Vec<String> = list
@@ -90,17 +93,17 @@ impl Aggregates {
                         "Resource provider's generation already changed. Please update the generation and try again.",
                     ));
                 }
-                generation = store::bump_provider(tx, provider.id, provider.generation)?;
+                generation = store::bump_provider(tx, provider.id, provider.generation).await?;
             }
-            tx.execute("DELETE FROM provider_aggregates WHERE provider_id = ?1", params![provider.id])?;
+            tx.execute("DELETE FROM provider_aggregates WHERE provider_id = $1", params![provider.id]).await?;
             for aggregate in &aggregates {
                 tx.execute(
-                    "INSERT INTO provider_aggregates (provider_id, aggregate) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+                    "INSERT INTO provider_aggregates (provider_id, aggregate) VALUES ($1, $2) ON CONFLICT DO NOTHING",
                     params![provider.id, aggregate],
-                )?;
+                ).await?;
             }
             Ok((generation, aggregates))
-        })?;
+        }).await?;
         Ok(respond(version, &aggregates, generation, store::now()))
     }
 }

@@ -264,9 +264,9 @@ struct Consumer {
     updated_at: i64,
 }
 
-fn consumer(tx: &Tx<'_>, uuid: &str) -> Result<Option<Consumer>, ApiError> {
+async fn consumer(tx: &Tx, uuid: &str) -> Result<Option<Consumer>, ApiError> {
     tx.query_opt(
-        "SELECT project_id, user_id, generation, consumer_type, updated_at FROM consumers WHERE uuid = ?1",
+        "SELECT project_id, user_id, generation, consumer_type, updated_at FROM consumers WHERE uuid = $1",
         params![uuid],
         |r| {
             Ok(Consumer {
@@ -278,20 +278,21 @@ fn consumer(tx: &Tx<'_>, uuid: &str) -> Result<Option<Consumer>, ApiError> {
             })
         },
     )
+    .await
 }
 
 /// Writes the allocations of several consumers in one transaction, checking
 /// consumer generations, capacities and constraints, and bumping the
 /// generation of every provider whose allocations changed.
-pub(crate) fn write_allocations(
-    tx: &Tx<'_>,
+pub(crate) async fn write_allocations(
+    tx: &Tx,
     version: ApiVersion,
     requests: &[ConsumerRequest],
 ) -> Result<(), ApiError> {
     let mut touched: BTreeMap<i64, i64> = BTreeMap::new();
     let now = store::now();
     for request in requests {
-        let existing = consumer(tx, &request.uuid)?;
+        let existing = consumer(tx, &request.uuid).await?;
         if let Some(expected) = request.generation {
             match (&existing, expected) {
                 (Some(c), Some(g)) if c.generation == g => {}
@@ -322,17 +323,18 @@ pub(crate) fn write_allocations(
                     (c.project_id.clone(), c.user_id.clone())
                 };
                 tx.execute(
-                    "UPDATE consumers SET project_id = ?1, user_id = ?2, consumer_type = ?3, \
-                     generation = generation + 1, updated_at = ?4 WHERE uuid = ?5",
+                    "UPDATE consumers SET project_id = $1, user_id = $2, consumer_type = $3, \
+                     generation = generation + 1, updated_at = $4 WHERE uuid = $5",
                     params![project, user, consumer_type, now, request.uuid],
-                )?;
+                )
+                .await?;
             }
             None => {
                 tx.execute(
                     "INSERT INTO consumers (uuid, project_id, user_id, generation, consumer_type, created_at, updated_at) \
-                     VALUES (?1, ?2, ?3, 1, ?4, ?5, ?5)",
+                     VALUES ($1, $2, $3, 1, $4, $5, $5)",
                     params![request.uuid, project, user, request.consumer_type, now],
-                )?;
+                ).await?;
             }
         }
     }
@@ -340,12 +342,14 @@ pub(crate) fn write_allocations(
     // whose allocations are emptied change, as do those of the new ones.
     let mut previous_usage: BTreeMap<(i64, String), i64> = BTreeMap::new();
     for request in requests {
-        let rows: Vec<(i64, i64, String)> = tx.query_map(
-            "SELECT a.provider_id, p.generation, a.resource_class FROM allocations a \
-             JOIN resource_providers p ON p.id = a.provider_id WHERE a.consumer_uuid = ?1",
-            params![&request.uuid],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )?;
+        let rows: Vec<(i64, i64, String)> = tx
+            .query_map(
+                "SELECT a.provider_id, p.generation, a.resource_class FROM allocations a \
+             JOIN resource_providers p ON p.id = a.provider_id WHERE a.consumer_uuid = $1",
+                params![&request.uuid],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .await?;
         if request.allocations.is_empty() {
             touched.extend(rows.iter().map(|(id, generation, _)| (*id, *generation)));
         }
@@ -355,13 +359,13 @@ pub(crate) fn write_allocations(
     }
     for ((id, class), used) in previous_usage.iter_mut() {
         *used = tx.query_row(
-            "SELECT CAST(COALESCE(SUM(used), 0) AS BIGINT) FROM allocations WHERE provider_id = ?1 AND resource_class = ?2",
+            "SELECT CAST(COALESCE(SUM(used), 0) AS BIGINT) FROM allocations WHERE provider_id = $1 AND resource_class = $2",
             params![id, class],
             |r| r.get(0),
-        )?;
+        ).await?;
     }
     for request in requests {
-        tx.execute("DELETE FROM allocations WHERE consumer_uuid = ?1", params![&request.uuid])?;
+        tx.execute("DELETE FROM allocations WHERE consumer_uuid = $1", params![&request.uuid]).await?;
     }
     // What the whole request asks of each provider and class.
     let mut asked: BTreeMap<(String, String), i64> = BTreeMap::new();
@@ -377,18 +381,18 @@ pub(crate) fn write_allocations(
     let mut base_usage: BTreeMap<i64, Vec<(String, i64)>> = BTreeMap::new();
     for request in requests {
         for (rp_uuid, resources) in &request.allocations {
-            let provider = store::provider(tx, rp_uuid)?.ok_or_else(|| {
+            let provider = store::provider(tx, rp_uuid).await?.ok_or_else(|| {
                 errors::bad_request(format!(
                     "Allocation for resource provider '{rp_uuid}' that does not exist."
                 ))
             })?;
-            let inventories = store::inventories(tx, provider.id)?;
+            let inventories = store::inventories(tx, provider.id).await?;
             if let std::collections::btree_map::Entry::Vacant(entry) = base_usage.entry(provider.id) {
-                entry.insert(store::usages(tx, provider.id)?);
+                entry.insert(store::usages(tx, provider.id).await?);
             }
             let usages = &base_usage[&provider.id];
             for (class, amount) in resources {
-                if !store::class_exists(tx, class)? {
+                if !store::class_exists(tx, class).await? {
                     return Err(errors::bad_request(format!(
                         "Unable to allocate inventory for consumer {}: No such resource class {class}.",
                         request.uuid
@@ -421,16 +425,16 @@ pub(crate) fn write_allocations(
                 }
                 tx.execute(
                     "INSERT INTO allocations (provider_id, consumer_uuid, resource_class, used, created_at, updated_at) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
+                     VALUES ($1, $2, $3, $4, $5, $5)",
                     params![provider.id, request.uuid, class, amount, now],
-                )?;
+                ).await?;
             }
             touched.insert(provider.id, provider.generation);
         }
     }
     for (id, generation) in touched {
         // A lost race is this 409; a storage failure stays what it is.
-        store::bump_provider(tx, id, generation).map_err(|e| {
+        store::bump_provider(tx, id, generation).await.map_err(|e| {
             if e.status() == actix_web::http::StatusCode::CONFLICT {
                 errors::concurrent_update(
                     "Inventory and/or allocations changed while attempting to allocate: Another thread concurrently updated the data. Please retry your update",
@@ -441,7 +445,8 @@ pub(crate) fn write_allocations(
         })?;
     }
     // Consumers left without allocations are gone.
-    tx.execute("DELETE FROM consumers WHERE uuid NOT IN (SELECT consumer_uuid FROM allocations)", params![])?;
+    tx.execute("DELETE FROM consumers WHERE uuid NOT IN (SELECT consumer_uuid FROM allocations)", params![])
+        .await?;
     Ok(())
 }
 
@@ -456,15 +461,18 @@ pub(crate) fn check_consumer_uuid(uuid: &str) -> Result<String, ApiError> {
 impl Allocations {
     #[get("/allocations/{consumer_uuid}")]
     async fn show(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        let (rows, found) = self.store.tx(|tx| {
-            let rows: Vec<(String, i64, String, i64, i64)> = tx.query_map(
+        let (rows, found) = self
+            .store
+            .tx(async |tx| {
+                let rows: Vec<(String, i64, String, i64, i64)> = tx.query_map(
                 "SELECT p.uuid, p.generation, a.resource_class, a.used, a.updated_at FROM allocations a \
-                 JOIN resource_providers p ON p.id = a.provider_id WHERE a.consumer_uuid = ?1 ORDER BY a.id",
+                 JOIN resource_providers p ON p.id = a.provider_id WHERE a.consumer_uuid = $1 ORDER BY a.id",
                 params![&*uuid],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-            )?;
-            Ok((rows, consumer(tx, &uuid)?))
-        })?;
+            ).await?;
+                Ok((rows, consumer(tx, &uuid).await?))
+            })
+            .await?;
         // Placement's `_serialize_allocations_for_consumer`: providers and
         // classes in the order of the rows (by id), `resources` before
         // `generation`.
@@ -510,7 +518,7 @@ impl Allocations {
     ) -> Result<HttpResponse, ApiError> {
         let uuid = check_consumer_uuid(&uuid)?;
         let request = ConsumerRequest::from_body(&uuid, version, &body);
-        self.store.tx(|tx| write_allocations(tx, version, &[request]))?;
+        self.store.tx(async |tx| write_allocations(tx, version, &[request]).await).await?;
         Ok(HttpResponse::NoContent().finish())
     }
 
@@ -526,21 +534,24 @@ impl Allocations {
             let uuid = check_consumer_uuid(uuid)?;
             requests.push(ConsumerRequest::from_body(&uuid, version, data));
         }
-        self.store.tx(|tx| write_allocations(tx, version, &requests))?;
+        self.store.tx(async |tx| write_allocations(tx, version, &requests).await).await?;
         Ok(HttpResponse::NoContent().finish())
     }
 
     #[delete("/allocations/{consumer_uuid}")]
     async fn delete(&self, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         // As Placement does, the providers' generations stay as they are.
-        self.store.tx(|tx| {
-            let deleted = tx.execute("DELETE FROM allocations WHERE consumer_uuid = ?1", params![&*uuid])?;
-            if deleted == 0 {
-                return Err(errors::not_found(format!("No allocations for consumer '{uuid}'")));
-            }
-            tx.execute("DELETE FROM consumers WHERE uuid = ?1", params![&*uuid])?;
-            Ok(())
-        })?;
+        self.store
+            .tx(async |tx| {
+                let deleted =
+                    tx.execute("DELETE FROM allocations WHERE consumer_uuid = $1", params![&*uuid]).await?;
+                if deleted == 0 {
+                    return Err(errors::not_found(format!("No allocations for consumer '{uuid}'")));
+                }
+                tx.execute("DELETE FROM consumers WHERE uuid = $1", params![&*uuid]).await?;
+                Ok(())
+            })
+            .await?;
         Ok(HttpResponse::NoContent().finish())
     }
 
@@ -550,20 +561,23 @@ impl Allocations {
         version: ApiVersion,
         uuid: web::Path<String>,
     ) -> Result<HttpResponse, ApiError> {
-        let (generation, rows) = self.store.tx(|tx| {
-            let provider = store::provider(tx, &uuid)?.ok_or_else(|| {
+        let (generation, rows) =
+            self.store
+                .tx(async |tx| {
+                    let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                 errors::not_found(format!(
                     "Resource provider '{uuid}' not found: No resource provider with uuid {uuid} found"
                 ))
             })?;
-            let rows: Vec<(String, String, i64, Option<i64>)> = tx.query_map(
+                    let rows: Vec<(String, String, i64, Option<i64>)> = tx.query_map(
                 "SELECT a.consumer_uuid, a.resource_class, a.used, c.generation FROM allocations a \
-                 LEFT JOIN consumers c ON c.uuid = a.consumer_uuid WHERE a.provider_id = ?1 ORDER BY a.id",
+                 LEFT JOIN consumers c ON c.uuid = a.consumer_uuid WHERE a.provider_id = $1 ORDER BY a.id",
                 params![provider.id],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )?;
-            Ok((provider.generation, rows))
-        })?;
+            ).await?;
+                    Ok((provider.generation, rows))
+                })
+                .await?;
         // Placement's `_serialize_allocations_for_resource_provider`:
         // consumers and classes in the order of the rows (by id), each
         // consumer's generation after its resources from 1.28.

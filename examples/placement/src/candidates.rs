@@ -454,12 +454,14 @@ struct World {
     traits: BTreeSet<String>,
 }
 
-fn load(tx: &Tx<'_>) -> Result<World, ApiError> {
-    let rows: Vec<(i64, String, Option<i64>, Option<i64>)> = tx.query_map(
-        "SELECT id, uuid, parent_id, root_id FROM resource_providers ORDER BY id",
-        params![],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-    )?;
+async fn load(tx: &Tx) -> Result<World, ApiError> {
+    let rows: Vec<(i64, String, Option<i64>, Option<i64>)> = tx
+        .query_map(
+            "SELECT id, uuid, parent_id, root_id FROM resource_providers ORDER BY id",
+            params![],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .await?;
     let index: HashMap<i64, usize> = rows.iter().enumerate().map(|(i, r)| (r.0, i)).collect();
     let mut nodes: Vec<Node> = rows
         .iter()
@@ -489,41 +491,43 @@ fn load(tx: &Tx<'_>) -> Result<World, ApiError> {
                 used: 0,
             },
         ))
-    })?;
+    }).await?;
     for (id, class, inv) in invs {
         if let Some(&i) = index.get(&id) {
             nodes[i].inventories.insert(class, inv);
         }
     }
     let used: Vec<(i64, String, i64)> =
-        tx.query_map("SELECT provider_id, resource_class, CAST(SUM(used) AS BIGINT) FROM allocations GROUP BY provider_id, resource_class", params![], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        tx.query_map("SELECT provider_id, resource_class, CAST(SUM(used) AS BIGINT) FROM allocations GROUP BY provider_id, resource_class", params![], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).await?;
     for (id, class, amount) in used {
         if let Some(inv) = index.get(&id).and_then(|&i| nodes[i].inventories.get_mut(&class)) {
             inv.used = amount;
         }
     }
-    let traits: Vec<(i64, String)> = tx.query_map("SELECT pt.provider_id, pt.trait FROM provider_traits pt JOIN traits t ON t.name = pt.trait ORDER BY t.rowid", params![], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let traits: Vec<(i64, String)> = tx.query_map("SELECT pt.provider_id, pt.trait FROM provider_traits pt JOIN traits t ON t.name = pt.trait ORDER BY t.rowid", params![], |r| Ok((r.get(0)?, r.get(1)?))).await?;
     for (id, name) in traits {
         if let Some(&i) = index.get(&id) {
             nodes[i].traits.insert(name.clone());
             nodes[i].trait_order.push(name);
         }
     }
-    let aggs: Vec<(i64, String)> =
-        tx.query_map("SELECT provider_id, aggregate FROM provider_aggregates", params![], |r| {
+    let aggs: Vec<(i64, String)> = tx
+        .query_map("SELECT provider_id, aggregate FROM provider_aggregates", params![], |r| {
             Ok((r.get(0)?, r.get(1)?))
-        })?;
+        })
+        .await?;
     for (id, agg) in aggs {
         if let Some(&i) = index.get(&id) {
             nodes[i].aggregates.insert(agg);
         }
     }
     let class_ids: HashMap<String, i64> = tx
-        .query_map("SELECT name, id FROM resource_classes", params![], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .query_map("SELECT name, id FROM resource_classes", params![], |r| Ok((r.get(0)?, r.get(1)?)))
+        .await?
         .into_iter()
         .collect();
     let all_traits: BTreeSet<String> =
-        tx.query_map("SELECT name FROM traits", params![], |r| r.get(0))?.into_iter().collect();
+        tx.query_map("SELECT name FROM traits", params![], |r| r.get(0)).await?.into_iter().collect();
     let by_uuid = nodes.iter().enumerate().map(|(i, n)| (n.uuid.clone(), i)).collect();
     Ok(World { nodes, by_uuid, class_ids, traits: all_traits })
 }
@@ -1180,7 +1184,7 @@ impl Candidates {
     async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
         let q = Query::parse(req.query_string());
         let (groups, wide) = parse(version, &q)?;
-        let world = self.store.tx(load)?;
+        let world = self.store.tx(load).await?;
         let (areqs, summaries) = search(&world, &groups, &wide, version >= V1_29)?;
         let requests: Vec<Value> = areqs
             .iter()

@@ -1,28 +1,35 @@
-//! One code path over two databases: SQLite (rusqlite) and PostgreSQL (the
-//! `postgres` crate). The handlers write one SQL dialect, the common ground
-//! of both (`?1` parameters, `INSERT ... ON CONFLICT`, `RETURNING`,
-//! `CAST(... AS BIGINT)`), run it through a [`Tx`], and read rows of
-//! [`Value`]s: `?N` becomes `$N` for PostgreSQL, and values are converted to
-//! and from the types the server inferred.
+//! One code path over two databases, SQLite and PostgreSQL, through sqlx's
+//! `Any` driver: a real pool, statements prepared once per connection and
+//! cached, and no blocking call on an actix worker (PostgreSQL is spoken
+//! asynchronously; each SQLite connection runs on a thread of its own).
+//!
+//! The handlers write one SQL dialect, the common ground of both (`$1`
+//! parameters, `INSERT ... ON CONFLICT`, `RETURNING`, `CAST(... AS BIGINT)`),
+//! as `&'static str`: a statement is never built from request data, only
+//! its values are bound. They run it through a [`Tx`] and read [`Row`]s.
 
-use std::cell::RefCell;
-
+use futures_util::lock::Mutex;
 use microversion_actix::ApiError;
-use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
+use sqlx::any::{AnyArguments, AnyRow};
+use sqlx::query::Query;
+use sqlx::{Any, Row as _};
 
 use crate::errors;
 
-/// A parameter or a column value.
+/// A parameter: a value, or a `NULL` of a type (PostgreSQL is told each
+/// parameter's type).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
-    /// SQL `NULL`.
-    Null,
     /// An integer.
     Int(i64),
     /// A float.
     Real(f64),
     /// Text.
     Text(String),
+    /// An integer `NULL`.
+    NullInt,
+    /// A text `NULL`.
+    NullText,
 }
 
 impl From<i64> for Value {
@@ -50,10 +57,25 @@ impl<T: Clone + Into<Value>> From<&T> for Value {
         v.clone().into()
     }
 }
-impl<T: Into<Value>> From<Option<T>> for Value {
+impl<T: Nullable> From<Option<T>> for Value {
     fn from(v: Option<T>) -> Value {
-        v.map_or(Value::Null, Into::into)
+        v.map_or(T::NULL, Into::into)
     }
+}
+
+/// A type whose `None` is bound as a `NULL` of that type.
+pub trait Nullable: Into<Value> {
+    /// Its `NULL`.
+    const NULL: Value;
+}
+impl Nullable for i64 {
+    const NULL: Value = Value::NullInt;
+}
+impl Nullable for &str {
+    const NULL: Value = Value::NullText;
+}
+impl Nullable for String {
+    const NULL: Value = Value::NullText;
 }
 
 /// Parameters, each borrowed and converted with `Into<Value>`.
@@ -64,276 +86,143 @@ macro_rules! params {
 pub use params;
 
 /// A column read back as a Rust type.
-pub trait FromValue: Sized {
-    /// The conversion, `None` when the value has another type.
-    fn from_value(value: &Value) -> Option<Self>;
+pub trait Column: Sized {
+    /// Column `i` of `row`, `None` when it holds another type.
+    fn read(row: &AnyRow, i: usize) -> Option<Self>;
 }
-impl FromValue for i64 {
-    fn from_value(value: &Value) -> Option<i64> {
-        match value {
-            Value::Int(v) => Some(*v),
-            _ => None,
-        }
+impl Column for i64 {
+    fn read(row: &AnyRow, i: usize) -> Option<i64> {
+        row.try_get(i).ok()
     }
 }
-impl FromValue for f64 {
-    fn from_value(value: &Value) -> Option<f64> {
-        match value {
-            Value::Real(v) => Some(*v),
-            Value::Int(v) => Some(*v as f64),
-            _ => None,
-        }
+impl Column for f64 {
+    /// SQLite gives an integer for a float expression with a whole value.
+    fn read(row: &AnyRow, i: usize) -> Option<f64> {
+        row.try_get(i).ok().or_else(|| row.try_get::<i64, _>(i).ok().map(|v| v as f64))
     }
 }
-impl FromValue for String {
-    fn from_value(value: &Value) -> Option<String> {
-        match value {
-            Value::Text(v) => Some(v.clone()),
-            _ => None,
-        }
+impl Column for String {
+    fn read(row: &AnyRow, i: usize) -> Option<String> {
+        row.try_get(i).ok()
     }
 }
-impl<T: FromValue> FromValue for Option<T> {
-    fn from_value(value: &Value) -> Option<Option<T>> {
-        match value {
-            Value::Null => Some(None),
-            other => T::from_value(other).map(Some),
+impl<T: Column> Column for Option<T> {
+    fn read(row: &AnyRow, i: usize) -> Option<Option<T>> {
+        match row.try_get_raw(i) {
+            Ok(value) if sqlx::ValueRef::is_null(&value) => Some(None),
+            Ok(_) => T::read(row, i).map(Some),
+            Err(_) => None,
         }
     }
 }
 
 /// A row: its columns in order.
-pub struct Row(Vec<Value>);
+pub struct Row(AnyRow);
 
 impl Row {
     /// Column `i` as a `T`; a missing column or another type is the server's error.
-    pub fn get<T: FromValue>(&self, i: usize) -> Result<T, ApiError> {
-        self.0
-            .get(i)
-            .and_then(T::from_value)
-            .ok_or_else(|| errors::internal(format!("column {i}: unexpected value {:?}", self.0.get(i))))
+    pub fn get<T: Column>(&self, i: usize) -> Result<T, ApiError> {
+        T::read(&self.0, i).ok_or_else(|| {
+            errors::internal(format!(
+                "column {i} of {} is not a {}",
+                self.0.len(),
+                std::any::type_name::<T>()
+            ))
+        })
     }
 }
 
-/// A transaction on either database.
-pub enum Tx<'a> {
-    /// SQLite.
-    Sqlite(&'a rusqlite::Transaction<'a>),
-    /// PostgreSQL.
-    Postgres(RefCell<postgres::Transaction<'a>>),
+/// The pool of either database.
+pub type Pool = sqlx::AnyPool;
+
+/// A transaction: rolled back when dropped uncommitted.
+///
+/// Its statements run one at a time (the lock), which lets the helpers
+/// share it as `&Tx` while each awaits its statement.
+pub struct Tx(Mutex<sqlx::Transaction<'static, Any>>);
+
+fn bound<'q>(sql: &'static str, params: &'q [Value]) -> Query<'q, Any, AnyArguments> {
+    params.iter().fold(sqlx::query(sql), |query, value| match value {
+        Value::Int(v) => query.bind(*v),
+        Value::Real(v) => query.bind(*v),
+        Value::Text(v) => query.bind(v.as_str()),
+        Value::NullInt => query.bind(None::<i64>),
+        Value::NullText => query.bind(None::<String>),
+    })
 }
 
-impl Tx<'_> {
+impl Tx {
+    /// Begins a transaction on a connection of `pool`.
+    pub async fn begin(pool: &Pool) -> Result<Tx, ApiError> {
+        Ok(Tx(Mutex::new(pool.begin().await.map_err(db_error)?)))
+    }
+
+    /// Commits.
+    pub async fn commit(self) -> Result<(), ApiError> {
+        self.0.into_inner().commit().await.map_err(db_error)
+    }
+
     /// Runs a statement; the number of rows it changed.
-    pub fn execute(&self, sql: &str, params: &[Value]) -> Result<usize, ApiError> {
-        match self {
-            Tx::Sqlite(tx) => {
-                tx.execute(sql, rusqlite::params_from_iter(params.iter())).map_err(errors::internal)
-            }
-            Tx::Postgres(tx) => {
-                let args: Vec<&(dyn ToSql + Sync)> =
-                    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-                let n = tx.borrow_mut().execute(postgres_sql(sql).as_str(), &args).map_err(pg_error)?;
-                Ok(n as usize)
-            }
-        }
+    pub async fn execute(&self, sql: &'static str, params: &[Value]) -> Result<u64, ApiError> {
+        let mut tx = self.0.lock().await;
+        Ok(bound(sql, params).execute(&mut **tx).await.map_err(db_error)?.rows_affected())
     }
 
     /// Every row of a query.
-    pub fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Row>, ApiError> {
-        match self {
-            Tx::Sqlite(tx) => {
-                let mut stmt = tx.prepare_cached(sql).map_err(errors::internal)?;
-                let columns = stmt.column_count();
-                let rows = stmt
-                    .query_map(rusqlite::params_from_iter(params.iter()), |r| {
-                        (0..columns)
-                            .map(|i| {
-                                Ok(match r.get_ref(i)? {
-                                    rusqlite::types::ValueRef::Null => Value::Null,
-                                    rusqlite::types::ValueRef::Integer(v) => Value::Int(v),
-                                    rusqlite::types::ValueRef::Real(v) => Value::Real(v),
-                                    rusqlite::types::ValueRef::Text(v)
-                                    | rusqlite::types::ValueRef::Blob(v) => {
-                                        Value::Text(String::from_utf8_lossy(v).into_owned())
-                                    }
-                                })
-                            })
-                            .collect::<rusqlite::Result<Vec<Value>>>()
-                            .map(Row)
-                    })
-                    .map_err(errors::internal)?;
-                rows.collect::<rusqlite::Result<Vec<Row>>>().map_err(errors::internal)
-            }
-            Tx::Postgres(tx) => {
-                let args: Vec<&(dyn ToSql + Sync)> =
-                    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-                let rows = tx.borrow_mut().query(postgres_sql(sql).as_str(), &args).map_err(pg_error)?;
-                rows.iter().map(pg_row).collect()
-            }
-        }
+    pub async fn query(&self, sql: &'static str, params: &[Value]) -> Result<Vec<Row>, ApiError> {
+        let mut tx = self.0.lock().await;
+        let rows = bound(sql, params).fetch_all(&mut **tx).await.map_err(db_error)?;
+        Ok(rows.into_iter().map(Row).collect())
     }
 
     /// The rows of a query, each read by `f`.
-    pub fn query_map<T>(
+    pub async fn query_map<T>(
         &self,
-        sql: &str,
+        sql: &'static str,
         params: &[Value],
         f: impl Fn(&Row) -> Result<T, ApiError>,
     ) -> Result<Vec<T>, ApiError> {
-        self.query(sql, params)?.iter().map(f).collect()
+        self.query(sql, params).await?.iter().map(f).collect()
     }
 
     /// The first row of a query read by `f`, if there is one.
-    pub fn query_opt<T>(
+    pub async fn query_opt<T>(
         &self,
-        sql: &str,
+        sql: &'static str,
         params: &[Value],
         f: impl Fn(&Row) -> Result<T, ApiError>,
     ) -> Result<Option<T>, ApiError> {
-        self.query(sql, params)?.first().map(f).transpose()
+        self.query(sql, params).await?.first().map(f).transpose()
     }
 
     /// The first row of a query read by `f`; no row is the server's error.
-    pub fn query_row<T>(
+    pub async fn query_row<T>(
         &self,
-        sql: &str,
+        sql: &'static str,
         params: &[Value],
         f: impl Fn(&Row) -> Result<T, ApiError>,
     ) -> Result<T, ApiError> {
-        self.query_opt(sql, params, f)?.ok_or_else(|| errors::internal("no row"))
+        self.query_opt(sql, params, f).await?.ok_or_else(|| errors::internal("no row"))
     }
 
     /// Whether a query has a row.
-    pub fn exists(&self, sql: &str, params: &[Value]) -> Result<bool, ApiError> {
-        Ok(!self.query(sql, params)?.is_empty())
+    pub async fn exists(&self, sql: &'static str, params: &[Value]) -> Result<bool, ApiError> {
+        Ok(!self.query(sql, params).await?.is_empty())
     }
 }
 
-impl rusqlite::ToSql for Value {
-    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
-        use rusqlite::types::{ToSqlOutput, ValueRef};
-        Ok(ToSqlOutput::Borrowed(match self {
-            Value::Null => ValueRef::Null,
-            Value::Int(v) => ValueRef::Integer(*v),
-            Value::Real(v) => ValueRef::Real(*v),
-            Value::Text(v) => ValueRef::Text(v.as_bytes()),
-        }))
-    }
-}
-
-impl ToSql for Value {
-    /// Written as the type the server inferred for the parameter.
-    fn to_sql(
-        &self,
-        ty: &Type,
-        out: &mut postgres::types::private::BytesMut,
-    ) -> Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
-        match self {
-            Value::Null => Ok(IsNull::Yes),
-            Value::Int(v) => match *ty {
-                Type::INT2 => i16::try_from(*v)?.to_sql(ty, out),
-                Type::INT4 => i32::try_from(*v)?.to_sql(ty, out),
-                Type::FLOAT8 => (*v as f64).to_sql(ty, out),
-                Type::FLOAT4 => (*v as f32).to_sql(ty, out),
-                Type::TEXT | Type::VARCHAR => v.to_string().to_sql(ty, out),
-                _ => v.to_sql(ty, out),
-            },
-            Value::Real(v) => match *ty {
-                Type::FLOAT4 => (*v as f32).to_sql(ty, out),
-                _ => v.to_sql(ty, out),
-            },
-            Value::Text(v) => v.as_str().to_sql(ty, out),
-        }
-    }
-
-    fn accepts(_: &Type) -> bool {
-        true
-    }
-
-    to_sql_checked!();
-}
-
-fn pg_row(row: &postgres::Row) -> Result<Row, ApiError> {
-    let mut values = Vec::with_capacity(row.len());
-    for (i, column) in row.columns().iter().enumerate() {
-        let value = match *column.type_() {
-            Type::INT8 => row.try_get::<_, Option<i64>>(i).map(|v| v.map(Value::Int)),
-            Type::INT4 => row.try_get::<_, Option<i32>>(i).map(|v| v.map(|v| Value::Int(v.into()))),
-            Type::INT2 => row.try_get::<_, Option<i16>>(i).map(|v| v.map(|v| Value::Int(v.into()))),
-            Type::BOOL => row.try_get::<_, Option<bool>>(i).map(|v| v.map(|v| Value::Int(v.into()))),
-            Type::FLOAT8 => row.try_get::<_, Option<f64>>(i).map(|v| v.map(Value::Real)),
-            Type::FLOAT4 => row.try_get::<_, Option<f32>>(i).map(|v| v.map(|v| Value::Real(v.into()))),
-            _ => row.try_get::<_, Option<String>>(i).map(|v| v.map(Value::Text)),
-        }
-        .map_err(errors::internal)?;
-        values.push(value.unwrap_or(Value::Null));
-    }
-    Ok(Row(values))
-}
-
-/// `?N` (and a bare `?`) as PostgreSQL's `$N`, outside string literals.
-pub fn postgres_sql(sql: &str) -> String {
-    let mut out = String::with_capacity(sql.len() + 8);
-    let mut chars = sql.chars().peekable();
-    let mut in_string = false;
-    let mut next = 1;
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                in_string = !in_string;
-                out.push(c);
-            }
-            '?' if !in_string => {
-                let mut digits = String::new();
-                while let Some(d) = chars.peek().copied().filter(char::is_ascii_digit) {
-                    digits.push(d);
-                    chars.next();
-                }
-                if digits.is_empty() {
-                    digits = next.to_string();
-                    next += 1;
-                }
-                out.push('$');
-                out.push_str(&digits);
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// A PostgreSQL error: a lost race (a unique key taken meanwhile, a
-/// serialization failure, a deadlock) is a 409 `placement.concurrent_update`;
-/// anything else is the server's.
-pub fn pg_error(error: postgres::Error) -> ApiError {
-    use postgres::error::SqlState;
-    match error.code() {
-        Some(code)
-            if *code == SqlState::UNIQUE_VIOLATION
-                || *code == SqlState::T_R_SERIALIZATION_FAILURE
-                || *code == SqlState::T_R_DEADLOCK_DETECTED =>
-        {
+/// A database error: a lost race (a unique key taken meanwhile, a
+/// serialization failure, a deadlock on PostgreSQL; a busy database on
+/// SQLite) is a 409 `placement.concurrent_update`; anything else, the pool
+/// and the connection's failures too, is the server's (503).
+pub fn db_error(error: sqlx::Error) -> ApiError {
+    const LOST_RACE: [&str; 4] = ["23505", "40001", "40P01", "5"];
+    match &error {
+        sqlx::Error::Database(db) if db.code().is_some_and(|code| LOST_RACE.contains(&code.as_ref())) => {
             errors::concurrent_update(
                 "Another thread concurrently updated the data. Please retry your update",
             )
         }
-        _ => match error.as_db_error() {
-            Some(db) => errors::internal(format!("{}: {}", db.code().code(), db.message())),
-            None => errors::internal(error),
-        },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::postgres_sql;
-
-    #[test]
-    fn parameters_become_dollars() {
-        assert_eq!(
-            postgres_sql("SELECT ?1, ?12 WHERE a = '?' AND b = ?"),
-            "SELECT $1, $12 WHERE a = '?' AND b = $1"
-        );
+        _ => errors::internal(error),
     }
 }

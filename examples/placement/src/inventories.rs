@@ -132,12 +132,14 @@ fn inventory_response(
     res.json(view)
 }
 
-fn in_use(tx: &Tx<'_>, provider: &Provider, class: &str) -> Result<bool, ApiError> {
-    let used: i64 = tx.query_row(
-        "SELECT COUNT(*) FROM allocations WHERE provider_id = ?1 AND resource_class = ?2",
-        params![provider.id, class],
-        |r| r.get(0),
-    )?;
+async fn in_use(tx: &Tx, provider: &Provider, class: &str) -> Result<bool, ApiError> {
+    let used: i64 = tx
+        .query_row(
+            "SELECT COUNT(*) FROM allocations WHERE provider_id = $1 AND resource_class = $2",
+            params![provider.id, class],
+            |r| r.get(0),
+        )
+        .await?;
     Ok(used > 0)
 }
 
@@ -149,15 +151,18 @@ fn in_use_message(provider: &Provider, class: &str) -> String {
 impl Inventories {
     #[get("/resource_providers/{uuid}/inventories")]
     async fn list(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        let (provider, inventories) = self.store.tx(|tx| {
-            let provider = store::provider(tx, &uuid)?.ok_or_else(|| {
-                errors::not_found(format!(
-                    "No resource provider with uuid {uuid} found : No such resource provider"
-                ))
-            })?;
-            let inventories = store::inventories(tx, provider.id)?;
-            Ok((provider, inventories))
-        })?;
+        let (provider, inventories) = self
+            .store
+            .tx(async |tx| {
+                let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
+                    errors::not_found(format!(
+                        "No resource provider with uuid {uuid} found : No such resource provider"
+                    ))
+                })?;
+                let inventories = store::inventories(tx, provider.id).await?;
+                Ok((provider, inventories))
+            })
+            .await?;
         Ok(inventories_response(version, provider.generation, &inventories))
     }
 
@@ -168,14 +173,17 @@ impl Inventories {
         path: web::Path<(String, String)>,
     ) -> Result<HttpResponse, ApiError> {
         let (uuid, class) = path.into_inner();
-        let (provider, inventories) = self.store.tx(|tx| {
-            let provider = store::provider(tx, &uuid)?.ok_or_else(|| {
-                errors::not_found(format!(
-                    "No resource provider with uuid {uuid} found : No such resource provider"
-                ))
-            })?;
-            Ok((provider.clone(), store::inventories(tx, provider.id)?))
-        })?;
+        let (provider, inventories) = self
+            .store
+            .tx(async |tx| {
+                let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
+                    errors::not_found(format!(
+                        "No resource provider with uuid {uuid} found : No such resource provider"
+                    ))
+                })?;
+                Ok((provider.clone(), store::inventories(tx, provider.id).await?))
+            })
+            .await?;
         let inv = inventories
             .iter()
             .find(|i| i.resource_class == class)
@@ -193,22 +201,22 @@ impl Inventories {
     ) -> Result<HttpResponse, ApiError> {
         let class = body["resource_class"].as_str().unwrap_or_default().to_owned();
         let inv = inventory_from(&class, &body);
-        let generation = self.store.tx(|tx| {
-            let provider = store::provider_or_404(tx, &uuid)?;
+        let generation = self.store.tx(async |tx| {
+            let provider = store::provider_or_404(tx, &uuid).await?;
             check_capacity(version, &provider, &inv, "create")?;
-            if !store::class_exists(tx, &class)? {
+            if !store::class_exists(tx, &class).await? {
                 return Err(errors::bad_request(format!(
                     "Unable to create inventory for resource provider {uuid}: No such resource class {class}."
                 )));
             }
-            if store::inventories(tx, provider.id)?.iter().any(|i| i.resource_class == class) {
+            if store::inventories(tx, provider.id).await?.iter().any(|i| i.resource_class == class) {
                 return Err(errors::concurrent_update(format!(
                     "Update conflict: Inventory for '{class}' on resource provider '{uuid}' already exists."
                 )));
             }
-            store::put_inventory(tx, provider.id, &inv)?;
-            store::bump_provider(tx, provider.id, provider.generation)
-        })?;
+            store::put_inventory(tx, provider.id, &inv).await?;
+            store::bump_provider(tx, provider.id, provider.generation).await
+        }).await?;
         let mut res = inventory_response(version, StatusCode::CREATED, generation, &inv);
         res.headers_mut().insert(
             actix_web::http::header::LOCATION,
@@ -233,13 +241,16 @@ impl Inventories {
             .map(|m| m.iter().map(|(class, record)| inventory_from(class, record)).collect())
             .unwrap_or_default();
         let expected = body["resource_provider_generation"].as_i64().unwrap_or(-1);
-        let generation = self.store.tx(|tx| {
-            let provider = store::provider_or_404(tx, &uuid)?;
-            if provider.generation != expected {
-                return Err(errors::concurrent_update("resource provider generation conflict"));
-            }
-            set_inventories(tx, version, &provider, &wanted)
-        })?;
+        let generation = self
+            .store
+            .tx(async |tx| {
+                let provider = store::provider_or_404(tx, &uuid).await?;
+                if provider.generation != expected {
+                    return Err(errors::concurrent_update("resource provider generation conflict"));
+                }
+                set_inventories(tx, version, &provider, &wanted).await
+            })
+            .await?;
         Ok(inventories_response(version, generation, &wanted))
     }
 
@@ -254,45 +265,45 @@ impl Inventories {
         let (uuid, class) = path.into_inner();
         let inv = inventory_from(&class, &body);
         let expected = body["resource_provider_generation"].as_i64().unwrap_or(-1);
-        let generation = self.store.tx(|tx| {
-            let provider = store::provider_or_404(tx, &uuid)?;
+        let generation = self.store.tx(async |tx| {
+            let provider = store::provider_or_404(tx, &uuid).await?;
             if provider.generation != expected {
                 return Err(errors::concurrent_update("resource provider generation conflict"));
             }
             check_capacity(version, &provider, &inv, "update")?;
-            if !store::inventories(tx, provider.id)?.iter().any(|i| i.resource_class == class) {
+            if !store::inventories(tx, provider.id).await?.iter().any(|i| i.resource_class == class) {
                 return Err(errors::bad_request(format!(
                     "No inventory record with resource class for resource provider {uuid}: No inventory of class {class} found for resource provider {uuid}"
                 )));
             }
-            store::put_inventory(tx, provider.id, &inv)?;
-            store::bump_provider(tx, provider.id, provider.generation)
-        })?;
+            store::put_inventory(tx, provider.id, &inv).await?;
+            store::bump_provider(tx, provider.id, provider.generation).await
+        }).await?;
         Ok(inventory_response(version, StatusCode::OK, generation, &inv))
     }
 
     #[delete("/resource_providers/{uuid}/inventories/{resource_class}")]
     async fn delete(&self, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
         let (uuid, class) = path.into_inner();
-        self.store.tx(|tx| {
-            let provider = store::provider_or_404(tx, &uuid)?;
-            if in_use(tx, &provider, &class)? {
+        self.store.tx(async |tx| {
+            let provider = store::provider_or_404(tx, &uuid).await?;
+            if in_use(tx, &provider, &class).await? {
                 return Err(errors::concurrent_update(format!(
                     "Unable to delete inventory of class {class}: {}",
                     in_use_message(&provider, &class)
                 )));
             }
             let deleted = tx.execute(
-                "DELETE FROM inventories WHERE provider_id = ?1 AND resource_class = ?2",
+                "DELETE FROM inventories WHERE provider_id = $1 AND resource_class = $2",
                 params![provider.id, class],
-            )?;
+            ).await?;
             if deleted == 0 {
                 return Err(errors::not_found(format!(
                     "No inventory of class {class} found for delete: No inventory of class {class} found for resource provider {uuid}"
                 )));
             }
-            store::bump_provider(tx, provider.id, provider.generation)
-        })?;
+            store::bump_provider(tx, provider.id, provider.generation).await
+        }).await?;
         Ok(HttpResponse::NoContent().finish())
     }
 
@@ -303,36 +314,38 @@ impl Inventories {
         version: ApiVersion,
         uuid: web::Path<String>,
     ) -> Result<HttpResponse, ApiError> {
-        self.store.tx(|tx| {
-            let provider = store::provider_or_404(tx, &uuid)?;
-            set_inventories(tx, version, &provider, &[])
-        })?;
+        self.store
+            .tx(async |tx| {
+                let provider = store::provider_or_404(tx, &uuid).await?;
+                set_inventories(tx, version, &provider, &[]).await
+            })
+            .await?;
         Ok(HttpResponse::NoContent().finish())
     }
 }
 
 /// Replaces every inventory of `provider`: unknown classes are 400, a
 /// removed class still allocated is 409 `placement.inventory.inuse`.
-pub(crate) fn set_inventories(
-    tx: &Tx<'_>,
+pub(crate) async fn set_inventories(
+    tx: &Tx,
     version: ApiVersion,
     provider: &Provider,
     wanted: &[Inventory],
 ) -> Result<i64, ApiError> {
-    add_inventories(tx, version, provider, wanted)?;
-    remove_other_inventories(tx, provider, wanted)?;
-    store::bump_provider(tx, provider.id, provider.generation)
+    add_inventories(tx, version, provider, wanted).await?;
+    remove_other_inventories(tx, provider, wanted).await?;
+    store::bump_provider(tx, provider.id, provider.generation).await
 }
 
 /// Adds or updates the `wanted` inventories of `provider`, removing none.
-pub(crate) fn add_inventories(
-    tx: &Tx<'_>,
+pub(crate) async fn add_inventories(
+    tx: &Tx,
     version: ApiVersion,
     provider: &Provider,
     wanted: &[Inventory],
 ) -> Result<(), ApiError> {
     for inv in wanted {
-        if !store::class_exists(tx, &inv.resource_class)? {
+        if !store::class_exists(tx, &inv.resource_class).await? {
             return Err(errors::bad_request(format!(
                 "Unknown resource class in inventory for resource provider {}: No such resource class {}.",
                 provider.uuid, inv.resource_class
@@ -341,31 +354,34 @@ pub(crate) fn add_inventories(
         check_capacity(version, provider, inv, "update")?;
     }
     for inv in wanted {
-        store::put_inventory(tx, provider.id, inv)?;
+        store::put_inventory(tx, provider.id, inv).await?;
     }
     Ok(())
 }
 
 /// Removes the inventories of `provider` outside `wanted`: one still
 /// allocated is 409 `placement.inventory.inuse`.
-pub(crate) fn remove_other_inventories(
-    tx: &Tx<'_>,
+pub(crate) async fn remove_other_inventories(
+    tx: &Tx,
     provider: &Provider,
     wanted: &[Inventory],
 ) -> Result<(), ApiError> {
-    let removed: Vec<String> = store::inventories(tx, provider.id)?
+    let removed: Vec<String> = store::inventories(tx, provider.id)
+        .await?
         .into_iter()
         .map(|i| i.resource_class)
         .filter(|class| !wanted.iter().any(|w| &w.resource_class == class))
         .collect();
     // The classes still allocated, in the order of their ids, as Placement
     // names them.
-    let allocated: Vec<String> = tx.query_map(
-        "SELECT a.resource_class FROM allocations a JOIN resource_classes c ON c.name = a.resource_class \
-         WHERE a.provider_id = ?1 GROUP BY a.resource_class, c.id ORDER BY c.id",
-        params![provider.id],
-        |r| r.get(0),
-    )?;
+    let allocated: Vec<String> = tx
+        .query_map(
+            "SELECT a.resource_class FROM allocations a JOIN resource_classes c ON c.name = a.resource_class \
+         WHERE a.provider_id = $1 GROUP BY a.resource_class, c.id ORDER BY c.id",
+            params![provider.id],
+            |r| r.get(0),
+        )
+        .await?;
     let in_use: Vec<&str> =
         allocated.iter().filter(|class| removed.contains(class)).map(String::as_str).collect();
     if !in_use.is_empty() {
@@ -377,9 +393,10 @@ pub(crate) fn remove_other_inventories(
     }
     for class in &removed {
         tx.execute(
-            "DELETE FROM inventories WHERE provider_id = ?1 AND resource_class = ?2",
+            "DELETE FROM inventories WHERE provider_id = $1 AND resource_class = $2",
             params![provider.id, class],
-        )?;
+        )
+        .await?;
     }
     Ok(())
 }

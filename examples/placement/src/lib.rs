@@ -87,14 +87,14 @@ async fn failure_request_id(
 
 /// The HTTP server on `listener` over the SQLite database at `database`
 /// (created on first start). Await it inside an actix system.
-pub fn server(listener: TcpListener, database: &Path) -> std::io::Result<actix_web::dev::Server> {
-    server_at(listener, &database.to_string_lossy())
+pub async fn server(listener: TcpListener, database: &Path) -> std::io::Result<actix_web::dev::Server> {
+    server_at(listener, &database.to_string_lossy()).await
 }
 
 /// The HTTP server on `listener` over `database`: a `postgres://` URL or a
 /// SQLite file (created on first start). Await it inside an actix system.
-pub fn server_at(listener: TcpListener, database: &str) -> std::io::Result<actix_web::dev::Server> {
-    let store = Arc::new(Store::connect(database).map_err(std::io::Error::other)?);
+pub async fn server_at(listener: TcpListener, database: &str) -> std::io::Result<actix_web::dev::Server> {
+    let store = Arc::new(Store::connect(database).await.map_err(std::io::Error::other)?);
     Ok(HttpServer::new(move || App::new().configure(routes(store.clone())))
         .workers(2)
         .listen(listener)?
@@ -125,7 +125,7 @@ impl RunningServer {
         let (sender, receiver) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
             actix_web::rt::System::new().block_on(async move {
-                let server = server_at(listener, &database)?;
+                let server = server_at(listener, &database).await?;
                 let _ = sender.send(server.handle());
                 server.await
             })

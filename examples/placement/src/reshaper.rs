@@ -60,10 +60,10 @@ impl Reshaper {
             let uuid = allocations::check_consumer_uuid(uuid)?;
             requests.push(ConsumerRequest::from_body(&uuid, version, data));
         }
-        self.store.tx(|tx| {
+        self.store.tx(async |tx| {
             let mut wanted: Vec<(Provider, Vec<Inventory>)> = Vec::new();
             for (uuid, data) in body["inventories"].as_object().into_iter().flatten() {
-                let provider = store::provider(tx, uuid)?.ok_or_else(|| {
+                let provider = store::provider(tx, uuid).await?.ok_or_else(|| {
                     errors::coded(
                         StatusCode::BAD_REQUEST,
                         "resource_provider.not_found",
@@ -91,17 +91,17 @@ impl Reshaper {
                 if records.is_empty() {
                     continue;
                 }
-                inventories::add_inventories(tx, version, provider, records)?;
-                let current = store::provider_or_404(tx, &provider.uuid)?;
-                store::bump_provider(tx, current.id, current.generation)?;
+                inventories::add_inventories(tx, version, provider, records).await?;
+                let current = store::provider_or_404(tx, &provider.uuid).await?;
+                store::bump_provider(tx, current.id, current.generation).await?;
             }
-            allocations::write_allocations(tx, version, &requests)?;
+            allocations::write_allocations(tx, version, &requests).await?;
             for (provider, records) in &wanted {
-                let current = store::provider_or_404(tx, &provider.uuid)?;
-                inventories::set_inventories(tx, version, &current, records)?;
+                let current = store::provider_or_404(tx, &provider.uuid).await?;
+                inventories::set_inventories(tx, version, &current, records).await?;
             }
             Ok(())
-        })?;
+        }).await?;
         Ok(HttpResponse::NoContent().finish())
     }
 }

@@ -42,8 +42,8 @@ fn is_standard(name: &str) -> bool {
     standard::RESOURCE_CLASSES.contains(&name)
 }
 
-fn class_updated(tx: &Tx<'_>, name: &str) -> Result<Option<i64>, ApiError> {
-    tx.query_opt("SELECT updated_at FROM resource_classes WHERE name = ?1", params![name], |r| r.get(0))
+async fn class_updated(tx: &Tx, name: &str) -> Result<Option<i64>, ApiError> {
+    tx.query_opt("SELECT updated_at FROM resource_classes WHERE name = $1", params![name], |r| r.get(0)).await
 }
 
 fn no_such(name: &str) -> ApiError {
@@ -55,11 +55,15 @@ impl ResourceClasses {
     #[get("/resource_classes")]
     #[api_version("1.2")]
     async fn list(&self, version: ApiVersion) -> Result<HttpResponse, ApiError> {
-        let classes: Vec<(String, i64)> = self.store.tx(|tx| {
-            tx.query_map("SELECT name, updated_at FROM resource_classes ORDER BY id", params![], |r| {
-                Ok((r.get(0)?, r.get(1)?))
+        let classes: Vec<(String, i64)> = self
+            .store
+            .tx(async |tx| {
+                tx.query_map("SELECT name, updated_at FROM resource_classes ORDER BY id", params![], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .await
             })
-        })?;
+            .await?;
         let modified = classes.iter().map(|c| c.1).max().unwrap_or_else(store::now);
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, modified);
@@ -69,7 +73,8 @@ impl ResourceClasses {
     #[get("/resource_classes/{name}")]
     #[api_version("1.2")]
     async fn show(&self, version: ApiVersion, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        let updated = self.store.tx(|tx| class_updated(tx, &name))?.ok_or_else(|| no_such(&name))?;
+        let updated =
+            self.store.tx(async |tx| class_updated(tx, &name).await).await?.ok_or_else(|| no_such(&name))?;
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, updated);
         Ok(res.json(view(&name)))
@@ -80,12 +85,16 @@ impl ResourceClasses {
     #[schema(class_schema, "1.2")]
     async fn create(&self, body: Json<Value>) -> Result<HttpResponse, ApiError> {
         let name = body["name"].as_str().unwrap_or_default().to_owned();
-        self.store.tx(|tx| {
-            if store::class_exists(tx, &name)? {
-                return Err(errors::conflict(format!("Conflicting resource class already exists: {name}")));
-            }
-            store::create_class(tx, &name)
-        })?;
+        self.store
+            .tx(async |tx| {
+                if store::class_exists(tx, &name).await? {
+                    return Err(errors::conflict(format!(
+                        "Conflicting resource class already exists: {name}"
+                    )));
+                }
+                store::create_class(tx, &name).await
+            })
+            .await?;
         Ok(HttpResponse::Created().insert_header(("location", format!("/resource_classes/{name}"))).finish())
     }
 
@@ -95,29 +104,32 @@ impl ResourceClasses {
     #[schema(class_schema, "1.2", "1.6")]
     async fn update(&self, name: web::Path<String>, body: Json<Value>) -> Result<HttpResponse, ApiError> {
         let new_name = body["name"].as_str().unwrap_or_default().to_owned();
-        self.store.tx(|tx| {
-            if !store::class_exists(tx, &name)? {
-                return Err(no_such(&name));
-            }
-            if is_standard(&name) {
-                return Err(errors::bad_request(format!("Cannot update standard resource class {name}")));
-            }
-            if store::class_exists(tx, &new_name)? {
-                return Err(errors::conflict(format!("Resource class already exists: {new_name}")));
-            }
-            let now = store::now();
-            tx.execute(
-                "UPDATE resource_classes SET name = ?1, updated_at = ?2 WHERE name = ?3",
-                params![new_name, now, *name],
-            )?;
-            for table in ["inventories", "allocations"] {
+        self.store
+            .tx(async |tx| {
+                if !store::class_exists(tx, &name).await? {
+                    return Err(no_such(&name));
+                }
+                if is_standard(&name) {
+                    return Err(errors::bad_request(format!("Cannot update standard resource class {name}")));
+                }
+                if store::class_exists(tx, &new_name).await? {
+                    return Err(errors::conflict(format!("Resource class already exists: {new_name}")));
+                }
+                let now = store::now();
                 tx.execute(
-                    &format!("UPDATE {table} SET resource_class = ?1 WHERE resource_class = ?2"),
-                    params![new_name, *name],
-                )?;
-            }
-            Ok(())
-        })?;
+                    "UPDATE resource_classes SET name = $1, updated_at = $2 WHERE name = $3",
+                    params![new_name, now, *name],
+                )
+                .await?;
+                for statement in [
+                    "UPDATE inventories SET resource_class = $1 WHERE resource_class = $2",
+                    "UPDATE allocations SET resource_class = $1 WHERE resource_class = $2",
+                ] {
+                    tx.execute(statement, params![new_name, *name]).await?;
+                }
+                Ok(())
+            })
+            .await?;
         Ok(HttpResponse::Ok().json(view(&new_name)))
     }
 
@@ -136,13 +148,16 @@ impl ResourceClasses {
                 "JSON does not validate: '{name}' does not match '{CUSTOM_PATTERN}'\n\nFailed validating '{keyword}' in schema"
             )));
         }
-        let created = self.store.tx(|tx| {
-            if store::class_exists(tx, &name)? {
-                return Ok(false);
-            }
-            store::create_class(tx, &name)?;
-            Ok(true)
-        })?;
+        let created = self
+            .store
+            .tx(async |tx| {
+                if store::class_exists(tx, &name).await? {
+                    return Ok(false);
+                }
+                store::create_class(tx, &name).await?;
+                Ok(true)
+            })
+            .await?;
         let mut res = if created { HttpResponse::Created() } else { HttpResponse::NoContent() };
         Ok(res.insert_header(("location", format!("/resource_classes/{name}"))).finish())
     }
@@ -150,8 +165,8 @@ impl ResourceClasses {
     #[delete("/resource_classes/{name}")]
     #[api_version("1.2")]
     async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        self.store.tx(|tx| {
-            if !store::class_exists(tx, &name)? {
+        self.store.tx(async |tx| {
+            if !store::class_exists(tx, &name).await? {
                 return Err(no_such(&name));
             }
             if is_standard(&name) {
@@ -160,18 +175,18 @@ impl ResourceClasses {
                 )));
             }
             let used: i64 = tx.query_row(
-                "SELECT COUNT(*) FROM inventories WHERE resource_class = ?1",
+                "SELECT COUNT(*) FROM inventories WHERE resource_class = $1",
                 params![&*name],
                 |r| r.get(0),
-            )?;
+            ).await?;
             if used > 0 {
                 return Err(errors::conflict(format!(
                     "Error in delete resource class: Cannot delete resource class {name}. Class is in use in inventory."
                 )));
             }
-            tx.execute("DELETE FROM resource_classes WHERE name = ?1", params![&*name])?;
+            tx.execute("DELETE FROM resource_classes WHERE name = $1", params![&*name]).await?;
             Ok(())
-        })?;
+        }).await?;
         Ok(HttpResponse::NoContent().finish())
     }
 }

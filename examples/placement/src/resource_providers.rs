@@ -214,8 +214,8 @@ impl ResourceProviders {
             Some(value) => Some(query::resources(value)?),
             None => None,
         };
-        let providers = self.store.tx(|tx| {
-            let mut providers = store::providers_where(tx, "TRUE", &[])?;
+        let providers = self.store.tx(async |tx| {
+            let mut providers = store::all_providers(tx).await?;
             if let Some(name) = q.get("name") {
                 providers.retain(|p| p.name == name);
             }
@@ -231,7 +231,7 @@ impl ResourceProviders {
             if let Some((required, forbidden)) = &member_of {
                 let mut kept = Vec::new();
                 for p in providers {
-                    let aggs: HashSet<String> = aggregates_of(tx, p.id)?.into_iter().collect();
+                    let aggs: HashSet<String> = aggregates_of(tx, p.id).await?.into_iter().collect();
                     if required.iter().all(|any| any.iter().any(|a| aggs.contains(a)))
                         && !forbidden.iter().any(|a| aggs.contains(a))
                     {
@@ -242,7 +242,7 @@ impl ResourceProviders {
             }
             if let Some((required, forbidden)) = &required {
                 for name in required.iter().flatten().chain(forbidden) {
-                    if !store::trait_exists(tx, name)? {
+                    if !store::trait_exists(tx, name).await? {
                         return Err(errors::bad_request(format!(
                             "Invalid trait(s) in \"required\" parameter: No such trait(s): {name}."
                         )));
@@ -250,7 +250,7 @@ impl ResourceProviders {
                 }
                 let mut kept = Vec::new();
                 for p in providers {
-                    let traits: HashSet<String> = traits_of(tx, p.id)?.into_iter().collect();
+                    let traits: HashSet<String> = traits_of(tx, p.id).await?.into_iter().collect();
                     if required.iter().all(|any| any.iter().any(|t| traits.contains(t)))
                         && !forbidden.iter().any(|t| traits.contains(t))
                     {
@@ -261,7 +261,7 @@ impl ResourceProviders {
             }
             if let Some(resources) = &resources {
                 for (name, _) in resources {
-                    if !store::class_exists(tx, name)? {
+                    if !store::class_exists(tx, name).await? {
                         return Err(errors::bad_request(format!(
                             "Invalid resource class in resources parameter: No such resource class {name}."
                         )));
@@ -269,8 +269,8 @@ impl ResourceProviders {
                 }
                 let mut kept = Vec::new();
                 for p in providers {
-                    let inventories = store::inventories(tx, p.id)?;
-                    let usages = store::usages(tx, p.id)?;
+                    let inventories = store::inventories(tx, p.id).await?;
+                    let usages = store::usages(tx, p.id).await?;
                     let fits = resources.iter().all(|(name, amount)| {
                         inventories.iter().find(|i| &i.resource_class == name).is_some_and(|inv| {
                             let used = usages.iter().find(|(c, _)| c == name).map_or(0, |(_, u)| *u);
@@ -287,7 +287,7 @@ impl ResourceProviders {
                 providers = kept;
             }
             Ok(providers)
-        })?;
+        }).await?;
         let modified = providers.iter().map(|p| p.updated_at).max().unwrap_or_else(store::now);
         let list = ProviderList { resource_providers: providers.iter().map(ProviderView::new).collect() };
         let mut res = HttpResponse::Ok();
@@ -297,7 +297,7 @@ impl ResourceProviders {
 
     #[get("/resource_providers/{uuid}")]
     async fn show(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        let provider = self.store.tx(|tx| store::provider_or_404(tx, &uuid))?;
+        let provider = self.store.tx(async |tx| store::provider_or_404(tx, &uuid).await).await?;
         Ok(show_provider(version, HttpResponse::Ok(), &provider))
     }
 
@@ -309,14 +309,14 @@ impl ResourceProviders {
         let uuid =
             body["uuid"].as_str().map(normalize_uuid).unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
         let parent = body.get("parent_provider_uuid").and_then(Value::as_str).map(normalize_uuid);
-        let provider = self.store.tx(|tx| {
+        let provider = self.store.tx(async |tx| {
             let mut duplicates = Vec::new();
-            if store::provider(tx, &uuid)?.is_some() {
+            if store::provider(tx, &uuid).await?.is_some() {
                 duplicates.push(format!("uuid: {uuid}"));
             }
-            if tx.query_row("SELECT COUNT(*) FROM resource_providers WHERE name = ?1", params![&name], |r| {
+            if tx.query_row("SELECT COUNT(*) FROM resource_providers WHERE name = $1", params![&name], |r| {
                 r.get::<i64>(0)
-            })? > 0
+            }).await? > 0
             {
                 duplicates.push(format!("name: {name}"));
             }
@@ -334,16 +334,16 @@ impl ResourceProviders {
                     )));
                 }
                 Some(parent_uuid) => {
-                    let parent = store::provider(tx, parent_uuid)?.ok_or_else(|| {
+                    let parent = store::provider(tx, parent_uuid).await?.ok_or_else(|| {
                         errors::bad_request(format!(
                             "Unable to create resource provider \"{name}\", {uuid}: Object action create failed because: parent provider UUID does not exist."
                         ))
                     })?;
                     let root: i64 = tx.query_row(
-                        "SELECT root_id FROM resource_providers WHERE id = ?1",
+                        "SELECT root_id FROM resource_providers WHERE id = $1",
                         params![parent.id],
                         |r| r.get(0),
-                    )?;
+                    ).await?;
                     (Some(parent.id), Some(root))
                 }
                 None => (None, None),
@@ -351,15 +351,15 @@ impl ResourceProviders {
             let now = store::now();
             let id: i64 = tx.query_row(
                 "INSERT INTO resource_providers (uuid, name, generation, parent_id, root_id, created_at, updated_at) \
-                 VALUES (?1, ?2, 0, ?3, ?4, ?5, ?5) RETURNING id",
+                 VALUES ($1, $2, 0, $3, $4, $5, $5) RETURNING id",
                 params![uuid, name, parent_id, root_id, now],
                 |r| r.get(0),
-            )?;
+            ).await?;
             if root_id.is_none() {
-                tx.execute("UPDATE resource_providers SET root_id = id WHERE id = ?1", params![id])?;
+                tx.execute("UPDATE resource_providers SET root_id = id WHERE id = $1", params![id]).await?;
             }
-            store::provider_or_404(tx, &uuid)
-        })?;
+            store::provider_or_404(tx, &uuid).await
+        }).await?;
         let location = format!("/resource_providers/{}", provider.uuid);
         if version >= V1_20 {
             let mut res = HttpResponse::Ok();
@@ -380,44 +380,51 @@ impl ResourceProviders {
         body: Json<Value>,
     ) -> Result<HttpResponse, ApiError> {
         let name = body["name"].as_str().unwrap_or_default().to_owned();
-        let provider = self.store.tx(|tx| {
-            let provider = store::provider_or_404(tx, &uuid)?;
-            if tx.query_row(
-                "SELECT COUNT(*) FROM resource_providers WHERE name = ?1 AND id != ?2",
-                params![name, provider.id],
-                |r| r.get::<i64>(0),
-            )? > 0
-            {
-                return Err(errors::coded(
-                    StatusCode::CONFLICT,
-                    "duplicate_name",
-                    format!("Conflicting resource provider {name} already exists."),
-                ));
-            }
-            if version >= V1_14 && body.get("parent_provider_uuid").is_some() {
-                let parent = body["parent_provider_uuid"].as_str().map(normalize_uuid);
-                reparent(tx, &provider, parent.as_deref(), version >= V1_37)?;
-            }
-            tx.execute(
-                "UPDATE resource_providers SET name = ?1, updated_at = ?2 WHERE id = ?3",
-                params![name, store::now(), provider.id],
-            )?;
-            store::provider_or_404(tx, &uuid)
-        })?;
+        let provider = self
+            .store
+            .tx(async |tx| {
+                let provider = store::provider_or_404(tx, &uuid).await?;
+                if tx
+                    .query_row(
+                        "SELECT COUNT(*) FROM resource_providers WHERE name = $1 AND id != $2",
+                        params![name, provider.id],
+                        |r| r.get::<i64>(0),
+                    )
+                    .await?
+                    > 0
+                {
+                    return Err(errors::coded(
+                        StatusCode::CONFLICT,
+                        "duplicate_name",
+                        format!("Conflicting resource provider {name} already exists."),
+                    ));
+                }
+                if version >= V1_14 && body.get("parent_provider_uuid").is_some() {
+                    let parent = body["parent_provider_uuid"].as_str().map(normalize_uuid);
+                    reparent(tx, &provider, parent.as_deref(), version >= V1_37).await?;
+                }
+                tx.execute(
+                    "UPDATE resource_providers SET name = $1, updated_at = $2 WHERE id = $3",
+                    params![name, store::now(), provider.id],
+                )
+                .await?;
+                store::provider_or_404(tx, &uuid).await
+            })
+            .await?;
         Ok(show_provider(version, HttpResponse::Ok(), &provider))
     }
 
     #[delete("/resource_providers/{uuid}")]
     async fn delete(&self, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        self.store.tx(|tx| {
-            let provider = store::provider(tx, &uuid)?.ok_or_else(|| {
+        self.store.tx(async |tx| {
+            let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                 errors::not_found(format!("No resource provider with uuid {uuid} found for delete"))
             })?;
             let allocations: i64 = tx.query_row(
-                "SELECT COUNT(*) FROM allocations WHERE provider_id = ?1",
+                "SELECT COUNT(*) FROM allocations WHERE provider_id = $1",
                 params![provider.id],
                 |r| r.get(0),
-            )?;
+            ).await?;
             if allocations > 0 {
                 return Err(errors::coded(
                     StatusCode::CONFLICT,
@@ -426,10 +433,10 @@ impl ResourceProviders {
                 ));
             }
             let children: i64 = tx.query_row(
-                "SELECT COUNT(*) FROM resource_providers WHERE parent_id = ?1",
+                "SELECT COUNT(*) FROM resource_providers WHERE parent_id = $1",
                 params![provider.id],
                 |r| r.get(0),
-            )?;
+            ).await?;
             if children > 0 {
                 return Err(errors::coded(
                     StatusCode::CONFLICT,
@@ -439,19 +446,23 @@ impl ResourceProviders {
                     ),
                 ));
             }
-            for table in ["inventories", "provider_traits", "provider_aggregates"] {
-                tx.execute(&format!("DELETE FROM {table} WHERE provider_id = ?1"), params![provider.id])?;
+            for statement in [
+                "DELETE FROM inventories WHERE provider_id = $1",
+                "DELETE FROM provider_traits WHERE provider_id = $1",
+                "DELETE FROM provider_aggregates WHERE provider_id = $1",
+            ] {
+                tx.execute(statement, params![provider.id]).await?;
             }
-            tx.execute("DELETE FROM resource_providers WHERE id = ?1", params![provider.id])?;
+            tx.execute("DELETE FROM resource_providers WHERE id = $1", params![provider.id]).await?;
             Ok(())
-        })?;
+        }).await?;
         Ok(HttpResponse::NoContent().finish())
     }
 }
 
 /// Moves `provider` under `parent` (or makes it a root), as far as the
 /// version allows: before 1.37 a parent can only be set where none was.
-fn reparent(tx: &Tx<'_>, provider: &Provider, parent: Option<&str>, allowed: bool) -> Result<(), ApiError> {
+async fn reparent(tx: &Tx, provider: &Provider, parent: Option<&str>, allowed: bool) -> Result<(), ApiError> {
     if parent == provider.parent_uuid.as_deref() {
         return Ok(());
     }
@@ -466,14 +477,16 @@ fn reparent(tx: &Tx<'_>, provider: &Provider, parent: Option<&str>, allowed: boo
             if !allowed {
                 return Err(fail("un-parenting a provider is not currently allowed."));
             }
-            tx.execute("UPDATE resource_providers SET parent_id = NULL WHERE id = ?1", params![provider.id])?;
-            set_root(tx, provider.id, provider.id)?;
+            tx.execute("UPDATE resource_providers SET parent_id = NULL WHERE id = $1", params![provider.id])
+                .await?;
+            set_root(tx, provider.id, provider.id).await?;
         }
         Some(parent_uuid) => {
             if provider.parent_uuid.is_some() && !allowed {
                 return Err(fail("re-parenting a provider is not currently allowed."));
             }
-            let parent = store::provider(tx, parent_uuid)?
+            let parent = store::provider(tx, parent_uuid)
+                .await?
                 .ok_or_else(|| fail("parent provider UUID does not exist."))?;
             // No loops: the new parent may not be the provider or below it.
             let mut cursor = Some(parent.clone());
@@ -482,54 +495,64 @@ fn reparent(tx: &Tx<'_>, provider: &Provider, parent: Option<&str>, allowed: boo
                     return Err(fail("creating loop in the provider tree is not allowed."));
                 }
                 cursor = match node.parent_uuid {
-                    Some(up) => store::provider(tx, &up)?,
+                    Some(up) => store::provider(tx, &up).await?,
                     None => None,
                 };
             }
             if !allowed && provider.root_uuid != provider.uuid {
                 return Err(fail("re-parenting a provider is not currently allowed."));
             }
-            let root: i64 = tx.query_row(
-                "SELECT root_id FROM resource_providers WHERE id = ?1",
-                params![parent.id],
-                |r| r.get(0),
-            )?;
+            let root: i64 = tx
+                .query_row("SELECT root_id FROM resource_providers WHERE id = $1", params![parent.id], |r| {
+                    r.get(0)
+                })
+                .await?;
             tx.execute(
-                "UPDATE resource_providers SET parent_id = ?1 WHERE id = ?2",
+                "UPDATE resource_providers SET parent_id = $1 WHERE id = $2",
                 params![parent.id, provider.id],
-            )?;
-            set_root(tx, provider.id, root)?;
+            )
+            .await?;
+            set_root(tx, provider.id, root).await?;
         }
     }
     Ok(())
 }
 
-/// Sets the root of `id` and all its descendants.
-fn set_root(tx: &Tx<'_>, id: i64, root: i64) -> Result<(), ApiError> {
-    tx.execute("UPDATE resource_providers SET root_id = ?1 WHERE id = ?2", params![root, id])?;
-    let children: Vec<i64> = {
-        tx.query_map("SELECT id FROM resource_providers WHERE parent_id = ?1", params![id], |r| r.get(0))?
-    };
-    for child in children {
-        set_root(tx, child, root)?;
+/// Sets the root of `id` and all its descendants, level by level.
+async fn set_root(tx: &Tx, id: i64, root: i64) -> Result<(), ApiError> {
+    let mut level = vec![id];
+    while !level.is_empty() {
+        let mut next = Vec::new();
+        for id in level {
+            tx.execute("UPDATE resource_providers SET root_id = $1 WHERE id = $2", params![root, id]).await?;
+            let children: Vec<i64> = tx
+                .query_map("SELECT id FROM resource_providers WHERE parent_id = $1", params![id], |r| {
+                    r.get(0)
+                })
+                .await?;
+            next.extend(children);
+        }
+        level = next;
     }
     Ok(())
 }
 
 /// The aggregates of provider `id`.
-pub(crate) fn aggregates_of(tx: &Tx<'_>, id: i64) -> Result<Vec<String>, ApiError> {
+pub(crate) async fn aggregates_of(tx: &Tx, id: i64) -> Result<Vec<String>, ApiError> {
     tx.query_map(
-        "SELECT aggregate FROM provider_aggregates WHERE provider_id = ?1 ORDER BY aggregate",
+        "SELECT aggregate FROM provider_aggregates WHERE provider_id = $1 ORDER BY aggregate",
         params![id],
         |r| r.get(0),
     )
+    .await
 }
 
 /// The traits of provider `id`.
-pub(crate) fn traits_of(tx: &Tx<'_>, id: i64) -> Result<Vec<String>, ApiError> {
+pub(crate) async fn traits_of(tx: &Tx, id: i64) -> Result<Vec<String>, ApiError> {
     tx.query_map(
-        "SELECT trait FROM provider_traits WHERE provider_id = ?1 ORDER BY trait",
+        "SELECT trait FROM provider_traits WHERE provider_id = $1 ORDER BY trait",
         params![id],
         |r| r.get(0),
     )
+    .await
 }

@@ -1,15 +1,10 @@
 //! Storage: SQLite (one file) or PostgreSQL (a `postgres://` URL), one code
-//! path over both ([`crate::db`]); the schema made on first start, every
+//! path over both ([`crate::db`], sqlx); the schema made on first start, every
 //! change in a transaction that checks the generations it relies on.
 
-use std::cell::RefCell;
-use std::path::Path;
-use std::sync::Mutex;
-
 use microversion_actix::ApiError;
-use rusqlite::Connection;
 
-use crate::db::{Row, Tx, params, pg_error};
+use crate::db::{Pool, Row, Tx, params};
 use crate::errors;
 use crate::standard;
 
@@ -152,17 +147,29 @@ CREATE INDEX IF NOT EXISTS allocations_provider ON allocations (provider_id);
 /// The first id of a custom resource class (Placement's `CUSTOM_NAMESPACE`).
 const FIRST_CUSTOM_CLASS_ID: i64 = 10000;
 
-/// The database.
-pub struct Store {
-    backend: Backend,
-}
+/// Connections per process on PostgreSQL: two actix workers, each serving
+/// many requests at once, and room for three nodes on a server's default
+/// 100 connections.
+const POSTGRES_CONNECTIONS: u32 = 16;
 
-enum Backend {
-    /// One connection, one writer at a time.
-    Sqlite(Mutex<Connection>),
-    /// Connections made as needed and kept for the next transaction; the
-    /// server orders concurrent writers.
-    Postgres { url: String, idle: Mutex<Vec<postgres::Client>> },
+/// How long a request waits for a connection (all busy, or the server
+/// unreachable) before it is answered 503: a client retries sooner than
+/// a proxy's timeout.
+const ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Serializes the schema's creation among nodes starting together on one
+/// PostgreSQL database (`CREATE TABLE IF NOT EXISTS` is not safe to race).
+const SCHEMA_LOCK: &str = "SELECT pg_advisory_lock(7274)";
+const SCHEMA_UNLOCK: &str = "SELECT pg_advisory_unlock(7274)";
+
+/// The database: a pool of connections.
+///
+/// SQLite has one connection (one writer at a time, as SQLite allows; an
+/// in-memory database lives as long as its connection); requests wait
+/// for it without blocking their worker. PostgreSQL has
+/// [`POSTGRES_CONNECTIONS`], and the server orders concurrent writers.
+pub struct Store {
+    pool: Pool,
 }
 
 /// Seconds since the epoch, the timestamps of every row.
@@ -176,121 +183,92 @@ pub fn is_postgres_url(database: &str) -> bool {
 }
 
 impl Store {
-    /// Opens `database`, a `postgres://` URL or a SQLite file (created if
-    /// needed), makes the schema and seeds the standard resource classes
-    /// and traits.
-    pub fn connect(database: &str) -> Result<Store, String> {
-        if is_postgres_url(database) {
-            let client = off_runtime(|| {
-                let mut client = postgres::Client::connect(database, postgres::NoTls)?;
-                client.batch_execute(SCHEMA_POSTGRES)?;
-                Ok::<_, postgres::Error>(client)
-            })
-            .map_err(|e| format!("{database}: {e}"))?;
-            let store = Store {
-                backend: Backend::Postgres { url: database.to_owned(), idle: Mutex::new(vec![client]) },
-            };
-            store.seed().map_err(|e| format!("{database}: {}", e.detail()))?;
-            Ok(store)
+    /// Opens `database`, a `postgres://` URL, a SQLite file (created if
+    /// needed) or `:memory:`, makes the schema and seeds the standard
+    /// resource classes and traits.
+    pub async fn connect(database: &str) -> Result<Store, String> {
+        Store::open(database).await.map_err(|e| format!("{database}: {e}"))
+    }
+
+    async fn open(database: &str) -> Result<Store, sqlx::Error> {
+        sqlx::any::install_default_drivers();
+        // A failed connection is found by the statement that uses it (a
+        // 503); no round trip checks each one before use.
+        let options =
+            sqlx::any::AnyPoolOptions::new().test_before_acquire(false).acquire_timeout(ACQUIRE_TIMEOUT);
+        let pool = if is_postgres_url(database) {
+            let pool = options.max_connections(POSTGRES_CONNECTIONS).connect(database).await?;
+            let mut conn = pool.acquire().await?;
+            sqlx::query(SCHEMA_LOCK).execute(&mut *conn).await?;
+            let made = sqlx::raw_sql(SCHEMA_POSTGRES).execute(&mut *conn).await;
+            sqlx::query(SCHEMA_UNLOCK).execute(&mut *conn).await?;
+            made?;
+            pool
         } else {
-            Store::open(Path::new(database)).map_err(|e| format!("{database}: {e}"))
-        }
-    }
-
-    /// Opens (creating it if needed) the SQLite database at `path` and
-    /// seeds the standard resource classes and traits.
-    pub fn open(path: &Path) -> rusqlite::Result<Store> {
-        let conn = Connection::open(path)?;
-        conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")?;
-        Store::sqlite(conn)
-    }
-
-    /// An in-memory database, for tests.
-    pub fn in_memory() -> rusqlite::Result<Store> {
-        Store::sqlite(Connection::open_in_memory()?)
-    }
-
-    fn sqlite(conn: Connection) -> rusqlite::Result<Store> {
-        conn.execute_batch(SCHEMA)?;
-        let store = Store { backend: Backend::Sqlite(Mutex::new(conn)) };
-        store.seed().map_err(|e| {
-            rusqlite::Error::ToSqlConversionFailure(Box::new(std::io::Error::other(e.detail().to_owned())))
-        })?;
+            let url = if database == ":memory:" {
+                "sqlite::memory:".to_owned()
+            } else {
+                format!("sqlite://{database}?mode=rwc")
+            };
+            let pool = options
+                .max_connections(1)
+                .min_connections(1)
+                .idle_timeout(None)
+                .max_lifetime(None)
+                .after_connect(|conn, _| {
+                    Box::pin(async move {
+                        sqlx::raw_sql("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+                            .execute(conn)
+                            .await
+                            .map(drop)
+                    })
+                })
+                .connect(&url)
+                .await?;
+            sqlx::raw_sql(SCHEMA).execute(&pool).await?;
+            pool
+        };
+        let store = Store { pool };
+        store.seed().await.map_err(|e| sqlx::Error::Protocol(e.detail().to_owned()))?;
         Ok(store)
     }
 
-    fn seed(&self) -> Result<(), ApiError> {
-        self.tx(|tx| {
+    /// An in-memory SQLite database, for tests.
+    pub async fn in_memory() -> Result<Store, String> {
+        Store::connect(":memory:").await
+    }
+
+    async fn seed(&self) -> Result<(), ApiError> {
+        self.tx(async |tx| {
             let now = now();
             for (id, name) in standard::RESOURCE_CLASSES.iter().enumerate() {
                 tx.execute(
-                    "INSERT INTO resource_classes (id, name, created_at, updated_at) VALUES (?1, ?2, ?3, ?3) \
+                    "INSERT INTO resource_classes (id, name, created_at, updated_at) VALUES ($1, $2, $3, $3) \
                      ON CONFLICT DO NOTHING",
                     params![id as i64, *name, now],
-                )?;
+                )
+                .await?;
             }
             for name in standard::TRAITS {
                 tx.execute(
-                    "INSERT INTO traits (name, created_at) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+                    "INSERT INTO traits (name, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
                     params![*name, now],
-                )?;
+                )
+                .await?;
             }
             Ok(())
         })
+        .await
     }
 
-    /// Runs `f` in a transaction, committed when it returns `Ok`.
-    ///
-    /// On PostgreSQL the transaction runs on a thread of its own: the
-    /// `postgres` client blocks on a runtime of its own, which cannot be
-    /// entered from an actix worker's.
-    pub fn tx<T: Send>(&self, f: impl FnOnce(&Tx<'_>) -> Result<T, ApiError> + Send) -> Result<T, ApiError> {
-        match &self.backend {
-            Backend::Sqlite(conn) => {
-                let mut conn = conn.lock().unwrap_or_else(|e| e.into_inner());
-                let tx = conn.transaction().map_err(errors::internal)?;
-                let value = f(&Tx::Sqlite(&tx))?;
-                tx.commit().map_err(errors::internal)?;
-                Ok(value)
-            }
-            Backend::Postgres { url, idle } => off_runtime(|| {
-                let client = idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
-                let mut client = match client {
-                    Some(client) if !client.is_closed() => client,
-                    _ => postgres::Client::connect(url, postgres::NoTls).map_err(errors::internal)?,
-                };
-                let result = (|| {
-                    let tx = Tx::Postgres(RefCell::new(client.transaction().map_err(pg_error)?));
-                    let value = f(&tx)?;
-                    let Tx::Postgres(tx) = tx else { unreachable!("a PostgreSQL transaction") };
-                    tx.into_inner().commit().map_err(pg_error)?;
-                    Ok(value)
-                })();
-                if !client.is_closed() {
-                    idle.lock().unwrap_or_else(|e| e.into_inner()).push(client);
-                }
-                result
-            }),
-        }
+    /// Runs `f` in a transaction, committed when it returns `Ok` (and
+    /// rolled back when it fails).
+    pub async fn tx<T>(&self, f: impl AsyncFnOnce(&Tx) -> Result<T, ApiError>) -> Result<T, ApiError> {
+        let tx = Tx::begin(&self.pool).await?;
+        let value = f(&tx).await?;
+        tx.commit().await?;
+        Ok(value)
     }
-}
-
-impl Drop for Store {
-    /// A `postgres` client closes on its own runtime: dropped outside any other.
-    fn drop(&mut self) {
-        if let Backend::Postgres { idle, .. } = &mut self.backend {
-            let clients = std::mem::take(idle.get_mut().unwrap_or_else(|e| e.into_inner()));
-            off_runtime(move || drop(clients));
-        }
-    }
-}
-
-/// Runs `f` on a scoped thread of its own, outside any async runtime.
-fn off_runtime<R: Send>(f: impl FnOnce() -> R + Send) -> R {
-    std::thread::scope(|scope| match scope.spawn(f).join() {
-        Ok(value) => value,
-        Err(panic) => std::panic::resume_unwind(panic),
-    })
 }
 
 /// A resource provider row.
@@ -314,9 +292,18 @@ pub struct Provider {
     pub updated_at: i64,
 }
 
-const PROVIDER_COLUMNS: &str = "p.id, p.uuid, p.name, p.generation, pp.uuid, r.uuid, p.created_at, p.updated_at \
-     FROM resource_providers p LEFT JOIN resource_providers pp ON pp.id = p.parent_id \
-     LEFT JOIN resource_providers r ON r.id = p.root_id";
+/// A query of providers, `SELECT`ing the columns [`provider_row`] reads,
+/// followed by `$rest` (a literal: the statement stays `&'static str`).
+macro_rules! select_providers {
+    ($rest:literal) => {
+        concat!(
+            "SELECT p.id, p.uuid, p.name, p.generation, pp.uuid, r.uuid, p.created_at, p.updated_at \
+             FROM resource_providers p LEFT JOIN resource_providers pp ON pp.id = p.parent_id \
+             LEFT JOIN resource_providers r ON r.id = p.root_id ",
+            $rest
+        )
+    };
+}
 
 fn provider_row(row: &Row) -> Result<Provider, ApiError> {
     Ok(Provider {
@@ -332,33 +319,29 @@ fn provider_row(row: &Row) -> Result<Provider, ApiError> {
 }
 
 /// The provider with `uuid`.
-pub fn provider(tx: &Tx<'_>, uuid: &str) -> Result<Option<Provider>, ApiError> {
-    tx.query_opt(&format!("SELECT {PROVIDER_COLUMNS} WHERE p.uuid = ?1"), params![uuid], provider_row)
+pub async fn provider(tx: &Tx, uuid: &str) -> Result<Option<Provider>, ApiError> {
+    tx.query_opt(select_providers!("WHERE p.uuid = $1"), params![uuid], provider_row).await
 }
 
 /// The provider with `uuid`, or 404.
-pub fn provider_or_404(tx: &Tx<'_>, uuid: &str) -> Result<Provider, ApiError> {
-    provider(tx, uuid)?.ok_or_else(|| errors::provider_not_found(uuid))
+pub async fn provider_or_404(tx: &Tx, uuid: &str) -> Result<Provider, ApiError> {
+    provider(tx, uuid).await?.ok_or_else(|| errors::provider_not_found(uuid))
 }
 
-/// Providers matching a `WHERE` clause over `p`, ordered by id.
-pub fn providers_where(
-    tx: &Tx<'_>,
-    clause: &str,
-    args: &[crate::db::Value],
-) -> Result<Vec<Provider>, ApiError> {
-    tx.query_map(&format!("SELECT {PROVIDER_COLUMNS} WHERE {clause} ORDER BY p.id"), args, provider_row)
+/// Every provider, by id.
+pub async fn all_providers(tx: &Tx) -> Result<Vec<Provider>, ApiError> {
+    tx.query_map(select_providers!("ORDER BY p.id"), params![], provider_row).await
 }
 
 /// Bumps the generation of provider `id` if it is still `expected`:
 /// otherwise the change lost a race, 409 `placement.concurrent_update`.
 /// (On PostgreSQL a concurrent writer of the row makes this wait for its
 /// end, then see its generation: the same 409, never a lost update.)
-pub fn bump_provider(tx: &Tx<'_>, id: i64, expected: i64) -> Result<i64, ApiError> {
+pub async fn bump_provider(tx: &Tx, id: i64, expected: i64) -> Result<i64, ApiError> {
     let changed = tx.execute(
-        "UPDATE resource_providers SET generation = generation + 1, updated_at = ?3 WHERE id = ?1 AND generation = ?2",
+        "UPDATE resource_providers SET generation = generation + 1, updated_at = $3 WHERE id = $1 AND generation = $2",
         params![id, expected, now()],
-    )?;
+    ).await?;
     if changed == 0 {
         return Err(errors::provider_generation_conflict());
     }
@@ -366,37 +349,41 @@ pub fn bump_provider(tx: &Tx<'_>, id: i64, expected: i64) -> Result<i64, ApiErro
 }
 
 /// Whether a resource class exists.
-pub fn class_exists(tx: &Tx<'_>, name: &str) -> Result<bool, ApiError> {
-    tx.exists("SELECT 1 FROM resource_classes WHERE name = ?1", params![name])
+pub async fn class_exists(tx: &Tx, name: &str) -> Result<bool, ApiError> {
+    tx.exists("SELECT 1 FROM resource_classes WHERE name = $1", params![name]).await
 }
 
 /// The id of every resource class, by name: Placement's order of
 /// resource-class-keyed answers (its rows grouped by class id).
-pub fn class_ids(tx: &Tx<'_>) -> Result<std::collections::HashMap<String, i64>, ApiError> {
+pub async fn class_ids(tx: &Tx) -> Result<std::collections::HashMap<String, i64>, ApiError> {
     Ok(tx
-        .query_map("SELECT name, id FROM resource_classes", params![], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .query_map("SELECT name, id FROM resource_classes", params![], |r| Ok((r.get(0)?, r.get(1)?)))
+        .await?
         .into_iter()
         .collect())
 }
 
 /// Creates a custom resource class.
-pub fn create_class(tx: &Tx<'_>, name: &str) -> Result<(), ApiError> {
-    let next: i64 = tx.query_row(
-        "SELECT CAST(COALESCE(MAX(id) + 1, ?1) AS BIGINT) FROM resource_classes WHERE id >= ?1",
-        params![FIRST_CUSTOM_CLASS_ID],
-        |r| r.get(0),
-    )?;
+pub async fn create_class(tx: &Tx, name: &str) -> Result<(), ApiError> {
+    let next: i64 = tx
+        .query_row(
+            "SELECT CAST(COALESCE(MAX(id) + 1, $1) AS BIGINT) FROM resource_classes WHERE id >= $1",
+            params![FIRST_CUSTOM_CLASS_ID],
+            |r| r.get(0),
+        )
+        .await?;
     let now = now();
     tx.execute(
-        "INSERT INTO resource_classes (id, name, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)",
+        "INSERT INTO resource_classes (id, name, created_at, updated_at) VALUES ($1, $2, $3, $3)",
         params![next, name, now],
-    )?;
+    )
+    .await?;
     Ok(())
 }
 
 /// Whether a trait exists.
-pub fn trait_exists(tx: &Tx<'_>, name: &str) -> Result<bool, ApiError> {
-    tx.exists("SELECT 1 FROM traits WHERE name = ?1", params![name])
+pub async fn trait_exists(tx: &Tx, name: &str) -> Result<bool, ApiError> {
+    tx.exists("SELECT 1 FROM traits WHERE name = $1", params![name]).await
 }
 
 /// One inventory record.
@@ -428,10 +415,10 @@ impl Inventory {
 }
 
 /// The inventories of provider `id`, by resource class name.
-pub fn inventories(tx: &Tx<'_>, id: i64) -> Result<Vec<Inventory>, ApiError> {
+pub async fn inventories(tx: &Tx, id: i64) -> Result<Vec<Inventory>, ApiError> {
     tx.query_map(
         "SELECT resource_class, total, reserved, min_unit, max_unit, step_size, allocation_ratio, updated_at \
-         FROM inventories WHERE provider_id = ?1 ORDER BY resource_class",
+         FROM inventories WHERE provider_id = $1 ORDER BY resource_class",
         params![id],
         |r| {
             Ok(Inventory {
@@ -446,26 +433,28 @@ pub fn inventories(tx: &Tx<'_>, id: i64) -> Result<Vec<Inventory>, ApiError> {
             })
         },
     )
+    .await
 }
 
 /// What is used of each class on provider `id`.
-pub fn usages(tx: &Tx<'_>, id: i64) -> Result<Vec<(String, i64)>, ApiError> {
+pub async fn usages(tx: &Tx, id: i64) -> Result<Vec<(String, i64)>, ApiError> {
     tx.query_map(
-        "SELECT resource_class, CAST(SUM(used) AS BIGINT) FROM allocations WHERE provider_id = ?1 \
+        "SELECT resource_class, CAST(SUM(used) AS BIGINT) FROM allocations WHERE provider_id = $1 \
          GROUP BY resource_class",
         params![id],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )
+    .await
 }
 
 /// Replaces an inventory record (insert or update).
-pub fn put_inventory(tx: &Tx<'_>, id: i64, inv: &Inventory) -> Result<(), ApiError> {
+pub async fn put_inventory(tx: &Tx, id: i64, inv: &Inventory) -> Result<(), ApiError> {
     let now = now();
     tx.execute(
         "INSERT INTO inventories (provider_id, resource_class, total, reserved, min_unit, max_unit, step_size, \
-         allocation_ratio, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9) \
-         ON CONFLICT (provider_id, resource_class) DO UPDATE SET total = ?3, reserved = ?4, min_unit = ?5, \
-         max_unit = ?6, step_size = ?7, allocation_ratio = ?8, updated_at = ?9",
+         allocation_ratio, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) \
+         ON CONFLICT (provider_id, resource_class) DO UPDATE SET total = $3, reserved = $4, min_unit = $5, \
+         max_unit = $6, step_size = $7, allocation_ratio = $8, updated_at = $9",
         params![
             id,
             inv.resource_class.as_str(),
@@ -477,6 +466,6 @@ pub fn put_inventory(tx: &Tx<'_>, id: i64, inv: &Inventory) -> Result<(), ApiErr
             inv.allocation_ratio,
             now
         ],
-    )?;
+    ).await?;
     Ok(())
 }

@@ -42,8 +42,8 @@ fn valid_custom(name: &str) -> bool {
         })
 }
 
-fn trait_created(tx: &Tx<'_>, name: &str) -> Result<Option<i64>, ApiError> {
-    tx.query_opt("SELECT created_at FROM traits WHERE name = ?1", params![name], |r| r.get(0))
+async fn trait_created(tx: &Tx, name: &str) -> Result<Option<i64>, ApiError> {
+    tx.query_opt("SELECT created_at FROM traits WHERE name = $1", params![name], |r| r.get(0)).await
 }
 
 fn provider_traits_response(version: ApiVersion, traits: &[String], generation: i64) -> HttpResponse {
@@ -59,8 +59,10 @@ impl Traits {
     async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
         let q = Query::parse(req.query_string());
         q.only(&["name", "associated"])?;
-        let mut clause = String::from("TRUE");
-        let mut args: Vec<String> = Vec::new();
+        // The filters, applied in Rust to the whole (small) table: one
+        // statement, whatever the request asks.
+        let mut names: Option<Vec<&str>> = None;
+        let mut prefix: Option<&str> = None;
         if let Some(name) = q.get("name") {
             let Some((op, value)) = name.split_once(':') else {
                 return Err(errors::bad_request(format!(
@@ -68,43 +70,40 @@ impl Traits {
                 )));
             };
             match op {
-                "in" => {
-                    let names: Vec<&str> = value.split(',').collect();
-                    let marks: Vec<String> =
-                        (0..names.len()).map(|i| format!("?{}", args.len() + i + 1)).collect();
-                    clause.push_str(&format!(" AND name IN ({})", marks.join(", ")));
-                    args.extend(names.iter().map(|n| (*n).to_owned()));
-                }
-                "startswith" => {
-                    clause.push_str(&format!(" AND substr(name, 1, length(?{0})) = ?{0}", args.len() + 1));
-                    args.push(value.to_owned());
-                }
+                "in" => names = Some(value.split(',').collect()),
+                "startswith" => prefix = Some(value),
                 _ => {}
             }
         }
-        if let Some(associated) = q.get("associated") {
-            let wanted = match associated.to_ascii_lowercase().as_str() {
-                "true" => true,
-                "false" => false,
-                _ => {
-                    return Err(errors::bad_request(
-                        "The query parameter \"associated\" only accepts \"true\" or \"false\"",
-                    ));
-                }
-            };
-            clause.push_str(if wanted {
-                " AND name IN (SELECT trait FROM provider_traits)"
-            } else {
-                " AND name NOT IN (SELECT trait FROM provider_traits)"
-            });
-        }
-        let traits: Vec<String> = self.store.tx(|tx| {
-            tx.query_map(
-                &format!("SELECT name FROM traits WHERE {clause} ORDER BY name"),
-                &args.iter().map(crate::db::Value::from).collect::<Vec<_>>(),
-                |r| r.get(0),
-            )
-        })?;
+        let associated = match q.get("associated").map(str::to_ascii_lowercase).as_deref() {
+            None => None,
+            Some("true") => Some(true),
+            Some("false") => Some(false),
+            Some(_) => {
+                return Err(errors::bad_request(
+                    "The query parameter \"associated\" only accepts \"true\" or \"false\"",
+                ));
+            }
+        };
+        let rows: Vec<(String, i64)> = self
+            .store
+            .tx(async |tx| {
+                tx.query_map(
+                    "SELECT name, CASE WHEN name IN (SELECT trait FROM provider_traits) THEN 1 ELSE 0 END \
+                     FROM traits ORDER BY name",
+                    params![],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .await
+            })
+            .await?;
+        let traits: Vec<String> = rows
+            .into_iter()
+            .filter(|(name, _)| names.as_ref().is_none_or(|names| names.contains(&name.as_str())))
+            .filter(|(name, _)| prefix.is_none_or(|prefix| name.starts_with(prefix)))
+            .filter(|(_, used)| associated.is_none_or(|wanted| wanted == (*used == 1)))
+            .map(|(name, _)| name)
+            .collect();
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, store::now());
         Ok(res.json(json!({"traits": traits})))
@@ -115,7 +114,8 @@ impl Traits {
     async fn show(&self, version: ApiVersion, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let created = self
             .store
-            .tx(|tx| trait_created(tx, &name))?
+            .tx(async |tx| trait_created(tx, &name).await)
+            .await?
             .ok_or_else(|| errors::not_found(format!("No such trait(s): {name}.")))?;
         let mut res = HttpResponse::NoContent();
         cache_headers(&mut res, version, created);
@@ -130,14 +130,18 @@ impl Traits {
                 "The trait is invalid. A valid trait must be no longer than 255 characters, start with the prefix \"CUSTOM_\" and use following characters: \"A\"-\"Z\", \"0\"-\"9\" and \"_\"",
             ));
         }
-        let (created, at) = self.store.tx(|tx| {
-            if let Some(at) = trait_created(tx, &name)? {
-                return Ok((false, at));
-            }
-            let now = store::now();
-            tx.execute("INSERT INTO traits (name, created_at) VALUES (?1, ?2)", params![*name, now])?;
-            Ok((true, now))
-        })?;
+        let (created, at) = self
+            .store
+            .tx(async |tx| {
+                if let Some(at) = trait_created(tx, &name).await? {
+                    return Ok((false, at));
+                }
+                let now = store::now();
+                tx.execute("INSERT INTO traits (name, created_at) VALUES ($1, $2)", params![*name, now])
+                    .await?;
+                Ok((true, now))
+            })
+            .await?;
         let mut res = if created { HttpResponse::Created() } else { HttpResponse::NoContent() };
         res.insert_header(("location", format!("/traits/{name}")));
         cache_headers(&mut res, version, at);
@@ -147,24 +151,30 @@ impl Traits {
     #[delete("/traits/{name}")]
     #[api_version("1.6")]
     async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        self.store.tx(|tx| {
-            if trait_created(tx, &name)?.is_none() {
-                return Err(errors::not_found(format!("No such trait(s): {name}.")));
-            }
-            if standard::TRAITS.contains(&name.as_str()) {
-                return Err(errors::bad_request(format!("Cannot delete standard trait {name}.")));
-            }
-            let used: i64 = tx.query_row(
-                "SELECT COUNT(*) FROM provider_traits WHERE trait = ?1",
-                params![&*name],
-                |r| r.get(0),
-            )?;
-            if used > 0 {
-                return Err(errors::conflict(format!("The trait {name} is in use by a resource provider.")));
-            }
-            tx.execute("DELETE FROM traits WHERE name = ?1", params![&*name])?;
-            Ok(())
-        })?;
+        self.store
+            .tx(async |tx| {
+                if trait_created(tx, &name).await?.is_none() {
+                    return Err(errors::not_found(format!("No such trait(s): {name}.")));
+                }
+                if standard::TRAITS.contains(&name.as_str()) {
+                    return Err(errors::bad_request(format!("Cannot delete standard trait {name}.")));
+                }
+                let used: i64 = tx
+                    .query_row(
+                        "SELECT COUNT(*) FROM provider_traits WHERE trait = $1",
+                        params![&*name],
+                        |r| r.get(0),
+                    )
+                    .await?;
+                if used > 0 {
+                    return Err(errors::conflict(format!(
+                        "The trait {name} is in use by a resource provider."
+                    )));
+                }
+                tx.execute("DELETE FROM traits WHERE name = $1", params![&*name]).await?;
+                Ok(())
+            })
+            .await?;
         Ok(HttpResponse::NoContent().finish())
     }
 
@@ -175,14 +185,17 @@ impl Traits {
         version: ApiVersion,
         uuid: web::Path<String>,
     ) -> Result<HttpResponse, ApiError> {
-        let (traits, generation) = self.store.tx(|tx| {
-            let provider = store::provider(tx, &uuid)?.ok_or_else(|| {
-                errors::not_found(format!(
-                    "No resource provider with uuid {uuid} found: No such resource provider"
-                ))
-            })?;
-            Ok((traits_of(tx, provider.id)?, provider.generation))
-        })?;
+        let (traits, generation) = self
+            .store
+            .tx(async |tx| {
+                let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
+                    errors::not_found(format!(
+                        "No resource provider with uuid {uuid} found: No such resource provider"
+                    ))
+                })?;
+                Ok((traits_of(tx, provider.id).await?, provider.generation))
+            })
+            .await?;
         Ok(provider_traits_response(version, &traits, generation))
     }
 
@@ -200,8 +213,8 @@ impl Traits {
             .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
             .unwrap_or_default();
         let expected = body["resource_provider_generation"].as_i64().unwrap_or(-1);
-        let (traits, generation) = self.store.tx(|tx| {
-            let provider = store::provider_or_404(tx, &uuid)?;
+        let (traits, generation) = self.store.tx(async |tx| {
+            let provider = store::provider_or_404(tx, &uuid).await?;
             if provider.generation != expected {
                 return Err(errors::concurrent_update(
                     "Resource provider's generation already changed. Please update the generation and try again.",
@@ -210,7 +223,7 @@ impl Traits {
             let mut missing = Vec::new();
             let mut seen = std::collections::HashSet::new();
             for name in &wanted {
-                if seen.insert(name.as_str()) && !store::trait_exists(tx, name)? {
+                if seen.insert(name.as_str()) && !store::trait_exists(tx, name).await? {
                     missing.push(name.as_str());
                 }
             }
@@ -222,21 +235,23 @@ impl Traits {
                 }
                 return Err(errors::bad_request(format!("No such trait {list}")));
             }
-            set_traits(tx, provider.id, &wanted)?;
-            let generation = store::bump_provider(tx, provider.id, provider.generation)?;
-            Ok((traits_of(tx, provider.id)?, generation))
-        })?;
+            set_traits(tx, provider.id, &wanted).await?;
+            let generation = store::bump_provider(tx, provider.id, provider.generation).await?;
+            Ok((traits_of(tx, provider.id).await?, generation))
+        }).await?;
         Ok(provider_traits_response(version, &traits, generation))
     }
 
     #[delete("/resource_providers/{uuid}/traits")]
     #[api_version("1.6")]
     async fn provider_clear(&self, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        self.store.tx(|tx| {
-            let provider = store::provider_or_404(tx, &uuid)?;
-            set_traits(tx, provider.id, &[])?;
-            store::bump_provider(tx, provider.id, provider.generation)
-        })?;
+        self.store
+            .tx(async |tx| {
+                let provider = store::provider_or_404(tx, &uuid).await?;
+                set_traits(tx, provider.id, &[]).await?;
+                store::bump_provider(tx, provider.id, provider.generation).await
+            })
+            .await?;
         Ok(HttpResponse::NoContent().finish())
     }
 }
@@ -245,13 +260,14 @@ impl Traits {
 const MAX_NAMED: usize = 100;
 
 /// Replaces the traits of provider `id`.
-pub(crate) fn set_traits(tx: &Tx<'_>, id: i64, traits: &[String]) -> Result<(), ApiError> {
-    tx.execute("DELETE FROM provider_traits WHERE provider_id = ?1", params![id])?;
+pub(crate) async fn set_traits(tx: &Tx, id: i64, traits: &[String]) -> Result<(), ApiError> {
+    tx.execute("DELETE FROM provider_traits WHERE provider_id = $1", params![id]).await?;
     for name in traits {
         tx.execute(
-            "INSERT INTO provider_traits (provider_id, trait) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+            "INSERT INTO provider_traits (provider_id, trait) VALUES ($1, $2) ON CONFLICT DO NOTHING",
             params![id, name],
-        )?;
+        )
+        .await?;
     }
     Ok(())
 }

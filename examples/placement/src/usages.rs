@@ -36,24 +36,30 @@ type TypeUsage = (Vec<(String, i64)>, std::collections::BTreeSet<String>);
 impl Usages {
     #[get("/resource_providers/{uuid}/usages")]
     async fn provider(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        let (generation, usages) = self.store.tx(|tx| {
-            let provider = store::provider(tx, &uuid)?.ok_or_else(|| {
-                errors::not_found(format!(
-                    "No resource provider with uuid {uuid} found: No such resource provider"
-                ))
-            })?;
-            let mut usages: BTreeMap<String, i64> =
-                store::inventories(tx, provider.id)?.into_iter().map(|i| (i.resource_class, 0)).collect();
-            for (class, used) in store::usages(tx, provider.id)? {
-                usages.insert(class, used);
-            }
-            // By resource class id, as Placement groups its rows.
-            let ids = store::class_ids(tx)?;
-            let mut usages: Vec<(String, i64)> = usages.into_iter().collect();
-            usages.sort_by_key(|(class, _)| ids.get(class).copied().unwrap_or(i64::MAX));
-            let usages: Map<String, Value> = usages.into_iter().map(|(c, u)| (c, json!(u))).collect();
-            Ok((provider.generation, usages))
-        })?;
+        let (generation, usages) = self
+            .store
+            .tx(async |tx| {
+                let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
+                    errors::not_found(format!(
+                        "No resource provider with uuid {uuid} found: No such resource provider"
+                    ))
+                })?;
+                let mut usages: BTreeMap<String, i64> = store::inventories(tx, provider.id)
+                    .await?
+                    .into_iter()
+                    .map(|i| (i.resource_class, 0))
+                    .collect();
+                for (class, used) in store::usages(tx, provider.id).await? {
+                    usages.insert(class, used);
+                }
+                // By resource class id, as Placement groups its rows.
+                let ids = store::class_ids(tx).await?;
+                let mut usages: Vec<(String, i64)> = usages.into_iter().collect();
+                usages.sort_by_key(|(class, _)| ids.get(class).copied().unwrap_or(i64::MAX));
+                let usages: Map<String, Value> = usages.into_iter().map(|(c, u)| (c, json!(u))).collect();
+                Ok((provider.generation, usages))
+            })
+            .await?;
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, store::now());
         Ok(res.json(json!({"resource_provider_generation": generation, "usages": usages})))
@@ -84,17 +90,21 @@ impl Usages {
         let user = q.get("user_id");
         let consumer_type = q.get("consumer_type");
         // By resource class id, as Placement groups its rows.
-        let rows: Vec<(String, Option<String>, String, i64)> = self.store.tx(|tx| {
-            tx.query_map(
-                "SELECT c.uuid, c.consumer_type, a.resource_class, a.used FROM allocations a \
+        let rows: Vec<(String, Option<String>, String, i64)> = self
+            .store
+            .tx(async |tx| {
+                tx.query_map(
+                    "SELECT c.uuid, c.consumer_type, a.resource_class, a.used FROM allocations a \
                  JOIN consumers c ON c.uuid = a.consumer_uuid \
                  LEFT JOIN resource_classes rc ON rc.name = a.resource_class \
-                 WHERE c.project_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR c.user_id = ?2) \
+                 WHERE c.project_id = $1 AND (CAST($2 AS TEXT) IS NULL OR c.user_id = $2) \
                  ORDER BY rc.id, a.id",
-                params![project, user],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )
-        })?;
+                    params![project, user],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                )
+                .await
+            })
+            .await?;
         let body = if version >= V1_38 {
             // Per consumer type (by name), the classes in row order.
             let mut groups: BTreeMap<String, TypeUsage> = BTreeMap::new();

@@ -193,6 +193,32 @@ fn floors_cannot_vanish() {
 
 #[test]
 fn placement_gabbits() {
+    let databases = tempdir();
+    run_stages("SQLite", true, |name, _| {
+        RunningServer::start(&databases.join(format!("{name}.sqlite"))).expect("a server starts")
+    });
+    let _ = std::fs::remove_dir_all(&databases);
+}
+
+/// Both stages once more, on PostgreSQL: a private server (initdb and
+/// pg_ctl from the PostgreSQL packages, on a free loopback port, in a temp
+/// dir, as an unprivileged user when run as root), a fresh database per
+/// file, the same floors. `PG_BINDIR` names the directory of `initdb` and
+/// `pg_ctl` (default: the newest `/usr/lib/postgresql/*/bin`, or `PATH`).
+#[test]
+fn placement_gabbits_postgres() {
+    let pg = postgres_server::PgServer::start();
+    run_stages("PostgreSQL", false, |_, i| {
+        let url = pg.create_database(&format!("gabbi_{i}"));
+        RunningServer::start_at(&url).expect("a server starts on PostgreSQL")
+    });
+    generation_races(&pg.create_database("races"));
+}
+
+/// Runs the files of both stages (or `GABBI_FILES`), each against its own
+/// server from `start(name, index)`, and checks each stage against its
+/// floors; `may_write` lets `GABBI_WRITE_EXPECTED` raise them.
+fn run_stages(backend: &str, may_write: bool, start: impl Fn(&str, usize) -> RunningServer) {
     let python = venv_python();
     let dir = gabbits_dir(&python);
     let only: Option<Vec<String>> =
@@ -214,12 +240,10 @@ fn placement_gabbits() {
             }
         }
     }
-    let databases = tempdir();
     let mut servers = Vec::new();
     let mut args = Vec::new();
-    for name in &files {
-        let server =
-            RunningServer::start(&databases.join(format!("{name}.sqlite"))).expect("a server starts");
+    for (i, name) in files.iter().enumerate() {
+        let server = start(name, i);
         args.push(format!("{name}={}", server.url));
         servers.push(server);
     }
@@ -234,18 +258,18 @@ fn placement_gabbits() {
         .env("no_proxy", "127.0.0.1,localhost");
     let (ok, output) = run(command, RUN_TIMEOUT);
     drop(servers);
-    let _ = std::fs::remove_dir_all(&databases);
     assert!(ok, "the gabbi runner failed: {output}");
     let results = results(&output);
     let mut regressions = Vec::new();
-    let writing = std::env::var_os("GABBI_WRITE_EXPECTED").is_some() && only.is_none();
-    if std::env::var_os("GABBI_WRITE_EXPECTED").is_some() && only.is_some() {
+    let asked_to_write = may_write && std::env::var_os("GABBI_WRITE_EXPECTED").is_some();
+    let writing = asked_to_write && only.is_none();
+    if asked_to_write && only.is_some() {
         eprintln!("GABBI_WRITE_EXPECTED: nothing written, GABBI_FILES runs only some files");
     }
     for (stage, member, file) in STAGES {
         let expected = expected(file);
         let (mut passed_sum, mut total_sum) = (0, 0);
-        eprintln!("{:<45} {:>7} {:>7}", format!("file ({stage})"), "passed", "total");
+        eprintln!("{:<45} {:>7} {:>7}", format!("file ({stage} on {backend})"), "passed", "total");
         for name in files.iter().filter(|n| member(n)) {
             let Some(&(passed, total)) = results.get(name) else {
                 regressions.push(format!("{name}: no result"));
@@ -275,7 +299,7 @@ fn placement_gabbits() {
                 regressions.push(format!("{name}: {passed} passed, the floor is {floor}"));
             }
         }
-        eprintln!("{:<45} {passed_sum:>7} {total_sum:>7}", format!("total ({stage})"));
+        eprintln!("{:<45} {passed_sum:>7} {total_sum:>7}", format!("total ({stage} on {backend})"));
         if writing {
             let run: Counts =
                 results.iter().filter(|(n, _)| member(n)).map(|(n, c)| (n.clone(), *c)).collect();
@@ -314,81 +338,6 @@ fn gabbits_dir(python: &Path) -> PathBuf {
     let (ok, dir) = run(command, Duration::from_secs(60));
     assert!(ok, "cannot find the gabbits: {dir}");
     PathBuf::from(dir.trim())
-}
-
-/// Stage 1 once more, on PostgreSQL: a private server (initdb and pg_ctl
-/// from the PostgreSQL packages, on a free loopback port, in a temp dir,
-/// as an unprivileged user when run as root), a fresh database per file,
-/// the same floors. `PG_BINDIR` names the directory of `initdb` and
-/// `pg_ctl` (default: the newest `/usr/lib/postgresql/*/bin`, or `PATH`).
-#[test]
-fn placement_gabbits_postgres() {
-    let python = venv_python();
-    let dir = gabbits_dir(&python);
-    let only: Option<Vec<String>> =
-        std::env::var("GABBI_FILES").ok().map(|v| v.split(',').map(str::to_owned).collect());
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .expect("the gabbits directory")
-        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
-        .filter(|n| in_stage_one(n))
-        .filter(|n| only.as_ref().is_none_or(|o| o.contains(n)))
-        .collect();
-    files.sort();
-    let started = Instant::now();
-    let pg = postgres_server::PgServer::start();
-    let mut servers = Vec::new();
-    let mut args = Vec::new();
-    for (i, name) in files.iter().enumerate() {
-        let url = pg.create_database(&format!("gabbi_{i}"));
-        let server = RunningServer::start_at(&url).expect("a server starts on PostgreSQL");
-        args.push(format!("{name}={}", server.url));
-        servers.push(server);
-    }
-    let mut command = Command::new(&python);
-    command
-        .arg(interop_dir().join("run_gabbits.py"))
-        .args(&args)
-        .current_dir(interop_dir())
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .env("NO_PROXY", "127.0.0.1,localhost")
-        .env("no_proxy", "127.0.0.1,localhost");
-    let (ok, output) = run(command, RUN_TIMEOUT);
-    drop(servers);
-    generation_races(&pg.create_database("races"));
-    drop(pg);
-    assert!(ok, "the gabbi runner failed: {output}");
-    let results = results(&output);
-    let expected = expected("expected.txt");
-    let mut regressions = Vec::new();
-    let (mut passed_sum, mut total_sum) = (0, 0);
-    eprintln!("{:<45} {:>7} {:>7}", "file (stage 1 on PostgreSQL)", "passed", "total");
-    for name in &files {
-        let Some(&(passed, total)) = results.get(name) else {
-            regressions.push(format!("{name}: no result"));
-            continue;
-        };
-        passed_sum += passed;
-        total_sum += total;
-        let floor = match floor_of("expected.txt", &expected, name) {
-            Ok(floor) => floor,
-            Err(message) => {
-                eprintln!("{name:<45} {passed:>7} {total:>7}  NO FLOOR");
-                regressions.push(message);
-                continue;
-            }
-        };
-        let mark = if passed < floor { "  REGRESSION" } else { "" };
-        eprintln!("{name:<45} {passed:>7} {total:>7}{mark}");
-        if passed < floor {
-            regressions.push(format!("{name}: {passed} passed, the floor is {floor}"));
-        }
-    }
-    eprintln!("{:<45} {passed_sum:>7} {total_sum:>7}", "total (stage 1 on PostgreSQL)");
-    eprintln!("in {:.1} s", started.elapsed().as_secs_f64());
-    if std::env::var_os("GABBI_VERBOSE").is_some() {
-        eprintln!("{output}");
-    }
-    assert!(regressions.is_empty(), "regressions against the floors:\n{}\n{output}", regressions.join("\n"));
 }
 
 /// Concurrent writers of one provider on PostgreSQL, each holding the

@@ -141,8 +141,17 @@ const DATABASE_WORDS: [&str; 14] = [
 /// `X-OpenStack-Request-Id` repeat; none of the database's words.
 fn every_operation_unavailable(base: &str, how: &str) {
     let mut failures = Vec::new();
-    for (method, path, body) in operations() {
-        let res = send(base, method, &path, body.as_ref());
+    // All at once: each may wait for the store as long as the server lets
+    // a request wait for a connection.
+    let operations = operations();
+    let answers: Vec<Response> = std::thread::scope(|scope| {
+        let sent: Vec<_> = operations
+            .iter()
+            .map(|(method, path, body)| scope.spawn(move || send(base, method, path, body.as_ref())))
+            .collect();
+        sent.into_iter().map(|h| h.join().expect("a request")).collect()
+    });
+    for ((method, path, _), res) in operations.iter().zip(answers) {
         let text = res.text();
         let what = format!("{how}: {method} {path}: {}", res.describe());
         if res.status != 503 {
