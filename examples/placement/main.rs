@@ -8,7 +8,7 @@ const USAGE: &str = "usage: placement [--listen HOST:PORT] [--database PATH|URL]
   --database  a SQLite file, created on first start (default placement.sqlite),
               or a PostgreSQL URL, postgres://USER[:PASSWORD]@HOST[:PORT]/DBNAME";
 
-fn main() -> std::io::Result<()> {
+pub(crate) fn main() -> std::io::Result<()> {
     let mut args = std::env::args().skip(1);
     let mut listen = "127.0.0.1:8778".to_owned();
     let mut database = "placement.sqlite".to_owned();
