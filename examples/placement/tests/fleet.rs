@@ -58,9 +58,9 @@ fn consumer_uuid(i: usize) -> String {
 fn claim(i: usize) -> Vec<(usize, i64)> {
     let amount = (i % 3) as i64 + 1;
     let first = i % PROVIDERS;
-    if i % 5 == 0 {
+    if i.is_multiple_of(5) {
         let second = (first + 1 + (i / 5) % (PROVIDERS - 1)) % PROVIDERS;
-        if (i / 5) % 2 == 0 { vec![(first, 1), (second, 1)] } else { vec![(second, 1), (first, 1)] }
+        if (i / 5).is_multiple_of(2) { vec![(first, 1), (second, 1)] } else { vec![(second, 1), (first, 1)] }
     } else {
         vec![(first, amount)]
     }
