@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::db::{Tx, params};
 use actix_web::{HttpRequest, HttpResponse};
-use microversion_actix::{ApiError, ApiVersion, Version, controller};
+use microversion_actix::{ApiError, ApiVersion, Version, VersionedModel, controller};
 use serde_json::{Map, Value, json};
 
 use crate::api::PLACEMENT;
@@ -114,27 +114,92 @@ fn schema_1_36() -> Value {
     s
 }
 
-/// The query schema of the version.
-fn schema_at(version: ApiVersion) -> fn() -> Value {
-    if version >= V1_36 {
-        schema_1_36
-    } else if version >= V1_35 {
-        schema_1_35
-    } else if version >= V1_33 {
-        schema_1_33
-    } else if version >= V1_31 {
-        schema_1_31
-    } else if version >= V1_25 {
-        schema_1_25
-    } else if version >= V1_21 {
-        schema_1_21
-    } else if version >= V1_17 {
-        schema_1_17
-    } else if version >= V1_16 {
-        schema_1_16
-    } else {
-        schema_1_10
+/// What `GET /allocation_candidates` reads and answers at a version:
+/// each of Placement's changes named once, here, and read by the parser
+/// and the view rather than compared with versions in the handler.
+#[derive(Clone, Copy)]
+struct Features {
+    /// The query schema.
+    schema: fn() -> Value,
+    /// 1.12: a candidate's allocations keyed by provider uuid (a list of
+    /// objects before).
+    allocations_by_uuid: bool,
+    /// 1.22: `!TRAIT`, a forbidden trait.
+    forbidden_traits: bool,
+    /// 1.24: `member_of` repeated, each one more aggregate condition.
+    repeated_member_of: bool,
+    /// 1.25: numbered request groups (`resources1`, ...).
+    granular: bool,
+    /// 1.27: a summary lists every class of its provider, not only those asked for.
+    every_class_summarized: bool,
+    /// 1.29: nested providers: a candidate may span a tree.
+    nested: bool,
+    /// 1.32: `member_of=!...`, forbidden aggregates.
+    forbidden_aggregates: bool,
+    /// 1.33: any suffix of letters, digits, `_` and `-`, up to 64.
+    string_suffixes: bool,
+    /// 1.34: a candidate's `mappings` of groups to providers.
+    mappings: bool,
+    /// 1.36: `same_subtree`, and groups without resources.
+    resourceless_groups: bool,
+    /// 1.39: `required=in:A,B`, any of several traits.
+    any_traits: bool,
+}
+
+impl Features {
+    fn at(version: Version) -> Features {
+        let schema = [
+            (V1_36, schema_1_36 as fn() -> Value),
+            (V1_35, schema_1_35),
+            (V1_33, schema_1_33),
+            (V1_31, schema_1_31),
+            (V1_25, schema_1_25),
+            (V1_21, schema_1_21),
+            (V1_17, schema_1_17),
+            (V1_16, schema_1_16),
+        ]
+        .into_iter()
+        .find(|(since, _)| version >= *since)
+        .map_or(schema_1_10 as fn() -> Value, |(_, schema)| schema);
+        Features {
+            schema,
+            allocations_by_uuid: version >= V1_12,
+            forbidden_traits: version >= V1_22,
+            repeated_member_of: version >= V1_24,
+            granular: version >= V1_25,
+            every_class_summarized: version >= V1_27,
+            nested: version >= V1_29,
+            forbidden_aggregates: version >= V1_32,
+            string_suffixes: version >= V1_33,
+            mappings: version >= V1_34,
+            resourceless_groups: version >= V1_36,
+            any_traits: version >= V1_39,
+        }
     }
+}
+
+/// A provider's summary: its resources, its traits from 1.17, its parent
+/// and root from 1.29, in that order (Placement's).
+#[derive(VersionedModel)]
+#[versioned(api = PLACEMENT)]
+struct ProviderSummary {
+    /// Per resource class, `{"capacity": N, "used": N}`.
+    #[versioned(schema = summary_resources_schema)]
+    resources: Map<String, Value>,
+    #[versioned(since = "1.17", skip_none)]
+    traits: Option<Vec<String>>,
+    /// `null` for a root.
+    #[versioned(since = "1.29")]
+    parent_provider_uuid: Option<String>,
+    #[versioned(since = "1.29", skip_none)]
+    root_provider_uuid: Option<String>,
+}
+
+fn summary_resources_schema() -> Value {
+    json!({"type": "object", "additionalProperties": {
+        "type": "object",
+        "properties": {"capacity": {"type": "integer"}, "used": {"type": "integer"}},
+        "required": ["capacity", "used"]}})
 }
 
 /// One request group (`resources{suffix}` and its companions).
@@ -178,45 +243,14 @@ fn group_key(key: &str, verbose: bool) -> Option<(&'static str, String)> {
     None
 }
 
-/// `resources=VCPU:2,MEMORY_MB:1024`, as Placement reads it.
-fn resources(value: &str) -> Result<Vec<(String, i64)>, ApiError> {
-    let form = "Badly formed resources parameter. Expected resources query string parameter in form: ?resources=VCPU:2,MEMORY_MB:1024.";
-    if value.trim().is_empty() {
-        return Err(errors::bad_request(format!("{form} Got: empty string.")));
-    }
-    let mut out: Vec<(String, i64)> = Vec::new();
-    for item in value.split(',') {
-        let parts: Vec<&str> = item.split(':').collect();
-        let [name, amount] = parts.as_slice() else {
-            return Err(errors::bad_request(format!("{form} Got: {item}.")));
-        };
-        let amount: i64 = amount.trim().parse().map_err(|_| {
-            errors::bad_request(format!(
-                "Requested resource {name} expected positive integer amount. Got: {amount}."
-            ))
-        })?;
-        if amount < 1 {
-            return Err(errors::bad_request(format!(
-                "Requested resource {name} requires amount >= 1. Got: {amount}."
-            )));
-        }
-        match out.iter_mut().find(|(n, _)| n == name) {
-            Some(entry) => entry.1 = amount,
-            None => out.push(((*name).to_owned(), amount)),
-        }
-    }
-    Ok(out)
-}
-
 /// Reads and checks the query as Placement's handler does, in its order.
-fn parse(version: ApiVersion, q: &Query) -> Result<(Vec<Group>, Wide), ApiError> {
+fn parse(features: Features, q: &Query) -> Result<(Vec<Group>, Wide), ApiError> {
     // The schema sees one (the last) value per key.
     let mut last = Map::new();
     for (k, v) in q.pairs() {
         last.insert(k.clone(), Value::String(v.clone()));
     }
-    let schema = schema_at(version);
-    validate(schema, &Value::Object(last)).map_err(|e| errors::query_validation(&e))?;
+    validate(features.schema, &Value::Object(last)).map_err(|e| errors::query_validation(&e))?;
 
     let mut wide = Wide::default();
     if let Some(limit) = q.all("limit").first() {
@@ -260,11 +294,10 @@ fn parse(version: ApiVersion, q: &Query) -> Result<(Vec<Group>, Wide), ApiError>
         wide.same_subtrees.push(suffixes);
     }
 
-    let verbose = version >= V1_33;
     let mut groups: Vec<Group> = Vec::new();
     for (key, value) in q.pairs() {
-        let Some((prefix, suffix)) = group_key(key, verbose) else { continue };
-        if version < V1_25 && !suffix.is_empty() {
+        let Some((prefix, suffix)) = group_key(key, features.string_suffixes) else { continue };
+        if !features.granular && !suffix.is_empty() {
             continue;
         }
         let index = match groups.iter().position(|g| g.suffix == suffix) {
@@ -280,18 +313,22 @@ fn parse(version: ApiVersion, q: &Query) -> Result<(Vec<Group>, Wide), ApiError>
         };
         let group = &mut groups[index];
         match prefix {
-            "resources" => group.resources = resources(value)?,
+            "resources" => group.resources = query::resources(value)?,
             "required" => {
                 let values = q.all(key);
                 let (required, forbidden) =
-                    query::required_traits_all(&values, version >= V1_22, version >= V1_39)?;
+                    query::required_traits_all(&values, features.forbidden_traits, features.any_traits)?;
                 group.required = required.into_iter().map(|any| any.into_iter().collect()).collect();
                 group.forbidden = forbidden.into_iter().collect();
             }
             "member_of" => {
                 let values = q.all(key);
-                let (required, forbidden) =
-                    query::member_of(&values, &suffix, version >= V1_24, version >= V1_32)?;
+                let (required, forbidden) = query::member_of(
+                    &values,
+                    &suffix,
+                    features.repeated_member_of,
+                    features.forbidden_aggregates,
+                )?;
                 group.member_of = required;
                 group.forbidden_aggs = forbidden.into_iter().collect();
             }
@@ -307,7 +344,7 @@ fn parse(version: ApiVersion, q: &Query) -> Result<(Vec<Group>, Wide), ApiError>
         }
     }
 
-    if version >= V1_36 {
+    if features.resourceless_groups {
         let resourceless: Vec<&str> =
             groups.iter().filter(|g| g.resources.is_empty()).map(|g| g.suffix.as_str()).collect();
         let subtree: BTreeSet<&str> = wide.same_subtrees.iter().flatten().map(String::as_str).collect();
@@ -375,7 +412,7 @@ fn parse(version: ApiVersion, q: &Query) -> Result<(Vec<Group>, Wide), ApiError>
             ));
         }
     }
-    if version >= V1_22 {
+    if features.forbidden_traits {
         let mut conflicts: Vec<String> = Vec::new();
         for g in &groups {
             for any in &g.required {
@@ -1182,10 +1219,11 @@ impl Candidates {
     #[get("/allocation_candidates")]
     #[api_version("1.10")]
     async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+        let features = Features::at(version.version());
         let q = Query::parse(req.query_string());
-        let (groups, wide) = parse(version, &q)?;
+        let (groups, wide) = parse(features, &q)?;
         let world = self.store.tx(load).await?;
-        let (areqs, summaries) = search(&world, &groups, &wide, version >= V1_29)?;
+        let (areqs, summaries) = search(&world, &groups, &wide, features.nested)?;
         let requests: Vec<Value> = areqs
             .iter()
             .map(|a| {
@@ -1200,13 +1238,13 @@ impl Candidates {
                     };
                     by_rp[index].1.insert(arr.class.clone(), json!(arr.amount));
                 }
-                if version >= V1_12 {
+                if features.allocations_by_uuid {
                     let allocations: Map<String, Value> = by_rp
                         .into_iter()
                         .map(|(p, r)| (world.nodes[p].uuid.clone(), json!({"resources": r})))
                         .collect();
                     let mut body = json!({"allocations": allocations});
-                    if version >= V1_34 {
+                    if features.mappings {
                         let mappings: Map<String, Value> = a
                             .mappings
                             .iter()
@@ -1238,17 +1276,16 @@ impl Candidates {
             inventories.sort_by_key(|(class, _)| world.class_ids.get(*class).copied().unwrap_or(i64::MAX));
             let resources: Map<String, Value> = inventories
                 .into_iter()
-                .filter(|(class, _)| version >= V1_27 || requested.contains(class.as_str()))
+                .filter(|(class, _)| features.every_class_summarized || requested.contains(class.as_str()))
                 .map(|(class, inv)| (class.clone(), json!({"capacity": inv.capacity(), "used": inv.used})))
                 .collect();
-            let mut summary = json!({"resources": resources});
-            if version >= V1_17 {
-                summary["traits"] = json!(node.trait_order);
-            }
-            if version >= V1_29 {
-                summary["parent_provider_uuid"] = json!(node.parent.map(|p| world.nodes[p].uuid.clone()));
-                summary["root_provider_uuid"] = json!(world.nodes[node.root].uuid);
-            }
+            let summary = ProviderSummary {
+                resources,
+                traits: Some(node.trait_order.clone()),
+                parent_provider_uuid: node.parent.map(|p| world.nodes[p].uuid.clone()),
+                root_provider_uuid: Some(world.nodes[node.root].uuid.clone()),
+            };
+            let summary = serde_json::to_value(summary.at(version.version())).map_err(errors::internal)?;
             provider_summaries.insert(node.uuid.clone(), summary);
         }
         let mut res = HttpResponse::Ok();

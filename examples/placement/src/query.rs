@@ -202,7 +202,9 @@ pub(crate) fn required_traits(
     Ok((required, forbidden))
 }
 
-/// `resources=VCPU:2,MEMORY_MB:1024`.
+/// `resources=VCPU:2,MEMORY_MB:1024`, as Placement reads it (into a dict:
+/// a class named twice keeps its last amount, in its first place). The one
+/// parser of this syntax, for providers and allocation candidates alike.
 pub(crate) fn resources(value: &str) -> Result<Vec<(String, i64)>, ApiError> {
     if value.trim().is_empty() {
         return Err(errors::bad_request(
@@ -227,7 +229,10 @@ pub(crate) fn resources(value: &str) -> Result<Vec<(String, i64)>, ApiError> {
                 "Requested resource {name} requires amount >= 1. Got: {amount}."
             )));
         }
-        out.push(((*name).to_owned(), amount));
+        match out.iter_mut().find(|(n, _): &&mut (String, i64)| n == name) {
+            Some(entry) => entry.1 = amount,
+            None => out.push(((*name).to_owned(), amount)),
+        }
     }
     Ok(out)
 }
