@@ -21,7 +21,8 @@ const USAGE: &str =
   --trust-proxies  read Forwarded / X-Forwarded-Host / X-Forwarded-Proto from these peers
                    (`all`, or a comma-separated list of IP addresses); ignored by default
   --body-timeout   how long a request body may take to arrive (default 30)
-  --database       the SQLite file, shared by a fleet's nodes (default compute.sqlite3, made on first start)
+  --database       a PostgreSQL URL, postgres://USER@HOST[:PORT]/DBNAME, shared by a fleet's nodes,
+                   or a SQLite file (default compute.sqlite3, made on first start)
   --cap-file       a file holding the cap (`2.60`, or `2.96 at 2026-12-01T12:00:00Z`), reloaded on SIGHUP
   --retire-below   answer 406 to the versions below this one (after their sunset)
   --metrics-listen serve per-version request counts at http://HOST:PORT/metrics (Prometheus text)";
@@ -63,8 +64,8 @@ pub(crate) fn main() -> std::io::Result<()> {
                 settings.body_timeout = Some(timeout);
             }
             "--database" => {
-                let path = args.next().ok_or_else(|| usage("--database needs a path"))?;
-                settings.database = Some(path.into());
+                let database = args.next().ok_or_else(|| usage("--database needs a path or a URL"))?;
+                settings.database = Some(database);
             }
             "--cap-file" => {
                 let path = args.next().ok_or_else(|| usage("--cap-file needs a path"))?;
@@ -105,7 +106,8 @@ pub(crate) fn main() -> std::io::Result<()> {
         println!("serving at most version {cap} (compiled maximum {})", compute::COMPUTE.compiled_max());
     }
     println!("links: {:?}", settings.public_url);
-    actix_web::rt::System::new().block_on(async move { compute::server_with(listener, settings)?.await })
+    actix_web::rt::System::new()
+        .block_on(async move { compute::server_with(listener, settings).await?.await })
 }
 
 /// `all`, or IP addresses separated by commas.

@@ -18,5 +18,6 @@ pub mod fuzz;
 pub mod http;
 pub mod negotiation;
 pub mod nginx;
+pub mod postgres;
 pub mod python;
 pub mod service;

@@ -98,9 +98,10 @@ const FRESH_EVERY: usize = 5_000;
 
 fn new_app() -> Instance {
     let runtime = actix_web::rt::System::new();
-    let service = runtime.block_on(actix_web::test::init_service(
-        App::new().configure(compute::routes(Arc::new(compute::Store::with_default_flavors()), None)),
-    ));
+    let service = runtime.block_on(async {
+        let store = Arc::new(compute::Store::with_default_flavors().await);
+        actix_web::test::init_service(App::new().configure(compute::routes(store, None))).await
+    });
     let service = Rc::new(service);
     let call: Call = Box::new(move |req| {
         let service = Rc::clone(&service);

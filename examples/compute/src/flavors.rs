@@ -137,7 +137,7 @@ impl Flavors {
     #[response(200, model = FlavorList)]
     #[schema(query = list_query_v2_75, "2.75")]
     async fn list(&self, req: HttpRequest, query: JsonQuery) -> Result<Versioned<FlavorList>, ApiError> {
-        let flavors = self.select(&query)?.iter().map(|f| FlavorSummary::new(f, &req)).collect();
+        let flavors = self.select(&query).await?.iter().map(|f| FlavorSummary::new(f, &req)).collect();
         Ok(Versioned::ok(FlavorList { flavors }))
     }
 
@@ -151,7 +151,7 @@ impl Flavors {
         req: HttpRequest,
         query: JsonQuery,
     ) -> Result<Versioned<FlavorDetails>, ApiError> {
-        let flavors = self.select(&query)?.iter().map(|f| FlavorView::new(f, &req)).collect();
+        let flavors = self.select(&query).await?.iter().map(|f| FlavorView::new(f, &req)).collect();
         Ok(Versioned::ok(FlavorDetails { flavors }))
     }
 
@@ -159,7 +159,7 @@ impl Flavors {
     #[errors(404, 503)]
     #[response(200, model = OneFlavor)]
     async fn show(&self, req: HttpRequest, id: web::Path<String>) -> Result<Versioned<OneFlavor>, ApiError> {
-        let flavor = self.store.flavor(&id)?.ok_or_else(|| not_found(&id))?;
+        let flavor = self.store.flavor(&id).await?.ok_or_else(|| not_found(&id))?;
         Ok(Versioned::ok(OneFlavor::new(&flavor, &req)))
     }
 
@@ -172,7 +172,7 @@ impl Flavors {
     #[schema(create_v2_55, "2.55")]
     async fn create(&self, req: HttpRequest, body: Json<Value>) -> Result<Versioned<OneFlavor>, ApiError> {
         let flavor = new_flavor(&body["flavor"])?;
-        match self.store.insert_flavor(flavor.clone())? {
+        match self.store.insert_flavor(flavor.clone()).await? {
             Ok(()) => Ok(Versioned::ok(OneFlavor::new(&flavor, &req))),
             Err(Conflict::Id) => {
                 Err(ApiError::conflict(format!("Flavor with ID {} already exists.", flavor.id)))
@@ -196,8 +196,11 @@ impl Flavors {
         body: Json<Value>,
     ) -> Result<Versioned<OneFlavor>, ApiError> {
         let description = body["flavor"]["description"].as_str().map(str::to_owned);
-        let flavor =
-            self.store.update_flavor(&id, |f| f.description = description)?.ok_or_else(|| not_found(&id))?;
+        let flavor = self
+            .store
+            .update_flavor(&id, |f| f.description = description)
+            .await?
+            .ok_or_else(|| not_found(&id))?;
         Ok(Versioned::ok(OneFlavor::new(&flavor, &req)))
     }
 
@@ -207,7 +210,7 @@ impl Flavors {
     #[errors(404, 503)]
     #[response(202)]
     async fn delete(&self, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        if self.store.remove_flavor(&id)? {
+        if self.store.remove_flavor(&id).await? {
             Ok(HttpResponse::Accepted().finish())
         } else {
             Err(not_found(&id))
@@ -216,7 +219,7 @@ impl Flavors {
 
     /// The flavors a list request selects: filters, sort, marker and limit
     /// from the query the version's schema accepted.
-    fn select(&self, query: &JsonQuery) -> Result<Vec<Flavor>, ApiError> {
+    async fn select(&self, query: &JsonQuery) -> Result<Vec<Flavor>, ApiError> {
         let last = |key: &str| query.last(key);
         let number = |key: &str| -> Result<Option<u64>, ApiError> {
             last(key)
@@ -232,7 +235,8 @@ impl Flavors {
         };
         let mut flavors: Vec<Flavor> = self
             .store
-            .flavors()?
+            .flavors()
+            .await?
             .into_iter()
             .filter(|f| min_ram.is_none_or(|min| f.ram >= min))
             .filter(|f| min_disk.is_none_or(|min| f.disk >= min))
@@ -269,7 +273,7 @@ impl FlavorExtraSpecs {
     #[errors(404, 503)]
     #[response(200, extra_specs_response)]
     async fn list(&self, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        let flavor = self.store.flavor(&id)?.ok_or_else(|| not_found(&id))?;
+        let flavor = self.store.flavor(&id).await?.ok_or_else(|| not_found(&id))?;
         Ok(HttpResponse::Ok().json(json!({"extra_specs": flavor.extra_specs})))
     }
 
@@ -281,7 +285,8 @@ impl FlavorExtraSpecs {
     async fn create(&self, id: web::Path<String>, body: Json<Value>) -> Result<HttpResponse, ApiError> {
         let specs = spec_strings(&body["extra_specs"]);
         self.store
-            .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))?
+            .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))
+            .await?
             .ok_or_else(|| not_found(&id))?;
         Ok(HttpResponse::Ok().json(json!({"extra_specs": specs})))
     }
@@ -291,7 +296,7 @@ impl FlavorExtraSpecs {
     #[response(200, extra_spec_response)]
     async fn show(&self, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
         let (id, key) = path.into_inner();
-        let flavor = self.store.flavor(&id)?.ok_or_else(|| not_found(&id))?;
+        let flavor = self.store.flavor(&id).await?.ok_or_else(|| not_found(&id))?;
         let value = flavor.extra_specs.get(&key).ok_or_else(|| no_spec(&id, &key))?;
         Ok(HttpResponse::Ok().json(json!({ key: value })))
     }
@@ -312,7 +317,8 @@ impl FlavorExtraSpecs {
             return Err(ApiError::bad_request("Request body and URI mismatch"));
         }
         self.store
-            .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))?
+            .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))
+            .await?
             .ok_or_else(|| not_found(&id))?;
         Ok(HttpResponse::Ok().json(specs))
     }
@@ -328,7 +334,8 @@ impl FlavorExtraSpecs {
         let (id, key) = path.into_inner();
         let mut found = false;
         self.store
-            .update_flavor(&id, |f| found = f.extra_specs.remove(&key).is_some())?
+            .update_flavor(&id, |f| found = f.extra_specs.remove(&key).is_some())
+            .await?
             .ok_or_else(|| not_found(&id))?;
         if found { Ok(HttpResponse::Ok().finish()) } else { Err(no_spec(&id, &key)) }
     }

@@ -74,7 +74,7 @@ impl Keypairs {
     ) -> Result<HttpResponse, ApiError> {
         let last = |key: &str| query.last(key);
         let user = if version >= V2_10 { last("user_id").unwrap_or(DEFAULT_USER) } else { DEFAULT_USER };
-        let mut keypairs = self.store.keypairs(user)?;
+        let mut keypairs = self.store.keypairs(user).await?;
         let mut page_links = None;
         // Paging arrived in 2.35: before, `limit` and `marker` mean nothing.
         if version >= V2_35 {
@@ -105,7 +105,7 @@ impl Keypairs {
     #[api_version("2.1", "2.9")]
     #[response(200, show_response)]
     async fn show(&self, version: ApiVersion, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        self.show_for(version, DEFAULT_USER, &name)
+        self.show_for(version, DEFAULT_USER, &name).await
     }
 
     /// From 2.10 an administrator names the owner: a query parameter the
@@ -120,7 +120,7 @@ impl Keypairs {
         name: web::Path<String>,
         query: web::Query<UserQuery>,
     ) -> Result<HttpResponse, ApiError> {
-        self.show_for(version, query.user(version)?, &name)
+        self.show_for(version, query.user(version)?, &name).await
     }
 
     /// 2.1 answers 200 OK; the body schema allows name and public_key only.
@@ -130,7 +130,7 @@ impl Keypairs {
     #[response(200, create_response)]
     #[schema(create_v2_1, "2.1", "2.1")]
     async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
-        Ok(HttpResponse::Ok().json(self.create_keypair(version, &body["keypair"])?))
+        Ok(HttpResponse::Ok().json(self.create_keypair(version, &body["keypair"]).await?))
     }
 
     /// From 2.2 a created keypair answers 201; the schema grows with the versions.
@@ -142,7 +142,7 @@ impl Keypairs {
     #[schema(create_v2_10, "2.10", "2.91")]
     #[schema(create_v2_92, "2.92")]
     async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
-        Ok(HttpResponse::Created().json(self.create_keypair(version, &body["keypair"])?))
+        Ok(HttpResponse::Created().json(self.create_keypair(version, &body["keypair"]).await?))
     }
 
     /// 2.1 answers 202 Accepted ...
@@ -151,7 +151,7 @@ impl Keypairs {
     #[api_version("2.1", "2.1")]
     #[response(202)]
     async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        self.remove(DEFAULT_USER, &name)?;
+        self.remove(DEFAULT_USER, &name).await?;
         Ok(HttpResponse::Accepted().finish())
     }
 
@@ -161,7 +161,7 @@ impl Keypairs {
     #[api_version("2.2", "2.9")]
     #[response(204)]
     async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        self.remove(DEFAULT_USER, &name)?;
+        self.remove(DEFAULT_USER, &name).await?;
         Ok(HttpResponse::NoContent().finish())
     }
 
@@ -176,7 +176,7 @@ impl Keypairs {
         name: web::Path<String>,
         query: web::Query<UserQuery>,
     ) -> Result<HttpResponse, ApiError> {
-        self.remove(query.user(version)?, &name)?;
+        self.remove(query.user(version)?, &name).await?;
         Ok(HttpResponse::NoContent().finish())
     }
 
@@ -194,8 +194,8 @@ impl Keypairs {
         view
     }
 
-    fn show_for(&self, version: ApiVersion, user: &str, name: &str) -> Result<HttpResponse, ApiError> {
-        let keypair = self.store.keypair(user, name)?.ok_or_else(|| not_found(user, name))?;
+    async fn show_for(&self, version: ApiVersion, user: &str, name: &str) -> Result<HttpResponse, ApiError> {
+        let keypair = self.store.keypair(user, name).await?.ok_or_else(|| not_found(user, name))?;
         let mut view = self.view(version, &keypair);
         view.insert("user_id".into(), json!(keypair.user_id));
         view.insert("id".into(), json!(keypair.id));
@@ -208,7 +208,7 @@ impl Keypairs {
 
     /// Creates from a body the version's schema accepted: imports the given
     /// public key, or generates a key pair and returns its private key.
-    fn create_keypair(&self, version: ApiVersion, body: &Value) -> Result<Value, ApiError> {
+    async fn create_keypair(&self, version: ApiVersion, body: &Value) -> Result<Value, ApiError> {
         let key_type = match body["type"].as_str() {
             Some("x509") => KeyType::X509,
             _ => KeyType::Ssh,
@@ -234,7 +234,7 @@ impl Keypairs {
             created_at: crate::time::now_iso8601(),
         };
         // A storage failure is a 503 (`?`), never "already exists".
-        let keypair = self.store.insert_keypair(keypair)?.map_err(|_| {
+        let keypair = self.store.insert_keypair(keypair).await?.map_err(|_| {
             ApiError::conflict(format!(
                 "Key pair '{}' already exists.",
                 body["name"].as_str().unwrap_or_default()
@@ -248,8 +248,8 @@ impl Keypairs {
         Ok(json!({"keypair": view}))
     }
 
-    fn remove(&self, user: &str, name: &str) -> Result<(), ApiError> {
-        if self.store.remove_keypair(user, name)? { Ok(()) } else { Err(not_found(user, name)) }
+    async fn remove(&self, user: &str, name: &str) -> Result<(), ApiError> {
+        if self.store.remove_keypair(user, name).await? { Ok(()) } else { Err(not_found(user, name)) }
     }
 }
 

@@ -6,6 +6,8 @@
 //! `127.0.0.1:8774` with discovery at `/` and the API under `/v2.1`.
 
 pub mod api;
+#[path = "../../common/database.rs"]
+mod database;
 mod flavors;
 mod fleet;
 mod keypairs;
@@ -127,9 +129,9 @@ pub struct Settings {
     pub public_url: PublicUrl,
     /// How long a request body may take to arrive (30 s unless set).
     pub body_timeout: Option<Duration>,
-    /// The SQLite database, shared by the nodes of a fleet; a private one
-    /// in memory unless set.
-    pub database: Option<PathBuf>,
+    /// The database: a `postgres://` URL (what the nodes of a fleet share)
+    /// or a SQLite file (one node's); a private one in memory unless set.
+    pub database: Option<String>,
     /// A file holding the cap (`2.60`, or `2.96 at 2026-12-01T12:00:00Z`),
     /// read at start-up, where it wins over `cap`, and again on SIGHUP.
     pub cap_file: Option<PathBuf>,
@@ -153,8 +155,8 @@ pub const MAX_CONNECTIONS: usize = 10_000;
 
 /// The HTTP server on `listener`, with fresh in-memory state (a few flavors).
 /// Await it inside an actix system.
-pub fn server(listener: TcpListener, cap: Option<Version>) -> std::io::Result<actix_web::dev::Server> {
-    server_with(listener, Settings { cap, ..Settings::default() })
+pub async fn server(listener: TcpListener, cap: Option<Version>) -> std::io::Result<actix_web::dev::Server> {
+    server_with(listener, Settings { cap, ..Settings::default() }).await
 }
 
 /// The HTTP server on `listener` with `settings`, and deadlines for every
@@ -165,13 +167,14 @@ pub fn server(listener: TcpListener, cap: Option<Version>) -> std::io::Result<ac
 /// `main` does): SIGHUP then reloads the cap without a restart; an
 /// unreadable file or an undeclared version is logged and the running cap
 /// kept (docs/reference.md §13.4).
-pub fn server_with(listener: TcpListener, settings: Settings) -> std::io::Result<actix_web::dev::Server> {
-    let store = match &settings.database {
-        Some(path) => Store::open(path).map_err(|e| {
-            std::io::Error::other(format!("cannot open the database {}: {e}", path.display()))
-        })?,
-        None => Store::in_memory().map_err(std::io::Error::other)?,
-    };
+pub async fn server_with(
+    listener: TcpListener,
+    settings: Settings,
+) -> std::io::Result<actix_web::dev::Server> {
+    let database = settings.database.as_deref().unwrap_or(":memory:");
+    let store = Store::open(database)
+        .await
+        .map_err(|e| std::io::Error::other(format!("cannot open the database {database}: {e}")))?;
     let store = Arc::new(store);
     let mut api = match settings.cap {
         Some(cap) => COMPUTE.capped_at(cap).map_err(std::io::Error::other)?,
@@ -239,7 +242,7 @@ impl RunningServer {
         let (sender, receiver) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
             actix_web::rt::System::new().block_on(async move {
-                let server = server_with(listener, settings)?;
+                let server = server_with(listener, settings).await?;
                 let _ = sender.send(server.handle());
                 server.await
             })

@@ -1,5 +1,6 @@
 //! A fleet (docs/reference.md §13.4): three compute processes behind a real
-//! nginx, round-robin, sharing one SQLite database; two started capped at
+//! nginx, round-robin, sharing one PostgreSQL database (a server of the
+//! test's own, `microversion_testkit::postgres`); two started capped at
 //! 2.60 (the old nodes of a rolling upgrade), one new whose cap comes from
 //! the cap file, which holds 2.60 too.
 //!
@@ -15,7 +16,8 @@
 //! - python-novaclient's flow (interop/novaclient_flow.py) passes through
 //!   nginx against the fleet.
 //!
-//! nginx and python3 missing are failures, not skips: `.ci/run` installs them.
+//! nginx, PostgreSQL and python3 missing are failures, not skips: `.ci/run`
+//! installs them.
 
 #[path = "common/python.rs"]
 mod python;
@@ -203,12 +205,14 @@ fn a_fleet_raises_its_cap_without_a_restart_and_shares_its_database() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("the scratch directory");
     let scratch = Scratch(dir.clone());
-    let (database, cap_file) = (dir.join("compute.sqlite3"), dir.join("cap"));
+    let postgres = microversion_testkit::postgres::PgServer::start();
+    let database = postgres.create_database("compute_fleet");
+    let cap_file = dir.join("cap");
     std::fs::write(&cap_file, "2.60\n").expect("the cap file");
     let common = |capped: bool| {
         let mut args = vec![
             "--database".to_owned(),
-            database.display().to_string(),
+            database.clone(),
             "--cap-file".to_owned(),
             cap_file.display().to_string(),
         ];

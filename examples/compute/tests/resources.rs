@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 /// the `OpenStack-API-Version` response header.
 async fn call(version: &str, method: &str, path: &str, body: Option<Value>) -> (StatusCode, Value) {
     let app = actix_test::init_service(
-        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors()), None)),
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors().await), None)),
     )
     .await;
     (calls(&app, &[(version, method, path, body)]).await).pop().expect("one answer")
@@ -121,7 +121,7 @@ async fn flavor_create_schema_by_version() {
 #[actix_web::test]
 async fn duplicate_flavors_conflict_and_deleted_ones_are_gone() {
     let app = actix_test::init_service(
-        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors()), None)),
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors().await), None)),
     )
     .await;
     let answers = calls(
@@ -162,7 +162,7 @@ async fn flavor_update_exists_from_2_55() {
 #[actix_web::test]
 async fn extra_specs_show_in_views_from_2_61() {
     let app = actix_test::init_service(
-        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors()), None)),
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors().await), None)),
     )
     .await;
     let answers = calls(
@@ -219,7 +219,7 @@ async fn flavor_list_query_by_version() {
 #[actix_web::test]
 async fn keypair_status_codes_and_fields_by_version() {
     let app = actix_test::init_service(
-        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors()), None)),
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors().await), None)),
     )
     .await;
     let create = |name: &str, extra: Value| {
@@ -277,7 +277,7 @@ async fn keypair_status_codes_and_fields_by_version() {
 #[actix_web::test]
 async fn keypair_paging_from_2_35() {
     let app = actix_test::init_service(
-        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors()), None)),
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors().await), None)),
     )
     .await;
     let mut requests: Vec<(&str, &str, &str, Option<Value>)> = ["a", "b", "c"]
@@ -313,7 +313,7 @@ async fn keypair_paging_from_2_35() {
 async fn capped_server_refuses_versions_above_the_cap() {
     let cap = microversion_actix::Version::lit("2.60");
     let app = actix_test::init_service(
-        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors()), Some(cap))),
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors().await), Some(cap))),
     )
     .await;
     let req = actix_test::TestRequest::get().uri("/v2.1/flavors/1");

@@ -11,6 +11,8 @@ mod aggregates;
 mod allocations;
 pub mod api;
 mod candidates;
+#[path = "../../common/database.rs"]
+mod database;
 pub mod db;
 pub mod errors;
 mod http;

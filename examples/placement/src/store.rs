@@ -147,27 +147,12 @@ CREATE INDEX IF NOT EXISTS allocations_provider ON allocations (provider_id);
 /// The first id of a custom resource class (Placement's `CUSTOM_NAMESPACE`).
 const FIRST_CUSTOM_CLASS_ID: i64 = 10000;
 
-/// Connections per process on PostgreSQL: two actix workers, each serving
-/// many requests at once, and room for three nodes on a server's default
-/// 100 connections.
-const POSTGRES_CONNECTIONS: u32 = 16;
-
-/// How long a request waits for a connection (all busy, or the server
-/// unreachable) before it is answered 503: a client retries sooner than
-/// a proxy's timeout.
-const ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// Serializes the schema's creation among nodes starting together on one
-/// PostgreSQL database (`CREATE TABLE IF NOT EXISTS` is not safe to race).
-const SCHEMA_LOCK: &str = "SELECT pg_advisory_lock(7274)";
-const SCHEMA_UNLOCK: &str = "SELECT pg_advisory_unlock(7274)";
-
 /// The database: a pool of connections.
 ///
 /// SQLite has one connection (one writer at a time, as SQLite allows; an
 /// in-memory database lives as long as its connection); requests wait
-/// for it without blocking their worker. PostgreSQL has
-/// [`POSTGRES_CONNECTIONS`], and the server orders concurrent writers.
+/// for it without blocking their worker. PostgreSQL has a pool
+/// ([`crate::database::open`]), and the server orders concurrent writers.
 pub struct Store {
     pool: Pool,
 }
@@ -175,11 +160,6 @@ pub struct Store {
 /// Seconds since the epoch, the timestamps of every row.
 pub fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
-}
-
-/// Whether `database` names a PostgreSQL server rather than a SQLite file.
-pub fn is_postgres_url(database: &str) -> bool {
-    database.starts_with("postgres://") || database.starts_with("postgresql://")
 }
 
 impl Store {
@@ -191,43 +171,7 @@ impl Store {
     }
 
     async fn open(database: &str) -> Result<Store, sqlx::Error> {
-        sqlx::any::install_default_drivers();
-        // A failed connection is found by the statement that uses it (a
-        // 503); no round trip checks each one before use.
-        let options =
-            sqlx::any::AnyPoolOptions::new().test_before_acquire(false).acquire_timeout(ACQUIRE_TIMEOUT);
-        let pool = if is_postgres_url(database) {
-            let pool = options.max_connections(POSTGRES_CONNECTIONS).connect(database).await?;
-            let mut conn = pool.acquire().await?;
-            sqlx::query(SCHEMA_LOCK).execute(&mut *conn).await?;
-            let made = sqlx::raw_sql(SCHEMA_POSTGRES).execute(&mut *conn).await;
-            sqlx::query(SCHEMA_UNLOCK).execute(&mut *conn).await?;
-            made?;
-            pool
-        } else {
-            let url = if database == ":memory:" {
-                "sqlite::memory:".to_owned()
-            } else {
-                format!("sqlite://{database}?mode=rwc")
-            };
-            let pool = options
-                .max_connections(1)
-                .min_connections(1)
-                .idle_timeout(None)
-                .max_lifetime(None)
-                .after_connect(|conn, _| {
-                    Box::pin(async move {
-                        sqlx::raw_sql("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
-                            .execute(conn)
-                            .await
-                            .map(drop)
-                    })
-                })
-                .connect(&url)
-                .await?;
-            sqlx::raw_sql(SCHEMA).execute(&pool).await?;
-            pool
-        };
+        let pool = crate::database::open(database, SCHEMA, SCHEMA_POSTGRES).await?;
         let store = Store { pool };
         store.seed().await.map_err(|e| sqlx::Error::Protocol(e.detail().to_owned()))?;
         Ok(store)

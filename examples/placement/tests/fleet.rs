@@ -18,9 +18,6 @@
 //! nginx and PostgreSQL missing are failures, not skips: `.ci/run`
 //! installs them.
 
-#[path = "support/postgres_server.rs"]
-mod postgres_server;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
@@ -157,7 +154,7 @@ struct Outcome {
 
 #[test]
 fn fleet_on_postgres_survives_sigkill() {
-    let pg = postgres_server::PgServer::start();
+    let pg = microversion_testkit::postgres::PgServer::start();
     let database = pg.create_database("fleet");
     let nodes: Vec<Node> = (0..3).map(|_| Node::start(free_port(), &database)).collect();
     let nodes = Mutex::new(nodes);

@@ -207,7 +207,7 @@ fn placement_gabbits() {
 /// `pg_ctl` (default: the newest `/usr/lib/postgresql/*/bin`, or `PATH`).
 #[test]
 fn placement_gabbits_postgres() {
-    let pg = postgres_server::PgServer::start();
+    let pg = microversion_testkit::postgres::PgServer::start();
     run_stages("PostgreSQL", false, |_, i| {
         let url = pg.create_database(&format!("gabbi_{i}"));
         RunningServer::start_at(&url).expect("a server starts on PostgreSQL")
@@ -396,9 +396,6 @@ fn generation_races(url: &str) {
         );
     }
 }
-
-#[path = "support/postgres_server.rs"]
-mod postgres_server;
 
 fn tempdir() -> PathBuf {
     let nanos =

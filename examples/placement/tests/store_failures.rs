@@ -12,9 +12,6 @@ use microversion_testkit::http::{Request, Response};
 use placement::RunningServer;
 use serde_json::{Value, json};
 
-#[path = "support/postgres_server.rs"]
-mod postgres_server;
-
 const VERSION: (&str, &str) = ("OpenStack-API-Version", "placement 1.39");
 const PROVIDER: &str = "5e5e5e5e-0000-4000-8000-000000000001";
 const CONSUMER: &str = "c0c0c0c0-0000-4000-8000-000000000001";
@@ -255,7 +252,7 @@ fn sqlite_tables_dropped() {
 /// refused.
 #[test]
 fn postgres_stopped() {
-    let pg = postgres_server::PgServer::start();
+    let pg = microversion_testkit::postgres::PgServer::start();
     let url = pg.create_database("failures");
     let server = RunningServer::start_at(&url).expect("a server on PostgreSQL");
     seed(&server.url);

@@ -2,13 +2,14 @@
 //! PostgreSQL packages (`PG_BINDIR`, else the newest
 //! `/usr/lib/postgresql/*/bin`, else `PATH`), on a free loopback port, in a
 //! temp dir, as an unprivileged user when run as root; stopped and removed
-//! on drop. Shared by `gabbi.rs` and `store_failures.rs`.
+//! on drop. PostgreSQL missing is a failure, not a skip: `.ci/run`
+//! installs it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use microversion_testkit::python;
+use crate::python;
 
 /// Runs `command`, killing it after `timeout`; gives (success, output).
 fn run(command: Command, timeout: Duration) -> (bool, String) {
@@ -17,8 +18,11 @@ fn run(command: Command, timeout: Duration) -> (bool, String) {
     (run.ok(), run.output)
 }
 
+/// The server's superuser, who connects without a password over loopback.
+const SUPERUSER: &str = "microversion";
+
 /// A PostgreSQL server of the test's own, stopped and removed on drop.
-pub(crate) struct PgServer {
+pub struct PgServer {
     dir: PathBuf,
     bindir: PathBuf,
     user: Option<String>,
@@ -63,17 +67,17 @@ fn is_root() -> bool {
 /// The unprivileged user to run the server as when root: `postgres` if
 /// the packages made it, else one made here.
 fn server_user() -> String {
-    for user in ["postgres", "placement-pg"] {
+    for user in ["postgres", "microversion-pg"] {
         if run(command("id", &["-u", user]), Duration::from_secs(10)).0 {
             return user.to_owned();
         }
     }
     let (ok, out) = run(
-        command("useradd", &["--system", "--no-create-home", "--shell", "/bin/sh", "placement-pg"]),
+        command("useradd", &["--system", "--no-create-home", "--shell", "/bin/sh", "microversion-pg"]),
         Duration::from_secs(30),
     );
     assert!(ok, "cannot make a user for PostgreSQL: {out}");
-    "placement-pg".to_owned()
+    "microversion-pg".to_owned()
 }
 
 impl PgServer {
@@ -90,10 +94,10 @@ impl PgServer {
     }
 
     /// initdb in a fresh temp dir, then pg_ctl start on a free port.
-    pub(crate) fn start() -> PgServer {
+    pub fn start() -> PgServer {
         let nanos =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-        let dir = std::env::temp_dir().join(format!("placement-pg-{}-{nanos}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("microversion-pg-{}-{nanos}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a temp dir");
         let user = is_root().then(server_user);
         if let Some(user) = &user {
@@ -110,7 +114,7 @@ impl PgServer {
             "-A",
             "trust",
             "-U",
-            "placement",
+            SUPERUSER,
             "--no-locale",
             "-E",
             "UTF8",
@@ -140,8 +144,7 @@ impl PgServer {
 
     /// Stops the server at once (`pg_ctl stop -m immediate`), as a crash
     /// or a lost database host would: its clients' connections are cut.
-    #[allow(dead_code)]
-    pub(crate) fn stop(&self) {
+    pub fn stop(&self) {
         let mut stop = self.command("pg_ctl");
         stop.arg("-D").arg(self.dir.join("data")).args(["-m", "immediate", "-w", "stop"]);
         let (ok, out) = run(stop, Duration::from_secs(60));
@@ -149,11 +152,13 @@ impl PgServer {
     }
 
     /// A fresh database; its URL.
-    pub(crate) fn create_database(&self, name: &str) -> String {
-        let admin = format!("postgres://placement@127.0.0.1:{}/postgres", self.port);
-        let mut client = postgres::Client::connect(&admin, postgres::NoTls).expect("connects to PostgreSQL");
-        client.batch_execute(&format!("CREATE DATABASE {name}")).expect("a database");
-        format!("postgres://placement@127.0.0.1:{}/{name}", self.port)
+    pub fn create_database(&self, name: &str) -> String {
+        let admin = format!("postgres://{SUPERUSER}@127.0.0.1:{}/postgres", self.port);
+        let mut create = Command::new(self.bindir.join("psql"));
+        create.args(["-q", "-v", "ON_ERROR_STOP=1", &admin, "-c", &format!("CREATE DATABASE \"{name}\"")]);
+        let (ok, out) = run(create, Duration::from_secs(60));
+        assert!(ok, "CREATE DATABASE {name} failed: {out}");
+        format!("postgres://{SUPERUSER}@127.0.0.1:{}/{name}", self.port)
     }
 }
 
