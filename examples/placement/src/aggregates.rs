@@ -60,7 +60,7 @@ impl Aggregates {
     async fn list(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let (provider, aggregates) = self
             .store
-            .tx(async |tx| {
+            .read(async |tx| {
                 let provider = store::provider_or_404(tx, &uuid).await?;
                 let aggregates = aggregates_of(tx, provider.id).await?;
                 Ok((provider, aggregates))

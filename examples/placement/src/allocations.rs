@@ -444,9 +444,16 @@ pub(crate) async fn write_allocations(
             }
         })?;
     }
-    // Consumers left without allocations are gone.
-    tx.execute("DELETE FROM consumers WHERE uuid NOT IN (SELECT consumer_uuid FROM allocations)", params![])
+    // A consumer of this write left without allocations is gone (only
+    // those: a scan of every consumer would grow with the tables).
+    for request in requests {
+        tx.execute(
+            "DELETE FROM consumers WHERE uuid = $1 \
+             AND NOT EXISTS (SELECT 1 FROM allocations WHERE consumer_uuid = $1)",
+            params![request.uuid],
+        )
         .await?;
+    }
     Ok(())
 }
 
@@ -463,7 +470,7 @@ impl Allocations {
     async fn show(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let (rows, found) = self
             .store
-            .tx(async |tx| {
+            .read(async |tx| {
                 let rows: Vec<(String, i64, String, i64, i64)> = tx.query_map(
                 "SELECT p.uuid, p.generation, a.resource_class, a.used, a.updated_at FROM allocations a \
                  JOIN resource_providers p ON p.id = a.provider_id WHERE a.consumer_uuid = $1 ORDER BY a.id",
@@ -563,7 +570,7 @@ impl Allocations {
     ) -> Result<HttpResponse, ApiError> {
         let (generation, rows) =
             self.store
-                .tx(async |tx| {
+                .read(async |tx| {
                     let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                 errors::not_found(format!(
                     "Resource provider '{uuid}' not found: No resource provider with uuid {uuid} found"

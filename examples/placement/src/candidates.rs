@@ -1222,7 +1222,7 @@ impl Candidates {
         let features = Features::at(version.version());
         let q = Query::parse(req.query_string());
         let (groups, wide) = parse(features, &q)?;
-        let world = self.store.tx(load).await?;
+        let world = self.store.read(load).await?;
         let (areqs, summaries) = search(&world, &groups, &wide, features.nested)?;
         let requests: Vec<Value> = areqs
             .iter()

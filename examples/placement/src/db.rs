@@ -135,11 +135,28 @@ impl Row {
 /// The pool of either database.
 pub type Pool = sqlx::AnyPool;
 
-/// A transaction: rolled back when dropped uncommitted.
+/// A transaction (rolled back when dropped uncommitted), or for a read a
+/// plain connection, whose statements each see what is committed when
+/// they run: what PostgreSQL's `READ COMMITTED` transaction would show
+/// them, without its `BEGIN` and `COMMIT` round trips.
 ///
 /// Its statements run one at a time (the lock), which lets the helpers
 /// share it as `&Tx` while each awaits its statement.
-pub struct Tx(Mutex<sqlx::Transaction<'static, Any>>);
+pub struct Tx(Mutex<Conn>);
+
+enum Conn {
+    Transaction(sqlx::Transaction<'static, Any>),
+    Plain(sqlx::pool::PoolConnection<Any>),
+}
+
+impl Conn {
+    fn get(&mut self) -> &mut sqlx::AnyConnection {
+        match self {
+            Conn::Transaction(tx) => tx,
+            Conn::Plain(conn) => conn,
+        }
+    }
+}
 
 fn bound<'q>(sql: &'static str, params: &'q [Value]) -> Query<'q, Any, AnyArguments> {
     params.iter().fold(sqlx::query(sql), |query, value| match value {
@@ -154,24 +171,32 @@ fn bound<'q>(sql: &'static str, params: &'q [Value]) -> Query<'q, Any, AnyArgume
 impl Tx {
     /// Begins a transaction on a connection of `pool`.
     pub async fn begin(pool: &Pool) -> Result<Tx, ApiError> {
-        Ok(Tx(Mutex::new(pool.begin().await.map_err(db_error)?)))
+        Ok(Tx(Mutex::new(Conn::Transaction(pool.begin().await.map_err(db_error)?))))
     }
 
-    /// Commits.
+    /// A connection of `pool` for reads, outside a transaction.
+    pub async fn read(pool: &Pool) -> Result<Tx, ApiError> {
+        Ok(Tx(Mutex::new(Conn::Plain(pool.acquire().await.map_err(db_error)?))))
+    }
+
+    /// Commits a transaction (a read has nothing to commit).
     pub async fn commit(self) -> Result<(), ApiError> {
-        self.0.into_inner().commit().await.map_err(db_error)
+        match self.0.into_inner() {
+            Conn::Transaction(tx) => tx.commit().await.map_err(db_error),
+            Conn::Plain(_) => Ok(()),
+        }
     }
 
     /// Runs a statement; the number of rows it changed.
     pub async fn execute(&self, sql: &'static str, params: &[Value]) -> Result<u64, ApiError> {
-        let mut tx = self.0.lock().await;
-        Ok(bound(sql, params).execute(&mut **tx).await.map_err(db_error)?.rows_affected())
+        let mut conn = self.0.lock().await;
+        Ok(bound(sql, params).execute(conn.get()).await.map_err(db_error)?.rows_affected())
     }
 
     /// Every row of a query.
     pub async fn query(&self, sql: &'static str, params: &[Value]) -> Result<Vec<Row>, ApiError> {
-        let mut tx = self.0.lock().await;
-        let rows = bound(sql, params).fetch_all(&mut **tx).await.map_err(db_error)?;
+        let mut conn = self.0.lock().await;
+        let rows = bound(sql, params).fetch_all(conn.get()).await.map_err(db_error)?;
         Ok(rows.into_iter().map(Row).collect())
     }
 

@@ -153,7 +153,7 @@ impl Inventories {
     async fn list(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let (provider, inventories) = self
             .store
-            .tx(async |tx| {
+            .read(async |tx| {
                 let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                     errors::not_found(format!(
                         "No resource provider with uuid {uuid} found : No such resource provider"
@@ -175,7 +175,7 @@ impl Inventories {
         let (uuid, class) = path.into_inner();
         let (provider, inventories) = self
             .store
-            .tx(async |tx| {
+            .read(async |tx| {
                 let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                     errors::not_found(format!(
                         "No resource provider with uuid {uuid} found : No such resource provider"

@@ -57,7 +57,7 @@ impl ResourceClasses {
     async fn list(&self, version: ApiVersion) -> Result<HttpResponse, ApiError> {
         let classes: Vec<(String, i64)> = self
             .store
-            .tx(async |tx| {
+            .read(async |tx| {
                 tx.query_map("SELECT name, updated_at FROM resource_classes ORDER BY id", params![], |r| {
                     Ok((r.get(0)?, r.get(1)?))
                 })
@@ -73,8 +73,11 @@ impl ResourceClasses {
     #[get("/resource_classes/{name}")]
     #[api_version("1.2")]
     async fn show(&self, version: ApiVersion, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        let updated =
-            self.store.tx(async |tx| class_updated(tx, &name).await).await?.ok_or_else(|| no_such(&name))?;
+        let updated = self
+            .store
+            .read(async |tx| class_updated(tx, &name).await)
+            .await?
+            .ok_or_else(|| no_such(&name))?;
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, updated);
         Ok(res.json(view(&name)))

@@ -214,7 +214,7 @@ impl ResourceProviders {
             Some(value) => Some(query::resources(value)?),
             None => None,
         };
-        let providers = self.store.tx(async |tx| {
+        let providers = self.store.read(async |tx| {
             let mut providers = store::all_providers(tx).await?;
             if let Some(name) = q.get("name") {
                 providers.retain(|p| p.name == name);
@@ -297,7 +297,7 @@ impl ResourceProviders {
 
     #[get("/resource_providers/{uuid}")]
     async fn show(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        let provider = self.store.tx(async |tx| store::provider_or_404(tx, &uuid).await).await?;
+        let provider = self.store.read(async |tx| store::provider_or_404(tx, &uuid).await).await?;
         Ok(show_provider(version, HttpResponse::Ok(), &provider))
     }
 

@@ -205,6 +205,12 @@ impl Store {
         .await
     }
 
+    /// Runs `f`, which only reads, on a connection outside a transaction
+    /// (see [`Tx`]).
+    pub async fn read<T>(&self, f: impl AsyncFnOnce(&Tx) -> Result<T, ApiError>) -> Result<T, ApiError> {
+        f(&Tx::read(&self.pool).await?).await
+    }
+
     /// Runs `f` in a transaction, committed when it returns `Ok` (and
     /// rolled back when it fails).
     pub async fn tx<T>(&self, f: impl AsyncFnOnce(&Tx) -> Result<T, ApiError>) -> Result<T, ApiError> {

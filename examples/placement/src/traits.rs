@@ -87,7 +87,7 @@ impl Traits {
         };
         let rows: Vec<(String, i64)> = self
             .store
-            .tx(async |tx| {
+            .read(async |tx| {
                 tx.query_map(
                     "SELECT name, CASE WHEN name IN (SELECT trait FROM provider_traits) THEN 1 ELSE 0 END \
                      FROM traits ORDER BY name",
@@ -114,7 +114,7 @@ impl Traits {
     async fn show(&self, version: ApiVersion, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let created = self
             .store
-            .tx(async |tx| trait_created(tx, &name).await)
+            .read(async |tx| trait_created(tx, &name).await)
             .await?
             .ok_or_else(|| errors::not_found(format!("No such trait(s): {name}.")))?;
         let mut res = HttpResponse::NoContent();
@@ -187,7 +187,7 @@ impl Traits {
     ) -> Result<HttpResponse, ApiError> {
         let (traits, generation) = self
             .store
-            .tx(async |tx| {
+            .read(async |tx| {
                 let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                     errors::not_found(format!(
                         "No resource provider with uuid {uuid} found: No such resource provider"

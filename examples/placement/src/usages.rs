@@ -38,7 +38,7 @@ impl Usages {
     async fn provider(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let (generation, usages) = self
             .store
-            .tx(async |tx| {
+            .read(async |tx| {
                 let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                     errors::not_found(format!(
                         "No resource provider with uuid {uuid} found: No such resource provider"
@@ -92,7 +92,7 @@ impl Usages {
         // By resource class id, as Placement groups its rows.
         let rows: Vec<(String, Option<String>, String, i64)> = self
             .store
-            .tx(async |tx| {
+            .read(async |tx| {
                 tx.query_map(
                     "SELECT c.uuid, c.consumer_type, a.resource_class, a.used FROM allocations a \
                  JOIN consumers c ON c.uuid = a.consumer_uuid \
