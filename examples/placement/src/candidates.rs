@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::db::{Tx, params};
 use actix_web::{HttpRequest, HttpResponse};
 use microversion_actix::{ApiError, ApiVersion, Version, VersionedModel, controller};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 
 use crate::api::PLACEMENT;
@@ -1214,60 +1215,92 @@ fn search(
     Ok((out, summaries))
 }
 
-#[controller(api = PLACEMENT)]
-impl Candidates {
-    #[get("/allocation_candidates")]
-    #[api_version("1.10")]
-    async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
-        let features = Features::at(version.version());
-        let q = Query::parse(req.query_string());
-        let (groups, wide) = parse(features, &q)?;
-        let world = self.store.read(load).await?;
-        let (areqs, summaries) = search(&world, &groups, &wide, features.nested)?;
-        let requests: Vec<Value> = areqs
+/// The answer, serialized straight from the search's results: a thousand
+/// candidates are half a megabyte of JSON, not worth a tree of values first.
+struct Answer<'a> {
+    world: &'a World,
+    requests: &'a [AReq],
+    summaries: &'a [usize],
+    /// The classes the request names (the summaries' before 1.27).
+    requested: BTreeSet<&'a str>,
+    features: Features,
+    version: ApiVersion,
+}
+
+impl Serialize for Answer<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut answer = serializer.serialize_map(Some(2))?;
+        let requests: Vec<CandidateView<'_>> = self
+            .requests
             .iter()
-            .map(|a| {
-                let mut by_rp: Vec<(usize, Map<String, Value>)> = Vec::new();
-                for arr in &a.resources {
-                    let index = match by_rp.iter().position(|(p, _)| *p == arr.provider) {
-                        Some(i) => i,
-                        None => {
-                            by_rp.push((arr.provider, Map::new()));
-                            by_rp.len() - 1
-                        }
-                    };
-                    by_rp[index].1.insert(arr.class.clone(), json!(arr.amount));
-                }
-                if features.allocations_by_uuid {
-                    let allocations: Map<String, Value> = by_rp
-                        .into_iter()
-                        .map(|(p, r)| (world.nodes[p].uuid.clone(), json!({"resources": r})))
-                        .collect();
-                    let mut body = json!({"allocations": allocations});
-                    if features.mappings {
-                        let mappings: Map<String, Value> = a
-                            .mappings
-                            .iter()
-                            .map(|(s, ps)| {
-                                (s.clone(), json!(ps.iter().map(|&p| world.nodes[p].uuid.clone()).collect::<Vec<_>>()))
-                            })
-                            .collect();
-                        body["mappings"] = Value::Object(mappings);
-                    }
-                    body
-                } else {
-                    let allocations: Vec<Value> = by_rp
-                        .into_iter()
-                        .map(|(p, r)| json!({"resource_provider": {"uuid": world.nodes[p].uuid}, "resources": r}))
-                        .collect();
-                    json!({"allocations": allocations})
-                }
-            })
+            .map(|request| CandidateView { world: self.world, request, features: self.features })
             .collect();
-        let requested: BTreeSet<&str> =
-            groups.iter().flat_map(|g| g.resources.iter().map(|(c, _)| c.as_str())).collect();
-        let mut provider_summaries = Map::new();
-        for &i in &summaries {
+        answer.serialize_entry("allocation_requests", &requests)?;
+        answer.serialize_entry("provider_summaries", &Summaries(self))?;
+        answer.end()
+    }
+}
+
+/// One allocation request: its allocations by provider uuid (from 1.12;
+/// a list before) and its `mappings` (from 1.34).
+struct CandidateView<'a> {
+    world: &'a World,
+    request: &'a AReq,
+    features: Features,
+}
+
+impl Serialize for CandidateView<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // Providers in the order of the request's resources, each with its
+        // classes in that order.
+        let mut by_provider: Vec<(usize, Vec<(&str, i64)>)> = Vec::new();
+        for arr in &self.request.resources {
+            match by_provider.iter_mut().find(|(p, _)| *p == arr.provider) {
+                Some((_, resources)) => resources.push((&arr.class, arr.amount)),
+                None => by_provider.push((arr.provider, vec![(&arr.class, arr.amount)])),
+            }
+        }
+        let uuid = |p: usize| self.world.nodes[p].uuid.as_str();
+        let mut view = serializer.serialize_map(None)?;
+        if self.features.allocations_by_uuid {
+            let allocations: Ordered<&str, BTreeMap<&str, Ordered<&str, i64>>> = Ordered(
+                by_provider
+                    .iter()
+                    .map(|(p, r)| (uuid(*p), BTreeMap::from([("resources", Ordered(r.clone()))])))
+                    .collect(),
+            );
+            view.serialize_entry("allocations", &allocations)?;
+            if self.features.mappings {
+                let mappings: BTreeMap<&str, Vec<&str>> = self
+                    .request
+                    .mappings
+                    .iter()
+                    .map(|(suffix, providers)| {
+                        (suffix.as_str(), providers.iter().map(|&p| uuid(p)).collect())
+                    })
+                    .collect();
+                view.serialize_entry("mappings", &mappings)?;
+            }
+        } else {
+            let allocations: Vec<Value> = by_provider
+                .iter()
+                .map(|(p, r)| json!({"resource_provider": {"uuid": uuid(*p)}, "resources": Ordered(r.clone())}))
+                .collect();
+            view.serialize_entry("allocations", &allocations)?;
+        }
+        view.end()
+    }
+}
+
+/// The provider summaries, by provider uuid in the search's order.
+struct Summaries<'a>(&'a Answer<'a>);
+
+impl Serialize for Summaries<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Answer { world, summaries, requested, features, version, .. } = self.0;
+        let mut map = serializer.serialize_map(None)?;
+        let mut written = BTreeSet::new();
+        for &i in summaries.iter().filter(|&&i| written.insert(i)) {
             let node = &world.nodes[i];
             // Placement's rows of a provider's inventories come by resource
             // class id (standard classes in their order, then custom ones
@@ -1285,11 +1318,38 @@ impl Candidates {
                 parent_provider_uuid: node.parent.map(|p| world.nodes[p].uuid.clone()),
                 root_provider_uuid: Some(world.nodes[node.root].uuid.clone()),
             };
-            let summary = serde_json::to_value(summary.at(version.version())).map_err(errors::internal)?;
-            provider_summaries.insert(node.uuid.clone(), summary);
+            map.serialize_entry(&node.uuid, &summary.at(version.version()))?;
         }
+        map.end()
+    }
+}
+
+/// A JSON object with its keys in the order given.
+struct Ordered<K, V>(Vec<(K, V)>);
+
+impl<K: Serialize, V: Serialize> Serialize for Ordered<K, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+#[controller(api = PLACEMENT)]
+impl Candidates {
+    #[get("/allocation_candidates")]
+    #[api_version("1.10")]
+    async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+        let features = Features::at(version.version());
+        let q = Query::parse(req.query_string());
+        let (groups, wide) = parse(features, &q)?;
+        let world = self.store.read(load).await?;
+        let (areqs, summaries) = search(&world, &groups, &wide, features.nested)?;
+        let requested: BTreeSet<&str> =
+            groups.iter().flat_map(|g| g.resources.iter().map(|(c, _)| c.as_str())).collect();
+        let answer =
+            Answer { world: &world, requests: &areqs, summaries: &summaries, requested, features, version };
+        let body = serde_json::to_vec(&answer).map_err(errors::internal)?;
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, store::now());
-        Ok(res.json(json!({"allocation_requests": requests, "provider_summaries": provider_summaries})))
+        Ok(res.content_type("application/json").body(body))
     }
 }
