@@ -4,19 +4,17 @@
 
 use std::sync::Arc;
 
-use crate::db::params;
 use actix_web::{HttpResponse, web};
-use microversion_actix::{ApiError, ApiVersion, Json, Version, controller};
+use microversion_actix::{ApiError, ApiVersion, Json, VersionedModel, controller};
 use serde_json::{Value, json};
 
 use crate::api::PLACEMENT;
+use crate::db::{Tx, params};
 use crate::errors;
 use crate::http::{cache_headers, validate};
 use crate::query::UUID_PATTERN;
 use crate::resource_providers::aggregates_of;
 use crate::store::{self, Store};
-
-const V1_19: Version = Version::lit("1.19");
 
 /// The aggregates resource.
 pub(crate) struct Aggregates {
@@ -43,14 +41,42 @@ fn put_v1_19() -> Value {
            "required": ["aggregates", "resource_provider_generation"], "additionalProperties": false})
 }
 
-fn respond(version: ApiVersion, aggregates: &[String], generation: i64, modified: i64) -> HttpResponse {
-    let mut body = json!({"aggregates": aggregates});
-    if version >= V1_19 {
-        body["resource_provider_generation"] = json!(generation);
+/// A provider's aggregates, with its generation from 1.19.
+#[derive(VersionedModel)]
+#[versioned(api = PLACEMENT)]
+struct ProviderAggregates {
+    #[versioned(schema = list_schema)]
+    aggregates: Vec<String>,
+    #[versioned(since = "1.19", skip_none)]
+    resource_provider_generation: Option<i64>,
+}
+
+impl ProviderAggregates {
+    fn respond(self, version: ApiVersion) -> HttpResponse {
+        let mut res = HttpResponse::Ok();
+        cache_headers(&mut res, version, store::now());
+        res.json(self.at(version.version()))
     }
-    let mut res = HttpResponse::Ok();
-    cache_headers(&mut res, version, modified);
-    res.json(body)
+}
+
+/// The aggregate uuids of a body the schema accepted.
+fn uuids(list: &Value) -> Vec<String> {
+    list.as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
+/// Replaces the aggregates of provider `id`.
+async fn set_aggregates(tx: &Tx, id: i64, aggregates: &[String]) -> Result<(), ApiError> {
+    tx.execute("DELETE FROM provider_aggregates WHERE provider_id = $1", params![id]).await?;
+    for aggregate in aggregates {
+        tx.execute(
+            "INSERT INTO provider_aggregates (provider_id, aggregate) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            params![id, aggregate],
+        )
+        .await?;
+    }
+    Ok(())
 }
 
 #[controller(api = PLACEMENT)]
@@ -66,44 +92,60 @@ impl Aggregates {
                 Ok((provider, aggregates))
             })
             .await?;
-        Ok(respond(version, &aggregates, provider.generation, store::now()))
+        Ok(ProviderAggregates { aggregates, resource_provider_generation: Some(provider.generation) }
+            .respond(version))
     }
 
+    /// Until 1.18: the body is the bare list, and the generation is
+    /// neither checked nor moved.
     #[put("/resource_providers/{uuid}/aggregates")]
-    #[api_version("1.1")]
+    #[api_version("1.1", "1.18")]
     async fn replace(
         &self,
         version: ApiVersion,
         uuid: web::Path<String>,
         body: Json<Value>,
     ) -> Result<HttpResponse, ApiError> {
-        let (generation, aggregates) = self.store.tx(async |tx| {
-            let provider = store::provider_or_404(tx, &uuid).await?;
-            validate(if version >= V1_19 { put_v1_19 } else { put_v1_1 }, &body)?;
-            let list = if version >= V1_19 { &body["aggregates"] } else { &*body };
-            let aggregates: Vec<String> = list
-                .as_array()
-                .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-                .unwrap_or_default();
-            let mut generation = provider.generation;
-            if version >= V1_19 {
+        let aggregates = self
+            .store
+            .tx(async |tx| {
+                let provider = store::provider_or_404(tx, &uuid).await?;
+                validate(put_v1_1, &body)?;
+                let aggregates = uuids(&body);
+                set_aggregates(tx, provider.id, &aggregates).await?;
+                Ok(aggregates)
+            })
+            .await?;
+        Ok(ProviderAggregates { aggregates, resource_provider_generation: None }.respond(version))
+    }
+
+    /// From 1.19: `{"aggregates": [...], "resource_provider_generation": N}`,
+    /// refused (409) unless N is the provider's generation, which moves.
+    #[put("/resource_providers/{uuid}/aggregates")]
+    #[api_version("1.19")]
+    async fn replace(
+        &self,
+        version: ApiVersion,
+        uuid: web::Path<String>,
+        body: Json<Value>,
+    ) -> Result<HttpResponse, ApiError> {
+        let (generation, aggregates) = self
+            .store
+            .tx(async |tx| {
+                let provider = store::provider_or_404(tx, &uuid).await?;
+                validate(put_v1_19, &body)?;
                 let expected = body["resource_provider_generation"].as_i64().unwrap_or(-1);
                 if expected != provider.generation {
                     return Err(errors::concurrent_update(
                         "Resource provider's generation already changed. Please update the generation and try again.",
                     ));
                 }
-                generation = store::bump_provider(tx, provider.id, provider.generation).await?;
-            }
-            tx.execute("DELETE FROM provider_aggregates WHERE provider_id = $1", params![provider.id]).await?;
-            for aggregate in &aggregates {
-                tx.execute(
-                    "INSERT INTO provider_aggregates (provider_id, aggregate) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-                    params![provider.id, aggregate],
-                ).await?;
-            }
-            Ok((generation, aggregates))
-        }).await?;
-        Ok(respond(version, &aggregates, generation, store::now()))
+                let generation = store::bump_provider(tx, provider.id, provider.generation).await?;
+                let aggregates = uuids(&body["aggregates"]);
+                set_aggregates(tx, provider.id, &aggregates).await?;
+                Ok((generation, aggregates))
+            })
+            .await?;
+        Ok(ProviderAggregates { aggregates, resource_provider_generation: Some(generation) }.respond(version))
     }
 }
