@@ -341,6 +341,7 @@ pub(crate) async fn write_allocations(
     // Every consumer's previous allocations go; the providers of a consumer
     // whose allocations are emptied change, as do those of the new ones.
     let mut previous_usage: BTreeMap<(i64, String), i64> = BTreeMap::new();
+    let mut had_allocations = Vec::with_capacity(requests.len());
     for request in requests {
         let rows: Vec<(i64, i64, String)> = tx
             .query_map(
@@ -353,6 +354,7 @@ pub(crate) async fn write_allocations(
         if request.allocations.is_empty() {
             touched.extend(rows.iter().map(|(id, generation, _)| (*id, *generation)));
         }
+        had_allocations.push(!rows.is_empty());
         for (id, _, class) in rows {
             previous_usage.entry((id, class)).or_insert(0);
         }
@@ -364,7 +366,8 @@ pub(crate) async fn write_allocations(
             |r| r.get(0),
         ).await?;
     }
-    for request in requests {
+    // A new consumer has nothing to delete: one statement less per claim.
+    for (request, _) in requests.iter().zip(&had_allocations).filter(|(_, had)| **had) {
         tx.execute("DELETE FROM allocations WHERE consumer_uuid = $1", params![&request.uuid]).await?;
     }
     // What the whole request asks of each provider and class.
@@ -392,7 +395,9 @@ pub(crate) async fn write_allocations(
             }
             let usages = &base_usage[&provider.id];
             for (class, amount) in resources {
-                if !store::class_exists(tx, class).await? {
+                // A class with an inventory exists; only the others are looked up.
+                let inventory = inventories.iter().find(|i| &i.resource_class == class);
+                if inventory.is_none() && !store::class_exists(tx, class).await? {
                     return Err(errors::bad_request(format!(
                         "Unable to allocate inventory for consumer {}: No such resource class {class}.",
                         request.uuid
@@ -403,7 +408,7 @@ pub(crate) async fn write_allocations(
                         "Unable to allocate inventory: Unable to create allocation for '{class}' on resource provider '{rp_uuid}'. The requested amount would {what}."
                     ))
                 };
-                let Some(inv) = inventories.iter().find(|i| &i.resource_class == class) else {
+                let Some(inv) = inventory else {
                     return Err(errors::conflict(format!(
                         "Unable to allocate inventory: Inventory for '{class}' on resource provider '{rp_uuid}' invalid."
                     )));
@@ -446,7 +451,8 @@ pub(crate) async fn write_allocations(
     }
     // A consumer of this write left without allocations is gone (only
     // those: a scan of every consumer would grow with the tables).
-    for request in requests {
+    for request in requests.iter().filter(|r| r.allocations.iter().all(|(_, resources)| resources.is_empty()))
+    {
         tx.execute(
             "DELETE FROM consumers WHERE uuid = $1 \
              AND NOT EXISTS (SELECT 1 FROM allocations WHERE consumer_uuid = $1)",

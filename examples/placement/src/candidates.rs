@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-use crate::db::{Tx, params};
+use crate::db::params;
 use actix_web::{HttpRequest, HttpResponse};
 use microversion_actix::{ApiError, ApiVersion, Version, VersionedModel, controller};
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -492,14 +492,73 @@ struct World {
     traits: BTreeSet<String>,
 }
 
-async fn load(tx: &Tx) -> Result<World, ApiError> {
-    let rows: Vec<(i64, String, Option<i64>, Option<i64>)> = tx
-        .query_map(
-            "SELECT id, uuid, parent_id, root_id FROM resource_providers ORDER BY id",
-            params![],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-        )
-        .await?;
+/// Reads the provider graph: seven independent queries, each on a pooled
+/// connection of its own and all at once, so that PostgreSQL runs them in
+/// parallel (on SQLite's one connection they take turns). Each sees the
+/// data as of its own start, as Placement's statements do under READ
+/// COMMITTED; a row of a provider made in between is ignored.
+async fn load(store: &Store) -> Result<World, ApiError> {
+    let (rows, invs, used, traits, aggs, class_ids, all_traits) = futures_util::try_join!(
+        store.read(async |tx| {
+            tx.query_map(
+                "SELECT id, uuid, parent_id, root_id FROM resource_providers ORDER BY id",
+                params![],
+                |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?, r.get::<Option<i64>>(2)?, r.get::<Option<i64>>(3)?)),
+            )
+            .await
+        }),
+        store.read(async |tx| {
+            tx.query_map(
+                "SELECT provider_id, resource_class, total, reserved, allocation_ratio, min_unit, max_unit, step_size \
+                 FROM inventories",
+                params![],
+                |r| {
+                    let inv = Inv {
+                        total: r.get(2)?,
+                        reserved: r.get(3)?,
+                        ratio: r.get(4)?,
+                        min_unit: r.get(5)?,
+                        max_unit: r.get(6)?,
+                        step: r.get(7)?,
+                        used: 0,
+                    };
+                    Ok((r.get::<i64>(0)?, r.get::<String>(1)?, inv))
+                },
+            )
+            .await
+        }),
+        store.read(async |tx| {
+            tx.query_map(
+                "SELECT provider_id, resource_class, CAST(SUM(used) AS BIGINT) FROM allocations \
+                 GROUP BY provider_id, resource_class",
+                params![],
+                |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?, r.get::<i64>(2)?)),
+            )
+            .await
+        }),
+        store.read(async |tx| {
+            tx.query_map(
+                "SELECT pt.provider_id, pt.trait FROM provider_traits pt JOIN traits t ON t.name = pt.trait \
+                 ORDER BY t.rowid",
+                params![],
+                |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?)),
+            )
+            .await
+        }),
+        store.read(async |tx| {
+            tx.query_map("SELECT provider_id, aggregate FROM provider_aggregates", params![], |r| {
+                Ok((r.get::<i64>(0)?, r.get::<String>(1)?))
+            })
+            .await
+        }),
+        store.read(async |tx| {
+            tx.query_map("SELECT name, id FROM resource_classes", params![], |r| {
+                Ok((r.get::<String>(0)?, r.get::<i64>(1)?))
+            })
+            .await
+        }),
+        store.read(async |tx| tx.query_map("SELECT name FROM traits", params![], |r| r.get::<String>(0)).await),
+    )?;
     let index: HashMap<i64, usize> = rows.iter().enumerate().map(|(i, r)| (r.0, i)).collect();
     let mut nodes: Vec<Node> = rows
         .iter()
@@ -514,60 +573,34 @@ async fn load(tx: &Tx) -> Result<World, ApiError> {
             aggregates: BTreeSet::new(),
         })
         .collect();
-    let invs: Vec<(i64, String, Inv)> = tx.query_map("SELECT provider_id, resource_class, total, reserved, allocation_ratio, min_unit, max_unit, step_size \
-         FROM inventories", params![], |r| {
-        Ok((
-            r.get(0)?,
-            r.get(1)?,
-            Inv {
-                total: r.get(2)?,
-                reserved: r.get(3)?,
-                ratio: r.get(4)?,
-                min_unit: r.get(5)?,
-                max_unit: r.get(6)?,
-                step: r.get(7)?,
-                used: 0,
-            },
-        ))
-    }).await?;
     for (id, class, inv) in invs {
         if let Some(&i) = index.get(&id) {
             nodes[i].inventories.insert(class, inv);
         }
     }
-    let used: Vec<(i64, String, i64)> =
-        tx.query_map("SELECT provider_id, resource_class, CAST(SUM(used) AS BIGINT) FROM allocations GROUP BY provider_id, resource_class", params![], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).await?;
     for (id, class, amount) in used {
         if let Some(inv) = index.get(&id).and_then(|&i| nodes[i].inventories.get_mut(&class)) {
             inv.used = amount;
         }
     }
-    let traits: Vec<(i64, String)> = tx.query_map("SELECT pt.provider_id, pt.trait FROM provider_traits pt JOIN traits t ON t.name = pt.trait ORDER BY t.rowid", params![], |r| Ok((r.get(0)?, r.get(1)?))).await?;
     for (id, name) in traits {
         if let Some(&i) = index.get(&id) {
             nodes[i].traits.insert(name.clone());
             nodes[i].trait_order.push(name);
         }
     }
-    let aggs: Vec<(i64, String)> = tx
-        .query_map("SELECT provider_id, aggregate FROM provider_aggregates", params![], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
-        .await?;
     for (id, agg) in aggs {
         if let Some(&i) = index.get(&id) {
             nodes[i].aggregates.insert(agg);
         }
     }
-    let class_ids: HashMap<String, i64> = tx
-        .query_map("SELECT name, id FROM resource_classes", params![], |r| Ok((r.get(0)?, r.get(1)?)))
-        .await?
-        .into_iter()
-        .collect();
-    let all_traits: BTreeSet<String> =
-        tx.query_map("SELECT name FROM traits", params![], |r| r.get(0)).await?.into_iter().collect();
     let by_uuid = nodes.iter().enumerate().map(|(i, n)| (n.uuid.clone(), i)).collect();
-    Ok(World { nodes, by_uuid, class_ids, traits: all_traits })
+    Ok(World {
+        nodes,
+        by_uuid,
+        class_ids: class_ids.into_iter().collect(),
+        traits: all_traits.into_iter().collect(),
+    })
 }
 
 /// One request group's providers of one class and amount in an allocation.
@@ -1341,7 +1374,7 @@ impl Candidates {
         let features = Features::at(version.version());
         let q = Query::parse(req.query_string());
         let (groups, wide) = parse(features, &q)?;
-        let world = self.store.read(load).await?;
+        let world = load(&self.store).await?;
         let (areqs, summaries) = search(&world, &groups, &wide, features.nested)?;
         let requested: BTreeSet<&str> =
             groups.iter().flat_map(|g| g.resources.iter().map(|(c, _)| c.as_str())).collect();

@@ -372,6 +372,9 @@ pub(crate) async fn remove_other_inventories(
         .map(|i| i.resource_class)
         .filter(|class| !wanted.iter().any(|w| &w.resource_class == class))
         .collect();
+    if removed.is_empty() {
+        return Ok(());
+    }
     // The classes still allocated, in the order of their ids, as Placement
     // names them.
     let allocated: Vec<String> = tx
