@@ -54,7 +54,7 @@ fn controller(out: &mut String, n: u16) {
     let _ = writeln!(
         out,
         "    pub fn by_match(&self, version: ::microversion_actix::Version, x: u64) \
-         -> ::core::result::Result<u64, ::microversion_actix::UnservedVersion> {{"
+         -> ::core::result::Result<u64, ::microversion_actix::operation::UnservedVersion> {{"
     );
     let _ = writeln!(out, "        match (version.major(), version.minor()) {{");
     for i in 0..n - 1 {
@@ -71,7 +71,7 @@ fn controller(out: &mut String, n: u16) {
     );
     let _ = writeln!(
         out,
-        "            _ => Err(::microversion_actix::UnservedVersion {{ operation: \"op\", version }}),"
+        "            _ => Err(::microversion_actix::operation::UnservedVersion {{ operation: \"op\", version }}),"
     );
     let _ = writeln!(out, "        }}\n    }}\n");
     let _ = writeln!(
@@ -82,7 +82,7 @@ fn controller(out: &mut String, n: u16) {
     let _ = writeln!(
         out,
         "    pub fn by_if_chain(&self, version: ::microversion_actix::Version, x: u64) \
-         -> ::core::result::Result<u64, ::microversion_actix::UnservedVersion> {{"
+         -> ::core::result::Result<u64, ::microversion_actix::operation::UnservedVersion> {{"
     );
     for i in (0..n).rev() {
         let keyword = if i == n - 1 { "        if" } else { " else if" };
@@ -94,7 +94,7 @@ fn controller(out: &mut String, n: u16) {
     }
     let _ = writeln!(
         out,
-        " else {{ Err(::microversion_actix::UnservedVersion {{ operation: \"op\", version }}) }}"
+        " else {{ Err(::microversion_actix::operation::UnservedVersion {{ operation: \"op\", version }}) }}"
     );
     let _ = writeln!(out, "    }}\n}}\n");
 }
@@ -173,13 +173,13 @@ fn shapes() -> String {
         let call = if total { format!("Some({name}.op(v))") } else { format!("{name}.op(v).ok()") };
         let _ = writeln!(
             table,
-            "        (\"{name}\", {total}, <{name} as ::microversion_actix::Controller>::OPERATIONS, |v| {call}),"
+            "        (\"{name}\", {total}, <{name} as ::microversion_actix::operation::Controller>::OPERATIONS, |v| {call}),"
         );
     }
     let _ = writeln!(
         out,
         "/// A shape: name, whether it serves every version, its description, its dispatch.\n\
-         type Shape = (&'static str, bool, &'static [::microversion_actix::Operation], \
+         type Shape = (&'static str, bool, &'static [::microversion_actix::operation::Operation], \
          fn(::microversion_actix::Version) -> Option<usize>);\n\
          /// Every shape.\n\
          pub(super) fn shapes() -> Vec<Shape> {{\n    vec![\n{table}    ]\n}}"

@@ -7,7 +7,8 @@ use actix_web::http::StatusCode;
 use actix_web::test as actix_test;
 use actix_web::{App, web};
 use microversion_actix::{
-    ApiVersion, Controller, Json, JsonQuery, Microversions, UnservedVersion, Version, controller,
+    ApiVersion, Json, JsonQuery, Version, VersionNegotiation, controller,
+    operation::{Controller, UnservedVersion},
 };
 use microversion_tests::API;
 use serde::Deserialize;
@@ -156,7 +157,7 @@ async fn call(
     body: Option<&str>,
 ) -> (StatusCode, String, Option<String>) {
     let app = actix_test::init_service(
-        App::new().wrap(Microversions::new(API)).service(Testable { greeting: "hello".into() }),
+        App::new().wrap(VersionNegotiation::new(API)).service(Testable { greeting: "hello".into() }),
     )
     .await;
     let mut req = actix_test::TestRequest::default()
@@ -220,7 +221,7 @@ async fn without_the_middleware_routes_negotiate_from_app_data_or_say_what_to_ad
         assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR, "{path}");
         let body: Value = actix_test::read_body_json(res).await;
         let detail = body["errors"][0]["detail"].as_str().unwrap_or_default();
-        assert!(detail.contains("Microversions::new(API)") && detail.contains(path), "{path}: {detail}");
+        assert!(detail.contains("VersionNegotiation::new(API)") && detail.contains(path), "{path}: {detail}");
     }
 }
 
@@ -388,7 +389,7 @@ impl Volumes {
 
 #[actix_web::test]
 async fn a_literal_route_wins_over_a_parameter_whatever_the_declaration_order() {
-    let app = actix_test::init_service(App::new().wrap(Microversions::new(API)).service(Volumes)).await;
+    let app = actix_test::init_service(App::new().wrap(VersionNegotiation::new(API)).service(Volumes)).await;
     let get = |uri: &'static str, version: &'static str| {
         actix_test::TestRequest::get()
             .uri(uri)
@@ -426,7 +427,7 @@ impl Files {
 
 #[actix_web::test]
 async fn a_literal_route_wins_over_a_parameter_spanning_segments() {
-    let app = actix_test::init_service(App::new().wrap(Microversions::new(API)).service(Files)).await;
+    let app = actix_test::init_service(App::new().wrap(VersionNegotiation::new(API)).service(Files)).await;
     let get = |uri: &'static str| actix_test::TestRequest::get().uri(uri).to_request();
     let res = actix_test::call_service(&app, get("/files/readme/raw")).await;
     assert_eq!(actix_test::read_body(res).await, "raw readme");
@@ -494,7 +495,7 @@ fn decision_tree_agrees_with_brute_force() {
 async fn allow_names_the_methods_of_the_version() {
     let allow = |version: &'static str, method: &'static str, path: &'static str| async move {
         let app = actix_test::init_service(
-            App::new().wrap(Microversions::new(API)).service(Testable { greeting: "hello".into() }),
+            App::new().wrap(VersionNegotiation::new(API)).service(Testable { greeting: "hello".into() }),
         )
         .await;
         let req = actix_test::TestRequest::default()
@@ -531,7 +532,7 @@ async fn allow_names_the_methods_of_the_version() {
     }
     // Without a version header: the oldest version's methods.
     let app = actix_test::init_service(
-        App::new().wrap(Microversions::new(API)).service(Testable { greeting: "hello".into() }),
+        App::new().wrap(VersionNegotiation::new(API)).service(Testable { greeting: "hello".into() }),
     )
     .await;
     let req =

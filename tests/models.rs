@@ -8,7 +8,9 @@ use actix_web::test as actix_test;
 use actix_web::{App, web};
 use microversion_actix::test::{call_at, read_json};
 use microversion_actix::{
-    Microversions, Version, Versioned, VersionedJson, VersionedModel, VersionedStruct, Violation,
+    Version, VersionNegotiation, Versioned, VersionedModel,
+    error::Violation,
+    model::{VersionedJson, VersionedStruct},
 };
 use microversion_tests::API;
 use serde_json::{Value, json};
@@ -249,7 +251,7 @@ async fn create(body: VersionedJson<FlavorView>) -> Versioned<FlavorView> {
 async fn handlers_return_and_take_models_at_the_negotiated_version() {
     let app = actix_test::init_service(
         App::new()
-            .wrap(Microversions::new(API))
+            .wrap(VersionNegotiation::new(API))
             .route("/flavor", web::get().to(show))
             .route("/flavor", web::post().to(create)),
     )
@@ -297,8 +299,8 @@ impl Checked {
 
 #[actix_web::test]
 async fn model_schemas_validate_controller_variants() {
-    use microversion_actix::Controller;
-    let app = actix_test::init_service(App::new().wrap(Microversions::new(API)).service(Checked)).await;
+    use microversion_actix::operation::Controller;
+    let app = actix_test::init_service(App::new().wrap(VersionNegotiation::new(API)).service(Checked)).await;
     let with_description =
         json!({"id": "9", "ram": 64, "OS-FLV-EXT-DATA:ephemeral": 0, "swap": 0, "description": "d"});
     let post = |version: &'static str| {
@@ -343,7 +345,7 @@ impl Typed {
 
 #[actix_web::test]
 async fn versioned_json_after_a_model_schema() {
-    let app = actix_test::init_service(App::new().wrap(Microversions::new(API)).service(Typed)).await;
+    let app = actix_test::init_service(App::new().wrap(VersionNegotiation::new(API)).service(Typed)).await;
     let body = json!({"id": "9", "ram": 64, "OS-FLV-EXT-DATA:ephemeral": 0, "swap": 0, "description": "d"});
     let post = |version: &'static str, body: &Value| {
         call_at(&app, &API, version, actix_test::TestRequest::post().uri("/typed").set_json(body))

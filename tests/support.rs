@@ -20,4 +20,4 @@ pub const API: Api = Api::new(
         Microversion::new("2.12", "Change 12."),
     ],
 )
-.legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+.with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);

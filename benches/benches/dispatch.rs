@@ -10,7 +10,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use microversion_actix::{UnservedVersion, Version};
+use microversion_actix::{Version, operation::UnservedVersion};
 use microversion_benches::dispatch::workload;
 
 include!(concat!(env!("OUT_DIR"), "/dispatch_generated.rs"));

@@ -12,8 +12,9 @@ use actix_web::test::{self, TestRequest};
 use criterion::{Criterion, criterion_group, criterion_main};
 use microversion_actix::openapi::{ApiDescription, OpenApiService};
 use microversion_actix::{
-    Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument, Version,
-    VersionRange,
+    Version,
+    operation::{Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument},
+    version::VersionRange,
 };
 use microversion_benches::history::leaked_api;
 use serde_json::{Value, json};
@@ -76,7 +77,8 @@ fn operations() -> &'static [Operation] {
 }
 
 fn building(c: &mut Criterion) {
-    let description = ApiDescription::new(leaked_api(VERSIONS)).prefix("/v2").operations(operations());
+    let description =
+        ApiDescription::new(leaked_api(VERSIONS)).with_prefix("/v2").with_operations(operations());
     let mut group = c.benchmark_group("openapi/build");
     group.sample_size(10);
     group.bench_function("every_version_1000x100", |b| {
@@ -92,7 +94,8 @@ fn building(c: &mut Criterion) {
 }
 
 fn serving(c: &mut Criterion) {
-    let description = ApiDescription::new(leaked_api(VERSIONS)).prefix("/v2").operations(operations());
+    let description =
+        ApiDescription::new(leaked_api(VERSIONS)).with_prefix("/v2").with_operations(operations());
     let runtime = actix_web::rt::System::new();
     let app = runtime.block_on(test::init_service(App::new().service(OpenApiService::new(description))));
     c.bench_function("openapi/serve_one_of_1000", |b| {

@@ -12,7 +12,11 @@ use std::hint::black_box;
 use actix_web::App;
 use actix_web::test::{self, TestRequest};
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use microversion_actix::{SchemaSource, Version, VersionRange, VersionedSchemas};
+use microversion_actix::{
+    Version,
+    schema::{SchemaSource, VersionedSchemas},
+    version::VersionRange,
+};
 use microversion_benches::history::leaked_api;
 use microversion_benches::server::configure_versioned;
 use serde_json::json;

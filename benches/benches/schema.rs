@@ -19,7 +19,7 @@ use actix_web::test::TestRequest;
 use actix_web::{HttpRequest, web};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use futures_util::StreamExt;
-use microversion_actix::read_json_body;
+use microversion_actix::body::read_json_body;
 use microversion_benches::schema::{AT, create_server_body, create_server_schema, direct, versioned};
 
 fn request(body: &[u8]) -> (HttpRequest, Payload) {

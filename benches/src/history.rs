@@ -15,5 +15,5 @@ pub fn leaked_api(versions: u16) -> Api {
     let history: Vec<Microversion> = (1..=versions)
         .map(|minor| Microversion { version: Version::new(2, minor), change: "A change." })
         .collect();
-    Api::new("compute", Vec::leak(history)).legacy_headers(&["X-OpenStack-Nova-API-Version"])
+    Api::new("compute", Vec::leak(history)).with_legacy_headers(&["X-OpenStack-Nova-API-Version"])
 }

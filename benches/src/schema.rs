@@ -1,7 +1,11 @@
 //! A request schema and body shaped like Nova's `POST /servers`, used to
 //! compare validation through the framework with the validator alone.
 
-use microversion_actix::{SchemaError, SchemaSource, Version, VersionRange, VersionedSchemas};
+use microversion_actix::{
+    Version,
+    schema::{SchemaError, SchemaSource, VersionedSchemas},
+    version::VersionRange,
+};
 use serde_json::{Value, json};
 
 /// The version the schema benchmarks validate at.

@@ -22,7 +22,7 @@ use std::sync::LazyLock;
 
 use actix_web::{HttpResponse, web};
 use microversion_actix::{
-    Api, JsonBody, Microversion, Microversions, Version, Versioned, VersionedModel, controller,
+    Api, Microversion, Version, VersionNegotiation, Versioned, VersionedModel, body::JsonBody, controller,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -42,7 +42,7 @@ const fn nova_like_history() -> [Microversion; 96] {
 static HISTORY: [Microversion; 96] = nova_like_history();
 
 /// A compute API with Nova's size of history: 2.1 to 2.96, legacy header included.
-pub const COMPUTE: Api = Api::new("compute", &HISTORY).legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+pub const COMPUTE: Api = Api::new("compute", &HISTORY).with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
 
 /// The version header every benchmark request carries, plain ones included,
 /// so both sides receive the same bytes.
@@ -248,7 +248,7 @@ pub fn configure_plain(cfg: &mut web::ServiceConfig) {
 /// Mounts the framework routes under `/v2.1`, negotiated against `api`.
 pub fn configure_versioned(api: Api) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
-        cfg.service(web::scope("/v2.1").wrap(Microversions::new(api)).service(Servers));
+        cfg.service(web::scope("/v2.1").wrap(VersionNegotiation::new(api)).service(Servers));
     }
 }
 

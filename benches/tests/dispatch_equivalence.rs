@@ -4,7 +4,7 @@
 //! API's minimum on without a gap, so they return their value directly and
 //! answer below the minimum with the first variant.
 
-use microversion_actix::{UnservedVersion, Version};
+use microversion_actix::{Version, operation::UnservedVersion};
 
 include!(concat!(env!("OUT_DIR"), "/dispatch_generated.rs"));
 

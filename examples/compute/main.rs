@@ -8,7 +8,7 @@ use std::net::{IpAddr, TcpListener};
 use std::time::Duration;
 
 use compute::Settings;
-use microversion_actix::{PublicUrl, Version};
+use microversion_actix::{Version, discovery::PublicUrl};
 
 const DEFAULT_LISTEN: &str = "127.0.0.1:8774";
 const DEFAULT_DATABASE: &str = "compute.sqlite3";

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use common::{LEGACY_HEADER, Response, STANDARD_HEADER, check_contract};
 use compute::COMPUTE;
-use microversion_actix::{Version, VersionSource};
+use microversion_actix::{Version, version::VersionSource};
 use microversion_testkit::http as common;
 use microversion_testkit::negotiation::{self, Expected};
 

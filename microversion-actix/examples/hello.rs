@@ -14,7 +14,7 @@
 
 use actix_web::{App, HttpServer, web};
 use microversion_actix::{
-    Api, ApiError, Discovery, Json, Microversions, Versioned, VersionedModel, controller, history,
+    Api, ApiError, Discovery, Json, VersionNegotiation, Versioned, VersionedModel, controller, history,
 };
 use serde_json::{Value, json};
 
@@ -27,7 +27,7 @@ const HELLO: Api = Api::new(
         "1.2" => "Greetings can be changed.",
     ],
 )
-.path("/v1");
+.with_path("/v1");
 
 /// A greeting at every version: `language` exists from 1.1.
 #[derive(VersionedModel)]
@@ -75,7 +75,7 @@ impl Greetings {
 
 /// Discovery at the root, the API under `/v1`, a JSON 404 elsewhere.
 pub fn app(cfg: &mut web::ServiceConfig) {
-    let versions = Microversions::new(HELLO);
+    let versions = VersionNegotiation::new(HELLO);
     cfg.service(Discovery::new(&[HELLO]))
         .service(web::scope("/v1").wrap(versions.clone()).service(Greetings))
         .default_service(versions.default_service());

@@ -7,11 +7,14 @@ use std::future::{Ready, ready};
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 
-use crate::{Api, ApiError, Negotiated, Version, VersionRange, VersionSource};
+use crate::{
+    Api, ApiError, Version,
+    version::{Negotiated, VersionRange, VersionSource},
+};
 
 /// The version a request is served at (Nova's `req.api_version_request`).
 ///
-/// Inside the scope of [`Microversions`](crate::Microversions) it is the
+/// Inside the scope of [`VersionNegotiation`](crate::VersionNegotiation) it is the
 /// version the middleware negotiated. Without the middleware it negotiates
 /// from the [`Api`] registered as app data, either `.app_data(API)` or
 /// `.app_data(web::Data::new(API))`; errors then come back in the API-SIG
@@ -23,7 +26,9 @@ use crate::{Api, ApiError, Negotiated, Version, VersionRange, VersionSource};
 /// Compare it with `Version` constants, or ask [`ApiVersion::matches`]:
 ///
 /// ```
-/// use microversion_actix::{ApiVersion, Negotiated, Version, VersionHeader, VersionSource};
+/// use microversion_actix::{
+///     ApiVersion, Version, version::{Negotiated, VersionHeader, VersionSource},
+/// };
 ///
 /// let v = ApiVersion::from(Negotiated {
 ///     version: Version::lit("2.10"),
@@ -83,7 +88,7 @@ impl ApiVersion {
             None => {
                 let detail = format!(
                     "No API version is known for {} {}: the ApiVersion extractor needs the microversion \
-                     middleware. Wrap the scope with `.wrap(microversion_actix::Microversions::new(API))`, \
+                     middleware. Wrap the scope with `.wrap(microversion_actix::VersionNegotiation::new(API))`, \
                      or register the declaration with `.app_data(API)`.",
                     req.method(),
                     req.path()

@@ -98,11 +98,12 @@ const HOLD_LIMIT: Duration = Duration::from_secs(60);
 ///
 /// ```
 /// use actix_web::{test::TestRequest, HttpMessage};
-/// use microversion_actix::ParsedJson;
+/// use microversion_actix::__private::ParsedJson;
 ///
 /// let req = TestRequest::default().to_http_request();
 /// req.extensions_mut().insert(ParsedJson(serde_json::json!({"name": "vm"})));
 /// ```
+#[doc(hidden)]
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParsedJson(pub Value);
 
@@ -281,7 +282,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
 /// [`ParsedJson`] in the request extensions).
 ///
 /// ```
-/// use microversion_actix::JsonBody;
+/// use microversion_actix::body::JsonBody;
 ///
 /// async fn echo(body: JsonBody) -> String {
 ///     body.value().to_string()

@@ -1,4 +1,6 @@
-//! `Discovery`: the version documents of `GET /` and `GET /v2.1/` (docs/reference.md §7).
+//! Version discovery (docs/reference.md §7): the [`Discovery`] service of
+//! `GET /` and `GET /v2.1/`, where the scheme and host of its links come
+//! from ([`PublicUrl`]), and the documents it serves.
 
 use std::sync::Arc;
 
@@ -7,17 +9,20 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 
+pub use crate::public_url::{InvalidPublicUrl, PublicUrl};
+pub use microversion_core::{Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList};
+
 use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer};
-use crate::{Api, ApiError, PublicUrl, VersionCap, VersionList};
+use crate::{Api, ApiError, version::VersionCap};
 
 /// The version discovery endpoints of a service, generated from its API
 /// declarations (cap and statuses included) and registered with
 /// `App::service`:
 ///
 /// - `GET /`: the [`VersionList`] of every API;
-/// - `GET /v2.1` and `GET /v2.1/`: the [`SingleVersion`](crate::SingleVersion)
+/// - `GET /v2.1` and `GET /v2.1/`: the [`SingleVersion`]
 ///   document of one API (python-novaclient reads it from its endpoint URL,
-///   without the slash), at the API's [`Api::path`] (`/` + its id unless
+///   without the slash), at the API's [`Api::with_path`] (`/` + its id unless
 ///   set: Cinder's `v3.0` is served at `/v3`);
 /// - `GET /v3` and other version-like ids no API declares: 404 with a JSON body;
 /// - any other method on these paths: 405 with `Allow: GET` and a JSON body.
@@ -25,7 +30,7 @@ use crate::{Api, ApiError, PublicUrl, VersionCap, VersionList};
 /// Version headers are ignored. `self` links are built from the
 /// [`PublicUrl`] in app data (by default the request's own `Host` and the
 /// connection's scheme, forwarded headers ignored), the configured
-/// [`Discovery::prefix`] for a proxy that strips a path (when the links come
+/// [`Discovery::with_prefix`] for a proxy that strips a path (when the links come
 /// from the request), the path the endpoints are mounted at, and the API's
 /// path; the documents carry `Vary` naming the headers read
 /// ([`PublicUrl::vary`]), so a shared cache keeps one copy per host a
@@ -33,19 +38,19 @@ use crate::{Api, ApiError, PublicUrl, VersionCap, VersionList};
 ///
 /// Register it **before** the API's own scope: the scope `/v2.1` would
 /// otherwise also claim the exact path `/v2.1`. And keep it out of the
-/// [`Microversions`](crate::Microversions) middleware, whose scope it is not:
+/// [`VersionNegotiation`](crate::VersionNegotiation) middleware, whose scope it is not:
 ///
 /// ```
 /// use actix_web::{test, web, App, HttpResponse};
-/// use microversion_actix::{Api, Discovery, Microversion, Microversions};
+/// use microversion_actix::{Api, Discovery, Microversion, VersionNegotiation};
 ///
 /// const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial version.")]);
 ///
 /// # actix_web::rt::System::new().block_on(async {
 /// let app = test::init_service(
 ///     App::new()
-///         .service(Discovery::new(&[API]).prefix("/compute"))
-///         .service(web::scope("/v2.1").wrap(Microversions::new(API))
+///         .service(Discovery::new(&[API]).with_prefix("/compute"))
+///         .service(web::scope("/v2.1").wrap(VersionNegotiation::new(API))
 ///             .route("/servers", web::get().to(HttpResponse::Ok))),
 /// ).await;
 /// let doc: serde_json::Value =
@@ -76,7 +81,7 @@ impl Discovery {
     /// A path prefix added to `self` links, for a proxy that serves the
     /// service under `/compute` and strips it before forwarding. A fixed
     /// [`PublicUrl`] carries its own prefix: this one is then not added.
-    pub fn prefix(mut self, prefix: impl Into<String>) -> Discovery {
+    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Discovery {
         let prefix = prefix.into();
         let trimmed = prefix.trim_matches('/');
         self.prefix = if trimmed.is_empty() { String::new() } else { format!("/{trimmed}") };
@@ -85,15 +90,13 @@ impl Discovery {
 
     /// Shows the served maximum of `cap`'s API as it is when each document
     /// is asked for (docs/reference.md §13.4): share the handle given to
-    /// [`Microversions::with_version_cap`](crate::Microversions::with_version_cap).
+    /// [`VersionNegotiation::with_version_cap`](crate::VersionNegotiation::with_version_cap).
     /// The API is the one with the same path (and service type) among those
     /// given to [`Discovery::new`]; its declaration becomes the handle's, so
     /// a retirement shows too. A handle of an API not listed is added at the end.
     pub fn with_version_cap(mut self, cap: VersionCap) -> Discovery {
         let declared = *cap.declaration();
-        let same = |api: &Api| {
-            api.api_path() == declared.api_path() && api.service_type() == declared.service_type()
-        };
+        let same = |api: &Api| api.path() == declared.path() && api.service_type() == declared.service_type();
         match self.apis.iter().position(same) {
             Some(i) => {
                 self.apis[i] = declared;
@@ -117,7 +120,7 @@ impl Discovery {
     }
 
     /// Renders the 404 of an unknown id with `format` (API-SIG errors by default).
-    pub fn error_format(mut self, format: impl ErrorFormat) -> Discovery {
+    pub fn with_error_format(mut self, format: impl ErrorFormat) -> Discovery {
         self.errors = Discovery::renderer(&self.apis, format);
         self
     }
@@ -126,7 +129,7 @@ impl Discovery {
     fn renderer(apis: &[Api], format: impl ErrorFormat) -> ErrorRenderer {
         let renderer = ErrorRenderer::new(format);
         match apis.first() {
-            Some(api) => renderer.service(api.service_type()),
+            Some(api) => renderer.with_service(api.service_type()),
             None => renderer,
         }
     }
@@ -156,13 +159,13 @@ impl Discovery {
 
     fn single(&self, req: &HttpRequest, index: usize) -> HttpResponse {
         let api = self.caps[index].as_ref().map_or(self.apis[index], VersionCap::api);
-        let (root, vary) = self.root_url(req, &api.api_path());
+        let (root, vary) = self.root_url(req, &api.path());
         Discovery::document(vary, api.single_version_document(&root))
     }
 
     fn unknown(&self, req: &HttpRequest) -> HttpResponse {
         let id = req.match_info().get("id").unwrap_or_default();
-        let known: Vec<String> = self.apis.iter().map(|a| a.api_id().into_owned()).collect();
+        let known: Vec<String> = self.apis.iter().map(|a| a.id().into_owned()).collect();
         self.errors.render(&ApiError::not_found(format!(
             "API version {id} does not exist; this service offers {}.",
             known.join(", ")
@@ -200,7 +203,7 @@ impl HttpServiceFactory for Discovery {
             .default_service(not_allowed(&this))
             .register(config);
         for (index, api) in this.apis.iter().enumerate() {
-            let path = api.api_path();
+            let path = api.path();
             let single = Arc::clone(&this);
             web::resource([path.to_string(), format!("{path}/")])
                 .route(web::get().to(move |req: HttpRequest| {

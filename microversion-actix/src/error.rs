@@ -1,4 +1,7 @@
-//! `ApiError`: the one error type of a versioned API, rendered as JSON.
+//! Errors: [`ApiError`], the one error type of a versioned API; the formats
+//! it is rendered in ([`ApiSigErrors`], [`NovaFaults`], any
+//! [`ErrorFormat`]) through one [`ErrorRenderer`]; and the [`Violation`]s
+//! of a refused body or query, in the words of Python's `jsonschema`.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -7,9 +10,12 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::HeaderValue;
 use actix_web::{HttpResponse, ResponseError};
 
-use crate::format::ErrorRenderer;
-use crate::violation::Violation;
-use crate::{Link, NegotiationError, UnservedVersion, Version};
+pub use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer, NovaFaults};
+pub use crate::violation::{
+    Input as ViolationInput, MAX_ECHOED_VALUE_CHARS, MAX_MESSAGE_CHARS, Violation, best_match, python_repr,
+    python_str,
+};
+use crate::{Version, discovery::Link, operation::UnservedVersion, version::NegotiationError};
 
 /// The error every part of this crate answers with, and the one handlers
 /// should return: a status, a stable error code, a title and a detail that
@@ -17,9 +23,9 @@ use crate::{Link, NegotiationError, UnservedVersion, Version};
 ///
 /// It implements [`ResponseError`], so `Result<_, ApiError>` works as a
 /// handler return type. Its own rendering uses the API-SIG errors format
-/// ([`ApiSigErrors`](crate::ApiSigErrors)); inside the scope of
-/// [`Microversions`](crate::Microversions) the middleware renders it with the
-/// API's [`ErrorRenderer`]: its [`ErrorFormat`](crate::ErrorFormat), the
+/// ([`ApiSigErrors`]); inside the scope of
+/// [`VersionNegotiation`](crate::VersionNegotiation) the middleware renders it with the
+/// API's [`ErrorRenderer`]: its [`ErrorFormat`], the
 /// service type in the code, its version header names.
 ///
 /// ```
@@ -148,7 +154,7 @@ impl ApiError {
     /// holds them all, and the API-SIG format lists them.
     ///
     /// ```
-    /// use microversion_actix::{ApiError, Violation};
+    /// use microversion_actix::{ApiError, error::Violation};
     /// use serde_json::json;
     ///
     /// let err = ApiError::invalid_input(vec![
@@ -266,7 +272,7 @@ impl std::error::Error for ApiError {}
 
 /// Standalone, an error renders with the defaults: API-SIG errors, no
 /// service prefix, the default minimum/maximum header names. Inside the
-/// scope of [`Microversions`](crate::Microversions) the middleware renders
+/// scope of [`VersionNegotiation`](crate::VersionNegotiation) the middleware renders
 /// it again with the API's [`ErrorRenderer`].
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {

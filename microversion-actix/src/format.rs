@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 
 use crate::ApiError;
 use crate::error::version_value;
+use crate::header::{MAX_VERSION_HEADER_NAME, MIN_VERSION_HEADER_NAME};
 
 /// A 408 closes its connection: the body it gave up on may still be on
 /// its way, and a chunked one would otherwise be drained without a deadline.
@@ -19,28 +20,19 @@ fn close_after_timeout(error: &ApiError, head: &mut actix_web::dev::ResponseHead
     }
 }
 
-/// `OpenStack-API-Version` as an actix header name.
-pub const STANDARD_HEADER_NAME: HeaderName = HeaderName::from_static("openstack-api-version");
-/// The default name of the header carrying the served minimum
-/// ([`MIN_VERSION_HEADER`](crate::MIN_VERSION_HEADER)) as an actix header name.
-pub const MIN_VERSION_HEADER_NAME: HeaderName = HeaderName::from_static("openstack-api-minimum-version");
-/// The default name of the header carrying the served maximum
-/// ([`MAX_VERSION_HEADER`](crate::MAX_VERSION_HEADER)) as an actix header name.
-pub const MAX_VERSION_HEADER_NAME: HeaderName = HeaderName::from_static("openstack-api-maximum-version");
-
 /// How one API renders its errors: the body [`ErrorFormat`], the service
 /// type that prefixes error codes, and the names of the headers that carry
 /// the served minimum and maximum versions (on 400 and 406).
 ///
-/// [`Microversions`](crate::Microversions) and [`Discovery`](crate::Discovery)
+/// [`VersionNegotiation`](crate::VersionNegotiation) and [`Discovery`](crate::Discovery)
 /// render every error through one; use one for errors of your own outside
 /// them, so that clients see a single shape:
 ///
 /// ```
 /// use actix_web::http::StatusCode;
-/// use microversion_actix::{ApiError, ErrorRenderer, NovaFaults};
+/// use microversion_actix::{ApiError, error::{ErrorRenderer, NovaFaults}};
 ///
-/// let renderer = ErrorRenderer::new(NovaFaults::default()).service("compute");
+/// let renderer = ErrorRenderer::new(NovaFaults::default()).with_service("compute");
 /// let res = renderer.render(&ApiError::not_found("No such flavor."));
 /// assert_eq!(res.status(), StatusCode::NOT_FOUND);
 ///
@@ -89,14 +81,14 @@ impl ErrorRenderer {
     }
 
     /// Prefixes error codes with `service` (`compute.not-found`).
-    pub fn service(mut self, service: &'static str) -> ErrorRenderer {
+    pub fn with_service(mut self, service: &'static str) -> ErrorRenderer {
         self.service = Some(service);
         self
     }
 
     /// Names the headers that carry the served minimum and maximum (Ironic
     /// uses `X-OpenStack-Ironic-API-Minimum-Version`, ...).
-    pub fn version_headers(mut self, min: HeaderName, max: HeaderName) -> ErrorRenderer {
+    pub fn with_min_max_headers(mut self, min: HeaderName, max: HeaderName) -> ErrorRenderer {
         self.min_header = min;
         self.max_header = max;
         self
@@ -108,7 +100,7 @@ impl ErrorRenderer {
     }
 
     /// The names of the minimum and maximum version headers.
-    pub fn version_header_names(&self) -> (&HeaderName, &HeaderName) {
+    pub fn min_max_headers(&self) -> (&HeaderName, &HeaderName) {
         (&self.min_header, &self.max_header)
     }
 
@@ -123,10 +115,10 @@ impl ErrorRenderer {
     ///
     /// ```
     /// use actix_web::{test, App};
-    /// use microversion_actix::{ErrorRenderer, NovaFaults};
+    /// use microversion_actix::error::{ErrorRenderer, NovaFaults};
     ///
     /// # actix_web::rt::System::new().block_on(async {
-    /// let errors = ErrorRenderer::new(NovaFaults::default()).service("compute");
+    /// let errors = ErrorRenderer::new(NovaFaults::default()).with_service("compute");
     /// let app = test::init_service(App::new().default_service(errors.default_service())).await;
     /// let res = test::call_service(&app, test::TestRequest::get().uri("/nowhere").to_request()).await;
     /// assert_eq!(res.status(), 404);
@@ -184,11 +176,11 @@ impl ErrorRenderer {
 /// Renders an [`ApiError`] as the JSON body a service answers with.
 ///
 /// The middleware renders every error of its scope through the configured
-/// format ([`Microversions::error_format`](crate::Microversions::error_format)),
+/// format ([`VersionNegotiation::with_error_format`](crate::VersionNegotiation::with_error_format)),
 /// so a service picks its shape once. Implement it for a shape of your own:
 ///
 /// ```
-/// use microversion_actix::{ApiError, ErrorFormat};
+/// use microversion_actix::{ApiError, error::ErrorFormat};
 /// use serde_json::{json, Value};
 ///
 /// struct Plain;
@@ -223,7 +215,7 @@ pub trait ErrorFormat: Send + Sync + 'static {
 /// Nova's words.
 ///
 /// ```
-/// use microversion_actix::{ApiError, ApiSigErrors, ErrorFormat};
+/// use microversion_actix::{ApiError, error::{ApiSigErrors, ErrorFormat}};
 /// use serde_json::json;
 ///
 /// let body = ApiSigErrors.render(&ApiError::conflict("Locked."), Some("compute"));
@@ -295,7 +287,9 @@ impl ErrorFormat for ApiSigErrors {
 /// the extra fields.
 ///
 /// ```
-/// use microversion_actix::{ApiError, ErrorFormat, NegotiationError, NovaFaults, Version};
+/// use microversion_actix::{
+///     ApiError, Version, error::{ErrorFormat, NovaFaults}, version::NegotiationError,
+/// };
 /// use serde_json::json;
 ///
 /// let err = ApiError::from(NegotiationError::NotAcceptable {
@@ -379,7 +373,7 @@ impl ErrorFormat for NovaFaults {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Link, Version};
+    use crate::{Version, discovery::Link};
     use actix_web::http::StatusCode;
 
     #[test]
@@ -426,7 +420,7 @@ mod tests {
         let errors = [
             ApiError::from_status(StatusCode::NOT_FOUND, "gone").with_request_id("req-1"),
             ApiError::bad_request("bad").with_versions(Version::new(2, 1), Version::new(2, 5)),
-            ApiError::invalid_input(vec![crate::Violation::new("/a", "type", "m")]),
+            ApiError::invalid_input(vec![crate::error::Violation::new("/a", "type", "m")]),
             ApiError::conflict("c").with_link(Link {
                 href: "http://h".into(),
                 rel: "help".into(),
@@ -446,7 +440,7 @@ mod tests {
 
     #[test]
     fn every_format_puts_the_range_in_the_body() {
-        use crate::NegotiationError;
+        use crate::version::NegotiationError;
         let not_acceptable = ApiError::from(NegotiationError::NotAcceptable {
             requested: Version::lit("3.7"),
             min: Version::lit("2.1"),
@@ -489,7 +483,7 @@ mod tests {
 
     #[test]
     fn nova_fault_carries_the_range_fields() {
-        let err = ApiError::from(crate::NegotiationError::NotAcceptable {
+        let err = ApiError::from(crate::version::NegotiationError::NotAcceptable {
             requested: Version::lit("3.7"),
             min: Version::lit("2.1"),
             max: Version::lit("2.96"),

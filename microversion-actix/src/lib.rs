@@ -6,19 +6,19 @@
 //! keeps the oldest behaviour. This crate is the actix-web layer over
 //! [`microversion-core`](microversion_core) (re-exported here):
 //!
-//! - [`Microversions`]: the middleware that negotiates each request, answers
+//! - [`VersionNegotiation`]: the middleware that negotiates each request, answers
 //!   400 and 406 itself, and puts `OpenStack-API-Version`, the legacy headers
 //!   and `Vary` on every response of its scope, errors included;
 //! - [`ApiVersion`]: the negotiated version as a handler argument, with
 //!   [`ApiVersion::matches`] and comparisons against [`Version`]s;
 //! - [`ApiError`]: the error type, rendered as API-SIG errors by default or
-//!   through any [`ErrorFormat`] ([`NovaFaults`] for Nova's shape);
+//!   through any [`ErrorFormat`](crate::error::ErrorFormat) ([`NovaFaults`](crate::error::NovaFaults) for Nova's shape);
 //! - [`Discovery`]: `GET /` and `GET /v2.1/`, generated from the declaration;
-//!   [`PublicUrl`]: where the scheme and host of links come from;
-//! - [`VersionedSchemas`]: JSON Schemas keyed by version ranges, compiled
-//!   once; [`read_json_body`], [`Json`], [`JsonBody`] read a body once;
+//!   [`PublicUrl`](crate::discovery::PublicUrl): where the scheme and host of links come from;
+//! - [`VersionedSchemas`](crate::schema::VersionedSchemas): JSON Schemas keyed by version ranges, compiled
+//!   once; [`read_json_body`](crate::body::read_json_body), [`Json`], [`JsonBody`](crate::body::JsonBody) read a body once;
 //! - [`test`](mod@test): helpers to call a service at a version in tests;
-//! - [`controller`], [`api_version`], [`schema`]: same-named methods with
+//! - [`controller`], [`api_version`], [`schema`](macro@schema): same-named methods with
 //!   version ranges, expanded into one dispatch table and checked at
 //!   compile time; [`VersionedModel`]: structs whose fields have versions.
 //!
@@ -30,7 +30,7 @@
 //! use actix_web::{App, test, web};
 //! use microversion_actix::test::{call_at, read_json};
 //! use microversion_actix::{
-//!     Api, Discovery, Json, Microversion, Microversions, Versioned, VersionedModel, controller,
+//!     Api, Discovery, Json, Microversion, VersionNegotiation, Versioned, VersionedModel, controller,
 //! };
 //! use serde_json::{Value, json};
 //!
@@ -39,7 +39,7 @@
 //!     Microversion::new("2.2", "Servers show their host."),
 //!     Microversion::new("2.3", "Servers can be renamed."),
 //! ])
-//! .legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+//! .with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
 //!
 //! /// One struct for every version: `host` exists from 2.2.
 //! #[derive(VersionedModel)]
@@ -79,7 +79,7 @@
 //! let app = test::init_service(
 //!     App::new()
 //!         .service(Discovery::new(&[COMPUTE]))
-//!         .service(web::scope("/v2.1").wrap(Microversions::new(COMPUTE)).service(Servers)),
+//!         .service(web::scope("/v2.1").wrap(VersionNegotiation::new(COMPUTE)).service(Servers)),
 //! )
 //! .await;
 //!
@@ -105,8 +105,9 @@
 //! use actix_web::{test, web, App, HttpResponse};
 //! use actix_web::http::StatusCode;
 //! use microversion_actix::{
-//!     Api, ApiError, ApiVersion, Discovery, JsonBody, Microversion, Microversions, SchemaSource,
-//!     Version, VersionRange, VersionedSchemas,
+//!     Api, ApiError, ApiVersion, Discovery, Microversion, Version,
+//!     VersionNegotiation, body::JsonBody, schema::{SchemaSource, VersionedSchemas},
+//!     version::VersionRange,
 //! };
 //! use serde_json::json;
 //!
@@ -116,7 +117,7 @@
 //!     Microversion::new("2.2", "Keypairs gain a type."),
 //!     Microversion::new("2.3", "Servers show their host."),
 //! ])
-//! .legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+//! .with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
 //!
 //! const V2_2: Version = Version::lit("2.2");
 //! const V2_3: Version = Version::lit("2.3");
@@ -168,7 +169,7 @@
 //!         .service(Discovery::new(&[COMPUTE]))
 //!         .service(
 //!             web::scope("/v2.1")
-//!                 .wrap(Microversions::new(COMPUTE))
+//!                 .wrap(VersionNegotiation::new(COMPUTE))
 //!                 .route("/servers/{id}", web::get().to(show_server))
 //!                 .route("/servers", web::post().to(create_server))
 //!                 .route("/os-keypair-types", web::get().to(keypair_types)),
@@ -208,7 +209,7 @@
 //!   headers and must stay outside the middleware.
 //! - Without the middleware, [`ApiVersion`] negotiates from an [`Api`] in app
 //!   data (`.app_data(API)`), but then no response carries version headers.
-//! - A deployer cap ([`Api::capped_at`] or [`Microversions::cap`]) lowers the
+//! - A deployer cap ([`Api::capped_at`] or [`VersionNegotiation::capped_at`]) lowers the
 //!   served maximum; 406, `latest` and discovery follow it.
 //!
 //! # Features
@@ -226,48 +227,42 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod api_version;
-mod body;
-mod controller;
-mod discovery;
-mod error;
+pub mod body;
+pub mod client;
+mod derive;
+pub mod discovery;
+pub mod error;
 mod format;
-mod middleware;
+pub mod header;
+pub mod lifecycle;
+pub mod middleware;
+pub mod model;
 mod observe;
 #[cfg(feature = "openapi")]
 pub mod openapi;
+pub mod operation;
 mod public_url;
 mod query;
 mod response_validation;
 mod route;
-mod schema;
+pub mod schema;
 pub mod test;
-mod versioned;
-pub mod violation;
+pub mod version;
+mod violation;
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 
-pub use microversion_core::{
-    Api, CapError, ClientNegotiationError, ClientRequest, DEPRECATION_HEADER, Deprecation, DeprecationNotice,
-    DiscoveryParseError, InvertedRange, LINK_HEADER, Link, MAX_DEPRECATIONS, MAX_ECHOED_BYTES,
-    MAX_LEGACY_HEADERS, MAX_VERSION_HEADER, MIN_VERSION_HEADER, MediaType, Microversion, Negotiated,
-    NegotiationError, Operation, OperationVariant, ParseVersionError, ResponseDescription, ResponseHeaders,
-    RetireError, STANDARD_HEADER, SUNSET_HEADER, SchemaDescription, SchemaDocument, ServerVersion,
-    SingleVersion, Timestamp, TimestampError, UnservedVersion, Version, VersionCap, VersionDocument,
-    VersionHeader, VersionList, VersionRange, VersionSource, VersionStatus, append_vary, choose_version,
-    parse_discovery,
-};
-
 pub use api_version::ApiVersion;
-pub use body::{BodyLimit, BodyTimeout, Json, JsonBody, ParsedJson, read_json_body};
-pub use controller::Controller;
+pub use body::Json;
 pub use discovery::Discovery;
 pub use error::ApiError;
-pub use format::{
-    ApiSigErrors, ErrorFormat, ErrorRenderer, MAX_VERSION_HEADER_NAME, MIN_VERSION_HEADER_NAME, NovaFaults,
-    STANDARD_HEADER_NAME,
-};
+pub use microversion_core::{Api, Microversion, Version};
+pub use middleware::VersionNegotiation;
+pub use model::{Versioned, VersionedModel};
+pub use query::JsonQuery;
+
 /// Makes an impl block a controller: same-named methods with
 /// [`macro@api_version`] are variants of one operation, dispatched by the
 /// negotiated version; checked at compile time (valid literals, no
@@ -275,7 +270,7 @@ pub use format::{
 ///
 /// `#[controller(api = API)]`, optionally `scope = "/path"` and
 /// `crate = "path::to::microversion_actix"`. The type then implements
-/// [`Controller`] and registers with `.service(value)`. See the guide's
+/// [`Controller`](crate::operation::Controller) and registers with `.service(value)`. See the guide's
 /// chapter on controllers.
 ///
 /// ```
@@ -298,7 +293,6 @@ pub use format::{
 /// ```
 #[doc(inline)]
 pub use microversion_macros::controller;
-pub use violation::Violation;
 
 /// The versions a controller method serves: `#[api_version("2.1")]` (2.1 and
 /// later), `#[api_version("2.1", "2.4")]` (inclusive), optionally
@@ -346,15 +340,6 @@ pub use microversion_macros::history;
 /// chapter on versioned models.
 #[doc(inline)]
 pub use microversion_macros::VersionedModel;
-pub use middleware::{Microversions, MicroversionsFuture, MicroversionsService};
-pub use public_url::{InvalidPublicUrl, PublicUrl};
-pub use query::JsonQuery;
-pub use response_validation::ResponseValidation;
-pub use schema::{MAX_LISTED_VIOLATIONS, Schema, SchemaError, SchemaSource, VersionedSchemas, query_to_json};
-pub use versioned::{
-    At, FieldSchema, Versioned, VersionedJson, VersionedModel, VersionedStruct, compile_model_schemas,
-};
-
 /// The guide in `docs/`, compiled as doctests so that its snippets stay true.
 #[cfg(doctest)]
 mod guide {

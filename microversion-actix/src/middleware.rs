@@ -1,5 +1,7 @@
-//! `Microversions`: the middleware that negotiates every request of its
-//! scope and stamps the version headers on every response (docs/reference.md §3).
+//! The middleware: [`VersionNegotiation`] negotiates every request of its
+//! scope and stamps the version headers on every response
+//! (docs/reference.md §3); [`ResponseValidation`] says whether it checks
+//! responses against their declared schemas.
 
 use std::collections::BTreeSet;
 use std::future::{Future, Ready, ready};
@@ -15,10 +17,15 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use actix_web::{Error, HttpMessage, HttpResponse};
 
-use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer, STANDARD_HEADER_NAME};
+pub use crate::response_validation::ResponseValidation;
+
+use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer};
+use crate::header::STANDARD_HEADER_NAME;
 use crate::{
-    Api, ApiError, CapError, LINK_HEADER, Negotiated, ResponseHeaders, RetireError, Version, VersionCap,
-    append_vary,
+    Api, ApiError, Version,
+    header::{LINK_HEADER, ResponseHeaders, append_vary},
+    lifecycle::RetireError,
+    version::{CapError, Negotiated, VersionCap},
 };
 
 /// Response headers that carry a request id an error body can repeat.
@@ -32,7 +39,7 @@ const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-requ
 ///   outside the served range; both bodies name the served minimum and
 ///   maximum, and both carry them in the minimum/maximum headers (a client
 ///   that sent garbage learns the range as well as one that asked too high);
-/// - otherwise stores the [`Negotiated`](crate::Negotiated) version in the
+/// - otherwise stores the [`Negotiated`] version in the
 ///   request extensions (read it with [`ApiVersion`](crate::ApiVersion)) and calls the handler;
 /// - adds `OpenStack-API-Version: <service> <version>`, each legacy header
 ///   with `<version>`, and `Vary` naming them to **every** response of its
@@ -60,16 +67,16 @@ const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-requ
 ///
 /// ```
 /// use actix_web::{web, App, HttpResponse};
-/// use microversion_actix::{Api, Microversion, Microversions, NovaFaults, Version};
+/// use microversion_actix::{Api, Microversion, Version, VersionNegotiation, error::NovaFaults};
 ///
 /// const API: Api = Api::new("compute", &[
 ///     Microversion::new("2.1", "Initial version."),
 ///     Microversion::new("2.2", "Keypairs gain a type."),
 /// ]);
 ///
-/// let middleware = Microversions::new(API)
-///     .error_format(NovaFaults::default())
-///     .cap(Version::lit("2.1"))
+/// let middleware = VersionNegotiation::new(API)
+///     .with_error_format(NovaFaults::default())
+///     .capped_at(Version::lit("2.1"))
 ///     .expect("2.1 is declared");
 /// let app = App::new().service(
 ///     web::scope("/v2.1").wrap(middleware).route("/servers", web::get().to(HttpResponse::Ok)),
@@ -77,11 +84,11 @@ const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-requ
 /// # drop(app);
 /// ```
 ///
-/// A version declared deprecated ([`Api::deprecated`]) is answered with
+/// A version declared deprecated ([`Api::with_deprecation`]) is answered with
 /// `Deprecation`, `Sunset` and `Link` headers, rendered when the app is
 /// built (docs/reference.md §13.2). The served maximum is read per request
 /// from a [`VersionCap`] that can change while serving
-/// ([`Microversions::with_version_cap`], §13.4).
+/// ([`VersionNegotiation::with_version_cap`], §13.4).
 ///
 /// With the `metrics` feature, every request is counted through the
 /// [`metrics`](https://docs.rs/metrics) facade as
@@ -89,38 +96,38 @@ const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-requ
 /// (§13.5); with the `tracing` feature, each request runs in a
 /// `microversion` span whose `api_version` field is the negotiated version.
 #[derive(Clone, Debug)]
-pub struct Microversions {
+pub struct VersionNegotiation {
     api: Api,
     cap: VersionCap,
     errors: ErrorRenderer,
 }
 
-impl Microversions {
+impl VersionNegotiation {
     /// The middleware for `api`, with API-SIG error bodies and the default
-    /// minimum/maximum header names ([`MIN_VERSION_HEADER`](crate::MIN_VERSION_HEADER),
-    /// [`MAX_VERSION_HEADER`](crate::MAX_VERSION_HEADER)). A deployer cap set
+    /// minimum/maximum header names ([`MIN_VERSION_HEADER`](crate::header::MIN_VERSION_HEADER),
+    /// [`MAX_VERSION_HEADER`](crate::header::MAX_VERSION_HEADER)). A deployer cap set
     /// with [`Api::capped_at`] is honoured.
-    pub fn new(api: Api) -> Microversions {
-        Microversions {
+    pub fn new(api: Api) -> VersionNegotiation {
+        VersionNegotiation {
             api,
             cap: VersionCap::new(&api),
-            errors: ErrorRenderer::new(ApiSigErrors).service(api.service_type()),
+            errors: ErrorRenderer::new(ApiSigErrors).with_service(api.service_type()),
         }
     }
 
     /// Renders errors with `format` instead of the API-SIG errors format.
-    pub fn error_format(mut self, format: impl ErrorFormat) -> Microversions {
-        let (min, max) = self.errors.version_header_names();
+    pub fn with_error_format(mut self, format: impl ErrorFormat) -> VersionNegotiation {
+        let (min, max) = self.errors.min_max_headers();
         self.errors = ErrorRenderer::new(format)
-            .service(self.api.service_type())
-            .version_headers(min.clone(), max.clone());
+            .with_service(self.api.service_type())
+            .with_min_max_headers(min.clone(), max.clone());
         self
     }
 
     /// Names the headers that carry the served minimum and maximum on 400
     /// and 406 (Ironic uses `X-OpenStack-Ironic-API-Minimum-Version`, ...).
-    pub fn min_max_headers(mut self, min: HeaderName, max: HeaderName) -> Microversions {
-        self.errors = self.errors.version_headers(min, max);
+    pub fn with_min_max_headers(mut self, min: HeaderName, max: HeaderName) -> VersionNegotiation {
+        self.errors = self.errors.with_min_max_headers(min, max);
         self
     }
 
@@ -138,9 +145,9 @@ impl Microversions {
     }
 
     /// Lowers the served maximum (see [`Api::capped_at`]); a fixed cap,
-    /// with a handle of its own. Use [`Microversions::with_version_cap`] for
+    /// with a handle of its own. Use [`VersionNegotiation::with_version_cap`] for
     /// one that changes while serving.
-    pub fn cap(mut self, cap: Version) -> Result<Microversions, CapError> {
+    pub fn capped_at(mut self, cap: Version) -> Result<VersionNegotiation, CapError> {
         self.api = self.api.capped_at(cap)?;
         self.cap = VersionCap::new(&self.api);
         Ok(self)
@@ -148,8 +155,8 @@ impl Microversions {
 
     /// Retires the versions below `below` (see [`Api::retire_below`]): they
     /// answer 406 naming their sunset; the cap handle starts anew. Give
-    /// discovery the same declaration, or share [`Microversions::version_cap`].
-    pub fn retire_below(mut self, below: Version) -> Result<Microversions, RetireError> {
+    /// discovery the same declaration, or share [`VersionNegotiation::version_cap`].
+    pub fn retire_below(mut self, below: Version) -> Result<VersionNegotiation, RetireError> {
         self.api = self.api.retire_below(below)?;
         self.cap = VersionCap::new(&self.api);
         Ok(self)
@@ -161,21 +168,23 @@ impl Microversions {
     /// ([`VersionCap::declaration`]) is the one served.
     ///
     /// ```
-    /// use microversion_actix::{Api, Discovery, Microversion, Microversions, Version, VersionCap};
+    /// use microversion_actix::{
+    ///     Api, Discovery, Microversion, Version, VersionNegotiation, version::VersionCap,
+    /// };
     ///
     /// const API: Api = Api::new("compute", &[
     ///     Microversion::new("2.1", "Initial version."),
     ///     Microversion::new("2.2", "Keypairs gain a type."),
     /// ]);
     /// let cap = VersionCap::new(&API.capped_at(Version::lit("2.1")).unwrap());
-    /// let middleware = Microversions::new(API).with_version_cap(cap.clone());
+    /// let middleware = VersionNegotiation::new(API).with_version_cap(cap.clone());
     /// let discovery = Discovery::new(&[API]).with_version_cap(cap.clone());
     /// // Later, from a signal handler or an admin endpoint:
     /// cap.set(Version::lit("2.2")).expect("a declared version");
     /// assert_eq!(middleware.version_cap().get(), Version::lit("2.2"));
     /// # drop(discovery);
     /// ```
-    pub fn with_version_cap(mut self, cap: VersionCap) -> Microversions {
+    pub fn with_version_cap(mut self, cap: VersionCap) -> VersionNegotiation {
         self.api = *cap.declaration();
         self.cap = cap;
         self
@@ -192,35 +201,35 @@ impl Microversions {
     }
 }
 
-impl<S, B> Transform<S, ServiceRequest> for Microversions
+impl<S, B> Transform<S, ServiceRequest> for VersionNegotiation
 where
     S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = Error> + 'static,
     B: MessageBody + 'static,
 {
     type Response = ServiceResponse<EitherBody<B>>;
     type Error = Error;
-    type Transform = MicroversionsService<S>;
+    type Transform = VersionNegotiationService<S>;
     type InitError = ();
     type Future = Ready<Result<Self::Transform, Self::InitError>>;
 
     fn new_transform(&self, service: S) -> Self::Future {
-        ready(Ok(MicroversionsService { service, state: Rc::new(State::new(self)) }))
+        ready(Ok(VersionNegotiationService { service, state: Rc::new(State::new(self)) }))
     }
 }
 
-/// The service [`Microversions`] wraps around a scope (created by actix).
-pub struct MicroversionsService<S> {
+/// The service [`VersionNegotiation`] wraps around a scope (created by actix).
+pub struct VersionNegotiationService<S> {
     service: S,
     state: Rc<State>,
 }
 
-impl<S> std::fmt::Debug for MicroversionsService<S> {
+impl<S> std::fmt::Debug for VersionNegotiationService<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MicroversionsService").field("api", &self.state.api).finish_non_exhaustive()
+        f.debug_struct("VersionNegotiationService").field("api", &self.state.api).finish_non_exhaustive()
     }
 }
 
-impl<S, B> Service<ServiceRequest> for MicroversionsService<S>
+impl<S, B> Service<ServiceRequest> for VersionNegotiationService<S>
 where
     S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = Error> + 'static,
     B: MessageBody + 'static,
@@ -228,9 +237,9 @@ where
     type Response = ServiceResponse<EitherBody<B>>;
     type Error = Error;
     #[cfg(not(feature = "tracing"))]
-    type Future = MicroversionsFuture<S::Future, B>;
+    type Future = VersionNegotiationFuture<S::Future, B>;
     #[cfg(feature = "tracing")]
-    type Future = tracing::instrument::Instrumented<MicroversionsFuture<S::Future, B>>;
+    type Future = tracing::instrument::Instrumented<VersionNegotiationFuture<S::Future, B>>;
 
     forward_ready!(service);
 
@@ -257,8 +266,9 @@ where
                     // 400/406 could answer a request that negotiates fine.
                     res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
                     let res = state.finish(res, None);
-                    let fut =
-                        MicroversionsFuture { step: Step::Refused { res: Some(req.into_response(res)) } };
+                    let fut = VersionNegotiationFuture {
+                        step: Step::Refused { res: Some(req.into_response(res)) },
+                    };
                     #[cfg(feature = "tracing")]
                     let fut = tracing::Instrument::instrument(fut, tracing::Span::none());
                     return fut;
@@ -271,7 +281,7 @@ where
         let _entered = span.enter();
         // No clone of the request may live while the inner service routes:
         // actix needs sole ownership of it to record path parameters.
-        let fut = MicroversionsFuture {
+        let fut = VersionNegotiationFuture {
             step: Step::Forwarded { inner: self.service.call(req), state, negotiated },
         };
         #[cfg(feature = "tracing")]
@@ -281,11 +291,11 @@ where
 }
 
 pin_project_lite::pin_project! {
-    /// The future of [`MicroversionsService`]: the wrapped service's
+    /// The future of [`VersionNegotiationService`]: the wrapped service's
     /// response with the version headers added, or the refusal (400, 406)
     /// of a request whose version did not negotiate. A named type rather
     /// than a boxed `async` block: no allocation per request.
-    pub struct MicroversionsFuture<F, B> {
+    pub struct VersionNegotiationFuture<F, B> {
         #[pin]
         step: Step<F, B>,
     }
@@ -301,17 +311,17 @@ pin_project_lite::pin_project! {
     }
 }
 
-impl<F, B> std::fmt::Debug for MicroversionsFuture<F, B> {
+impl<F, B> std::fmt::Debug for VersionNegotiationFuture<F, B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let negotiated = match &self.step {
             Step::Forwarded { negotiated, .. } => Some(negotiated),
             Step::Refused { .. } => None,
         };
-        f.debug_struct("MicroversionsFuture").field("negotiated", &negotiated).finish_non_exhaustive()
+        f.debug_struct("VersionNegotiationFuture").field("negotiated", &negotiated).finish_non_exhaustive()
     }
 }
 
-impl<F, B> Future for MicroversionsFuture<F, B>
+impl<F, B> Future for VersionNegotiationFuture<F, B>
 where
     F: Future<Output = Result<ServiceResponse<B>, Error>>,
     B: MessageBody + 'static,
@@ -368,7 +378,7 @@ struct State {
 }
 
 impl State {
-    fn new(config: &Microversions) -> State {
+    fn new(config: &VersionNegotiation) -> State {
         let api = config.api;
         let rendered = ResponseHeaders::new(&api);
         let value = static_header_value;
@@ -403,7 +413,7 @@ impl State {
             deprecation,
             errors: config.errors.clone(),
             // The declaration only accepts token names, which are valid header names.
-            legacy: api.legacy_header_names().iter().filter_map(|n| static_header_name(n)).collect(),
+            legacy: api.legacy_headers().iter().filter_map(|n| static_header_name(n)).collect(),
             values,
             vary: value(rendered.vary()),
             vary_text: rendered.vary().to_owned(),
@@ -597,7 +607,7 @@ fn generic_error(status: StatusCode, cause: Option<&Error>) -> ApiError {
 
 #[cfg(test)]
 mod tests {
-    use crate::STANDARD_HEADER;
+    use crate::header::STANDARD_HEADER;
 
     #[test]
     fn standard_header_name_is_cores() {

@@ -3,9 +3,9 @@
 //! compiled only with its Cargo feature.
 
 #[cfg(feature = "tracing")]
-use crate::Negotiated;
+use crate::version::Negotiated;
 #[cfg(any(feature = "metrics", feature = "tracing"))]
-use crate::{Api, NegotiationError};
+use crate::{Api, version::NegotiationError};
 
 /// The name of the request counter.
 #[cfg(feature = "metrics")]
@@ -75,7 +75,7 @@ fn increment(api: &Api, version: &'static str, chosen_by: &'static str, outcome:
 
 /// Counts a request served at a negotiated version.
 #[cfg(feature = "metrics")]
-pub(crate) fn count(api: &Api, negotiated: &crate::Negotiated, status: actix_web::http::StatusCode) {
+pub(crate) fn count(api: &Api, negotiated: &crate::version::Negotiated, status: actix_web::http::StatusCode) {
     increment(
         api,
         version_label(api, negotiated.version),
@@ -88,7 +88,7 @@ pub(crate) fn count(api: &Api, negotiated: &crate::Negotiated, status: actix_web
 /// `invalid`, a 406 under the version asked for (retired and capped
 /// versions included, so their remaining users show).
 #[cfg(feature = "metrics")]
-pub(crate) fn count_refused(api: &Api, err: &NegotiationError, header: crate::VersionHeader) {
+pub(crate) fn count_refused(api: &Api, err: &NegotiationError, header: crate::version::VersionHeader) {
     let version = err.requested_version().map_or("invalid", |v| version_label(api, v));
     increment(api, version, header.as_str(), outcome(err.status()));
 }

@@ -7,16 +7,20 @@ pub use actix_web;
 pub use serde;
 pub use serde_json;
 
-pub use crate::controller::Controller;
+pub use crate::derive::{
+    DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
+};
+pub use crate::model::{FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
+pub use crate::operation::Controller;
 pub use crate::route::{MethodNotAllowed, OperationInput, OperationRoute, RouteFn, RouteFuture};
 pub use crate::schema::{SchemaError, SchemaSource, VersionedSchemas};
-pub use crate::versioned::{
-    DerivedSchema, FieldSchema, Presence, VersionedModel, VersionedStruct, compile_model_schemas,
-    deny_unknown, model_schemas, object_at, parse_plain, read_field,
-};
 pub use crate::{
-    Api, Microversion, Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument,
-    UnservedVersion, Version, VersionRange, Violation,
+    Api, Microversion, Version,
+    error::Violation,
+    operation::{
+        Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument, UnservedVersion,
+    },
+    version::VersionRange,
 };
 
 use std::any::TypeId;
@@ -26,11 +30,12 @@ use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};
 
+use crate::ApiError;
+pub use crate::body::ParsedJson;
+use crate::model::ValidatedAs;
 use crate::query::ValidatedQuery;
-use crate::versioned::ValidatedAs;
-use crate::{ApiError, ParsedJson};
 
-/// The error type of [`crate::Controller::check_schemas`].
+/// The error type of [`crate::operation::Controller::check_schemas`].
 pub type SchemaCheckError = SchemaError;
 
 pin_project_lite::pin_project! {
@@ -244,7 +249,7 @@ pub async fn validate_body(
     schemas: &LazySchemas,
 ) -> Result<(), actix_web::Error> {
     let Some(set) = schemas.at(version)? else { return Ok(()) };
-    let body = crate::read_json_body(req, payload).await?;
+    let body = crate::body::read_json_body(req, payload).await?;
     set.validate(version, &body)?;
     let mut extensions = req.extensions_mut();
     extensions.insert(ParsedJson(body));

@@ -37,7 +37,7 @@ const FORWARDED_AND_HOST: &str = "Host, Forwarded, X-Forwarded-Host, X-Forwarded
 ///
 /// ```
 /// use actix_web::{test, App};
-/// use microversion_actix::{Api, Discovery, Microversion, PublicUrl};
+/// use microversion_actix::{Api, Discovery, Microversion, discovery::PublicUrl};
 ///
 /// const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial version.")]);
 ///

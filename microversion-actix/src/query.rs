@@ -6,7 +6,7 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpMessage, HttpRequest};
 use serde_json::Value;
 
-use crate::{ApiError, query_to_json};
+use crate::{ApiError, schema::query_to_json};
 
 /// In request extensions: the query object a `#[schema(query = ...)]` validated.
 pub(crate) struct ValidatedQuery(pub(crate) Value);

@@ -6,7 +6,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 
-use crate::{ApiError, ResponseDescription, SchemaDocument, Version};
+use crate::{
+    ApiError, Version,
+    operation::{ResponseDescription, SchemaDocument},
+};
 
 /// Whether a route's success answers are checked against the status and
 /// body schema its variant declares with `#[response(...)]`, at the
@@ -20,7 +23,7 @@ use crate::{ApiError, ResponseDescription, SchemaDocument, Version};
 ///
 /// ```
 /// use actix_web::App;
-/// use microversion_actix::ResponseValidation;
+/// use microversion_actix::middleware::ResponseValidation;
 ///
 /// let app = App::new().app_data(ResponseValidation::Error);
 /// # drop(app);

@@ -138,19 +138,19 @@ impl std::fmt::Debug for Answering {
 /// path is named.
 ///
 /// `#[controller]` makes it the default service of each path it
-/// registers, from its [`Controller::OPERATIONS`](crate::Controller::OPERATIONS).
+/// registers, from its [`Controller::OPERATIONS`](crate::operation::Controller::OPERATIONS).
 #[derive(Clone, Debug)]
 pub struct MethodNotAllowed {
     /// Each method of the path with the versions it is served at.
-    methods: Rc<[(&'static str, Vec<crate::VersionRange>)]>,
+    methods: Rc<[(&'static str, Vec<crate::version::VersionRange>)]>,
 }
 
 impl MethodNotAllowed {
     /// The methods of `operations` routed at `path` (with the controller's
-    /// scope, as [`Operation::path`](crate::Operation::path) has it), with
+    /// scope, as [`Operation::path`](crate::operation::Operation::path) has it), with
     /// their variants' ranges.
-    pub fn for_path(operations: &'static [crate::Operation], path: &str) -> MethodNotAllowed {
-        let methods: Vec<(&'static str, Vec<crate::VersionRange>)> = operations
+    pub fn for_path(operations: &'static [crate::operation::Operation], path: &str) -> MethodNotAllowed {
+        let methods: Vec<(&'static str, Vec<crate::version::VersionRange>)> = operations
             .iter()
             .filter(|op| op.path == Some(path))
             .filter_map(|op| Some((op.http_method?, op.variants.iter().map(|v| v.range).collect())))
@@ -160,8 +160,9 @@ impl MethodNotAllowed {
 
     /// The `Allow` value at `version` (every method when `None`), in declaration order.
     pub fn allow(&self, version: Option<Version>) -> String {
-        let served =
-            |ranges: &[crate::VersionRange]| version.is_none_or(|v| ranges.iter().any(|r| r.contains(v)));
+        let served = |ranges: &[crate::version::VersionRange]| {
+            version.is_none_or(|v| ranges.iter().any(|r| r.contains(v)))
+        };
         let methods: Vec<&str> =
             self.methods.iter().filter(|(_, ranges)| served(ranges)).map(|(method, _)| *method).collect();
         methods.join(", ")

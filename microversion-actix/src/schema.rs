@@ -7,7 +7,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::violation::{Input, MAX_MESSAGE_CHARS, keyword_of, python_message};
-use crate::{ApiError, Version, VersionRange, Violation};
+use crate::{ApiError, Version, error::Violation, version::VersionRange};
 
 /// How many violations one error lists; the rest are counted.
 pub const MAX_LISTED_VIOLATIONS: usize = 50;
@@ -212,7 +212,9 @@ fn cut(message: String) -> String {
 ///
 /// ```
 /// use std::sync::LazyLock;
-/// use microversion_actix::{SchemaSource, Version, VersionRange, VersionedSchemas};
+/// use microversion_actix::{
+///     Version, schema::{SchemaSource, VersionedSchemas}, version::VersionRange,
+/// };
 /// use serde_json::json;
 ///
 /// static CREATE: LazyLock<VersionedSchemas> = LazyLock::new(|| {
@@ -303,7 +305,9 @@ impl VersionedSchemas {
     /// that object so the handler reads the query only once.
     ///
     /// ```
-    /// use microversion_actix::{SchemaSource, Version, VersionRange, VersionedSchemas};
+    /// use microversion_actix::{
+    ///     Version, schema::{SchemaSource, VersionedSchemas}, version::VersionRange,
+    /// };
     /// use serde_json::json;
     ///
     /// let schemas = VersionedSchemas::compile(&[SchemaSource {
@@ -332,7 +336,7 @@ impl VersionedSchemas {
 /// and `+` decoded (invalid UTF-8 replaced, never an error).
 ///
 /// ```
-/// use microversion_actix::query_to_json;
+/// use microversion_actix::schema::query_to_json;
 /// use serde_json::json;
 ///
 /// assert_eq!(query_to_json("a=1&b=x%20y&a=2&c"), json!({"a": ["1", "2"], "b": ["x y"], "c": [""]}));

@@ -3,7 +3,7 @@
 //! ```
 //! use actix_web::{test, web, App, HttpResponse};
 //! use microversion_actix::test::{call_at, header, read_json, versioned_request};
-//! use microversion_actix::{Api, ApiVersion, Microversion, Microversions};
+//! use microversion_actix::{Api, ApiVersion, Microversion, VersionNegotiation};
 //!
 //! const API: Api = Api::new("compute", &[
 //!     Microversion::new("2.1", "Initial version."),
@@ -16,7 +16,7 @@
 //!
 //! # actix_web::rt::System::new().block_on(async {
 //! let app = test::init_service(
-//!     App::new().service(web::scope("/v2.1").wrap(Microversions::new(API)).route("/x", web::get().to(show))),
+//!     App::new().service(web::scope("/v2.1").wrap(VersionNegotiation::new(API)).route("/x", web::get().to(show))),
 //! ).await;
 //!
 //! let res = test::call_service(&app, versioned_request(&API, "2.2").uri("/v2.1/x").to_request()).await;
@@ -32,7 +32,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::test::TestRequest;
 
-use crate::{Api, STANDARD_HEADER};
+use crate::{Api, header::STANDARD_HEADER};
 
 /// Adds the version header to an `actix_web::test::TestRequest`.
 pub trait TestRequestExt {

@@ -38,7 +38,7 @@ pub enum Input {
 /// sentence:
 ///
 /// ```
-/// use microversion_actix::Violation;
+/// use microversion_actix::error::Violation;
 /// use serde_json::json;
 ///
 /// let v = Violation::new("/server/flavorRef", "format", "'abc' is not a 'uuid'").with_value(&json!("abc"));

@@ -8,7 +8,7 @@ use actix_web::test::{self, TestRequest};
 use actix_web::{App, HttpResponse, web};
 use common::*;
 use microversion_actix::test::{TestRequestExt, call_at, header, read_json};
-use microversion_actix::{ApiVersion, VersionSource};
+use microversion_actix::{ApiVersion, version::VersionSource};
 
 #[actix_web::test]
 async fn matches_at_the_boundaries_of_a_handlers_ranges() {
@@ -32,10 +32,10 @@ async fn matches_at_the_boundaries_of_a_handlers_ranges() {
 #[test]
 fn comparisons_and_matches() {
     let at = |text: &str| {
-        ApiVersion::from(microversion_actix::Negotiated {
+        ApiVersion::from(microversion_actix::version::Negotiated {
             version: v(text),
             source: VersionSource::Explicit,
-            header: microversion_actix::VersionHeader::Standard,
+            header: microversion_actix::version::VersionHeader::Standard,
         })
     };
     let v2_10 = at("2.10");
@@ -45,7 +45,7 @@ fn comparisons_and_matches() {
     assert!(v2_10.matches(Some(v("2.10")), Some(v("2.10"))));
     assert!(!v2_10.matches(Some(v("2.11")), None));
     assert!(!v2_10.matches(None, Some(v("2.9"))));
-    assert!(v2_10.is_in(microversion_actix::VersionRange::from(v("2.2"))));
+    assert!(v2_10.is_in(microversion_actix::version::VersionRange::from(v("2.2"))));
     assert_eq!(v2_10.to_string(), "2.10");
     assert_eq!(v2_10.source(), VersionSource::Explicit);
 }
@@ -89,7 +89,7 @@ async fn with_neither_it_says_what_to_add() {
     assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
     let body = read_json(res).await;
     let detail = body["errors"][0]["detail"].as_str().unwrap();
-    assert!(detail.contains(".wrap(microversion_actix::Microversions::new(API))"), "{detail}");
+    assert!(detail.contains(".wrap(microversion_actix::VersionNegotiation::new(API))"), "{detail}");
     assert!(detail.contains(".app_data(API)"), "{detail}");
     assert!(detail.contains("GET /v"), "{detail}");
 }
@@ -98,7 +98,7 @@ async fn with_neither_it_says_what_to_add() {
 async fn the_middleware_wins_over_app_data() {
     // A capped middleware and an uncapped declaration in app data: the request's
     // version is the middleware's negotiation.
-    let capped = microversion_actix::Microversions::new(API).cap(v("2.4")).unwrap();
+    let capped = microversion_actix::VersionNegotiation::new(API).capped_at(v("2.4")).unwrap();
     let app = test::init_service(
         App::new().app_data(API).service(web::scope("/s").wrap(capped).route("/v", web::get().to(show))),
     )

@@ -8,7 +8,10 @@ use std::net::{TcpListener, TcpStream};
 use std::time::Duration;
 
 use actix_web::{App, HttpResponse, HttpServer, web};
-use microversion_actix::{Api, BodyTimeout, Json, JsonBody, Microversion, Microversions};
+use microversion_actix::{
+    Api, Json, Microversion, VersionNegotiation,
+    body::{BodyTimeout, JsonBody},
+};
 use microversion_testkit::http::{IO_TIMEOUT, Response, parse_response, send_raw};
 
 const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial version.")]);
@@ -43,7 +46,7 @@ fn start(timeout: Option<BodyTimeout>) -> Server {
                 }
                 app.service(
                     web::scope("/v2.1")
-                        .wrap(Microversions::new(API))
+                        .wrap(VersionNegotiation::new(API))
                         .route(
                             "/raw",
                             web::post().to(|body: JsonBody| async move {

@@ -9,8 +9,11 @@ use actix_web::test::{self, TestRequest};
 use common::*;
 use microversion_actix::test::{TestRequestExt, call_at, header, read_json};
 use microversion_actix::{
-    Api, Discovery, ErrorRenderer, Microversion, Microversions, NovaFaults, PublicUrl, VersionStatus,
-    parse_discovery,
+    Api, Discovery, Microversion, VersionNegotiation,
+    client::parse_discovery,
+    discovery::PublicUrl,
+    error::{ErrorRenderer, NovaFaults},
+    lifecycle::VersionStatus,
 };
 use serde_json::json;
 
@@ -64,9 +67,11 @@ async fn version_headers_are_ignored() {
 
 #[actix_web::test]
 async fn prefix_host_and_scheme_make_the_self_links() {
-    let app =
-        test::init_service(app_with(Microversions::new(API), Discovery::new(&[API]).prefix("compute/")))
-            .await;
+    let app = test::init_service(app_with(
+        VersionNegotiation::new(API),
+        Discovery::new(&[API]).with_prefix("compute/"),
+    ))
+    .await;
     let req = TestRequest::get().uri("/v2.1").insert_header(("Host", "cloud.example:8774")).to_request();
     let doc = read_json(test::call_service(&app, req).await).await;
     assert_eq!(doc["version"]["links"][0]["href"], "http://cloud.example:8774/compute/v2.1/");
@@ -112,7 +117,7 @@ fn app_trusting(
         InitError = (),
     >,
 > {
-    app_with(Microversions::new(API), Discovery::new(&[API])).app_data(public)
+    app_with(VersionNegotiation::new(API), Discovery::new(&[API])).app_data(public)
 }
 
 /// Regression (reliability work): `X-Forwarded-Host: evil.example` from any
@@ -167,7 +172,8 @@ async fn trusted_proxies_forward_the_scheme_and_host() {
 async fn a_fixed_public_url_wins_and_adds_no_vary() {
     let public = PublicUrl::fixed("https://cloud.example/compute/").unwrap();
     let app = test::init_service(
-        app_with(Microversions::new(API), Discovery::new(&[API]).prefix("/ignored")).app_data(public),
+        app_with(VersionNegotiation::new(API), Discovery::new(&[API]).with_prefix("/ignored"))
+            .app_data(public),
     )
     .await;
     for peer in ["192.0.2.7:40000", "10.0.0.1:40000"] {
@@ -182,7 +188,8 @@ async fn a_fixed_public_url_wins_and_adds_no_vary() {
     // In `web::Data` too.
     let public = actix_web::web::Data::new(PublicUrl::fixed("http://public.example").unwrap());
     let app =
-        test::init_service(app_with(Microversions::new(API), Discovery::new(&[API])).app_data(public)).await;
+        test::init_service(app_with(VersionNegotiation::new(API), Discovery::new(&[API])).app_data(public))
+            .await;
     let doc = read_json(test::call_service(&app, TestRequest::get().uri("/").to_request()).await).await;
     assert_eq!(doc["versions"][0]["links"][0]["href"], "http://public.example/v2.1/");
 }
@@ -197,11 +204,11 @@ async fn an_api_path_apart_from_its_id() {
         Microversion::new("3.27", "Attachments."),
         Microversion::new("3.70", "Encrypted volume transfers."),
     ];
-    const VOLUME: Api = Api::new("volume", &VOLUME_HISTORY).path("/v3");
+    const VOLUME: Api = Api::new("volume", &VOLUME_HISTORY).with_path("/v3");
     let app = test::init_service(
         actix_web::App::new().service(Discovery::new(&[VOLUME])).service(
             actix_web::web::scope("/v3")
-                .wrap(Microversions::new(VOLUME))
+                .wrap(VersionNegotiation::new(VOLUME))
                 .route("/volumes", actix_web::web::get().to(actix_web::HttpResponse::Ok)),
         ),
     )
@@ -228,7 +235,7 @@ async fn an_api_path_apart_from_its_id() {
 
 #[actix_web::test]
 async fn paths_outside_every_scope_get_a_json_404() {
-    let middleware = Microversions::new(API).error_format(NovaFaults::default());
+    let middleware = VersionNegotiation::new(API).with_error_format(NovaFaults::default());
     let fallback = middleware.default_service();
     let app =
         test::init_service(app_with(middleware, Discovery::new(&[API])).default_service(fallback)).await;
@@ -248,7 +255,7 @@ async fn paths_outside_every_scope_get_a_json_404() {
         );
     }
     // The renderer's own, in the API-SIG format with the service prefix.
-    let renderer = ErrorRenderer::default().service("compute");
+    let renderer = ErrorRenderer::default().with_service("compute");
     let app = test::init_service(actix_web::App::new().default_service(renderer.default_service())).await;
     let res = test::call_service(&app, TestRequest::get().uri("/x").to_request()).await;
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
@@ -258,10 +265,11 @@ async fn paths_outside_every_scope_get_a_json_404() {
 #[actix_web::test]
 async fn the_cap_and_statuses_show() {
     const OLD: Api = Api::new("compute", &[Microversion::new("2.0", "Legacy.")])
-        .id("v2.0")
-        .status(VersionStatus::Deprecated);
+        .with_id("v2.0")
+        .with_status(VersionStatus::Deprecated);
     let capped = API.capped_at(v("2.4")).unwrap();
-    let app = test::init_service(app_with(Microversions::new(capped), Discovery::new(&[OLD, capped]))).await;
+    let app =
+        test::init_service(app_with(VersionNegotiation::new(capped), Discovery::new(&[OLD, capped]))).await;
     let doc = read_json(test::call_service(&app, TestRequest::get().uri("/").to_request()).await).await;
     assert_eq!(doc["versions"][0]["id"], "v2.0");
     assert_eq!(doc["versions"][0]["status"], "DEPRECATED");
@@ -332,7 +340,7 @@ async fn discovery_must_come_before_the_api_scope() {
     // The documented requirement: registered after the scope, `/v2.1` belongs to the scope.
     let app = test::init_service(
         actix_web::App::new()
-            .service(actix_web::web::scope("/v2.1").wrap(Microversions::new(API)).configure(routes))
+            .service(actix_web::web::scope("/v2.1").wrap(VersionNegotiation::new(API)).configure(routes))
             .service(Discovery::new(&[API])),
     )
     .await;

@@ -7,7 +7,10 @@ use actix_web::http::StatusCode;
 use actix_web::test::{self, TestRequest};
 use common::*;
 use microversion_actix::test::{call_at, header, read_json};
-use microversion_actix::{ApiError, Discovery, ErrorFormat, Microversions, NovaFaults};
+use microversion_actix::{
+    ApiError, Discovery, VersionNegotiation,
+    error::{ErrorFormat, NovaFaults},
+};
 use serde_json::{Value, json};
 
 async fn nova_service() -> impl actix_web::dev::Service<
@@ -16,7 +19,7 @@ async fn nova_service() -> impl actix_web::dev::Service<
     Error = actix_web::Error,
 > {
     test::init_service(app_with(
-        Microversions::new(API).error_format(NovaFaults::default()),
+        VersionNegotiation::new(API).with_error_format(NovaFaults::default()),
         Discovery::new(&[API]),
     ))
     .await
@@ -38,7 +41,7 @@ async fn request_ids_are_repeated_in_the_body() {
     let app = test::init_service(
         actix_web::App::new().service(
             actix_web::web::scope("/v2.1")
-                .wrap(Microversions::new(API))
+                .wrap(VersionNegotiation::new(API))
                 .wrap(actix_web::middleware::DefaultHeaders::new().add(("x-openstack-request-id", "req-42")))
                 .route(
                     "/x",
@@ -55,7 +58,7 @@ async fn request_ids_are_repeated_in_the_body() {
         actix_web::App::new().service(
             actix_web::web::scope("/v2.1")
                 .wrap(actix_web::middleware::DefaultHeaders::new().add(("x-openstack-request-id", "req-42")))
-                .wrap(Microversions::new(API))
+                .wrap(VersionNegotiation::new(API))
                 .route(
                     "/x",
                     actix_web::web::get().to(|| async { Err::<String, _>(ApiError::bad_request("no")) }),
@@ -151,9 +154,11 @@ async fn a_custom_format_is_used_for_every_error() {
             json!({"message": error.detail(), "service": service, "code": error.code()})
         }
     }
-    let app =
-        test::init_service(app_with(Microversions::new(API).error_format(Plain), Discovery::new(&[API])))
-            .await;
+    let app = test::init_service(app_with(
+        VersionNegotiation::new(API).with_error_format(Plain),
+        Discovery::new(&[API]),
+    ))
+    .await;
     let res = call_at(&app, &API, "bogus", TestRequest::get().uri("/v2.1/servers")).await;
     let body = read_json(res).await;
     assert_eq!(body["service"], "compute");
@@ -195,7 +200,7 @@ async fn an_inner_middlewares_err_is_rendered_with_version_headers() {
                         fut.await
                     }
                 })
-                .wrap(Microversions::new(API).error_format(NovaFaults::default()))
+                .wrap(VersionNegotiation::new(API).with_error_format(NovaFaults::default()))
                 .route("/refused", actix_web::web::get().to(|| async { "unreachable" })),
         ),
     )

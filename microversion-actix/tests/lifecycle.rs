@@ -10,8 +10,9 @@ use actix_web::test::{self, TestRequest};
 use actix_web::{App, HttpResponse, web};
 use microversion_actix::test::{call_at, header, read_json};
 use microversion_actix::{
-    Api, Deprecation, DeprecationNotice, Discovery, Microversion, Microversions, Timestamp, Version,
-    VersionCap,
+    Api, Discovery, Microversion, Version, VersionNegotiation,
+    lifecycle::{Deprecation, DeprecationNotice, Timestamp},
+    version::VersionCap,
 };
 use serde_json::json;
 
@@ -23,13 +24,14 @@ static HISTORY: [Microversion; 5] = [
     Microversion::new("2.61", "e"),
 ];
 
-const API: Api = Api::new("compute", &HISTORY).legacy_headers(&["X-OpenStack-Nova-API-Version"]).deprecated(
-    Deprecation::versions("2.1", "2.59")
-        .since("2026-01-01")
-        .sunset("2026-07-01")
-        .link("https://docs.example/migrate")
-        .sunset_link("https://docs.example/sunset"),
-);
+const API: Api =
+    Api::new("compute", &HISTORY).with_legacy_headers(&["X-OpenStack-Nova-API-Version"]).with_deprecation(
+        Deprecation::versions("2.1", "2.59")
+            .since("2026-01-01")
+            .sunset("2026-07-01")
+            .link("https://docs.example/migrate")
+            .sunset_link("https://docs.example/sunset"),
+    );
 
 fn v(text: &str) -> Version {
     text.parse().unwrap()
@@ -59,7 +61,7 @@ fn all<B>(res: &actix_web::dev::ServiceResponse<B>, name: &str) -> Vec<String> {
 
 #[actix_web::test]
 async fn deprecated_versions_carry_the_headers_in_their_formats() {
-    let app = app!(Microversions::new(API), Discovery::new(&[API]));
+    let app = app!(VersionNegotiation::new(API), Discovery::new(&[API]));
     for version in ["2.1", "2.2", "2.59"] {
         for path in ["/v2.1/servers", "/v2.1/fail", "/v2.1/missing"] {
             let res = call_at(&app, &API, version, TestRequest::get().uri(path)).await;
@@ -117,22 +119,23 @@ async fn deprecated_versions_carry_the_headers_in_their_formats() {
 
 #[actix_web::test]
 async fn discovery_announces_the_planned_minimum() {
-    let app = app!(Microversions::new(API), Discovery::new(&[API]));
+    let app = app!(VersionNegotiation::new(API), Discovery::new(&[API]));
     let res = test::call_service(&app, TestRequest::get().uri("/").to_request()).await;
     let doc = read_json(res).await;
     let entry = &doc["versions"][0];
     assert_eq!((&entry["min_version"], &entry["max_version"]), (&json!("2.1"), &json!("2.61")));
     assert_eq!((&entry["next_min_version"], &entry["not_before"]), (&json!("2.60"), &json!("2026-07-01")));
     assert_eq!(entry["status"], "CURRENT", "a deprecated range leaves the API's status");
-    let parsed = microversion_actix::parse_discovery(&doc.to_string()).unwrap();
+    let parsed = microversion_actix::client::parse_discovery(&doc.to_string()).unwrap();
     assert_eq!(parsed[0].next_min, Some(v("2.60")));
     assert_eq!(parsed[0].not_before.as_deref(), Some("2026-07-01"));
 
-    const WHOLE: Api = Api::new("compute", &HISTORY).deprecated(Deprecation::whole_api().since("2026-01-01"));
+    const WHOLE: Api =
+        Api::new("compute", &HISTORY).with_deprecation(Deprecation::whole_api().since("2026-01-01"));
     const FUTURE: Api =
-        Api::new("compute", &HISTORY).deprecated(Deprecation::whole_api().since("2999-01-01"));
+        Api::new("compute", &HISTORY).with_deprecation(Deprecation::whole_api().since("2999-01-01"));
     for (api, status) in [(WHOLE, "DEPRECATED"), (FUTURE, "CURRENT")] {
-        let app = app!(Microversions::new(api), Discovery::new(&[api]));
+        let app = app!(VersionNegotiation::new(api), Discovery::new(&[api]));
         for path in ["/", "/v2.1/"] {
             let doc =
                 read_json(test::call_service(&app, TestRequest::get().uri(path).to_request()).await).await;
@@ -151,8 +154,10 @@ async fn discovery_announces_the_planned_minimum() {
 async fn retired_versions_answer_406_and_the_default_moves_up() {
     let retired = API.retire_below(v("2.60")).expect("the sunset (2026-07-01) has passed");
     let cap = VersionCap::new(&retired);
-    let (middleware, discovery) =
-        (Microversions::new(API).with_version_cap(cap.clone()), Discovery::new(&[API]).with_version_cap(cap));
+    let (middleware, discovery) = (
+        VersionNegotiation::new(API).with_version_cap(cap.clone()),
+        Discovery::new(&[API]).with_version_cap(cap),
+    );
     let app = app!(middleware, discovery);
     for version in ["2.1", "2.59"] {
         let res = call_at(&app, &API, version, TestRequest::get().uri("/v2.1/servers")).await;
@@ -181,8 +186,8 @@ async fn retired_versions_answer_406_and_the_default_moves_up() {
     assert!(doc["version"].get("next_min_version").is_none());
     // Before the sunset it is refused, naming it.
     const LATER: Api = Api::new("compute", &HISTORY)
-        .deprecated(Deprecation::versions("2.1", "2.2").since("2026-01-01").sunset("2999-01-01"));
-    let err = Microversions::new(LATER).retire_below(v("2.59")).unwrap_err();
+        .with_deprecation(Deprecation::versions("2.1", "2.2").since("2026-01-01").sunset("2999-01-01"));
+    let err = VersionNegotiation::new(LATER).retire_below(v("2.59")).unwrap_err();
     assert_eq!(err.to_string(), "cannot retire version 2.1 before its sunset on 2999-01-01");
 }
 
@@ -190,7 +195,7 @@ async fn retired_versions_answer_406_and_the_default_moves_up() {
 async fn a_shared_cap_changes_while_serving() {
     let cap = VersionCap::new(&API.capped_at(v("2.59")).unwrap());
     let app = app!(
-        Microversions::new(API).with_version_cap(cap.clone()),
+        VersionNegotiation::new(API).with_version_cap(cap.clone()),
         Discovery::new(&[API]).with_version_cap(cap.clone())
     );
     let latest = || call_at(&app, &API, "latest", TestRequest::get().uri("/v2.1/servers"));
@@ -275,7 +280,7 @@ mod counting {
         let counts = Counts::default();
         metrics::with_local_recorder(&counts, || {
             actix_web::rt::System::new().block_on(async {
-                let app = app!(Microversions::new(API), Discovery::new(&[API]));
+                let app = app!(VersionNegotiation::new(API), Discovery::new(&[API]));
                 let get = |path: &'static str| TestRequest::get().uri(path);
                 let send = |req: TestRequest| test::call_service(&app, req.to_request());
                 send(get("/v2.1/servers")).await;

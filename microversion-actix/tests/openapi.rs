@@ -34,7 +34,7 @@ fn only_the_newest_version_can_be_blessed() {
     assert_eq!(check_released_blessing(&description, &dir, None), Ok(()));
 
     // A changed released contract fails, naming the version and the place.
-    let changed = ApiDescription::new(API).title("Another title");
+    let changed = ApiDescription::new(API).with_title("Another title");
     let report = check_released_blessing(&changed, &dir, None).unwrap_err();
     assert!(report.starts_with("2.1: the contract of a released version changed"), "{report}");
     assert!(report.contains("/info/title: was"), "{report}");

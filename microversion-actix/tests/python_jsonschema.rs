@@ -13,8 +13,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use microversion_actix::violation::best_match;
-use microversion_actix::{VersionRange, VersionedSchemas};
+use microversion_actix::error::best_match;
+use microversion_actix::{schema::VersionedSchemas, version::VersionRange};
 use microversion_testkit::python;
 use serde_json::{Value, json};
 

@@ -4,7 +4,9 @@
 use actix_web::http::StatusCode;
 use actix_web::{App, HttpResponse, test};
 use microversion_actix::test::{call_at, read_json};
-use microversion_actix::{Api, Json, Microversions, ResponseValidation, controller, history};
+use microversion_actix::{
+    Api, Json, VersionNegotiation, controller, history, middleware::ResponseValidation,
+};
 use serde_json::{Value, json};
 
 const API: Api = Api::new("compute", history!["2.1" => "Initial.", "2.2" => "Names are strings."]);
@@ -43,7 +45,7 @@ async fn status(
     uri: &str,
     version: &str,
 ) -> (StatusCode, Value) {
-    let mut app = App::new().wrap(Microversions::new(API)).service(Servers);
+    let mut app = App::new().wrap(VersionNegotiation::new(API)).service(Servers);
     if let Some(mode) = mode {
         app = app.app_data(mode);
     }
@@ -86,7 +88,7 @@ async fn warn_and_ignore_let_the_answer_through() {
 #[actix_web::test]
 async fn the_body_is_read_once_and_passed_on_whole() {
     let app = test::init_service(
-        App::new().app_data(ResponseValidation::Error).wrap(Microversions::new(API)).service(Servers),
+        App::new().app_data(ResponseValidation::Error).wrap(VersionNegotiation::new(API)).service(Servers),
     )
     .await;
     let res = call_at(&app, &API, "2.2", test::TestRequest::get().uri("/servers/9")).await;

@@ -8,8 +8,11 @@ use actix_web::{App, HttpMessage, HttpRequest, HttpResponse, web};
 use common::*;
 use microversion_actix::test::{call_at, read_json};
 use microversion_actix::{
-    ApiError, BodyLimit, Json, JsonBody, ParsedJson, SchemaError, SchemaSource, VersionRange,
-    VersionedSchemas, read_json_body,
+    __private::ParsedJson,
+    ApiError, Json,
+    body::{BodyLimit, JsonBody, read_json_body},
+    schema::{SchemaError, SchemaSource, VersionedSchemas},
+    version::VersionRange,
 };
 use serde_json::{Value, json};
 
@@ -82,7 +85,7 @@ async fn long_values_are_cut_in_messages_and_left_out_of_violations() {
     assert_eq!(violation["path"], "/flavor/ram");
     assert_eq!(violation.get("value"), None, "a long value is not echoed: {violation}");
     let message = violation["message"].as_str().unwrap();
-    let echoed = "x".repeat(microversion_actix::violation::MAX_ECHOED_VALUE_CHARS);
+    let echoed = "x".repeat(microversion_actix::error::MAX_ECHOED_VALUE_CHARS);
     assert_eq!(message, format!("'{echoed}'... is not of type 'integer'"));
     let detail = body["errors"][0]["detail"].as_str().unwrap();
     assert_eq!(detail, format!("Invalid input for field/attribute ram. Value: .... {message}"));
@@ -173,11 +176,10 @@ async fn content_types() {
 
 #[actix_web::test]
 async fn bodies_over_the_limit_are_413() {
-    let app =
-        test::init_service(App::new().app_data(BodyLimit(64)).service(
-            web::scope("/v2.1").wrap(microversion_actix::Microversions::new(API)).configure(routes),
-        ))
-        .await;
+    let app = test::init_service(App::new().app_data(BodyLimit(64)).service(
+        web::scope("/v2.1").wrap(microversion_actix::VersionNegotiation::new(API)).configure(routes),
+    ))
+    .await;
     let big = format!(r#"{{"flavor": {{"name": "{}", "ram": 1}}}}"#, "x".repeat(100));
     let res = call_at(&app, &API, "2.1", post("/v2.1/flavors", &big)).await;
     assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE);
@@ -291,7 +293,7 @@ async fn a_dispatcher_validates_then_hands_the_parsed_body_on() {
     let app = test::init_service(
         App::new().service(
             web::scope("/v2.1")
-                .wrap(microversion_actix::Microversions::new(API))
+                .wrap(microversion_actix::VersionNegotiation::new(API))
                 .route("/dispatch", web::post().to(dispatcher)),
         ),
     )

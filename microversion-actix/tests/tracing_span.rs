@@ -8,7 +8,7 @@
 use actix_web::test::{self, TestRequest};
 use actix_web::{App, HttpResponse, web};
 use microversion_actix::test::call_at;
-use microversion_actix::{Api, Microversions, history};
+use microversion_actix::{Api, VersionNegotiation, history};
 
 const API: Api = Api::new("compute", history!["2.1" => "Initial.", "2.60" => "Later."]);
 
@@ -59,7 +59,7 @@ fn each_request_runs_in_a_span_naming_its_version() {
             let app = test::init_service(
                 App::new().service(
                     web::scope("/v2.1")
-                        .wrap(Microversions::new(API))
+                        .wrap(VersionNegotiation::new(API))
                         .route("/servers", web::get().to(|| async { HttpResponse::Ok().finish() })),
                 ),
             )

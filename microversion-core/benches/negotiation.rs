@@ -8,7 +8,7 @@ use microversion_core::{Api, Microversion, Version};
 
 static HISTORY: [Microversion; 3] =
     [Microversion::new("2.1", "a"), Microversion::new("2.27", "b"), Microversion::new("2.96", "c")];
-const API: Api = Api::new("compute", &HISTORY).legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+const API: Api = Api::new("compute", &HISTORY).with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
 
 /// The headers a client like python-novaclient sends besides the version.
 fn request(version_headers: &[(&'static str, &'static str)]) -> Vec<(&'static str, &'static str)> {

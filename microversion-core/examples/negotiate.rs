@@ -11,7 +11,7 @@ const COMPUTE: Api = Api::new(
         Microversion::new("2.3", "Servers show extended attributes."),
     ],
 )
-.legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+.with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
 
 fn main() {
     let value = std::env::args().nth(1).unwrap_or_default();

@@ -73,7 +73,7 @@ impl VersionStatus {
 ///     Microversion::new("2.2", "Keypairs gain a type."),
 ///     Microversion::new("2.3", "Servers show extended attributes."),
 /// ])
-/// .legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+/// .with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
 ///
 /// assert_eq!(COMPUTE.min(), Version::lit("2.1"));
 /// assert_eq!(COMPUTE.max(), Version::lit("2.3"));
@@ -230,7 +230,7 @@ impl Api {
 
     /// Header names read when the standard header names no version for this
     /// service, tried in order (Nova: `X-OpenStack-Nova-API-Version`).
-    pub const fn legacy_headers(mut self, names: &'static [&'static str]) -> Api {
+    pub const fn with_legacy_headers(mut self, names: &'static [&'static str]) -> Api {
         assert!(names.len() <= MAX_LEGACY_HEADERS, "at most 4 legacy headers may be declared");
         let mut i = 0;
         while i < names.len() {
@@ -246,7 +246,7 @@ impl Api {
     }
 
     /// The version served to requests that ask for none (the minimum unless set).
-    pub const fn default_version(mut self, version: &str) -> Api {
+    pub const fn with_default_version(mut self, version: &str) -> Api {
         let version = Version::lit(version);
         assert!(self.position(version).is_some(), "the default version must be a version of the history");
         self.default = Some(version);
@@ -255,14 +255,14 @@ impl Api {
 
     /// Versions inside the history that are refused (answered with 406), for
     /// example one withdrawn after release.
-    pub const fn disabled(mut self, versions: &'static [Version]) -> Api {
+    pub const fn with_disabled(mut self, versions: &'static [Version]) -> Api {
         let mut i = 0;
         while i < versions.len() {
             assert!(
                 self.position(versions[i]).is_some(),
                 "a disabled version must be a version of the history"
             );
-            assert!(!versions[i].const_eq(self.default_or_min()), "the default version cannot be disabled");
+            assert!(!versions[i].const_eq(self.default_version()), "the default version cannot be disabled");
             i += 1;
         }
         self.disabled = versions;
@@ -271,7 +271,7 @@ impl Api {
 
     /// The identifier of this API in discovery documents (`v2.1`); defaults to
     /// `v` followed by the minimum version.
-    pub const fn id(mut self, id: &'static str) -> Api {
+    pub const fn with_id(mut self, id: &'static str) -> Api {
         assert!(is_token(id), "the API id must be a token such as \"v2.1\"");
         self.id = Some(id);
         self
@@ -290,11 +290,11 @@ impl Api {
     /// ```
     /// use microversion_core::{Api, Microversion};
     ///
-    /// const VOLUME: Api = Api::new("volume", &[Microversion::new("3.0", "Initial.")]).path("/v3");
-    /// assert_eq!(VOLUME.api_id(), "v3.0");
-    /// assert_eq!(VOLUME.api_path(), "/v3");
+    /// const VOLUME: Api = Api::new("volume", &[Microversion::new("3.0", "Initial.")]).with_path("/v3");
+    /// assert_eq!(VOLUME.id(), "v3.0");
+    /// assert_eq!(VOLUME.path(), "/v3");
     /// ```
-    pub const fn path(mut self, path: &'static str) -> Api {
+    pub const fn with_path(mut self, path: &'static str) -> Api {
         assert!(
             is_mount_path(path),
             "the API path must look like \"/v3\": segments of letters, digits, -, ., _, ~"
@@ -304,13 +304,13 @@ impl Api {
     }
 
     /// The status shown in discovery documents (CURRENT unless set).
-    pub const fn status(mut self, status: VersionStatus) -> Api {
+    pub const fn with_status(mut self, status: VersionStatus) -> Api {
         self.status = status;
         self
     }
 
     /// The `updated` timestamp shown in discovery documents (ISO 8601).
-    pub const fn updated(mut self, timestamp: &'static str) -> Api {
+    pub const fn with_updated(mut self, timestamp: &'static str) -> Api {
         self.updated = Some(timestamp);
         self
     }
@@ -321,7 +321,7 @@ impl Api {
         if self.position(cap).is_none() {
             return Err(CapError::NotInHistory(cap));
         }
-        let default = self.default_or_min();
+        let default = self.default_version();
         if cap.lt(default) {
             return Err(CapError::BelowDefault { cap, default });
         }
@@ -343,19 +343,19 @@ impl Api {
     ///     Microversion::new("3.0", "Initial version."),
     ///     Microversion::new("3.1", "Volumes show their type."),
     /// ])
-    /// .deprecated(Deprecation::whole_api().since("2026-01-01").link("https://docs.example/v4"));
+    /// .with_deprecation(Deprecation::whole_api().since("2026-01-01").link("https://docs.example/v4"));
     ///
     /// assert!(VOLUME.deprecation_for(Version::lit("3.1")).is_some());
-    /// assert_eq!(VOLUME.discovery_status(), VersionStatus::Deprecated);
+    /// assert_eq!(VOLUME.status(), VersionStatus::Deprecated);
     /// ```
     ///
     /// ```compile_fail
     /// use microversion_core::{Api, Deprecation, Microversion};
     /// // error[E0080]: a deprecated range must start and end at versions of the history
     /// const BAD: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b")])
-    ///     .deprecated(Deprecation::versions("2.1", "2.5").since("2026-01-01"));
+    ///     .with_deprecation(Deprecation::versions("2.1", "2.5").since("2026-01-01"));
     /// ```
-    pub const fn deprecated(mut self, deprecation: Deprecation) -> Api {
+    pub const fn with_deprecation(mut self, deprecation: Deprecation) -> Api {
         deprecation.check();
         assert!(self.deprecation_count < MAX_DEPRECATIONS, "at most 8 deprecations may be declared");
         if let Some(range) = deprecation.versions_covered() {
@@ -481,7 +481,7 @@ impl Api {
     }
 
     /// The legacy header names, in the order they are tried.
-    pub const fn legacy_header_names(&self) -> &'static [&'static str] {
+    pub const fn legacy_headers(&self) -> &'static [&'static str] {
         self.legacy_headers
     }
 
@@ -525,7 +525,7 @@ impl Api {
     /// The version served to requests that ask for none: the declared
     /// default (the first version unless set), or the oldest version served
     /// when versions up to it are retired.
-    pub const fn default_or_min(&self) -> Version {
+    pub const fn default_version(&self) -> Version {
         let declared = match self.default {
             Some(v) => v,
             None => self.compiled_min(),
@@ -534,7 +534,7 @@ impl Api {
     }
 
     /// The versions declared as disabled.
-    pub const fn disabled_versions(&self) -> &'static [Version] {
+    pub const fn disabled(&self) -> &'static [Version] {
         self.disabled
     }
 
@@ -623,13 +623,13 @@ impl Api {
 
     /// The status shown in discovery documents: `DEPRECATED` when the
     /// whole API version is deprecated (from its date on, see
-    /// [`Api::discovery_status_at`]), else the declared one.
-    pub fn discovery_status(&self) -> VersionStatus {
-        self.discovery_status_at(Timestamp::now())
+    /// [`Api::status_at`]), else the declared one.
+    pub fn status(&self) -> VersionStatus {
+        self.status_at(Timestamp::now())
     }
 
-    /// [`Api::discovery_status`] as if the time were `now`.
-    pub const fn discovery_status_at(&self, now: Timestamp) -> VersionStatus {
+    /// [`Api::status`] as if the time were `now`.
+    pub const fn status_at(&self, now: Timestamp) -> VersionStatus {
         match self.whole_api_deprecation() {
             Some(d) if d.deprecated_since().le(now) => VersionStatus::Deprecated,
             _ => self.status,
@@ -637,12 +637,12 @@ impl Api {
     }
 
     /// The `updated` timestamp for discovery documents, if declared.
-    pub const fn updated_at(&self) -> Option<&'static str> {
+    pub const fn updated(&self) -> Option<&'static str> {
         self.updated
     }
 
     /// The identifier in discovery documents, `v2.1` by default.
-    pub fn api_id(&self) -> Cow<'static, str> {
+    pub fn id(&self) -> Cow<'static, str> {
         match self.id {
             Some(id) => Cow::Borrowed(id),
             None => Cow::Owned(format!("v{}", self.compiled_min())),
@@ -650,11 +650,11 @@ impl Api {
     }
 
     /// The path the API is mounted at (no trailing slash): the one set with
-    /// [`Api::path`], else `/` followed by [`Api::api_id`] (`/v2.1`).
-    pub fn api_path(&self) -> Cow<'static, str> {
+    /// [`Api::with_path`], else `/` followed by [`Api::id`] (`/v2.1`).
+    pub fn path(&self) -> Cow<'static, str> {
         match self.path {
             Some(path) => Cow::Borrowed(path),
-            None => Cow::Owned(format!("/{}", self.api_id())),
+            None => Cow::Owned(format!("/{}", self.id())),
         }
     }
 
@@ -669,7 +669,7 @@ impl Api {
              requests without a version get {}.\n",
             self.compiled_min(),
             self.compiled_max(),
-            self.default_or_min()
+            self.default_version()
         );
         let _ = writeln!(out, "| Version | Change |\n| --- | --- |");
         for entry in self.history {
@@ -705,14 +705,14 @@ mod tests {
             Microversion::new("3.0", "major"),
         ],
     )
-    .legacy_headers(&["X-OpenStack-Nova-API-Version"])
-    .disabled(&[Version::new(2, 3)]);
+    .with_legacy_headers(&["X-OpenStack-Nova-API-Version"])
+    .with_disabled(&[Version::new(2, 3)]);
 
     #[test]
     fn min_max_and_range_come_from_the_history() {
         assert_eq!(API.min(), Version::new(2, 1));
         assert_eq!(API.max(), Version::new(3, 0));
-        assert_eq!(API.default_or_min(), Version::new(2, 1));
+        assert_eq!(API.default_version(), Version::new(2, 1));
         assert_eq!(API.position(Version::new(2, 10)), Some(3));
         assert_eq!(API.position(Version::new(2, 4)), None);
         assert!(API.serves(Version::new(2, 10)));
@@ -720,17 +720,18 @@ mod tests {
         assert!(!API.serves(Version::new(2, 4)), "not declared");
         let served: Vec<_> = API.served_versions().map(|v| v.to_string()).collect();
         assert_eq!(served, ["2.1", "2.2", "2.10", "3.0"]);
-        assert_eq!(API.api_id(), "v2.1");
-        assert_eq!(API.api_path(), "/v2.1", "the default path is the id");
+        assert_eq!(API.id(), "v2.1");
+        assert_eq!(API.path(), "/v2.1", "the default path is the id");
     }
 
     #[test]
     fn the_path_is_separate_from_the_id() {
         const VOLUME: Api =
-            Api::new("volume", &[Microversion::new("3.0", "a"), Microversion::new("3.70", "b")]).path("/v3");
-        assert_eq!(VOLUME.api_id(), "v3.0");
-        assert_eq!(VOLUME.api_path(), "/v3");
-        assert_eq!(API.id("v2").api_path(), "/v2");
+            Api::new("volume", &[Microversion::new("3.0", "a"), Microversion::new("3.70", "b")])
+                .with_path("/v3");
+        assert_eq!(VOLUME.id(), "v3.0");
+        assert_eq!(VOLUME.path(), "/v3");
+        assert_eq!(API.with_id("v2").path(), "/v2");
         for good in ["/v3", "/block-storage/v3", "/v3.0", "/a_b~c"] {
             assert!(is_mount_path(good), "{good}");
         }
@@ -751,7 +752,7 @@ mod tests {
             API.capped_at(Version::new(2, 4)).unwrap_err(),
             CapError::NotInHistory(Version::new(2, 4))
         );
-        let with_default = API.default_version("2.2");
+        let with_default = API.with_default_version("2.2");
         assert_eq!(
             with_default.capped_at(Version::new(2, 1)).unwrap_err(),
             CapError::BelowDefault { cap: Version::new(2, 1), default: Version::new(2, 2) }

@@ -156,7 +156,7 @@ mod tests {
         Microversion::new("2.3", "c"),
         Microversion::new("2.60", "d"),
     ];
-    const API: Api = Api::new("compute", &HISTORY).default_version("2.2");
+    const API: Api = Api::new("compute", &HISTORY).with_default_version("2.2");
 
     #[test]
     fn refused_caps_leave_the_cap_unchanged() {

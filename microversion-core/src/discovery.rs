@@ -168,7 +168,7 @@ fn self_href(root_url: &str, path: &str) -> String {
 impl Api {
     /// This API's entry for `GET /`, with its `self` link under `root_url`
     /// (the service root as clients reach it, path prefix included) and
-    /// [`Api::api_path`] (`/v2.1` by default).
+    /// [`Api::path`] (`/v2.1` by default).
     ///
     /// ```
     /// use microversion_core::{Api, Microversion};
@@ -183,21 +183,21 @@ impl Api {
     /// assert_eq!(doc.version.to_string(), "2.2");
     /// ```
     pub fn version_document(&self, root_url: &str) -> VersionDocument {
-        let id = self.api_id();
+        let id = self.id();
         let next_min = self.next_min_version();
         VersionDocument {
             links: vec![Link {
-                href: self_href(root_url, &self.api_path()),
+                href: self_href(root_url, &self.path()),
                 rel: "self".into(),
                 media_type: None,
             }],
             id: id.into_owned(),
-            status: self.discovery_status(),
+            status: self.status(),
             version: self.max(),
             min_version: self.min(),
             next_min_version: next_min.map(|(v, _)| v),
             not_before: next_min.map(|(_, at)| at.iso8601()),
-            updated: self.updated_at().map(str::to_owned),
+            updated: self.updated().map(str::to_owned),
             media_types: Vec::new(),
         }
     }
@@ -346,7 +346,7 @@ mod tests {
     use serde_json::json;
 
     const API: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.96", "b")])
-        .updated("2013-07-23T11:33:21Z");
+        .with_updated("2013-07-23T11:33:21Z");
 
     #[test]
     fn nova_list_document() {
@@ -377,7 +377,8 @@ mod tests {
     #[test]
     fn the_self_link_follows_the_path_not_the_id() {
         const VOLUME: Api =
-            Api::new("volume", &[Microversion::new("3.0", "a"), Microversion::new("3.70", "b")]).path("/v3");
+            Api::new("volume", &[Microversion::new("3.0", "a"), Microversion::new("3.70", "b")])
+                .with_path("/v3");
         let doc = VOLUME.version_document("http://h:8776/");
         assert_eq!(doc.id, "v3.0");
         assert_eq!(doc.links[0].href, "http://h:8776/v3/");

@@ -15,7 +15,7 @@ pub const MAX_VERSION_HEADER: &str = "OpenStack-API-Maximum-Version";
 /// use microversion_core::{Api, Microversion, ResponseHeaders, Version};
 ///
 /// const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial.")])
-///     .legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+///     .with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
 /// let headers = ResponseHeaders::new(&API);
 /// let set: Vec<_> = headers.for_version(Version::lit("2.1")).unwrap().collect();
 /// assert_eq!(set, [
@@ -41,7 +41,7 @@ impl ResponseHeaders {
             .map(|m| (format!("{} {}", api.service_type(), m.version), m.version.to_string()))
             .collect();
         let vary = std::iter::once(STANDARD_HEADER)
-            .chain(api.legacy_header_names().iter().copied())
+            .chain(api.legacy_headers().iter().copied())
             .collect::<Vec<_>>()
             .join(", ");
         ResponseHeaders { api: *api, rendered, vary }
@@ -51,7 +51,7 @@ impl ResponseHeaders {
     /// then each legacy header), or `None` if it is not declared.
     pub fn for_version(&self, version: Version) -> Option<impl Iterator<Item = (&'static str, &str)> + '_> {
         let (standard, bare) = &self.rendered[self.api.position(version)?];
-        let legacy = self.api.legacy_header_names().iter().map(move |name| (*name, bare.as_str()));
+        let legacy = self.api.legacy_headers().iter().map(move |name| (*name, bare.as_str()));
         Some(std::iter::once((STANDARD_HEADER, standard.as_str())).chain(legacy))
     }
 
@@ -67,7 +67,7 @@ impl ResponseHeaders {
 
     /// The names listed in [`ResponseHeaders::vary`].
     pub fn vary_names(&self) -> impl Iterator<Item = &'static str> {
-        std::iter::once(STANDARD_HEADER).chain(self.api.legacy_header_names().iter().copied())
+        std::iter::once(STANDARD_HEADER).chain(self.api.legacy_headers().iter().copied())
     }
 }
 
@@ -107,7 +107,7 @@ mod tests {
     fn values_per_version_and_vary() {
         const API: Api =
             Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.27", "b")])
-                .legacy_headers(&["X-OpenStack-Nova-API-Version", "X-Other"]);
+                .with_legacy_headers(&["X-OpenStack-Nova-API-Version", "X-Other"]);
         let headers = ResponseHeaders::new(&API);
         let set: Vec<_> = headers.for_version(Version::new(2, 27)).unwrap().collect();
         assert_eq!(

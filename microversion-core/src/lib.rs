@@ -21,7 +21,7 @@
 //!     Microversion::new("2.1", "Initial version."),
 //!     Microversion::new("2.2", "Keypairs gain a type."),
 //! ])
-//! .legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+//! .with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
 //!
 //! let got = COMPUTE.negotiate([("X-OpenStack-Nova-API-Version", "2.2")]).unwrap();
 //! assert_eq!(got.version, Version::lit("2.2"));

@@ -351,7 +351,7 @@ const fn is_link(url: &str) -> bool {
 /// A deprecation of some microversions, or of the whole API version: from
 /// when, until when they are served (the sunset), and where the migration
 /// is explained. Added to an [`Api`](crate::Api) with
-/// [`Api::deprecated`](crate::Api::deprecated).
+/// [`Api::with_deprecation`](crate::Api::with_deprecation).
 ///
 /// ```
 /// use microversion_core::{Api, Deprecation, Microversion, Timestamp, Version};
@@ -361,7 +361,7 @@ const fn is_link(url: &str) -> bool {
 ///     Microversion::new("2.2", "Keypairs gain a type."),
 ///     Microversion::new("2.3", "Servers show their host."),
 /// ])
-/// .deprecated(
+/// .with_deprecation(
 ///     Deprecation::versions("2.1", "2.2")
 ///         .since("2026-01-01")
 ///         .sunset("2026-07-01")
@@ -379,7 +379,7 @@ const fn is_link(url: &str) -> bool {
 /// use microversion_core::{Api, Deprecation, Microversion};
 /// // error[E0080]: the sunset must not come before the deprecation
 /// const BAD: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b")])
-///     .deprecated(Deprecation::versions("2.1", "2.1").since("2026-07-01").sunset("2026-01-01"));
+///     .with_deprecation(Deprecation::versions("2.1", "2.1").since("2026-07-01").sunset("2026-01-01"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Deprecation {
@@ -472,7 +472,7 @@ impl Deprecation {
         }
     }
 
-    /// Checks of [`Api::deprecated`](crate::Api::deprecated): a date, and a
+    /// Checks of [`Api::with_deprecation`](crate::Api::with_deprecation): a date, and a
     /// sunset not before it.
     pub(crate) const fn check(&self) {
         let Some(since) = self.since else {

@@ -244,7 +244,7 @@ impl Api {
     {
         let Some((text, header)) = self.requested(headers) else {
             return Ok(Negotiated {
-                version: self.default_or_min(),
+                version: self.default_version(),
                 source: VersionSource::Default,
                 header: VersionHeader::None,
             });
@@ -285,7 +285,7 @@ impl Api {
         V: AsRef<[u8]> + ?Sized + 'h,
     {
         let service = self.service_type().as_bytes();
-        let legacy_names = self.legacy_header_names();
+        let legacy_names = self.legacy_headers();
         let mut standard: Option<&[u8]> = None;
         let mut legacy: [Option<&[u8]>; MAX_LEGACY_HEADERS] = [None; MAX_LEGACY_HEADERS];
 
@@ -329,7 +329,7 @@ mod tests {
         Microversion::new("2.8", "h"),
         Microversion::new("2.9", "i"),
     ];
-    const API: Api = Api::new("compute", &HISTORY).legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+    const API: Api = Api::new("compute", &HISTORY).with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
     const STD: &str = "OpenStack-API-Version";
     const LEGACY: &str = "X-OpenStack-Nova-API-Version";
 
@@ -356,7 +356,7 @@ mod tests {
                 header: VersionHeader::None
             }
         );
-        let api = API.default_version("2.3");
+        let api = API.with_default_version("2.3");
         assert_eq!(api.negotiate([(STD, "")]).unwrap().version, Version::new(2, 3));
     }
 
@@ -407,7 +407,7 @@ mod tests {
 
     #[test]
     fn legacy_headers_are_tried_in_declared_order() {
-        let api = Api::new("compute", &HISTORY).legacy_headers(&["X-First", "X-Second"]);
+        let api = Api::new("compute", &HISTORY).with_legacy_headers(&["X-First", "X-Second"]);
         let got = api.negotiate([("X-Second", "2.3"), ("X-First", "2.2")]).unwrap();
         assert_eq!(got.version, Version::new(2, 2));
         let got = api.negotiate([("X-Second", "2.3")]).unwrap();
@@ -432,7 +432,7 @@ mod tests {
             "Version 2.6 is not supported by the API. Minimum is 2.1 and maximum is 2.5."
         );
         static OFF: [Version; 1] = [Version::new(2, 4)];
-        let api = API.disabled(&OFF);
+        let api = API.with_disabled(&OFF);
         assert_eq!(api.negotiate([(STD, "compute 2.4")]).unwrap_err().status(), 406);
     }
 

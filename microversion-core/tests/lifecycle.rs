@@ -19,15 +19,15 @@ const SINCE: &str = "2026-01-01";
 const SUNSET: &str = "2026-07-01T12:00:00Z";
 
 const API: Api = Api::new("compute", &HISTORY)
-    .legacy_headers(&["X-OpenStack-Nova-API-Version"])
-    .deprecated(
+    .with_legacy_headers(&["X-OpenStack-Nova-API-Version"])
+    .with_deprecation(
         Deprecation::versions("2.1", "2.2")
             .since(SINCE)
             .sunset(SUNSET)
             .link("https://docs.example/migrate")
             .sunset_link("https://docs.example/sunset"),
     )
-    .deprecated(Deprecation::versions("2.10", "2.59").since("2026-03-01").sunset("2026-09-01"));
+    .with_deprecation(Deprecation::versions("2.10", "2.59").since("2026-03-01").sunset("2026-09-01"));
 
 fn v(text: &str) -> Version {
     text.parse().unwrap()
@@ -76,8 +76,8 @@ fn retirement_waits_for_the_sunset_to_the_second() {
     );
     let retired = API.retire_below_at(v("2.10"), sunset).unwrap();
     assert_eq!((retired.min(), retired.compiled_min()), (v("2.10"), v("2.1")));
-    assert_eq!(retired.default_or_min(), v("2.10"), "asking for nothing gets the new minimum");
-    assert_eq!(retired.api_id(), "v2.1", "the id stays");
+    assert_eq!(retired.default_version(), v("2.10"), "asking for nothing gets the new minimum");
+    assert_eq!(retired.id(), "v2.1", "the id stays");
     // 2.10 to 2.59 have their own, later sunset.
     let second = t("2026-09-01");
     assert_eq!(
@@ -170,19 +170,19 @@ fn discovery_announces_the_next_minimum_and_the_status() {
     assert_eq!(doc["not_before"], "2026-09-01");
     // Without a sunset, or with the range not holding the minimum, nothing is announced.
     const NO_SUNSET: Api =
-        Api::new("compute", &HISTORY).deprecated(Deprecation::versions("2.1", "2.2").since(SINCE));
+        Api::new("compute", &HISTORY).with_deprecation(Deprecation::versions("2.1", "2.2").since(SINCE));
     assert_eq!(NO_SUNSET.next_min_version(), None);
     let doc = serde_json::to_value(NO_SUNSET.version_document("http://h")).unwrap();
     assert!(doc.get("next_min_version").is_none() && doc.get("not_before").is_none());
     const LATER: Api = Api::new("compute", &HISTORY)
-        .deprecated(Deprecation::versions("2.10", "2.59").since(SINCE).sunset("2026-09-01"));
+        .with_deprecation(Deprecation::versions("2.10", "2.59").since(SINCE).sunset("2026-09-01"));
     assert_eq!(LATER.next_min_version(), None);
     // The whole API: DEPRECATED from its date on, to the second.
-    const OLD: Api =
-        Api::new("compute", &HISTORY).deprecated(Deprecation::whole_api().since("2026-01-01T00:00:00Z"));
-    assert_eq!(OLD.discovery_status_at(second_before(t(SINCE))), VersionStatus::Current);
-    assert_eq!(OLD.discovery_status_at(t(SINCE)), VersionStatus::Deprecated);
-    assert_eq!(API.discovery_status_at(t("2030-01-01")), VersionStatus::Current, "ranges leave the status");
+    const OLD: Api = Api::new("compute", &HISTORY)
+        .with_deprecation(Deprecation::whole_api().since("2026-01-01T00:00:00Z"));
+    assert_eq!(OLD.status_at(second_before(t(SINCE))), VersionStatus::Current);
+    assert_eq!(OLD.status_at(t(SINCE)), VersionStatus::Deprecated);
+    assert_eq!(API.status_at(t("2030-01-01")), VersionStatus::Current, "ranges leave the status");
     assert_eq!(OLD.deprecation_for(v("2.61")).unwrap().versions_covered(), None);
 }
 
@@ -210,22 +210,22 @@ fn a_cap_handle_negotiates_at_its_current_value() {
 #[should_panic(expected = "two deprecated ranges overlap")]
 fn overlapping_deprecated_ranges_are_refused() {
     let _ = Api::new("compute", &HISTORY)
-        .deprecated(Deprecation::versions("2.1", "2.10").since(SINCE))
-        .deprecated(Deprecation::versions("2.10", "2.59").since(SINCE));
+        .with_deprecation(Deprecation::versions("2.1", "2.10").since(SINCE))
+        .with_deprecation(Deprecation::versions("2.10", "2.59").since(SINCE));
 }
 
 #[test]
 #[should_panic(expected = "start and end at versions of the history")]
 fn a_deprecated_range_must_name_declared_versions() {
-    let _ = Api::new("compute", &HISTORY).deprecated(Deprecation::versions("2.1", "2.3").since(SINCE));
+    let _ = Api::new("compute", &HISTORY).with_deprecation(Deprecation::versions("2.1", "2.3").since(SINCE));
 }
 
 #[test]
 #[should_panic(expected = "the whole API can be deprecated once only")]
 fn the_whole_api_is_deprecated_once() {
     let _ = Api::new("compute", &HISTORY)
-        .deprecated(Deprecation::whole_api().since(SINCE))
-        .deprecated(Deprecation::whole_api().since(SINCE));
+        .with_deprecation(Deprecation::whole_api().since(SINCE))
+        .with_deprecation(Deprecation::whole_api().since(SINCE));
 }
 
 #[test]

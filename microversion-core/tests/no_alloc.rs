@@ -30,7 +30,7 @@ static GLOBAL: Counting = Counting;
 
 static HISTORY: [Microversion; 3] =
     [Microversion::new("2.1", "a"), Microversion::new("2.27", "b"), Microversion::new("2.96", "c")];
-const API: Api = Api::new("compute", &HISTORY).legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+const API: Api = Api::new("compute", &HISTORY).with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
 
 fn allocations_during(f: impl FnOnce()) -> usize {
     let before = ALLOCATIONS.with(Cell::get);

@@ -9,7 +9,7 @@ static HISTORY: [Microversion; 4] = [
     Microversion::new("2.3", "c"),
     Microversion::new("2.10", "d"),
 ];
-const API: Api = Api::new("compute", &HISTORY).legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+const API: Api = Api::new("compute", &HISTORY).with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
 
 fn version() -> impl Strategy<Value = Version> {
     (1u16.., any::<u16>()).prop_map(|(a, b)| Version::new(a, b))

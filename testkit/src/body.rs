@@ -17,8 +17,11 @@ use std::sync::LazyLock;
 use actix_web::http::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
 use actix_web::test::TestRequest;
 use microversion_actix::{
-    ApiError, ApiSigErrors, BodyLimit, ErrorFormat, MAX_LISTED_VIOLATIONS, SchemaSource, Version,
-    VersionRange, VersionedSchemas, read_json_body,
+    ApiError, Version,
+    body::{BodyLimit, read_json_body},
+    error::{ApiSigErrors, ErrorFormat},
+    schema::{MAX_LISTED_VIOLATIONS, SchemaSource, VersionedSchemas},
+    version::VersionRange,
 };
 use serde_json::{Value, json};
 
@@ -449,7 +452,7 @@ fn check_violations(err: &ApiError, document: &Value) -> Result<(), String> {
     if violations.len() > MAX_LISTED_VIOLATIONS + 1 {
         return Err(format!("{} violations listed", violations.len()));
     }
-    let longest = microversion_actix::violation::MAX_MESSAGE_CHARS + "...".len();
+    let longest = microversion_actix::error::MAX_MESSAGE_CHARS + "...".len();
     if let Some(long) = violations.iter().find(|v| v.message.chars().count() > longest) {
         return Err(format!("a violation message of {} chars", long.message.chars().count()));
     }

@@ -69,14 +69,14 @@ pub fn expected(api: &Api, headers: &[(&[u8], &[u8])]) -> Expected {
         }
     }
     if requested.is_none() {
-        requested = api.legacy_header_names().iter().find_map(|name| {
+        requested = api.legacy_headers().iter().find_map(|name| {
             let value = joined(headers, name.as_bytes())?;
             let last = value.split(|b| *b == b',').next_back().unwrap_or_default();
             Some(strip(last).to_vec())
         });
     }
     let Some(text) = requested else {
-        return Expected::Served(api.default_or_min(), VersionSource::Default);
+        return Expected::Served(api.default_version(), VersionSource::Default);
     };
     if text == b"latest" {
         return Expected::Served(api.max(), VersionSource::Latest);
@@ -140,13 +140,13 @@ static DISABLED: [Version; 2] = [Version::new(2, 4), Version::new(2, 10)];
 /// The declarations checked: plain, with a legacy header, two legacy
 /// headers, a default above the minimum, disabled versions, and a cap.
 pub fn apis() -> Vec<Api> {
-    let nova = Api::new("compute", &HISTORY).legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+    let nova = Api::new("compute", &HISTORY).with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
     vec![
         Api::new("compute", &HISTORY),
         nova,
-        Api::new("compute", &HISTORY).legacy_headers(&["X-First", "X-Second"]),
-        nova.default_version("2.5"),
-        nova.disabled(&DISABLED),
+        Api::new("compute", &HISTORY).with_legacy_headers(&["X-First", "X-Second"]),
+        nova.with_default_version("2.5"),
+        nova.with_disabled(&DISABLED),
         nova.capped_at(Version::new(2, 9)).expect("2.9 is declared"),
     ]
 }

@@ -9,7 +9,7 @@
 
 use std::hint::black_box;
 
-use microversion_actix::{UnservedVersion, Version};
+use microversion_actix::{Version, operation::UnservedVersion};
 use microversion_benches::dispatch::workload;
 
 include!(concat!(env!("OUT_DIR"), "/dispatch_generated.rs"));

@@ -2,17 +2,17 @@
 //! line per microversion. Min, max, discovery and `docs/compute-versions.md`
 //! all come from here.
 
-use microversion_actix::{Api, Deprecation, history};
+use microversion_actix::{Api, history, lifecycle::Deprecation};
 
 /// The compute API, 2.1 to 2.96, as Nova serves it: every microversion with
 /// the change it made.
 pub const COMPUTE: Api = Api::new("compute", HISTORY)
-    .legacy_headers(&["X-OpenStack-Nova-API-Version"])
-    .id("v2.1")
-    .updated("2013-07-23T11:33:21Z")
+    .with_legacy_headers(&["X-OpenStack-Nova-API-Version"])
+    .with_id("v2.1")
+    .with_updated("2013-07-23T11:33:21Z")
     // The versions before 2.60 are on their way out (docs/18-a-versions-life.md):
     // every answer at them says so, and discovery announces 2.60 as the next minimum.
-    .deprecated(
+    .with_deprecation(
         Deprecation::versions("2.1", "2.59")
             .since("2026-06-01")
             .sunset("2027-06-01")

@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use microversion_actix::{ApiError, Json, JsonQuery, PublicUrl, Versioned, VersionedModel, controller};
+use microversion_actix::{
+    ApiError, Json, JsonQuery, Versioned, VersionedModel, controller, discovery::PublicUrl,
+};
 use serde_json::{Map, Value, json};
 
 use crate::api::COMPUTE;
@@ -656,9 +658,9 @@ mod tests {
         for (min, max) in [(1, i32::MAX as u64), (0, i32::MAX as u64), (0, u64::MAX), (1, 7), (0, 10)] {
             let pattern = decimal_pattern(min, max);
             let schema = serde_json::json!({"type": "string", "pattern": pattern});
-            let schemas = microversion_actix::VersionedSchemas::compile_documents([(
+            let schemas = microversion_actix::schema::VersionedSchemas::compile_documents([(
                 "digits",
-                microversion_actix::VersionRange::ANY,
+                microversion_actix::version::VersionRange::ANY,
                 schema,
             )])
             .expect("a valid pattern");

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 use actix_web::{App, HttpResponse, HttpServer, web};
-use microversion_actix::{Api, Timestamp, Version, VersionCap};
+use microversion_actix::{Api, Version, lifecycle::Timestamp, version::VersionCap};
 
 /// What a cap file says: a version, from now or from an instant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use md5::Digest as _;
-use microversion_actix::{ApiError, ApiVersion, Json, JsonQuery, PublicUrl, Version, controller};
+use microversion_actix::{ApiError, ApiVersion, Json, JsonQuery, Version, controller, discovery::PublicUrl};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use ssh_key::rand_core::OsRng;

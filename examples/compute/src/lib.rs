@@ -25,8 +25,8 @@ use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{App, HttpServer, web};
 use microversion_actix::openapi::{ApiDescription, OpenApiService};
 use microversion_actix::{
-    Api, ApiError, BodyTimeout, Discovery, Microversions, NovaFaults, PublicUrl, ResponseValidation, Version,
-    VersionCap,
+    Api, ApiError, Discovery, Version, VersionNegotiation, body::BodyTimeout, discovery::PublicUrl,
+    error::NovaFaults, middleware::ResponseValidation, version::VersionCap,
 };
 
 pub use api::COMPUTE;
@@ -50,11 +50,13 @@ pub fn routes(store: Arc<Store>, cap: Option<Version>) -> impl FnOnce(&mut web::
 pub fn routes_with(store: Arc<Store>, cap: VersionCap) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         let api = *cap.declaration();
-        let microversions =
-            Microversions::new(api).with_version_cap(cap.clone()).error_format(NovaFaults::default());
+        let microversions = VersionNegotiation::new(api)
+            .with_version_cap(cap.clone())
+            .with_error_format(NovaFaults::default());
         let not_found = microversions.default_service();
-        let documents = OpenApiService::new(description(api)).errors(microversions.error_renderer().clone());
-        cfg.service(Discovery::new(&[api]).with_version_cap(cap).error_format(NovaFaults::default()))
+        let documents =
+            OpenApiService::new(description(api)).with_errors(microversions.error_renderer().clone());
+        cfg.service(Discovery::new(&[api]).with_version_cap(cap).with_error_format(NovaFaults::default()))
             .service(documents)
             .service(
                 web::scope("/v2.1")
@@ -111,12 +113,12 @@ fn request_id<B>(res: &actix_web::dev::ServiceResponse<B>) -> Option<HeaderValue
 /// whole history, built from the controllers' declarations.
 pub fn description(api: Api) -> ApiDescription {
     ApiDescription::new(api)
-        .title("Compute API (microversion example)")
-        .prefix("/v2.1")
+        .with_title("Compute API (microversion example)")
+        .with_prefix("/v2.1")
         .controller::<flavors::Flavors>()
         .controller::<flavors::FlavorExtraSpecs>()
         .controller::<keypairs::Keypairs>()
-        .errors(&NovaFaults::default())
+        .with_errors(&NovaFaults::default())
 }
 
 /// How a server is run: the deployer's choices.

@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{LEGACY_HEADER, Request, Response, STANDARD_HEADER, check_contract};
 use compute::{RunningServer, Settings};
-use microversion_actix::PublicUrl;
+use microversion_actix::discovery::PublicUrl;
 use microversion_testkit::http as common;
 use microversion_testkit::nginx::{self, free_port};
 

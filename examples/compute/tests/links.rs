@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use common::{Request, Response};
 use compute::{RunningServer, Settings};
-use microversion_actix::PublicUrl;
+use microversion_actix::discovery::PublicUrl;
 use microversion_testkit::http as common;
 
 const STANDARD: &str = "OpenStack-API-Version";

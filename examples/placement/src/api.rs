@@ -4,7 +4,7 @@
 use microversion_actix::{Api, Microversion};
 
 /// The placement API, 1.0 to 1.39, with no legacy header.
-pub const PLACEMENT: Api = Api::new("placement", &HISTORY).id("v1.0");
+pub const PLACEMENT: Api = Api::new("placement", &HISTORY).with_id("v1.0");
 
 /// Every microversion with the change it made.
 static HISTORY: [Microversion; 40] = [

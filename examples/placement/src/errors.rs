@@ -2,8 +2,11 @@
 //! and messages, and constructors for the errors the handlers raise.
 
 use actix_web::http::StatusCode;
-use microversion_actix::violation::{best_match, python_repr};
-use microversion_actix::{ApiError, ErrorFormat, Violation};
+use microversion_actix::error::{best_match, python_repr};
+use microversion_actix::{
+    ApiError,
+    error::{ErrorFormat, Violation},
+};
 use serde_json::{Map, Value, json};
 
 /// The codes Placement names (`placement.<code>`); every other error is

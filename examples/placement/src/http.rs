@@ -8,7 +8,11 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::{Method, StatusCode, header};
 use actix_web::middleware::Next;
 use actix_web::{HttpResponse, HttpResponseBuilder};
-use microversion_actix::{ApiError, ApiVersion, Controller, ErrorRenderer, Operation, Version};
+use microversion_actix::{
+    ApiError, ApiVersion, Version,
+    error::ErrorRenderer,
+    operation::{Controller, Operation},
+};
 
 use crate::aggregates::Aggregates;
 use crate::allocations::Allocations;
@@ -91,7 +95,7 @@ fn bodiless_put(path: &str, version: Option<Version>) -> bool {
 }
 
 fn render(error: &ApiError) -> HttpResponse {
-    ErrorRenderer::new(PlacementErrors).service("placement").render(error)
+    ErrorRenderer::new(PlacementErrors).with_service("placement").render(error)
 }
 
 /// Placement's request rules, inside the version middleware (so that every
@@ -303,7 +307,10 @@ pub(crate) fn validate(schema: fn() -> serde_json::Value, body: &serde_json::Val
     use std::collections::HashMap;
     use std::sync::{Arc, LazyLock, Mutex};
 
-    use microversion_actix::{SchemaSource, VersionRange, VersionedSchemas};
+    use microversion_actix::{
+        schema::{SchemaSource, VersionedSchemas},
+        version::VersionRange,
+    };
 
     static COMPILED: LazyLock<Mutex<HashMap<usize, Arc<VersionedSchemas>>>> = LazyLock::new(Default::default);
     let key = schema as usize;

@@ -32,7 +32,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use actix_web::{App, HttpServer, web};
-use microversion_actix::Microversions;
+use microversion_actix::VersionNegotiation;
 
 pub use api::PLACEMENT;
 pub use errors::PlacementErrors;
@@ -41,7 +41,7 @@ pub use store::Store;
 /// Registers the whole API at the root, as Placement serves it.
 pub fn routes(store: Arc<Store>) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
-        let microversions = Microversions::new(PLACEMENT).error_format(PlacementErrors);
+        let microversions = VersionNegotiation::new(PLACEMENT).with_error_format(PlacementErrors);
         // A target no scope matches (`*`): actix's own 404 has an empty body.
         let outside = microversions.default_service();
         cfg.service(

@@ -152,7 +152,7 @@ const FIRST_CUSTOM_CLASS_ID: i64 = 10000;
 /// SQLite has one connection (one writer at a time, as SQLite allows; an
 /// in-memory database lives as long as its connection); requests wait
 /// for it without blocking their worker. PostgreSQL has a pool
-/// ([`crate::database::open`]), and the server orders concurrent writers.
+/// (`database::open`), and the server orders concurrent writers.
 pub struct Store {
     pool: Pool,
 }

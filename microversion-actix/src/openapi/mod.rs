@@ -27,14 +27,19 @@ use serde_json::{Map, Value, json};
 pub use released::{BLESS_VARIABLE, check_released, check_released_blessing};
 pub use service::OpenApiService;
 
-use crate::{Api, Controller, ErrorFormat, Operation, OperationVariant, STANDARD_HEADER, Version};
+use crate::{
+    Api, Version,
+    error::ErrorFormat,
+    header::STANDARD_HEADER,
+    operation::{Controller, Operation, OperationVariant},
+};
 
 /// Everything the documents of one API are built from: its declaration, its
 /// controllers' operations, where they are mounted and its error format.
 ///
 /// ```
 /// use microversion_actix::openapi::ApiDescription;
-/// use microversion_actix::{Api, Json, NovaFaults, Version, controller, history};
+/// use microversion_actix::{Api, Json, Version, controller, history, error::NovaFaults};
 /// use serde_json::{Value, json};
 ///
 /// const API: Api = Api::new("compute", history!["2.1" => "Initial.", "2.2" => "Renames."]);
@@ -57,7 +62,7 @@ use crate::{Api, Controller, ErrorFormat, Operation, OperationVariant, STANDARD_
 ///     }
 /// }
 ///
-/// let description = ApiDescription::new(API).prefix("/v2.1").controller::<Servers>().errors(&NovaFaults::default());
+/// let description = ApiDescription::new(API).with_prefix("/v2.1").controller::<Servers>().with_errors(&NovaFaults::default());
 /// let at_2_1 = description.document(Version::lit("2.1"));
 /// assert_eq!(at_2_1["paths"], json!({}));
 /// let at_2_2 = description.document(Version::lit("2.2"));
@@ -88,18 +93,18 @@ impl ApiDescription {
             title: format!("OpenStack {} API", api.service_type()),
             prefix: String::new(),
             operations: Vec::new(),
-            error_schema: crate::ApiSigErrors.schema(),
+            error_schema: crate::error::ApiSigErrors.schema(),
         }
     }
 
     /// The document's title.
-    pub fn title(mut self, title: impl Into<String>) -> ApiDescription {
+    pub fn with_title(mut self, title: impl Into<String>) -> ApiDescription {
         self.title = title.into();
         self
     }
 
     /// The path the controllers are mounted under (`/v2.1`).
-    pub fn prefix(mut self, prefix: impl Into<String>) -> ApiDescription {
+    pub fn with_prefix(mut self, prefix: impl Into<String>) -> ApiDescription {
         let prefix = prefix.into();
         let trimmed = prefix.trim_matches('/');
         self.prefix = if trimmed.is_empty() { String::new() } else { format!("/{trimmed}") };
@@ -108,17 +113,17 @@ impl ApiDescription {
 
     /// Adds the operations of a controller.
     pub fn controller<C: Controller>(self) -> ApiDescription {
-        self.operations(C::OPERATIONS)
+        self.with_operations(C::OPERATIONS)
     }
 
     /// Adds operations listed by hand.
-    pub fn operations(mut self, operations: &'static [Operation]) -> ApiDescription {
+    pub fn with_operations(mut self, operations: &'static [Operation]) -> ApiDescription {
         self.operations.extend(operations.iter().filter(|op| op.http_method.is_some()));
         self
     }
 
     /// Describes error bodies with the schema of `format`.
-    pub fn errors(mut self, format: &dyn ErrorFormat) -> ApiDescription {
+    pub fn with_errors(mut self, format: &dyn ErrorFormat) -> ApiDescription {
         self.error_schema = format.schema();
         self
     }
@@ -384,17 +389,17 @@ mod tests {
     }
 
     const PLAIN: OperationVariant = OperationVariant {
-        range: crate::VersionRange::ANY,
+        range: crate::version::VersionRange::ANY,
         schemas: &[],
         query_schemas: &[],
         response: None,
         errors: &[],
     };
 
-    const BODY: &[crate::SchemaDescription] = &[crate::SchemaDescription {
+    const BODY: &[crate::operation::SchemaDescription] = &[crate::operation::SchemaDescription {
         name: "body",
-        range: crate::VersionRange::ANY,
-        document: crate::SchemaDocument::Fixed(body),
+        range: crate::version::VersionRange::ANY,
+        document: crate::operation::SchemaDocument::Fixed(body),
     }];
 
     /// At every version, declaring 404.
@@ -412,7 +417,7 @@ mod tests {
         http_method: Some("PUT"),
         path: Some("/servers/{id}"),
         variants: &[OperationVariant {
-            range: crate::VersionRange::from(Version::lit("2.2")),
+            range: crate::version::VersionRange::from(Version::lit("2.2")),
             schemas: BODY,
             errors: &[400, 409],
             ..PLAIN
@@ -427,7 +432,7 @@ mod tests {
         // The miss status of 2.1, which has no update; a body schema brings
         // 408, 413 and 415; a declared status is listed once.
         assert_eq!(statuses(&UPDATE[0], "2.2"), [400, 405, 406, 408, 409, 413, 415, 500]);
-        let history = ApiDescription::new(API).operations(UPDATE).history_document();
+        let history = ApiDescription::new(API).with_operations(UPDATE).history_document();
         let responses = &history["paths"]["/servers/{id}"]["put"]["responses"];
         assert!(responses.get("4XX").is_none(), "{responses}");
         assert_eq!(

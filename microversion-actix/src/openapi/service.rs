@@ -8,7 +8,7 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::ApiDescription;
-use crate::{ApiError, ErrorRenderer, NegotiationError, Version};
+use crate::{ApiError, Version, error::ErrorRenderer, version::NegotiationError};
 
 /// The API's documents, served beside [`Discovery`](crate::Discovery):
 ///
@@ -85,12 +85,12 @@ struct Documents {
 impl OpenApiService {
     /// Serves the documents of `description`, errors as API-SIG errors.
     pub fn new(description: ApiDescription) -> OpenApiService {
-        let errors = ErrorRenderer::default().service(description.api().service_type());
+        let errors = ErrorRenderer::default().with_service(description.api().service_type());
         OpenApiService { description, errors }
     }
 
     /// Renders its 400 and 406 with `errors` (the API's own renderer).
-    pub fn errors(mut self, errors: ErrorRenderer) -> OpenApiService {
+    pub fn with_errors(mut self, errors: ErrorRenderer) -> OpenApiService {
         self.errors = errors;
         self
     }
@@ -98,7 +98,7 @@ impl OpenApiService {
 
 impl Documents {
     fn version(&self, req: &HttpRequest) -> HttpResponse {
-        let query = crate::query_to_json(req.query_string());
+        let query = crate::schema::query_to_json(req.query_string());
         let api = self.description.api();
         let requested = query["version"].as_array().and_then(|v| v.last()).and_then(|v| v.as_str());
         let version = match requested {
@@ -114,7 +114,7 @@ impl Documents {
                     return self.errors.render(&ApiError::from(error));
                 }
                 Err(_) => {
-                    let shown: String = text.chars().take(crate::MAX_ECHOED_BYTES).collect();
+                    let shown: String = text.chars().take(crate::header::MAX_ECHOED_BYTES).collect();
                     let error =
                         NegotiationError::Malformed { requested: shown, min: api.min(), max: api.max() };
                     return self.errors.render(&ApiError::from(error));

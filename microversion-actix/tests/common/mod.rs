@@ -8,8 +8,10 @@ use actix_web::http::StatusCode;
 use actix_web::{App, HttpRequest, HttpResponse, test, web};
 use microversion_actix::test::header;
 use microversion_actix::{
-    Api, ApiError, ApiVersion, Discovery, JsonBody, Microversion, Microversions, SchemaSource, Version,
-    VersionRange, VersionedSchemas,
+    Api, ApiError, ApiVersion, Discovery, Microversion, Version, VersionNegotiation,
+    body::JsonBody,
+    schema::{SchemaSource, VersionedSchemas},
+    version::VersionRange,
 };
 use serde_json::{Value, json};
 
@@ -30,7 +32,8 @@ static HISTORY: [Microversion; 10] = [
     Microversion::new("2.10", "Keypairs gone again."),
 ];
 
-pub const API: Api = Api::new("compute", &HISTORY).legacy_headers(&[LEGACY]).updated("2013-07-23T11:33:21Z");
+pub const API: Api =
+    Api::new("compute", &HISTORY).with_legacy_headers(&[LEGACY]).with_updated("2013-07-23T11:33:21Z");
 
 pub const fn v(text: &str) -> Version {
     Version::lit(text)
@@ -155,7 +158,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 
 /// The whole service: discovery at the root, the API under `/v2.1`.
 pub fn app_with(
-    middleware: Microversions,
+    middleware: VersionNegotiation,
     discovery: Discovery,
 ) -> App<
     impl actix_web::dev::ServiceFactory<
@@ -174,7 +177,7 @@ pub async fn service() -> impl Service<
     Response = ServiceResponse<impl actix_web::body::MessageBody>,
     Error = actix_web::Error,
 > {
-    test::init_service(app_with(Microversions::new(API), Discovery::new(&[API]))).await
+    test::init_service(app_with(VersionNegotiation::new(API), Discovery::new(&[API]))).await
 }
 
 /// Asserts the headers of a response negotiated at `version`.

@@ -1,5 +1,5 @@
 // mistakes: 1
-use microversion_actix::{controller, VersionedModel};
+use microversion_actix::{VersionedModel, controller};
 use serde_json::{Value, json};
 #[derive(VersionedModel)]
 struct Body { name: String }

@@ -62,7 +62,7 @@ impl Servers {
 }
 
 fn main() {
-    use microversion_actix::Controller;
+    use microversion_actix::operation::Controller;
     assert_eq!(Servers::OPERATIONS.len(), 5);
     let _ = actix_web::App::new().service(Servers);
     let _ = Servers::fetch(microversion_actix::Version::lit("2.1"), 1);

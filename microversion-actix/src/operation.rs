@@ -1,8 +1,15 @@
-//! The `Controller` trait that `#[controller]` implements.
+//! What a service's operations are, for docs, discovery and checks: the
+//! [`Controller`] trait that `#[controller]` implements, and the
+//! descriptions it gives ([`Operation`], its [`OperationVariant`]s, the
+//! schemas and responses they declare).
+
+pub use microversion_core::{
+    Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument, UnservedVersion,
+};
 
 use actix_web::dev::HttpServiceFactory;
 
-use crate::{Operation, SchemaError};
+use crate::schema::SchemaError;
 
 /// A type whose impl is marked `#[controller]`: it registers on an actix
 /// `App` or `Scope` in one call (`.service(Flavors::new())`) and describes

@@ -9,19 +9,24 @@
 //!   the version does not have is refused, naming the versions that accept it.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::OnceLock;
 
 use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};
 use futures_util::future::LocalBoxFuture;
 use serde::Serializer;
-use serde::de::DeserializeOwned;
+
 use serde::ser::{SerializeMap, SerializeSeq};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
+
+use crate::derive::object_at;
 
 use crate::{
-    ApiError, ApiVersion, ParsedJson, SchemaError, Version, VersionRange, VersionedSchemas, Violation,
+    ApiError, ApiVersion, Version,
+    body::ParsedJson,
+    error::Violation,
+    schema::{SchemaError, VersionedSchemas},
+    version::VersionRange,
 };
 
 /// A type rendered, parsed and described differently at each version.
@@ -185,7 +190,7 @@ impl<T: VersionedModel> Responder for Versioned<T> {
 /// once (or taken as already parsed by a `#[schema]` check).
 ///
 /// ```
-/// # use microversion_actix::{VersionedJson, VersionedModel};
+/// # use microversion_actix::{VersionedModel, model::VersionedJson};
 /// #[derive(VersionedModel)]
 /// struct Rename {
 ///     name: String,
@@ -225,7 +230,7 @@ impl<T: VersionedStruct + 'static> FromRequest for VersionedJson<T> {
             let parsed = req.extensions_mut().remove::<ParsedJson>();
             let body = match parsed {
                 Some(ParsedJson(body)) => body,
-                None => crate::read_json_body(&req, &mut payload).await?,
+                None => crate::body::read_json_body(&req, &mut payload).await?,
             };
             let schemas = T::compiled_schemas()
                 .map_err(|e| ApiError::internal(format!("invalid model schema: {e}")))?;
@@ -243,115 +248,12 @@ impl<T: VersionedStruct + 'static> FromRequest for VersionedJson<T> {
     }
 }
 
-/// Derives the compiled-schema cell of a model (used by the derive).
-pub fn model_schemas<T: VersionedModel>(
-    cell: &'static OnceLock<Result<VersionedSchemas, SchemaError>>,
-    name: &'static str,
-) -> Result<&'static VersionedSchemas, &'static SchemaError> {
-    cell.get_or_init(|| compile_model_schemas::<T>(name)).as_ref()
-}
-
-/// How a field may be absent from a request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Presence {
-    /// Must be sent at the versions that have it.
-    Required,
-    /// An `Option`: absent is `None`.
-    Optional,
-    /// Absent is `Default::default()`.
-    Default,
-}
-
-/// One field of a request object, read at `version` (used by the derive).
-/// `parse` turns the sent value into the field's type; `absent` gives the
-/// value when it is not sent at a version that does not require it.
-#[allow(clippy::too_many_arguments)]
-pub fn read_field<T>(
-    object: &mut Map<String, Value>,
-    key: &str,
-    range: VersionRange,
-    presence: Presence,
-    version: Version,
-    path: &str,
-    errors: &mut Vec<Violation>,
-    parse: impl FnOnce(Value, &str, &mut Vec<Violation>) -> Option<T>,
-    absent: impl FnOnce() -> Option<T>,
-) -> Option<T> {
-    let field_path = format!("{path}/{key}");
-    match object.remove(key) {
-        Some(value) if range.contains(version) => parse(value, &field_path, errors),
-        Some(value) => {
-            let message = format!("`{key}` is not accepted at version {version}; it is accepted at {range}");
-            errors.push(Violation::new(field_path, "additionalProperties", message).with_value(&value));
-            None
-        }
-        None if presence == Presence::Required && range.contains(version) => {
-            errors.push(Violation::new(
-                field_path,
-                "required",
-                format!("`{key}` is required at version {version}"),
-            ));
-            None
-        }
-        None => absent(),
-    }
-}
-
-/// Parses a plain (non-model) field value with serde.
-pub fn parse_plain<T: DeserializeOwned>(value: Value, path: &str, errors: &mut Vec<Violation>) -> Option<T> {
-    serde_json::from_value(value).map_err(|e| errors.push(Violation::new(path, "type", e.to_string()))).ok()
-}
-
-/// The object a struct model is read from, or an error if the value is not one.
-pub fn object_at(value: Value, path: &str, errors: &mut Vec<Violation>) -> Option<Map<String, Value>> {
-    match value {
-        Value::Object(object) => Some(object),
-        other => {
-            let path = if path.is_empty() { "/" } else { path };
-            let message = format!("expected an object, got {other}");
-            errors.push(Violation::new(path, "type", message).with_value(&other));
-            None
-        }
-    }
-}
-
-/// Records every key left in `object` as unknown.
-pub fn deny_unknown(object: Map<String, Value>, path: &str, errors: &mut Vec<Violation>) {
-    for key in object.keys() {
-        errors.push(Violation::new(
-            format!("{path}/{key}"),
-            "additionalProperties",
-            format!("`{key}` is not a known field"),
-        ));
-    }
-}
-
 /// The JSON Schema of a plain field type, derived from its Rust type.
 /// Implemented for strings, numbers, booleans, options, vectors, string-keyed
 /// maps and `serde_json::Value`; other types give `#[versioned(schema = ...)]`.
 pub trait FieldSchema {
     /// The schema of values of this type.
     fn field_schema() -> Value;
-}
-
-/// What the derive bounds a plain field's type by: a [`FieldSchema`]. Its
-/// own trait, so that a type without a schema is one short error at the field.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` has no JSON Schema for a versioned model field",
-    label = "no derived schema for this type",
-    note = "give the field `#[versioned(schema = path::to::schema_fn)]` (a `fn() -> serde_json::Value`), \
-            or `#[versioned(nested)]` if the type is itself a `VersionedModel`"
-)]
-pub trait DerivedSchema {
-    /// The schema of values of this type.
-    fn derived_schema() -> Value;
-}
-
-#[diagnostic::do_not_recommend]
-impl<T: FieldSchema> DerivedSchema for T {
-    fn derived_schema() -> Value {
-        T::field_schema()
-    }
 }
 
 impl FieldSchema for String {
