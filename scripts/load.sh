@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Loopback load comparison (docs/reference.md §11): the same handler served plain
-# (/plain/...) and through the framework (/v2.1/...) by one
-# server process, each side an app of its own on its own port (so neither is
-# routed past the other's routes first), loaded alternately with wrk for several rounds; prints requests/s,
-# p50 and p99 of each side and the framework/plain ratio, then the table of
-# the targets of docs/reference.md §11 measured in this run.
+# (/plain/..., no versions), through the framework (/v2.1/...) and with the
+# framework's contract written by hand in plain actix handlers (/hand/...:
+# header parsing, 400/406 with the range, a match, version headers and Vary)
+# by one server process, each side an app of its own on its own port (so none
+# is routed past another's routes first), loaded in turn with wrk for several
+# rounds; prints requests/s, p50 and p99 of each side and the ratios
+# framework/plain and framework/hand, then the table of the targets of
+# docs/reference.md §11 measured in this run.
 #
 #   scripts/load.sh                 # the load ratios (about 5 minutes)
 #   scripts/load.sh --all           # and every other target's ratio (about 15 minutes more):
@@ -15,8 +18,8 @@
 #
 # Settings (environment): ROUNDS (6), DURATION seconds per run (5),
 # CONNECTIONS (32), THREADS of wrk (1), WORKERS of the server (1),
-# WARMUP seconds per side before the rounds (3), ENDPOINTS under /plain and
-# /v2.1 ("servers/42 servers/42/model servers/detail": a tiny answer, a
+# WARMUP seconds per side before the rounds (3), ENDPOINTS under /plain,
+# /v2.1 and /hand ("servers/42 servers/42/model servers/detail": a tiny answer, a
 # versioned model rendered at the version, then ten servers).
 # Traffic goes to 127.0.0.1 only; the server is stopped on exit and stops by
 # itself after a bounded time anyway.
@@ -53,7 +56,7 @@ server="$target_dir/release/load_server"
 work=$(mktemp -d)
 # Bounded: the server exits by itself after this many seconds.
 endpoints=$(wc -w <<<"$ENDPOINTS")
-lifetime=$(( endpoints * ((ROUNDS * 2) * (DURATION + 2) + WARMUP * 2 + 4) + 60 ))
+lifetime=$(( endpoints * ((ROUNDS * 3) * (DURATION + 2) + WARMUP * 3 + 6) + 60 ))
 "$server" --workers "$WORKERS" --max-seconds "$lifetime" >"$work/server.out" 2>"$work/server.err" &
 server_pid=$!
 cleanup() {
@@ -66,28 +69,30 @@ trap cleanup EXIT
 # One row of the final table: target, figure, limit, status.
 row() { printf "| %s | %s | %s | %s |\n" "$1" "$2" "$3" "$4" >>"$table"; }
 
-# Each side is an app of its own, on its own port: "/plain" and "/v2.1".
+# Each side is an app of its own, on its own port: "/plain", "/v2.1", "/hand".
 addr_of() { sed -n "s|^listening on \\(127\\.0\\.0\\.1:[0-9]*\\) for $1\$|\\1|p" "$work/server.out" | head -n1; }
 for _ in $(seq 1 100); do
-    [ -n "$(addr_of /plain)" ] && [ -n "$(addr_of /v2.1)" ] && break
+    [ -n "$(addr_of /plain)" ] && [ -n "$(addr_of /v2.1)" ] && [ -n "$(addr_of /hand)" ] && break
     kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.err" >&2; exit 1; }
     sleep 0.1
 done
 plain_base="http://$(addr_of /plain)"
 versioned_base="http://$(addr_of /v2.1)"
-[ "$plain_base" != http:// ] && [ "$versioned_base" != http:// ] || { echo "the server did not start" >&2; exit 1; }
+hand_base="http://$(addr_of /hand)"
+[ "$plain_base" != http:// ] && [ "$versioned_base" != http:// ] && [ "$hand_base" != http:// ] ||
+    { echo "the server did not start" >&2; exit 1; }
 # The base URL of a path: its side's app.
-base_of() { case $1 in /plain/*) echo "$plain_base" ;; *) echo "$versioned_base" ;; esac; }
+base_of() { case $1 in /plain/*) echo "$plain_base" ;; /hand/*) echo "$hand_base" ;; *) echo "$versioned_base" ;; esac; }
 
-for path in $(for e in $ENDPOINTS; do echo "/plain/$e /v2.1/$e"; done); do
+for path in $(for e in $ENDPOINTS; do echo "/plain/$e /v2.1/$e /hand/$e"; done); do
     wrk -t1 -c1 -d1s -H "$HEADER" "$(base_of "$path")$path" | grep -q "Non-2xx" &&
         { echo "$path answers errors" >&2; exit 1; }
 done
 
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')," \
     "load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "== plain side on $plain_base, framework side on $versioned_base, $WORKERS worker(s) each; wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s," \
-    "$ROUNDS rounds, sides alternating"
+echo "== plain side on $plain_base, framework side on $versioned_base, hand-written side on $hand_base," \
+    "$WORKERS worker(s) each; wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s, $ROUNDS rounds, sides in turn"
 
 # One wrk run: prints "requests_per_s p50_us p99_us".
 run() {
@@ -116,25 +121,27 @@ if [ "$WARMUP" -gt 0 ]; then
     for endpoint in $ENDPOINTS; do
         run "/plain/$endpoint" "$WARMUP" >/dev/null
         run "/v2.1/$endpoint" "$WARMUP" >/dev/null
+        run "/hand/$endpoint" "$WARMUP" >/dev/null
     done
 fi
 
 for endpoint in $ENDPOINTS; do
-    echo "== GET /{plain,v2.1}/$endpoint"
+    echo "== GET /{plain,v2.1,hand}/$endpoint"
     printf "%-6s %-10s %12s %10s %10s\n" round side "requests/s" "p50 (us)" "p99 (us)"
     results="$work/results"
     : >"$results"
     for round in $(seq 1 "$ROUNDS"); do
-        # ABBA order, so drift in the machine's load falls on both sides alike.
-        if [ $((round % 2)) = 1 ]; then order="plain framework"; else order="framework plain"; fi
+        # ABC CBA order, so drift in the machine's load falls on every side alike.
+        if [ $((round % 2)) = 1 ]; then order="plain framework hand"; else order="hand framework plain"; fi
         for side in $order; do
-            if [ "$side" = plain ]; then path=/plain/$endpoint; else path=/v2.1/$endpoint; fi
+            case $side in plain) path=/plain/$endpoint ;; hand) path=/hand/$endpoint ;; *) path=/v2.1/$endpoint ;; esac
             read -r rps p50 p99 < <(run "$path")
             printf "%-6s %-10s %12s %10s %10s\n" "$round" "$side" "$rps" "$p50" "$p99"
             echo "$round $side $rps $p50 $p99" >>"$results"
         done
     done
-    # A versioned model must cost no more than 1 %; other handlers 3 %.
+    # Against plain: a versioned model must cost no more than 1 %, other
+    # handlers 3 %. Against the same contract by hand: nothing.
     limit=0.97
     case $endpoint in *model*) limit=0.99 ;; esac
     awk -v limit="$limit" '
@@ -143,24 +150,25 @@ for endpoint in $ENDPOINTS; do
             return n % 2 ? list[(n + 1) / 2] : (list[n / 2] + list[n / 2 + 1]) / 2
         }
         {
-            rps[$2, $1] = $3
-            if ($2 == "plain") { np++; pr[np] = $3; p50p[np] = $4; p99p[np] = $5 }
-            else { nf++; fr[nf] = $3; p50f[nf] = $4; p99f[nf] = $5 }
-            rounds[$1] = 1
+            rps[$2, $1] = $3; rounds[$1] = 1
+            n[$2]++; r[$2, n[$2]] = $3; p50[$2, n[$2]] = $4; p99[$2, n[$2]] = $5
+        }
+        function show(side, label,    i, a, b, c) {
+            for (i = 1; i <= n[side]; i++) { a[i] = r[side, i]; b[i] = p50[side, i]; c[i] = p99[side, i] }
+            printf "%-11s %8.0f requests/s, p50 %7.1f us, p99 %7.1f us (medians)\n", label ":", median(a, n[side]), median(b, n[side]), median(c, n[side])
         }
         END {
-            for (r in rounds) { nr++; ratio[nr] = rps["framework", r] / rps["plain", r] }
-            m = median(ratio, nr)
-            verdict = "MISSED"
-            if (m >= limit + 0) verdict = "met"
-            printf "plain:     %8.0f requests/s, p50 %7.1f us, p99 %7.1f us (medians)\n", median(pr, np), median(p50p, np), median(p99p, np)
-            printf "framework: %8.0f requests/s, p50 %7.1f us, p99 %7.1f us (medians)\n", median(fr, nf), median(p50f, nf), median(p99f, nf)
-            printf "ratio framework/plain requests/s: %.3f (median of %d per-round ratios; target >= %s: %s)\n", m, nr, limit, verdict
-            printf "%.3f %s\n", m, verdict > "/dev/stderr"
+            for (k in rounds) { nr++; vs_plain[nr] = rps["framework", k] / rps["plain", k]; vs_hand[nr] = rps["framework", k] / rps["hand", k] }
+            mp = median(vs_plain, nr); mh = median(vs_hand, nr)
+            show("plain", "plain"); show("framework", "framework"); show("hand", "by hand")
+            printf "ratio framework/plain requests/s: %.3f (median of %d per-round ratios; target >= %s: %s)\n", mp, nr, limit, (mp >= limit + 0 ? "met" : "MISSED")
+            printf "ratio framework/by hand requests/s: %.3f (median of %d per-round ratios; target >= 1.00: %s)\n", mh, nr, (mh >= 1 ? "met" : "MISSED")
+            printf "%.3f %s %.3f %s\n", mp, (mp >= limit + 0 ? "met" : "MISSED"), mh, (mh >= 1 ? "met" : "MISSED") > "/dev/stderr"
         }
     ' "$results" 2>"$work/ratio"
-    read -r ratio verdict <"$work/ratio"
+    read -r ratio verdict hand_ratio hand_verdict <"$work/ratio"
     row "loopback requests/s framework/plain, GET $endpoint" "$ratio" ">= $limit" "$verdict"
+    row "loopback requests/s framework/by hand, GET $endpoint" "$hand_ratio" ">= 1.00" "$hand_verdict"
 done
 echo "== load after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 kill "$server_pid" 2>/dev/null || true
@@ -168,8 +176,11 @@ kill "$server_pid" 2>/dev/null || true
 if [ "$ALL" = 1 ]; then
     echo "== instructions per request (scripts/instructions.sh)"
     scripts/instructions.sh | tee "$work/instructions"
-    awk '$1 == "GET" { printf "%s %s %s\n", $2, $5, $9 }' "$work/instructions" | tr -d ')' |
-        while read -r e r v; do row "instructions per request framework/plain, GET $e (callgrind)" "$r" "<= 1.03" "$v"; done
+    awk '$1 == "GET" { printf "%s %s %s %s %s\n", $2, $5, $9, $11, $15 }' "$work/instructions" | tr -d ')' |
+        while read -r e r v h hv; do
+            row "instructions per request framework/plain, GET $e (callgrind)" "$r" "<= 1.03" "$v"
+            row "instructions per request framework/by hand, GET $e (callgrind)" "$h" "<= 1.00" "$hv"
+        done
 
     echo "== negotiation vs microversion-parse (scripts/negotiation_vs_parse.sh)"
     scripts/negotiation_vs_parse.sh | tee "$work/negotiation"

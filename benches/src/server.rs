@@ -1,7 +1,9 @@
-//! One API served twice: plain actix routes under `/plain`, and the same
-//! handlers through the framework under `/v2.1` (middleware, `ApiVersion`
-//! negotiation, a `#[controller]` with versioned variants and schemas).
-//! The in-process request benchmarks and the load server both mount these.
+//! One API served three times: plain actix routes under `/plain` (no
+//! versions at all), the same handlers through the framework under `/v2.1`
+//! (middleware, `ApiVersion` negotiation, a `#[controller]` with versioned
+//! variants and schemas), and the framework's contract written by hand in
+//! plain actix handlers under `/hand` (what a team writes without it). The
+//! in-process request benchmarks and the load server mount these.
 //!
 //! ```
 //! use actix_web::{App, test};
@@ -20,7 +22,9 @@
 
 use std::sync::LazyLock;
 
-use actix_web::{HttpResponse, web};
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::{HttpRequest, HttpResponse, web};
 use microversion_actix::{
     Api, Microversion, Version, VersionNegotiation, Versioned, VersionedModel, body::JsonBody, controller,
 };
@@ -252,8 +256,193 @@ pub fn configure_versioned(api: Api) -> impl FnOnce(&mut web::ServiceConfig) {
     }
 }
 
-/// Both sides, against [`COMPUTE`].
+/// The three sides, against [`COMPUTE`].
 pub fn configure(cfg: &mut web::ServiceConfig) {
     configure_plain(cfg);
     configure_versioned(COMPUTE)(cfg);
+    configure_hand(cfg);
+}
+
+// The contract written by hand: what the framework's middleware and
+// dispatch do for these routes, in the plain actix code a competent team
+// writes without it: Nova's header rules, 400 and 406 with the range in the
+// API-SIG format, a `match` on the version, the version headers and `Vary`.
+
+/// A version as a hand-writer keeps it: (major, minor).
+type HandVersion = (u16, u16);
+const HAND_MIN: HandVersion = (2, 1);
+const HAND_MAX: HandVersion = (2, 96);
+const HAND_VARY: &str = "OpenStack-API-Version, X-OpenStack-Nova-API-Version";
+
+/// Why a request's version was refused: malformed (400), or outside the
+/// served range (406).
+enum Refusal {
+    Invalid(String),
+    Unsupported(HandVersion),
+}
+
+impl Refusal {
+    /// The answer, with the served range, as the framework renders it.
+    fn response(self) -> HttpResponse {
+        let (status, code, detail) = match self {
+            Refusal::Invalid(text) => (
+                StatusCode::BAD_REQUEST,
+                "compute.invalid_version",
+                format!("Version {text} is not a valid API version."),
+            ),
+            Refusal::Unsupported((major, minor)) => (
+                StatusCode::NOT_ACCEPTABLE,
+                "compute.version_not_supported",
+                format!(
+                    "Version {major}.{minor} is not supported by the API. Minimum is 2.1 and maximum is 2.96."
+                ),
+            ),
+        };
+        HttpResponse::build(status)
+            .insert_header(("OpenStack-API-Minimum-Version", "2.1"))
+            .insert_header(("OpenStack-API-Maximum-Version", "2.96"))
+            .insert_header((header::VARY, HAND_VARY))
+            .insert_header((header::CACHE_CONTROL, "no-store"))
+            .json(json!({"errors": [{
+                "status": status.as_u16(), "code": code, "title": status.canonical_reason(), "detail": detail,
+                "min_version": "2.1", "max_version": "2.96",
+            }]}))
+    }
+}
+
+/// Nova's rules: the standard header's `compute` entry, else the legacy
+/// header; none is the minimum, `latest` the maximum; a malformed version is
+/// 400 and one outside the range 406.
+fn hand_negotiate(req: &HttpRequest) -> Result<HandVersion, Refusal> {
+    let headers = req.headers();
+    let not_ascii = |_| Refusal::Invalid("(not ASCII)".to_owned());
+    let requested = if let Some(value) = headers.get("OpenStack-API-Version") {
+        let text = value.to_str().map_err(not_ascii)?;
+        text.split(',').find_map(|entry| {
+            let mut words = entry.split_whitespace();
+            match (words.next(), words.next(), words.next()) {
+                (Some(service), Some(version), None) if service.eq_ignore_ascii_case("compute") => {
+                    Some(version)
+                }
+                _ => None,
+            }
+        })
+    } else if let Some(value) = headers.get("X-OpenStack-Nova-API-Version") {
+        Some(value.to_str().map_err(not_ascii)?.trim())
+    } else {
+        None
+    };
+    let version = match requested {
+        None => HAND_MIN,
+        Some(text) if text.eq_ignore_ascii_case("latest") => HAND_MAX,
+        Some(text) => {
+            let number = |part: &str| {
+                part.bytes().all(|b| b.is_ascii_digit()).then(|| part.parse::<u16>().ok()).flatten()
+            };
+            match text.split_once('.').map(|(major, minor)| (number(major), number(minor))) {
+                Some((Some(major), Some(minor))) => (major, minor),
+                _ => return Err(Refusal::Invalid(text.to_owned())),
+            }
+        }
+    };
+    if version < HAND_MIN || version > HAND_MAX {
+        return Err(Refusal::Unsupported(version));
+    }
+    Ok(version)
+}
+
+/// The version headers and `Vary` of a negotiated response.
+fn hand_headers(mut res: HttpResponse, version: HandVersion) -> HttpResponse {
+    let number = format!("{}.{}", version.0, version.1);
+    let headers = res.headers_mut();
+    if let Ok(value) = HeaderValue::try_from(format!("compute {number}")) {
+        headers.insert(HeaderName::from_static("openstack-api-version"), value);
+    }
+    if let Ok(value) = HeaderValue::try_from(number) {
+        headers.insert(HeaderName::from_static("x-openstack-nova-api-version"), value);
+    }
+    headers.append(header::VARY, HeaderValue::from_static(HAND_VARY));
+    res
+}
+
+/// A server as a hand-writer renders it at a version: the fields the
+/// version has, the others left out.
+#[derive(Serialize)]
+pub struct HandServer {
+    id: u32,
+    name: String,
+    status: String,
+    tenant_id: String,
+    flavor_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    host: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    locked: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    host_status: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tags: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    flavor_ram: Option<u32>,
+    /// Shown from 2.73, `null` when the server is not locked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    locked_reason: Option<Option<String>>,
+}
+
+/// The server of `GET /hand/servers/{id}/model` at `version`.
+pub fn hand_server(id: u32, version: HandVersion) -> HandServer {
+    let since = |minor: u16| version >= (2, minor);
+    HandServer {
+        id,
+        name: "web-01".into(),
+        status: "ACTIVE".into(),
+        tenant_id: "6f70656e737461636b20342065766572".into(),
+        flavor_id: "1".into(),
+        host: since(3).then(|| "compute-1".into()),
+        locked: since(9).then_some(false),
+        host_status: since(16).then(|| "UP".into()),
+        description: since(19).then(|| "a web server".into()),
+        tags: since(26).then(|| vec!["web".into(), "prod".into()]),
+        flavor_ram: since(47).then_some(2048),
+        locked_reason: since(73).then_some(None),
+    }
+}
+
+async fn hand_detail(req: HttpRequest) -> HttpResponse {
+    match hand_negotiate(&req) {
+        Ok(version) => hand_headers(list_servers_detail(), version),
+        Err(refusal) => refusal.response(),
+    }
+}
+
+async fn hand_show(req: HttpRequest, id: web::Path<u32>) -> HttpResponse {
+    let version = match hand_negotiate(&req) {
+        Ok(version) => version,
+        Err(refusal) => return refusal.response(),
+    };
+    // Two variants, as on the framework side (Nova changed the view at 2.47).
+    let res = match version {
+        (2, 47..) | (3.., _) => show_server(*id),
+        _ => show_server(*id),
+    };
+    hand_headers(res, version)
+}
+
+async fn hand_model(req: HttpRequest, id: web::Path<u32>) -> HttpResponse {
+    match hand_negotiate(&req) {
+        Ok(version) => hand_headers(HttpResponse::Ok().json(hand_server(*id, version)), version),
+        Err(refusal) => refusal.response(),
+    }
+}
+
+/// Mounts the hand-written routes under `/hand`.
+pub fn configure_hand(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::scope("/hand")
+            .route("/servers/detail", web::get().to(hand_detail))
+            .route("/servers/{id}", web::get().to(hand_show))
+            .route("/servers/{id}/model", web::get().to(hand_model)),
+    );
 }

@@ -21,6 +21,7 @@ pub use crate::response_validation::ResponseValidation;
 
 use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer};
 use crate::header::STANDARD_HEADER_NAME;
+use crate::observe;
 use crate::{
     Api, ApiError, Version,
     header::{LINK_HEADER, ResponseHeaders, append_vary},
@@ -236,57 +237,36 @@ where
 {
     type Response = ServiceResponse<EitherBody<B>>;
     type Error = Error;
-    #[cfg(not(feature = "tracing"))]
-    type Future = VersionNegotiationFuture<S::Future, B>;
-    #[cfg(feature = "tracing")]
-    type Future = tracing::instrument::Instrumented<VersionNegotiationFuture<S::Future, B>>;
+    type Future = observe::Traced<VersionNegotiationFuture<S::Future, B>>;
 
     forward_ready!(service);
 
-    // `fut` is rebound, wrapped in its span, when tracing is on.
-    #[allow(clippy::let_and_return)]
     fn call(&self, req: ServiceRequest) -> Self::Future {
         let state = Rc::clone(&self.state);
-        let negotiated =
-            match state.api.negotiate_up_to(state.version_headers(req.headers()), state.cap.get()) {
-                Ok(negotiated) => negotiated,
-                Err(err) => {
-                    #[cfg(feature = "metrics")]
-                    crate::observe::count_refused(
-                        &state.api,
-                        &err,
-                        state.api.version_header(state.version_headers(req.headers())),
-                    );
-                    #[cfg(feature = "tracing")]
-                    crate::observe::refused_span(&state.api, &err);
-                    let mut res = state.errors.render(&ApiError::from(err)).map_into_right_body();
-                    // A cache matches `Vary` on header values, not on versions, and
-                    // may fold values the negotiation tells apart (nginx takes an
-                    // empty legacy header, a 400 here, for an absent one): a stored
-                    // 400/406 could answer a request that negotiates fine.
-                    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-                    let res = state.finish(res, None);
-                    let fut = VersionNegotiationFuture {
-                        step: Step::Refused { res: Some(req.into_response(res)) },
-                    };
-                    #[cfg(feature = "tracing")]
-                    let fut = tracing::Instrument::instrument(fut, tracing::Span::none());
-                    return fut;
-                }
-            };
+        let api = state.api;
+        let negotiated = match api.negotiate_up_to(state.version_headers(req.headers()), state.cap.get()) {
+            Ok(negotiated) => negotiated,
+            Err(err) => {
+                observe::count_refused(&api, &err, api.version_header(state.version_headers(req.headers())));
+                observe::refused(&api, &err);
+                let mut res = state.errors.render(&ApiError::from(err)).map_into_right_body();
+                // A cache matches `Vary` on header values, not on versions, and
+                // may fold values the negotiation tells apart (nginx takes an
+                // empty legacy header, a 400 here, for an absent one): a stored
+                // 400/406 could answer a request that negotiates fine.
+                res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+                let res = state.finish(res, None);
+                let fut =
+                    VersionNegotiationFuture { step: Step::Refused { res: Some(req.into_response(res)) } };
+                return observe::untraced(fut);
+            }
+        };
         req.extensions_mut().insert(negotiated);
-        #[cfg(feature = "tracing")]
-        let span = crate::observe::span(&state.api, &negotiated);
-        #[cfg(feature = "tracing")]
-        let _entered = span.enter();
         // No clone of the request may live while the inner service routes:
         // actix needs sole ownership of it to record path parameters.
-        let fut = VersionNegotiationFuture {
+        observe::negotiated(&api, &negotiated, || VersionNegotiationFuture {
             step: Step::Forwarded { inner: self.service.call(req), state, negotiated },
-        };
-        #[cfg(feature = "tracing")]
-        let fut = tracing::Instrument::instrument(fut, span.clone());
-        fut
+        })
     }
 }
 
@@ -347,15 +327,13 @@ where
         Poll::Ready(match result {
             Ok(res) => {
                 let res = state.finish_service(res.map_into_left_body(), negotiated.version);
-                #[cfg(feature = "metrics")]
-                crate::observe::count(&state.api, &negotiated, res.status());
+                observe::count(&state.api, &negotiated, res.status());
                 Ok(res)
             }
             Err(err) => {
                 let res = HttpResponse::from_error(err).map_into_right_body::<BoxBody>();
                 let res = state.finish(res, Some(negotiated.version)).map_into_boxed_body();
-                #[cfg(feature = "metrics")]
-                crate::observe::count(&state.api, &negotiated, res.status());
+                observe::count(&state.api, &negotiated, res.status());
                 let shown = res.error().map(ToString::to_string).unwrap_or_default();
                 Err(InternalError::from_response(shown, res).into())
             }

@@ -1,11 +1,11 @@
 //! Who uses what: per-version request counts through the `metrics` facade
 //! and a `tracing` span per request (docs/reference.md §13.5). Each part is
-//! compiled only with its Cargo feature.
+//! compiled only with its Cargo feature; without it, the functions the
+//! middleware calls do nothing, so that the middleware has no `cfg` of its
+//! own.
 
-#[cfg(feature = "tracing")]
-use crate::version::Negotiated;
-#[cfg(any(feature = "metrics", feature = "tracing"))]
-use crate::{Api, version::NegotiationError};
+use crate::Api;
+use crate::version::{Negotiated, NegotiationError, VersionHeader};
 
 /// The name of the request counter.
 #[cfg(feature = "metrics")]
@@ -75,7 +75,7 @@ fn increment(api: &Api, version: &'static str, chosen_by: &'static str, outcome:
 
 /// Counts a request served at a negotiated version.
 #[cfg(feature = "metrics")]
-pub(crate) fn count(api: &Api, negotiated: &crate::version::Negotiated, status: actix_web::http::StatusCode) {
+pub(crate) fn count(api: &Api, negotiated: &Negotiated, status: actix_web::http::StatusCode) {
     increment(
         api,
         version_label(api, negotiated.version),
@@ -88,32 +88,75 @@ pub(crate) fn count(api: &Api, negotiated: &crate::version::Negotiated, status: 
 /// `invalid`, a 406 under the version asked for (retired and capped
 /// versions included, so their remaining users show).
 #[cfg(feature = "metrics")]
-pub(crate) fn count_refused(api: &Api, err: &NegotiationError, header: crate::version::VersionHeader) {
+pub(crate) fn count_refused(api: &Api, err: &NegotiationError, header: VersionHeader) {
     let version = err.requested_version().map_or("invalid", |v| version_label(api, v));
     increment(api, version, header.as_str(), outcome(err.status()));
 }
 
-/// The span a negotiated request runs in.
+/// Without `metrics`: nothing.
+#[cfg(not(feature = "metrics"))]
+pub(crate) fn count(_: &Api, _: &Negotiated, _: actix_web::http::StatusCode) {}
+
+/// Without `metrics`: nothing.
+#[cfg(not(feature = "metrics"))]
+pub(crate) fn count_refused(_: &Api, _: &NegotiationError, _: VersionHeader) {}
+
+/// The middleware's future as it is returned: in its span with `tracing`,
+/// itself without.
 #[cfg(feature = "tracing")]
-pub(crate) fn span(api: &Api, negotiated: &Negotiated) -> tracing::Span {
-    tracing::info_span!(
+pub(crate) type Traced<F> = tracing::instrument::Instrumented<F>;
+/// The middleware's future as it is returned: in its span with `tracing`,
+/// itself without.
+#[cfg(not(feature = "tracing"))]
+pub(crate) type Traced<F> = F;
+
+/// Starts a negotiated request's work (`start`: the inner service's call)
+/// inside its span, and keeps the span on the future it gives.
+#[cfg(feature = "tracing")]
+pub(crate) fn negotiated<F>(api: &Api, negotiated: &Negotiated, start: impl FnOnce() -> F) -> Traced<F> {
+    let span = tracing::info_span!(
         "microversion",
         service = api.service_type(),
         api_version = %negotiated.version,
         chosen_by = negotiated.header.as_str(),
-    )
+    );
+    let fut = span.in_scope(start);
+    tracing::Instrument::instrument(fut, span)
 }
 
-/// A span, entered and left at once, for a request negotiation refused.
+/// Records a refused request in a span of its own, entered and left at
+/// once.
 #[cfg(feature = "tracing")]
-pub(crate) fn refused_span(api: &Api, err: &NegotiationError) {
+pub(crate) fn refused(api: &Api, err: &NegotiationError) {
     let span = tracing::info_span!(
         "microversion",
         service = api.service_type(),
         api_version = "none",
         refused = err.status(),
     );
-    let _entered = span.enter();
+    span.in_scope(|| ());
+}
+
+/// A future outside any span (a refusal's, answered at once).
+#[cfg(feature = "tracing")]
+pub(crate) fn untraced<F>(fut: F) -> Traced<F> {
+    tracing::Instrument::instrument(fut, tracing::Span::none())
+}
+
+/// Without `tracing`: `start()`.
+#[cfg(not(feature = "tracing"))]
+pub(crate) fn negotiated<F>(_: &Api, _: &Negotiated, start: impl FnOnce() -> F) -> Traced<F> {
+    start()
+}
+
+/// Without `tracing`: nothing.
+#[cfg(not(feature = "tracing"))]
+pub(crate) fn refused(_: &Api, _: &NegotiationError) {}
+
+/// Without `tracing`: `fut`.
+#[cfg(not(feature = "tracing"))]
+pub(crate) fn untraced<F>(fut: F) -> Traced<F> {
+    fut
 }
 
 #[cfg(all(test, feature = "metrics"))]

@@ -4,7 +4,8 @@ use std::borrow::Cow;
 use std::fmt;
 use std::fmt::Write as _;
 
-use crate::lifecycle::{Deprecation, RetireError, Timestamp};
+use crate::Timestamp;
+use crate::lifecycle::{Deprecation, RetireError};
 use crate::{Version, VersionRange};
 
 /// The name of the standard request and response header.

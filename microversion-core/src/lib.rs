@@ -32,11 +32,13 @@ mod api;
 mod cap;
 mod client;
 mod discovery;
-mod dispatch;
 mod headers;
 mod lifecycle;
 mod negotiate;
+mod notice;
+mod operation;
 mod range;
+mod timestamp;
 mod version;
 
 pub use api::{
@@ -48,14 +50,13 @@ pub use discovery::{
     DiscoveryParseError, Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList,
     parse_discovery,
 };
-pub use dispatch::{
+pub use headers::{MAX_VERSION_HEADER, MIN_VERSION_HEADER, ResponseHeaders, append_vary};
+pub use lifecycle::{DEPRECATION_HEADER, Deprecation, LINK_HEADER, RetireError, SUNSET_HEADER};
+pub use negotiate::{MAX_ECHOED_BYTES, Negotiated, NegotiationError, VersionHeader, VersionSource};
+pub use notice::DeprecationNotice;
+pub use operation::{
     Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument, UnservedVersion,
 };
-pub use headers::{MAX_VERSION_HEADER, MIN_VERSION_HEADER, ResponseHeaders, append_vary};
-pub use lifecycle::{
-    DEPRECATION_HEADER, Deprecation, DeprecationNotice, LINK_HEADER, RetireError, SUNSET_HEADER, Timestamp,
-    TimestampError,
-};
-pub use negotiate::{MAX_ECHOED_BYTES, Negotiated, NegotiationError, VersionHeader, VersionSource};
 pub use range::{InvertedRange, VersionRange};
+pub use timestamp::{Timestamp, TimestampError};
 pub use version::{ParseVersionError, Version};

@@ -1,12 +1,14 @@
 //! `#[controller]`: an impl block whose same-named methods are variants of
 //! one operation. Parse ([`parse`]) into the [`ast`], validate the whole of
 //! it ([`validate`]), then write code from the ast only ([`expand`], with the
-//! variant-picking [`dispatch`] tree).
+//! variant-picking [`dispatch`] tree and the registration order of
+//! [`routes`]).
 
 mod ast;
 mod dispatch;
 mod expand;
 pub(crate) mod parse;
+mod routes;
 mod validate;
 
 use proc_macro2::TokenStream;

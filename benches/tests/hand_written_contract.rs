@@ -1,0 +1,75 @@
+//! The hand-written side of `scripts/load.sh` (`/hand`) keeps the
+//! framework's contract for the benchmarked routes, so that the ratio
+//! framework/by hand compares like with like: for each request the two
+//! answer with the same status, the same version headers, the same `Vary`,
+//! the same body on success, and the same range on a refusal.
+
+use actix_web::{App, test};
+use microversion_benches::server::configure;
+use serde_json::Value;
+
+const ENDPOINTS: [&str; 3] = ["servers/42", "servers/42/model", "servers/detail"];
+
+/// The header sets a client sends: none, the standard header (a version,
+/// `latest`, another service's entry beside ours), the legacy header, and
+/// the mistakes: malformed (400) and outside the range (406).
+const CASES: [&[(&str, &str)]; 10] = [
+    &[],
+    &[("OpenStack-API-Version", "compute 2.27")],
+    &[("OpenStack-API-Version", "compute 2.2")],
+    &[("OpenStack-API-Version", "compute latest")],
+    &[("OpenStack-API-Version", "volume 3.1, compute 2.60")],
+    &[("X-OpenStack-Nova-API-Version", "2.50")],
+    &[("OpenStack-API-Version", "compute 2.x")],
+    &[("OpenStack-API-Version", "compute 2")],
+    &[("OpenStack-API-Version", "compute 2.97")],
+    &[("X-OpenStack-Nova-API-Version", "1.9")],
+];
+
+const COMPARED_HEADERS: [&str; 5] = [
+    "openstack-api-version",
+    "x-openstack-nova-api-version",
+    "vary",
+    "openstack-api-minimum-version",
+    "openstack-api-maximum-version",
+];
+
+#[actix_web::test]
+async fn the_hand_written_side_answers_as_the_framework_does() {
+    let app = test::init_service(App::new().configure(configure)).await;
+    for endpoint in ENDPOINTS {
+        for headers in CASES {
+            let mut answers = Vec::new();
+            for side in ["v2.1", "hand"] {
+                let mut req = test::TestRequest::get().uri(&format!("/{side}/{endpoint}"));
+                for header in headers {
+                    req = req.insert_header(*header);
+                }
+                let res = test::call_service(&app, req.to_request()).await;
+                let status = res.status();
+                let named: Vec<Option<String>> = COMPARED_HEADERS
+                    .iter()
+                    .map(|name| {
+                        let values: Vec<&str> =
+                            res.headers().get_all(*name).filter_map(|v| v.to_str().ok()).collect();
+                        (!values.is_empty()).then(|| values.join(", "))
+                    })
+                    .collect();
+                let body: Value = serde_json::from_slice(&test::read_body(res).await).expect("a JSON body");
+                answers.push((status, named, body));
+            }
+            let (framework, hand) = (&answers[0], &answers[1]);
+            let case = format!("GET {endpoint} with {headers:?}");
+            assert_eq!(framework.0, hand.0, "status of {case}");
+            assert_eq!(framework.1, hand.1, "headers {COMPARED_HEADERS:?} of {case}");
+            if framework.0.is_success() {
+                assert_eq!(framework.2, hand.2, "body of {case}");
+            } else {
+                let (f, h) = (&framework.2["errors"][0], &hand.2["errors"][0]);
+                for field in ["status", "min_version", "max_version"] {
+                    assert_eq!(f[field], h[field], "{field} of the refusal of {case}");
+                }
+            }
+        }
+    }
+}
