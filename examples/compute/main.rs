@@ -1,7 +1,7 @@
 //! The compute example server:
 //! `cargo run --example compute [-- --listen HOST:PORT] [--cap X.Y] [--public-url URL]
 //! [--trust-proxies all|IP,IP] [--body-timeout SECONDS] [--database PATH] [--cap-file PATH]
-//! [--retire-below X.Y] [--metrics-listen HOST:PORT]`, and its API's
+//! [--retire-below X.Y] [--metrics-listen HOST:PORT] [--pin-versions]`, and its API's
 //! description: `cargo run --example compute -- openapi [--version X.Y | --history | --out DIR]`.
 
 use std::net::{IpAddr, TcpListener};
@@ -25,7 +25,9 @@ const USAGE: &str =
                    or a SQLite file (default compute.sqlite3, made on first start)
   --cap-file       a file holding the cap (`2.60`, or `2.96 at 2026-12-01T12:00:00Z`), reloaded on SIGHUP
   --retire-below   answer 406 to the versions below this one (after their sunset)
-  --metrics-listen serve per-version request counts at http://HOST:PORT/metrics (Prometheus text)";
+  --metrics-listen serve per-version request counts at http://HOST:PORT/metrics (Prometheus text)
+  --pin-versions   pin each X-Auth-Token to the served maximum at its first request naming no
+                   version; its later requests naming none keep that version";
 
 /// Also the `compute-node` binary's entry point (`node.rs`), for tests that
 /// start whole processes.
@@ -82,6 +84,7 @@ pub(crate) fn main() -> std::io::Result<()> {
                 let addr = text.parse().map_err(|e| usage(&format!("--metrics-listen {text:?}: {e}")))?;
                 settings.metrics_listen = Some(addr);
             }
+            "--pin-versions" => settings.pin_versions = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return Ok(());

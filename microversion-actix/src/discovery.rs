@@ -12,8 +12,12 @@ use actix_web::{HttpRequest, HttpResponse, web};
 pub use crate::public_url::{InvalidPublicUrl, PublicUrl};
 pub use microversion_core::{Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList};
 
+use crate::client_default::ClientDefault;
 use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer};
-use crate::{Api, ApiError, version::VersionCap};
+use crate::{
+    Api, ApiError, Version,
+    version::{VersionCap, VersionSource},
+};
 
 /// The version discovery endpoints of a service, generated from its API
 /// declarations (cap and statuses included) and registered with
@@ -63,6 +67,8 @@ pub struct Discovery {
     apis: Vec<Api>,
     /// Per API: the cap handle it follows, if shared with its middleware.
     caps: Vec<Option<VersionCap>>,
+    /// Per API: the hook choosing a client's own default, if any.
+    client_defaults: Vec<Option<ClientDefault>>,
     prefix: String,
     errors: ErrorRenderer,
 }
@@ -73,6 +79,7 @@ impl Discovery {
         Discovery {
             apis: apis.to_vec(),
             caps: vec![None; apis.len()],
+            client_defaults: vec![None; apis.len()],
             prefix: String::new(),
             errors: Discovery::renderer(apis, ApiSigErrors),
         }
@@ -105,9 +112,54 @@ impl Discovery {
             None => {
                 self.apis.push(declared);
                 self.caps.push(Some(cap));
+                self.client_defaults.push(None);
             }
         }
         self
+    }
+
+    /// Shows each client the version its requests to `api` get when they
+    /// name none (`client_version` in the API's documents), as
+    /// `client_default` chooses it for the middleware
+    /// ([`VersionNegotiation::with_client_default`](crate::VersionNegotiation::with_client_default));
+    /// the documents then name the headers it reads in `Vary`. `api` is
+    /// matched as in [`Discovery::with_version_cap`]; one not listed is
+    /// added at the end.
+    pub fn with_client_default(mut self, api: &Api, client_default: ClientDefault) -> Discovery {
+        let same = |listed: &Api| listed.path() == api.path() && listed.service_type() == api.service_type();
+        match self.apis.iter().position(same) {
+            Some(i) => self.client_defaults[i] = Some(client_default),
+            None => {
+                self.apis.push(*api);
+                self.caps.push(None);
+                self.client_defaults.push(Some(client_default));
+            }
+        }
+        self
+    }
+
+    /// The `client_version` for `req` of each of `apis` (its index among
+    /// the listed APIs, its declaration as served now), and the names the
+    /// hooks read, for `Vary`.
+    async fn client_versions(
+        &self,
+        req: &HttpRequest,
+        apis: &[(usize, Api)],
+    ) -> Result<(Vec<Option<Version>>, Vec<&str>), ApiError> {
+        let mut versions = Vec::with_capacity(apis.len());
+        let mut vary = Vec::new();
+        for (index, api) in apis {
+            let Some(client_default) = &self.client_defaults[*index] else {
+                versions.push(None);
+                continue;
+            };
+            vary.push(client_default.vary());
+            let chosen = client_default.choose(req).await?;
+            versions.push(chosen.map(|pinned| api.negotiate_pinned(pinned, api.max())).and_then(
+                |negotiated| (negotiated.source == VersionSource::Client).then_some(negotiated.version),
+            ));
+        }
+        Ok((versions, vary))
     }
 
     /// The APIs as served now: each with the value of its cap handle.
@@ -144,23 +196,42 @@ impl Discovery {
         (format!("{}{prefix}{mount}", public.base(req)), public.vary(req))
     }
 
-    fn document(vary: Option<&'static str>, body: impl serde::Serialize) -> HttpResponse {
+    /// A document, with `Vary` naming the headers it was built from.
+    fn document(vary: Vec<&str>, body: impl serde::Serialize) -> HttpResponse {
         let mut res = HttpResponse::Ok();
-        if let Some(vary) = vary {
-            res.insert_header((header::VARY, vary));
+        if !vary.is_empty() {
+            res.insert_header((header::VARY, vary.join(", ")));
         }
         res.json(body)
     }
 
-    fn list(&self, req: &HttpRequest) -> HttpResponse {
-        let (root, vary) = self.root_url(req, "");
-        Discovery::document(vary, VersionList::new(&self.current(), &root))
+    async fn list(&self, req: &HttpRequest) -> HttpResponse {
+        let (root, url_vary) = self.root_url(req, "");
+        let current: Vec<(usize, Api)> = self.current().into_iter().enumerate().collect();
+        let apis: Vec<Api> = current.iter().map(|(_, api)| *api).collect();
+        let mut list = VersionList::new(&apis, &root);
+        let (chosen, mut vary) = match self.client_versions(req, &current).await {
+            Ok(found) => found,
+            Err(err) => return self.errors.render(&err),
+        };
+        for (document, version) in list.versions.iter_mut().zip(chosen) {
+            document.client_version = version;
+        }
+        vary.extend(url_vary);
+        Discovery::document(vary, list)
     }
 
-    fn single(&self, req: &HttpRequest, index: usize) -> HttpResponse {
+    async fn single(&self, req: &HttpRequest, index: usize) -> HttpResponse {
         let api = self.caps[index].as_ref().map_or(self.apis[index], VersionCap::api);
-        let (root, vary) = self.root_url(req, &api.path());
-        Discovery::document(vary, api.single_version_document(&root))
+        let (root, url_vary) = self.root_url(req, &api.path());
+        let mut single = api.single_version_document(&root);
+        let (chosen, mut vary) = match self.client_versions(req, &[(index, api)]).await {
+            Ok(found) => found,
+            Err(err) => return self.errors.render(&err),
+        };
+        single.version.client_version = chosen.into_iter().next().flatten();
+        vary.extend(url_vary);
+        Discovery::document(vary, single)
     }
 
     fn unknown(&self, req: &HttpRequest) -> HttpResponse {
@@ -198,7 +269,7 @@ impl HttpServiceFactory for Discovery {
         web::resource("/")
             .route(web::get().to(move |req: HttpRequest| {
                 let list = Arc::clone(&list);
-                async move { list.list(&req) }
+                async move { list.list(&req).await }
             }))
             .default_service(not_allowed(&this))
             .register(config);
@@ -208,7 +279,7 @@ impl HttpServiceFactory for Discovery {
             web::resource([path.to_string(), format!("{path}/")])
                 .route(web::get().to(move |req: HttpRequest| {
                     let single = Arc::clone(&single);
-                    async move { single.single(&req, index) }
+                    async move { single.single(&req, index).await }
                 }))
                 .default_service(not_allowed(&this))
                 .register(config);

@@ -229,6 +229,7 @@
 mod api_version;
 pub mod body;
 pub mod client;
+mod client_default;
 mod derive;
 pub mod discovery;
 pub mod error;

@@ -16,7 +16,9 @@ use actix_web::error::InternalError;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use actix_web::{Error, HttpMessage, HttpResponse};
+use futures_util::future::LocalBoxFuture;
 
+pub use crate::client_default::{ClientChoice, ClientDefault};
 pub use crate::response_validation::ResponseValidation;
 
 use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer};
@@ -26,7 +28,7 @@ use crate::{
     Api, ApiError, Version,
     header::{LINK_HEADER, ResponseHeaders, append_vary},
     lifecycle::RetireError,
-    version::{CapError, Negotiated, VersionCap},
+    version::{CapError, Negotiated, VersionCap, VersionSource},
 };
 
 /// Response headers that carry a request id an error body can repeat.
@@ -101,6 +103,7 @@ pub struct VersionNegotiation {
     api: Api,
     cap: VersionCap,
     errors: ErrorRenderer,
+    client_default: Option<ClientDefault>,
 }
 
 impl VersionNegotiation {
@@ -113,7 +116,18 @@ impl VersionNegotiation {
             api,
             cap: VersionCap::new(&api),
             errors: ErrorRenderer::new(ApiSigErrors).with_service(api.service_type()),
+            client_default: None,
         }
+    }
+
+    /// Asks `client_default` for the version of each request that names
+    /// none (docs/reference.md §3.6): a version pinned to the client's token
+    /// or account instead of the API's default. Every response of the scope
+    /// names the headers it reads in `Vary`; metrics count its requests
+    /// under `chosen_by="client"`.
+    pub fn with_client_default(mut self, client_default: ClientDefault) -> VersionNegotiation {
+        self.client_default = Some(client_default);
+        self
     }
 
     /// Renders errors with `format` instead of the API-SIG errors format.
@@ -214,13 +228,15 @@ where
     type Future = Ready<Result<Self::Transform, Self::InitError>>;
 
     fn new_transform(&self, service: S) -> Self::Future {
-        ready(Ok(VersionNegotiationService { service, state: Rc::new(State::new(self)) }))
+        ready(Ok(VersionNegotiationService { service: Rc::new(service), state: Rc::new(State::new(self)) }))
     }
 }
 
 /// The service [`VersionNegotiation`] wraps around a scope (created by actix).
 pub struct VersionNegotiationService<S> {
-    service: S,
+    // Shared with the future of a request whose version a client default
+    // chooses: the inner service is called once the choice is made.
+    service: Rc<S>,
     state: Rc<State>,
 }
 
@@ -261,6 +277,28 @@ where
                 return observe::untraced(fut);
             }
         };
+        if negotiated.source == VersionSource::Default
+            && let Some(client_default) = &state.client_default
+        {
+            let choice = client_default.choose(req.request());
+            let service = Rc::clone(&self.service);
+            // Boxed: only the requests a client default may choose for pay
+            // for the allocation.
+            let fut = Box::pin(async move {
+                let negotiated = match choice.await {
+                    Ok(Some(pinned)) => api.negotiate_pinned(pinned, state.cap.get()),
+                    Ok(None) => negotiated,
+                    Err(err) => {
+                        let res = state.finish(state.errors.render(&err).map_into_right_body(), None);
+                        return Ok(req.into_response(res));
+                    }
+                };
+                req.extensions_mut().insert(negotiated);
+                let result = observe::negotiated(&api, &negotiated, || service.call(req)).await;
+                state.complete(result, negotiated)
+            });
+            return observe::untraced(VersionNegotiationFuture { step: Step::Chosen { fut } });
+        }
         req.extensions_mut().insert(negotiated);
         // No clone of the request may live while the inner service routes:
         // actix needs sole ownership of it to record path parameters.
@@ -288,6 +326,8 @@ pin_project_lite::pin_project! {
     enum Step<F, B> {
         Forwarded { #[pin] inner: F, state: Rc<State>, negotiated: Negotiated },
         Refused { res: Option<ServiceResponse<EitherBody<B>>> },
+        // A client default chooses the version, then the service runs.
+        Chosen { fut: LocalBoxFuture<'static, Result<ServiceResponse<EitherBody<B>>, Error>> },
     }
 }
 
@@ -295,7 +335,7 @@ impl<F, B> std::fmt::Debug for VersionNegotiationFuture<F, B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let negotiated = match &self.step {
             Step::Forwarded { negotiated, .. } => Some(negotiated),
-            Step::Refused { .. } => None,
+            Step::Refused { .. } | Step::Chosen { .. } => None,
         };
         f.debug_struct("VersionNegotiationFuture").field("negotiated", &negotiated).finish_non_exhaustive()
     }
@@ -312,6 +352,7 @@ where
         let (inner, state, negotiated) = match self.project().step.project() {
             StepProjection::Forwarded { inner, state, negotiated } => (inner, state, *negotiated),
             // Refused: answered at once, and only once.
+            StepProjection::Chosen { fut } => return fut.as_mut().poll(cx),
             StepProjection::Refused { res } => {
                 return Poll::Ready(res.take().ok_or_else(|| {
                     actix_web::error::ErrorInternalServerError(
@@ -324,20 +365,7 @@ where
             Poll::Ready(result) => result,
             Poll::Pending => return Poll::Pending,
         };
-        Poll::Ready(match result {
-            Ok(res) => {
-                let res = state.finish_service(res.map_into_left_body(), negotiated.version);
-                observe::count(&state.api, &negotiated, res.status());
-                Ok(res)
-            }
-            Err(err) => {
-                let res = HttpResponse::from_error(err).map_into_right_body::<BoxBody>();
-                let res = state.finish(res, Some(negotiated.version)).map_into_boxed_body();
-                observe::count(&state.api, &negotiated, res.status());
-                let shown = res.error().map(ToString::to_string).unwrap_or_default();
-                Err(InternalError::from_response(shown, res).into())
-            }
-        })
+        Poll::Ready(state.complete(result, negotiated))
     }
 }
 
@@ -353,12 +381,17 @@ struct State {
     deprecation: Vec<Vec<(HeaderName, HeaderValue)>>,
     vary: HeaderValue,
     vary_text: String,
+    client_default: Option<ClientDefault>,
 }
 
 impl State {
     fn new(config: &VersionNegotiation) -> State {
         let api = config.api;
         let rendered = ResponseHeaders::new(&api);
+        let vary_text = match &config.client_default {
+            Some(client_default) => append_vary(rendered.vary(), client_default.vary()),
+            None => rendered.vary().to_owned(),
+        };
         let value = static_header_value;
         let values = api
             .history()
@@ -393,8 +426,9 @@ impl State {
             // The declaration only accepts token names, which are valid header names.
             legacy: api.legacy_headers().iter().filter_map(|n| static_header_name(n)).collect(),
             values,
-            vary: value(rendered.vary()),
-            vary_text: rendered.vary().to_owned(),
+            vary: value(&vary_text),
+            vary_text,
+            client_default: config.client_default.clone(),
         }
     }
 
@@ -445,6 +479,30 @@ impl State {
         }
         self.stamp(res.headers_mut(), Some(version));
         res
+    }
+
+    /// The answer of the inner service to a request negotiated at
+    /// `negotiated`, finished and counted; an error answer is rendered in
+    /// the API's format and stays an error for the outer middleware.
+    fn complete<B: MessageBody + 'static>(
+        &self,
+        result: Result<ServiceResponse<B>, Error>,
+        negotiated: Negotiated,
+    ) -> Result<ServiceResponse<EitherBody<B>>, Error> {
+        match result {
+            Ok(res) => {
+                let res = self.finish_service(res.map_into_left_body(), negotiated.version);
+                observe::count(&self.api, &negotiated, res.status());
+                Ok(res)
+            }
+            Err(err) => {
+                let res = HttpResponse::from_error(err).map_into_right_body::<BoxBody>();
+                let res = self.finish(res, Some(negotiated.version)).map_into_boxed_body();
+                observe::count(&self.api, &negotiated, res.status());
+                let shown = res.error().map(ToString::to_string).unwrap_or_default();
+                Err(InternalError::from_response(shown, res).into())
+            }
+        }
     }
 
     /// The version headers of `version` and `Vary`.

@@ -76,12 +76,7 @@ fn increment(api: &Api, version: &'static str, chosen_by: &'static str, outcome:
 /// Counts a request served at a negotiated version.
 #[cfg(feature = "metrics")]
 pub(crate) fn count(api: &Api, negotiated: &Negotiated, status: actix_web::http::StatusCode) {
-    increment(
-        api,
-        version_label(api, negotiated.version),
-        negotiated.header.as_str(),
-        outcome(status.as_u16()),
-    );
+    increment(api, version_label(api, negotiated.version), negotiated.chosen_by(), outcome(status.as_u16()));
 }
 
 /// Counts a request refused by negotiation: a 400 under the version
@@ -118,7 +113,7 @@ pub(crate) fn negotiated<F>(api: &Api, negotiated: &Negotiated, start: impl FnOn
         "microversion",
         service = api.service_type(),
         api_version = %negotiated.version,
-        chosen_by = negotiated.header.as_str(),
+        chosen_by = negotiated.chosen_by(),
     );
     let fut = span.in_scope(start);
     tracing::Instrument::instrument(fut, span)

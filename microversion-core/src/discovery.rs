@@ -76,6 +76,10 @@ pub struct VersionDocument {
     /// When the API version last changed (ISO 8601), if declared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated: Option<String>,
+    /// The version the asking client's requests get when they name none,
+    /// where a client default chose one for it (docs/reference.md §3.6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_version: Option<Version>,
     /// `self` (and possibly other) links.
     pub links: Vec<Link>,
     /// Media types, present in the single-version document.
@@ -99,6 +103,8 @@ struct VersionDocumentWire {
     not_before: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     updated: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    client_version: Option<Version>,
     links: Vec<Link>,
     #[serde(rename = "media-types", default, skip_serializing_if = "Vec::is_empty")]
     media_types: Vec<MediaType>,
@@ -115,6 +121,7 @@ impl From<VersionDocument> for VersionDocumentWire {
             next_min_version: doc.next_min_version,
             not_before: doc.not_before,
             updated: doc.updated,
+            client_version: doc.client_version,
             links: doc.links,
             media_types: doc.media_types,
         }
@@ -140,6 +147,7 @@ impl TryFrom<VersionDocumentWire> for VersionDocument {
             next_min_version: wire.next_min_version,
             not_before: wire.not_before,
             updated: wire.updated,
+            client_version: wire.client_version,
             links: wire.links,
             media_types: wire.media_types,
         })
@@ -198,6 +206,7 @@ impl Api {
             next_min_version: next_min.map(|(v, _)| v),
             not_before: next_min.map(|(_, at)| at.iso8601()),
             updated: self.updated().map(str::to_owned),
+            client_version: None,
             media_types: Vec::new(),
         }
     }

@@ -18,6 +18,9 @@ pub enum VersionSource {
     Latest,
     /// The request named this version explicitly.
     Explicit,
+    /// The request named no version; the deployer's hook chose this
+    /// client's own default (a version pinned to its token or account).
+    Client,
 }
 
 /// Which header named the version a request asked for.
@@ -51,6 +54,18 @@ pub struct Negotiated {
     pub source: VersionSource,
     /// Which header named it.
     pub header: VersionHeader,
+}
+
+impl Negotiated {
+    /// What chose the version, as metrics label it (`chosen_by`): the header
+    /// that named it (`standard`, `legacy`), `client` for a client's own
+    /// default, `none` for the API's default.
+    pub const fn chosen_by(&self) -> &'static str {
+        match self.source {
+            VersionSource::Client => "client",
+            _ => self.header.as_str(),
+        }
+    }
 }
 
 /// A request whose version cannot be served, with what a 400 or 406 needs.
@@ -263,6 +278,41 @@ impl Api {
             }
             _ => Err(NegotiationError::NotAcceptable { requested: version, min, max }),
         }
+    }
+
+    /// The version of a request that named none, from the client's own
+    /// default (`pinned`, from a hook of the deployer's:
+    /// docs/reference.md §3.6), kept within what is served now: a pinned
+    /// version above the served maximum `max` (a cap lowered since) is
+    /// served at `max`; one no longer served otherwise (retired, disabled)
+    /// gets the API's default, as a client that named nothing.
+    ///
+    /// ```
+    /// use microversion_core::{Api, Microversion, Version, VersionSource};
+    ///
+    /// const API: Api = Api::new("compute", &[
+    ///     Microversion::new("2.1", "a"), Microversion::new("2.2", "b"), Microversion::new("2.3", "c"),
+    /// ]);
+    /// let v = Version::lit;
+    /// assert_eq!(API.negotiate_pinned(v("2.2"), v("2.3")).version, v("2.2"));
+    /// assert_eq!(API.negotiate_pinned(v("2.2"), v("2.3")).source, VersionSource::Client);
+    /// assert_eq!(API.negotiate_pinned(v("2.3"), v("2.2")).version, v("2.2"));
+    /// assert_eq!(API.negotiate_pinned(v("9.9"), v("2.3")).version, v("2.3"));
+    /// assert_eq!(API.negotiate_pinned(v("1.0"), v("2.3")).source, VersionSource::Default);
+    /// ```
+    pub fn negotiate_pinned(&self, pinned: Version, max: Version) -> Negotiated {
+        let version = if self.serves_up_to(pinned, max) {
+            pinned
+        } else if max.lt(pinned) && self.serves_up_to(max, max) {
+            max
+        } else {
+            return Negotiated {
+                version: self.default_version(),
+                source: VersionSource::Default,
+                header: VersionHeader::None,
+            };
+        };
+        Negotiated { version, source: VersionSource::Client, header: VersionHeader::None }
     }
 
     /// Which header names the version a request asks for (the one

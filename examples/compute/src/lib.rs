@@ -25,8 +25,12 @@ use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{App, HttpServer, web};
 use microversion_actix::openapi::{ApiDescription, OpenApiService};
 use microversion_actix::{
-    Api, ApiError, Discovery, Version, VersionNegotiation, body::BodyTimeout, discovery::PublicUrl,
-    error::NovaFaults, middleware::ResponseValidation, version::VersionCap,
+    Api, ApiError, Discovery, Version, VersionNegotiation,
+    body::BodyTimeout,
+    discovery::PublicUrl,
+    error::NovaFaults,
+    middleware::{ClientDefault, ResponseValidation},
+    version::VersionCap,
 };
 
 pub use api::COMPUTE;
@@ -42,21 +46,34 @@ pub fn routes(store: Arc<Store>, cap: Option<Version>) -> impl FnOnce(&mut web::
         Some(cap) => COMPUTE.capped_at(cap).expect("the cap was checked at start-up"),
         None => COMPUTE,
     };
-    routes_with(store, VersionCap::new(&api))
+    routes_with(store, VersionCap::new(&api), false)
 }
 
 /// [`routes`] with a cap that can change while serving: the middleware and
-/// discovery share `cap` (docs/reference.md §13.4).
-pub fn routes_with(store: Arc<Store>, cap: VersionCap) -> impl FnOnce(&mut web::ServiceConfig) {
+/// discovery share `cap` (docs/reference.md §13.4). With `pin_versions`,
+/// each client token keeps the version of its first request naming none
+/// ([`token_pins`]).
+pub fn routes_with(
+    store: Arc<Store>,
+    cap: VersionCap,
+    pin_versions: bool,
+) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         let api = *cap.declaration();
-        let microversions = VersionNegotiation::new(api)
+        let mut microversions = VersionNegotiation::new(api)
             .with_version_cap(cap.clone())
             .with_error_format(NovaFaults::default());
+        let mut discovery =
+            Discovery::new(&[api]).with_version_cap(cap.clone()).with_error_format(NovaFaults::default());
+        if pin_versions {
+            let pins = token_pins(store.clone(), cap);
+            microversions = microversions.with_client_default(pins.clone());
+            discovery = discovery.with_client_default(&api, pins);
+        }
         let not_found = microversions.default_service();
         let documents =
             OpenApiService::new(description(api)).with_errors(microversions.error_renderer().clone());
-        cfg.service(Discovery::new(&[api]).with_version_cap(cap).with_error_format(NovaFaults::default()))
+        cfg.service(discovery)
             .service(documents)
             .service(
                 web::scope("/v2.1")
@@ -97,6 +114,29 @@ pub fn routes_with(store: Arc<Store>, cap: VersionCap) -> impl FnOnce(&mut web::
             // A path outside discovery and the API: actix's own 404 has an empty body.
             .default_service(not_found);
     }
+}
+
+/// The header a client's token comes in (keystonemiddleware's).
+pub const TOKEN_HEADER: &str = "X-Auth-Token";
+
+/// A default version per client, as Stripe pins accounts: a token's first
+/// request naming no version pins it to the served maximum of the moment
+/// (in the store, so that every node of a fleet and a restart agree); its
+/// later requests naming none keep that version when the maximum moves.
+/// A request without a token gets the API's default (2.1), as ever; one
+/// naming a version gets it.
+pub fn token_pins(store: Arc<Store>, cap: VersionCap) -> ClientDefault {
+    ClientDefault::new(&[TOKEN_HEADER], move |req| {
+        let token = req.headers().get(TOKEN_HEADER).and_then(|v| v.to_str().ok()).map(str::trim);
+        let token = token.filter(|t| !t.is_empty()).map(str::to_owned);
+        let (store, max) = (Arc::clone(&store), cap.get());
+        async move {
+            match token {
+                Some(token) => Ok(Some(store.pinned_version(&token, max).await?)),
+                None => Ok(None),
+            }
+        }
+    })
 }
 
 /// Nova's names of the request id header, `x-openstack-request-id` and
@@ -144,6 +184,8 @@ pub struct Settings {
     /// Whether answers are checked against their declared schemas
     /// (Nova's `response_validation`); tests run with `Error`.
     pub response_validation: ResponseValidation,
+    /// Pin each client token to a version ([`token_pins`]).
+    pub pin_versions: bool,
 }
 
 /// How long a new connection may take to send its first request head.
@@ -194,13 +236,14 @@ pub async fn server_with(
         fleet::serve_metrics(addr)?;
     }
     let body_timeout = BodyTimeout(settings.body_timeout.unwrap_or(BodyTimeout::DEFAULT.0));
-    let (public_url, validation) = (settings.public_url, settings.response_validation);
+    let (public_url, validation, pins) =
+        (settings.public_url, settings.response_validation, settings.pin_versions);
     Ok(HttpServer::new(move || {
         App::new()
             .app_data(public_url.clone())
             .app_data(body_timeout)
             .app_data(validation)
-            .configure(routes_with(store.clone(), version_cap.clone()))
+            .configure(routes_with(store.clone(), version_cap.clone(), pins))
     })
     .workers(2)
     .client_request_timeout(REQUEST_HEAD_TIMEOUT)

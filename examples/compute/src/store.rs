@@ -7,7 +7,7 @@
 //! survives a restart.
 
 use actix_web::http::StatusCode;
-use microversion_actix::ApiError;
+use microversion_actix::{ApiError, Version};
 use sqlx::any::AnyRow;
 use sqlx::{AnyPool, Row};
 use std::collections::BTreeMap;
@@ -144,6 +144,10 @@ CREATE TABLE IF NOT EXISTS key_pairs (
     created_at TEXT NOT NULL,
     UNIQUE (user_id, name)
 );
+CREATE TABLE IF NOT EXISTS client_versions (
+    token_digest TEXT PRIMARY KEY,
+    version TEXT NOT NULL
+);
 ";
 
 /// The same tables in PostgreSQL: the keypairs' ids an identity column (as
@@ -172,6 +176,10 @@ CREATE TABLE IF NOT EXISTS key_pairs (
     key_type TEXT NOT NULL,
     created_at TEXT NOT NULL,
     UNIQUE (user_id, name)
+);
+CREATE TABLE IF NOT EXISTS client_versions (
+    token_digest TEXT COLLATE "C" PRIMARY KEY,
+    version TEXT NOT NULL
 );
 "#;
 
@@ -314,6 +322,31 @@ impl Store {
     /// keypairs, in memory.
     pub async fn with_default_flavors() -> Store {
         Store::in_memory().await.expect("an in-memory SQLite database opens")
+    }
+
+    /// The version `token` is pinned to: `max` if this is the first time
+    /// it is asked for (the served maximum now), what it was pinned to
+    /// before otherwise. The token is kept as a SHA-1 digest, never as
+    /// sent; two nodes pinning one token at once agree on the first write.
+    pub(crate) async fn pinned_version(&self, token: &str, max: Version) -> Stored<Version> {
+        use sha1::Digest as _;
+        let digest: String =
+            sha1::Sha1::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+        logged(
+            sqlx::query(
+                "INSERT INTO client_versions (token_digest, version) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            )
+            .bind(digest.as_str())
+            .bind(max.to_string())
+            .execute(&self.pool)
+            .await,
+        )?;
+        let row = sqlx::query("SELECT version FROM client_versions WHERE token_digest = $1")
+            .bind(digest.as_str())
+            .fetch_one(&self.pool)
+            .await;
+        let text: String = logged(logged(row)?.try_get(0))?;
+        text.parse().map_err(|e| Unavailable::logged(format!("a stored version {text:?}: {e}")))
     }
 
     pub(crate) async fn flavors(&self) -> Stored<Vec<Flavor>> {

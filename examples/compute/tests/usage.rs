@@ -60,6 +60,8 @@ fn requests_are_counted_per_version_and_scraped_as_prometheus_text() {
         .arg(dir.join("compute.sqlite3"))
         .args(["--metrics-listen", &format!("127.0.0.1:{metrics_port}")])
         .args(["--cap", "2.90"])
+        // Tokens pinned to a version: their requests are chosen by `client`.
+        .arg("--pin-versions")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -93,6 +95,7 @@ fn requests_are_counted_per_version_and_scraped_as_prometheus_text() {
     send(3, Request::get("/v2.1/flavors").header(LEGACY_HEADER, "2.96"));
     send(1, Request::get("/v2.1/flavors").header(STANDARD_HEADER, "compute 3.0"));
     send(2, Request::get("/"));
+    send(2, Request::get("/v2.1/flavors").header("X-Auth-Token", "a-token"));
 
     let key = |v: &str, by: &str, outcome: &str| (v.to_owned(), by.to_owned(), outcome.to_owned());
     let expected: Counts = [
@@ -105,6 +108,7 @@ fn requests_are_counted_per_version_and_scraped_as_prometheus_text() {
         (key("invalid", "standard", "400"), 1.0),
         (key("2.96", "legacy", "406"), 3.0),
         (key("undeclared", "standard", "406"), 1.0),
+        (key("2.90", "client", "2xx"), 2.0),
     ]
     .into_iter()
     .collect();
