@@ -23,18 +23,14 @@ const V1_12: Version = Version::lit("1.12");
 const V1_16: Version = Version::lit("1.16");
 const V1_17: Version = Version::lit("1.17");
 const V1_21: Version = Version::lit("1.21");
-const V1_22: Version = Version::lit("1.22");
-const V1_24: Version = Version::lit("1.24");
 const V1_25: Version = Version::lit("1.25");
 const V1_27: Version = Version::lit("1.27");
 const V1_29: Version = Version::lit("1.29");
 const V1_31: Version = Version::lit("1.31");
-const V1_32: Version = Version::lit("1.32");
 const V1_33: Version = Version::lit("1.33");
 const V1_34: Version = Version::lit("1.34");
 const V1_35: Version = Version::lit("1.35");
 const V1_36: Version = Version::lit("1.36");
-const V1_39: Version = Version::lit("1.39");
 
 const SHARES: &str = "MISC_SHARES_VIA_AGGREGATE";
 
@@ -125,26 +121,20 @@ struct Features {
     /// 1.12: a candidate's allocations keyed by provider uuid (a list of
     /// objects before).
     allocations_by_uuid: bool,
-    /// 1.22: `!TRAIT`, a forbidden trait.
-    forbidden_traits: bool,
-    /// 1.24: `member_of` repeated, each one more aggregate condition.
-    repeated_member_of: bool,
+    /// The trait and aggregate filters' syntax (1.22, 1.24, 1.32, 1.39).
+    syntax: query::Syntax,
     /// 1.25: numbered request groups (`resources1`, ...).
     granular: bool,
     /// 1.27: a summary lists every class of its provider, not only those asked for.
     every_class_summarized: bool,
     /// 1.29: nested providers: a candidate may span a tree.
     nested: bool,
-    /// 1.32: `member_of=!...`, forbidden aggregates.
-    forbidden_aggregates: bool,
     /// 1.33: any suffix of letters, digits, `_` and `-`, up to 64.
     string_suffixes: bool,
     /// 1.34: a candidate's `mappings` of groups to providers.
     mappings: bool,
     /// 1.36: `same_subtree`, and groups without resources.
     resourceless_groups: bool,
-    /// 1.39: `required=in:A,B`, any of several traits.
-    any_traits: bool,
 }
 
 impl Features {
@@ -165,16 +155,13 @@ impl Features {
         Features {
             schema,
             allocations_by_uuid: version >= V1_12,
-            forbidden_traits: version >= V1_22,
-            repeated_member_of: version >= V1_24,
+            syntax: query::Syntax::at(version),
             granular: version >= V1_25,
             every_class_summarized: version >= V1_27,
             nested: version >= V1_29,
-            forbidden_aggregates: version >= V1_32,
             string_suffixes: version >= V1_33,
             mappings: version >= V1_34,
             resourceless_groups: version >= V1_36,
-            any_traits: version >= V1_39,
         }
     }
 }
@@ -317,19 +304,13 @@ fn parse(features: Features, q: &Query) -> Result<(Vec<Group>, Wide), ApiError> 
             "resources" => group.resources = query::resources(value)?,
             "required" => {
                 let values = q.all(key);
-                let (required, forbidden) =
-                    query::required_traits_all(&values, features.forbidden_traits, features.any_traits)?;
+                let (required, forbidden) = query::required_traits_all(&values, features.syntax)?;
                 group.required = required.into_iter().map(|any| any.into_iter().collect()).collect();
                 group.forbidden = forbidden.into_iter().collect();
             }
             "member_of" => {
                 let values = q.all(key);
-                let (required, forbidden) = query::member_of(
-                    &values,
-                    &suffix,
-                    features.repeated_member_of,
-                    features.forbidden_aggregates,
-                )?;
+                let (required, forbidden) = query::member_of(&values, &suffix, features.syntax)?;
                 group.member_of = required;
                 group.forbidden_aggs = forbidden.into_iter().collect();
             }
@@ -413,7 +394,7 @@ fn parse(features: Features, q: &Query) -> Result<(Vec<Group>, Wide), ApiError> 
             ));
         }
     }
-    if features.forbidden_traits {
+    if features.syntax.forbidden_traits {
         let mut conflicts: Vec<String> = Vec::new();
         for g in &groups {
             for any in &g.required {

@@ -1,7 +1,7 @@
 //! Query strings read as Placement reads them: every value of every key,
 //! in order, with Placement's messages for values it refuses.
 
-use microversion_actix::ApiError;
+use microversion_actix::{ApiError, Version};
 
 use crate::errors;
 
@@ -86,6 +86,33 @@ pub(crate) fn is_uuid(text: &str) -> bool {
 pub(crate) const UUID_PATTERN: &str =
     "^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$";
 
+/// What the trait and aggregate filters accept at a version: one table,
+/// read by every handler that parses them (`GET /resource_providers` and
+/// `GET /allocation_candidates`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Syntax {
+    /// 1.22: `!TRAIT`, a forbidden trait.
+    pub(crate) forbidden_traits: bool,
+    /// 1.24: `member_of` repeated, each one more aggregate condition.
+    pub(crate) repeated_member_of: bool,
+    /// 1.32: `member_of=!...`, forbidden aggregates.
+    pub(crate) forbidden_aggregates: bool,
+    /// 1.39: `required=in:A,B` (any of several traits), `required` repeated.
+    pub(crate) any_traits: bool,
+}
+
+impl Syntax {
+    /// The syntax of `version`.
+    pub(crate) fn at(version: Version) -> Syntax {
+        Syntax {
+            forbidden_traits: version >= Version::lit("1.22"),
+            repeated_member_of: version >= Version::lit("1.24"),
+            forbidden_aggregates: version >= Version::lit("1.32"),
+            any_traits: version >= Version::lit("1.39"),
+        }
+    }
+}
+
 /// The values of `member_of` (`member_of{suffix}`), as Placement's
 /// `normalize_member_of_qs_params` reads them: each an aggregate, `in:` a
 /// list of them, `!` one forbidden (from 1.32) or `!in:` several. Gives
@@ -93,10 +120,9 @@ pub(crate) const UUID_PATTERN: &str =
 pub(crate) fn member_of(
     values: &[&str],
     suffix: &str,
-    multiple: bool,
-    forbidden_allowed: bool,
+    syntax: Syntax,
 ) -> Result<(Vec<Vec<String>>, Vec<String>), ApiError> {
-    if !multiple && values.len() > 1 {
+    if !syntax.repeated_member_of && values.len() > 1 {
         return Err(errors::bad_request(format!("Multiple member_of{suffix} parameters are not supported")));
     }
     let mut required = Vec::new();
@@ -123,7 +149,7 @@ pub(crate) fn member_of(
             )));
         }
         if negated {
-            if !forbidden_allowed {
+            if !syntax.forbidden_aggregates {
                 return Err(errors::bad_request(format!(
                     "Forbidden member_of{suffix} parameters are not supported in the specified microversion"
                 )));
@@ -140,14 +166,13 @@ pub(crate) fn member_of(
 /// Placement's `normalize_traits_qs_params` does.
 pub(crate) fn required_traits_all(
     values: &[&str],
-    forbidden_allowed: bool,
-    any_allowed: bool,
+    syntax: Syntax,
 ) -> Result<(Vec<Vec<String>>, Vec<String>), ApiError> {
-    let values = if any_allowed { values } else { &values[values.len().saturating_sub(1)..] };
+    let values = if syntax.any_traits { values } else { &values[values.len().saturating_sub(1)..] };
     let mut required = Vec::new();
     let mut forbidden = Vec::new();
     for value in values {
-        let (r, f) = required_traits(value, forbidden_allowed, any_allowed)?;
+        let (r, f) = required_traits(value, syntax.forbidden_traits, syntax.any_traits)?;
         required.extend(r);
         forbidden.extend(f);
     }

@@ -25,12 +25,7 @@ const V1_6: Version = Version::lit("1.6");
 const V1_11: Version = Version::lit("1.11");
 const V1_14: Version = Version::lit("1.14");
 const V1_18: Version = Version::lit("1.18");
-const V1_20: Version = Version::lit("1.20");
-const V1_22: Version = Version::lit("1.22");
-const V1_24: Version = Version::lit("1.24");
-const V1_32: Version = Version::lit("1.32");
 const V1_37: Version = Version::lit("1.37");
-const V1_39: Version = Version::lit("1.39");
 
 /// The resource provider resource.
 pub(crate) struct ResourceProviders {
@@ -170,6 +165,82 @@ fn show_provider(version: ApiVersion, mut res: HttpResponseBuilder, p: &Provider
     res.json(ProviderView::new(p).at(version.version()))
 }
 
+/// The query parameters of `GET /resource_providers`, each with the
+/// version that added it.
+const LIST_PARAMETERS: [(Version, &str); 6] = [
+    (V1_0, "name"),
+    (V1_0, "uuid"),
+    (V1_3, "member_of"),
+    (V1_4, "resources"),
+    (V1_14, "in_tree"),
+    (V1_18, "required"),
+];
+
+/// Where a provider is read.
+fn location_of(provider: &Provider) -> String {
+    format!("/resource_providers/{}", provider.uuid)
+}
+
+/// Creates the provider a body the schema accepted describes: 409
+/// `placement.duplicate_name` when its uuid or name is taken, 400 for a
+/// parent that is itself or does not exist.
+async fn create_provider(store: &Store, body: &Value) -> Result<Provider, ApiError> {
+    let name = body["name"].as_str().unwrap_or_default().to_owned();
+    let uuid = body["uuid"].as_str().map(normalize_uuid).unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    let parent = body.get("parent_provider_uuid").and_then(Value::as_str).map(normalize_uuid);
+    store.tx(async |tx| {
+        let mut duplicates = Vec::new();
+        if store::provider(tx, &uuid).await?.is_some() {
+            duplicates.push(format!("uuid: {uuid}"));
+        }
+        if tx.query_row("SELECT COUNT(*) FROM resource_providers WHERE name = $1", params![&name], |r| {
+            r.get::<i64>(0)
+        }).await? > 0
+        {
+            duplicates.push(format!("name: {name}"));
+        }
+        if !duplicates.is_empty() {
+            return Err(errors::coded(
+                StatusCode::CONFLICT,
+                "duplicate_name",
+                format!("Conflicting resource provider {} already exists.", duplicates.join(", ")),
+            ));
+        }
+        let (parent_id, root_id) = match &parent {
+            Some(parent_uuid) if *parent_uuid == uuid => {
+                return Err(errors::bad_request(format!(
+                    "Unable to create resource provider \"{name}\", {uuid}: Object action create failed because: parent provider UUID cannot be same as UUID. Please set parent provider UUID to None if there is no parent."
+                )));
+            }
+            Some(parent_uuid) => {
+                let parent = store::provider(tx, parent_uuid).await?.ok_or_else(|| {
+                    errors::bad_request(format!(
+                        "Unable to create resource provider \"{name}\", {uuid}: Object action create failed because: parent provider UUID does not exist."
+                    ))
+                })?;
+                let root: i64 = tx.query_row(
+                    "SELECT root_id FROM resource_providers WHERE id = $1",
+                    params![parent.id],
+                    |r| r.get(0),
+                ).await?;
+                (Some(parent.id), Some(root))
+            }
+            None => (None, None),
+        };
+        let now = store::now();
+        let id: i64 = tx.query_row(
+            "INSERT INTO resource_providers (uuid, name, generation, parent_id, root_id, created_at, updated_at) \
+             VALUES ($1, $2, 0, $3, $4, $5, $5) RETURNING id",
+            params![uuid, name, parent_id, root_id, now],
+            |r| r.get(0),
+        ).await?;
+        if root_id.is_none() {
+            tx.execute("UPDATE resource_providers SET root_id = id WHERE id = $1", params![id]).await?;
+        }
+        store::provider_or_404(tx, &uuid).await
+    }).await
+}
+
 fn normalize_uuid(text: &str) -> String {
     uuid::Uuid::try_parse(text).map(|u| u.hyphenated().to_string()).unwrap_or_else(|_| text.to_owned())
 }
@@ -179,20 +250,10 @@ impl ResourceProviders {
     #[get("/resource_providers")]
     async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
         let q = Query::parse(req.query_string());
-        let mut known = vec!["name", "uuid"];
-        if version >= V1_3 {
-            known.push("member_of");
-        }
-        if version >= V1_4 {
-            known.push("resources");
-        }
-        if version >= V1_14 {
-            known.push("in_tree");
-        }
-        if version >= V1_18 {
-            known.push("required");
-        }
+        let known: Vec<&str> =
+            LIST_PARAMETERS.iter().filter(|(since, _)| version >= *since).map(|(_, name)| *name).collect();
         q.only(&known)?;
+        let syntax = query::Syntax::at(version.version());
         for key in ["uuid", "in_tree"] {
             if let Some(value) = q.get(key)
                 && !query::is_uuid(value)
@@ -204,11 +265,11 @@ impl ResourceProviders {
         }
         let member_of = match q.all("member_of") {
             v if v.is_empty() => None,
-            v => Some(query::member_of(&v, "", version >= V1_24, version >= V1_32)?),
+            v => Some(query::member_of(&v, "", syntax)?),
         };
         let required = match q.all("required") {
             v if v.is_empty() => None,
-            v => Some(query::required_traits_all(&v, version >= V1_22, version >= V1_39)?),
+            v => Some(query::required_traits_all(&v, syntax)?),
         };
         let resources = match q.get("resources") {
             Some(value) => Some(query::resources(value)?),
@@ -301,73 +362,25 @@ impl ResourceProviders {
         Ok(show_provider(version, HttpResponse::Ok(), &provider))
     }
 
+    /// Until 1.19: 201 with the new provider's location, no body.
     #[post("/resource_providers")]
+    #[api_version("1.0", "1.19")]
     #[schema(create_v1_0, "1.0", "1.13")]
-    #[schema(create_v1_14, "1.14")]
+    #[schema(create_v1_14, "1.14", "1.19")]
+    async fn create(&self, body: Json<Value>) -> Result<HttpResponse, ApiError> {
+        let provider = create_provider(&self.store, &body).await?;
+        Ok(HttpResponse::Created().insert_header(("location", location_of(&provider))).finish())
+    }
+
+    /// From 1.20: 200 with the new provider, and its location.
+    #[post("/resource_providers")]
+    #[api_version("1.20")]
+    #[schema(create_v1_14, "1.20")]
     async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
-        let name = body["name"].as_str().unwrap_or_default().to_owned();
-        let uuid =
-            body["uuid"].as_str().map(normalize_uuid).unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
-        let parent = body.get("parent_provider_uuid").and_then(Value::as_str).map(normalize_uuid);
-        let provider = self.store.tx(async |tx| {
-            let mut duplicates = Vec::new();
-            if store::provider(tx, &uuid).await?.is_some() {
-                duplicates.push(format!("uuid: {uuid}"));
-            }
-            if tx.query_row("SELECT COUNT(*) FROM resource_providers WHERE name = $1", params![&name], |r| {
-                r.get::<i64>(0)
-            }).await? > 0
-            {
-                duplicates.push(format!("name: {name}"));
-            }
-            if !duplicates.is_empty() {
-                return Err(errors::coded(
-                    StatusCode::CONFLICT,
-                    "duplicate_name",
-                    format!("Conflicting resource provider {} already exists.", duplicates.join(", ")),
-                ));
-            }
-            let (parent_id, root_id) = match &parent {
-                Some(parent_uuid) if *parent_uuid == uuid => {
-                    return Err(errors::bad_request(format!(
-                        "Unable to create resource provider \"{name}\", {uuid}: Object action create failed because: parent provider UUID cannot be same as UUID. Please set parent provider UUID to None if there is no parent."
-                    )));
-                }
-                Some(parent_uuid) => {
-                    let parent = store::provider(tx, parent_uuid).await?.ok_or_else(|| {
-                        errors::bad_request(format!(
-                            "Unable to create resource provider \"{name}\", {uuid}: Object action create failed because: parent provider UUID does not exist."
-                        ))
-                    })?;
-                    let root: i64 = tx.query_row(
-                        "SELECT root_id FROM resource_providers WHERE id = $1",
-                        params![parent.id],
-                        |r| r.get(0),
-                    ).await?;
-                    (Some(parent.id), Some(root))
-                }
-                None => (None, None),
-            };
-            let now = store::now();
-            let id: i64 = tx.query_row(
-                "INSERT INTO resource_providers (uuid, name, generation, parent_id, root_id, created_at, updated_at) \
-                 VALUES ($1, $2, 0, $3, $4, $5, $5) RETURNING id",
-                params![uuid, name, parent_id, root_id, now],
-                |r| r.get(0),
-            ).await?;
-            if root_id.is_none() {
-                tx.execute("UPDATE resource_providers SET root_id = id WHERE id = $1", params![id]).await?;
-            }
-            store::provider_or_404(tx, &uuid).await
-        }).await?;
-        let location = format!("/resource_providers/{}", provider.uuid);
-        if version >= V1_20 {
-            let mut res = HttpResponse::Ok();
-            res.insert_header(("location", location));
-            Ok(show_provider(version, res, &provider))
-        } else {
-            Ok(HttpResponse::Created().insert_header(("location", location)).finish())
-        }
+        let provider = create_provider(&self.store, &body).await?;
+        let mut res = HttpResponse::Ok();
+        res.insert_header(("location", location_of(&provider)));
+        Ok(show_provider(version, res, &provider))
     }
 
     #[put("/resource_providers/{uuid}")]
