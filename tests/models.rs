@@ -8,9 +8,7 @@ use actix_web::test as actix_test;
 use actix_web::{App, web};
 use microversion_actix::test::{call_at, read_json};
 use microversion_actix::{
-    Version, VersionNegotiation, Versioned, VersionedModel,
-    error::Violation,
-    model::{VersionedJson, VersionedStruct},
+    Version, VersionNegotiation, Versioned, VersionedModel, error::Violation, model::VersionedStruct,
 };
 use microversion_tests::API;
 use serde_json::{Value, json};
@@ -243,7 +241,7 @@ async fn show(version: microversion_actix::ApiVersion) -> Versioned<FlavorView> 
     Versioned::ok(model)
 }
 
-async fn create(body: VersionedJson<FlavorView>) -> Versioned<FlavorView> {
+async fn create(body: Versioned<FlavorView>) -> Versioned<FlavorView> {
     Versioned::created(body.into_inner())
 }
 
@@ -329,7 +327,7 @@ async fn model_schemas_validate_controller_variants() {
     assert!(Checked::check_schemas().is_ok());
 }
 
-/// `VersionedJson` behind `#[schema(model = ...)]` of the same model: the
+/// `Versioned` as an argument behind `#[schema(model = ...)]` of the same model: the
 /// route's validation is not repeated, and the answers are unchanged.
 struct Typed;
 
@@ -338,7 +336,7 @@ impl Typed {
     #[post("/typed")]
     #[api_version("2.1")]
     #[schema(model = FlavorView)]
-    async fn create(&self, body: VersionedJson<FlavorView>) -> Versioned<FlavorView> {
+    async fn create(&self, body: Versioned<FlavorView>) -> Versioned<FlavorView> {
         Versioned::created(body.into_inner())
     }
 }

@@ -4,7 +4,7 @@
 //!
 //! - A handler returns [`Versioned`]`(model)`: it is serialized at the
 //!   request's version, fields outside their range left out.
-//! - A handler takes [`VersionedJson`]`<Model>`: the body is validated by
+//! - A handler takes [`Versioned`]`<Model>` as an argument: the body is validated by
 //!   the JSON Schema the model derives for the version, then parsed; a field
 //!   the version does not have is refused, naming the versions that accept it.
 
@@ -74,7 +74,7 @@ pub trait VersionedModel: Sized {
 
 /// In request extensions: the body was validated by the derived schema of
 /// this model type at the request's version (a `#[schema(model = T)]`), so
-/// `VersionedJson<T>` need not validate it again.
+/// `Versioned<T>` need not validate it again.
 pub(crate) struct ValidatedAs(pub(crate) std::any::TypeId);
 
 /// A struct model whose schemas are compiled once per process, one per
@@ -130,8 +130,10 @@ fn segments(cuts: &[Version]) -> Vec<(Version, VersionRange)> {
     out
 }
 
-/// A response rendering a model at the request's negotiated version: the
-/// handler never passes the version by hand.
+/// A model at the request's negotiated version, both ways: as a handler's
+/// answer it is rendered at that version (the handler never passes the
+/// version by hand); as a handler's argument it is the request body read
+/// at that version (see its `FromRequest` implementation below).
 ///
 /// ```
 /// # use microversion_actix::{Versioned, VersionedModel};
@@ -166,6 +168,18 @@ impl<T> Versioned<T> {
     pub fn with_status(model: T, status: StatusCode) -> Versioned<T> {
         Versioned { model, status }
     }
+
+    /// The model.
+    pub fn into_inner(self) -> T {
+        self.model
+    }
+}
+
+impl<T> std::ops::Deref for Versioned<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.model
+    }
 }
 
 impl<T: VersionedModel> Responder for Versioned<T> {
@@ -185,12 +199,12 @@ impl<T: VersionedModel> Responder for Versioned<T> {
     }
 }
 
-/// A request body parsed into a model at the negotiated version: validated
+/// A request body read into a model at the negotiated version: validated
 /// by the model's schema for that version, then parsed. The body is read
 /// once (or taken as already parsed by a `#[schema]` check).
 ///
 /// ```
-/// # use microversion_actix::{VersionedModel, model::VersionedJson};
+/// # use microversion_actix::{Versioned, VersionedModel};
 /// #[derive(VersionedModel)]
 /// struct Rename {
 ///     name: String,
@@ -198,29 +212,13 @@ impl<T: VersionedModel> Responder for Versioned<T> {
 ///     description: Option<String>,
 /// }
 ///
-/// async fn rename(body: VersionedJson<Rename>) -> String {
+/// async fn rename(body: Versioned<Rename>) -> String {
 ///     body.into_inner().name
 /// }
 /// ```
-pub struct VersionedJson<T>(pub T);
-
-impl<T> VersionedJson<T> {
-    /// The parsed model.
-    pub fn into_inner(self) -> T {
-        self.0
-    }
-}
-
-impl<T> std::ops::Deref for VersionedJson<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T: VersionedStruct + 'static> FromRequest for VersionedJson<T> {
+impl<T: VersionedStruct + 'static> FromRequest for Versioned<T> {
     type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<VersionedJson<T>, ApiError>>;
+    type Future = LocalBoxFuture<'static, Result<Versioned<T>, ApiError>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let req = req.clone();
@@ -243,7 +241,7 @@ impl<T: VersionedStruct + 'static> FromRequest for VersionedJson<T> {
             // accept it; the schema adds the constraints of `schema = ...`.
             let by_schema = if validated { Ok(()) } else { schemas.validate(version, &body) };
             let model = T::from_json_at(version, body)?;
-            by_schema.map(|()| VersionedJson(model))
+            by_schema.map(|()| Versioned::ok(model))
         })
     }
 }

@@ -177,7 +177,7 @@ pub struct LazySchemas {
     range: VersionRange,
     compile: fn() -> Result<VersionedSchemas, SchemaError>,
     compiled: OnceLock<Result<VersionedSchemas, SchemaError>>,
-    /// For `#[schema(model = T)]`: `T`, so that `VersionedJson<T>` need not validate again.
+    /// For `#[schema(model = T)]`: `T`, so that `Versioned<T>` need not validate again.
     model: Option<fn() -> TypeId>,
 }
 
