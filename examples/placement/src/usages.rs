@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use microversion_actix::{ApiError, ApiVersion, Version, controller};
+use microversion_actix::{ApiError, ApiVersion, controller};
 use serde_json::{Map, Value, json};
 
 use crate::api::PLACEMENT;
@@ -15,7 +15,48 @@ use crate::http::cache_headers;
 use crate::query::Query;
 use crate::store::{self, Store};
 
-const V1_38: Version = Version::lit("1.38");
+/// An allocation as `GET /usages` counts it: its consumer, the consumer's
+/// type, the class and the amount.
+type UsageRow = (String, Option<String>, String, i64);
+
+/// The allocations of the project (and user) `q` names, once those are
+/// checked, by class id as Placement groups its rows.
+async fn usage_rows(store: &Store, q: &Query) -> Result<Vec<UsageRow>, ApiError> {
+    let project = q.get("project_id").ok_or_else(|| {
+        errors::bad_request("Invalid query string parameters: 'project_id' is a required property")
+    })?;
+    for key in ["project_id", "user_id"] {
+        if let Some(value) = q.get(key).filter(|v| v.is_empty() || v.chars().count() > 255) {
+            let (what, keyword) =
+                if value.is_empty() { ("short", "minLength") } else { ("long", "maxLength") };
+            return Err(errors::bad_request(format!(
+                "Invalid query string parameters: '{value}' is too {what}\n\n\
+                 Failed validating '{keyword}' in schema['properties']['{key}']"
+            )));
+        }
+    }
+    let user = q.get("user_id");
+    store
+        .read(async |tx| {
+            tx.query_map(
+                "SELECT c.uuid, c.consumer_type, a.resource_class, a.used FROM allocations a \
+             JOIN consumers c ON c.uuid = a.consumer_uuid \
+             LEFT JOIN resource_classes rc ON rc.name = a.resource_class \
+             WHERE c.project_id = $1 AND (CAST($2 AS TEXT) IS NULL OR c.user_id = $2) \
+             ORDER BY rc.id, a.id",
+                params![project, user],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .await
+        })
+        .await
+}
+
+fn usages_response(version: ApiVersion, body: Value) -> HttpResponse {
+    let mut res = HttpResponse::Ok();
+    cache_headers(&mut res, version, store::now());
+    res.json(body)
+}
 
 /// The usage resources.
 pub(crate) struct Usages {
@@ -65,93 +106,67 @@ impl Usages {
         Ok(res.json(json!({"resource_provider_generation": generation, "usages": usages})))
     }
 
+    /// Until 1.37: the totals per class.
     #[get("/usages")]
-    #[api_version("1.9")]
+    #[api_version("1.9", "1.37")]
     async fn totals(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
         let q = Query::parse(req.query_string());
-        if version >= V1_38 {
-            q.only(&["project_id", "user_id", "consumer_type"])?;
-        } else {
-            q.only(&["project_id", "user_id"])?;
-        }
-        let project = q.get("project_id").ok_or_else(|| {
-            errors::bad_request("Invalid query string parameters: 'project_id' is a required property")
-        })?;
-        for key in ["project_id", "user_id"] {
-            if let Some(value) = q.get(key).filter(|v| v.is_empty() || v.chars().count() > 255) {
-                let (what, keyword) =
-                    if value.is_empty() { ("short", "minLength") } else { ("long", "maxLength") };
-                return Err(errors::bad_request(format!(
-                    "Invalid query string parameters: '{value}' is too {what}\n\n\
-                     Failed validating '{keyword}' in schema['properties']['{key}']"
-                )));
+        q.only(&["project_id", "user_id"])?;
+        let rows = usage_rows(&self.store, &q).await?;
+        let mut totals: Vec<(String, i64)> = Vec::new();
+        for (_, _, class, used) in &rows {
+            match totals.iter_mut().find(|(c, _)| c == class) {
+                Some((_, total)) => *total += used,
+                None => totals.push((class.clone(), *used)),
             }
         }
-        let user = q.get("user_id");
+        let totals: Map<String, Value> = totals.into_iter().map(|(c, u)| (c, json!(u))).collect();
+        let body = json!({"usages": totals});
+        Ok(usages_response(version, body))
+    }
+
+    /// From 1.38: the totals per consumer type (`consumer_type` picks one,
+    /// or `all`), each with its number of consumers.
+    #[get("/usages")]
+    #[api_version("1.38")]
+    async fn totals(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+        let q = Query::parse(req.query_string());
+        q.only(&["project_id", "user_id", "consumer_type"])?;
+        let rows = usage_rows(&self.store, &q).await?;
         let consumer_type = q.get("consumer_type");
-        // By resource class id, as Placement groups its rows.
-        let rows: Vec<(String, Option<String>, String, i64)> = self
-            .store
-            .read(async |tx| {
-                tx.query_map(
-                    "SELECT c.uuid, c.consumer_type, a.resource_class, a.used FROM allocations a \
-                 JOIN consumers c ON c.uuid = a.consumer_uuid \
-                 LEFT JOIN resource_classes rc ON rc.name = a.resource_class \
-                 WHERE c.project_id = $1 AND (CAST($2 AS TEXT) IS NULL OR c.user_id = $2) \
-                 ORDER BY rc.id, a.id",
-                    params![project, user],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-                )
-                .await
-            })
-            .await?;
-        let body = if version >= V1_38 {
-            // Per consumer type (by name), the classes in row order.
-            let mut groups: BTreeMap<String, TypeUsage> = BTreeMap::new();
-            for (consumer, ctype, class, used) in &rows {
-                let ctype = ctype.clone().unwrap_or_else(|| "unknown".to_owned());
-                match consumer_type {
-                    Some("all") | None => {}
-                    Some(wanted) if wanted == ctype => {}
-                    Some(_) => continue,
-                }
-                let key = if consumer_type == Some("all") { "all".to_owned() } else { ctype };
-                let entry = groups.entry(key).or_default();
-                match entry.0.iter_mut().find(|(c, _)| c == class) {
-                    Some((_, total)) => *total += used,
-                    None => entry.0.push((class.clone(), *used)),
-                }
-                entry.1.insert(consumer.clone());
+        // Per consumer type (by name), the classes in row order.
+        let mut groups: BTreeMap<String, TypeUsage> = BTreeMap::new();
+        for (consumer, ctype, class, used) in &rows {
+            let ctype = ctype.clone().unwrap_or_else(|| "unknown".to_owned());
+            match consumer_type {
+                Some("all") | None => {}
+                Some(wanted) if wanted == ctype => {}
+                Some(_) => continue,
             }
-            let usages: Map<String, Value> = groups
-                .into_iter()
-                .map(|(ctype, (classes, consumers))| {
-                    // Placement sets `consumer_count` with each class: a
-                    // Python dict keeps it where the first class put it.
-                    let mut group = Map::new();
-                    for (i, (class, used)) in classes.into_iter().enumerate() {
-                        group.insert(class, json!(used));
-                        if i == 0 {
-                            group.insert("consumer_count".into(), json!(consumers.len()));
-                        }
+            let key = if consumer_type == Some("all") { "all".to_owned() } else { ctype };
+            let entry = groups.entry(key).or_default();
+            match entry.0.iter_mut().find(|(c, _)| c == class) {
+                Some((_, total)) => *total += used,
+                None => entry.0.push((class.clone(), *used)),
+            }
+            entry.1.insert(consumer.clone());
+        }
+        let usages: Map<String, Value> = groups
+            .into_iter()
+            .map(|(ctype, (classes, consumers))| {
+                // Placement sets `consumer_count` with each class: a
+                // Python dict keeps it where the first class put it.
+                let mut group = Map::new();
+                for (i, (class, used)) in classes.into_iter().enumerate() {
+                    group.insert(class, json!(used));
+                    if i == 0 {
+                        group.insert("consumer_count".into(), json!(consumers.len()));
                     }
-                    (ctype, Value::Object(group))
-                })
-                .collect();
-            json!({"usages": usages})
-        } else {
-            let mut totals: Vec<(String, i64)> = Vec::new();
-            for (_, _, class, used) in &rows {
-                match totals.iter_mut().find(|(c, _)| c == class) {
-                    Some((_, total)) => *total += used,
-                    None => totals.push((class.clone(), *used)),
                 }
-            }
-            let totals: Map<String, Value> = totals.into_iter().map(|(c, u)| (c, json!(u))).collect();
-            json!({"usages": totals})
-        };
-        let mut res = HttpResponse::Ok();
-        cache_headers(&mut res, version, store::now());
-        Ok(res.json(body))
+                (ctype, Value::Object(group))
+            })
+            .collect();
+        let body = json!({"usages": usages});
+        Ok(usages_response(version, body))
     }
 }
