@@ -10,7 +10,7 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::HeaderValue;
 use actix_web::{HttpResponse, ResponseError};
 
-pub use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer, NovaFaults};
+pub use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer, NovaFaults, Problem, ProblemFormat};
 pub use crate::violation::{
     Input as ViolationInput, MAX_ECHOED_VALUE_CHARS, MAX_MESSAGE_CHARS, Violation, best_match, python_repr,
     python_str,
@@ -208,9 +208,22 @@ impl ApiError {
 
     /// `<service>.<code>` when a service is given (or set on the error), else the bare code.
     pub fn qualified_code(&self, service: Option<&str>) -> String {
-        match service.or(self.0.service) {
-            Some(service) => format!("{service}.{}", self.0.code),
-            None => self.0.code.clone().into_owned(),
+        microversion_core::qualified_code(&self.0.code, service.or(self.0.service))
+    }
+
+    /// The fields every error format reads, with `code` as the code to
+    /// show (usually [`ApiError::qualified_code`]).
+    pub fn problem<'a>(&'a self, code: &'a str) -> Problem<'a> {
+        Problem {
+            status: self.status().as_u16(),
+            code,
+            title: self.title(),
+            detail: self.detail(),
+            min_version: self.min_version(),
+            max_version: self.max_version(),
+            request_id: self.request_id(),
+            links: (!self.links().is_empty()).then(|| serde_json::json!(self.links())),
+            violations: (!self.violations().is_empty()).then(|| serde_json::json!(self.violations())),
         }
     }
 
@@ -297,18 +310,8 @@ impl From<NegotiationError> for ApiError {
     /// 400 for a malformed version, 406 for one outside the served range
     /// or retired (docs/reference.md §13.3); all carry the served minimum and maximum.
     fn from(err: NegotiationError) -> ApiError {
-        let (status, code, title) = match err {
-            NegotiationError::Malformed { .. } => {
-                (StatusCode::BAD_REQUEST, "invalid-version", "Invalid API version")
-            }
-            NegotiationError::NotAcceptable { .. } => {
-                (StatusCode::NOT_ACCEPTABLE, "version-not-supported", "API version not supported")
-            }
-            NegotiationError::Retired { .. } => {
-                (StatusCode::NOT_ACCEPTABLE, "version-retired", "API version retired")
-            }
-        };
-        ApiError::new(status, code, title, err.to_string()).with_versions(err.min(), err.max())
+        let status = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::BAD_REQUEST);
+        ApiError::new(status, err.code(), err.title(), err.to_string()).with_versions(err.min(), err.max())
     }
 }
 

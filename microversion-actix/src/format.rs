@@ -6,7 +6,9 @@ use std::sync::{Arc, LazyLock};
 use actix_web::HttpResponse;
 use actix_web::body::MessageBody;
 use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
+
+pub use microversion_core::{ApiSigErrors, NovaFaults, Problem, ProblemFormat};
 
 use crate::ApiError;
 use crate::error::version_value;
@@ -204,93 +206,20 @@ pub trait ErrorFormat: Send + Sync + 'static {
     }
 }
 
-/// The OpenStack API-SIG errors format, the default (docs/reference.md §5.1):
-/// `{"errors":[{"request_id"?, "code":"<service>.<error-code>", "status":N,
-/// "title", "detail", "links"?, "min_version"?, "max_version"?}]}`.
-///
-/// Schema failures add `"violations"` to the entry: each with its `path`
-/// (a JSON Pointer), the failed `keyword`, its `schema_path`, the offending
-/// `value` (when short), the `message` in Python `jsonschema`'s words and,
-/// for a query string, `"input": "query"`; the `detail` is the first in
-/// Nova's words.
+/// Every [`ProblemFormat`] of the core is an error format of this crate:
+/// the API-SIG errors document ([`ApiSigErrors`], the default,
+/// docs/reference.md §5.1) and Nova's faults ([`NovaFaults`]) among them,
+/// the shapes the other framework layers answer with too.
 ///
 /// ```
-/// use microversion_actix::{ApiError, error::{ApiSigErrors, ErrorFormat}};
+/// use microversion_actix::{ApiError, Version, error::{ApiSigErrors, ErrorFormat, NovaFaults}};
+/// use microversion_actix::version::NegotiationError;
 /// use serde_json::json;
 ///
 /// let body = ApiSigErrors.render(&ApiError::conflict("Locked."), Some("compute"));
 /// assert_eq!(body, json!({"errors": [{
 ///     "code": "compute.conflict", "status": 409, "title": "Conflict", "detail": "Locked."
 /// }]}));
-/// ```
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ApiSigErrors;
-
-impl ErrorFormat for ApiSigErrors {
-    fn schema(&self) -> Value {
-        let text = json!({"type": "string"});
-        json!({
-            "type": "object",
-            "required": ["errors"],
-            "properties": {"errors": {"type": "array", "minItems": 1, "items": {
-                "type": "object",
-                "required": ["code", "status", "title", "detail"],
-                "properties": {
-                    "request_id": text, "code": text, "status": {"type": "integer"}, "title": text,
-                    "detail": text, "min_version": text, "max_version": text,
-                    "links": {"type": "array", "items": {"type": "object"}},
-                    "violations": {"type": "array", "items": {
-                        "type": "object",
-                        "required": ["path", "keyword", "message"],
-                        "properties": {
-                            "path": text, "keyword": text, "schema_path": text, "value": {},
-                            "message": text, "input": {"enum": ["query"]},
-                        },
-                    }},
-                },
-            }}},
-        })
-    }
-
-    fn render(&self, error: &ApiError, service: Option<&str>) -> Value {
-        let mut entry = Map::new();
-        if let Some(id) = error.request_id() {
-            entry.insert("request_id".into(), id.into());
-        }
-        entry.insert("code".into(), error.qualified_code(service).into());
-        entry.insert("status".into(), error.status().as_u16().into());
-        entry.insert("title".into(), error.title().into());
-        entry.insert("detail".into(), error.detail().into());
-        if !error.links().is_empty() {
-            entry.insert("links".into(), json!(error.links()));
-        }
-        if let Some(min) = error.min_version() {
-            entry.insert("min_version".into(), min.to_string().into());
-        }
-        if let Some(max) = error.max_version() {
-            entry.insert("max_version".into(), max.to_string().into());
-        }
-        if !error.violations().is_empty() {
-            entry.insert("violations".into(), json!(error.violations()));
-        }
-        json!({ "errors": [entry] })
-    }
-}
-
-/// Nova-style faults, `{"<faultName>": {"code": N, "message": "...",
-/// "min_version"?, "max_version"?}}`, with the fault name chosen by status
-/// exactly as Nova's `wsgi.Fault` does (`badRequest`, `itemNotFound`,
-/// `conflictingRequest`, ...; anything else is `computeFault`, or the
-/// fallback name given to [`NovaFaults::with_fallback`]). The served range
-/// is added as `min_version`/`max_version` when the error carries it (400
-/// and 406 of negotiation), as in the API-SIG format; Nova's clients ignore
-/// the extra fields.
-///
-/// ```
-/// use microversion_actix::{
-///     ApiError, Version, error::{ErrorFormat, NovaFaults}, version::NegotiationError,
-/// };
-/// use serde_json::json;
 ///
 /// let err = ApiError::from(NegotiationError::NotAcceptable {
 ///     requested: Version::lit("3.7"), min: Version::lit("2.1"), max: Version::lit("2.96"),
@@ -302,71 +231,14 @@ impl ErrorFormat for ApiSigErrors {
 ///     "max_version": "2.96"
 /// }}));
 /// ```
-#[derive(Clone, Copy, Debug)]
-pub struct NovaFaults {
-    fallback: &'static str,
-}
-
-impl Default for NovaFaults {
-    fn default() -> NovaFaults {
-        NovaFaults { fallback: "computeFault" }
-    }
-}
-
-impl NovaFaults {
-    /// Nova's faults with another name for the statuses Nova has no name
-    /// for (`computeFault` in Nova; another service may prefer, say, `volumeFault`).
-    pub fn with_fallback(fallback: &'static str) -> NovaFaults {
-        NovaFaults { fallback }
+impl<F: ProblemFormat> ErrorFormat for F {
+    fn render(&self, error: &ApiError, service: Option<&str>) -> Value {
+        let code = error.qualified_code(service);
+        self.render_problem(&error.problem(&code), service)
     }
 
-    /// The fault name Nova gives `status` (`nova.api.openstack.wsgi.Fault._fault_names`).
-    pub fn fault_name(&self, status: u16) -> &'static str {
-        match status {
-            400 => "badRequest",
-            401 => "unauthorized",
-            403 => "forbidden",
-            404 => "itemNotFound",
-            405 => "badMethod",
-            409 => "conflictingRequest",
-            413 | 429 => "overLimit",
-            415 => "badMediaType",
-            501 => "notImplemented",
-            503 => "serviceUnavailable",
-            _ => self.fallback,
-        }
-    }
-}
-
-impl ErrorFormat for NovaFaults {
     fn schema(&self) -> Value {
-        let text = json!({"type": "string"});
-        json!({
-            "type": "object",
-            "minProperties": 1,
-            "maxProperties": 1,
-            "additionalProperties": {
-                "type": "object",
-                "required": ["code", "message"],
-                "properties": {
-                    "code": {"type": "integer"}, "message": text, "min_version": text, "max_version": text
-                },
-            },
-        })
-    }
-
-    fn render(&self, error: &ApiError, _service: Option<&str>) -> Value {
-        let status = error.status().as_u16();
-        let mut fault = Map::new();
-        fault.insert("code".into(), status.into());
-        fault.insert("message".into(), error.detail().into());
-        if let Some(min) = error.min_version() {
-            fault.insert("min_version".into(), min.to_string().into());
-        }
-        if let Some(max) = error.max_version() {
-            fault.insert("max_version".into(), max.to_string().into());
-        }
-        json!({ self.fault_name(status): fault })
+        self.problem_schema()
     }
 }
 
@@ -473,7 +345,7 @@ mod tests {
 
     /// The object that holds an error's fields: the only entry of an
     /// API-SIG `errors` list, or the only fault of a Nova body.
-    fn range_holder(body: &Value) -> Option<&Map<String, Value>> {
+    fn range_holder(body: &Value) -> Option<&serde_json::Map<String, Value>> {
         let object = body.as_object()?;
         if let Some(errors) = object.get("errors") {
             return errors.as_array().filter(|e| e.len() == 1)?[0].as_object();

@@ -37,6 +37,7 @@ mod lifecycle;
 mod negotiate;
 mod notice;
 mod operation;
+mod problem;
 mod range;
 mod timestamp;
 mod version;
@@ -57,6 +58,7 @@ pub use notice::DeprecationNotice;
 pub use operation::{
     Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument, UnservedVersion,
 };
+pub use problem::{ApiSigErrors, NovaFaults, Problem, ProblemFormat, qualified_code};
 pub use range::{InvertedRange, VersionRange};
 pub use timestamp::{Timestamp, TimestampError};
 pub use version::{ParseVersionError, Version};

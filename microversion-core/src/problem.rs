@@ -1,0 +1,228 @@
+//! Error documents, whatever the web framework (docs/reference.md §5): the
+//! fields an error answer carries ([`Problem`]) and the formats that shape
+//! them ([`ProblemFormat`]): the API-SIG errors document ([`ApiSigErrors`])
+//! and Nova's faults ([`NovaFaults`]). The actix and axum layers render
+//! their errors through these, so both answer alike.
+
+use serde_json::{Map, Value, json};
+
+use crate::{NegotiationError, Version};
+
+/// The fields of one error answer, as every format reads them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Problem<'a> {
+    /// The HTTP status.
+    pub status: u16,
+    /// The stable error code, already prefixed with the service type where
+    /// the format wants it (`compute.version-not-supported`).
+    pub code: &'a str,
+    /// A short, fixed summary of the kind of error.
+    pub title: &'a str,
+    /// What was wrong and what is accepted.
+    pub detail: &'a str,
+    /// The served minimum, on a refused version.
+    pub min_version: Option<Version>,
+    /// The served maximum, on a refused version.
+    pub max_version: Option<Version>,
+    /// The request id, where the service gives one.
+    pub request_id: Option<&'a str>,
+    /// Links for the client (a deprecation's migration guide), as JSON.
+    pub links: Option<Value>,
+    /// The violations of a refused body or query, as JSON.
+    pub violations: Option<Value>,
+}
+
+/// How a service shapes its error documents: the body of an error answer,
+/// and the JSON Schema of such bodies (for the API's description).
+pub trait ProblemFormat: Send + Sync + 'static {
+    /// The body of the answer to `problem`; `service` is the API's service
+    /// type, where there is one.
+    fn render_problem(&self, problem: &Problem<'_>, service: Option<&str>) -> Value;
+
+    /// The JSON Schema every body of this format satisfies.
+    fn problem_schema(&self) -> Value;
+}
+
+/// The API-SIG errors document: `{"errors": [{"request_id"?, "code",
+/// "status", "title", "detail", "links"?, "min_version"?, "max_version"?,
+/// "violations"?}]}`.
+///
+/// ```
+/// use microversion_core::{ApiSigErrors, Problem, ProblemFormat};
+/// use serde_json::json;
+///
+/// let problem = Problem { status: 409, code: "compute.conflict", title: "Conflict", detail: "Locked.",
+///                         ..Problem::default() };
+/// assert_eq!(ApiSigErrors.render_problem(&problem, Some("compute")), json!({"errors": [{
+///     "code": "compute.conflict", "status": 409, "title": "Conflict", "detail": "Locked.",
+/// }]}));
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ApiSigErrors;
+
+impl ProblemFormat for ApiSigErrors {
+    fn render_problem(&self, problem: &Problem<'_>, _service: Option<&str>) -> Value {
+        let mut entry = Map::new();
+        if let Some(id) = problem.request_id {
+            entry.insert("request_id".into(), id.into());
+        }
+        entry.insert("code".into(), problem.code.into());
+        entry.insert("status".into(), problem.status.into());
+        entry.insert("title".into(), problem.title.into());
+        entry.insert("detail".into(), problem.detail.into());
+        if let Some(links) = &problem.links {
+            entry.insert("links".into(), links.clone());
+        }
+        if let Some(min) = problem.min_version {
+            entry.insert("min_version".into(), min.to_string().into());
+        }
+        if let Some(max) = problem.max_version {
+            entry.insert("max_version".into(), max.to_string().into());
+        }
+        if let Some(violations) = &problem.violations {
+            entry.insert("violations".into(), violations.clone());
+        }
+        json!({ "errors": [entry] })
+    }
+
+    fn problem_schema(&self) -> Value {
+        let text = json!({"type": "string"});
+        json!({
+            "type": "object",
+            "required": ["errors"],
+            "properties": {"errors": {"type": "array", "minItems": 1, "items": {
+                "type": "object",
+                "required": ["code", "status", "title", "detail"],
+                "properties": {
+                    "request_id": text, "code": text, "status": {"type": "integer"}, "title": text,
+                    "detail": text, "min_version": text, "max_version": text,
+                    "links": {"type": "array", "items": {"type": "object"}},
+                    "violations": {"type": "array", "items": {
+                        "type": "object",
+                        "required": ["path", "keyword", "message"],
+                        "properties": {
+                            "path": text, "keyword": text, "schema_path": text, "value": {},
+                            "message": text, "input": {"enum": ["query"]},
+                        },
+                    }},
+                },
+            }}},
+        })
+    }
+}
+
+/// Nova-style faults, `{"<faultName>": {"code": N, "message": "...",
+/// "min_version"?, "max_version"?}}`, with the fault name chosen by status
+/// exactly as Nova's `wsgi.Fault` does (`badRequest`, `itemNotFound`,
+/// `conflictingRequest`, ...; anything else is `computeFault`, or the
+/// fallback name given to [`NovaFaults::with_fallback`]). The served range
+/// is added as `min_version`/`max_version` when the error carries it (400
+/// and 406 of negotiation), as in the API-SIG format; Nova's clients ignore
+/// the extra fields.
+///
+/// ```
+/// use microversion_core::{NovaFaults, Problem, ProblemFormat, Version};
+/// use serde_json::json;
+///
+/// let problem = Problem { status: 406, detail: "Version 3.7 is not supported.",
+///                         min_version: Some(Version::lit("2.1")), ..Problem::default() };
+/// assert_eq!(NovaFaults::default().render_problem(&problem, None), json!({"computeFault": {
+///     "code": 406, "message": "Version 3.7 is not supported.", "min_version": "2.1",
+/// }}));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct NovaFaults {
+    fallback: &'static str,
+}
+
+impl Default for NovaFaults {
+    fn default() -> NovaFaults {
+        NovaFaults { fallback: "computeFault" }
+    }
+}
+
+impl NovaFaults {
+    /// Nova's faults with another name for the statuses Nova has no name
+    /// for (`computeFault` in Nova; another service may prefer, say, `volumeFault`).
+    pub fn with_fallback(fallback: &'static str) -> NovaFaults {
+        NovaFaults { fallback }
+    }
+
+    /// The fault name Nova gives `status` (`nova.api.openstack.wsgi.Fault._fault_names`).
+    pub fn fault_name(&self, status: u16) -> &'static str {
+        match status {
+            400 => "badRequest",
+            401 => "unauthorized",
+            403 => "forbidden",
+            404 => "itemNotFound",
+            405 => "badMethod",
+            409 => "conflictingRequest",
+            413 | 429 => "overLimit",
+            415 => "badMediaType",
+            501 => "notImplemented",
+            503 => "serviceUnavailable",
+            _ => self.fallback,
+        }
+    }
+}
+
+impl ProblemFormat for NovaFaults {
+    fn render_problem(&self, problem: &Problem<'_>, _service: Option<&str>) -> Value {
+        let mut fault = Map::new();
+        fault.insert("code".into(), problem.status.into());
+        fault.insert("message".into(), problem.detail.into());
+        if let Some(min) = problem.min_version {
+            fault.insert("min_version".into(), min.to_string().into());
+        }
+        if let Some(max) = problem.max_version {
+            fault.insert("max_version".into(), max.to_string().into());
+        }
+        json!({ self.fault_name(problem.status): fault })
+    }
+
+    fn problem_schema(&self) -> Value {
+        let text = json!({"type": "string"});
+        json!({
+            "type": "object",
+            "minProperties": 1,
+            "maxProperties": 1,
+            "additionalProperties": {
+                "type": "object",
+                "required": ["code", "message"],
+                "properties": {
+                    "code": {"type": "integer"}, "message": text, "min_version": text, "max_version": text
+                },
+            },
+        })
+    }
+}
+
+impl NegotiationError {
+    /// The error code of the refusal: `invalid-version` (400),
+    /// `version-not-supported` or `version-retired` (406).
+    pub const fn code(&self) -> &'static str {
+        match self {
+            NegotiationError::Malformed { .. } => "invalid-version",
+            NegotiationError::NotAcceptable { .. } => "version-not-supported",
+            NegotiationError::Retired { .. } => "version-retired",
+        }
+    }
+
+    /// The title of the refusal.
+    pub const fn title(&self) -> &'static str {
+        match self {
+            NegotiationError::Malformed { .. } => "Invalid API version",
+            NegotiationError::NotAcceptable { .. } => "API version not supported",
+            NegotiationError::Retired { .. } => "API version retired",
+        }
+    }
+}
+
+/// `code` prefixed with `service` (`compute.invalid-version`), as error
+/// codes name the service that gave them; unchanged without a service.
+pub fn qualified_code(code: &str, service: Option<&str>) -> String {
+    match service {
+        Some(service) => format!("{service}.{code}"),
+        None => code.to_owned(),
+    }
+}
