@@ -103,8 +103,7 @@ impl Discovery {
     /// a retirement shows too. A handle of an API not listed is added at the end.
     pub fn with_version_cap(mut self, cap: VersionCap) -> Discovery {
         let declared = *cap.declaration();
-        let same = |api: &Api| api.path() == declared.path() && api.service_type() == declared.service_type();
-        match self.apis.iter().position(same) {
+        match self.apis.iter().position(|api| api.is_same_api(&declared)) {
             Some(i) => {
                 self.apis[i] = declared;
                 self.caps[i] = Some(cap);
@@ -126,8 +125,7 @@ impl Discovery {
     /// matched as in [`Discovery::with_version_cap`]; one not listed is
     /// added at the end.
     pub fn with_client_default(mut self, api: &Api, client_default: ClientDefault) -> Discovery {
-        let same = |listed: &Api| listed.path() == api.path() && listed.service_type() == api.service_type();
-        match self.apis.iter().position(same) {
+        match self.apis.iter().position(|listed| listed.is_same_api(api)) {
             Some(i) => self.client_defaults[i] = Some(client_default),
             None => {
                 self.apis.push(*api);

@@ -6,7 +6,8 @@ use actix_web::http::header::HeaderName;
 
 pub use microversion_core::{
     DEPRECATION_HEADER, LINK_HEADER, MAX_ECHOED_BYTES, MAX_LEGACY_HEADERS, MAX_VERSION_HEADER,
-    MIN_VERSION_HEADER, ResponseHeaders, STANDARD_HEADER, SUNSET_HEADER, append_vary,
+    MIN_VERSION_HEADER, ResponseHeaders, STANDARD_HEADER, SUNSET_HEADER, VaryUpdate, VersionHeaderValues,
+    append_vary, appends_to_handlers, vary_update,
 };
 
 /// `OpenStack-API-Version` as an actix header name.

@@ -26,7 +26,7 @@ use crate::header::STANDARD_HEADER_NAME;
 use crate::observe;
 use crate::{
     Api, ApiError, Version,
-    header::{LINK_HEADER, ResponseHeaders, append_vary},
+    header::{ResponseHeaders, VaryUpdate, append_vary, appends_to_handlers, vary_update},
     lifecycle::RetireError,
     version::{CapError, Negotiated, VersionCap, VersionSource},
 };
@@ -393,31 +393,19 @@ impl State {
             None => rendered.vary().to_owned(),
         };
         let value = static_header_value;
-        let values = api
-            .history()
-            .iter()
-            .map(|m| {
-                let standard = rendered
-                    .for_version(m.version)
-                    .and_then(|mut pairs| pairs.next())
-                    .map_or_else(|| HeaderValue::from_static(""), |(_, v)| value(v));
-                let bare = rendered.bare(m.version).map_or_else(|| HeaderValue::from_static(""), value);
-                (standard, bare)
-            })
-            .collect();
-        let deprecation = api
-            .history()
-            .iter()
-            .map(|m| {
-                let headers = api.deprecation_for(m.version).map(|d| d.headers()).unwrap_or_default();
-                headers
-                    .into_iter()
+        let (values, deprecation) = rendered
+            .per_version()
+            .map(|headers| {
+                let deprecation = headers
+                    .deprecation
+                    .iter()
                     .filter_map(|(name, text)| {
-                        Some((HeaderName::try_from(name).ok()?, HeaderValue::from_str(&text).ok()?))
+                        Some((HeaderName::try_from(*name).ok()?, HeaderValue::from_str(text).ok()?))
                     })
-                    .collect()
+                    .collect();
+                ((value(headers.standard), value(headers.bare)), deprecation)
             })
-            .collect();
+            .unzip();
         State {
             api,
             cap: config.cap.clone(),
@@ -514,8 +502,7 @@ impl State {
                 headers.insert(name.clone(), bare.clone());
             }
             for (name, value) in &self.deprecation[i] {
-                // A handler's own links stay; ours are added beside them.
-                if name.as_str().eq_ignore_ascii_case(LINK_HEADER) {
+                if appends_to_handlers(name.as_str()) {
                     headers.append(name.clone(), value.clone());
                 } else {
                     headers.insert(name.clone(), value.clone());
@@ -559,20 +546,17 @@ impl State {
     }
 
     fn add_vary(&self, headers: &mut HeaderMap) {
-        let existing: Vec<&HeaderValue> = headers.get_all(header::VARY).collect();
-        if existing.is_empty() {
-            headers.insert(header::VARY, self.vary.clone());
-            return;
-        }
-        let texts: Option<Vec<&str>> = existing.iter().map(|v| v.to_str().ok()).collect();
-        match texts.map(|t| append_vary(&t.join(", "), &self.vary_text)) {
-            Some(merged) => {
+        match vary_update(headers.get_all(header::VARY).map(|v| v.to_str().ok()), &self.vary_text) {
+            VaryUpdate::Insert => {
+                headers.insert(header::VARY, self.vary.clone());
+            }
+            VaryUpdate::Replace(merged) => {
                 if let Ok(value) = HeaderValue::from_str(&merged) {
                     headers.insert(header::VARY, value);
                 }
             }
             // An opaque existing value is kept; ours is added as another line.
-            None => headers.append(header::VARY, self.vary.clone()),
+            VaryUpdate::Append => headers.append(header::VARY, self.vary.clone()),
         }
     }
 }

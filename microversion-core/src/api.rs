@@ -659,6 +659,13 @@ impl Api {
         }
     }
 
+    /// Whether `other` declares the same API version of the same service
+    /// (the same service type and path), whatever its cap or retirement:
+    /// how discovery finds the entry a shared cap handle belongs to.
+    pub fn is_same_api(&self, other: &Api) -> bool {
+        self.service_type() == other.service_type() && self.path() == other.path()
+    }
+
     /// The version history as a Markdown document, generated from the
     /// declaration (what Nova keeps by hand as `REST_API_VERSION_HISTORY`).
     pub fn history_markdown(&self) -> String {

@@ -29,7 +29,63 @@ pub struct ResponseHeaders {
     api: Api,
     /// Per history entry: `"compute 2.27"` and `"2.27"`.
     rendered: Vec<(String, String)>,
+    /// Per history entry: its deprecation's headers.
+    deprecation: Vec<Vec<(&'static str, String)>>,
     vary: String,
+}
+
+/// What an answer at one declared version carries besides its body
+/// ([`ResponseHeaders::per_version`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VersionHeaderValues<'a> {
+    /// The value of `OpenStack-API-Version`: `"compute 2.27"`.
+    pub standard: &'a str,
+    /// The value of each legacy header: `"2.27"`.
+    pub bare: &'a str,
+    /// The version's deprecation headers (`Deprecation`, `Sunset`, `Link`),
+    /// none if it is not deprecated.
+    pub deprecation: &'a [(&'static str, String)],
+}
+
+/// What to do with a response's `Vary` to name the version headers in it
+/// ([`vary_update`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VaryUpdate {
+    /// There is none: set ours.
+    Insert,
+    /// Replace what is there with this one value.
+    Replace(String),
+    /// What is there is not text: keep it and add ours as another line.
+    Append,
+}
+
+/// How to name `ours` (the version headers) in a response's `Vary`, given
+/// the values already there (`None` for one that is not text): the
+/// handler's own names stay, ours are added once.
+///
+/// ```
+/// use microversion_core::{VaryUpdate, vary_update};
+///
+/// assert_eq!(vary_update([], "OpenStack-API-Version"), VaryUpdate::Insert);
+/// assert_eq!(
+///     vary_update([Some("Accept-Encoding")], "OpenStack-API-Version"),
+///     VaryUpdate::Replace("Accept-Encoding, OpenStack-API-Version".into())
+/// );
+/// assert_eq!(vary_update([None], "OpenStack-API-Version"), VaryUpdate::Append);
+/// ```
+pub fn vary_update<'a>(existing: impl IntoIterator<Item = Option<&'a str>>, ours: &str) -> VaryUpdate {
+    let texts: Option<Vec<&str>> = existing.into_iter().collect();
+    match texts {
+        Some(texts) if texts.is_empty() => VaryUpdate::Insert,
+        Some(texts) => VaryUpdate::Replace(append_vary(&texts.join(", "), ours)),
+        None => VaryUpdate::Append,
+    }
+}
+
+/// Whether a version header named `name` is added beside a handler's own
+/// (`Link`: the handler's links stay) rather than put in its place.
+pub fn appends_to_handlers(name: &str) -> bool {
+    name.eq_ignore_ascii_case(crate::LINK_HEADER)
 }
 
 impl ResponseHeaders {
@@ -40,11 +96,25 @@ impl ResponseHeaders {
             .iter()
             .map(|m| (format!("{} {}", api.service_type(), m.version), m.version.to_string()))
             .collect();
+        let deprecation = api
+            .history()
+            .iter()
+            .map(|m| api.deprecation_for(m.version).map(|d| d.headers()).unwrap_or_default())
+            .collect();
         let vary = std::iter::once(STANDARD_HEADER)
             .chain(api.legacy_headers().iter().copied())
             .collect::<Vec<_>>()
             .join(", ");
-        ResponseHeaders { api: *api, rendered, vary }
+        ResponseHeaders { api: *api, rendered, deprecation, vary }
+    }
+
+    /// Per declared version, in the history's order: the header values of
+    /// an answer at that version.
+    pub fn per_version(&self) -> impl Iterator<Item = VersionHeaderValues<'_>> {
+        self.rendered
+            .iter()
+            .zip(&self.deprecation)
+            .map(|((standard, bare), deprecation)| VersionHeaderValues { standard, bare, deprecation })
     }
 
     /// The `(name, value)` pairs naming `version` (standard header first,

@@ -51,7 +51,10 @@ pub use discovery::{
     DiscoveryParseError, Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList,
     parse_discovery,
 };
-pub use headers::{MAX_VERSION_HEADER, MIN_VERSION_HEADER, ResponseHeaders, append_vary};
+pub use headers::{
+    MAX_VERSION_HEADER, MIN_VERSION_HEADER, ResponseHeaders, VaryUpdate, VersionHeaderValues, append_vary,
+    appends_to_handlers, vary_update,
+};
 pub use lifecycle::{DEPRECATION_HEADER, Deprecation, LINK_HEADER, RetireError, SUNSET_HEADER};
 pub use negotiate::{MAX_ECHOED_BYTES, Negotiated, NegotiationError, VersionHeader, VersionSource};
 pub use notice::DeprecationNotice;

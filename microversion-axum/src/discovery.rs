@@ -1,0 +1,205 @@
+//! Version discovery (docs/reference.md §7) as an axum [`Router`]: the
+//! documents of `GET /` and `GET /v2.1/`, generated from the declarations
+//! by the core, as the actix layer serves them.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Path, Request};
+use axum::response::Response;
+use axum::routing::{MethodRouter, get};
+use http::header::{self, HeaderValue};
+use http::{HeaderMap, StatusCode};
+use microversion_core::{
+    Api, ApiSigErrors, Problem, ProblemFormat, SingleVersion, VersionCap, VersionList, qualified_code,
+};
+
+/// The version discovery endpoints of a service: `GET /` (every API) and
+/// `GET /v2.1` and `GET /v2.1/` (one API, at its [`Api::path`]); a
+/// version-like id no API declares (`/v3`) answers 404 and any method but
+/// GET 405 with `Allow: GET`, both with a JSON body in the error format.
+/// Version headers are ignored. `self` links start with the public URL
+/// given to [`Discovery::with_public_url`], else `http://` and the
+/// request's `Host` (then named in `Vary`).
+///
+/// ```
+/// use axum::Router;
+/// use microversion_axum::{Api, Discovery, Microversion};
+///
+/// const COMPUTE: Api = Api::new("compute", &[Microversion::new("2.1", "Initial version.")]);
+/// let app: Router = Discovery::new(&[COMPUTE]).with_public_url("https://cloud.example/compute").into();
+/// ```
+#[derive(Clone)]
+pub struct Discovery {
+    apis: Vec<Api>,
+    caps: Vec<Option<VersionCap>>,
+    public_url: Option<String>,
+    format: Arc<dyn ProblemFormat>,
+}
+
+impl std::fmt::Debug for Discovery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Discovery").field("apis", &self.apis).field("public_url", &self.public_url).finish()
+    }
+}
+
+impl Discovery {
+    /// The endpoints for `apis`, listed in this order in `GET /`.
+    pub fn new(apis: &[Api]) -> Discovery {
+        Discovery {
+            apis: apis.to_vec(),
+            caps: vec![None; apis.len()],
+            public_url: None,
+            format: Arc::new(ApiSigErrors),
+        }
+    }
+
+    /// Builds `self` links under `url` (`https://cloud.example/compute`),
+    /// whatever the request says.
+    pub fn with_public_url(mut self, url: impl Into<String>) -> Discovery {
+        self.public_url = Some(url.into().trim_end_matches('/').to_owned());
+        self
+    }
+
+    /// Shows the served maximum of `cap`'s API as it is when each document
+    /// is asked for: share the handle given to
+    /// [`VersionNegotiationLayer::with_version_cap`](crate::VersionNegotiationLayer::with_version_cap).
+    pub fn with_version_cap(mut self, cap: VersionCap) -> Discovery {
+        let declared = *cap.declaration();
+        match self.apis.iter().position(|api| api.is_same_api(&declared)) {
+            Some(i) => {
+                self.apis[i] = declared;
+                self.caps[i] = Some(cap);
+            }
+            None => {
+                self.apis.push(declared);
+                self.caps.push(Some(cap));
+            }
+        }
+        self
+    }
+
+    /// Renders the 404 and 405 with `format` (API-SIG errors by default).
+    pub fn with_error_format(mut self, format: impl ProblemFormat) -> Discovery {
+        self.format = Arc::new(format);
+        self
+    }
+
+    /// The API at `index` as served now.
+    fn current(&self, index: usize) -> Api {
+        self.caps[index].as_ref().map_or(self.apis[index], VersionCap::api)
+    }
+
+    /// The service root as the client reaches it, and the header read for it.
+    fn root(&self, headers: &HeaderMap) -> (String, Option<&'static str>) {
+        match &self.public_url {
+            Some(url) => (url.clone(), None),
+            None => {
+                let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
+                (format!("http://{host}"), Some("Host"))
+            }
+        }
+    }
+
+    fn list(&self, headers: &HeaderMap) -> Response {
+        let (root, vary) = self.root(headers);
+        let apis: Vec<Api> = (0..self.apis.len()).map(|i| self.current(i)).collect();
+        document(vary, &VersionList::new(&apis, &root))
+    }
+
+    fn single(&self, index: usize, headers: &HeaderMap) -> Response {
+        let (root, vary) = self.root(headers);
+        let single: SingleVersion = self.current(index).single_version_document(&root);
+        document(vary, &single)
+    }
+
+    fn error(&self, status: StatusCode, detail: &str) -> Response {
+        let service = self.apis.first().map(Api::service_type);
+        let code = status.canonical_reason().unwrap_or("error").to_ascii_lowercase().replace(' ', "-");
+        let code = qualified_code(&code, service);
+        let problem = Problem {
+            status: status.as_u16(),
+            code: &code,
+            title: status.canonical_reason().unwrap_or("Error"),
+            detail,
+            ..Problem::default()
+        };
+        let mut res = Response::new(Body::from(self.format.render_problem(&problem, service).to_string()));
+        *res.status_mut() = status;
+        res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        res
+    }
+
+    fn unknown(&self, id: &str) -> Response {
+        let known: Vec<String> = self.apis.iter().map(|a| a.id().into_owned()).collect();
+        let detail = format!("API version {id} does not exist; this service offers {}.", known.join(", "));
+        self.error(StatusCode::NOT_FOUND, &detail)
+    }
+
+    fn not_allowed(&self) -> Response {
+        let mut res =
+            self.error(StatusCode::METHOD_NOT_ALLOWED, "Version discovery documents are read with GET only.");
+        res.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET"));
+        res
+    }
+
+    /// A GET route answering `answer`, and 405 for any other method.
+    fn route<F>(this: &Arc<Discovery>, answer: F) -> MethodRouter
+    where
+        F: Fn(&Discovery, Request) -> Response + Clone + Send + Sync + 'static,
+    {
+        let (get_this, other_this) = (Arc::clone(this), Arc::clone(this));
+        get(move |req: Request| {
+            let this = Arc::clone(&get_this);
+            let answer = answer.clone();
+            async move { answer(&this, req) }
+        })
+        .fallback(move || {
+            let this = Arc::clone(&other_this);
+            async move { this.not_allowed() }
+        })
+    }
+}
+
+/// A document, with `Vary` naming the header its links were read from.
+fn document(vary: Option<&'static str>, body: &impl serde::Serialize) -> Response {
+    let text = serde_json::to_string(body).unwrap_or_else(|_| "{}".to_owned());
+    let mut res = Response::new(Body::from(text));
+    res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    if let Some(vary) = vary {
+        res.headers_mut().insert(header::VARY, HeaderValue::from_static(vary));
+    }
+    res
+}
+
+impl From<Discovery> for Router {
+    fn from(discovery: Discovery) -> Router {
+        let this = Arc::new(discovery);
+        let mut router = Router::new().route("/", Discovery::route(&this, |d, req| d.list(req.headers())));
+        for index in 0..this.apis.len() {
+            let path = this.apis[index].path().into_owned();
+            let single = Discovery::route(&this, move |d, req| d.single(index, req.headers()));
+            router = router.route(&path, single.clone()).route(&format!("{path}/"), single);
+        }
+        // Version-like ids no API declares: 404 in the API's format.
+        let unknown = Arc::clone(&this);
+        router.route(
+            "/{id}",
+            get(move |Path(id): Path<String>| {
+                let this = Arc::clone(&unknown);
+                async move {
+                    let version_like = id.strip_prefix('v').is_some_and(|rest| {
+                        rest.starts_with(|c: char| c.is_ascii_digit())
+                            && rest.chars().all(|c| c.is_ascii_digit() || c == '.')
+                    });
+                    if version_like {
+                        this.unknown(&id)
+                    } else {
+                        this.error(StatusCode::NOT_FOUND, "The resource could not be found.")
+                    }
+                }
+            }),
+        )
+    }
+}

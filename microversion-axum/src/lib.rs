@@ -1,0 +1,52 @@
+//! OpenStack-style API microversions for axum and tower.
+//!
+//! The same contract as `microversion-actix`, from the same declarations and
+//! by the same rules (they live in [`microversion-core`](microversion_core),
+//! re-exported here): a client asks for a version per request
+//! (`OpenStack-API-Version: compute 2.27`) and gets exactly that version's
+//! behaviour; a client that asks for nothing keeps the oldest behaviour.
+//!
+//! - [`VersionNegotiationLayer`]: the tower layer that negotiates each
+//!   request, answers 400 and 406 itself, and puts `OpenStack-API-Version`,
+//!   the legacy headers, deprecation headers and `Vary` on every answer;
+//! - [`ApiVersion`]: the negotiated version as a handler argument;
+//! - [`Discovery`]: `GET /` and `GET /v2.1/` as an axum [`Router`](axum::Router).
+//!
+//! The guide's chapter `docs/19-axum.md` shows a whole service; what the
+//! `#[controller]` macro generates for actix (same-named variants, compile-time
+//! range checks) does not target axum yet.
+//!
+//! ```
+//! use axum::{Router, routing::get};
+//! use microversion_axum::{Api, ApiVersion, Discovery, Microversion, Version, VersionNegotiationLayer};
+//!
+//! const COMPUTE: Api = Api::new("compute", &[
+//!     Microversion::new("2.1", "Initial version."),
+//!     Microversion::new("2.2", "Servers show their host."),
+//! ])
+//! .with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+//!
+//! async fn show(version: ApiVersion) -> String {
+//!     if version >= Version::lit("2.2") { "vm on compute-1".into() } else { "vm".into() }
+//! }
+//!
+//! let api = Router::new().route("/v2.1/servers/{id}", get(show)).layer(VersionNegotiationLayer::new(COMPUTE));
+//! let app: Router = Router::from(Discovery::new(&[COMPUTE])).merge(api);
+//! ```
+
+mod discovery;
+mod extract;
+mod layer;
+
+pub use discovery::Discovery;
+pub use extract::ApiVersion;
+pub use layer::{VersionNegotiationFuture, VersionNegotiationLayer, VersionNegotiationService};
+pub use microversion_core::{
+    Api, ApiSigErrors, Microversion, Negotiated, NovaFaults, Problem, ProblemFormat, Version, VersionCap,
+    VersionRange, VersionSource,
+};
+
+/// The guide's chapter on axum, compiled as doctests so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/19-axum.md")]
+struct Guide;

@@ -1,0 +1,55 @@
+//! A route that reads the version without the layer in front of it answers
+//! 500 naming the mistake, not a made-up version; with the layer, a cap
+//! moved while serving changes the answers at once.
+
+use axum::Router;
+use axum::routing::get;
+use http_body_util::BodyExt as _;
+use microversion_axum::{Api, ApiVersion, Microversion, Version, VersionCap, VersionNegotiationLayer};
+use tower::ServiceExt as _;
+
+const API: Api = Api::new(
+    "compute",
+    &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b"), Microversion::new("2.3", "c")],
+);
+
+async fn show(version: ApiVersion) -> String {
+    version.version().to_string()
+}
+
+async fn get_text(app: &Router, version: Option<&str>) -> (u16, String) {
+    let mut req = http::Request::builder().uri("/servers");
+    if let Some(version) = version {
+        req = req.header("OpenStack-API-Version", format!("compute {version}"));
+    }
+    let res = app
+        .clone()
+        .oneshot(req.body(axum::body::Body::empty()).expect("a request"))
+        .await
+        .expect("infallible");
+    let status = res.status().as_u16();
+    let body = res.into_body().collect().await.expect("the body").to_bytes();
+    (status, String::from_utf8_lossy(&body).into_owned())
+}
+
+#[tokio::test]
+async fn without_the_layer_the_version_is_a_500_naming_the_mistake() {
+    let app = Router::new().route("/servers", get(show));
+    let (status, body) = get_text(&app, Some("2.2")).await;
+    assert_eq!(status, 500);
+    assert!(body.contains("no VersionNegotiationLayer is in front of it"), "{body}");
+}
+
+#[tokio::test]
+async fn a_cap_moved_while_serving_applies_at_once() {
+    let cap = VersionCap::new(&API.capped_at(Version::lit("2.2")).expect("a declared version"));
+    let app = Router::new()
+        .route("/servers", get(show))
+        .layer(VersionNegotiationLayer::new(API).with_version_cap(cap.clone()));
+    assert_eq!(get_text(&app, Some("latest")).await, (200, "2.2".to_owned()));
+    assert_eq!(get_text(&app, Some("2.3")).await.0, 406);
+    cap.set(Version::lit("2.3")).expect("a declared version");
+    assert_eq!(get_text(&app, Some("latest")).await, (200, "2.3".to_owned()));
+    assert_eq!(get_text(&app, Some("2.3")).await, (200, "2.3".to_owned()));
+    assert_eq!(get_text(&app, None).await, (200, "2.1".to_owned()));
+}

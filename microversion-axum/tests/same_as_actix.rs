@@ -1,0 +1,196 @@
+//! The axum layer answers exactly as the actix middleware does: the same
+//! declarations served by both, and for every request of a matrix (header
+//! sets a client sends, mistakes, a deprecated version, a handler with its
+//! own `Vary`, a cap, Nova's faults, discovery) the same status, the same
+//! contract headers and the same JSON body.
+
+use actix_web::test as actix_test;
+use axum::Router;
+use axum::routing::get;
+use http_body_util::BodyExt as _;
+use microversion_core::{Api, Deprecation, Microversion, NovaFaults, Version};
+use serde_json::{Value, json};
+use tower::ServiceExt as _;
+
+const API: Api = Api::new(
+    "compute",
+    &[
+        Microversion::new("2.1", "Initial version."),
+        Microversion::new("2.2", "Keypairs gain a type."),
+        Microversion::new("2.3", "Servers show their host."),
+        Microversion::new("2.4", "Servers can be locked."),
+        Microversion::new("2.5", "Servers show their locked reason."),
+    ],
+)
+.with_legacy_headers(&["X-OpenStack-Nova-API-Version"])
+.with_deprecation(
+    Deprecation::versions("2.1", "2.2")
+        .since("2026-01-01")
+        .sunset("2030-07-01")
+        .link("https://docs.example/compute/migrate"),
+);
+
+/// The headers of the contract, compared between the two.
+const CONTRACT_HEADERS: [&str; 10] = [
+    "openstack-api-version",
+    "x-openstack-nova-api-version",
+    "vary",
+    "openstack-api-minimum-version",
+    "openstack-api-maximum-version",
+    "cache-control",
+    "deprecation",
+    "sunset",
+    "link",
+    "content-type",
+];
+
+const HEADER_SETS: [&[(&str, &str)]; 13] = [
+    &[],
+    &[("OpenStack-API-Version", "compute 2.3")],
+    &[("OpenStack-API-Version", "compute 2.1")],
+    &[("OpenStack-API-Version", "compute latest")],
+    &[("OpenStack-API-Version", "volume 3.1, compute 2.5")],
+    &[("OpenStack-API-Version", "volume 3.1")],
+    &[("X-OpenStack-Nova-API-Version", "2.4")],
+    &[("X-OpenStack-Nova-API-Version", "")],
+    &[("OpenStack-API-Version", "compute 2.x")],
+    &[("OpenStack-API-Version", "compute 2.9")],
+    &[("OpenStack-API-Version", "compute 1.0")],
+    &[("OpenStack-API-Version", "compute 2.2"), ("X-OpenStack-Nova-API-Version", "2.4")],
+    &[("OpenStack-API-Version", "compute 99999999999.1")],
+];
+
+/// One answer, as compared: status, the contract's headers, the body.
+type Answer = (u16, Vec<(String, Option<String>)>, Value);
+
+fn contract_headers<'a>(get_all: impl Fn(&str) -> Vec<&'a [u8]>) -> Vec<(String, Option<String>)> {
+    CONTRACT_HEADERS
+        .iter()
+        .map(|name| {
+            let values: Vec<String> =
+                get_all(name).into_iter().map(|v| String::from_utf8_lossy(v).into_owned()).collect();
+            (name.to_string(), (!values.is_empty()).then(|| values.join(", ")))
+        })
+        .collect()
+}
+
+fn body_json(bytes: &[u8]) -> Value {
+    if bytes.is_empty() { Value::Null } else { serde_json::from_slice(bytes).expect("a JSON body") }
+}
+
+async fn actix_answer<S, B>(app: &S, method: &str, path: &str, headers: &[(&str, &str)]) -> Answer
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let mut req = actix_test::TestRequest::default()
+        .method(method.parse().expect("a method"))
+        .uri(path)
+        .insert_header(("Host", "cloud.example"));
+    for header in headers {
+        req = req.append_header(*header);
+    }
+    let res = actix_test::call_service(app, req.to_request()).await;
+    let status = res.status().as_u16();
+    let named = contract_headers(|name| res.headers().get_all(name).map(|v| v.as_bytes()).collect());
+    let body = actix_test::read_body(res).await;
+    (status, named, body_json(&body))
+}
+
+async fn axum_answer(app: &Router, method: &str, path: &str, headers: &[(&str, &str)]) -> Answer {
+    let mut req = http::Request::builder().method(method).uri(path).header("Host", "cloud.example");
+    for (name, value) in headers {
+        req = req.header(*name, *value);
+    }
+    let res = app
+        .clone()
+        .oneshot(req.body(axum::body::Body::empty()).expect("a request"))
+        .await
+        .expect("infallible");
+    let status = res.status().as_u16();
+    let named = contract_headers(|name| res.headers().get_all(name).iter().map(|v| v.as_bytes()).collect());
+    let body = res.into_body().collect().await.expect("the body").to_bytes();
+    (status, named, body_json(&body))
+}
+
+/// Both frameworks' services for `api`, with Nova's faults or not.
+async fn compare(api: Api, nova: bool) {
+    use actix_web::{App, HttpResponse, web};
+
+    async fn actix_show(version: microversion_actix::ApiVersion) -> HttpResponse {
+        HttpResponse::Ok().json(json!({"version": version.version().to_string()}))
+    }
+    async fn actix_varying(version: microversion_actix::ApiVersion) -> HttpResponse {
+        HttpResponse::Ok()
+            .insert_header(("Vary", "Accept-Encoding"))
+            .json(json!({"version": version.version().to_string()}))
+    }
+    let mut middleware = microversion_actix::VersionNegotiation::new(api);
+    let mut discovery = microversion_actix::Discovery::new(&[api]);
+    if nova {
+        middleware = middleware.with_error_format(NovaFaults::default());
+        discovery = discovery.with_error_format(NovaFaults::default());
+    }
+    let actix = actix_test::init_service(
+        App::new().service(discovery).service(
+            web::scope("/v2.1")
+                .wrap(middleware)
+                .route("/servers", web::get().to(actix_show))
+                .route("/servers/varying", web::get().to(actix_varying)),
+        ),
+    )
+    .await;
+
+    let mut layer = microversion_axum::VersionNegotiationLayer::new(api);
+    let mut axum_discovery = microversion_axum::Discovery::new(&[api]);
+    if nova {
+        layer = layer.with_error_format(NovaFaults::default());
+        axum_discovery = axum_discovery.with_error_format(NovaFaults::default());
+    }
+    let routes = Router::new()
+        .route(
+            "/v2.1/servers",
+            get(|version: microversion_axum::ApiVersion| async move {
+                axum::Json(json!({"version": version.version().to_string()}))
+            }),
+        )
+        .route(
+            "/v2.1/servers/varying",
+            get(|version: microversion_axum::ApiVersion| async move {
+                ([("Vary", "Accept-Encoding")], axum::Json(json!({"version": version.version().to_string()})))
+            }),
+        )
+        .layer(layer);
+    let axum = Router::from(axum_discovery).merge(routes);
+
+    let mut compared = 0;
+    for path in ["/v2.1/servers", "/v2.1/servers/varying"] {
+        for headers in HEADER_SETS {
+            let expected = actix_answer(&actix, "GET", path, headers).await;
+            let got = axum_answer(&axum, "GET", path, headers).await;
+            assert_eq!(got, expected, "GET {path} with {headers:?} (nova faults: {nova}, cap {})", api.max());
+            compared += 1;
+        }
+    }
+    for (method, path) in [("GET", "/"), ("GET", "/v2.1"), ("GET", "/v2.1/"), ("GET", "/v3"), ("POST", "/")] {
+        let expected = actix_answer(&actix, method, path, &[]).await;
+        let got = axum_answer(&axum, method, path, &[]).await;
+        assert_eq!(got, expected, "{method} {path} (nova faults: {nova})");
+        compared += 1;
+    }
+    assert_eq!(compared, 31);
+}
+
+#[actix_web::test]
+async fn the_axum_layer_answers_as_the_actix_middleware() {
+    compare(API, false).await;
+}
+
+#[actix_web::test]
+async fn with_nova_faults_and_a_cap_too() {
+    compare(API.capped_at(Version::lit("2.4")).expect("a declared version"), true).await;
+}
