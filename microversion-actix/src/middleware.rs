@@ -290,6 +290,8 @@ where
                     Ok(None) => negotiated,
                     Err(err) => {
                         let res = state.finish(state.errors.render(&err).map_into_right_body(), None);
+                        // Counted as the request stood: naming no version.
+                        observe::count(&api, &negotiated, res.status());
                         return Ok(req.into_response(res));
                     }
                 };
