@@ -14,8 +14,8 @@ use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use http::{Request, StatusCode};
 use microversion_core::{
     Api, ApiSigErrors, CapError, MAX_VERSION_HEADER, MIN_VERSION_HEADER, Negotiated, NegotiationError,
-    Problem, ProblemFormat, ResponseHeaders, VaryUpdate, Version, VersionCap, appends_to_handlers,
-    qualified_code, vary_update,
+    Problem, ProblemFormat, ResponseHeaders, VaryUpdate, Version, VersionCap, VersionSource, append_vary,
+    appends_to_handlers, qualified_code, vary_update,
 };
 
 /// Negotiates the version of every request it wraps, as the actix
@@ -71,23 +71,91 @@ impl VersionNegotiationLayer {
     /// Renders refusals with `format` ([`microversion_core::NovaFaults`] for Nova's faults).
     pub fn with_error_format(self, format: impl ProblemFormat) -> VersionNegotiationLayer {
         let state = &self.state;
-        VersionNegotiationLayer {
-            state: Arc::new(State::new(state.api, state.cap.clone(), Arc::new(format))),
-        }
+        self.rebuilt(state.api, state.cap.clone(), Arc::new(format), state.client_default.clone())
     }
 
     /// Lowers the served maximum (see [`Api::capped_at`]).
     pub fn capped_at(self, cap: Version) -> Result<VersionNegotiationLayer, CapError> {
-        let api = self.state.api.capped_at(cap)?;
-        let format = Arc::clone(&self.state.format);
-        Ok(VersionNegotiationLayer { state: Arc::new(State::new(api, VersionCap::new(&api), format)) })
+        let (api, state) = (self.state.api.capped_at(cap)?, &self.state);
+        Ok(self.rebuilt(api, VersionCap::new(&api), Arc::clone(&state.format), state.client_default.clone()))
     }
 
     /// Reads the served maximum from `cap`, a handle changed while serving
     /// and shared with discovery (docs/reference.md §13.4).
     pub fn with_version_cap(self, cap: VersionCap) -> VersionNegotiationLayer {
-        let format = Arc::clone(&self.state.format);
-        VersionNegotiationLayer { state: Arc::new(State::new(*cap.declaration(), cap, format)) }
+        let state = &self.state;
+        self.rebuilt(*cap.declaration(), cap, Arc::clone(&state.format), state.client_default.clone())
+    }
+
+    /// Asks `client_default` for the version of each request that names
+    /// none (docs/reference.md §3.6), as the actix middleware's
+    /// `with_client_default` does; its headers are named in `Vary`.
+    pub fn with_client_default(self, client_default: ClientDefault) -> VersionNegotiationLayer {
+        let state = &self.state;
+        self.rebuilt(state.api, state.cap.clone(), Arc::clone(&state.format), Some(client_default))
+    }
+
+    /// The layer with its precomputed state made anew from these parts.
+    fn rebuilt(
+        &self,
+        api: Api,
+        cap: VersionCap,
+        format: Arc<dyn ProblemFormat>,
+        client_default: Option<ClientDefault>,
+    ) -> VersionNegotiationLayer {
+        let mut state = State::new(api, cap, format);
+        state.set_client_default(client_default);
+        VersionNegotiationLayer { state: Arc::new(state) }
+    }
+}
+
+/// What a [`ClientDefault`] answers: the client's version, `None` for the
+/// API's default, or the answer to give instead (a store that cannot be
+/// read is a 5xx, not a silent change of version).
+pub type ClientChoice = Result<Option<Version>, Response>;
+
+type Choose = dyn Fn(&HeaderMap) -> Pin<Box<dyn Future<Output = ClientChoice> + Send>> + Send + Sync;
+
+/// The hook that chooses the version of a request naming none, from the
+/// request headers it names (a token, an account), as Stripe pins each
+/// account to a version: the axum twin of the actix layer's
+/// `ClientDefault` (docs/reference.md §3.6).
+///
+/// ```
+/// use microversion_axum::{ClientDefault, Version};
+///
+/// let pins = ClientDefault::new(&["X-Account"], |headers| {
+///     let pinned = headers.get("X-Account").is_some_and(|v| v == "old-account");
+///     async move { Ok(pinned.then(|| Version::lit("2.1"))) }
+/// });
+/// assert_eq!(pins.vary(), "X-Account");
+/// ```
+#[derive(Clone)]
+pub struct ClientDefault {
+    vary: String,
+    choose: Arc<Choose>,
+}
+
+impl std::fmt::Debug for ClientDefault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientDefault").field("vary", &self.vary).finish_non_exhaustive()
+    }
+}
+
+impl ClientDefault {
+    /// A hook reading the request headers `names`; the future `choose`
+    /// returns may wait on I/O and must not keep the headers.
+    pub fn new<F, Fut>(names: &[&'static str], choose: F) -> ClientDefault
+    where
+        F: Fn(&HeaderMap) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ClientChoice> + Send + 'static,
+    {
+        ClientDefault { vary: names.join(", "), choose: Arc::new(move |headers| Box::pin(choose(headers))) }
+    }
+
+    /// The names of the headers read, as a `Vary` value.
+    pub fn vary(&self) -> &str {
+        &self.vary
     }
 }
 
@@ -114,11 +182,13 @@ impl<S> std::fmt::Debug for VersionNegotiationService<S> {
 
 impl<S, B> tower_service::Service<Request<B>> for VersionNegotiationService<S>
 where
-    S: tower_service::Service<Request<B>, Response = Response>,
+    S: tower_service::Service<Request<B>, Response = Response> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+    B: Send + 'static,
 {
     type Response = Response;
     type Error = S::Error;
-    type Future = VersionNegotiationFuture<S::Future>;
+    type Future = VersionNegotiationFuture<S::Future, S::Error>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
         self.inner.poll_ready(cx)
@@ -127,6 +197,18 @@ where
     fn call(&mut self, mut req: Request<B>) -> Self::Future {
         let state = &self.state;
         match state.api.negotiate_up_to(state.version_headers(req.headers()), state.cap.get()) {
+            Ok(negotiated)
+                if negotiated.source == VersionSource::Default && state.client_default.is_some() =>
+            {
+                let choice = state.client_default.as_ref().map(|c| (c.choose)(req.headers()));
+                // The service that was made ready answers, once the choice is made.
+                let fresh = self.inner.clone();
+                let ready = std::mem::replace(&mut self.inner, fresh);
+                let state = Arc::clone(state);
+                VersionNegotiationFuture {
+                    step: Step::Chosen { fut: Box::pin(chosen(ready, state, req, negotiated, choice)) },
+                }
+            }
             Ok(negotiated) => {
                 req.extensions_mut().insert(negotiated);
                 VersionNegotiationFuture {
@@ -142,24 +224,59 @@ where
     }
 }
 
+/// A request whose version a client default chooses: the choice, then the
+/// wrapped service at that version.
+async fn chosen<S, B>(
+    mut service: S,
+    state: Arc<State>,
+    mut req: Request<B>,
+    negotiated: Negotiated,
+    choice: Option<Pin<Box<dyn Future<Output = ClientChoice> + Send>>>,
+) -> Result<Response, S::Error>
+where
+    S: tower_service::Service<Request<B>, Response = Response>,
+{
+    let chosen = match choice {
+        Some(choice) => choice.await,
+        None => Ok(None),
+    };
+    let negotiated = match chosen {
+        Ok(Some(pinned)) => state.api.negotiate_pinned(pinned, state.cap.get()),
+        Ok(None) => negotiated,
+        Err(mut res) => {
+            state.stamp(res.headers_mut(), None);
+            return Ok(res);
+        }
+    };
+    req.extensions_mut().insert(negotiated);
+    let mut res = service.call(req).await?;
+    state.stamp(res.headers_mut(), Some(negotiated.version));
+    Ok(res)
+}
+
+/// The boxed future of a request whose version a client default chooses.
+type Chosen<E> = Pin<Box<dyn Future<Output = Result<Response, E>> + Send>>;
+
 pin_project_lite::pin_project! {
     /// The future of [`VersionNegotiationService`]: the wrapped service's
     /// answer with the version headers added, or the refusal (400, 406).
-    pub struct VersionNegotiationFuture<F> {
+    pub struct VersionNegotiationFuture<F, E> {
         #[pin]
-        step: Step<F>,
+        step: Step<F, E>,
     }
 }
 
 pin_project_lite::pin_project! {
     #[project = StepProjection]
-    enum Step<F> {
+    enum Step<F, E> {
         Forwarded { #[pin] inner: F, state: Arc<State>, version: Version },
         Refused { res: Option<Response> },
+        // Boxed: only the requests a client default chooses for pay for it.
+        Chosen { fut: Chosen<E> },
     }
 }
 
-impl<F, E> Future for VersionNegotiationFuture<F>
+impl<F, E> Future for VersionNegotiationFuture<F, E>
 where
     F: Future<Output = Result<Response, E>>,
 {
@@ -176,6 +293,7 @@ where
                 Poll::Pending => Poll::Pending,
             },
             // Answered at once; a second poll gets an empty 500 rather than a panic.
+            StepProjection::Chosen { fut } => fut.as_mut().poll(cx),
             StepProjection::Refused { res } => Poll::Ready(Ok(res.take().unwrap_or_else(|| {
                 let mut res = Response::new(Body::empty());
                 *res.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
@@ -198,9 +316,20 @@ struct State {
     deprecation: Vec<Vec<(HeaderName, HeaderValue)>>,
     vary: HeaderValue,
     vary_text: String,
+    client_default: Option<ClientDefault>,
 }
 
 impl State {
+    /// Asks `client_default` for the versions of requests naming none, and
+    /// names its headers in `Vary`.
+    fn set_client_default(&mut self, client_default: Option<ClientDefault>) {
+        if let Some(client_default) = &client_default {
+            self.vary_text = append_vary(&self.vary_text, client_default.vary());
+            self.vary = HeaderValue::from_str(&self.vary_text).unwrap_or_else(|_| self.vary.clone());
+        }
+        self.client_default = client_default;
+    }
+
     fn new(api: Api, cap: VersionCap, format: Arc<dyn ProblemFormat>) -> State {
         let rendered = ResponseHeaders::new(&api);
         let value = |text: &str| HeaderValue::from_str(text).unwrap_or_else(|_| HeaderValue::from_static(""));
@@ -228,6 +357,7 @@ impl State {
             deprecation,
             vary: value(rendered.vary()),
             vary_text: rendered.vary().to_owned(),
+            client_default: None,
         }
     }
 

@@ -40,7 +40,9 @@ mod layer;
 
 pub use discovery::Discovery;
 pub use extract::ApiVersion;
-pub use layer::{VersionNegotiationFuture, VersionNegotiationLayer, VersionNegotiationService};
+pub use layer::{
+    ClientChoice, ClientDefault, VersionNegotiationFuture, VersionNegotiationLayer, VersionNegotiationService,
+};
 pub use microversion_core::{
     Api, ApiSigErrors, Microversion, Negotiated, NovaFaults, Problem, ProblemFormat, Version, VersionCap,
     VersionRange, VersionSource,
