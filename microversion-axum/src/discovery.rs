@@ -2,6 +2,7 @@
 //! documents of `GET /` and `GET /v2.1/`, generated from the declarations
 //! by the core, as the actix layer serves them.
 
+use std::future::Future;
 use std::sync::Arc;
 
 use axum::Router;
@@ -12,8 +13,11 @@ use axum::routing::{MethodRouter, get};
 use http::header::{self, HeaderValue};
 use http::{HeaderMap, StatusCode};
 use microversion_core::{
-    Api, ApiSigErrors, Problem, ProblemFormat, SingleVersion, VersionCap, VersionList, qualified_code,
+    Api, ApiSigErrors, Problem, ProblemFormat, SingleVersion, Version, VersionCap, VersionList,
+    VersionSource, qualified_code,
 };
+
+use crate::ClientDefault;
 
 /// The version discovery endpoints of a service: `GET /` (every API) and
 /// `GET /v2.1` and `GET /v2.1/` (one API, at its [`Api::path`]); a
@@ -34,6 +38,8 @@ use microversion_core::{
 pub struct Discovery {
     apis: Vec<Api>,
     caps: Vec<Option<VersionCap>>,
+    /// Per API: the hook choosing a client's own default, if any.
+    client_defaults: Vec<Option<ClientDefault>>,
     public_url: Option<String>,
     format: Arc<dyn ProblemFormat>,
 }
@@ -50,6 +56,7 @@ impl Discovery {
         Discovery {
             apis: apis.to_vec(),
             caps: vec![None; apis.len()],
+            client_defaults: vec![None; apis.len()],
             public_url: None,
             format: Arc::new(ApiSigErrors),
         }
@@ -75,9 +82,52 @@ impl Discovery {
             None => {
                 self.apis.push(declared);
                 self.caps.push(Some(cap));
+                self.client_defaults.push(None);
             }
         }
         self
+    }
+
+    /// Shows each client the version its requests to `api` get when they
+    /// name none (`client_version` in the API's entries), as
+    /// `client_default` chooses it for the layer
+    /// ([`VersionNegotiationLayer::with_client_default`](crate::VersionNegotiationLayer::with_client_default));
+    /// the documents then name the headers it reads in `Vary`. A hook that
+    /// fails answers its own response.
+    pub fn with_client_default(mut self, api: &Api, client_default: ClientDefault) -> Discovery {
+        match self.apis.iter().position(|listed| listed.is_same_api(api)) {
+            Some(i) => self.client_defaults[i] = Some(client_default),
+            None => {
+                self.apis.push(*api);
+                self.caps.push(None);
+                self.client_defaults.push(Some(client_default));
+            }
+        }
+        self
+    }
+
+    /// For each of `indexes`, the version its hook chooses for a request
+    /// with `headers` (within what the API serves now), and the names
+    /// the hooks read.
+    async fn client_versions(
+        &self,
+        headers: &HeaderMap,
+        indexes: &[usize],
+    ) -> Result<(Vec<Option<Version>>, Vec<String>), Response> {
+        let mut versions = Vec::with_capacity(indexes.len());
+        let mut vary = Vec::new();
+        for &index in indexes {
+            let Some(client_default) = &self.client_defaults[index] else {
+                versions.push(None);
+                continue;
+            };
+            vary.push(client_default.vary().to_owned());
+            let api = self.current(index);
+            let chosen =
+                client_default.choose(headers).await?.map(|pinned| api.negotiate_pinned(pinned, api.max()));
+            versions.push(chosen.filter(|n| n.source == VersionSource::Client).map(|n| n.version));
+        }
+        Ok((versions, vary))
     }
 
     /// Renders the 404 and 405 with `format` (API-SIG errors by default).
@@ -102,16 +152,32 @@ impl Discovery {
         }
     }
 
-    fn list(&self, headers: &HeaderMap) -> Response {
-        let (root, vary) = self.root(headers);
-        let apis: Vec<Api> = (0..self.apis.len()).map(|i| self.current(i)).collect();
-        document(vary, &VersionList::new(&apis, &root))
+    async fn list(&self, headers: &HeaderMap) -> Response {
+        let (root, url_vary) = self.root(headers);
+        let indexes: Vec<usize> = (0..self.apis.len()).collect();
+        let (chosen, mut vary) = match self.client_versions(headers, &indexes).await {
+            Ok(found) => found,
+            Err(res) => return res,
+        };
+        let apis: Vec<Api> = indexes.iter().map(|&i| self.current(i)).collect();
+        let mut list = VersionList::new(&apis, &root);
+        for (document, version) in list.versions.iter_mut().zip(chosen) {
+            document.client_version = version;
+        }
+        vary.extend(url_vary.map(str::to_owned));
+        document(&vary, &list)
     }
 
-    fn single(&self, index: usize, headers: &HeaderMap) -> Response {
-        let (root, vary) = self.root(headers);
-        let single: SingleVersion = self.current(index).single_version_document(&root);
-        document(vary, &single)
+    async fn single(&self, index: usize, headers: &HeaderMap) -> Response {
+        let (root, url_vary) = self.root(headers);
+        let (chosen, mut vary) = match self.client_versions(headers, &[index]).await {
+            Ok(found) => found,
+            Err(res) => return res,
+        };
+        let mut single: SingleVersion = self.current(index).single_version_document(&root);
+        single.version.client_version = chosen.into_iter().next().flatten();
+        vary.extend(url_vary.map(str::to_owned));
+        document(&vary, &single)
     }
 
     fn error(&self, status: StatusCode, detail: &str) -> Response {
@@ -145,30 +211,28 @@ impl Discovery {
     }
 
     /// A GET route answering `answer`, and 405 for any other method.
-    fn route<F>(this: &Arc<Discovery>, answer: F) -> MethodRouter
+    fn route<F, Fut>(this: &Arc<Discovery>, answer: F) -> MethodRouter
     where
-        F: Fn(&Discovery, Request) -> Response + Clone + Send + Sync + 'static,
+        F: Fn(Arc<Discovery>, HeaderMap) -> Fut + Clone + Send + Sync + 'static,
+        Fut: Future<Output = Response> + Send + 'static,
     {
         let (get_this, other_this) = (Arc::clone(this), Arc::clone(this));
-        get(move |req: Request| {
-            let this = Arc::clone(&get_this);
-            let answer = answer.clone();
-            async move { answer(&this, req) }
-        })
-        .fallback(move || {
+        get(move |req: Request| answer(Arc::clone(&get_this), req.headers().clone())).fallback(move || {
             let this = Arc::clone(&other_this);
             async move { this.not_allowed() }
         })
     }
 }
 
-/// A document, with `Vary` naming the header its links were read from.
-fn document(vary: Option<&'static str>, body: &impl serde::Serialize) -> Response {
+/// A document, with `Vary` naming the headers it was built from.
+fn document(vary: &[String], body: &impl serde::Serialize) -> Response {
     let text = serde_json::to_string(body).unwrap_or_else(|_| "{}".to_owned());
     let mut res = Response::new(Body::from(text));
     res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    if let Some(vary) = vary {
-        res.headers_mut().insert(header::VARY, HeaderValue::from_static(vary));
+    if let Ok(value) = HeaderValue::try_from(vary.join(", "))
+        && !vary.is_empty()
+    {
+        res.headers_mut().insert(header::VARY, value);
     }
     res
 }
@@ -176,10 +240,12 @@ fn document(vary: Option<&'static str>, body: &impl serde::Serialize) -> Respons
 impl From<Discovery> for Router {
     fn from(discovery: Discovery) -> Router {
         let this = Arc::new(discovery);
-        let mut router = Router::new().route("/", Discovery::route(&this, |d, req| d.list(req.headers())));
+        let list = Discovery::route(&this, |d, headers| async move { d.list(&headers).await });
+        let mut router = Router::new().route("/", list);
         for index in 0..this.apis.len() {
             let path = this.apis[index].path().into_owned();
-            let single = Discovery::route(&this, move |d, req| d.single(index, req.headers()));
+            let single =
+                Discovery::route(&this, move |d, headers| async move { d.single(index, &headers).await });
             router = router.route(&path, single.clone()).route(&format!("{path}/"), single);
         }
         // Version-like ids no API declares: 404 in the API's format.

@@ -157,6 +157,11 @@ impl ClientDefault {
     pub fn vary(&self) -> &str {
         &self.vary
     }
+
+    /// Asks the hook for the version of a request with `headers`.
+    pub(crate) fn choose(&self, headers: &HeaderMap) -> Pin<Box<dyn Future<Output = ClientChoice> + Send>> {
+        (self.choose)(headers)
+    }
 }
 
 impl<S> tower_layer::Layer<S> for VersionNegotiationLayer {
@@ -200,7 +205,7 @@ where
             Ok(negotiated)
                 if negotiated.source == VersionSource::Default && state.client_default.is_some() =>
             {
-                let choice = state.client_default.as_ref().map(|c| (c.choose)(req.headers()));
+                let choice = state.client_default.as_ref().map(|c| c.choose(req.headers()));
                 // The service that was made ready answers, once the choice is made.
                 let fresh = self.inner.clone();
                 let ready = std::mem::replace(&mut self.inner, fresh);

@@ -101,3 +101,38 @@ async fn the_hook_chooses_only_for_requests_naming_no_version() {
     assert_eq!(status, 406);
     assert!(vary.contains("X-Account"), "refusals name the hook's header too: Vary {vary:?}");
 }
+
+#[tokio::test]
+async fn discovery_shows_each_client_its_version() {
+    use microversion_axum::Discovery;
+    let hook = accounts(Arc::new(AtomicUsize::new(0)));
+    let app: Router = Discovery::new(&[API]).with_client_default(&API, hook).into();
+    for path in ["/", "/v2.1", "/v2.1/"] {
+        for (account, expected) in
+            [(Some("pinned"), Some("2.2")), (Some("future"), Some("2.4")), (None, None)]
+        {
+            let mut req = http::Request::builder().uri(path).header("Host", "cloud.example");
+            if let Some(account) = account {
+                req = req.header("X-Account", account);
+            }
+            let res = app
+                .clone()
+                .oneshot(req.body(axum::body::Body::empty()).expect("a request"))
+                .await
+                .expect("infallible");
+            let vary = res.headers().get("vary").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
+            assert!(vary.contains("X-Account") && vary.contains("Host"), "{path}: Vary {vary:?}");
+            let body = res.into_body().collect().await.expect("the body").to_bytes();
+            let doc: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
+            let entry = if path == "/" { &doc["versions"][0] } else { &doc["version"] };
+            assert_eq!(entry["client_version"].as_str(), expected, "{path} for {account:?}: {doc}");
+        }
+    }
+    let req = http::Request::builder().uri("/v2.1").header("X-Account", "broken");
+    let res = app
+        .clone()
+        .oneshot(req.body(axum::body::Body::empty()).expect("a request"))
+        .await
+        .expect("infallible");
+    assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+}
