@@ -10,14 +10,12 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 
 pub use crate::public_url::{InvalidPublicUrl, PublicUrl};
+use microversion_core::ListedApis;
 pub use microversion_core::{Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList};
 
 use crate::client_default::ClientDefault;
 use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer};
-use crate::{
-    Api, ApiError, Version,
-    version::{VersionCap, VersionSource},
-};
+use crate::{Api, ApiError, Version, version::VersionCap};
 
 /// The version discovery endpoints of a service, generated from its API
 /// declarations (cap and statuses included) and registered with
@@ -64,11 +62,8 @@ use crate::{
 /// ```
 #[derive(Clone, Debug)]
 pub struct Discovery {
-    apis: Vec<Api>,
-    /// Per API: the cap handle it follows, if shared with its middleware.
-    caps: Vec<Option<VersionCap>>,
-    /// Per API: the hook choosing a client's own default, if any.
-    client_defaults: Vec<Option<ClientDefault>>,
+    /// The APIs, each with the cap handle it follows and its client default.
+    listed: ListedApis<ClientDefault>,
     prefix: String,
     errors: ErrorRenderer,
 }
@@ -77,9 +72,7 @@ impl Discovery {
     /// The endpoints for `apis`, listed in this order in `GET /`.
     pub fn new(apis: &[Api]) -> Discovery {
         Discovery {
-            apis: apis.to_vec(),
-            caps: vec![None; apis.len()],
-            client_defaults: vec![None; apis.len()],
+            listed: ListedApis::new(apis),
             prefix: String::new(),
             errors: Discovery::renderer(apis, ApiSigErrors),
         }
@@ -102,18 +95,7 @@ impl Discovery {
     /// given to [`Discovery::new`]; its declaration becomes the handle's, so
     /// a retirement shows too. A handle of an API not listed is added at the end.
     pub fn with_version_cap(mut self, cap: VersionCap) -> Discovery {
-        let declared = *cap.declaration();
-        match self.apis.iter().position(|api| api.is_same_api(&declared)) {
-            Some(i) => {
-                self.apis[i] = declared;
-                self.caps[i] = Some(cap);
-            }
-            None => {
-                self.apis.push(declared);
-                self.caps.push(Some(cap));
-                self.client_defaults.push(None);
-            }
-        }
+        self.listed.follow_cap(cap);
         self
     }
 
@@ -125,14 +107,7 @@ impl Discovery {
     /// matched as in [`Discovery::with_version_cap`]; one not listed is
     /// added at the end.
     pub fn with_client_default(mut self, api: &Api, client_default: ClientDefault) -> Discovery {
-        match self.apis.iter().position(|listed| listed.is_same_api(api)) {
-            Some(i) => self.client_defaults[i] = Some(client_default),
-            None => {
-                self.apis.push(*api);
-                self.caps.push(None);
-                self.client_defaults.push(Some(client_default));
-            }
-        }
+        self.listed.attach(api, client_default);
         self
     }
 
@@ -147,31 +122,24 @@ impl Discovery {
         let mut versions = Vec::with_capacity(apis.len());
         let mut vary = Vec::new();
         for (index, api) in apis {
-            let Some(client_default) = &self.client_defaults[*index] else {
+            let Some(client_default) = self.listed.hook(*index) else {
                 versions.push(None);
                 continue;
             };
             vary.push(client_default.vary());
-            let chosen = client_default.choose(req).await?;
-            versions.push(chosen.map(|pinned| api.negotiate_pinned(pinned, api.max())).and_then(
-                |negotiated| (negotiated.source == VersionSource::Client).then_some(negotiated.version),
-            ));
+            versions.push(client_default.choose(req).await?.and_then(|pinned| api.client_version(pinned)));
         }
         Ok((versions, vary))
     }
 
     /// The APIs as served now: each with the value of its cap handle.
     fn current(&self) -> Vec<Api> {
-        self.apis
-            .iter()
-            .zip(&self.caps)
-            .map(|(api, cap)| cap.as_ref().map_or(*api, VersionCap::api))
-            .collect()
+        (0..self.listed.declared().len()).map(|i| self.listed.current(i)).collect()
     }
 
     /// Renders the 404 of an unknown id with `format` (API-SIG errors by default).
     pub fn with_error_format(mut self, format: impl ErrorFormat) -> Discovery {
-        self.errors = Discovery::renderer(&self.apis, format);
+        self.errors = Discovery::renderer(self.listed.declared(), format);
         self
     }
 
@@ -220,7 +188,7 @@ impl Discovery {
     }
 
     async fn single(&self, req: &HttpRequest, index: usize) -> HttpResponse {
-        let api = self.caps[index].as_ref().map_or(self.apis[index], VersionCap::api);
+        let api = self.listed.current(index);
         let (root, url_vary) = self.root_url(req, &api.path());
         let mut single = api.single_version_document(&root);
         let (chosen, mut vary) = match self.client_versions(req, &[(index, api)]).await {
@@ -234,7 +202,7 @@ impl Discovery {
 
     fn unknown(&self, req: &HttpRequest) -> HttpResponse {
         let id = req.match_info().get("id").unwrap_or_default();
-        let known: Vec<String> = self.apis.iter().map(|a| a.id().into_owned()).collect();
+        let known: Vec<String> = self.listed.declared().iter().map(|a| a.id().into_owned()).collect();
         self.errors.render(&ApiError::not_found(format!(
             "API version {id} does not exist; this service offers {}.",
             known.join(", ")
@@ -271,7 +239,7 @@ impl HttpServiceFactory for Discovery {
             }))
             .default_service(not_allowed(&this))
             .register(config);
-        for (index, api) in this.apis.iter().enumerate() {
+        for (index, api) in this.listed.declared().iter().enumerate() {
             let path = api.path();
             let single = Arc::clone(&this);
             web::resource([path.to_string(), format!("{path}/")])

@@ -13,8 +13,8 @@ use axum::routing::{MethodRouter, get};
 use http::header::{self, HeaderValue};
 use http::{HeaderMap, StatusCode};
 use microversion_core::{
-    Api, ApiSigErrors, Problem, ProblemFormat, SingleVersion, Version, VersionCap, VersionList,
-    VersionSource, qualified_code,
+    Api, ApiSigErrors, ListedApis, Problem, ProblemFormat, SingleVersion, Version, VersionCap, VersionList,
+    qualified_code,
 };
 
 use crate::ClientDefault;
@@ -36,30 +36,25 @@ use crate::ClientDefault;
 /// ```
 #[derive(Clone)]
 pub struct Discovery {
-    apis: Vec<Api>,
-    caps: Vec<Option<VersionCap>>,
-    /// Per API: the hook choosing a client's own default, if any.
-    client_defaults: Vec<Option<ClientDefault>>,
+    /// The APIs, each with the cap handle it follows and its client default.
+    listed: ListedApis<ClientDefault>,
     public_url: Option<String>,
     format: Arc<dyn ProblemFormat>,
 }
 
 impl std::fmt::Debug for Discovery {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Discovery").field("apis", &self.apis).field("public_url", &self.public_url).finish()
+        f.debug_struct("Discovery")
+            .field("apis", &self.listed.declared())
+            .field("public_url", &self.public_url)
+            .finish()
     }
 }
 
 impl Discovery {
     /// The endpoints for `apis`, listed in this order in `GET /`.
     pub fn new(apis: &[Api]) -> Discovery {
-        Discovery {
-            apis: apis.to_vec(),
-            caps: vec![None; apis.len()],
-            client_defaults: vec![None; apis.len()],
-            public_url: None,
-            format: Arc::new(ApiSigErrors),
-        }
+        Discovery { listed: ListedApis::new(apis), public_url: None, format: Arc::new(ApiSigErrors) }
     }
 
     /// Builds `self` links under `url` (`https://cloud.example/compute`),
@@ -73,18 +68,7 @@ impl Discovery {
     /// is asked for: share the handle given to
     /// [`VersionNegotiationLayer::with_version_cap`](crate::VersionNegotiationLayer::with_version_cap).
     pub fn with_version_cap(mut self, cap: VersionCap) -> Discovery {
-        let declared = *cap.declaration();
-        match self.apis.iter().position(|api| api.is_same_api(&declared)) {
-            Some(i) => {
-                self.apis[i] = declared;
-                self.caps[i] = Some(cap);
-            }
-            None => {
-                self.apis.push(declared);
-                self.caps.push(Some(cap));
-                self.client_defaults.push(None);
-            }
-        }
+        self.listed.follow_cap(cap);
         self
     }
 
@@ -95,14 +79,7 @@ impl Discovery {
     /// the documents then name the headers it reads in `Vary`. A hook that
     /// fails answers its own response.
     pub fn with_client_default(mut self, api: &Api, client_default: ClientDefault) -> Discovery {
-        match self.apis.iter().position(|listed| listed.is_same_api(api)) {
-            Some(i) => self.client_defaults[i] = Some(client_default),
-            None => {
-                self.apis.push(*api);
-                self.caps.push(None);
-                self.client_defaults.push(Some(client_default));
-            }
-        }
+        self.listed.attach(api, client_default);
         self
     }
 
@@ -117,15 +94,14 @@ impl Discovery {
         let mut versions = Vec::with_capacity(indexes.len());
         let mut vary = Vec::new();
         for &index in indexes {
-            let Some(client_default) = &self.client_defaults[index] else {
+            let Some(client_default) = self.listed.hook(index) else {
                 versions.push(None);
                 continue;
             };
             vary.push(client_default.vary().to_owned());
             let api = self.current(index);
-            let chosen =
-                client_default.choose(headers).await?.map(|pinned| api.negotiate_pinned(pinned, api.max()));
-            versions.push(chosen.filter(|n| n.source == VersionSource::Client).map(|n| n.version));
+            versions
+                .push(client_default.choose(headers).await?.and_then(|pinned| api.client_version(pinned)));
         }
         Ok((versions, vary))
     }
@@ -138,7 +114,7 @@ impl Discovery {
 
     /// The API at `index` as served now.
     fn current(&self, index: usize) -> Api {
-        self.caps[index].as_ref().map_or(self.apis[index], VersionCap::api)
+        self.listed.current(index)
     }
 
     /// The service root as the client reaches it, and the header read for it.
@@ -154,7 +130,7 @@ impl Discovery {
 
     async fn list(&self, headers: &HeaderMap) -> Response {
         let (root, url_vary) = self.root(headers);
-        let indexes: Vec<usize> = (0..self.apis.len()).collect();
+        let indexes: Vec<usize> = (0..self.listed.declared().len()).collect();
         let (chosen, mut vary) = match self.client_versions(headers, &indexes).await {
             Ok(found) => found,
             Err(res) => return res,
@@ -181,7 +157,7 @@ impl Discovery {
     }
 
     fn error(&self, status: StatusCode, detail: &str) -> Response {
-        let service = self.apis.first().map(Api::service_type);
+        let service = self.listed.declared().first().map(Api::service_type);
         let code = status.canonical_reason().unwrap_or("error").to_ascii_lowercase().replace(' ', "-");
         let code = qualified_code(&code, service);
         let problem = Problem {
@@ -198,7 +174,7 @@ impl Discovery {
     }
 
     fn unknown(&self, id: &str) -> Response {
-        let known: Vec<String> = self.apis.iter().map(|a| a.id().into_owned()).collect();
+        let known: Vec<String> = self.listed.declared().iter().map(|a| a.id().into_owned()).collect();
         let detail = format!("API version {id} does not exist; this service offers {}.", known.join(", "));
         self.error(StatusCode::NOT_FOUND, &detail)
     }
@@ -242,8 +218,8 @@ impl From<Discovery> for Router {
         let this = Arc::new(discovery);
         let list = Discovery::route(&this, |d, headers| async move { d.list(&headers).await });
         let mut router = Router::new().route("/", list);
-        for index in 0..this.apis.len() {
-            let path = this.apis[index].path().into_owned();
+        for index in 0..this.listed.declared().len() {
+            let path = this.listed.declared()[index].path().into_owned();
             let single =
                 Discovery::route(&this, move |d, headers| async move { d.single(index, &headers).await });
             router = router.route(&path, single.clone()).route(&format!("{path}/"), single);

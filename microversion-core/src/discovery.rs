@@ -7,7 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{Api, Version, VersionStatus};
+use crate::{Api, Version, VersionCap, VersionStatus};
 
 /// A link in a discovery document.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -227,6 +227,86 @@ impl VersionList {
     /// The `GET /` document for every API of a service.
     pub fn new(apis: &[Api], root_url: &str) -> VersionList {
         VersionList { versions: apis.iter().map(|api| api.version_document(root_url)).collect() }
+    }
+}
+
+/// The APIs a discovery service lists, in order, each with the cap handle
+/// it follows and a hook of the framework layer's (`H`: its client
+/// default), matched by [`Api::is_same_api`]: the bookkeeping the actix
+/// and axum discovery services share.
+///
+/// ```
+/// use microversion_core::{Api, ListedApis, Microversion, Version, VersionCap};
+///
+/// const API: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b")]);
+/// let cap = VersionCap::new(&API.capped_at(Version::lit("2.1")).unwrap());
+/// let mut listed: ListedApis<&str> = ListedApis::new(&[API]);
+/// listed.follow_cap(cap.clone());
+/// listed.attach(&API, "hook");
+/// assert_eq!(listed.current(0).max(), Version::lit("2.1"));
+/// cap.set(Version::lit("2.2")).unwrap();
+/// assert_eq!(listed.current(0).max(), Version::lit("2.2"));
+/// assert_eq!((listed.declared().len(), listed.hook(0)), (1, Some(&"hook")));
+/// ```
+#[derive(Clone, Debug)]
+pub struct ListedApis<H> {
+    apis: Vec<Api>,
+    caps: Vec<Option<VersionCap>>,
+    hooks: Vec<Option<H>>,
+}
+
+impl<H> ListedApis<H> {
+    /// `apis`, in this order, following no cap handle, without hooks.
+    pub fn new(apis: &[Api]) -> ListedApis<H> {
+        ListedApis {
+            apis: apis.to_vec(),
+            caps: apis.iter().map(|_| None).collect(),
+            hooks: apis.iter().map(|_| None).collect(),
+        }
+    }
+
+    /// The entry of `api`, added at the end when none is the same API.
+    fn index_of(&mut self, api: &Api) -> usize {
+        match self.apis.iter().position(|listed| listed.is_same_api(api)) {
+            Some(i) => i,
+            None => {
+                self.apis.push(*api);
+                self.caps.push(None);
+                self.hooks.push(None);
+                self.apis.len() - 1
+            }
+        }
+    }
+
+    /// The API of `cap` follows it: its served maximum is the handle's when
+    /// a document is asked for, and its declaration the handle's (a
+    /// retirement shows too).
+    pub fn follow_cap(&mut self, cap: VersionCap) {
+        let declared = *cap.declaration();
+        let i = self.index_of(&declared);
+        self.apis[i] = declared;
+        self.caps[i] = Some(cap);
+    }
+
+    /// Gives `api` the hook `hook`.
+    pub fn attach(&mut self, api: &Api, hook: H) {
+        let i = self.index_of(api);
+        self.hooks[i] = Some(hook);
+    }
+
+    /// The declarations, in order.
+    pub fn declared(&self) -> &[Api] {
+        &self.apis
+    }
+
+    /// API `index` as served now: with the value of its cap handle.
+    pub fn current(&self, index: usize) -> Api {
+        self.caps[index].as_ref().map_or(self.apis[index], VersionCap::api)
+    }
+
+    /// The hook of API `index`, if it has one.
+    pub fn hook(&self, index: usize) -> Option<&H> {
+        self.hooks[index].as_ref()
     }
 }
 

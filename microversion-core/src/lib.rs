@@ -48,8 +48,8 @@ pub use api::{
 pub use cap::VersionCap;
 pub use client::{ClientNegotiationError, ClientRequest, choose_version};
 pub use discovery::{
-    DiscoveryParseError, Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList,
-    parse_discovery,
+    DiscoveryParseError, Link, ListedApis, MediaType, ServerVersion, SingleVersion, VersionDocument,
+    VersionList, parse_discovery,
 };
 pub use headers::{
     MAX_VERSION_HEADER, MIN_VERSION_HEADER, ResponseHeaders, VaryUpdate, VersionHeaderValues, append_vary,

@@ -315,6 +315,14 @@ impl Api {
         Negotiated { version, source: VersionSource::Client, header: VersionHeader::None }
     }
 
+    /// The version discovery shows a client pinned to `pinned`
+    /// (`client_version`): what [`Api::negotiate_pinned`] serves it at now,
+    /// or `None` when that is the API's default.
+    pub fn client_version(&self, pinned: Version) -> Option<Version> {
+        let negotiated = self.negotiate_pinned(pinned, self.max());
+        (negotiated.source == VersionSource::Client).then_some(negotiated.version)
+    }
+
     /// Which header names the version a request asks for (the one
     /// [`Api::negotiate`] reads), whether or not that version is served:
     /// what metrics record for a request refused with 400 or 406.
