@@ -122,7 +122,7 @@ impl ApiError {
             status,
             "method-not-at-version",
             reason(status),
-            format!("API version {version} is not supported on this method."),
+            microversion_core::not_at_version_detail(version),
         )
     }
 
@@ -142,9 +142,7 @@ impl ApiError {
             status,
             "method-removed",
             reason(status),
-            format!(
-                "This method was removed in API version {removed_in}; version {version} does not have it."
-            ),
+            microversion_core::removed_detail(version, removed_in),
         )
     }
 

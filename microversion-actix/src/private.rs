@@ -22,11 +22,11 @@ pub use crate::{
     },
     version::VersionRange,
 };
+pub use microversion_core::packed_range;
 
 use std::any::TypeId;
 use std::sync::OnceLock;
 
-use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};
 
@@ -34,6 +34,27 @@ use crate::ApiError;
 pub use crate::body::ParsedJson;
 use crate::model::ValidatedAs;
 use crate::query::ValidatedQuery;
+
+/// The request as a route's arguments are extracted from it.
+pub type Request = HttpRequest;
+
+/// The request's body stream.
+pub type Payload = actix_web::dev::Payload;
+
+/// An answer.
+pub type Response = HttpResponse;
+
+/// What a failed extraction answers with.
+pub type Error = actix_web::Error;
+
+/// How the routes of one controller share it: per worker, as actix's are.
+pub type Shared<C> = std::rc::Rc<C>;
+
+/// The answer of an error.
+#[inline]
+pub fn error_response(error: Error) -> Response {
+    HttpResponse::from_error(error)
+}
 
 /// The error type of [`crate::operation::Controller::check_schemas`].
 pub type SchemaCheckError = SchemaError;
@@ -67,20 +88,6 @@ where
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Self::Output> {
         self.project().extractor.poll(cx).map(|extracted| extracted.map_err(Into::into))
-    }
-}
-
-/// A variant's range from its packed bounds ([`Version::packed`]; `u32::MAX`
-/// for an open end): one call with two literals per range in a generated
-/// description, which keeps a controller of many operations quick to compile.
-pub const fn packed_range(min: u32, max: u32) -> VersionRange {
-    const fn unpack(packed: u32) -> Version {
-        Version::new((packed >> 16) as u16, (packed & 0xffff) as u16)
-    }
-    if max == u32::MAX {
-        VersionRange::from(unpack(min))
-    } else {
-        VersionRange::between(unpack(min), unpack(max))
     }
 }
 
@@ -163,7 +170,7 @@ pub fn missing(
     let mut response = HttpResponse::from_error(error);
     let path = operations.iter().find(|op| op.name == name).and_then(|op| op.path);
     if let (StatusCode::METHOD_NOT_ALLOWED, Some(path)) = (status, path) {
-        let allow = MethodNotAllowed::for_path(operations, path).allow(Some(version));
+        let allow = microversion_core::AllowedMethods::for_path(operations, path).at(Some(version));
         if let Ok(allow) = actix_web::http::header::HeaderValue::from_str(&allow) {
             response.headers_mut().insert(actix_web::http::header::ALLOW, allow);
         }

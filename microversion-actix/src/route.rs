@@ -21,6 +21,8 @@ use std::task::{Context, Poll};
 use actix_web::dev::{Payload, Service, ServiceFactory, ServiceRequest, ServiceResponse, always_ready};
 use actix_web::{HttpRequest, HttpResponse};
 
+use microversion_core::AllowedMethods;
+
 use crate::{ApiVersion, Version};
 
 /// The request of an operation's route, its body stream, and its version.
@@ -142,30 +144,14 @@ impl std::fmt::Debug for Answering {
 #[derive(Clone, Debug)]
 pub struct MethodNotAllowed {
     /// Each method of the path with the versions it is served at.
-    methods: Rc<[(&'static str, Vec<crate::version::VersionRange>)]>,
+    methods: Rc<AllowedMethods>,
 }
 
 impl MethodNotAllowed {
     /// The methods of `operations` routed at `path` (with the controller's
-    /// scope, as [`Operation::path`](crate::operation::Operation::path) has it), with
-    /// their variants' ranges.
+    /// scope, as [`Operation::path`](crate::operation::Operation::path) has it).
     pub fn for_path(operations: &'static [crate::operation::Operation], path: &str) -> MethodNotAllowed {
-        let methods: Vec<(&'static str, Vec<crate::version::VersionRange>)> = operations
-            .iter()
-            .filter(|op| op.path == Some(path))
-            .filter_map(|op| Some((op.http_method?, op.variants.iter().map(|v| v.range).collect())))
-            .collect();
-        MethodNotAllowed { methods: methods.into() }
-    }
-
-    /// The `Allow` value at `version` (every method when `None`), in declaration order.
-    pub fn allow(&self, version: Option<Version>) -> String {
-        let served = |ranges: &[crate::version::VersionRange]| {
-            version.is_none_or(|v| ranges.iter().any(|r| r.contains(v)))
-        };
-        let methods: Vec<&str> =
-            self.methods.iter().filter(|(_, ranges)| served(ranges)).map(|(method, _)| *method).collect();
-        methods.join(", ")
+        MethodNotAllowed { methods: Rc::new(AllowedMethods::for_path(operations, path)) }
     }
 }
 
@@ -197,7 +183,7 @@ impl Service<ServiceRequest> for MethodNotAllowed {
         );
         let mut response = HttpResponse::from_error(error);
         // An empty `Allow` is valid: nothing is served here at this version.
-        if let Ok(allow) = actix_web::http::header::HeaderValue::from_str(&self.allow(version)) {
+        if let Ok(allow) = actix_web::http::header::HeaderValue::from_str(&self.methods.at(version)) {
             response.headers_mut().insert(actix_web::http::header::ALLOW, allow);
         }
         // `ServiceResponse::new` keeps the error for the middleware to render

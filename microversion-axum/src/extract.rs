@@ -4,11 +4,11 @@ use std::cmp::Ordering;
 
 use axum::extract::FromRequestParts;
 use axum::response::{IntoResponse, Response};
-use http::StatusCode;
 use http::request::Parts;
 use microversion_core::{Negotiated, Version, VersionRange, VersionSource};
 
-use crate::layer::negotiated;
+use crate::ApiError;
+pub(crate) use crate::layer::negotiated;
 
 /// The version [`VersionNegotiationLayer`](crate::VersionNegotiationLayer)
 /// negotiated for the request, compared with [`Version`]s as Nova's
@@ -70,15 +70,16 @@ impl<S: Send + Sync> FromRequestParts<S> for ApiVersion {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<ApiVersion, Response> {
-        negotiated(&parts.extensions).map(ApiVersion).ok_or_else(|| {
-            let detail = format!(
-                "{} {}: the route reads the API version, but no VersionNegotiationLayer is in front of it",
-                parts.method, parts.uri.path()
-            );
-            let body = serde_json::json!({"errors": [{
-                "status": 500, "code": "internal-server-error", "title": "Internal Server Error", "detail": detail,
-            }]});
-            (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(body)).into_response()
-        })
+        negotiated(&parts.extensions).map(ApiVersion).ok_or_else(|| no_layer(parts))
     }
+}
+
+/// The 500 of a route that needs the negotiated version outside the layer.
+pub(crate) fn no_layer(parts: &Parts) -> Response {
+    let detail = format!(
+        "{} {}: the route reads the API version, but no VersionNegotiationLayer is in front of it",
+        parts.method,
+        parts.uri.path()
+    );
+    ApiError::internal(detail).into_response()
 }

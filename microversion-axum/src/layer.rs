@@ -12,10 +12,12 @@ use axum::body::Body;
 use axum::response::Response;
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use http::{Request, StatusCode};
+
+use crate::ApiError;
 use microversion_core::{
     Api, ApiSigErrors, CapError, MAX_VERSION_HEADER, MIN_VERSION_HEADER, Negotiated, NegotiationError,
-    Problem, ProblemFormat, ResponseHeaders, VaryUpdate, Version, VersionCap, VersionSource, append_vary,
-    appends_to_handlers, qualified_code, vary_update,
+    ProblemFormat, ResponseHeaders, VaryUpdate, Version, VersionCap, VersionSource, append_vary,
+    appends_to_handlers, vary_update,
 };
 
 /// Negotiates the version of every request it wraps, as the actix
@@ -248,15 +250,11 @@ where
     let negotiated = match chosen {
         Ok(Some(pinned)) => state.api.negotiate_pinned(pinned, state.cap.get()),
         Ok(None) => negotiated,
-        Err(mut res) => {
-            state.stamp(res.headers_mut(), None);
-            return Ok(res);
-        }
+        Err(res) => return Ok(state.finish(res, None)),
     };
     req.extensions_mut().insert(negotiated);
-    let mut res = service.call(req).await?;
-    state.stamp(res.headers_mut(), Some(negotiated.version));
-    Ok(res)
+    let res = service.call(req).await?;
+    Ok(state.finish(res, Some(negotiated.version)))
 }
 
 /// The boxed future of a request whose version a client default chooses.
@@ -290,10 +288,7 @@ where
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         match self.project().step.project() {
             StepProjection::Forwarded { inner, state, version } => match inner.poll(cx) {
-                Poll::Ready(Ok(mut res)) => {
-                    state.stamp(res.headers_mut(), Some(*version));
-                    Poll::Ready(Ok(res))
-                }
+                Poll::Ready(Ok(res)) => Poll::Ready(Ok(state.finish(res, Some(*version)))),
                 Poll::Ready(Err(err)) => Poll::Ready(Err(err)),
                 Poll::Pending => Poll::Pending,
             },
@@ -378,33 +373,36 @@ impl State {
 
     /// The 400 or 406 of a version that did not negotiate.
     fn refusal(&self, err: &NegotiationError) -> Response {
-        let service = self.api.service_type();
-        let (code, detail) = (qualified_code(err.code(), Some(service)), err.to_string());
-        let problem = Problem {
-            status: err.status(),
-            code: &code,
-            title: err.title(),
-            detail: &detail,
-            min_version: Some(err.min()),
-            max_version: Some(err.max()),
-            ..Problem::default()
-        };
-        let body = self.format.render_problem(&problem, Some(service)).to_string();
-        let mut res = Response::new(Body::from(body));
-        *res.status_mut() = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::BAD_REQUEST);
+        let mut res = ApiError::from(err.clone()).render(&*self.format, Some(self.api.service_type()));
         let headers = res.headers_mut();
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        for (name, version) in [(MIN_VERSION_HEADER, err.min()), (MAX_VERSION_HEADER, err.max())] {
-            if let (Ok(name), Ok(value)) =
-                (HeaderName::try_from(name), HeaderValue::try_from(version.to_string()))
-            {
-                headers.insert(name, value);
-            }
-        }
         // A cache matches `Vary` on header values, not on versions: a stored
         // 400/406 could answer a request that negotiates fine.
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         self.stamp(headers, None);
+        res
+    }
+
+    /// The answer of the wrapped service, finished: an [`ApiError`] it
+    /// answered with is rendered in the API's format, keeping the headers
+    /// the handler set; then the version headers.
+    fn finish(&self, res: Response, version: Option<Version>) -> Response {
+        let mut res = match res.extensions().get::<ApiError>() {
+            Some(error) => {
+                let mut rendered = error.render(&*self.format, Some(self.api.service_type()));
+                let (parts, _) = res.into_parts();
+                let mut headers = parts.headers;
+                headers.remove(header::CONTENT_LENGTH);
+                for name in [MIN_VERSION_HEADER, MAX_VERSION_HEADER] {
+                    headers.remove(name);
+                }
+                headers.extend(std::mem::take(rendered.headers_mut()));
+                *rendered.headers_mut() = headers;
+                *rendered.extensions_mut() = parts.extensions;
+                rendered
+            }
+            None => res,
+        };
+        self.stamp(res.headers_mut(), version);
         res
     }
 

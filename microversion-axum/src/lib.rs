@@ -35,14 +35,60 @@
 //! ```
 
 mod discovery;
+mod error;
 mod extract;
 mod layer;
+pub mod operation;
+mod route;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
 
 pub use discovery::Discovery;
+pub use error::ApiError;
 pub use extract::ApiVersion;
 pub use layer::{
     ClientChoice, ClientDefault, VersionNegotiationFuture, VersionNegotiationLayer, VersionNegotiationService,
 };
+/// Makes an impl block a controller served by axum:
+/// `#[controller(api = API, axum)]`, optionally `scope = "/path"`. Same-named
+/// methods with [`macro@api_version`] are variants of one operation,
+/// dispatched by the negotiated version and checked at compile time as on
+/// actix (valid literals, no overlapping ranges, one route per operation,
+/// versions the API declares). The type implements
+/// [`Controller`](operation::Controller) and converts into an axum
+/// `Router` (`Router::new().merge(Flavors)`), behind a
+/// [`VersionNegotiationLayer`]. See the guide's chapter on axum.
+///
+/// ```
+/// use axum::Router;
+/// use microversion_axum::{Api, Microversion, VersionNegotiationLayer, api_version, controller};
+///
+/// const API: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b")]);
+/// struct Flavors;
+///
+/// #[controller(api = API, axum)]
+/// impl Flavors {
+///     #[get("/flavors")]
+///     #[api_version("2.1", "2.1")]
+///     async fn list(&self) -> &'static str { "[]" }
+///
+///     #[get("/flavors")]
+///     #[api_version("2.2")]
+///     async fn list(&self) -> &'static str { "[ ]" }
+/// }
+/// let app: Router = Router::new().merge(Flavors).layer(VersionNegotiationLayer::new(API));
+/// ```
+#[doc(inline)]
+pub use microversion_macros::controller;
+
+/// The versions a controller method serves: `#[api_version("2.1")]` (2.1 and
+/// later), `#[api_version("2.1", "2.4")]` (inclusive), optionally
+/// `missing = 405`. Only valid inside a [`macro@controller`] impl.
+#[doc(inline)]
+pub use microversion_macros::api_version;
+
 pub use microversion_core::{
     Api, ApiSigErrors, Microversion, Negotiated, NovaFaults, Problem, ProblemFormat, Version, VersionCap,
     VersionRange, VersionSource,

@@ -59,9 +59,12 @@ pub use lifecycle::{DEPRECATION_HEADER, Deprecation, LINK_HEADER, RetireError, S
 pub use negotiate::{MAX_ECHOED_BYTES, Negotiated, NegotiationError, VersionHeader, VersionSource};
 pub use notice::DeprecationNotice;
 pub use operation::{
-    Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument, UnservedVersion,
+    AllowedMethods, Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument,
+    UnservedVersion,
 };
-pub use problem::{ApiSigErrors, NovaFaults, Problem, ProblemFormat, qualified_code};
-pub use range::{InvertedRange, VersionRange};
+pub use problem::{
+    ApiSigErrors, NovaFaults, Problem, ProblemFormat, not_at_version_detail, qualified_code, removed_detail,
+};
+pub use range::{InvertedRange, VersionRange, packed_range};
 pub use timestamp::{Timestamp, TimestampError};
 pub use version::{ParseVersionError, Version};

@@ -152,3 +152,54 @@ impl fmt::Display for UnservedVersion {
 }
 
 impl std::error::Error for UnservedVersion {}
+
+/// The methods routed at one path, each with the versions it is served at:
+/// what a 405's `Allow` names at a version (docs/reference.md §4.2). An
+/// operation whose first variant comes later is not allowed yet, one
+/// removed is no longer; without a version, every method of the path is.
+///
+/// ```
+/// use microversion_core::{AllowedMethods, Operation, OperationVariant, Version, VersionRange};
+///
+/// const fn variant(range: VersionRange) -> OperationVariant {
+///     OperationVariant { range, schemas: &[], query_schemas: &[], response: None, errors: &[] }
+/// }
+/// static OPERATIONS: [Operation; 2] = [
+///     Operation { name: "show", http_method: Some("GET"), path: Some("/flavors/{id}"),
+///                 variants: &[variant(VersionRange::ANY)], missing_status: 404 },
+///     Operation { name: "update", http_method: Some("PUT"), path: Some("/flavors/{id}"),
+///                 variants: &[variant(VersionRange::from(Version::new(2, 55)))], missing_status: 404 },
+/// ];
+/// let allowed = AllowedMethods::for_path(&OPERATIONS, "/flavors/{id}");
+/// assert_eq!(allowed.at(Some(Version::lit("2.1"))), "GET");
+/// assert_eq!(allowed.at(Some(Version::lit("2.55"))), "GET, PUT");
+/// assert_eq!(allowed.at(None), "GET, PUT");
+/// ```
+#[derive(Clone, Debug)]
+pub struct AllowedMethods {
+    methods: Vec<(&'static str, &'static [OperationVariant])>,
+}
+
+impl AllowedMethods {
+    /// The methods of `operations` routed at `path` (with the controller's
+    /// scope, as [`Operation::path`] has it), in declaration order.
+    pub fn for_path(operations: &'static [Operation], path: &str) -> AllowedMethods {
+        let methods = operations
+            .iter()
+            .filter(|op| op.path == Some(path))
+            .filter_map(|op| Some((op.http_method?, op.variants)))
+            .collect();
+        AllowedMethods { methods }
+    }
+
+    /// The `Allow` value at `version` (every method when `None`); empty when
+    /// nothing is served there at that version, which is valid.
+    pub fn at(&self, version: Option<Version>) -> String {
+        let served = |variants: &[OperationVariant]| {
+            version.is_none_or(|v| variants.iter().any(|x| x.range.contains(v)))
+        };
+        let methods: Vec<&str> =
+            self.methods.iter().filter(|(_, variants)| served(variants)).map(|(method, _)| *method).collect();
+        methods.join(", ")
+    }
+}

@@ -226,3 +226,15 @@ pub fn qualified_code(code: &str, service: Option<&str>) -> String {
         None => code.to_owned(),
     }
 }
+
+/// The detail of an operation asked for at a version none of its variants
+/// serves (Nova's words), whatever the framework that answers.
+pub fn not_at_version_detail(version: Version) -> String {
+    format!("API version {version} is not supported on this method.")
+}
+
+/// The detail of an operation asked for at or after the version that
+/// removed it: it names that version, as Nova's removed APIs do.
+pub fn removed_detail(version: Version, removed_in: Version) -> String {
+    format!("This method was removed in API version {removed_in}; version {version} does not have it.")
+}

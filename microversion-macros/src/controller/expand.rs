@@ -5,14 +5,14 @@
 use microversion_core::{Version, VersionRange};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
-use syn::{FnArg, Ident, ImplItemFn};
+use syn::{FnArg, Ident, ImplItemFn, LitStr};
 
-use super::ast::{Controller, Operation, Response, Schema, Variant};
+use super::ast::{Controller, Operation, Response, Route, Schema, Variant};
 use super::dispatch::{decision_tree, served, sorted, total_tree, without_gaps};
 use super::routes::routes_by_path;
 use crate::shared::api::{api_binding, declared_checks};
 use crate::shared::names::{
-    self, DEFAULT_MISSING_STATUS, SchemaTarget, last_segment_span, path_text, runtime,
+    self, DEFAULT_MISSING_STATUS, Framework, SchemaTarget, last_segment_span, path_text, runtime,
 };
 use crate::shared::ranges::{RangeLit, range_tokens, version_tokens};
 
@@ -31,11 +31,18 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
             named.extend(named_ranges(op, variant));
         }
         totals.extend(total_check(op));
-        items.push(if op.is_route() { route_handler(&rt, op) } else { helper_dispatcher(&rt, op) });
+        items.push(if op.is_route() {
+            route_handler(&rt, c.framework, op)
+        } else {
+            helper_dispatcher(&rt, op)
+        });
     }
     let checks = declared_checks(&rt, &c.api, named).into_iter().chain(totals);
     let api_type_check = api_binding(&rt, &c.api);
-    let register = register_impl(c);
+    let register = match c.framework {
+        Framework::Actix => register_impl(c),
+        Framework::Axum => axum_router_impl(c, &routes_by_path(c)),
+    };
     let introspection = controller_impl(c);
     quote! {
         impl #self_ty {
@@ -67,23 +74,24 @@ pub(crate) fn fallback(c: &Controller) -> TokenStream {
         let vis = &op.variants[0].method.vis;
         quote!(#vis #sig { ::core::unreachable!() })
     });
+    let introspection = controller_trait_impl(c, &quote!(&[]), &[]);
+    let registration = match c.framework {
+        Framework::Actix => quote! {
+            #[automatically_derived]
+            impl #rt::actix_web::dev::HttpServiceFactory for #self_ty {
+                fn register(self, _: &mut #rt::actix_web::dev::AppService) {}
+            }
+        },
+        Framework::Axum => axum_router_impl(c, &[]),
+    };
     quote! {
         impl #self_ty {
             #(#passthrough)*
             #(#variants)*
             #(#stubs)*
         }
-        #[automatically_derived]
-        impl #rt::Controller for #self_ty {
-            const OPERATIONS: &'static [#rt::Operation] = &[];
-            fn check_schemas() -> ::core::result::Result<(), #rt::SchemaError> {
-                ::core::result::Result::Ok(())
-            }
-        }
-        #[automatically_derived]
-        impl #rt::actix_web::dev::HttpServiceFactory for #self_ty {
-            fn register(self, _: &mut #rt::actix_web::dev::AppService) {}
-        }
+        #introspection
+        #registration
     }
 }
 
@@ -134,9 +142,13 @@ fn missing_status(op: &Operation) -> u16 {
     op.missing.map_or(DEFAULT_MISSING_STATUS, |(s, _)| s)
 }
 
-fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
+fn route_handler(rt: &TokenStream, framework: Framework, op: &Operation) -> TokenStream {
     let handler = names::route_handler(&op.name);
     let version = format_ident!("__version");
+    // The locals that tokens spanned at the user's types refer to: named at
+    // the call site, so that they resolve even when those types came from a
+    // `macro_rules!`, whose hygiene would hide them.
+    let (req, payload, out) = (format_ident!("__req"), format_ident!("__payload"), format_ident!("__out"));
     let status = missing_status(op);
     // The version after the last variant's end, if it has one: the operation was removed there.
     let removed_in = match sorted(op).last().and_then(|(_, v)| served(v).max()).and_then(Version::successor) {
@@ -155,7 +167,7 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
         quote! {
             match #result {
                 ::core::result::Result::Ok(__value) => __value,
-                ::core::result::Result::Err(__error) => return #rt::actix_web::HttpResponse::from_error(__error),
+                ::core::result::Result::Err(__error) => return #rt::error_response(__error),
             }
         }
     };
@@ -167,18 +179,24 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
         // One argument at a time, each through a function named after it and
         // called at its type: a type that is no extractor is one error, at
         // that type, whose note names the argument and the method.
+        // axum's extractors read the request's head or its body, told apart
+        // by a marker type that is inferred.
+        let (marker, bound) = match framework {
+            Framework::Actix => (quote!(), quote!(#rt::RouteArgument)),
+            Framework::Axum => (quote!(, __M), quote!(#rt::RouteArgument<__M>)),
+        };
         let extract = arg_names.iter().zip(&args).enumerate().map(|(n, (name, arg))| {
             let ty = &arg.ty;
             let check = argument_check_ident(&variant.method.sig.ident, n, &arg.pat, ty_span(ty));
-            let extracted = tried(quote_spanned!(ty_span(ty)=> #check(&__req, &mut __payload).await));
+            let extracted = tried(quote_spanned!(ty_span(ty)=> #check(&mut #req, &mut #payload).await));
             quote_spanned! {ty_span(ty)=>
                 let #name: #ty = {
                     #[allow(non_snake_case)]
-                    fn #check<__T: #rt::RouteArgument>(
-                        __req: &#rt::actix_web::HttpRequest,
-                        __payload: &mut #rt::actix_web::dev::Payload,
-                    ) -> impl ::core::future::Future<Output = ::core::result::Result<__T, #rt::actix_web::Error>> {
-                        #rt::Extracting::new(<__T as #rt::RouteArgument>::extract(__req, __payload))
+                    fn #check<__T: #bound #marker>(
+                        __req: &mut #rt::Request,
+                        __payload: &mut #rt::Payload,
+                    ) -> impl ::core::future::Future<Output = ::core::result::Result<__T, #rt::Error>> {
+                        #rt::Extracting::new(<__T as #bound>::extract(__req, __payload))
                     }
                     #extracted
                 };
@@ -209,8 +227,8 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
         #[allow(non_snake_case)]
         fn #respond_fn<__R: #rt::RouteResponse>(
             __out: __R,
-            __req: &#rt::actix_web::HttpRequest,
-        ) -> #rt::actix_web::HttpResponse {
+            __req: &#rt::Request,
+        ) -> #rt::Response {
             #rt::RouteResponse::respond(__out, __req)
         }
     };
@@ -230,7 +248,10 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
             syn::ReturnType::Type(_, ty) => ty_span(ty),
             syn::ReturnType::Default => variant.method.sig.ident.span(),
         };
-        let respond = quote_spanned!(respond_at=> #respond_fn(__out, &__req));
+        // The answer, named where rustc reports a return type that is no
+        // responder: at that type.
+        let out = Ident::new(&out.to_string(), Span::call_site().located_at(respond_at));
+        let respond = quote_spanned!(respond_at=> #respond_fn(#out, &#req));
         // A declared answer is checked when the service asks for it.
         let checked = match &variant.response {
             Some(response) => {
@@ -286,12 +307,13 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
         #[doc(hidden)]
         #[allow(unused_mut, unused_variables)]
         fn #handler(
-            __controller: ::std::rc::Rc<Self>,
+            __controller: #rt::Shared<Self>,
             __input: #rt::OperationInput,
         ) -> #rt::RouteFuture {
             #respond_fn_def
             ::std::boxed::Box::pin(async move {
-                let #rt::OperationInput { request: __req, payload: mut __payload, version: #version } = __input;
+                let #rt::OperationInput { request: mut __req, payload: mut __payload, version: #version } =
+                    __input;
                 let #key: u32 = #version.packed();
                 #tree
             })
@@ -568,8 +590,7 @@ fn register_impl(c: &Controller) -> TokenStream {
 }
 
 fn controller_impl(c: &Controller) -> TokenStream {
-    let Controller { self_ty, krate, .. } = c;
-    let rt = runtime(krate);
+    let rt = runtime(&c.krate);
     let some_or_none = |value: Option<String>| match value {
         Some(v) => quote!(::core::option::Option::Some(#v)),
         None => quote!(::core::option::Option::None),
@@ -616,14 +637,59 @@ fn controller_impl(c: &Controller) -> TokenStream {
             }
         }
     });
-    let checks = schema_fns(c).map(|ident| quote!(Self::#ident().check()?;));
+    let checks: Vec<Ident> = schema_fns(c).collect();
+    controller_trait_impl(c, &quote!(&[#(#operations),*]), &checks)
+}
+
+/// The `Controller` impl: the operations, and on actix the schema check.
+fn controller_trait_impl(c: &Controller, operations: &TokenStream, checks: &[Ident]) -> TokenStream {
+    let Controller { self_ty, krate, .. } = c;
+    let rt = runtime(krate);
+    let check_schemas = (c.framework == Framework::Actix).then(|| {
+        quote! {
+            fn check_schemas() -> ::core::result::Result<(), #rt::SchemaError> {
+                #(Self::#checks().check()?;)*
+                ::core::result::Result::Ok(())
+            }
+        }
+    });
     quote! {
         #[automatically_derived]
         impl #rt::Controller for #self_ty {
-            const OPERATIONS: &'static [#rt::Operation] = &[#(#operations),*];
-            fn check_schemas() -> ::core::result::Result<(), #rt::SchemaError> {
-                #(#checks)*
-                ::core::result::Result::Ok(())
+            const OPERATIONS: &'static [#rt::Operation] = #operations;
+            #check_schemas
+        }
+    }
+}
+
+/// The axum registration: the controller converts into a `Router` of any
+/// state, one method router per path (scope included), each path's other
+/// methods answered 405 with `Allow` at the request's version.
+fn axum_router_impl(c: &Controller, paths: &[(String, Vec<(&Route, &Operation)>)]) -> TokenStream {
+    let Controller { self_ty, krate, .. } = c;
+    let rt = runtime(krate);
+    let scope = c.scope.as_ref().map(LitStr::value).unwrap_or_default();
+    let routes = paths.iter().map(|(path, ops)| {
+        let scoped = format!("{scope}{path}");
+        let entries = ops.iter().map(|(route, op)| {
+            let (method, handler) = (&route.method, names::route_handler(&op.name));
+            quote!((#method, <#self_ty>::#handler as #rt::RouteFn<#self_ty>))
+        });
+        quote! {
+            .route(#scoped, #rt::method_router(
+                &__controller, &[#(#entries),*], <#self_ty as #rt::Controller>::OPERATIONS, #scoped))
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        impl<__S> ::core::convert::From<#self_ty> for #rt::axum::Router<__S>
+        where
+            __S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
+        {
+            fn from(__controller: #self_ty) -> #rt::axum::Router<__S> {
+                #[allow(unused_variables)]
+                let __controller = ::std::sync::Arc::new(__controller);
+                #rt::axum::Router::new() #(#routes)*
             }
         }
     }

@@ -13,10 +13,11 @@ use syn::{Attribute, Expr, ExprLit, ImplItem, ImplItemFn, ItemImpl, Lit, LitStr,
 
 use super::ast::{Controller, ErrorStatuses, Operation, Response, Route, Schema, Variant};
 use crate::shared::errors::Errors;
-use crate::shared::names::{SchemaTarget, default_crate};
+use crate::shared::names::{Framework, SchemaTarget};
 use crate::shared::ranges::{RangeLit, range_of};
 
-/// `#[controller(api = COMPUTE, scope = "/flavors", crate = "::microversion_actix")]`
+/// `#[controller(api = COMPUTE, scope = "/flavors", crate = "::microversion_actix")]`, and
+/// `axum` for routes served by axum.
 #[derive(FromMeta)]
 struct ControllerArgs {
     api: syn::Path,
@@ -27,6 +28,9 @@ struct ControllerArgs {
     /// Every version of a schema-validated variant must have a schema.
     #[darling(default)]
     full_schema_coverage: bool,
+    /// The routes are axum's (`microversion-axum`), not actix's.
+    #[darling(default)]
+    axum: bool,
 }
 
 /// The HTTP method attributes a variant may carry.
@@ -69,15 +73,19 @@ pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors)
         }
     }
 
-    let (api, scope, krate, full_schema_coverage) = match args {
-        Some(a) => (a.api, a.scope, a.krate, a.full_schema_coverage),
-        None => (syn::parse_quote!(__missing_api), None, None, false),
+    let (api, scope, krate, full_schema_coverage, framework) = match args {
+        Some(a) => {
+            let framework = if a.axum { Framework::Axum } else { Framework::Actix };
+            (a.api, a.scope, a.krate, a.full_schema_coverage, framework)
+        }
+        None => (syn::parse_quote!(__missing_api), None, None, false, Framework::Actix),
     };
     Controller {
         self_ty: item.self_ty,
         api,
         scope,
-        krate: krate.unwrap_or_else(default_crate),
+        krate: krate.unwrap_or_else(|| framework.default_crate()),
+        framework,
         passthrough,
         operations,
         full_schema_coverage,

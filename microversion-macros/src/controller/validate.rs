@@ -7,9 +7,12 @@ use microversion_core::{Version, VersionRange};
 
 use super::ast::{Controller, Operation, Variant};
 use crate::shared::errors::Errors;
-use crate::shared::names::{SchemaTarget, path_text};
+use crate::shared::names::{Framework, SchemaTarget, path_text};
 
 pub(crate) fn controller(controller: &Controller, errors: &mut Errors) {
+    if controller.framework == Framework::Axum {
+        axum_limits(controller, errors);
+    }
     for op in &controller.operations {
         operation(op, errors);
         if controller.full_schema_coverage {
@@ -18,6 +21,35 @@ pub(crate) fn controller(controller: &Controller, errors: &mut Errors) {
                     coverage(op, variant, target, errors);
                 }
             }
+        }
+    }
+}
+
+/// What an axum controller cannot have: versioned schemas (not on axum
+/// yet), and paths axum's router does not read (a pattern in a segment, an
+/// actix tail, a path not starting with `/`, which it refuses at start-up).
+fn axum_limits(controller: &Controller, errors: &mut Errors) {
+    for variant in controller.operations.iter().flat_map(|op| &op.variants) {
+        for schema in &variant.schemas {
+            errors.at(
+                &schema.path,
+                "versioned schemas are not available on axum controllers yet: check the body in the \
+                 handler, or serve this controller with actix",
+            );
+        }
+        let Some(route) = &variant.route else { continue };
+        let path = route.path.value();
+        let actix_only = path
+            .split('/')
+            .any(|segment| segment.starts_with('{') && (segment.contains(':') || segment.ends_with("}*")));
+        if actix_only || !path.starts_with('/') {
+            errors.at(
+                &route.path,
+                format!(
+                    "axum cannot route `{path}`: a path starts with `/`, and its parameters are `{{name}}` \
+                     or a last `{{*rest}}`, without patterns"
+                ),
+            );
         }
     }
 }

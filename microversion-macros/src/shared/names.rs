@@ -6,7 +6,26 @@ use syn::Ident;
 
 /// The facade crate, unless `crate = "..."` says otherwise.
 pub(crate) fn default_crate() -> syn::Path {
-    syn::parse_quote!(::microversion_actix)
+    Framework::Actix.default_crate()
+}
+
+/// The web framework a controller's routes are written for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Framework {
+    /// actix-web, through `microversion-actix` (the default).
+    Actix,
+    /// axum, through `microversion-axum` (`#[controller(api = API, axum)]`).
+    Axum,
+}
+
+impl Framework {
+    /// The facade crate of the framework, unless `crate = "..."` says otherwise.
+    pub(crate) fn default_crate(self) -> syn::Path {
+        match self {
+            Framework::Actix => syn::parse_quote!(::microversion_actix),
+            Framework::Axum => syn::parse_quote!(::microversion_axum),
+        }
+    }
 }
 
 /// The status of an operation at a version none of its variants serves,
@@ -36,7 +55,7 @@ pub(crate) fn variant(op: &Ident, i: usize, method: &Ident) -> Ident {
     format_ident!("__mv_{}_v{}", op, i, span = method.span())
 }
 
-/// The actix handler of route `op`.
+/// The route function of operation `op`.
 pub(crate) fn route_handler(op: &Ident) -> Ident {
     format_ident!("__mv_route_{}", op)
 }

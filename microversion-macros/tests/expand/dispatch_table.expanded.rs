@@ -12,19 +12,19 @@ impl Servers {
     #[doc(hidden)]
     #[allow(unused_mut, unused_variables)]
     fn __mv_route_show(
-        __controller: ::std::rc::Rc<Self>,
+        __controller: ::microversion_actix::__private::Shared<Self>,
         __input: ::microversion_actix::__private::OperationInput,
     ) -> ::microversion_actix::__private::RouteFuture {
         #[allow(non_snake_case)]
         fn response_of_show<__R: ::microversion_actix::__private::RouteResponse>(
             __out: __R,
-            __req: &::microversion_actix::__private::actix_web::HttpRequest,
-        ) -> ::microversion_actix::__private::actix_web::HttpResponse {
+            __req: &::microversion_actix::__private::Request,
+        ) -> ::microversion_actix::__private::Response {
             ::microversion_actix::__private::RouteResponse::respond(__out, __req)
         }
         ::std::boxed::Box::pin(async move {
             let ::microversion_actix::__private::OperationInput {
-                request: __req,
+                request: mut __req,
                 payload: mut __payload,
                 version: __version,
             } = __input;
@@ -49,12 +49,12 @@ impl Servers {
                 fn argument_id_of_show<
                     __T: ::microversion_actix::__private::RouteArgument,
                 >(
-                    __req: &::microversion_actix::__private::actix_web::HttpRequest,
-                    __payload: &mut ::microversion_actix::__private::actix_web::dev::Payload,
+                    __req: &mut ::microversion_actix::__private::Request,
+                    __payload: &mut ::microversion_actix::__private::Payload,
                 ) -> impl ::core::future::Future<
                     Output = ::core::result::Result<
                         __T,
-                        ::microversion_actix::__private::actix_web::Error,
+                        ::microversion_actix::__private::Error,
                     >,
                 > {
                     ::microversion_actix::__private::Extracting::new(
@@ -64,12 +64,10 @@ impl Servers {
                         ),
                     )
                 }
-                match argument_id_of_show(&__req, &mut __payload).await {
+                match argument_id_of_show(&mut __req, &mut __payload).await {
                     ::core::result::Result::Ok(__value) => __value,
                     ::core::result::Result::Err(__error) => {
-                        return ::microversion_actix::__private::actix_web::HttpResponse::from_error(
-                            __error,
-                        );
+                        return ::microversion_actix::__private::error_response(__error);
                     }
                 }
             };

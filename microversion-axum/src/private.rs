@@ -1,0 +1,129 @@
+//! What the macros' expansions call. Not public API: names here change
+//! without notice. Generated code reaches the runtime only through this
+//! module, under the same names as `microversion-actix`'s, so that one
+//! expansion serves both frameworks: the request's head, its body, the
+//! response and the error are axum's here.
+
+pub use axum;
+pub use serde_json;
+
+pub use microversion_core::{Api, Version, VersionRange, packed_range};
+
+pub use crate::operation::{
+    Controller, Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument,
+    UnservedVersion,
+};
+pub use crate::route::{
+    MethodNotAllowed, OperationInput, OperationRoute, RouteFn, RouteFuture, method_router, missing,
+};
+
+use std::future::Future;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{FromRequest, FromRequestParts};
+use axum::response::IntoResponse;
+
+/// The request as a route's arguments are extracted from it: its head.
+pub type Request = http::request::Parts;
+
+/// The request's body, until the argument that reads it takes it.
+pub type Payload = Option<Body>;
+
+/// An answer.
+pub type Response = axum::response::Response;
+
+/// What a failed extraction answers: axum's rejections are answers.
+pub type Error = Response;
+
+/// How the routes of one controller share it: across threads, as axum's are.
+pub type Shared<C> = Arc<C>;
+
+/// The answer of an error.
+#[inline]
+pub fn error_response(error: Error) -> Response {
+    error
+}
+
+/// The marker of an argument read from the request's head.
+#[derive(Debug)]
+pub enum ViaParts {}
+
+/// The marker of the argument that reads the request's body.
+#[derive(Debug)]
+pub enum ViaBody {}
+
+/// An argument of a route variant: an axum extractor, from the request's
+/// head (`FromRequestParts`) or, for the one that reads it, its body
+/// (`FromRequest`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an extractor, so it cannot be an argument of a route",
+    label = "not an axum extractor",
+    note = "route arguments implement `axum::extract::FromRequestParts<()>` or `FromRequest<()>`: \
+            `Path<T>`, `Query<T>`, `axum::Json<T>`, `HeaderMap`, `ApiVersion`, ..."
+)]
+pub trait RouteArgument<M>: Sized {
+    /// Extracts the argument from the request's head, or its body.
+    fn extract(request: &mut Request, body: &mut Payload)
+    -> impl Future<Output = Result<Self, Error>> + Send;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: FromRequestParts<()>> RouteArgument<ViaParts> for T {
+    async fn extract(request: &mut Request, _: &mut Payload) -> Result<T, Error> {
+        T::from_request_parts(request, &()).await.map_err(IntoResponse::into_response)
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: FromRequest<()>> RouteArgument<ViaBody> for T {
+    async fn extract(request: &mut Request, body: &mut Payload) -> Result<T, Error> {
+        // A second argument reading the body is the route's mistake, not the client's.
+        let Some(body) = body.take() else {
+            let detail = "two arguments of this route read the request body";
+            return Err(crate::ApiError::internal(detail).into_response());
+        };
+        let request = http::Request::from_parts(request.clone(), body);
+        T::from_request(request, &()).await.map_err(IntoResponse::into_response)
+    }
+}
+
+/// An argument's extraction, as the generated code awaits it: axum's
+/// rejections are already answers, so the extractor's own future.
+#[derive(Debug)]
+pub enum Extracting {}
+
+impl Extracting {
+    /// The extractor's future, as it is (named `new` as on actix, where it
+    /// wraps: the generated code calls one name for both).
+    #[inline]
+    #[allow(clippy::new_ret_no_self)]
+    pub fn new<F: Future>(extractor: F) -> F {
+        extractor
+    }
+}
+
+/// What a route variant returns: anything axum answers with.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned by a route: it is not an axum `IntoResponse`",
+    label = "not an `IntoResponse`",
+    note = "return `Response`, `axum::Json<T>`, `(StatusCode, T)`, a `String`, or `Result<_, ApiError>` of one"
+)]
+pub trait RouteResponse {
+    /// The answer.
+    fn respond(self, request: &Request) -> Response;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: IntoResponse> RouteResponse for T {
+    fn respond(self, _: &Request) -> Response {
+        self.into_response()
+    }
+}
+
+/// A variant's declared answer, which axum routes do not check yet
+/// (`#[response]` describes the operation; the actix layer's response
+/// validation has no axum twin): the answer as it is.
+pub async fn check_response(_: &Request, _: Version, _: &ResponseDescription, res: Response) -> Response {
+    res
+}

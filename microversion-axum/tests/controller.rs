@@ -1,0 +1,285 @@
+//! `#[controller(api = API, axum)]`: one controller declaration, expanded
+//! for actix and for axum, answers alike. For every request of a matrix
+//! (versions, a variant that starts later, an operation removed, a method
+//! not routed, a handler's error, a helper dispatched by version) both
+//! frameworks give the same status, contract headers, `Allow` and body.
+
+use actix_web::test as actix_test;
+use axum::Router;
+use http_body_util::BodyExt as _;
+use microversion_core::{Api, Microversion, NovaFaults};
+use serde_json::{Value, json};
+use tower::ServiceExt as _;
+
+const API: Api = Api::new(
+    "compute",
+    &[
+        Microversion::new("2.1", "Initial version."),
+        Microversion::new("2.2", "Servers are named by version."),
+        Microversion::new("2.3", "Servers show their host."),
+        Microversion::new("2.4", "Servers can be locked; delete is removed."),
+        Microversion::new("2.5", "The list shows the version."),
+    ],
+);
+
+/// The same controller for either framework, in module `$module`:
+/// `$framework` names the facade crate, `$($axum)?` the macro's `axum` flag, `$Path` and `$Json` the
+/// framework's extractors.
+macro_rules! servers {
+    ($module:ident, $framework:ident, $Path:ty, $($Json:ident)::+ $(, $axum:ident)?) => {
+        mod $module {
+            use $framework::{ApiError, ApiVersion, controller};
+            use serde_json::{Value, json};
+
+            pub(crate) struct Servers {
+                pub(crate) prefix: &'static str,
+            }
+
+            #[controller(api = super::API, scope = "/v2.1" $(, $axum)?)]
+            impl Servers {
+                #[get("/servers/{id}")]
+                #[api_version("2.1", "2.2")]
+                async fn show(&self, id: $Path) -> $($Json)::+<Value> {
+                    $($Json)::+(json!({"server": {"id": id.as_str()}}))
+                }
+
+                #[get("/servers/{id}")]
+                #[api_version("2.3")]
+                async fn show(&self, id: $Path, version: ApiVersion) -> $($Json)::+<Value> {
+                    let host = format!("{}-{}", self.prefix, version.version());
+                    $($Json)::+(json!({"server": {"id": id.as_str(), "host": host}}))
+                }
+
+                /// Only from 2.4; earlier, a 405 naming what is allowed then.
+                #[put("/servers/{id}")]
+                #[api_version("2.4", missing = 405)]
+                async fn lock(&self, id: $Path, body: $($Json)::+<Value>) -> Result<$($Json)::+<Value>, ApiError> {
+                    match body.0["locked"].as_bool() {
+                        Some(locked) => Ok($($Json)::+(json!({"server": {"id": id.as_str(), "locked": locked}}))),
+                        None => Err(ApiError::bad_request("'locked' must be a boolean.")),
+                    }
+                }
+
+                /// Removed at 2.4, answered 410 naming the version.
+                #[delete("/servers/{id}")]
+                #[api_version("2.1", "2.3", missing = 410)]
+                async fn delete(&self, id: $Path) -> String {
+                    format!("deleted {}", id.as_str())
+                }
+
+                #[get("/servers")]
+                #[api_version("2.1")]
+                async fn list(&self, version: ApiVersion) -> Result<$($Json)::+<Value>, ApiError> {
+                    let name = self.name(version.version())?;
+                    Ok($($Json)::+(json!({"servers": [{"name": name}]})))
+                }
+
+                /// A versioned helper with gaps: none at 2.1 or 2.4 (there the
+                /// list answers 500, the service's bug), one for each other.
+                #[api_version("2.2", "2.3")]
+                fn name(&self) -> &'static str {
+                    "vm"
+                }
+
+                #[api_version("2.5")]
+                fn name(&self) -> &'static str {
+                    "vm (2.5)"
+                }
+            }
+        }
+    };
+}
+
+servers!(on_actix, microversion_actix, actix_web::web::Path<String>, microversion_actix::Json);
+servers!(on_axum, microversion_axum, axum::extract::Path<String>, axum::Json, axum);
+
+/// The headers compared between the two.
+const CONTRACT_HEADERS: [&str; 7] = [
+    "openstack-api-version",
+    "vary",
+    "openstack-api-minimum-version",
+    "openstack-api-maximum-version",
+    "cache-control",
+    "content-type",
+    "allow",
+];
+
+type Answer = (u16, Vec<(String, Option<String>)>, Value);
+
+fn contract_headers<'a>(get_all: impl Fn(&str) -> Vec<&'a [u8]>) -> Vec<(String, Option<String>)> {
+    CONTRACT_HEADERS
+        .iter()
+        .map(|name| {
+            let values: Vec<String> =
+                get_all(name).into_iter().map(|v| String::from_utf8_lossy(v).into_owned()).collect();
+            (name.to_string(), (!values.is_empty()).then(|| values.join(", ")))
+        })
+        .collect()
+}
+
+fn body(bytes: &[u8]) -> Value {
+    serde_json::from_slice(bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into()))
+}
+
+/// One request: method, path, version header, JSON body.
+type Request<'a> = (&'a str, &'a str, Option<&'a str>, Option<Value>);
+
+async fn actix_answer<S, B>(app: &S, (method, path, version, json): &Request<'_>) -> Answer
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let mut req = actix_test::TestRequest::default().method(method.parse().expect("a method")).uri(path);
+    if let Some(version) = version {
+        req = req.insert_header(("OpenStack-API-Version", format!("compute {version}")));
+    }
+    if let Some(json) = json {
+        req = req.set_json(json);
+    }
+    let res = actix_test::call_service(app, req.to_request()).await;
+    let status = res.status().as_u16();
+    let named = contract_headers(|name| res.headers().get_all(name).map(|v| v.as_bytes()).collect());
+    (status, named, body(&actix_test::read_body(res).await))
+}
+
+async fn axum_answer(app: &Router, (method, path, version, json): &Request<'_>) -> Answer {
+    let mut req = http::Request::builder().method(*method).uri(*path);
+    if let Some(version) = version {
+        req = req.header("OpenStack-API-Version", format!("compute {version}"));
+    }
+    let payload = match json {
+        Some(json) => {
+            req = req.header("Content-Type", "application/json");
+            axum::body::Body::from(json.to_string())
+        }
+        None => axum::body::Body::empty(),
+    };
+    let res = app.clone().oneshot(req.body(payload).expect("a request")).await.expect("infallible");
+    let status = res.status().as_u16();
+    let named = contract_headers(|name| res.headers().get_all(name).iter().map(|v| v.as_bytes()).collect());
+    (status, named, body(&res.into_body().collect().await.expect("the body").to_bytes()))
+}
+
+fn requests() -> Vec<Request<'static>> {
+    let mut requests = Vec::new();
+    for version in
+        [None, Some("2.1"), Some("2.2"), Some("2.3"), Some("2.4"), Some("latest"), Some("2.9"), Some("2.x")]
+    {
+        requests.push(("GET", "/v2.1/servers/42", version, None));
+        requests.push(("GET", "/v2.1/servers", version, None));
+        requests.push(("DELETE", "/v2.1/servers/42", version, None));
+        requests.push(("PUT", "/v2.1/servers/42", version, Some(json!({"locked": true}))));
+        requests.push(("PATCH", "/v2.1/servers/42", version, None));
+        requests.push(("POST", "/v2.1/servers", version, None));
+    }
+    requests.push(("PUT", "/v2.1/servers/42", Some("2.4"), Some(json!({"locked": "yes"}))));
+    requests
+}
+
+async fn compare(nova: bool) -> Vec<Answer> {
+    let mut negotiation = microversion_actix::VersionNegotiation::new(API);
+    let mut layer = microversion_axum::VersionNegotiationLayer::new(API);
+    if nova {
+        negotiation = negotiation.with_error_format(NovaFaults::default());
+        layer = layer.with_error_format(NovaFaults::default());
+    }
+    let actix = actix_test::init_service(
+        actix_web::App::new().wrap(negotiation).service(on_actix::Servers { prefix: "compute" }),
+    )
+    .await;
+    let axum = Router::new().merge(on_axum::Servers { prefix: "compute" }).layer(layer);
+    let mut answers = Vec::new();
+    for request in requests() {
+        let expected = actix_answer(&actix, &request).await;
+        let got = axum_answer(&axum, &request).await;
+        assert_eq!(got, expected, "{request:?} (nova faults: {nova})");
+        answers.push(got);
+    }
+    answers
+}
+
+#[actix_web::test]
+async fn one_declaration_answers_alike_on_actix_and_axum() {
+    let answers = compare(false).await;
+    // What the matrix reaches: every kind of answer, not one path many times.
+    let statuses: std::collections::BTreeSet<u16> = answers.iter().map(|(status, ..)| *status).collect();
+    assert_eq!(statuses, [200, 400, 405, 406, 410, 500].into());
+}
+
+#[actix_web::test]
+async fn with_nova_faults_too() {
+    compare(true).await;
+}
+
+/// The answers themselves, on axum: the variant of the version, the 405's
+/// `Allow` at the version, the removal named, the helper's gap a 500.
+#[tokio::test]
+async fn axum_routes_answer_by_version() {
+    let app = Router::new()
+        .merge(on_axum::Servers { prefix: "compute" })
+        .layer(microversion_axum::VersionNegotiationLayer::new(API));
+    let header = |name: &str, answer: &Answer| {
+        answer.1.iter().find(|(n, _)| n == name).and_then(|(_, value)| value.clone())
+    };
+    let show_21 = axum_answer(&app, &("GET", "/v2.1/servers/42", Some("2.1"), None)).await;
+    assert_eq!(show_21.2, json!({"server": {"id": "42"}}));
+    let show_23 = axum_answer(&app, &("GET", "/v2.1/servers/42", Some("2.3"), None)).await;
+    assert_eq!(show_23.2, json!({"server": {"id": "42", "host": "compute-2.3"}}));
+    assert_eq!(header("openstack-api-version", &show_23).as_deref(), Some("compute 2.3"));
+
+    let lock_early =
+        axum_answer(&app, &("PUT", "/v2.1/servers/42", Some("2.3"), Some(json!({"locked": true})))).await;
+    assert_eq!(lock_early.0, 405);
+    assert_eq!(header("allow", &lock_early).as_deref(), Some("GET, DELETE"));
+    let patch_late = axum_answer(&app, &("PATCH", "/v2.1/servers/42", Some("2.4"), None)).await;
+    assert_eq!((patch_late.0, header("allow", &patch_late).as_deref()), (405, Some("GET, PUT")));
+
+    let gone = axum_answer(&app, &("DELETE", "/v2.1/servers/42", Some("2.4"), None)).await;
+    assert_eq!(gone.0, 410);
+    assert_eq!(
+        gone.2["errors"][0]["detail"],
+        "This method was removed in API version 2.4; version 2.4 does not have it."
+    );
+    assert_eq!(gone.2["errors"][0]["code"], "compute.method-removed");
+
+    let unserved_helper = axum_answer(&app, &("GET", "/v2.1/servers", Some("2.1"), None)).await;
+    assert_eq!(unserved_helper.0, 500);
+    let list = axum_answer(&app, &("GET", "/v2.1/servers", Some("2.5"), None)).await;
+    assert_eq!(list.2, json!({"servers": [{"name": "vm (2.5)"}]}));
+}
+
+/// Without the layer, a generated route cannot know its version: a 500
+/// naming the mistake, never a guessed version.
+#[tokio::test]
+async fn without_the_layer_a_route_is_a_500_naming_it() {
+    let app = Router::new().merge(on_axum::Servers { prefix: "compute" });
+    let (status, _, body) = axum_answer(&app, &("GET", "/v2.1/servers/42", None, None)).await;
+    assert_eq!(status, 500);
+    let detail = body["errors"][0]["detail"].as_str().expect("a detail");
+    assert!(
+        detail.contains("GET /v2.1/servers/42") && detail.contains("VersionNegotiationLayer"),
+        "{detail}"
+    );
+}
+
+/// The controller describes its operations on axum as on actix.
+#[test]
+fn the_operations_are_described_alike() {
+    use microversion_axum::operation::Controller as _;
+    let axum_ops = <on_axum::Servers>::OPERATIONS;
+    let actix_ops = <on_actix::Servers as microversion_actix::operation::Controller>::OPERATIONS;
+    let summary = |ops: &[microversion_core::Operation]| -> Vec<String> {
+        ops.iter()
+            .map(|op| {
+                let ranges: Vec<String> = op.variants.iter().map(|v| v.range.to_string()).collect();
+                format!("{} {:?} {:?} {ranges:?} {}", op.name, op.http_method, op.path, op.missing_status)
+            })
+            .collect()
+    };
+    assert_eq!(summary(axum_ops), summary(actix_ops));
+    assert_eq!(axum_ops.len(), 5);
+}

@@ -1,0 +1,313 @@
+impl Servers {
+    #[doc(hidden)]
+    #[allow(clippy::unused_async, dead_code)]
+    async fn __mv_show_v0(&self, id: Path<String>) -> String {
+        id.0
+    }
+    #[doc(hidden)]
+    #[allow(clippy::unused_async, dead_code)]
+    async fn __mv_show_v1(&self, id: Path<String>, version: ApiVersion) -> String {
+        format!("{} {}", id.0, version.version())
+    }
+    #[doc(hidden)]
+    #[allow(unused_mut, unused_variables)]
+    fn __mv_route_show(
+        __controller: ::microversion_axum::__private::Shared<Self>,
+        __input: ::microversion_axum::__private::OperationInput,
+    ) -> ::microversion_axum::__private::RouteFuture {
+        #[allow(non_snake_case)]
+        fn response_of_show<__R: ::microversion_axum::__private::RouteResponse>(
+            __out: __R,
+            __req: &::microversion_axum::__private::Request,
+        ) -> ::microversion_axum::__private::Response {
+            ::microversion_axum::__private::RouteResponse::respond(__out, __req)
+        }
+        ::std::boxed::Box::pin(async move {
+            let ::microversion_axum::__private::OperationInput {
+                request: mut __req,
+                payload: mut __payload,
+                version: __version,
+            } = __input;
+            let __key: u32 = __version.packed();
+            if __key < 0x0002_0003_u32 {
+                if __key >= 0x0002_0001_u32 {
+                    let __a0: Path<String> = {
+                        #[allow(non_snake_case)]
+                        fn argument_id_of_show<
+                            __T: ::microversion_axum::__private::RouteArgument<__M>,
+                            __M,
+                        >(
+                            __req: &mut ::microversion_axum::__private::Request,
+                            __payload: &mut ::microversion_axum::__private::Payload,
+                        ) -> impl ::core::future::Future<
+                            Output = ::core::result::Result<
+                                __T,
+                                ::microversion_axum::__private::Error,
+                            >,
+                        > {
+                            ::microversion_axum::__private::Extracting::new(
+                                <__T as ::microversion_axum::__private::RouteArgument<
+                                    __M,
+                                >>::extract(__req, __payload),
+                            )
+                        }
+                        match argument_id_of_show(&mut __req, &mut __payload).await {
+                            ::core::result::Result::Ok(__value) => __value,
+                            ::core::result::Result::Err(__error) => {
+                                return ::microversion_axum::__private::error_response(
+                                    __error,
+                                );
+                            }
+                        }
+                    };
+                    let __out = __controller.__mv_show_v0(__a0).await;
+                    response_of_show(__out, &__req)
+                } else {
+                    ::microversion_axum::__private::missing(
+                        __version,
+                        404u16,
+                        ::core::option::Option::None,
+                        <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
+                        "show",
+                    )
+                }
+            } else {
+                let __a0: Path<String> = {
+                    #[allow(non_snake_case)]
+                    fn argument_id_of_show<
+                        __T: ::microversion_axum::__private::RouteArgument<__M>,
+                        __M,
+                    >(
+                        __req: &mut ::microversion_axum::__private::Request,
+                        __payload: &mut ::microversion_axum::__private::Payload,
+                    ) -> impl ::core::future::Future<
+                        Output = ::core::result::Result<
+                            __T,
+                            ::microversion_axum::__private::Error,
+                        >,
+                    > {
+                        ::microversion_axum::__private::Extracting::new(
+                            <__T as ::microversion_axum::__private::RouteArgument<
+                                __M,
+                            >>::extract(__req, __payload),
+                        )
+                    }
+                    match argument_id_of_show(&mut __req, &mut __payload).await {
+                        ::core::result::Result::Ok(__value) => __value,
+                        ::core::result::Result::Err(__error) => {
+                            return ::microversion_axum::__private::error_response(
+                                __error,
+                            );
+                        }
+                    }
+                };
+                let __a1: ApiVersion = {
+                    #[allow(non_snake_case)]
+                    fn argument_version_of_show<
+                        __T: ::microversion_axum::__private::RouteArgument<__M>,
+                        __M,
+                    >(
+                        __req: &mut ::microversion_axum::__private::Request,
+                        __payload: &mut ::microversion_axum::__private::Payload,
+                    ) -> impl ::core::future::Future<
+                        Output = ::core::result::Result<
+                            __T,
+                            ::microversion_axum::__private::Error,
+                        >,
+                    > {
+                        ::microversion_axum::__private::Extracting::new(
+                            <__T as ::microversion_axum::__private::RouteArgument<
+                                __M,
+                            >>::extract(__req, __payload),
+                        )
+                    }
+                    match argument_version_of_show(&mut __req, &mut __payload).await {
+                        ::core::result::Result::Ok(__value) => __value,
+                        ::core::result::Result::Err(__error) => {
+                            return ::microversion_axum::__private::error_response(
+                                __error,
+                            );
+                        }
+                    }
+                };
+                let __out = __controller.__mv_show_v1(__a0, __a1).await;
+                response_of_show(__out, &__req)
+            }
+        })
+    }
+    #[doc(hidden)]
+    #[allow(clippy::unused_async, dead_code)]
+    async fn __mv_lock_v0(&self, body: Json<Value>) -> Json<Value> {
+        body
+    }
+    #[doc(hidden)]
+    #[allow(unused_mut, unused_variables)]
+    fn __mv_route_lock(
+        __controller: ::microversion_axum::__private::Shared<Self>,
+        __input: ::microversion_axum::__private::OperationInput,
+    ) -> ::microversion_axum::__private::RouteFuture {
+        #[allow(non_snake_case)]
+        fn response_of_lock<__R: ::microversion_axum::__private::RouteResponse>(
+            __out: __R,
+            __req: &::microversion_axum::__private::Request,
+        ) -> ::microversion_axum::__private::Response {
+            ::microversion_axum::__private::RouteResponse::respond(__out, __req)
+        }
+        ::std::boxed::Box::pin(async move {
+            let ::microversion_axum::__private::OperationInput {
+                request: mut __req,
+                payload: mut __payload,
+                version: __version,
+            } = __input;
+            let __key: u32 = __version.packed();
+            if __key >= 0x0002_0004_u32 {
+                let __a0: Json<Value> = {
+                    #[allow(non_snake_case)]
+                    fn argument_body_of_lock<
+                        __T: ::microversion_axum::__private::RouteArgument<__M>,
+                        __M,
+                    >(
+                        __req: &mut ::microversion_axum::__private::Request,
+                        __payload: &mut ::microversion_axum::__private::Payload,
+                    ) -> impl ::core::future::Future<
+                        Output = ::core::result::Result<
+                            __T,
+                            ::microversion_axum::__private::Error,
+                        >,
+                    > {
+                        ::microversion_axum::__private::Extracting::new(
+                            <__T as ::microversion_axum::__private::RouteArgument<
+                                __M,
+                            >>::extract(__req, __payload),
+                        )
+                    }
+                    match argument_body_of_lock(&mut __req, &mut __payload).await {
+                        ::core::result::Result::Ok(__value) => __value,
+                        ::core::result::Result::Err(__error) => {
+                            return ::microversion_axum::__private::error_response(
+                                __error,
+                            );
+                        }
+                    }
+                };
+                let __out = __controller.__mv_lock_v0(__a0).await;
+                response_of_lock(__out, &__req)
+            } else {
+                ::microversion_axum::__private::missing(
+                    __version,
+                    405u16,
+                    ::core::option::Option::None,
+                    <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
+                    "lock",
+                )
+            }
+        })
+    }
+}
+#[automatically_derived]
+impl<__S> ::core::convert::From<Servers>
+for ::microversion_axum::__private::axum::Router<__S>
+where
+    __S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
+{
+    fn from(__controller: Servers) -> ::microversion_axum::__private::axum::Router<__S> {
+        #[allow(unused_variables)]
+        let __controller = ::std::sync::Arc::new(__controller);
+        ::microversion_axum::__private::axum::Router::new()
+            .route(
+                "/v2.1/servers/{id}",
+                ::microversion_axum::__private::method_router(
+                    &__controller,
+                    &[
+                        (
+                            "GET",
+                            <Servers>::__mv_route_show
+                                as ::microversion_axum::__private::RouteFn<Servers>,
+                        ),
+                        (
+                            "PUT",
+                            <Servers>::__mv_route_lock
+                                as ::microversion_axum::__private::RouteFn<Servers>,
+                        ),
+                    ],
+                    <Servers as ::microversion_axum::__private::Controller>::OPERATIONS,
+                    "/v2.1/servers/{id}",
+                ),
+            )
+    }
+}
+#[automatically_derived]
+impl ::microversion_axum::__private::Controller for Servers {
+    const OPERATIONS: &'static [::microversion_axum::__private::Operation] = &[
+        ::microversion_axum::__private::Operation {
+            name: "show",
+            http_method: ::core::option::Option::Some("GET"),
+            path: ::core::option::Option::Some("/v2.1/servers/{id}"),
+            variants: &[
+                ::microversion_axum::__private::OperationVariant {
+                    range: ::microversion_axum::__private::packed_range(
+                        0x0002_0001_u32,
+                        0x0002_0002_u32,
+                    ),
+                    schemas: &[],
+                    query_schemas: &[],
+                    response: ::core::option::Option::None,
+                    errors: &[],
+                },
+                ::microversion_axum::__private::OperationVariant {
+                    range: ::microversion_axum::__private::packed_range(
+                        0x0002_0003_u32,
+                        ::core::primitive::u32::MAX,
+                    ),
+                    schemas: &[],
+                    query_schemas: &[],
+                    response: ::core::option::Option::None,
+                    errors: &[],
+                },
+            ],
+            missing_status: 404u16,
+        },
+        ::microversion_axum::__private::Operation {
+            name: "lock",
+            http_method: ::core::option::Option::Some("PUT"),
+            path: ::core::option::Option::Some("/v2.1/servers/{id}"),
+            variants: &[
+                ::microversion_axum::__private::OperationVariant {
+                    range: ::microversion_axum::__private::packed_range(
+                        0x0002_0004_u32,
+                        ::core::primitive::u32::MAX,
+                    ),
+                    schemas: &[],
+                    query_schemas: &[],
+                    response: ::core::option::Option::None,
+                    errors: &[],
+                },
+            ],
+            missing_status: 405u16,
+        },
+    ];
+}
+#[doc(hidden)]
+const _: () = {
+    const __MV_API: &::microversion_axum::__private::Api = &API;
+    ::core::assert!(
+        __MV_API.declares(::microversion_axum::__private::packed_range(0x0002_0001_u32,
+        0x0002_0001_u32)),
+        "a version of `show`, 2.1, is outside the versions declared by `API`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API.declares(::microversion_axum::__private::packed_range(0x0002_0002_u32,
+        0x0002_0002_u32)),
+        "a version of `show`, 2.2, is outside the versions declared by `API`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API.declares(::microversion_axum::__private::packed_range(0x0002_0003_u32,
+        0x0002_0003_u32)),
+        "a version of `show`, 2.3, is outside the versions declared by `API`: declare it in its version history first"
+    );
+    ::core::assert!(
+        __MV_API.declares(::microversion_axum::__private::packed_range(0x0002_0004_u32,
+        0x0002_0004_u32)),
+        "a version of `lock`, 2.4, is outside the versions declared by `API`: declare it in its version history first"
+    );
+};
