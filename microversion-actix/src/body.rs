@@ -5,13 +5,17 @@ use std::ops::{Deref, DerefMut};
 use std::time::Duration;
 
 use actix_web::dev::Payload;
-use actix_web::http::StatusCode;
 use actix_web::http::header;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 use futures_util::StreamExt;
 use futures_util::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+
+use microversion_core::body::{
+    BodyRefusal, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, check_content_type, check_declared_length,
+    deserialize, parse_json,
+};
 
 use crate::ApiError;
 
@@ -23,7 +27,7 @@ pub struct BodyLimit(pub usize);
 
 impl BodyLimit {
     /// 1 MiB.
-    pub const DEFAULT: BodyLimit = BodyLimit(1024 * 1024);
+    pub const DEFAULT: BodyLimit = BodyLimit(DEFAULT_BODY_LIMIT);
 
     /// The limit configured for `req`, or the default.
     pub fn of(req: &HttpRequest) -> BodyLimit {
@@ -51,7 +55,7 @@ pub struct BodyTimeout(pub Duration);
 
 impl BodyTimeout {
     /// 30 seconds.
-    pub const DEFAULT: BodyTimeout = BodyTimeout(Duration::from_secs(30));
+    pub const DEFAULT: BodyTimeout = BodyTimeout(DEFAULT_BODY_TIMEOUT);
 
     /// The deadline configured for `req`, or the default.
     pub fn of(req: &HttpRequest) -> BodyTimeout {
@@ -66,15 +70,6 @@ impl Default for BodyTimeout {
     fn default() -> BodyTimeout {
         BodyTimeout::DEFAULT
     }
-}
-
-fn timed_out(timeout: Duration) -> ApiError {
-    ApiError::new(
-        StatusCode::REQUEST_TIMEOUT,
-        "request-timeout",
-        "Request Timeout",
-        format!("The request body was not received within {} ms.", timeout.as_millis()),
-    )
 }
 
 /// Keeps the payload of a request answered 408 alive, discarding what still
@@ -107,47 +102,6 @@ const HOLD_LIMIT: Duration = Duration::from_secs(60);
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParsedJson(pub Value);
 
-/// Whether a media type (parameters allowed) is JSON: `application/json`
-/// or any `+json` type.
-pub(crate) fn is_json_type(content_type: &str) -> bool {
-    let essence = content_type.split(';').next().unwrap_or_default().trim();
-    essence.eq_ignore_ascii_case("application/json")
-        || (essence.len() > 5 && essence.is_char_boundary(essence.len() - 5) && {
-            let (kind, suffix) = essence.split_at(essence.len() - 5);
-            suffix.eq_ignore_ascii_case("+json") && kind.contains('/')
-        })
-}
-
-/// Checks the content type as Nova does: JSON types are accepted, and so
-/// are a missing or empty content type and `text/plain` (what many clients
-/// and servers send by default); anything else answers 415.
-fn check_content_type(req: &HttpRequest) -> Result<(), ApiError> {
-    let Some(value) = req.headers().get(header::CONTENT_TYPE) else {
-        return Ok(());
-    };
-    let text = value.to_str().unwrap_or("<not text>");
-    let essence = text.split(';').next().unwrap_or_default().trim();
-    if essence.is_empty() || essence.eq_ignore_ascii_case("text/plain") || is_json_type(text) {
-        return Ok(());
-    }
-    let shown: String = text.chars().take(100).collect();
-    Err(ApiError::new(
-        StatusCode::UNSUPPORTED_MEDIA_TYPE,
-        "unsupported-media-type",
-        "Unsupported Media Type",
-        format!("Unsupported Content-Type {shown:?}: the request body must be JSON (application/json)."),
-    ))
-}
-
-fn too_large(limit: usize) -> ApiError {
-    ApiError::new(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "request-too-large",
-        "Request Entity Too Large",
-        format!("The request body is larger than the limit of {limit} bytes."),
-    )
-}
-
 /// Reads and parses a JSON request body, once.
 ///
 /// - Content type: JSON, `text/plain` or none (as Nova accepts), else **415**.
@@ -163,26 +117,20 @@ fn too_large(limit: usize) -> ApiError {
 /// Never panics on any bytes. Used by [`Json`] and [`JsonBody`]; call it
 /// directly in a dispatcher that validates before the handler runs.
 pub async fn read_json_body(req: &HttpRequest, payload: &mut Payload) -> Result<Value, ApiError> {
-    check_content_type(req)?;
+    check_content_type(req.headers().get(header::CONTENT_TYPE).map(|v| v.as_bytes()))?;
     let BodyLimit(limit) = BodyLimit::of(req);
-    let declared = req
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
-    if declared.is_some_and(|len| len > limit as u64) {
-        return Err(too_large(limit));
-    }
+    let declared =
+        check_declared_length(req.headers().get(header::CONTENT_LENGTH).map(|v| v.as_bytes()), limit)?;
     let BodyTimeout(timeout) = BodyTimeout::of(req);
     let read = async {
         let mut bytes = web::BytesMut::with_capacity(declared.map_or(0, |len| len as usize));
         while let Some(chunk) = payload.next().await {
             let chunk = chunk.map_err(|e| match e {
-                actix_web::error::PayloadError::Overflow => too_large(limit),
-                other => ApiError::bad_request(format!("The request body could not be read: {other}.")),
+                actix_web::error::PayloadError::Overflow => BodyRefusal::TooLarge { limit },
+                other => BodyRefusal::Unreadable(other.to_string()),
             })?;
             if bytes.len() + chunk.len() > limit {
-                return Err(too_large(limit));
+                return Err(BodyRefusal::TooLarge { limit });
             }
             bytes.extend_from_slice(&chunk);
         }
@@ -190,33 +138,9 @@ pub async fn read_json_body(req: &HttpRequest, payload: &mut Payload) -> Result<
     };
     let Ok(read) = actix_web::rt::time::timeout(timeout, read).await else {
         hold_until_closed(payload.take());
-        return Err(timed_out(timeout));
+        return Err(BodyRefusal::TimedOut { timeout }.into());
     };
-    let bytes = read?;
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Value::Null);
-    }
-    serde_json::from_slice(&bytes).map_err(|e| {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "malformed-body",
-            "Malformed request body",
-            format!("Malformed request body: {e}."),
-        )
-    })
-}
-
-/// Deserializes a parsed body into `T`, answering 400 with serde's message.
-fn deserialize<T: DeserializeOwned>(value: Value) -> Result<T, ApiError> {
-    let missing = value.is_null();
-    serde_json::from_value(value).map_err(|e| {
-        let detail = if missing {
-            "The request body is missing: a JSON document is required.".to_owned()
-        } else {
-            format!("Invalid request body: {e}.")
-        };
-        ApiError::new(StatusCode::BAD_REQUEST, "invalid-body", "Invalid request body", detail)
-    })
+    Ok(parse_json(&read?)?)
 }
 
 /// The request body as a `T` (this crate's own `Json`, with errors as
@@ -274,7 +198,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let body = JsonBody::from_request(req, payload);
-        Box::pin(async move { deserialize(body.await?.0).map(Json) })
+        Box::pin(async move { Ok(Json(deserialize(body.await?.0)?)) })
     }
 }
 
@@ -314,20 +238,5 @@ impl FromRequest for JsonBody {
         let req = req.clone();
         let mut payload = payload.take();
         Box::pin(async move { read_json_body(&req, &mut payload).await.map(JsonBody) })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn json_media_types() {
-        for yes in ["application/json", "Application/JSON; charset=utf-8", "application/vnd.openstack+json"] {
-            assert!(is_json_type(yes), "{yes}");
-        }
-        for no in ["text/plain", "application/xml", "+json", "json", "application/jsonp", "é+json"] {
-            assert!(!is_json_type(no), "{no}");
-        }
     }
 }

@@ -11,11 +11,11 @@ use actix_web::http::header::HeaderValue;
 use actix_web::{HttpResponse, ResponseError};
 
 pub use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer, NovaFaults, Problem, ProblemFormat};
-pub use crate::violation::{
+use crate::{Version, discovery::Link, operation::UnservedVersion, version::NegotiationError};
+pub use microversion_core::violation::{
     Input as ViolationInput, MAX_ECHOED_VALUE_CHARS, MAX_MESSAGE_CHARS, Violation, best_match, python_repr,
     python_str,
 };
-use crate::{Version, discovery::Link, operation::UnservedVersion, version::NegotiationError};
 
 /// The error every part of this crate answers with, and the one handlers
 /// should return: a status, a stable error code, a title and a detail that
@@ -301,6 +301,46 @@ impl ResponseError for ApiError {
 impl From<UnservedVersion> for ApiError {
     fn from(err: UnservedVersion) -> ApiError {
         ApiError::internal(err.to_string())
+    }
+}
+
+/// 400, 408, 413 or 415: a request body refused before any schema (docs/reference.md §6.2).
+impl From<microversion_core::body::BodyRefusal> for ApiError {
+    fn from(refusal: microversion_core::body::BodyRefusal) -> ApiError {
+        let status = StatusCode::from_u16(refusal.status()).unwrap_or(StatusCode::BAD_REQUEST);
+        ApiError::new(status, refusal.code(), refusal.title(), refusal.detail())
+    }
+}
+
+/// 400 for a body that breaks the model at its version, 500 for a model
+/// whose derived schema does not compile.
+impl From<microversion_core::model::ModelReadError> for ApiError {
+    fn from(err: microversion_core::model::ModelReadError) -> ApiError {
+        match err {
+            microversion_core::model::ModelReadError::InvalidSchema(e) => {
+                ApiError::internal(format!("invalid model schema: {e}"))
+            }
+            microversion_core::model::ModelReadError::Invalid(invalid) => invalid.into(),
+        }
+    }
+}
+
+/// 400: a body or query string that breaks the schema of its version.
+impl From<microversion_core::schema::InvalidInput> for ApiError {
+    fn from(invalid: microversion_core::schema::InvalidInput) -> ApiError {
+        ApiError::invalid_input(invalid.0)
+    }
+}
+
+/// 500: a schema that cannot be compiled is the service's fault, never the client's.
+impl From<microversion_core::schema::SchemaError> for ApiError {
+    fn from(err: microversion_core::schema::SchemaError) -> ApiError {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "schema_invalid",
+            "Invalid request schema",
+            err.to_string(),
+        )
     }
 }
 

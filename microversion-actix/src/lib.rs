@@ -230,7 +230,6 @@ mod api_version;
 pub mod body;
 pub mod client;
 mod client_default;
-mod derive;
 pub mod discovery;
 pub mod error;
 mod format;
@@ -249,7 +248,6 @@ mod route;
 pub mod schema;
 pub mod test;
 pub mod version;
-mod violation;
 
 #[doc(hidden)]
 #[path = "private.rs"]

@@ -602,7 +602,10 @@ fn interned(text: String) -> &'static str {
 
 /// Whether the response already has a JSON body.
 fn is_json(headers: &HeaderMap) -> bool {
-    headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(crate::body::is_json_type)
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(microversion_core::body::is_json_type)
 }
 
 /// An [`ApiError`] for an error response produced by something other than

@@ -7,9 +7,6 @@ pub use actix_web;
 pub use serde;
 pub use serde_json;
 
-pub use crate::derive::{
-    DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
-};
 pub use crate::model::{FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
 pub use crate::operation::Controller;
 pub use crate::route::{MethodNotAllowed, OperationInput, OperationRoute, RouteFn, RouteFuture};
@@ -22,10 +19,11 @@ pub use crate::{
     },
     version::VersionRange,
 };
+pub use microversion_core::derive::{
+    DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
+};
 pub use microversion_core::packed_range;
-
-use std::any::TypeId;
-use std::sync::OnceLock;
+pub use microversion_core::schema::LazySchemas;
 
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};
@@ -178,60 +176,6 @@ pub fn missing(
     response
 }
 
-/// The schemas of one variant, compiled on first use, once per process, and
-/// the versions they apply to (a model schema may be limited to some).
-pub struct LazySchemas {
-    range: VersionRange,
-    compile: fn() -> Result<VersionedSchemas, SchemaError>,
-    compiled: OnceLock<Result<VersionedSchemas, SchemaError>>,
-    /// For `#[schema(model = T)]`: `T`, so that `Versioned<T>` need not validate again.
-    model: Option<fn() -> TypeId>,
-}
-
-impl LazySchemas {
-    /// Schemas to compile on first use, applied at the versions of `range`.
-    pub const fn new(
-        range: VersionRange,
-        compile: fn() -> Result<VersionedSchemas, SchemaError>,
-    ) -> LazySchemas {
-        LazySchemas { range, compile, compiled: OnceLock::new(), model: None }
-    }
-
-    /// The derived schemas of the versioned model `T`, applied at the versions of `range`.
-    pub const fn model<T: crate::VersionedModel + 'static>(
-        range: VersionRange,
-        compile: fn() -> Result<VersionedSchemas, SchemaError>,
-    ) -> LazySchemas {
-        LazySchemas { range, compile, compiled: OnceLock::new(), model: Some(TypeId::of::<T>) }
-    }
-
-    /// The compiled set, or why it cannot be compiled.
-    pub fn check(&self) -> Result<&VersionedSchemas, SchemaError> {
-        self.compiled.get_or_init(self.compile).as_ref().map_err(Clone::clone)
-    }
-
-    /// Compiles now; an invalid schema stops the server at start-up with its name.
-    pub fn check_at_startup(&self) {
-        if let Err(e) = self.check() {
-            panic!("invalid request schema: {e}");
-        }
-    }
-
-    /// The compiled set if one of its schemas validates `version`, `None`
-    /// if the request goes unvalidated at that version (Nova's rule).
-    fn at(&self, version: Version) -> Result<Option<&VersionedSchemas>, ApiError> {
-        let set = self.check().map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "schema_invalid",
-                "Invalid request schema",
-                e.to_string(),
-            )
-        })?;
-        Ok((self.range.contains(version) && set.schema_for(version).is_some()).then_some(set))
-    }
-}
-
 /// Validates the query string when a schema covers `version`, the way Nova
 /// does (every key to the list of its values); the validated object is left
 /// in the request for the variant's [`JsonQuery`](crate::JsonQuery).
@@ -240,8 +184,8 @@ pub fn validate_query(
     version: Version,
     schemas: &LazySchemas,
 ) -> Result<(), actix_web::Error> {
-    let Some(set) = schemas.at(version)? else { return Ok(()) };
-    let query = set.validate_query(version, req.query_string())?;
+    let Some(set) = schemas.at(version).map_err(ApiError::from)? else { return Ok(()) };
+    let query = set.validate_query(version, req.query_string()).map_err(ApiError::from)?;
     req.extensions_mut().insert(ValidatedQuery(query));
     Ok(())
 }
@@ -255,13 +199,13 @@ pub async fn validate_body(
     version: Version,
     schemas: &LazySchemas,
 ) -> Result<(), actix_web::Error> {
-    let Some(set) = schemas.at(version)? else { return Ok(()) };
+    let Some(set) = schemas.at(version).map_err(ApiError::from)? else { return Ok(()) };
     let body = crate::body::read_json_body(req, payload).await?;
-    set.validate(version, &body)?;
+    set.validate(version, &body).map_err(ApiError::from)?;
     let mut extensions = req.extensions_mut();
     extensions.insert(ParsedJson(body));
-    if let Some(model) = schemas.model {
-        extensions.insert(ValidatedAs(model()));
+    if let Some(model) = schemas.model_type() {
+        extensions.insert(ValidatedAs(model));
     }
     Ok(())
 }

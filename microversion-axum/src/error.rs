@@ -8,9 +8,11 @@ use axum::body::Body;
 use axum::response::{IntoResponse, Response};
 use http::StatusCode;
 use http::header::{self, HeaderValue};
+use microversion_core::body::BodyRefusal;
+use microversion_core::schema::{InvalidInput, SchemaError};
 use microversion_core::{
-    ApiSigErrors, NegotiationError, Problem, ProblemFormat, UnservedVersion, Version, not_at_version_detail,
-    qualified_code, removed_detail,
+    ApiSigErrors, NegotiationError, Problem, ProblemFormat, UnservedVersion, Version, Violation,
+    not_at_version_detail, qualified_code, removed_detail,
 };
 
 /// The error of a versioned API on axum: a status, a stable error code, a
@@ -46,6 +48,7 @@ struct Fields {
     min_version: Option<Version>,
     max_version: Option<Version>,
     request_id: Option<String>,
+    violations: Vec<Violation>,
 }
 
 /// The canonical reason phrase of `status`, or `"Error"`.
@@ -70,6 +73,7 @@ impl ApiError {
             min_version: None,
             max_version: None,
             request_id: None,
+            violations: Vec::new(),
         }))
     }
 
@@ -110,6 +114,16 @@ impl ApiError {
     /// names the version that removed it.
     pub fn removed_at_version(version: Version, removed_in: Version, status: StatusCode) -> ApiError {
         ApiError::new(status, "method-removed", reason(status), removed_detail(version, removed_in))
+    }
+
+    /// 400 for a request body or query string that breaks the schema of its
+    /// version: the detail is the first violation in Nova's words, the
+    /// API-SIG document lists them all (docs/reference.md §5.3).
+    pub fn invalid_input(violations: Vec<Violation>) -> ApiError {
+        let detail = violations.first().map_or_else(|| "Invalid input.".to_owned(), ToString::to_string);
+        let mut err = ApiError::new(StatusCode::BAD_REQUEST, "invalid-input", "Invalid Input", detail);
+        err.0.violations = violations;
+        err
     }
 
     /// Sets the minimum and maximum versions shown to the client.
@@ -159,6 +173,11 @@ impl ApiError {
         self.0.request_id.as_deref()
     }
 
+    /// The schema violations of an [`ApiError::invalid_input`] error.
+    pub fn violations(&self) -> &[Violation] {
+        &self.0.violations
+    }
+
     /// The answer to this error in `format`, its code prefixed with
     /// `service`: the body, its content type, and the served range in
     /// `OpenStack-API-Minimum-Version`/`-Maximum-Version` when it has one.
@@ -172,7 +191,8 @@ impl ApiError {
             min_version: self.min_version(),
             max_version: self.max_version(),
             request_id: self.request_id(),
-            ..Problem::default()
+            violations: (!self.violations().is_empty()).then(|| serde_json::json!(self.violations())),
+            links: None,
         };
         let mut res = Response::new(Body::from(format.render_problem(&problem, service).to_string()));
         *res.status_mut() = self.status();
@@ -217,6 +237,46 @@ impl IntoResponse for ApiError {
 impl From<UnservedVersion> for ApiError {
     fn from(err: UnservedVersion) -> ApiError {
         ApiError::internal(err.to_string())
+    }
+}
+
+/// 400, 408, 413 or 415: a request body refused before any schema.
+impl From<BodyRefusal> for ApiError {
+    fn from(refusal: BodyRefusal) -> ApiError {
+        let status = StatusCode::from_u16(refusal.status()).unwrap_or(StatusCode::BAD_REQUEST);
+        ApiError::new(status, refusal.code(), refusal.title(), refusal.detail())
+    }
+}
+
+/// 400 for a body that breaks the model at its version, 500 for a model
+/// whose derived schema does not compile.
+impl From<microversion_core::model::ModelReadError> for ApiError {
+    fn from(err: microversion_core::model::ModelReadError) -> ApiError {
+        match err {
+            microversion_core::model::ModelReadError::InvalidSchema(e) => {
+                ApiError::internal(format!("invalid model schema: {e}"))
+            }
+            microversion_core::model::ModelReadError::Invalid(invalid) => invalid.into(),
+        }
+    }
+}
+
+/// 400: a body or query string that breaks the schema of its version.
+impl From<InvalidInput> for ApiError {
+    fn from(invalid: InvalidInput) -> ApiError {
+        ApiError::invalid_input(invalid.0)
+    }
+}
+
+/// 500: a schema that cannot be compiled is the service's fault.
+impl From<SchemaError> for ApiError {
+    fn from(err: SchemaError) -> ApiError {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "schema_invalid",
+            "Invalid request schema",
+            err.to_string(),
+        )
     }
 }
 

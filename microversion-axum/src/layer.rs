@@ -14,6 +14,7 @@ use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use http::{Request, StatusCode};
 
 use crate::ApiError;
+use crate::model::Unrendered;
 use microversion_core::{
     Api, ApiSigErrors, CapError, MAX_VERSION_HEADER, MIN_VERSION_HEADER, Negotiated, NegotiationError,
     ProblemFormat, ResponseHeaders, VaryUpdate, Version, VersionCap, VersionSource, append_vary,
@@ -386,6 +387,11 @@ impl State {
     /// answered with is rendered in the API's format, keeping the headers
     /// the handler set; then the version headers.
     fn finish(&self, res: Response, version: Option<Version>) -> Response {
+        // A `Versioned` answer waits for the version to be rendered at.
+        let res = match (res.extensions().get::<Unrendered>().cloned(), version) {
+            (Some(unrendered), Some(version)) => unrendered.render(version, res),
+            _ => res,
+        };
         let mut res = match res.extensions().get::<ApiError>() {
             Some(error) => {
                 let mut rendered = error.render(&*self.format, Some(self.api.service_type()));

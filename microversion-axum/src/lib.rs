@@ -34,10 +34,12 @@
 //! let app: Router = Router::from(Discovery::new(&[COMPUTE])).merge(api);
 //! ```
 
+mod body;
 mod discovery;
 mod error;
 mod extract;
 mod layer;
+pub mod model;
 pub mod operation;
 mod route;
 
@@ -45,6 +47,7 @@ mod route;
 #[path = "private.rs"]
 pub mod __private;
 
+pub use body::{BodyLimit, BodyTimeout, Json, JsonQuery};
 pub use discovery::Discovery;
 pub use error::ApiError;
 pub use extract::ApiVersion;
@@ -82,12 +85,38 @@ pub use layer::{
 /// ```
 #[doc(inline)]
 pub use microversion_macros::controller;
+pub use model::{Versioned, VersionedModel};
 
 /// The versions a controller method serves: `#[api_version("2.1")]` (2.1 and
 /// later), `#[api_version("2.1", "2.4")]` (inclusive), optionally
 /// `missing = 405`. Only valid inside a [`macro@controller`] impl.
 #[doc(inline)]
 pub use microversion_macros::api_version;
+
+/// A request schema for some versions of a controller route:
+/// `#[schema(schema_fn, "2.3", "2.8")]`, `#[schema(query = schema_fn, ...)]`
+/// or `#[schema(model = Type)]`. Only valid inside a [`macro@controller`] impl.
+#[doc(inline)]
+pub use microversion_macros::schema;
+
+/// A version history, checked where it is written: one
+/// `"X.Y" => "the change it made"` per version, oldest first; a
+/// `&'static [Microversion]` for [`Api::new`].
+///
+/// ```
+/// use microversion_axum::{Api, Version, history};
+///
+/// const VOLUME: Api = Api::new("volume", history!["3.0" => "Initial version.", "3.1" => "Types."]);
+/// assert_eq!(VOLUME.max(), Version::lit("3.1"));
+/// ```
+#[doc(inline)]
+pub use microversion_macros::history;
+
+/// Derives [`trait@VersionedModel`] for a struct whose fields carry
+/// versions (`#[versioned(since = "2.55")]`, `until`, `rename`, `nested`,
+/// ...), as on actix: the models are the core's, shared by both.
+#[doc(inline)]
+pub use microversion_macros::VersionedModel;
 
 pub use microversion_core::{
     Api, ApiSigErrors, Microversion, Negotiated, NovaFaults, Problem, ProblemFormat, Version, VersionCap,

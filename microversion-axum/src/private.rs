@@ -7,7 +7,13 @@
 pub use axum;
 pub use serde_json;
 
-pub use microversion_core::{Api, Version, VersionRange, packed_range};
+pub use microversion_core::derive::{
+    DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
+};
+pub use microversion_core::model::{FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
+pub use microversion_core::schema::{LazySchemas, SchemaError, SchemaSource, VersionedSchemas};
+pub use microversion_core::{Api, Microversion, Version, VersionRange, Violation, packed_range};
+pub use serde;
 
 pub use crate::operation::{
     Controller, Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument,
@@ -24,6 +30,8 @@ use axum::body::Body;
 use axum::extract::{FromRequest, FromRequestParts};
 use axum::response::IntoResponse;
 
+use crate::ApiError;
+
 /// The request as a route's arguments are extracted from it: its head.
 pub type Request = http::request::Parts;
 
@@ -39,10 +47,11 @@ pub type Error = Response;
 /// How the routes of one controller share it: across threads, as axum's are.
 pub type Shared<C> = Arc<C>;
 
-/// The answer of an error.
+/// The answer of an error: a rejection already is one; an [`ApiError`](crate::ApiError)
+/// is rendered in the API's format by the layer.
 #[inline]
-pub fn error_response(error: Error) -> Response {
-    error
+pub fn error_response(error: impl IntoResponse) -> Response {
+    error.into_response()
 }
 
 /// The marker of an argument read from the request's head.
@@ -126,4 +135,41 @@ impl<T: IntoResponse> RouteResponse for T {
 /// validation has no axum twin): the answer as it is.
 pub async fn check_response(_: &Request, _: Version, _: &ResponseDescription, res: Response) -> Response {
     res
+}
+
+/// Validates the query string when a schema covers `version`, the way Nova
+/// does; the validated object is left in the request for [`JsonQuery`](crate::JsonQuery).
+pub fn validate_query(
+    request: &mut Request,
+    version: Version,
+    schemas: &LazySchemas,
+) -> Result<(), ApiError> {
+    let Some(set) = schemas.at(version)? else { return Ok(()) };
+    let query = set.validate_query(version, request.uri.query().unwrap_or_default())?;
+    request.extensions.insert(crate::body::ValidatedQuery(query));
+    Ok(())
+}
+
+/// Reads, parses and validates the body when a schema covers `version`.
+/// The parsed body is left in the request for [`Json`](crate::Json), and the
+/// bytes put back, so that any body extractor (`axum::Json`, `String`) reads
+/// what was validated.
+pub async fn validate_body(
+    request: &mut Request,
+    payload: &mut Payload,
+    version: Version,
+    schemas: &LazySchemas,
+) -> Result<(), Error> {
+    let refused = |e: crate::ApiError| e.into_response();
+    let Some(set) = schemas.at(version).map_err(|e| refused(e.into()))? else { return Ok(()) };
+    let bytes =
+        crate::body::read_bytes(request, payload.take().unwrap_or_default()).await.map_err(refused)?;
+    let body = microversion_core::body::parse_json(&bytes).map_err(|e| refused(e.into()))?;
+    set.validate(version, &body).map_err(|e| refused(e.into()))?;
+    request.extensions.insert(crate::body::ParsedJson(body));
+    if let Some(model) = schemas.model_type() {
+        request.extensions.insert(crate::model::ValidatedAs(model));
+    }
+    *payload = Some(Body::from(bytes));
+    Ok(())
 }

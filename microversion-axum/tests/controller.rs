@@ -28,8 +28,38 @@ const API: Api = Api::new(
 macro_rules! servers {
     ($module:ident, $framework:ident, $Path:ty, $($Json:ident)::+ $(, $axum:ident)?) => {
         mod $module {
-            use $framework::{ApiError, ApiVersion, controller};
+            use $framework::{ApiError, ApiVersion, JsonQuery, Versioned, VersionedModel, controller};
             use serde_json::{Value, json};
+
+            /// A server as each version shows it.
+            #[derive(VersionedModel)]
+            #[versioned(crate = $framework)]
+            pub(crate) struct Server {
+                id: String,
+                name: String,
+                #[versioned(since = "2.3")]
+                description: Option<String>,
+            }
+
+            /// A rename as each version may send it.
+            #[derive(VersionedModel)]
+            #[versioned(crate = $framework)]
+            pub(crate) struct Rename {
+                name: String,
+                #[versioned(since = "2.3")]
+                description: Option<String>,
+            }
+
+            fn lock_schema() -> Value {
+                json!({"type": "object", "required": ["locked"], "properties": {"locked": {"type": "boolean"}},
+                       "additionalProperties": false})
+            }
+
+            fn list_query() -> Value {
+                json!({"type": "object", "properties": {
+                    "limit": {"type": "array", "items": {"type": "string", "pattern": "^[0-9]+$"}}},
+                    "additionalProperties": false})
+            }
 
             pub(crate) struct Servers {
                 pub(crate) prefix: &'static str,
@@ -53,6 +83,7 @@ macro_rules! servers {
                 /// Only from 2.4; earlier, a 405 naming what is allowed then.
                 #[put("/servers/{id}")]
                 #[api_version("2.4", missing = 405)]
+                #[schema(lock_schema, "2.4")]
                 async fn lock(&self, id: $Path, body: $($Json)::+<Value>) -> Result<$($Json)::+<Value>, ApiError> {
                     match body.0["locked"].as_bool() {
                         Some(locked) => Ok($($Json)::+(json!({"server": {"id": id.as_str(), "locked": locked}}))),
@@ -67,11 +98,24 @@ macro_rules! servers {
                     format!("deleted {}", id.as_str())
                 }
 
+                /// From 2.5 the query is checked: a limit of digits, nothing else.
+                /// A model read and rendered at the version.
+                #[post("/servers/{id}/rename")]
+                #[api_version("2.1")]
+                async fn rename(&self, id: $Path, body: Versioned<Rename>) -> Result<Versioned<Server>, ApiError> {
+                    let Rename { name, description } = body.into_inner();
+                    if name.is_empty() {
+                        return Err(ApiError::bad_request("A name cannot be empty."));
+                    }
+                    Ok(Versioned::created(Server { id: id.as_str().to_owned(), name, description }))
+                }
+
                 #[get("/servers")]
                 #[api_version("2.1")]
-                async fn list(&self, version: ApiVersion) -> Result<$($Json)::+<Value>, ApiError> {
+                #[schema(query = list_query, "2.5")]
+                async fn list(&self, version: ApiVersion, query: JsonQuery) -> Result<$($Json)::+<Value>, ApiError> {
                     let name = self.name(version.version())?;
-                    Ok($($Json)::+(json!({"servers": [{"name": name}]})))
+                    Ok($($Json)::+(json!({"servers": [{"name": name}], "limit": query.last("limit")})))
                 }
 
                 /// A versioned helper with gaps: none at 2.1 or 2.4 (there the
@@ -91,7 +135,7 @@ macro_rules! servers {
 }
 
 servers!(on_actix, microversion_actix, actix_web::web::Path<String>, microversion_actix::Json);
-servers!(on_axum, microversion_axum, axum::extract::Path<String>, axum::Json, axum);
+servers!(on_axum, microversion_axum, axum::extract::Path<String>, microversion_axum::Json, axum);
 
 /// The headers compared between the two.
 const CONTRACT_HEADERS: [&str; 7] = [
@@ -121,10 +165,14 @@ fn body(bytes: &[u8]) -> Value {
     serde_json::from_slice(bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into()))
 }
 
-/// One request: method, path, version header, JSON body.
-type Request<'a> = (&'a str, &'a str, Option<&'a str>, Option<Value>);
+/// One request: method, path, version header, body (its content type and bytes).
+type Request<'a> = (&'a str, &'a str, Option<&'a str>, Option<(&'a str, String)>);
 
-async fn actix_answer<S, B>(app: &S, (method, path, version, json): &Request<'_>) -> Answer
+fn json_body(value: Value) -> Option<(&'static str, String)> {
+    Some(("application/json", value.to_string()))
+}
+
+async fn actix_answer<S, B>(app: &S, (method, path, version, body_sent): &Request<'_>) -> Answer
 where
     S: actix_web::dev::Service<
             actix_http::Request,
@@ -137,8 +185,8 @@ where
     if let Some(version) = version {
         req = req.insert_header(("OpenStack-API-Version", format!("compute {version}")));
     }
-    if let Some(json) = json {
-        req = req.set_json(json);
+    if let Some((content_type, bytes)) = body_sent {
+        req = req.insert_header(("Content-Type", *content_type)).set_payload(bytes.clone());
     }
     let res = actix_test::call_service(app, req.to_request()).await;
     let status = res.status().as_u16();
@@ -146,15 +194,15 @@ where
     (status, named, body(&actix_test::read_body(res).await))
 }
 
-async fn axum_answer(app: &Router, (method, path, version, json): &Request<'_>) -> Answer {
+async fn axum_answer(app: &Router, (method, path, version, body_sent): &Request<'_>) -> Answer {
     let mut req = http::Request::builder().method(*method).uri(*path);
     if let Some(version) = version {
         req = req.header("OpenStack-API-Version", format!("compute {version}"));
     }
-    let payload = match json {
-        Some(json) => {
-            req = req.header("Content-Type", "application/json");
-            axum::body::Body::from(json.to_string())
+    let payload = match body_sent {
+        Some((content_type, bytes)) => {
+            req = req.header("Content-Type", *content_type).header("Content-Length", bytes.len());
+            axum::body::Body::from(bytes.clone())
         }
         None => axum::body::Body::empty(),
     };
@@ -172,11 +220,34 @@ fn requests() -> Vec<Request<'static>> {
         requests.push(("GET", "/v2.1/servers/42", version, None));
         requests.push(("GET", "/v2.1/servers", version, None));
         requests.push(("DELETE", "/v2.1/servers/42", version, None));
-        requests.push(("PUT", "/v2.1/servers/42", version, Some(json!({"locked": true}))));
+        requests.push(("PUT", "/v2.1/servers/42", version, json_body(json!({"locked": true}))));
+        requests.push(("GET", "/v2.1/servers?limit=10", version, None));
+        let renamed = json!({"name": "vm-2", "description": "the second"});
+        requests.push(("POST", "/v2.1/servers/42/rename", version, json_body(renamed)));
+        requests.push(("POST", "/v2.1/servers/42/rename", version, json_body(json!({"name": ""}))));
+        requests.push((
+            "POST",
+            "/v2.1/servers/42/rename",
+            version,
+            json_body(json!({"name": 7, "color": "red"})),
+        ));
+        requests.push(("GET", "/v2.1/servers?limit=ten&sort=name", version, None));
         requests.push(("PATCH", "/v2.1/servers/42", version, None));
         requests.push(("POST", "/v2.1/servers", version, None));
     }
-    requests.push(("PUT", "/v2.1/servers/42", Some("2.4"), Some(json!({"locked": "yes"}))));
+    // What a schema or the body rules refuse, at a version that checks them.
+    let lock = |body: Option<(&'static str, String)>| ("PUT", "/v2.1/servers/42", Some("2.4"), body);
+    requests.push(lock(json_body(json!({"locked": "yes"}))));
+    requests.push(lock(json_body(json!({"locked": true, "reason": 7, "extra": [1]}))));
+    requests.push(lock(json_body(json!([]))));
+    requests.push(lock(Some(("application/json", "{\"locked\": tru".into()))));
+    requests.push(lock(Some(("application/json", String::new()))));
+    requests.push(lock(Some(("application/xml", "<locked/>".into()))));
+    requests.push(lock(Some(("text/plain", "{\"locked\": false}".into()))));
+    requests.push(lock(Some((
+        "application/json",
+        format!("{{\"locked\": true, \"pad\": \"{}\"}}", "x".repeat(1 << 20)),
+    ))));
     requests
 }
 
@@ -207,7 +278,7 @@ async fn one_declaration_answers_alike_on_actix_and_axum() {
     let answers = compare(false).await;
     // What the matrix reaches: every kind of answer, not one path many times.
     let statuses: std::collections::BTreeSet<u16> = answers.iter().map(|(status, ..)| *status).collect();
-    assert_eq!(statuses, [200, 400, 405, 406, 410, 500].into());
+    assert_eq!(statuses, [200, 201, 400, 405, 406, 410, 413, 415, 500].into());
 }
 
 #[actix_web::test]
@@ -232,7 +303,8 @@ async fn axum_routes_answer_by_version() {
     assert_eq!(header("openstack-api-version", &show_23).as_deref(), Some("compute 2.3"));
 
     let lock_early =
-        axum_answer(&app, &("PUT", "/v2.1/servers/42", Some("2.3"), Some(json!({"locked": true})))).await;
+        axum_answer(&app, &("PUT", "/v2.1/servers/42", Some("2.3"), json_body(json!({"locked": true}))))
+            .await;
     assert_eq!(lock_early.0, 405);
     assert_eq!(header("allow", &lock_early).as_deref(), Some("GET, DELETE"));
     let patch_late = axum_answer(&app, &("PATCH", "/v2.1/servers/42", Some("2.4"), None)).await;
@@ -248,8 +320,25 @@ async fn axum_routes_answer_by_version() {
 
     let unserved_helper = axum_answer(&app, &("GET", "/v2.1/servers", Some("2.1"), None)).await;
     assert_eq!(unserved_helper.0, 500);
-    let list = axum_answer(&app, &("GET", "/v2.1/servers", Some("2.5"), None)).await;
-    assert_eq!(list.2, json!({"servers": [{"name": "vm (2.5)"}]}));
+    let rename = |version, body| ("POST", "/v2.1/servers/42/rename", Some(version), json_body(body));
+    let renamed = axum_answer(&app, &rename("2.3", json!({"name": "vm-2", "description": "two"}))).await;
+    assert_eq!((renamed.0, renamed.2), (201, json!({"id": "42", "name": "vm-2", "description": "two"})));
+    let early = axum_answer(&app, &rename("2.2", json!({"name": "vm-2"}))).await;
+    assert_eq!((early.0, early.2), (201, json!({"id": "42", "name": "vm-2"})));
+    let too_early = axum_answer(&app, &rename("2.2", json!({"name": "vm-2", "description": "two"}))).await;
+    assert_eq!(too_early.0, 400);
+    assert_eq!(too_early.2["errors"][0]["violations"][0]["path"], "/description", "{:?}", too_early.2);
+    let list = axum_answer(&app, &("GET", "/v2.1/servers?limit=3", Some("2.5"), None)).await;
+    assert_eq!(list.2, json!({"servers": [{"name": "vm (2.5)"}], "limit": "3"}));
+    let refused = axum_answer(&app, &("GET", "/v2.1/servers?limit=ten", Some("2.5"), None)).await;
+    assert_eq!(refused.0, 400);
+    assert_eq!(refused.2["errors"][0]["violations"][0]["path"], "/limit/0");
+    assert_eq!(refused.2["errors"][0]["violations"][0]["input"], "query");
+    let invalid =
+        axum_answer(&app, &("PUT", "/v2.1/servers/42", Some("2.4"), json_body(json!({"locked": 1})))).await;
+    assert_eq!(invalid.0, 400);
+    assert_eq!(invalid.2["errors"][0]["code"], "compute.invalid-input");
+    assert_eq!(invalid.2["errors"][0]["violations"][0]["keyword"], "type");
 }
 
 /// Without the layer, a generated route cannot know its version: a 500
@@ -281,5 +370,42 @@ fn the_operations_are_described_alike() {
             .collect()
     };
     assert_eq!(summary(axum_ops), summary(actix_ops));
-    assert_eq!(axum_ops.len(), 5);
+    assert_eq!(axum_ops.len(), 6);
+}
+
+/// After a `#[schema]` check has read the body, any body extractor still
+/// reads it: axum's own `Json` and `String` get the bytes that were validated.
+#[tokio::test]
+async fn axum_extractors_read_the_validated_body() {
+    use microversion_axum::controller;
+
+    fn echo_schema() -> Value {
+        json!({"type": "object", "required": ["name"]})
+    }
+
+    struct Echo;
+
+    #[controller(api = API, axum)]
+    impl Echo {
+        #[post("/echo")]
+        #[schema(echo_schema, "2.1")]
+        async fn echo(body: axum::Json<Value>) -> axum::Json<Value> {
+            body
+        }
+
+        #[post("/text")]
+        #[schema(echo_schema, "2.1")]
+        async fn text(body: String) -> String {
+            body
+        }
+    }
+
+    let app = Router::new().merge(Echo).layer(microversion_axum::VersionNegotiationLayer::new(API));
+    let sent = json!({"name": "vm", "extra": [1, 2]});
+    let echoed = axum_answer(&app, &("POST", "/echo", None, json_body(sent.clone()))).await;
+    assert_eq!((echoed.0, echoed.2), (200, sent.clone()));
+    let text = axum_answer(&app, &("POST", "/text", None, json_body(sent.clone()))).await;
+    assert_eq!((text.0, text.2), (200, sent));
+    let refused = axum_answer(&app, &("POST", "/echo", None, json_body(json!({"nom": "vm"})))).await;
+    assert_eq!(refused.0, 400);
 }

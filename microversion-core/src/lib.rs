@@ -11,6 +11,11 @@
 //!   [`DeprecationNotice`]: the `Deprecation` and `Sunset` a server sent.
 //! - [`Deprecation`], [`Api::retire_below`], [`VersionCap`]: a version's
 //!   life, from deprecation to retirement, and a cap changed while serving.
+//! - [`Problem`] and [`ProblemFormat`]: error documents; [`Violation`]: one
+//!   way a request broke its schema, in the words of Python's `jsonschema`.
+//! - With the feature `schema`: [`schema`] (versioned JSON-Schema validation
+//!   of bodies and query strings) and [`model`] (versioned models), which
+//!   every framework facade shares.
 //!
 //! Most services depend on `microversion-actix`, which re-exports this crate.
 //!
@@ -28,19 +33,32 @@
 //! assert!(got.version.matches(Some(Version::lit("2.2")), None));
 //! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 mod api;
+pub mod body;
 mod cap;
 mod client;
+#[cfg(feature = "schema")]
+#[doc(hidden)]
+pub mod derive;
 mod discovery;
 mod headers;
 mod lifecycle;
+#[cfg(feature = "schema")]
+#[cfg_attr(docsrs, doc(cfg(feature = "schema")))]
+pub mod model;
 mod negotiate;
 mod notice;
 mod operation;
 mod problem;
 mod range;
+#[cfg(feature = "schema")]
+#[cfg_attr(docsrs, doc(cfg(feature = "schema")))]
+pub mod schema;
 mod timestamp;
 mod version;
+pub mod violation;
 
 pub use api::{
     Api, CapError, MAX_DEPRECATIONS, MAX_LEGACY_HEADERS, Microversion, STANDARD_HEADER, VersionStatus,
@@ -68,3 +86,4 @@ pub use problem::{
 pub use range::{InvertedRange, VersionRange, packed_range};
 pub use timestamp::{Timestamp, TimestampError};
 pub use version::{ParseVersionError, Version};
+pub use violation::Violation;

@@ -421,7 +421,8 @@ pub fn check(case: &BodyCase<'_>) -> Result<(), String> {
         }
         (got, expected) => return fail(format!("read {got:?}, expected {expected:?} ({rule})")),
     };
-    let validated = SCHEMAS.validate(case.version, &value);
+    // As a handler answers it: the 400 of the facade.
+    let validated = SCHEMAS.validate(case.version, &value).map_err(ApiError::from);
     match (validated, known_verdict(&value, case.version)) {
         (Ok(()), Some(Verdict::Invalid(path))) => fail(format!("passed, expected a 400 naming {path:?}")),
         (Ok(()), _) => Ok(()),

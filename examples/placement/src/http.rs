@@ -332,7 +332,7 @@ pub(crate) fn validate(schema: fn() -> serde_json::Value, body: &serde_json::Val
             }
         }
     };
-    compiled.validate(Version::lit("1.0"), body)
+    Ok(compiled.validate(Version::lit("1.0"), body)?)
 }
 
 /// `text` cut to `max` characters (`...` marking the cut), for an echo of

@@ -204,13 +204,14 @@ fn route_handler(rt: &TokenStream, framework: Framework, op: &Operation) -> Toke
         });
         let validate_query = variant.schemas_of(SchemaTarget::Query).next().map(|_| {
             let schemas = names::schemas(&op.name, i, SchemaTarget::Query);
-            let validated = tried(quote!(#rt::validate_query(&__req, #version, Self::#schemas())));
+            let validated = tried(quote!(#rt::validate_query(&mut __req, #version, Self::#schemas())));
             quote!(#validated;)
         });
         let validate_body = variant.schemas_of(SchemaTarget::Body).next().map(|_| {
             let schemas = names::schemas(&op.name, i, SchemaTarget::Body);
-            let validated =
-                tried(quote!(#rt::validate_body(&__req, &mut __payload, #version, Self::#schemas()).await));
+            let validated = tried(
+                quote!(#rt::validate_body(&mut __req, &mut __payload, #version, Self::#schemas()).await),
+            );
             quote!(#validated;)
         });
         quote! {
@@ -248,10 +249,12 @@ fn route_handler(rt: &TokenStream, framework: Framework, op: &Operation) -> Toke
             syn::ReturnType::Type(_, ty) => ty_span(ty),
             syn::ReturnType::Default => variant.method.sig.ident.span(),
         };
-        // The answer, named where rustc reports a return type that is no
-        // responder: at that type.
-        let out = Ident::new(&out.to_string(), Span::call_site().located_at(respond_at));
-        let respond = quote_spanned!(respond_at=> #respond_fn(#out, &#req));
+        // The answer, bound again where rustc reports a return type that is
+        // no responder: at that type.
+        let respond = quote_spanned!(respond_at=> {
+            let __answer = #out;
+            #respond_fn(__answer, &#req)
+        });
         // A declared answer is checked when the service asks for it.
         let checked = match &variant.response {
             Some(response) => {
@@ -641,23 +644,18 @@ fn controller_impl(c: &Controller) -> TokenStream {
     controller_trait_impl(c, &quote!(&[#(#operations),*]), &checks)
 }
 
-/// The `Controller` impl: the operations, and on actix the schema check.
+/// The `Controller` impl: the operations and the schema check.
 fn controller_trait_impl(c: &Controller, operations: &TokenStream, checks: &[Ident]) -> TokenStream {
     let Controller { self_ty, krate, .. } = c;
     let rt = runtime(krate);
-    let check_schemas = (c.framework == Framework::Actix).then(|| {
-        quote! {
-            fn check_schemas() -> ::core::result::Result<(), #rt::SchemaError> {
-                #(Self::#checks().check()?;)*
-                ::core::result::Result::Ok(())
-            }
-        }
-    });
     quote! {
         #[automatically_derived]
         impl #rt::Controller for #self_ty {
             const OPERATIONS: &'static [#rt::Operation] = #operations;
-            #check_schemas
+            fn check_schemas() -> ::core::result::Result<(), #rt::SchemaError> {
+                #(Self::#checks().check()?;)*
+                ::core::result::Result::Ok(())
+            }
         }
     }
 }
@@ -669,6 +667,7 @@ fn axum_router_impl(c: &Controller, paths: &[(String, Vec<(&Route, &Operation)>)
     let Controller { self_ty, krate, .. } = c;
     let rt = runtime(krate);
     let scope = c.scope.as_ref().map(LitStr::value).unwrap_or_default();
+    let schema_checks: Vec<Ident> = schema_fns(c).collect();
     let routes = paths.iter().map(|(path, ops)| {
         let scoped = format!("{scope}{path}");
         let entries = ops.iter().map(|(route, op)| {
@@ -687,6 +686,8 @@ fn axum_router_impl(c: &Controller, paths: &[(String, Vec<(&Route, &Operation)>)
             __S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
         {
             fn from(__controller: #self_ty) -> #rt::axum::Router<__S> {
+                // Invalid schemas stop the server at start-up, never mid-traffic.
+                #(<#self_ty>::#schema_checks().check_at_startup();)*
                 #[allow(unused_variables)]
                 let __controller = ::std::sync::Arc::new(__controller);
                 #rt::axum::Router::new() #(#routes)*

@@ -75,7 +75,7 @@ pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors)
 
     let (api, scope, krate, full_schema_coverage, framework) = match args {
         Some(a) => {
-            let framework = if a.axum { Framework::Axum } else { Framework::Actix };
+            let framework = if a.axum { Framework::Axum } else { Framework::of_caller() };
             (a.api, a.scope, a.krate, a.full_schema_coverage, framework)
         }
         None => (syn::parse_quote!(__missing_api), None, None, false, Framework::Actix),

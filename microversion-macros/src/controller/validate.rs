@@ -25,18 +25,10 @@ pub(crate) fn controller(controller: &Controller, errors: &mut Errors) {
     }
 }
 
-/// What an axum controller cannot have: versioned schemas (not on axum
-/// yet), and paths axum's router does not read (a pattern in a segment, an
-/// actix tail, a path not starting with `/`, which it refuses at start-up).
+/// The paths axum's router does not read: a pattern in a segment, an actix
+/// tail, a path not starting with `/` (which it refuses at start-up).
 fn axum_limits(controller: &Controller, errors: &mut Errors) {
     for variant in controller.operations.iter().flat_map(|op| &op.variants) {
-        for schema in &variant.schemas {
-            errors.at(
-                &schema.path,
-                "versioned schemas are not available on axum controllers yet: check the body in the \
-                 handler, or serve this controller with actix",
-            );
-        }
         let Some(route) = &variant.route else { continue };
         let path = route.path.value();
         let actix_only = path

@@ -4,9 +4,12 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use syn::Ident;
 
-/// The facade crate, unless `crate = "..."` says otherwise.
+/// The facade crate the calling crate depends on, unless `crate = "..."`
+/// says otherwise: `microversion-actix` if it is a dependency (under any
+/// name), else `microversion-axum`. What a model or a history expands to
+/// is the same through either.
 pub(crate) fn default_crate() -> syn::Path {
-    Framework::Actix.default_crate()
+    Framework::of_caller().default_crate()
 }
 
 /// The web framework a controller's routes are written for.
@@ -19,12 +22,36 @@ pub(crate) enum Framework {
 }
 
 impl Framework {
-    /// The facade crate of the framework, unless `crate = "..."` says otherwise.
-    pub(crate) fn default_crate(self) -> syn::Path {
-        match self {
-            Framework::Actix => syn::parse_quote!(::microversion_actix),
-            Framework::Axum => syn::parse_quote!(::microversion_axum),
+    /// The framework of the facade the calling crate depends on: actix
+    /// when it depends on `microversion-actix` (or on neither), axum when
+    /// only on `microversion-axum`.
+    pub(crate) fn of_caller() -> Framework {
+        if facade_name("microversion-actix").is_none() && facade_name("microversion-axum").is_some() {
+            Framework::Axum
+        } else {
+            Framework::Actix
         }
+    }
+
+    /// The facade crate of the framework, as the calling crate names it
+    /// (a renamed dependency keeps working), unless `crate = "..."` says otherwise.
+    pub(crate) fn default_crate(self) -> syn::Path {
+        let (package, canonical) = match self {
+            Framework::Actix => ("microversion-actix", "microversion_actix"),
+            Framework::Axum => ("microversion-axum", "microversion_axum"),
+        };
+        let name = facade_name(package).unwrap_or_else(|| canonical.to_owned());
+        let ident = syn::Ident::new(&name, Span::call_site());
+        syn::parse_quote!(::#ident)
+    }
+}
+
+/// The name the calling crate gives `package`, if it depends on it. The
+/// facade itself (its doctests and tests) names it by its own name.
+fn facade_name(package: &str) -> Option<String> {
+    match proc_macro_crate::crate_name(package).ok()? {
+        proc_macro_crate::FoundCrate::Itself => Some(package.replace('-', "_")),
+        proc_macro_crate::FoundCrate::Name(name) => Some(name),
     }
 }
 

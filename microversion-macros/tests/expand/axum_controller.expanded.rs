@@ -61,7 +61,10 @@ impl Servers {
                         }
                     };
                     let __out = __controller.__mv_show_v0(__a0).await;
-                    response_of_show(__out, &__req)
+                    {
+                        let __answer = __out;
+                        response_of_show(__answer, &__req)
+                    }
                 } else {
                     ::microversion_axum::__private::missing(
                         __version,
@@ -131,7 +134,10 @@ impl Servers {
                     }
                 };
                 let __out = __controller.__mv_show_v1(__a0, __a1).await;
-                response_of_show(__out, &__req)
+                {
+                    let __answer = __out;
+                    response_of_show(__answer, &__req)
+                }
             }
         })
     }
@@ -191,7 +197,10 @@ impl Servers {
                     }
                 };
                 let __out = __controller.__mv_lock_v0(__a0).await;
-                response_of_lock(__out, &__req)
+                {
+                    let __answer = __out;
+                    response_of_lock(__answer, &__req)
+                }
             } else {
                 ::microversion_axum::__private::missing(
                     __version,
@@ -286,6 +295,12 @@ impl ::microversion_axum::__private::Controller for Servers {
             missing_status: 405u16,
         },
     ];
+    fn check_schemas() -> ::core::result::Result<
+        (),
+        ::microversion_axum::__private::SchemaError,
+    > {
+        ::core::result::Result::Ok(())
+    }
 }
 #[doc(hidden)]
 const _: () = {

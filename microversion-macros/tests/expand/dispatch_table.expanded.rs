@@ -74,11 +74,17 @@ impl Servers {
             match __variant {
                 0usize => {
                     let __out = __controller.__mv_show_v0(__a0).await;
-                    response_of_show(__out, &__req)
+                    {
+                        let __answer = __out;
+                        response_of_show(__answer, &__req)
+                    }
                 }
                 _ => {
                     let __out = __controller.__mv_show_v1(__a0).await;
-                    response_of_show(__out, &__req)
+                    {
+                        let __answer = __out;
+                        response_of_show(__answer, &__req)
+                    }
                 }
             }
         })

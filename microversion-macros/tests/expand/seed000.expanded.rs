@@ -57,7 +57,7 @@ impl Servers {
             let __key: u32 = __version.packed();
             if __key >= 0x0002_0001_u32 {
                 match ::microversion_actix::__private::validate_body(
-                        &__req,
+                        &mut __req,
                         &mut __payload,
                         __version,
                         Self::__mv_schemas_update_v0(),
@@ -128,7 +128,10 @@ impl Servers {
                     }
                 };
                 let __out = __controller.__mv_update_v0(__a0, __a1).await;
-                response_of_update(__out, &__req)
+                {
+                    let __answer = __out;
+                    response_of_update(__answer, &__req)
+                }
             } else {
                 ::microversion_actix::__private::missing(
                     __version,

@@ -38,7 +38,7 @@ pub enum Input {
 /// sentence:
 ///
 /// ```
-/// use microversion_actix::error::Violation;
+/// use microversion_core::Violation;
 /// use serde_json::json;
 ///
 /// let v = Violation::new("/server/flavorRef", "format", "'abc' is not a 'uuid'").with_value(&json!("abc"));
@@ -246,6 +246,7 @@ pub fn python_repr(value: &Value) -> String {
 
 /// A part of the schema (a pattern, an enum, a limit) as Python's `repr`
 /// writes it: not the client's, so not cut here (the message is, as a whole).
+#[cfg(feature = "schema")]
 fn schema_repr(value: &Value) -> String {
     let mut out = String::new();
     write_repr(&mut out, value, usize::MAX / 2);
@@ -359,6 +360,7 @@ fn push_python_number(out: &mut String, number: &serde_json::Number) {
     }
 }
 
+#[cfg(feature = "schema")]
 /// Python's `jsonschema` message for a failed keyword. `schema` is the
 /// schema object holding the keyword (Python's `error.schema`), for the
 /// messages that name it.
@@ -458,6 +460,7 @@ pub(crate) fn python_message(error: &jsonschema::ValidationError<'_>, schema: Op
 }
 
 /// The keyword of a failed check, as a static name.
+#[cfg(feature = "schema")]
 pub(crate) fn keyword_of(error: &jsonschema::ValidationError<'_>) -> &'static str {
     const KEYWORDS: [&str; 33] = [
         "additionalItems",

@@ -7,10 +7,9 @@ use std::sync::OnceLock;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::error::Violation;
 use crate::model::{FieldSchema, VersionedModel, compile_model_schemas};
 use crate::schema::{SchemaError, VersionedSchemas};
-use crate::version::{Version, VersionRange};
+use crate::{Version, VersionRange, Violation};
 
 /// Derives the compiled-schema cell of a model (used by the derive).
 pub fn model_schemas<T: VersionedModel>(

@@ -1,0 +1,163 @@
+//! JSON request bodies on axum, by the core's rules (docs/reference.md
+//! §6.2): content type, size limit, deadline, parsing, read once; the
+//! [`Json`] and [`JsonQuery`] extractors.
+
+use std::ops::{Deref, DerefMut};
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::response::{IntoResponse, Response};
+use http::header;
+use http::request::Parts;
+use http_body_util::BodyExt as _;
+use microversion_core::body::{
+    BodyRefusal, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, check_content_type, check_declared_length,
+    deserialize, parse_json,
+};
+use microversion_core::schema::query_to_json;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::ApiError;
+
+/// The largest request body read, in bytes (1 MiB unless set): put it in
+/// the request's extensions (`.layer(axum::Extension(BodyLimit(64 * 1024)))`)
+/// to change it. A larger body answers 413.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BodyLimit(pub usize);
+
+/// How long a whole request body may take to arrive (30 s unless set): put
+/// it in the request's extensions to change it. A client that stalls
+/// answers 408.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BodyTimeout(pub Duration);
+
+/// In request extensions: the body a `#[schema]` check read and validated,
+/// so that [`Json`] does not parse it again.
+#[derive(Clone, Debug)]
+pub(crate) struct ParsedJson(pub(crate) Value);
+
+/// In request extensions: the query object a `#[schema(query = ...)]` validated.
+#[derive(Clone, Debug)]
+pub(crate) struct ValidatedQuery(pub(crate) Value);
+
+/// Reads a whole body within the limit and deadline of `parts` (or the
+/// defaults): a declared length above the limit is refused before reading.
+pub(crate) async fn read_bytes(parts: &Parts, body: Body) -> Result<Bytes, ApiError> {
+    check_content_type(parts.headers.get(header::CONTENT_TYPE).map(|v| v.as_bytes()))?;
+    let BodyLimit(limit) = parts.extensions.get().copied().unwrap_or(BodyLimit(DEFAULT_BODY_LIMIT));
+    let BodyTimeout(timeout) = parts.extensions.get().copied().unwrap_or(BodyTimeout(DEFAULT_BODY_TIMEOUT));
+    check_declared_length(parts.headers.get(header::CONTENT_LENGTH).map(|v| v.as_bytes()), limit)?;
+    let read = http_body_util::Limited::new(body, limit).collect();
+    match tokio::time::timeout(timeout, read).await {
+        Err(_) => Err(BodyRefusal::TimedOut { timeout }.into()),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+            Err(BodyRefusal::TooLarge { limit }.into())
+        }
+        Ok(Err(e)) => Err(BodyRefusal::Unreadable(e.to_string()).into()),
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+    }
+}
+
+/// The request body as a `T`, with this crate's errors (400, 408, 413, 415
+/// in the API's format). It takes the body a `#[schema]` check already
+/// parsed, else reads it by the core's rules.
+///
+/// ```
+/// use microversion_axum::Json;
+///
+/// #[derive(serde::Deserialize)]
+/// struct Rename { name: String }
+///
+/// async fn rename(body: Json<Rename>) -> String {
+///     body.0.name
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Json<T>(pub T);
+
+impl<T> Json<T> {
+    /// The deserialized value.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> Deref for Json<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> DerefMut for Json<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
+    type Rejection = Response;
+
+    async fn from_request(req: Request, _: &S) -> Result<Json<T>, Response> {
+        let (mut parts, body) = req.into_parts();
+        let value = match parts.extensions.remove::<ParsedJson>() {
+            Some(ParsedJson(value)) => value,
+            None => {
+                let bytes = read_bytes(&parts, body).await.map_err(IntoResponse::into_response)?;
+                parse_json(&bytes).map_err(|e| ApiError::from(e).into_response())?
+            }
+        };
+        deserialize(value).map(Json).map_err(|e| ApiError::from(e).into_response())
+    }
+}
+
+/// Answers with `T` as JSON (200 OK), like `axum::Json`.
+impl<T: serde::Serialize> IntoResponse for Json<T> {
+    fn into_response(self) -> Response {
+        axum::Json(self.0).into_response()
+    }
+}
+
+/// The query string as an object mapping each key to the list of its
+/// values, all strings, the shape Nova's query schemas validate; behind
+/// `#[schema(query = ...)]` the object the version's schema accepted.
+///
+/// ```
+/// use microversion_axum::JsonQuery;
+///
+/// async fn list(query: JsonQuery) -> String {
+///     query.last("limit").unwrap_or("all").to_owned()
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct JsonQuery(pub Value);
+
+impl JsonQuery {
+    /// The whole object.
+    pub fn value(&self) -> &Value {
+        &self.0
+    }
+
+    /// The last value of `key`, as Nova's `req.GET.get(key)` gives it.
+    pub fn last(&self, key: &str) -> Option<&str> {
+        self.values(key).last()
+    }
+
+    /// Every value of `key`, in order.
+    pub fn values<'a>(&'a self, key: &str) -> impl DoubleEndedIterator<Item = &'a str> + 'a {
+        self.0.get(key).and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for JsonQuery {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<JsonQuery, std::convert::Infallible> {
+        Ok(JsonQuery(match parts.extensions.remove::<ValidatedQuery>() {
+            Some(ValidatedQuery(value)) => value,
+            None => query_to_json(parts.uri.query().unwrap_or_default()),
+        }))
+    }
+}

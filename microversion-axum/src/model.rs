@@ -1,0 +1,153 @@
+//! Versioned models on axum: [`Versioned`] renders a [`VersionedModel`] at
+//! the request's negotiated version and reads a request body into one. The
+//! models are the core's, shared with every framework, and derived with
+//! `#[derive(VersionedModel)]`.
+
+use std::any::TypeId;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{FromRequest, Request};
+use axum::response::{IntoResponse, Response};
+use http::StatusCode;
+use http::header::{self, HeaderValue};
+use microversion_core::Version;
+pub use microversion_core::model::{At, FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
+
+use crate::ApiError;
+use crate::body::{ParsedJson, read_bytes};
+use crate::extract::{negotiated, no_layer};
+
+/// A model at the request's negotiated version, both ways: as an answer it
+/// is rendered at that version by the [`VersionNegotiationLayer`](crate::VersionNegotiationLayer)
+/// (fields outside their range left out; the handler never passes the
+/// version); as an argument it is the request body read at that version,
+/// validated by the model's schema for it, then parsed.
+///
+/// ```
+/// use microversion_axum::{Versioned, VersionedModel};
+///
+/// #[derive(VersionedModel)]
+/// struct Server {
+///     id: u32,
+///     #[versioned(since = "2.3")]
+///     host: Option<String>,
+/// }
+///
+/// async fn show() -> Versioned<Server> {
+///     Versioned::ok(Server { id: 1, host: Some("compute-1".into()) })
+/// }
+/// ```
+#[derive(Debug)]
+pub struct Versioned<T> {
+    model: T,
+    status: StatusCode,
+}
+
+impl<T> Versioned<T> {
+    /// 200 OK with the model.
+    pub fn ok(model: T) -> Versioned<T> {
+        Versioned { model, status: StatusCode::OK }
+    }
+
+    /// 201 Created with the model.
+    pub fn created(model: T) -> Versioned<T> {
+        Versioned { model, status: StatusCode::CREATED }
+    }
+
+    /// The model with another status.
+    pub fn with_status(model: T, status: StatusCode) -> Versioned<T> {
+        Versioned { model, status }
+    }
+
+    /// The model.
+    pub fn into_inner(self) -> T {
+        self.model
+    }
+}
+
+impl<T> std::ops::Deref for Versioned<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.model
+    }
+}
+
+/// A model waiting in a response's extensions for the layer, which knows
+/// the version, to render it.
+#[derive(Clone)]
+pub(crate) struct Unrendered(Arc<dyn RenderAt>);
+
+trait RenderAt: Send + Sync {
+    fn render(&self, version: Version) -> Response;
+}
+
+impl<T: VersionedModel + Send + Sync> RenderAt for Versioned<T> {
+    fn render(&self, version: Version) -> Response {
+        match serde_json::to_vec(&self.model.at(version)) {
+            Ok(body) => {
+                let mut res = Response::new(Body::from(body));
+                *res.status_mut() = self.status;
+                res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+                res
+            }
+            Err(e) => ApiError::internal(format!("rendering failed: {e}")).into_response(),
+        }
+    }
+}
+
+impl Unrendered {
+    /// The answer at `version`, keeping the headers the handler set on it.
+    pub(crate) fn render(&self, version: Version, res: Response) -> Response {
+        let (mut parts, _) = res.into_parts();
+        let mut rendered = self.0.render(version);
+        parts.extensions.remove::<ApiError>();
+        parts.extensions.remove::<Unrendered>();
+        parts.headers.remove(header::CONTENT_LENGTH);
+        parts.headers.extend(std::mem::take(rendered.headers_mut()));
+        parts.status = rendered.status();
+        Response::from_parts(parts, rendered.into_body())
+    }
+}
+
+/// Without the layer there is no version to render at: a 500 naming the
+/// mistake, which the layer replaces with the model at the version.
+impl<T: VersionedModel + Send + Sync + 'static> IntoResponse for Versioned<T> {
+    fn into_response(self) -> Response {
+        let detail = "a Versioned answer is rendered at the negotiated version by the VersionNegotiationLayer, \
+                      which is not in front of this route";
+        let mut res = ApiError::internal(detail).into_response();
+        res.extensions_mut().insert(Unrendered(Arc::new(self)));
+        res
+    }
+}
+
+/// In request extensions: the body was validated by the derived schema of
+/// this model type at the request's version (a `#[schema(model = T)]`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ValidatedAs(pub(crate) TypeId);
+
+/// A request body read into a model at the negotiated version: validated
+/// by the model's schema for that version, then parsed; the body is read
+/// once (or taken as already parsed by a `#[schema]` check).
+impl<T: VersionedStruct + 'static, S: Send + Sync> FromRequest<S> for Versioned<T> {
+    type Rejection = Response;
+
+    async fn from_request(req: Request, _: &S) -> Result<Versioned<T>, Response> {
+        let (mut parts, body) = req.into_parts();
+        let Some(version) = negotiated(&parts.extensions).map(|n| n.version) else {
+            return Err(no_layer(&parts));
+        };
+        let refused = |e: ApiError| e.into_response();
+        let body = match parts.extensions.remove::<ParsedJson>() {
+            Some(ParsedJson(body)) => body,
+            None => {
+                let bytes = read_bytes(&parts, body).await.map_err(refused)?;
+                microversion_core::body::parse_json(&bytes).map_err(|e| refused(e.into()))?
+            }
+        };
+        // A `#[schema(model = T)]` on the route has validated it already.
+        let validated = parts.extensions.remove::<ValidatedAs>().is_some_and(|v| v.0 == TypeId::of::<T>());
+        T::read_at(version, body, validated).map(Versioned::ok).map_err(|e| refused(e.into()))
+    }
+}
