@@ -34,12 +34,17 @@
 //! let app: Router = Router::from(Discovery::new(&[COMPUTE])).merge(api);
 //! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 mod body;
 mod discovery;
 mod error;
 mod extract;
 mod layer;
 pub mod model;
+#[cfg(feature = "openapi")]
+#[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
+pub mod openapi;
 pub mod operation;
 mod route;
 

@@ -14,8 +14,9 @@
 //! - [`Problem`] and [`ProblemFormat`]: error documents; [`Violation`]: one
 //!   way a request broke its schema, in the words of Python's `jsonschema`.
 //! - With the feature `schema`: [`schema`] (versioned JSON-Schema validation
-//!   of bodies and query strings) and [`model`] (versioned models), which
-//!   every framework facade shares.
+//!   of bodies and query strings), [`model`] (versioned models) and
+//!   [`Controller`], which every framework facade shares; with `openapi`,
+//!   [`openapi`]: the API's OpenAPI documents.
 //!
 //! Most services depend on `microversion-actix`, which re-exports this crate.
 //!
@@ -50,6 +51,9 @@ mod lifecycle;
 pub mod model;
 mod negotiate;
 mod notice;
+#[cfg(feature = "openapi")]
+#[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
+pub mod openapi;
 mod operation;
 mod problem;
 mod range;
@@ -76,6 +80,8 @@ pub use headers::{
 pub use lifecycle::{DEPRECATION_HEADER, Deprecation, LINK_HEADER, RetireError, SUNSET_HEADER};
 pub use negotiate::{MAX_ECHOED_BYTES, Negotiated, NegotiationError, VersionHeader, VersionSource};
 pub use notice::DeprecationNotice;
+#[cfg(feature = "schema")]
+pub use operation::Controller;
 pub use operation::{
     AllowedMethods, Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument,
     UnservedVersion,

@@ -203,3 +203,18 @@ impl AllowedMethods {
         methods.join(", ")
     }
 }
+
+/// A type whose impl is marked `#[controller]`: it describes its versioned
+/// operations, and checks its schemas. Each facade registers it with its
+/// framework (an actix `.service(...)`, an axum `Router::merge`).
+#[cfg(feature = "schema")]
+pub trait Controller {
+    /// Every versioned operation: name, route, the ranges of its variants and
+    /// their schemas. For docs, discovery and change logs.
+    const OPERATIONS: &'static [Operation];
+
+    /// Compiles every schema of the controller, reporting the first invalid
+    /// one by name. Registration does this too and stops the service at
+    /// start-up on an invalid schema; call this in a test to find it earlier.
+    fn check_schemas() -> Result<(), crate::schema::SchemaError>;
+}

@@ -1,471 +1,59 @@
 //! The API described: OpenAPI 3.1 documents built from the same declarations
-//! the dispatch is built from (docs/reference.md §14).
+//! the dispatch is built from (docs/reference.md §14), the core's, served
+//! here by [`OpenApiService`].
 //!
 //! - [`ApiDescription::document`]: one document per version, with exactly
 //!   the operations, parameters, bodies and responses live at that version;
 //! - [`ApiDescription::history_document`]: one document for the whole
-//!   history in OpenStack's encoding (`x-openstack` `min-ver`/`max-ver`,
-//!   per-version bodies as `oneOf` discriminated by microversion), the one
-//!   OpenStack's SDK and CLI generators read;
-//! - [`OpenApiService`]: serves them, built once at start-up;
+//!   history in OpenStack's encoding, the one OpenStack's SDK and CLI
+//!   generators read;
+//! - [`OpenApiService`]: serves them, each rendered once;
 //! - [`check_released`]: fails when the document of a released version
 //!   changes, against committed copies.
 //!
-//! Documents are plain `serde_json` values: the schemas the service declares
-//! are JSON Schema documents already, and a typed OpenAPI model would have to
-//! carry every keyword they use (`patternProperties`, `oneOf`, formats,
-//! look-around patterns) through types of its own.
+//! ```
+//! use microversion_actix::openapi::ApiDescription;
+//! use microversion_actix::{Api, Json, Version, controller, history, error::NovaFaults};
+//! use serde_json::{Value, json};
+//!
+//! const API: Api = Api::new("compute", history!["2.1" => "Initial.", "2.2" => "Renames."]);
+//!
+//! fn rename() -> Value {
+//!     json!({"type": "object", "required": ["name"]})
+//! }
+//!
+//! struct Servers;
+//!
+//! #[controller(api = API)]
+//! impl Servers {
+//!     #[put("/servers/{id}")]
+//!     #[api_version("2.2")]
+//!     #[schema(rename, "2.2")]
+//!     #[response(200)]
+//!     #[errors(404, 409)]
+//!     async fn rename(&self, body: Json<Value>) -> Json<Value> {
+//!         body
+//!     }
+//! }
+//!
+//! let description = ApiDescription::new(API).with_prefix("/v2.1").controller::<Servers>().with_errors(&NovaFaults::default());
+//! let at_2_1 = description.document(Version::lit("2.1"));
+//! assert_eq!(at_2_1["paths"], json!({}));
+//! let at_2_2 = description.document(Version::lit("2.2"));
+//! assert_eq!(at_2_2["info"]["version"], "2.2");
+//! let rename = &at_2_2["paths"]["/v2.1/servers/{id}"]["put"];
+//! assert!(rename["requestBody"].is_object());
+//! // The success status, what the framework answers (the version header,
+//! // the body, 404 at 2.1, which has no rename), and the declared errors.
+//! let statuses: Vec<&str> = rename["responses"].as_object().unwrap().keys().map(String::as_str).collect();
+//! assert_eq!(statuses, ["200", "400", "404", "406", "408", "409", "413", "415", "500"]);
+//! assert_eq!(rename["responses"]["409"]["content"]["application/json"]["schema"]["$ref"], "#/components/schemas/Error");
+//! ```
 
-mod history;
-mod released;
 mod service;
 
-use std::collections::BTreeMap;
-
-use serde_json::{Map, Value, json};
-
-pub use released::{BLESS_VARIABLE, check_released, check_released_blessing};
-pub use service::OpenApiService;
-
-use crate::{
-    Api, Version,
-    error::ErrorFormat,
-    header::STANDARD_HEADER,
-    operation::{Controller, Operation, OperationVariant},
+pub use microversion_core::openapi::{
+    ApiDescription, BLESS_VARIABLE, DocumentRefusal, Documents, RenderedDocument, check_released,
+    check_released_blessing,
 };
-
-/// Everything the documents of one API are built from: its declaration, its
-/// controllers' operations, where they are mounted and its error format.
-///
-/// ```
-/// use microversion_actix::openapi::ApiDescription;
-/// use microversion_actix::{Api, Json, Version, controller, history, error::NovaFaults};
-/// use serde_json::{Value, json};
-///
-/// const API: Api = Api::new("compute", history!["2.1" => "Initial.", "2.2" => "Renames."]);
-///
-/// fn rename() -> Value {
-///     json!({"type": "object", "required": ["name"]})
-/// }
-///
-/// struct Servers;
-///
-/// #[controller(api = API)]
-/// impl Servers {
-///     #[put("/servers/{id}")]
-///     #[api_version("2.2")]
-///     #[schema(rename, "2.2")]
-///     #[response(200)]
-///     #[errors(404, 409)]
-///     async fn rename(&self, body: Json<Value>) -> Json<Value> {
-///         body
-///     }
-/// }
-///
-/// let description = ApiDescription::new(API).with_prefix("/v2.1").controller::<Servers>().with_errors(&NovaFaults::default());
-/// let at_2_1 = description.document(Version::lit("2.1"));
-/// assert_eq!(at_2_1["paths"], json!({}));
-/// let at_2_2 = description.document(Version::lit("2.2"));
-/// assert_eq!(at_2_2["info"]["version"], "2.2");
-/// let rename = &at_2_2["paths"]["/v2.1/servers/{id}"]["put"];
-/// assert!(rename["requestBody"].is_object());
-/// // The success status, what the framework answers (the version header,
-/// // the body, 404 at 2.1, which has no rename), and the declared errors.
-/// let statuses: Vec<&str> = rename["responses"].as_object().unwrap().keys().map(String::as_str).collect();
-/// assert_eq!(statuses, ["200", "400", "404", "406", "408", "409", "413", "415", "500"]);
-/// assert_eq!(rename["responses"]["409"]["content"]["application/json"]["schema"]["$ref"], "#/components/schemas/Error");
-/// ```
-#[derive(Clone, Debug)]
-pub struct ApiDescription {
-    api: Api,
-    title: String,
-    prefix: String,
-    operations: Vec<&'static Operation>,
-    error_schema: Value,
-}
-
-impl ApiDescription {
-    /// The description of `api`, titled after its service type, with no
-    /// operations yet and API-SIG error bodies.
-    pub fn new(api: Api) -> ApiDescription {
-        ApiDescription {
-            api,
-            title: format!("OpenStack {} API", api.service_type()),
-            prefix: String::new(),
-            operations: Vec::new(),
-            error_schema: crate::error::ApiSigErrors.schema(),
-        }
-    }
-
-    /// The document's title.
-    pub fn with_title(mut self, title: impl Into<String>) -> ApiDescription {
-        self.title = title.into();
-        self
-    }
-
-    /// The path the controllers are mounted under (`/v2.1`).
-    pub fn with_prefix(mut self, prefix: impl Into<String>) -> ApiDescription {
-        let prefix = prefix.into();
-        let trimmed = prefix.trim_matches('/');
-        self.prefix = if trimmed.is_empty() { String::new() } else { format!("/{trimmed}") };
-        self
-    }
-
-    /// Adds the operations of a controller.
-    pub fn controller<C: Controller>(self) -> ApiDescription {
-        self.with_operations(C::OPERATIONS)
-    }
-
-    /// Adds operations listed by hand.
-    pub fn with_operations(mut self, operations: &'static [Operation]) -> ApiDescription {
-        self.operations.extend(operations.iter().filter(|op| op.http_method.is_some()));
-        self
-    }
-
-    /// Describes error bodies with the schema of `format`.
-    pub fn with_errors(mut self, format: &dyn ErrorFormat) -> ApiDescription {
-        self.error_schema = format.schema();
-        self
-    }
-
-    /// The declaration described.
-    pub fn api(&self) -> &Api {
-        &self.api
-    }
-
-    /// The versions a document is built for: every served version.
-    pub fn versions(&self) -> impl Iterator<Item = Version> + '_ {
-        self.api.served_versions()
-    }
-
-    /// The OpenAPI 3.1 document of `version`: the operations live at it,
-    /// each with the parameters, body and responses of the variant serving
-    /// it, the version header a request sends and the headers it gets back.
-    pub fn document(&self, version: Version) -> Value {
-        let mut paths = Map::new();
-        for op in &self.operations {
-            let Some(variant) = op.variant_at(version) else { continue };
-            let (path, method) = self.route(op);
-            let item = paths.entry(path.clone()).or_insert_with(|| json!({}));
-            item[method.to_ascii_lowercase()] = self.operation_at(op, variant, version, &path);
-        }
-        json!({
-            "openapi": "3.1.0",
-            "info": {"title": self.title, "version": version.to_string()},
-            "paths": paths,
-            "components": self.components(version),
-        })
-    }
-
-    /// The full path and HTTP method of a route operation.
-    fn route(&self, op: &Operation) -> (String, &'static str) {
-        (format!("{}{}", self.prefix, op.path.unwrap_or_default()), op.http_method.unwrap_or("GET"))
-    }
-
-    fn operation_at(
-        &self,
-        op: &Operation,
-        variant: &OperationVariant,
-        version: Version,
-        path: &str,
-    ) -> Value {
-        let mut parameters = path_parameters(path);
-        if let Some(query) = variant.query_schema_at(version) {
-            parameters.extend(query_parameters(&query.document.at(version)));
-        }
-        parameters.push(json!({"$ref": "#/components/parameters/OpenStackApiVersion"}));
-        let mut operation = json!({
-            "operationId": operation_id(path, &self.prefix, op.http_method.unwrap_or("GET")),
-            "summary": op.name,
-            "parameters": parameters,
-            "responses": self.responses_at(op, variant, version),
-        });
-        if let Some(body) = variant.schema_at(version) {
-            operation["requestBody"] = json!({
-                "required": true,
-                "content": {"application/json": {"schema": body.document.at(version)}},
-            });
-        }
-        operation
-    }
-
-    /// The success response the variant declares (or any 2xx), and each
-    /// error status the operation answers at `version`
-    /// ([`ApiDescription::error_statuses`]), in the API's error format.
-    fn responses_at(&self, op: &Operation, variant: &OperationVariant, version: Version) -> Value {
-        let headers = json!({
-            STANDARD_HEADER: {"$ref": "#/components/headers/OpenStackApiVersion"},
-            "Vary": {"$ref": "#/components/headers/Vary"},
-        });
-        let mut success = json!({"description": format!("`{}` succeeded.", op.name), "headers": headers});
-        let status = match variant.response {
-            Some(response) => {
-                if let Some(body) = response.body {
-                    success["content"] = json!({"application/json": {"schema": body.at(version)}});
-                }
-                response.status.to_string()
-            }
-            None => "2XX".to_owned(),
-        };
-        let mut responses = Map::new();
-        responses.insert(status, success);
-        for (status, reasons) in self.error_statuses(op, variant, version) {
-            let mut error = error_response(status, &reasons);
-            error["headers"] = headers.clone();
-            responses.insert(status.to_string(), error);
-        }
-        Value::Object(responses)
-    }
-
-    /// The error statuses `op` answers at `version`, served by `variant`,
-    /// each with why: those the framework answers for every operation
-    /// (400 and 406 for the version header, 500), the operation's miss
-    /// status when some declared version has no variant (a client that
-    /// sends no version gets the oldest), 400, 408, 413 and 415 when a body
-    /// schema applies, 400 when a query schema applies, and the variant's
-    /// own `#[errors(...)]`.
-    pub fn error_statuses(
-        &self,
-        op: &Operation,
-        variant: &OperationVariant,
-        version: Version,
-    ) -> BTreeMap<u16, Vec<&'static str>> {
-        let mut statuses: BTreeMap<u16, Vec<&'static str>> = BTreeMap::new();
-        let mut add = |status: u16, why: &'static str| {
-            let reasons = statuses.entry(status).or_default();
-            if !reasons.contains(&why) {
-                reasons.push(why);
-            }
-        };
-        add(400, "The version asked for is malformed.");
-        if variant.schema_at(version).is_some() {
-            add(400, "The body is not JSON or breaks the schema of the version.");
-            add(408, "The body was not received in time.");
-            add(413, "The body is larger than the limit.");
-            add(415, "The body is not JSON (`Content-Type`).");
-        }
-        if variant.query_schema_at(version).is_some() {
-            add(400, "The query string breaks the schema of the version.");
-        }
-        add(406, "The version asked for is not served.");
-        let versions = self.api.history().iter().map(|m| m.version);
-        if versions.clone().any(|v| op.variant_at(v).is_none()) {
-            add(
-                op.missing_status,
-                "The version asked for (the oldest, when none is) does not have the operation.",
-            );
-        }
-        add(500, "The server erred.");
-        for status in variant.errors {
-            add(*status, "Declared by the operation.");
-        }
-        statuses
-    }
-
-    fn components(&self, version: Version) -> Value {
-        let service_version = format!("{} {version}", self.api.service_type());
-        json!({
-            "schemas": {"Error": self.error_schema},
-            "parameters": {"OpenStackApiVersion": {
-                "name": STANDARD_HEADER,
-                "in": "header",
-                "description": "The microversion asked for; without it the request gets the API's default version.",
-                "schema": {"type": "string", "enum": [service_version]},
-            }},
-            "headers": {
-                "OpenStackApiVersion": {
-                    "description": "The microversion the request was served at.",
-                    "schema": {"type": "string", "enum": [service_version]},
-                },
-                "Vary": {
-                    "description": "Names the version headers: a cache keeps one answer per version.",
-                    "schema": {"type": "string"},
-                },
-            },
-        })
-    }
-}
-
-/// An error answer with the API's error body: the status's reason, then why.
-fn error_response(status: u16, reasons: &[&str]) -> Value {
-    let reason = actix_web::http::StatusCode::from_u16(status)
-        .ok()
-        .and_then(|s| s.canonical_reason())
-        .unwrap_or("Error");
-    json!({
-        "description": format!("{reason}: {}", reasons.join(" ")),
-        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-    })
-}
-
-/// `flavors/id:put` for `PUT /v2.1/flavors/{id}`, as OpenStack's specs name operations.
-fn operation_id(path: &str, prefix: &str, method: &str) -> String {
-    let relative = path.strip_prefix(prefix).unwrap_or(path).trim_matches('/');
-    let segments: Vec<String> = relative
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .map(|s| parameter_name(s).map_or_else(|| s.to_owned(), str::to_owned))
-        .collect();
-    format!("{}:{}", segments.join("/"), method.to_ascii_lowercase())
-}
-
-/// The name of a `{name}` or `{name:regex}` path segment.
-fn parameter_name(segment: &str) -> Option<&str> {
-    let inner = segment.strip_prefix('{')?.strip_suffix('}')?;
-    Some(inner.split(':').next().unwrap_or(inner))
-}
-
-/// The parameters of the `{name}` segments of `path`: a string of at
-/// least one character (an empty segment matches no route), matching the
-/// segment's own pattern when it has one (`{id:[0-9]+}`).
-fn path_parameters(path: &str) -> Vec<Value> {
-    path.split('/')
-        .filter_map(|segment| {
-            let name = parameter_name(segment)?;
-            let mut schema = json!({"type": "string", "minLength": 1});
-            if let Some(pattern) = parameter_pattern(segment) {
-                schema["pattern"] = json!(format!("^(?:{pattern})$"));
-            }
-            Some(json!({"name": name, "in": "path", "required": true, "schema": schema}))
-        })
-        .collect()
-}
-
-/// The pattern of a `{name:regex}` path segment.
-fn parameter_pattern(segment: &str) -> Option<&str> {
-    let inner = segment.strip_prefix('{')?.strip_suffix('}')?;
-    inner.split_once(':').map(|(_, pattern)| pattern)
-}
-
-/// Query parameters from a query schema: each property of the object a
-/// query string is validated as, every value a string in a list.
-fn query_parameters(schema: &Value) -> Vec<Value> {
-    let required: Vec<&str> = schema["required"]
-        .as_array()
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let Some(properties) = schema["properties"].as_object() else { return Vec::new() };
-    // By name: the document is the same whatever order serde_json keeps
-    // object keys in (its `preserve_order` feature may be on in the build).
-    let mut properties: Vec<(&String, &Value)> = properties.iter().collect();
-    properties.sort_by_key(|(name, _)| *name);
-    properties
-        .into_iter()
-        .map(|(name, property)| {
-            json!({
-                "name": name,
-                "in": "query",
-                "required": required.contains(&name.as_str()),
-                "style": "form",
-                "explode": true,
-                "schema": property,
-            })
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn operation_ids_read_like_openstacks() {
-        assert_eq!(operation_id("/v2.1/flavors/{id}", "/v2.1", "PUT"), "flavors/id:put");
-        assert_eq!(operation_id("/v2.1/flavors/detail", "/v2.1", "GET"), "flavors/detail:get");
-        assert_eq!(operation_id("/os-keypairs/{name:[a-z]+}", "", "DELETE"), "os-keypairs/name:delete");
-    }
-
-    const API: Api =
-        Api::new("compute", &[crate::Microversion::new("2.1", "a"), crate::Microversion::new("2.2", "b")]);
-
-    fn body() -> Value {
-        json!({"type": "object"})
-    }
-
-    fn statuses(op: &Operation, version: &str) -> Vec<u16> {
-        let version: Version = version.parse().unwrap();
-        let variant = op.variant_at(version).unwrap();
-        ApiDescription::new(API).error_statuses(op, variant, version).into_keys().collect()
-    }
-
-    const PLAIN: OperationVariant = OperationVariant {
-        range: crate::version::VersionRange::ANY,
-        schemas: &[],
-        query_schemas: &[],
-        response: None,
-        errors: &[],
-    };
-
-    const BODY: &[crate::operation::SchemaDescription] = &[crate::operation::SchemaDescription {
-        name: "body",
-        range: crate::version::VersionRange::ANY,
-        document: crate::operation::SchemaDocument::Fixed(body),
-    }];
-
-    /// At every version, declaring 404.
-    const SHOW: &[Operation] = &[Operation {
-        name: "show",
-        http_method: Some("GET"),
-        path: Some("/servers/{id}"),
-        variants: &[OperationVariant { errors: &[404], ..PLAIN }],
-        missing_status: 404,
-    }];
-
-    /// From 2.2, with a body schema, declaring 400 and 409; 405 before 2.2.
-    const UPDATE: &[Operation] = &[Operation {
-        name: "update",
-        http_method: Some("PUT"),
-        path: Some("/servers/{id}"),
-        variants: &[OperationVariant {
-            range: crate::version::VersionRange::from(Version::lit("2.2")),
-            schemas: BODY,
-            errors: &[400, 409],
-            ..PLAIN
-        }],
-        missing_status: 405,
-    }];
-
-    #[test]
-    fn error_statuses_are_the_frameworks_and_the_declared() {
-        // The version header and the server's own failure; 404 because declared.
-        assert_eq!(statuses(&SHOW[0], "2.1"), [400, 404, 406, 500]);
-        // The miss status of 2.1, which has no update; a body schema brings
-        // 408, 413 and 415; a declared status is listed once.
-        assert_eq!(statuses(&UPDATE[0], "2.2"), [400, 405, 406, 408, 409, 413, 415, 500]);
-        let history = ApiDescription::new(API).with_operations(UPDATE).history_document();
-        let responses = &history["paths"]["/servers/{id}"]["put"]["responses"];
-        assert!(responses.get("4XX").is_none(), "{responses}");
-        assert_eq!(
-            responses["409"]["content"]["application/json"]["schema"]["$ref"],
-            "#/components/schemas/Error"
-        );
-        assert!(
-            responses["405"]["description"].as_str().is_some_and(|d| d.starts_with("Method Not Allowed"))
-        );
-    }
-
-    #[test]
-    fn path_parameters_are_never_empty_and_keep_their_pattern() {
-        let parameters = path_parameters("/servers/{id:[0-9]+}/tags/{tag}");
-        assert_eq!(
-            parameters[0]["schema"],
-            json!({"type": "string", "minLength": 1, "pattern": "^(?:[0-9]+)$"})
-        );
-        assert_eq!(parameters[1]["schema"], json!({"type": "string", "minLength": 1}));
-    }
-
-    #[test]
-    fn query_schemas_become_parameters() {
-        let schema = json!({"type": "object", "required": ["a"], "properties": {
-            "a": {"type": "array", "items": {"type": "string"}}, "b": {"type": "array"}
-        }});
-        let parameters = query_parameters(&schema);
-        assert_eq!(parameters.len(), 2);
-        assert_eq!(
-            (parameters[0]["name"].as_str(), parameters[0]["required"].as_bool()),
-            (Some("a"), Some(true))
-        );
-        assert_eq!(parameters[1]["in"], "query");
-        assert_eq!(path_parameters("/x/{id}/y/{key:.*}").len(), 2);
-    }
-}
+pub use service::OpenApiService;

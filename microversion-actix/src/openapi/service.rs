@@ -1,14 +1,15 @@
 //! `OpenApiService`: the documents over HTTP, built once at start-up.
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use actix_web::dev::{AppService, HttpServiceFactory};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 
+use microversion_core::openapi::{DOCUMENT_CACHE_CONTROL, DocumentRefusal, Documents, RenderedDocument};
+
 use super::ApiDescription;
-use crate::{ApiError, Version, error::ErrorRenderer, version::NegotiationError};
+use crate::{ApiError, error::ErrorRenderer};
 
 /// The API's documents, served beside [`Discovery`](crate::Discovery):
 ///
@@ -46,40 +47,14 @@ pub struct OpenApiService {
     errors: ErrorRenderer,
 }
 
-/// A rendered document and its entity tag.
-struct Rendered {
-    body: web::Bytes,
-    etag: String,
-}
-
-impl Rendered {
-    fn new(document: &serde_json::Value) -> Rendered {
-        let body = web::Bytes::from(document.to_string());
-        // FNV-1a: stable across runs and builds, unlike the std hasher.
-        let hash = body
-            .iter()
-            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3));
-        Rendered { body, etag: format!("\"{hash:016x}\"") }
-    }
-
-    fn respond(&self, req: &HttpRequest) -> HttpResponse {
-        let matches = req
-            .headers()
-            .get(header::IF_NONE_MATCH)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|tags| tags.split(',').any(|t| t.trim() == self.etag || t.trim() == "*"));
-        let mut res = if matches { HttpResponse::NotModified() } else { HttpResponse::Ok() };
-        res.insert_header((header::ETAG, self.etag.as_str()))
-            .insert_header((header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300")));
-        if matches { res.finish() } else { res.content_type("application/json").body(self.body.clone()) }
-    }
-}
-
-struct Documents {
-    by_version: BTreeMap<Version, OnceLock<Rendered>>,
-    history: OnceLock<Rendered>,
-    description: ApiDescription,
-    errors: ErrorRenderer,
+/// The answer of a rendered document: 304 when `If-None-Match` names it.
+fn respond(document: &RenderedDocument, req: &HttpRequest) -> HttpResponse {
+    let if_none_match = req.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok());
+    let matches = document.matches(if_none_match);
+    let mut res = if matches { HttpResponse::NotModified() } else { HttpResponse::Ok() };
+    res.insert_header((header::ETAG, document.etag()))
+        .insert_header((header::CACHE_CONTROL, HeaderValue::from_static(DOCUMENT_CACHE_CONTROL)));
+    if matches { res.finish() } else { res.content_type("application/json").body(document.body().to_owned()) }
 }
 
 impl OpenApiService {
@@ -96,62 +71,34 @@ impl OpenApiService {
     }
 }
 
-impl Documents {
-    fn version(&self, req: &HttpRequest) -> HttpResponse {
-        let query = crate::schema::query_to_json(req.query_string());
-        let api = self.description.api();
-        let requested = query["version"].as_array().and_then(|v| v.last()).and_then(|v| v.as_str());
-        let version = match requested {
-            None | Some("latest") => api.max(),
-            Some(text) => match text.parse::<Version>() {
-                Ok(version) if api.serves(version) => version,
-                Ok(version) => {
-                    let error = NegotiationError::NotAcceptable {
-                        requested: version,
-                        min: api.min(),
-                        max: api.max(),
-                    };
-                    return self.errors.render(&ApiError::from(error));
-                }
-                Err(_) => {
-                    let shown: String = text.chars().take(crate::header::MAX_ECHOED_BYTES).collect();
-                    let error =
-                        NegotiationError::Malformed { requested: shown, min: api.min(), max: api.max() };
-                    return self.errors.render(&ApiError::from(error));
-                }
-            },
-        };
-        match self.by_version.get(&version) {
-            Some(cell) => {
-                cell.get_or_init(|| Rendered::new(&self.description.document(version))).respond(req)
-            }
-            None => self.errors.render(&ApiError::not_found(format!("No document for version {version}."))),
+/// The answer to `GET /openapi.json?version=...`.
+fn version_document(documents: &Documents, errors: &ErrorRenderer, req: &HttpRequest) -> HttpResponse {
+    let query = crate::schema::query_to_json(req.query_string());
+    let requested = query["version"].as_array().and_then(|v| v.last()).and_then(|v| v.as_str());
+    match documents.at(requested) {
+        Ok(document) => respond(document, req),
+        Err(DocumentRefusal::Version(refusal)) => errors.render(&ApiError::from(refusal)),
+        Err(DocumentRefusal::Missing(version)) => {
+            errors.render(&ApiError::not_found(format!("No document for version {version}.")))
         }
     }
 }
 
 impl HttpServiceFactory for OpenApiService {
     fn register(self, config: &mut AppService) {
-        let description = self.description;
-        let by_version = description.versions().map(|v| (v, OnceLock::new())).collect();
-        let documents =
-            Arc::new(Documents { by_version, history: OnceLock::new(), description, errors: self.errors });
+        let documents = Arc::new(Documents::new(self.description));
+        let errors = Arc::new(self.errors);
         let one = Arc::clone(&documents);
         web::resource("/openapi.json")
             .route(web::get().to(move |req: HttpRequest| {
-                let documents = Arc::clone(&one);
-                async move { documents.version(&req) }
+                let (documents, errors) = (Arc::clone(&one), Arc::clone(&errors));
+                async move { version_document(&documents, &errors, &req) }
             }))
             .register(config);
         web::resource("/openapi-history.json")
             .route(web::get().to(move |req: HttpRequest| {
                 let documents = Arc::clone(&documents);
-                async move {
-                    let history = documents
-                        .history
-                        .get_or_init(|| Rendered::new(&documents.description.history_document()));
-                    history.respond(&req)
-                }
+                async move { respond(documents.history(), &req) }
             }))
             .register(config);
     }

@@ -11,11 +11,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::{ApiDescription, error_response, operation_id, path_parameters, query_parameters};
-use crate::{
-    Version,
-    operation::{Operation, SchemaDocument},
-    version::VersionRange,
-};
+use crate::{Operation, SchemaDocument, Version, VersionRange};
 
 /// A stretch of versions over which a schema stays the same.
 struct Segment {

@@ -23,9 +23,9 @@ pub const BLESS_VARIABLE: &str = "MICROVERSION_BLESS";
 /// editing the file, in a diff a reviewer sees.
 ///
 /// ```no_run
-/// use microversion_actix::openapi::{ApiDescription, check_released};
-/// # use microversion_actix::{Api, history};
-/// # const API: Api = Api::new("compute", history!["2.1" => "Initial."]);
+/// use microversion_core::openapi::{ApiDescription, check_released};
+/// # use microversion_core::{Api, Microversion};
+/// # const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial.")]);
 ///
 /// #[test]
 /// fn released_versions_are_frozen() {

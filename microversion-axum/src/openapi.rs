@@ -1,0 +1,117 @@
+//! The API described (docs/reference.md §14): the core's OpenAPI documents,
+//! served on axum by [`OpenApiService`] as the actix facade serves them.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::Request;
+use axum::response::Response;
+use axum::routing::get;
+use http::StatusCode;
+use http::header::{self, HeaderValue};
+use microversion_core::openapi::DOCUMENT_CACHE_CONTROL;
+pub use microversion_core::openapi::{
+    ApiDescription, BLESS_VARIABLE, DocumentRefusal, Documents, RenderedDocument, check_released,
+    check_released_blessing,
+};
+use microversion_core::schema::query_to_json;
+use microversion_core::{ApiSigErrors, ProblemFormat};
+
+use crate::ApiError;
+
+/// The API's documents as an axum `Router`, beside discovery:
+///
+/// - `GET /openapi.json`: the newest served version's document;
+///   `?version=2.61` that version's (400 for a malformed version, 406 for
+///   one the API does not serve, as negotiation answers them);
+/// - `GET /openapi-history.json`: the whole history in OpenStack's encoding.
+///
+/// Each document is rendered once, on its first request, with a strong
+/// `ETag` (a matching `If-None-Match` gets 304) and `Cache-Control: public,
+/// max-age=300`.
+///
+/// ```
+/// use axum::Router;
+/// use microversion_axum::openapi::{ApiDescription, OpenApiService};
+/// use microversion_axum::{Api, Microversion, NovaFaults};
+///
+/// const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial."), Microversion::new("2.2", "More.")]);
+/// let documents = OpenApiService::new(ApiDescription::new(API)).with_error_format(NovaFaults::default());
+/// let app: Router = Router::from(documents);
+/// ```
+#[derive(Clone)]
+pub struct OpenApiService {
+    description: ApiDescription,
+    format: Arc<dyn ProblemFormat>,
+}
+
+impl std::fmt::Debug for OpenApiService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenApiService").field("api", self.description.api()).finish_non_exhaustive()
+    }
+}
+
+impl OpenApiService {
+    /// Serves the documents of `description`, errors as API-SIG errors.
+    pub fn new(description: ApiDescription) -> OpenApiService {
+        OpenApiService { description, format: Arc::new(ApiSigErrors) }
+    }
+
+    /// Renders its 400 and 406 in `format` (the API's own).
+    pub fn with_error_format(mut self, format: impl ProblemFormat) -> OpenApiService {
+        self.format = Arc::new(format);
+        self
+    }
+}
+
+/// The answer of a rendered document: 304 when `If-None-Match` names it.
+fn respond(document: &RenderedDocument, req: &Request) -> Response {
+    let if_none_match = req.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok());
+    let matches = document.matches(if_none_match);
+    let mut res = if matches {
+        let mut res = Response::new(Body::empty());
+        *res.status_mut() = StatusCode::NOT_MODIFIED;
+        res
+    } else {
+        let mut res = Response::new(Body::from(document.body().to_owned()));
+        res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        res
+    };
+    let headers = res.headers_mut();
+    if let Ok(etag) = HeaderValue::from_str(document.etag()) {
+        headers.insert(header::ETAG, etag);
+    }
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(DOCUMENT_CACHE_CONTROL));
+    res
+}
+
+impl<S: Clone + Send + Sync + 'static> From<OpenApiService> for Router<S> {
+    fn from(service: OpenApiService) -> Router<S> {
+        let service_type = service.description.api().service_type();
+        let documents = Arc::new(Documents::new(service.description));
+        let format = service.format;
+        let one = Arc::clone(&documents);
+        Router::new()
+            .route(
+                "/openapi.json",
+                get(move |req: Request| async move {
+                    let query = query_to_json(req.uri().query().unwrap_or_default());
+                    let requested =
+                        query["version"].as_array().and_then(|v| v.last()).and_then(|v| v.as_str());
+                    let error = match one.at(requested) {
+                        Ok(document) => return respond(document, &req),
+                        Err(DocumentRefusal::Version(refusal)) => ApiError::from(refusal),
+                        Err(DocumentRefusal::Missing(version)) => {
+                            ApiError::not_found(format!("No document for version {version}."))
+                        }
+                    };
+                    error.render(&*format, Some(service_type))
+                }),
+            )
+            .route(
+                "/openapi-history.json",
+                get(move |req: Request| async move { respond(documents.history(), &req) }),
+            )
+    }
+}

@@ -1,0 +1,129 @@
+//! [`Documents`]: the documents of one description, each rendered once on
+//! first use and kept, with its entity tag; and the document a request's
+//! `?version=` asks for, refused as negotiation refuses a version. Each
+//! facade's service answers with these.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use super::ApiDescription;
+use crate::negotiate::NegotiationError;
+use crate::{MAX_ECHOED_BYTES, Version};
+
+/// How long a client or cache may keep a document: `public, max-age=300`.
+pub const DOCUMENT_CACHE_CONTROL: &str = "public, max-age=300";
+
+/// One document as served: its JSON text and a strong entity tag.
+#[derive(Debug)]
+pub struct RenderedDocument {
+    body: String,
+    etag: String,
+}
+
+impl RenderedDocument {
+    fn new(document: &serde_json::Value) -> RenderedDocument {
+        let body = document.to_string();
+        // FNV-1a: stable across runs and builds, unlike the std hasher.
+        let hash = body
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+        RenderedDocument { body, etag: format!("\"{hash:016x}\"") }
+    }
+
+    /// The document, as JSON text.
+    pub fn body(&self) -> &str {
+        &self.body
+    }
+
+    /// Its strong entity tag, quoted.
+    pub fn etag(&self) -> &str {
+        &self.etag
+    }
+
+    /// Whether an `If-None-Match` value names this document (or is `*`):
+    /// then the answer is 304 without a body.
+    pub fn matches(&self, if_none_match: Option<&str>) -> bool {
+        if_none_match.is_some_and(|tags| tags.split(',').any(|t| t.trim() == self.etag || t.trim() == "*"))
+    }
+}
+
+/// Why no document answers a `?version=`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DocumentRefusal {
+    /// A malformed version (400) or one the API does not serve (406), as
+    /// negotiation refuses them.
+    Version(NegotiationError),
+    /// A served version without a document (404); not reached while the
+    /// description serves the API's versions.
+    Missing(Version),
+}
+
+/// The documents of one description, rendered on first use: an API of
+/// 1,000 versions does not pay for 1,000 documents at start-up.
+///
+/// ```
+/// use microversion_core::openapi::{ApiDescription, DocumentRefusal, Documents};
+/// use microversion_core::{Api, Microversion};
+///
+/// const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial."), Microversion::new("2.2", "More.")]);
+/// let documents = Documents::new(ApiDescription::new(API));
+/// let latest = documents.at(None).unwrap();
+/// assert!(latest.body().contains("\"version\":\"2.2\""));
+/// assert!(latest.matches(Some(latest.etag())));
+/// assert!(documents.at(Some("2.1")).is_ok());
+/// assert!(matches!(documents.at(Some("2.9")), Err(DocumentRefusal::Version(e)) if e.status() == 406));
+/// assert!(matches!(documents.at(Some("two")), Err(DocumentRefusal::Version(e)) if e.status() == 400));
+/// ```
+#[derive(Debug)]
+pub struct Documents {
+    by_version: BTreeMap<Version, OnceLock<RenderedDocument>>,
+    history: OnceLock<RenderedDocument>,
+    description: ApiDescription,
+}
+
+impl Documents {
+    /// The documents of `description`, none rendered yet.
+    pub fn new(description: ApiDescription) -> Documents {
+        let by_version = description.versions().map(|v| (v, OnceLock::new())).collect();
+        Documents { by_version, history: OnceLock::new(), description }
+    }
+
+    /// The description they are built from.
+    pub fn description(&self) -> &ApiDescription {
+        &self.description
+    }
+
+    /// The document of the requested version (the last `version` of the
+    /// query string): the newest served one when none or `latest` is asked.
+    pub fn at(&self, requested: Option<&str>) -> Result<&RenderedDocument, DocumentRefusal> {
+        let api = self.description.api();
+        let version = match requested {
+            None | Some("latest") => api.max(),
+            Some(text) => match text.parse::<Version>() {
+                Ok(version) if api.serves(version) => version,
+                Ok(version) => {
+                    return Err(DocumentRefusal::Version(NegotiationError::NotAcceptable {
+                        requested: version,
+                        min: api.min(),
+                        max: api.max(),
+                    }));
+                }
+                Err(_) => {
+                    let shown: String = text.chars().take(MAX_ECHOED_BYTES).collect();
+                    return Err(DocumentRefusal::Version(NegotiationError::Malformed {
+                        requested: shown,
+                        min: api.min(),
+                        max: api.max(),
+                    }));
+                }
+            },
+        };
+        let cell = self.by_version.get(&version).ok_or(DocumentRefusal::Missing(version))?;
+        Ok(cell.get_or_init(|| RenderedDocument::new(&self.description.document(version))))
+    }
+
+    /// The whole history in OpenStack's encoding.
+    pub fn history(&self) -> &RenderedDocument {
+        self.history.get_or_init(|| RenderedDocument::new(&self.description.history_document()))
+    }
+}
