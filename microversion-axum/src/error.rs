@@ -181,7 +181,9 @@ impl ApiError {
     /// The answer to this error in `format`, its code prefixed with
     /// `service`: the body, its content type, and the served range in
     /// `OpenStack-API-Minimum-Version`/`-Maximum-Version` when it has one.
-    pub(crate) fn render(&self, format: &dyn ProblemFormat, service: Option<&str>) -> Response {
+    /// What the layer answers; for an answer outside any layer (a
+    /// service's JSON 404 for unknown paths), in the API's format.
+    pub fn render(&self, format: &dyn ProblemFormat, service: Option<&str>) -> Response {
         let code = qualified_code(self.code(), service);
         let problem = Problem {
             status: self.status().as_u16(),

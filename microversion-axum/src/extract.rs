@@ -54,6 +54,19 @@ impl ApiVersion {
     }
 }
 
+/// The version itself, for a versioned helper (`self.view(version, ...)`).
+impl From<ApiVersion> for Version {
+    fn from(version: ApiVersion) -> Version {
+        version.0.version
+    }
+}
+
+impl From<&ApiVersion> for Version {
+    fn from(version: &ApiVersion) -> Version {
+        version.0.version
+    }
+}
+
 impl PartialEq<Version> for ApiVersion {
     fn eq(&self, other: &Version) -> bool {
         self.0.version == *other

@@ -2,7 +2,9 @@
 //! line per microversion. Min, max, discovery and `docs/compute-versions.md`
 //! all come from here.
 
-use microversion_actix::{Api, history, lifecycle::Deprecation};
+use microversion_core::{Api, Deprecation, Microversion};
+
+use crate::web::framework::history;
 
 /// The compute API, 2.1 to 2.96, as Nova serves it: every microversion with
 /// the change it made.
@@ -19,7 +21,7 @@ pub const COMPUTE: Api = Api::new("compute", HISTORY)
             .link("https://docs.openstack.org/nova/latest/reference/api-microversion-history.html"),
     );
 
-const HISTORY: &[microversion_actix::Microversion] = history![
+const HISTORY: &[Microversion] = history![
     "2.1" => "Initial version of the v2.1 API.",
     "2.2" => "Keypairs have a `type` (ssh or x509); keypair create answers 201 and delete 204.",
     "2.3" => "Servers show extended attributes such as reservation id and launch index (servers, outside this example).",

@@ -9,10 +9,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use actix_web::{HttpRequest, HttpResponse, web};
-use microversion_actix::{
-    ApiError, Json, JsonQuery, Versioned, VersionedModel, controller, discovery::PublicUrl,
-};
+use crate::web::framework::{ApiError, Json, JsonQuery, Versioned, VersionedModel, controller};
+use crate::web::{Origin, Path, Response, StatusCode, empty_response, json_response};
 use serde_json::{Map, Value, json};
 
 use crate::api::COMPUTE;
@@ -62,7 +60,7 @@ fn swap_before_2_75(swap: &u64) -> Value {
 }
 
 impl FlavorView {
-    fn new(flavor: &Flavor, req: &HttpRequest) -> FlavorView {
+    fn new(flavor: &Flavor, origin: &Origin) -> FlavorView {
         FlavorView {
             id: flavor.id.clone(),
             name: flavor.name.clone(),
@@ -74,7 +72,7 @@ impl FlavorView {
             is_public: flavor.is_public,
             rxtx_factor: flavor.rxtx_factor,
             swap: flavor.swap,
-            links: links(req, &flavor.id),
+            links: links(origin, &flavor.id),
             description: flavor.description.clone(),
             extra_specs: flavor.extra_specs.clone(),
         }
@@ -93,11 +91,11 @@ struct FlavorSummary {
 }
 
 impl FlavorSummary {
-    fn new(flavor: &Flavor, req: &HttpRequest) -> FlavorSummary {
+    fn new(flavor: &Flavor, origin: &Origin) -> FlavorSummary {
         FlavorSummary {
             id: flavor.id.clone(),
             name: flavor.name.clone(),
-            links: links(req, &flavor.id),
+            links: links(origin, &flavor.id),
             description: flavor.description.clone(),
         }
     }
@@ -111,8 +109,8 @@ struct OneFlavor {
 }
 
 impl OneFlavor {
-    fn new(flavor: &Flavor, req: &HttpRequest) -> OneFlavor {
-        OneFlavor { flavor: FlavorView::new(flavor, req) }
+    fn new(flavor: &Flavor, origin: &Origin) -> OneFlavor {
+        OneFlavor { flavor: FlavorView::new(flavor, origin) }
     }
 }
 
@@ -138,8 +136,8 @@ impl Flavors {
     #[schema(query = list_query_v2_1, "2.1", "2.74")]
     #[response(200, model = FlavorList)]
     #[schema(query = list_query_v2_75, "2.75")]
-    async fn list(&self, req: HttpRequest, query: JsonQuery) -> Result<Versioned<FlavorList>, ApiError> {
-        let flavors = self.select(&query).await?.iter().map(|f| FlavorSummary::new(f, &req)).collect();
+    async fn list(&self, origin: Origin, query: JsonQuery) -> Result<Versioned<FlavorList>, ApiError> {
+        let flavors = self.select(&query).await?.iter().map(|f| FlavorSummary::new(f, &origin)).collect();
         Ok(Versioned::ok(FlavorList { flavors }))
     }
 
@@ -150,19 +148,19 @@ impl Flavors {
     #[schema(query = list_query_v2_75, "2.75")]
     async fn list_detail(
         &self,
-        req: HttpRequest,
+        origin: Origin,
         query: JsonQuery,
     ) -> Result<Versioned<FlavorDetails>, ApiError> {
-        let flavors = self.select(&query).await?.iter().map(|f| FlavorView::new(f, &req)).collect();
+        let flavors = self.select(&query).await?.iter().map(|f| FlavorView::new(f, &origin)).collect();
         Ok(Versioned::ok(FlavorDetails { flavors }))
     }
 
     #[get("/flavors/{id}")]
     #[errors(404, 503)]
     #[response(200, model = OneFlavor)]
-    async fn show(&self, req: HttpRequest, id: web::Path<String>) -> Result<Versioned<OneFlavor>, ApiError> {
+    async fn show(&self, origin: Origin, id: Path<String>) -> Result<Versioned<OneFlavor>, ApiError> {
         let flavor = self.store.flavor(&id).await?.ok_or_else(|| not_found(&id))?;
-        Ok(Versioned::ok(OneFlavor::new(&flavor, &req)))
+        Ok(Versioned::ok(OneFlavor::new(&flavor, &origin)))
     }
 
     /// One method for every version: only the schema changes, at 2.55.
@@ -172,10 +170,10 @@ impl Flavors {
     #[response(200, model = OneFlavor)]
     #[schema(create_v2_1, "2.1", "2.54")]
     #[schema(create_v2_55, "2.55")]
-    async fn create(&self, req: HttpRequest, body: Json<Value>) -> Result<Versioned<OneFlavor>, ApiError> {
+    async fn create(&self, origin: Origin, body: Json<Value>) -> Result<Versioned<OneFlavor>, ApiError> {
         let flavor = new_flavor(&body["flavor"])?;
         match self.store.insert_flavor(flavor.clone()).await? {
-            Ok(()) => Ok(Versioned::ok(OneFlavor::new(&flavor, &req))),
+            Ok(()) => Ok(Versioned::ok(OneFlavor::new(&flavor, &origin))),
             Err(Conflict::Id) => {
                 Err(ApiError::conflict(format!("Flavor with ID {} already exists.", flavor.id)))
             }
@@ -193,8 +191,8 @@ impl Flavors {
     #[schema(update_v2_55, "2.55")]
     async fn update(
         &self,
-        req: HttpRequest,
-        id: web::Path<String>,
+        origin: Origin,
+        id: Path<String>,
         body: Json<Value>,
     ) -> Result<Versioned<OneFlavor>, ApiError> {
         let description = body["flavor"]["description"].as_str().map(str::to_owned);
@@ -203,7 +201,7 @@ impl Flavors {
             .update_flavor(&id, |f| f.description = description)
             .await?
             .ok_or_else(|| not_found(&id))?;
-        Ok(Versioned::ok(OneFlavor::new(&flavor, &req)))
+        Ok(Versioned::ok(OneFlavor::new(&flavor, &origin)))
     }
 
     /// 202 Accepted, as Nova answers (`flavor_manage.py` `_delete`:
@@ -211,9 +209,9 @@ impl Flavors {
     #[delete("/flavors/{id}")]
     #[errors(404, 503)]
     #[response(202)]
-    async fn delete(&self, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    async fn delete(&self, id: Path<String>) -> Result<Response, ApiError> {
         if self.store.remove_flavor(&id).await? {
-            Ok(HttpResponse::Accepted().finish())
+            Ok(empty_response(StatusCode::ACCEPTED))
         } else {
             Err(not_found(&id))
         }
@@ -274,9 +272,9 @@ impl FlavorExtraSpecs {
     #[get("/flavors/{id}/os-extra_specs")]
     #[errors(404, 503)]
     #[response(200, extra_specs_response)]
-    async fn list(&self, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    async fn list(&self, id: Path<String>) -> Result<Response, ApiError> {
         let flavor = self.store.flavor(&id).await?.ok_or_else(|| not_found(&id))?;
-        Ok(HttpResponse::Ok().json(json!({"extra_specs": flavor.extra_specs})))
+        Ok(json_response(StatusCode::OK, &json!({"extra_specs": flavor.extra_specs})))
     }
 
     #[post("/flavors/{id}/os-extra_specs")]
@@ -284,23 +282,23 @@ impl FlavorExtraSpecs {
     #[api_version("2.1")]
     #[response(200, extra_specs_response)]
     #[schema(extra_specs_create, "2.1")]
-    async fn create(&self, id: web::Path<String>, body: Json<Value>) -> Result<HttpResponse, ApiError> {
+    async fn create(&self, id: Path<String>, body: Json<Value>) -> Result<Response, ApiError> {
         let specs = spec_strings(&body["extra_specs"]);
         self.store
             .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))
             .await?
             .ok_or_else(|| not_found(&id))?;
-        Ok(HttpResponse::Ok().json(json!({"extra_specs": specs})))
+        Ok(json_response(StatusCode::OK, &json!({"extra_specs": specs})))
     }
 
     #[get("/flavors/{id}/os-extra_specs/{key}")]
     #[errors(404, 503)]
     #[response(200, extra_spec_response)]
-    async fn show(&self, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
-        let (id, key) = path.into_inner();
+    async fn show(&self, path: Path<(String, String)>) -> Result<Response, ApiError> {
+        let (id, key) = (*path).clone();
         let flavor = self.store.flavor(&id).await?.ok_or_else(|| not_found(&id))?;
         let value = flavor.extra_specs.get(&key).ok_or_else(|| no_spec(&id, &key))?;
-        Ok(HttpResponse::Ok().json(json!({ key: value })))
+        Ok(json_response(StatusCode::OK, &json!({ key: value })))
     }
 
     #[put("/flavors/{id}/os-extra_specs/{key}")]
@@ -308,12 +306,8 @@ impl FlavorExtraSpecs {
     #[api_version("2.1")]
     #[response(200, extra_spec_response)]
     #[schema(extra_spec_update, "2.1")]
-    async fn update(
-        &self,
-        path: web::Path<(String, String)>,
-        body: Json<Value>,
-    ) -> Result<HttpResponse, ApiError> {
-        let (id, key) = path.into_inner();
+    async fn update(&self, path: Path<(String, String)>, body: Json<Value>) -> Result<Response, ApiError> {
+        let (id, key) = (*path).clone();
         let specs = spec_strings(&body);
         if !specs.contains_key(&key) {
             return Err(ApiError::bad_request("Request body and URI mismatch"));
@@ -322,7 +316,7 @@ impl FlavorExtraSpecs {
             .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))
             .await?
             .ok_or_else(|| not_found(&id))?;
-        Ok(HttpResponse::Ok().json(specs))
+        Ok(json_response(StatusCode::OK, &specs))
     }
 
     /// 200 OK with no body, as Nova answers (`flavors_extraspecs.py` `delete`
@@ -332,14 +326,14 @@ impl FlavorExtraSpecs {
     #[delete("/flavors/{id}/os-extra_specs/{key}")]
     #[errors(404, 503)]
     #[response(200)]
-    async fn delete(&self, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
-        let (id, key) = path.into_inner();
+    async fn delete(&self, path: Path<(String, String)>) -> Result<Response, ApiError> {
+        let (id, key) = (*path).clone();
         let mut found = false;
         self.store
             .update_flavor(&id, |f| found = f.extra_specs.remove(&key).is_some())
             .await?
             .ok_or_else(|| not_found(&id))?;
-        if found { Ok(HttpResponse::Ok().finish()) } else { Err(no_spec(&id, &key)) }
+        if found { Ok(empty_response(StatusCode::OK)) } else { Err(no_spec(&id, &key)) }
     }
 }
 
@@ -353,8 +347,8 @@ fn no_spec(id: &str, key: &str) -> ApiError {
 
 /// Nova's self and bookmark links for a flavor, under the configured
 /// public URL (the request's own `Host` unless the deployer says otherwise).
-fn links(req: &HttpRequest, id: &str) -> Value {
-    let root = PublicUrl::of(req).base(req);
+fn links(origin: &Origin, id: &str) -> Value {
+    let root = origin.root();
     json!([
         {"rel": "self", "href": format!("{root}/v2.1/flavors/{id}")},
         {"rel": "bookmark", "href": format!("{root}/flavors/{id}")},

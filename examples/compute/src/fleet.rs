@@ -2,11 +2,9 @@
 //! read from a file and reloaded on SIGHUP, and the per-version request
 //! counts served in Prometheus text apart from the API.
 
-use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use actix_web::{App, HttpResponse, HttpServer, web};
-use microversion_actix::{Api, Version, lifecycle::Timestamp, version::VersionCap};
+use microversion_core::{Api, Timestamp, Version, VersionCap};
 
 /// What a cap file says: a version, from now or from an instant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,7 +63,8 @@ pub fn reload_cap(path: &Path, cap: &VersionCap) -> Result<CapChange, String> {
 /// Reloads the cap file on every SIGHUP for as long as the actix system
 /// runs. The handler is registered before this returns, so a SIGHUP never
 /// kills a node that has started.
-pub(crate) fn reload_on_hangup(path: PathBuf, cap: VersionCap) -> std::io::Result<()> {
+#[cfg(not(compute_on_axum))]
+pub(crate) fn reload_on_hangup(path: std::path::PathBuf, cap: VersionCap) -> std::io::Result<()> {
     use tokio::signal::unix::{SignalKind, signal};
     let mut hangups = signal(SignalKind::hangup())?;
     actix_web::rt::spawn(async move {
@@ -87,7 +86,9 @@ pub(crate) fn reload_on_hangup(path: PathBuf, cap: VersionCap) -> std::io::Resul
 /// Installs the Prometheus recorder of the `metrics` facade and serves its
 /// text at `GET /metrics` on `addr`, outside the API. Call it inside an
 /// actix system; once per process.
-pub(crate) fn serve_metrics(addr: SocketAddr) -> std::io::Result<()> {
+#[cfg(not(compute_on_axum))]
+pub(crate) fn serve_metrics(addr: std::net::SocketAddr) -> std::io::Result<()> {
+    use actix_web::{App, HttpResponse, HttpServer, web};
     let handle = metrics_exporter_prometheus::PrometheusBuilder::new()
         .install_recorder()
         .map_err(|e| std::io::Error::other(format!("cannot install the metrics recorder: {e}")))?;

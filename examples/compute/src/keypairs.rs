@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use actix_web::{HttpRequest, HttpResponse, web};
+use crate::web::framework::{ApiError, ApiVersion, Json, JsonQuery, Version, controller};
+use crate::web::{Origin, Path, Query, Response, StatusCode, empty_response, json_response};
 use md5::Digest as _;
-use microversion_actix::{ApiError, ApiVersion, Json, JsonQuery, Version, controller, discovery::PublicUrl};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use ssh_key::rand_core::OsRng;
@@ -69,9 +69,9 @@ impl Keypairs {
     async fn list(
         &self,
         version: ApiVersion,
-        req: HttpRequest,
+        origin: Origin,
         query: JsonQuery,
-    ) -> Result<HttpResponse, ApiError> {
+    ) -> Result<Response, ApiError> {
         let last = |key: &str| query.last(key);
         let user = if version >= V2_10 { last("user_id").unwrap_or(DEFAULT_USER) } else { DEFAULT_USER };
         let mut keypairs = self.store.keypairs(user).await?;
@@ -88,7 +88,7 @@ impl Keypairs {
                 let more = keypairs.len() > limit;
                 keypairs.truncate(limit);
                 if more && let Some(last_name) = keypairs.last().map(|k| k.name.clone()) {
-                    page_links = Some(next_link(&req, limit, &last_name, last("user_id")));
+                    page_links = Some(next_link(&origin, limit, &last_name, last("user_id")));
                 }
             }
         }
@@ -97,14 +97,14 @@ impl Keypairs {
         if let Some(links) = page_links {
             body["keypairs_links"] = links;
         }
-        Ok(HttpResponse::Ok().json(body))
+        Ok(json_response(StatusCode::OK, &body))
     }
 
     #[get("/os-keypairs/{name}")]
     #[errors(404, 503)]
     #[api_version("2.1", "2.9")]
     #[response(200, show_response)]
-    async fn show(&self, version: ApiVersion, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    async fn show(&self, version: ApiVersion, name: Path<String>) -> Result<Response, ApiError> {
         self.show_for(version, DEFAULT_USER, &name).await
     }
 
@@ -117,9 +117,9 @@ impl Keypairs {
     async fn show(
         &self,
         version: ApiVersion,
-        name: web::Path<String>,
-        query: web::Query<UserQuery>,
-    ) -> Result<HttpResponse, ApiError> {
+        name: Path<String>,
+        query: Query<UserQuery>,
+    ) -> Result<Response, ApiError> {
         self.show_for(version, query.user(version)?, &name).await
     }
 
@@ -129,8 +129,8 @@ impl Keypairs {
     #[api_version("2.1", "2.1")]
     #[response(200, create_response)]
     #[schema(create_v2_1, "2.1", "2.1")]
-    async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
-        Ok(HttpResponse::Ok().json(self.create_keypair(version, &body["keypair"]).await?))
+    async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<Response, ApiError> {
+        Ok(json_response(StatusCode::OK, &self.create_keypair(version, &body["keypair"]).await?))
     }
 
     /// From 2.2 a created keypair answers 201; the schema grows with the versions.
@@ -141,8 +141,8 @@ impl Keypairs {
     #[schema(create_v2_2, "2.2", "2.9")]
     #[schema(create_v2_10, "2.10", "2.91")]
     #[schema(create_v2_92, "2.92")]
-    async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
-        Ok(HttpResponse::Created().json(self.create_keypair(version, &body["keypair"]).await?))
+    async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<Response, ApiError> {
+        Ok(json_response(StatusCode::CREATED, &self.create_keypair(version, &body["keypair"]).await?))
     }
 
     /// 2.1 answers 202 Accepted ...
@@ -150,9 +150,9 @@ impl Keypairs {
     #[errors(404, 503)]
     #[api_version("2.1", "2.1")]
     #[response(202)]
-    async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    async fn delete(&self, name: Path<String>) -> Result<Response, ApiError> {
         self.remove(DEFAULT_USER, &name).await?;
-        Ok(HttpResponse::Accepted().finish())
+        Ok(empty_response(StatusCode::ACCEPTED))
     }
 
     /// ... 2.2 to 2.9 answer 204 No Content ...
@@ -160,9 +160,9 @@ impl Keypairs {
     #[errors(404, 503)]
     #[api_version("2.2", "2.9")]
     #[response(204)]
-    async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    async fn delete(&self, name: Path<String>) -> Result<Response, ApiError> {
         self.remove(DEFAULT_USER, &name).await?;
-        Ok(HttpResponse::NoContent().finish())
+        Ok(empty_response(StatusCode::NO_CONTENT))
     }
 
     /// ... and from 2.10 take the owner as a query parameter.
@@ -173,11 +173,11 @@ impl Keypairs {
     async fn delete(
         &self,
         version: ApiVersion,
-        name: web::Path<String>,
-        query: web::Query<UserQuery>,
-    ) -> Result<HttpResponse, ApiError> {
+        name: Path<String>,
+        query: Query<UserQuery>,
+    ) -> Result<Response, ApiError> {
         self.remove(query.user(version)?, &name).await?;
-        Ok(HttpResponse::NoContent().finish())
+        Ok(empty_response(StatusCode::NO_CONTENT))
     }
 
     /// The fields every view has: no type before 2.2 ...
@@ -194,7 +194,7 @@ impl Keypairs {
         view
     }
 
-    async fn show_for(&self, version: ApiVersion, user: &str, name: &str) -> Result<HttpResponse, ApiError> {
+    async fn show_for(&self, version: ApiVersion, user: &str, name: &str) -> Result<Response, ApiError> {
         let keypair = self.store.keypair(user, name).await?.ok_or_else(|| not_found(user, name))?;
         let mut view = self.view(version, &keypair);
         view.insert("user_id".into(), json!(keypair.user_id));
@@ -203,7 +203,7 @@ impl Keypairs {
         view.insert("updated_at".into(), Value::Null);
         view.insert("deleted_at".into(), Value::Null);
         view.insert("deleted".into(), json!(false));
-        Ok(HttpResponse::Ok().json(json!({"keypair": view})))
+        Ok(json_response(StatusCode::OK, &json!({"keypair": view})))
     }
 
     /// Creates from a body the version's schema accepted: imports the given
@@ -265,8 +265,8 @@ fn not_found(user: &str, name: &str) -> ApiError {
     ApiError::not_found(format!("Keypair {name} not found for user {user}"))
 }
 
-fn next_link(req: &HttpRequest, limit: usize, marker: &str, user: Option<&str>) -> Value {
-    let root = PublicUrl::of(req).base(req);
+fn next_link(origin: &Origin, limit: usize, marker: &str, user: Option<&str>) -> Value {
+    let root = origin.root();
     let mut query = form_urlencoded::Serializer::new(String::new());
     query.append_pair("limit", &limit.to_string()).append_pair("marker", marker);
     if let Some(user) = user {

@@ -14,294 +14,34 @@ mod keypairs;
 mod listing;
 mod store;
 mod time;
+mod web;
 
-use std::net::{SocketAddr, TcpListener};
-use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Duration;
-
-use actix_web::dev::Service as _;
-use actix_web::http::header::{self, HeaderName, HeaderValue};
-use actix_web::{App, HttpServer, web};
-use microversion_actix::openapi::{ApiDescription, OpenApiService};
-use microversion_actix::{
-    Api, ApiError, Discovery, Version, VersionNegotiation,
-    body::BodyTimeout,
-    discovery::PublicUrl,
-    error::NovaFaults,
-    middleware::{ClientDefault, ResponseValidation},
-    version::VersionCap,
-};
+#[cfg(not(compute_on_axum))]
+mod serve_actix;
+#[cfg(compute_on_axum)]
+mod serve_axum;
 
 pub use api::COMPUTE;
 pub use fleet::{CapChange, read_cap_file, reload_cap};
 pub use store::Store;
 
-/// Registers discovery at `/` and `/v2.1` and the API under `/v2.1`, with
-/// Nova-style fault bodies, and a JSON 404 for every other path. `cap`
-/// lowers the served maximum (Ironic-style pinning during a rolling upgrade).
-/// Links come from the [`PublicUrl`] in app data (see [`Settings`]).
-pub fn routes(store: Arc<Store>, cap: Option<Version>) -> impl FnOnce(&mut web::ServiceConfig) {
-    let api = match cap {
-        Some(cap) => COMPUTE.capped_at(cap).expect("the cap was checked at start-up"),
-        None => COMPUTE,
-    };
-    routes_with(store, VersionCap::new(&api), false)
-}
+#[cfg(not(compute_on_axum))]
+pub use serve_actix::*;
+#[cfg(compute_on_axum)]
+pub use serve_axum::*;
 
-/// [`routes`] with a cap that can change while serving: the middleware and
-/// discovery share `cap` (docs/reference.md §13.4). With `pin_versions`,
-/// each client token keeps the version of its first request naming none
-/// ([`token_pins`]).
-pub fn routes_with(
-    store: Arc<Store>,
-    cap: VersionCap,
-    pin_versions: bool,
-) -> impl FnOnce(&mut web::ServiceConfig) {
-    move |cfg| {
-        let api = *cap.declaration();
-        let mut microversions = VersionNegotiation::new(api)
-            .with_version_cap(cap.clone())
-            .with_error_format(NovaFaults::default());
-        let mut discovery =
-            Discovery::new(&[api]).with_version_cap(cap.clone()).with_error_format(NovaFaults::default());
-        if pin_versions {
-            let pins = token_pins(store.clone(), cap);
-            microversions = microversions.with_client_default(pins.clone());
-            discovery = discovery.with_client_default(&api, pins);
-        }
-        let not_found = microversions.default_service();
-        let documents =
-            OpenApiService::new(description(api)).with_errors(microversions.error_renderer().clone());
-        cfg.service(discovery)
-            .service(documents)
-            .service(
-                web::scope("/v2.1")
-                    // An error that carries a request id (a store failure,
-                    // `store::Unavailable`) names it in Nova's request id headers too.
-                    .wrap_fn(|req, service| {
-                        let response = service.call(req);
-                        async move {
-                            let mut res = response.await?;
-                            if let Some(id) = request_id(&res) {
-                                for name in REQUEST_ID_HEADERS {
-                                    res.headers_mut().insert(HeaderName::from_static(name), id.clone());
-                                }
-                            }
-                            Ok(res)
-                        }
-                    })
-                    // Flavor and keypair links are built from the public URL: name the
-                    // headers it read, or a shared cache serves one client's links to all.
-                    .wrap_fn(|req, service| {
-                        let vary = PublicUrl::of(req.request()).vary(req.request());
-                        let response = service.call(req);
-                        async move {
-                            let mut res = response.await?;
-                            if let Some(vary) = vary
-                                && !res.headers().contains_key(header::VARY)
-                            {
-                                res.headers_mut().insert(header::VARY, HeaderValue::from_static(vary));
-                            }
-                            Ok(res)
-                        }
-                    })
-                    .wrap(microversions)
-                    .service(flavors::Flavors::new(store.clone()))
-                    .service(flavors::FlavorExtraSpecs::new(store.clone()))
-                    .service(keypairs::Keypairs::new(store)),
-            )
-            // A path outside discovery and the API: actix's own 404 has an empty body.
-            .default_service(not_found);
-    }
-}
-
-/// The header a client's token comes in (keystonemiddleware's).
-pub const TOKEN_HEADER: &str = "X-Auth-Token";
-
-/// A default version per client, as Stripe pins accounts: a token's first
-/// request naming no version pins it to the served maximum of the moment
-/// (in the store, so that every node of a fleet and a restart agree); its
-/// later requests naming none keep that version when the maximum moves.
-/// A request without a token gets the API's default (2.1), as ever; one
-/// naming a version gets it.
-pub fn token_pins(store: Arc<Store>, cap: VersionCap) -> ClientDefault {
-    ClientDefault::new(&[TOKEN_HEADER], move |req| {
-        let token = req.headers().get(TOKEN_HEADER).and_then(|v| v.to_str().ok()).map(str::trim);
-        let token = token.filter(|t| !t.is_empty()).map(str::to_owned);
-        let (store, max) = (Arc::clone(&store), cap.get());
-        async move {
-            match token {
-                Some(token) => Ok(Some(store.pinned_version(&token, max).await?)),
-                None => Ok(None),
-            }
-        }
-    })
-}
-
-/// Nova's names of the request id header, `x-openstack-request-id` and
-/// its older `x-compute-request-id`.
-const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-request-id"];
-
-/// The request id of the [`ApiError`] a handler answered with, if it has one.
-fn request_id<B>(res: &actix_web::dev::ServiceResponse<B>) -> Option<HeaderValue> {
-    let error = res.response().error()?.as_error::<ApiError>()?;
-    HeaderValue::from_str(error.request_id()?).ok()
-}
+/// The version type of the framework the example is built on.
+pub use web::framework::Version;
 
 /// The API's description: its OpenAPI documents per version and for the
 /// whole history, built from the controllers' declarations.
-pub fn description(api: Api) -> ApiDescription {
+pub fn description(api: microversion_core::Api) -> microversion_core::openapi::ApiDescription {
+    use microversion_core::openapi::ApiDescription;
     ApiDescription::new(api)
         .with_title("Compute API (microversion example)")
         .with_prefix("/v2.1")
         .controller::<flavors::Flavors>()
         .controller::<flavors::FlavorExtraSpecs>()
         .controller::<keypairs::Keypairs>()
-        .with_errors(&NovaFaults::default())
-}
-
-/// How a server is run: the deployer's choices.
-#[derive(Clone, Debug, Default)]
-pub struct Settings {
-    /// Serve at most this version (a rolling upgrade).
-    pub cap: Option<Version>,
-    /// Where links point: a fixed public URL, the request's `Host`
-    /// (the default), or the forwarded headers of trusted proxies.
-    pub public_url: PublicUrl,
-    /// How long a request body may take to arrive (30 s unless set).
-    pub body_timeout: Option<Duration>,
-    /// The database: a `postgres://` URL (what the nodes of a fleet share)
-    /// or a SQLite file (one node's); a private one in memory unless set.
-    pub database: Option<String>,
-    /// A file holding the cap (`2.60`, or `2.96 at 2026-12-01T12:00:00Z`),
-    /// read at start-up, where it wins over `cap`, and again on SIGHUP.
-    pub cap_file: Option<PathBuf>,
-    /// Retire the versions below this one (their sunset must have passed).
-    pub retire_below: Option<Version>,
-    /// Where to serve `GET /metrics` in Prometheus text, if anywhere.
-    pub metrics_listen: Option<SocketAddr>,
-    /// Whether answers are checked against their declared schemas
-    /// (Nova's `response_validation`); tests run with `Error`.
-    pub response_validation: ResponseValidation,
-    /// Pin each client token to a version ([`token_pins`]).
-    pub pin_versions: bool,
-}
-
-/// How long a new connection may take to send its first request head.
-pub const REQUEST_HEAD_TIMEOUT: Duration = Duration::from_secs(10);
-/// How long an idle keep-alive connection is kept.
-pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
-/// How long a closing connection may take to read the last response.
-pub const DISCONNECT_TIMEOUT: Duration = Duration::from_secs(2);
-/// Connections served at once, per worker; more wait in the backlog.
-pub const MAX_CONNECTIONS: usize = 10_000;
-
-/// The HTTP server on `listener`, with fresh in-memory state (a few flavors).
-/// Await it inside an actix system.
-pub async fn server(listener: TcpListener, cap: Option<Version>) -> std::io::Result<actix_web::dev::Server> {
-    server_with(listener, Settings { cap, ..Settings::default() }).await
-}
-
-/// The HTTP server on `listener` with `settings`, and deadlines for every
-/// phase of a connection (docs/12-deploying.md): the first request head,
-/// a request body, keep-alive idleness and closing.
-///
-/// With a cap file or a metrics address, call it inside an actix system (as
-/// `main` does): SIGHUP then reloads the cap without a restart; an
-/// unreadable file or an undeclared version is logged and the running cap
-/// kept (docs/reference.md §13.4).
-pub async fn server_with(
-    listener: TcpListener,
-    settings: Settings,
-) -> std::io::Result<actix_web::dev::Server> {
-    let database = settings.database.as_deref().unwrap_or(":memory:");
-    let store = Store::open(database)
-        .await
-        .map_err(|e| std::io::Error::other(format!("cannot open the database {database}: {e}")))?;
-    let store = Arc::new(store);
-    let mut api = match settings.cap {
-        Some(cap) => COMPUTE.capped_at(cap).map_err(std::io::Error::other)?,
-        None => COMPUTE,
-    };
-    if let Some(below) = settings.retire_below {
-        api = api.retire_below(below).map_err(std::io::Error::other)?;
-    }
-    let version_cap = VersionCap::new(&api);
-    if let Some(path) = &settings.cap_file {
-        fleet::reload_cap(path, &version_cap).map_err(std::io::Error::other)?;
-        fleet::reload_on_hangup(path.clone(), version_cap.clone())?;
-    }
-    if let Some(addr) = settings.metrics_listen {
-        fleet::serve_metrics(addr)?;
-    }
-    let body_timeout = BodyTimeout(settings.body_timeout.unwrap_or(BodyTimeout::DEFAULT.0));
-    let (public_url, validation, pins) =
-        (settings.public_url, settings.response_validation, settings.pin_versions);
-    Ok(HttpServer::new(move || {
-        App::new()
-            .app_data(public_url.clone())
-            .app_data(body_timeout)
-            .app_data(validation)
-            .configure(routes_with(store.clone(), version_cap.clone(), pins))
-    })
-    .workers(2)
-    .client_request_timeout(REQUEST_HEAD_TIMEOUT)
-    .client_disconnect_timeout(DISCONNECT_TIMEOUT)
-    .keep_alive(KEEP_ALIVE)
-    .max_connections(MAX_CONNECTIONS)
-    .listen(listener)?
-    .run())
-}
-
-/// A server running on a free loopback port in a background thread, stopped
-/// when dropped. For tests and load scripts.
-pub struct RunningServer {
-    /// The root URL, `http://127.0.0.1:PORT`.
-    pub url: String,
-    handle: actix_web::dev::ServerHandle,
-    thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
-}
-
-impl RunningServer {
-    /// Starts a server on `127.0.0.1:0`, checking every answer against its
-    /// declared schema (a wrong one answers 500 and fails the test).
-    pub fn start() -> std::io::Result<RunningServer> {
-        RunningServer::start_with_cap(None)
-    }
-
-    /// Starts a server on `127.0.0.1:0` with the served maximum capped,
-    /// checking every answer against its declared schema.
-    pub fn start_with_cap(cap: Option<Version>) -> std::io::Result<RunningServer> {
-        RunningServer::start_with(Settings {
-            cap,
-            response_validation: ResponseValidation::Error,
-            ..Settings::default()
-        })
-    }
-
-    /// Starts a server on `127.0.0.1:0` with `settings`.
-    pub fn start_with(settings: Settings) -> std::io::Result<RunningServer> {
-        let listener = TcpListener::bind("127.0.0.1:0")?;
-        let url = format!("http://{}", listener.local_addr()?);
-        let (sender, receiver) = std::sync::mpsc::channel();
-        let thread = std::thread::spawn(move || {
-            actix_web::rt::System::new().block_on(async move {
-                let server = server_with(listener, settings).await?;
-                let _ = sender.send(server.handle());
-                server.await
-            })
-        });
-        let handle = receiver.recv().map_err(|_| std::io::Error::other("the server failed to start"))?;
-        Ok(RunningServer { url, handle, thread: Some(thread) })
-    }
-}
-
-impl Drop for RunningServer {
-    fn drop(&mut self) {
-        actix_web::rt::System::new().block_on(self.handle.stop(true));
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
+        .with_errors(&microversion_core::NovaFaults::default())
 }

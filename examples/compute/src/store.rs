@@ -6,8 +6,8 @@
 //! flavor created through one node is read through the others and
 //! survives a restart.
 
-use actix_web::http::StatusCode;
-use microversion_actix::{ApiError, Version};
+use crate::web::StatusCode;
+use crate::web::framework::{ApiError, Version};
 use sqlx::any::AnyRow;
 use sqlx::{AnyPool, Row};
 use std::collections::BTreeMap;

@@ -13,8 +13,7 @@
 #[path = "common/python.rs"]
 mod python;
 
-use compute::RunningServer;
-use microversion_actix::Version;
+use compute::{RunningServer, Version};
 use microversion_testkit::python::fnv1a;
 use python::{run_script, run_script_with, tempest_venv_python};
 
@@ -42,8 +41,8 @@ fn microversion_parse_oracle() {
 #[test]
 fn openapi_documents_pass_real_tools() {
     let server = RunningServer::start().expect("the compute example starts");
-    let docs = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi");
-    run_script("openapi_tools.py", &[&server.url, docs]);
+    let docs = python::compute_dir().join("openapi");
+    run_script("openapi_tools.py", &[&server.url, &docs.to_string_lossy()]);
 }
 
 /// tempest.lib's own compute clients (tempest from PyPI, in a venv of its

@@ -14,7 +14,7 @@ use microversion_testkit::python::{self, run};
 pub(crate) const SCRIPT_TIMEOUT: Duration = Duration::from_secs(300);
 
 pub(crate) fn interop_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("interop")
+    compute_dir().join("interop")
 }
 
 /// Makes (once per process; reused across runs) the venv with the pinned
@@ -74,4 +74,11 @@ pub(crate) fn run_script_with(python: &Path, script: &str, args: &[&str]) {
     if std::env::var_os("INTEROP_VERBOSE").is_some() {
         eprintln!("{}", result.output);
     }
+}
+
+/// The compute example's directory: this package's, or for the axum build
+/// of its sources (`examples/compute-axum`, whose build script names it)
+/// the one the sources live in.
+pub(crate) fn compute_dir() -> &'static Path {
+    Path::new(option_env!("COMPUTE_EXAMPLE_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR")))
 }

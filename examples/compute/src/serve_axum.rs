@@ -1,0 +1,204 @@
+//! The compute example served by axum (`examples/compute-axum`): the same
+//! controllers, discovery, documents and Nova's faults as `serve_actix`
+//! serves on actix-web, and a server for tests.
+
+use std::net::TcpListener;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::http::header::{self, HeaderName, HeaderValue};
+use axum::response::Response;
+use microversion_axum::openapi::OpenApiService;
+use microversion_axum::{
+    ApiError, ClientDefault, Discovery, NovaFaults, Version, VersionCap, VersionNegotiationLayer,
+};
+
+use crate::web::PublicRoot;
+use crate::{COMPUTE, Store, description, flavors, keypairs};
+
+/// How a server is run: the deployer's choices.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// Serve at most this version (a rolling upgrade).
+    pub cap: Option<Version>,
+    /// Where links point: this URL, or the request's `Host` when unset.
+    pub public_url: Option<String>,
+    /// The database: a `postgres://` URL or a SQLite file; a private one
+    /// in memory unless set.
+    pub database: Option<String>,
+    /// Pin each client token to a version ([`token_pins`]).
+    pub pin_versions: bool,
+}
+
+/// The header a client's token comes in (keystonemiddleware's).
+pub const TOKEN_HEADER: &str = "X-Auth-Token";
+
+/// Nova's names of the request id header.
+const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-request-id"];
+
+/// A default version per client, as on actix: a token's first request
+/// naming no version pins it to the served maximum of the moment.
+pub fn token_pins(store: Arc<Store>, cap: VersionCap) -> ClientDefault {
+    ClientDefault::new(&[TOKEN_HEADER], move |headers| {
+        let token = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok()).map(str::trim);
+        let token = token.filter(|t| !t.is_empty()).map(str::to_owned);
+        let (store, max) = (Arc::clone(&store), cap.get());
+        async move {
+            match token {
+                Some(token) => store
+                    .pinned_version(&token, max)
+                    .await
+                    .map(Some)
+                    .map_err(|e| axum::response::IntoResponse::into_response(ApiError::from(e))),
+                None => Ok(None),
+            }
+        }
+    })
+}
+
+/// Discovery at `/` and `/v2.1`, the documents at `/openapi.json`, the API
+/// under `/v2.1` with Nova-style faults, and a JSON 404 for every other path.
+pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router {
+    let api = *cap.declaration();
+    let mut negotiation = VersionNegotiationLayer::new(api)
+        .with_version_cap(cap.clone())
+        .with_error_format(NovaFaults::default());
+    let mut discovery =
+        Discovery::new(&[api]).with_version_cap(cap.clone()).with_error_format(NovaFaults::default());
+    if let Some(url) = &settings.public_url {
+        discovery = discovery.with_public_url(url.clone());
+    }
+    if settings.pin_versions {
+        let pins = token_pins(Arc::clone(&store), cap);
+        negotiation = negotiation.with_client_default(pins.clone());
+        discovery = discovery.with_client_default(&api, pins);
+    }
+    let public_root = settings.public_url.clone();
+    let versioned = Router::new()
+        .merge(flavors::Flavors::new(Arc::clone(&store)))
+        .merge(flavors::FlavorExtraSpecs::new(Arc::clone(&store)))
+        .merge(keypairs::Keypairs::new(store))
+        // An error that carries a request id (a store failure) names it in
+        // Nova's request id headers too.
+        .layer(axum::middleware::map_response(request_id_headers))
+        // Links come from the public URL, else the request's `Host`: name
+        // it in `Vary`, or a shared cache serves one client's links to all.
+        .layer(axum::middleware::map_request(move |mut req: axum::extract::Request| {
+            let public_root = public_root.clone();
+            async move {
+                if let Some(root) = public_root {
+                    req.extensions_mut().insert(PublicRoot(root));
+                }
+                req
+            }
+        }))
+        .layer(axum::middleware::map_response(move |mut res: Response| async move {
+            if !res.headers().contains_key(header::VARY) {
+                res.headers_mut().insert(header::VARY, HeaderValue::from_static("Host"));
+            }
+            res
+        }))
+        .layer(negotiation);
+    let not_found = || async {
+        ApiError::not_found("The resource could not be found.")
+            .render(&NovaFaults::default(), Some(COMPUTE.service_type()))
+    };
+    Router::from(discovery)
+        .merge(Router::from(OpenApiService::new(description(api)).with_error_format(NovaFaults::default())))
+        .nest("/v2.1", versioned)
+        .fallback(not_found)
+}
+
+/// Nova's request id headers on an answer whose error carries one.
+async fn request_id_headers(mut res: Response) -> Response {
+    let id = res.extensions().get::<ApiError>().and_then(|e| HeaderValue::from_str(e.request_id()?).ok());
+    if let Some(id) = id {
+        for name in REQUEST_ID_HEADERS {
+            res.headers_mut().insert(HeaderName::from_static(name), id.clone());
+        }
+    }
+    res
+}
+
+/// A server running on a free loopback port in a background thread (a
+/// tokio runtime of its own), stopped when dropped. For tests.
+pub struct RunningServer {
+    /// The root URL, `http://127.0.0.1:PORT`.
+    pub url: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
+}
+
+impl RunningServer {
+    /// Starts a server on `127.0.0.1:0`.
+    pub fn start() -> std::io::Result<RunningServer> {
+        RunningServer::start_with_cap(None)
+    }
+
+    /// Starts a server on `127.0.0.1:0` with the served maximum capped.
+    pub fn start_with_cap(cap: Option<Version>) -> std::io::Result<RunningServer> {
+        RunningServer::start_with(Settings { cap, ..Settings::default() })
+    }
+
+    /// Starts a server on `127.0.0.1:0` with `settings`.
+    pub fn start_with(settings: Settings) -> std::io::Result<RunningServer> {
+        let listener = TcpListener::bind("127.0.0.1:0")?;
+        listener.set_nonblocking(true)?;
+        let url = format!("http://{}", listener.local_addr()?);
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let (started, ready) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            let runtime =
+                tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+            runtime.block_on(async move {
+                let served = serve(listener, settings).await;
+                let serving = match served {
+                    Ok(serving) => serving,
+                    Err(e) => {
+                        let _ = started.send(Err(e.to_string()));
+                        return Err(e);
+                    }
+                };
+                let _ = started.send(Ok(()));
+                serving
+                    .with_graceful_shutdown(async move {
+                        let _ = stopped.await;
+                    })
+                    .await
+            })
+        });
+        match ready.recv() {
+            Ok(Ok(())) => Ok(RunningServer { url, stop: Some(stop), thread: Some(thread) }),
+            Ok(Err(why)) => Err(std::io::Error::other(why)),
+            Err(_) => Err(std::io::Error::other("the server failed to start")),
+        }
+    }
+}
+
+/// The server on `listener` with `settings`, ready to be awaited.
+async fn serve(
+    listener: TcpListener,
+    settings: Settings,
+) -> std::io::Result<axum::serve::Serve<tokio::net::TcpListener, Router, Router>> {
+    let database = settings.database.as_deref().unwrap_or(":memory:");
+    let store = Store::open(database)
+        .await
+        .map_err(|e| std::io::Error::other(format!("cannot open the database {database}: {e}")))?;
+    let api = match settings.cap {
+        Some(cap) => COMPUTE.capped_at(cap).map_err(std::io::Error::other)?,
+        None => COMPUTE,
+    };
+    let app = router(Arc::new(store), VersionCap::new(&api), &settings);
+    Ok(axum::serve(tokio::net::TcpListener::from_std(listener)?, app))
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! The web framework under the controllers. The compute example is built on
+//! actix-web; `examples/compute-axum` builds these very sources on axum
+//! (with `cfg(compute_on_axum)`), and the controllers read only the names
+//! here: the facade, the path and query extractors, the answer and its
+//! status, and [`Origin`], where links point.
+
+#[cfg(not(compute_on_axum))]
+pub(crate) use microversion_actix as framework;
+#[cfg(compute_on_axum)]
+pub(crate) use microversion_axum as framework;
+
+#[cfg(not(compute_on_axum))]
+pub(crate) use actix_web::{
+    HttpResponse as Response,
+    http::StatusCode,
+    web::{Path, Query},
+};
+#[cfg(compute_on_axum)]
+pub(crate) use axum::{
+    extract::{Path, Query},
+    http::StatusCode,
+    response::Response,
+};
+
+/// The public root URL of a request (`http://cloud.example:8774`), where
+/// the links of its answer point: the configured public URL, else the
+/// request's own `Host`.
+pub(crate) struct Origin(String);
+
+impl Origin {
+    /// The root, without a trailing `/`.
+    pub(crate) fn root(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A JSON answer.
+pub(crate) fn json_response(status: StatusCode, body: &impl serde::Serialize) -> Response {
+    #[cfg(not(compute_on_axum))]
+    return Response::build(status).json(body);
+    #[cfg(compute_on_axum)]
+    return axum::response::IntoResponse::into_response((status, axum::Json(body)));
+}
+
+/// An answer without a body.
+pub(crate) fn empty_response(status: StatusCode) -> Response {
+    #[cfg(not(compute_on_axum))]
+    return Response::new(status);
+    #[cfg(compute_on_axum)]
+    return axum::response::IntoResponse::into_response(status);
+}
+
+#[cfg(not(compute_on_axum))]
+impl actix_web::FromRequest for Origin {
+    type Error = std::convert::Infallible;
+    type Future = std::future::Ready<Result<Origin, std::convert::Infallible>>;
+
+    fn from_request(req: &actix_web::HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let root = microversion_actix::discovery::PublicUrl::of(req).base(req);
+        std::future::ready(Ok(Origin(root)))
+    }
+}
+
+/// The public URL links are built under on axum, when the deployer fixes
+/// one; otherwise the request's `Host`.
+#[cfg(compute_on_axum)]
+#[derive(Clone, Debug)]
+pub(crate) struct PublicRoot(pub(crate) String);
+
+#[cfg(compute_on_axum)]
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Origin {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Origin, std::convert::Infallible> {
+        if let Some(PublicRoot(root)) = parts.extensions.get::<PublicRoot>() {
+            return Ok(Origin(root.trim_end_matches('/').to_owned()));
+        }
+        let host = parts.headers.get(axum::http::header::HOST).and_then(|h| h.to_str().ok());
+        Ok(Origin(format!("http://{}", host.unwrap_or("localhost"))))
+    }
+}
