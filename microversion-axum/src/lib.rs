@@ -10,11 +10,18 @@
 //!   request, answers 400 and 406 itself, and puts `OpenStack-API-Version`,
 //!   the legacy headers, deprecation headers and `Vary` on every answer;
 //! - [`ApiVersion`]: the negotiated version as a handler argument;
-//! - [`Discovery`]: `GET /` and `GET /v2.1/` as an axum [`Router`](axum::Router).
+//! - [`Discovery`]: `GET /` and `GET /v2.1/` as an axum [`Router`](axum::Router);
+//! - [`macro@controller`]: same-named methods with `#[api_version]`,
+//!   dispatched by the negotiated version and checked at compile time,
+//!   converted into a `Router`; with [`ApiError`], [`Json`], [`JsonQuery`],
+//!   versioned schemas and [`Versioned`] models, as on actix;
+//! - `openapi` (feature `openapi`): the API's OpenAPI documents as a `Router`.
 //!
-//! The guide's chapter `docs/19-axum.md` shows a whole service; what the
-//! `#[controller]` macro generates for actix (same-named variants, compile-time
-//! range checks) does not target axum yet.
+//! | feature | what it adds |
+//! | --- | --- |
+//! | `openapi` | the `openapi` module: the documents per version and for the whole history, served |
+//!
+//! The guide's chapter `docs/19-axum.md` shows a whole service.
 //!
 //! ```
 //! use axum::{Router, routing::get};
