@@ -237,7 +237,6 @@ pub mod header;
 pub mod lifecycle;
 pub mod middleware;
 pub mod model;
-mod observe;
 #[cfg(feature = "openapi")]
 pub mod openapi;
 pub mod operation;

@@ -23,13 +23,13 @@ pub use crate::response_validation::ResponseValidation;
 
 use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer};
 use crate::header::STANDARD_HEADER_NAME;
-use crate::observe;
 use crate::{
     Api, ApiError, Version,
     header::{ResponseHeaders, VaryUpdate, append_vary, appends_to_handlers, vary_update},
     lifecycle::RetireError,
     version::{CapError, Negotiated, VersionCap, VersionSource},
 };
+use microversion_core::observe;
 
 /// Response headers that carry a request id an error body can repeat.
 const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-request-id"];
@@ -291,7 +291,7 @@ where
                     Err(err) => {
                         let res = state.finish(state.errors.render(&err).map_into_right_body(), None);
                         // Counted as the request stood: naming no version.
-                        observe::count(&api, &negotiated, res.status());
+                        observe::count(&api, &negotiated, res.status().as_u16());
                         return Ok(req.into_response(res));
                     }
                 };
@@ -482,13 +482,13 @@ impl State {
         match result {
             Ok(res) => {
                 let res = self.finish_service(res.map_into_left_body(), negotiated.version);
-                observe::count(&self.api, &negotiated, res.status());
+                observe::count(&self.api, &negotiated, res.status().as_u16());
                 Ok(res)
             }
             Err(err) => {
                 let res = HttpResponse::from_error(err).map_into_right_body::<BoxBody>();
                 let res = self.finish(res, Some(negotiated.version)).map_into_boxed_body();
-                observe::count(&self.api, &negotiated, res.status());
+                observe::count(&self.api, &negotiated, res.status().as_u16());
                 let shown = res.error().map(ToString::to_string).unwrap_or_default();
                 Err(InternalError::from_response(shown, res).into())
             }

@@ -13,6 +13,8 @@ use axum::response::Response;
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use http::{Request, StatusCode};
 
+use microversion_core::observe;
+
 use crate::ApiError;
 use crate::model::Unrendered;
 use microversion_core::{
@@ -196,7 +198,7 @@ where
 {
     type Response = Response;
     type Error = S::Error;
-    type Future = VersionNegotiationFuture<S::Future, S::Error>;
+    type Future = observe::Traced<VersionNegotiationFuture<S::Future, S::Error>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
         self.inner.poll_ready(cx)
@@ -213,21 +215,31 @@ where
                 let fresh = self.inner.clone();
                 let ready = std::mem::replace(&mut self.inner, fresh);
                 let state = Arc::clone(state);
-                VersionNegotiationFuture {
+                observe::untraced(VersionNegotiationFuture {
                     step: Step::Chosen { fut: Box::pin(chosen(ready, state, req, negotiated, choice)) },
-                }
+                })
             }
             Ok(negotiated) => {
                 req.extensions_mut().insert(negotiated);
-                VersionNegotiationFuture {
+                observe::negotiated(&state.api, &negotiated, || VersionNegotiationFuture {
                     step: Step::Forwarded {
                         inner: self.inner.call(req),
                         state: Arc::clone(state),
-                        version: negotiated.version,
+                        negotiated,
                     },
-                }
+                })
             }
-            Err(err) => VersionNegotiationFuture { step: Step::Refused { res: Some(state.refusal(&err)) } },
+            Err(err) => {
+                observe::count_refused(
+                    &state.api,
+                    &err,
+                    state.api.version_header(state.version_headers(req.headers())),
+                );
+                observe::refused(&state.api, &err);
+                observe::untraced(VersionNegotiationFuture {
+                    step: Step::Refused { res: Some(state.refusal(&err)) },
+                })
+            }
         }
     }
 }
@@ -251,11 +263,16 @@ where
     let negotiated = match chosen {
         Ok(Some(pinned)) => state.api.negotiate_pinned(pinned, state.cap.get()),
         Ok(None) => negotiated,
-        Err(res) => return Ok(state.finish(res, None)),
+        Err(res) => {
+            let res = state.finish(res, None);
+            // Counted as the request stood: naming no version.
+            observe::count(&state.api, &negotiated, res.status().as_u16());
+            return Ok(res);
+        }
     };
     req.extensions_mut().insert(negotiated);
-    let res = service.call(req).await?;
-    Ok(state.finish(res, Some(negotiated.version)))
+    let res = observe::negotiated(&state.api, &negotiated, || service.call(req)).await?;
+    Ok(state.complete(res, negotiated))
 }
 
 /// The boxed future of a request whose version a client default chooses.
@@ -273,7 +290,7 @@ pin_project_lite::pin_project! {
 pin_project_lite::pin_project! {
     #[project = StepProjection]
     enum Step<F, E> {
-        Forwarded { #[pin] inner: F, state: Arc<State>, version: Version },
+        Forwarded { #[pin] inner: F, state: Arc<State>, negotiated: Negotiated },
         Refused { res: Option<Response> },
         // Boxed: only the requests a client default chooses for pay for it.
         Chosen { fut: Chosen<E> },
@@ -288,8 +305,8 @@ where
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         match self.project().step.project() {
-            StepProjection::Forwarded { inner, state, version } => match inner.poll(cx) {
-                Poll::Ready(Ok(res)) => Poll::Ready(Ok(state.finish(res, Some(*version)))),
+            StepProjection::Forwarded { inner, state, negotiated } => match inner.poll(cx) {
+                Poll::Ready(Ok(res)) => Poll::Ready(Ok(state.complete(res, *negotiated))),
                 Poll::Ready(Err(err)) => Poll::Ready(Err(err)),
                 Poll::Pending => Poll::Pending,
             },
@@ -380,6 +397,13 @@ impl State {
         // 400/406 could answer a request that negotiates fine.
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         self.stamp(headers, None);
+        res
+    }
+
+    /// The answer of the wrapped service at `negotiated`, finished and counted.
+    fn complete(&self, res: Response, negotiated: Negotiated) -> Response {
+        let res = self.finish(res, Some(negotiated.version));
+        observe::count(&self.api, &negotiated, res.status().as_u16());
         res
     }
 

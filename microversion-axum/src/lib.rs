@@ -20,6 +20,8 @@
 //! | feature | what it adds |
 //! | --- | --- |
 //! | `openapi` | the `openapi` module: the documents per version and for the whole history, served |
+//! | `metrics` | per-version request counts through the `metrics` facade, as on actix |
+//! | `tracing` | a `tracing` span per request with the negotiated version |
 //!
 //! The guide's chapter `docs/19-axum.md` shows a whole service.
 //!

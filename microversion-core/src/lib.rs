@@ -51,6 +51,8 @@ mod lifecycle;
 pub mod model;
 mod negotiate;
 mod notice;
+#[doc(hidden)]
+pub mod observe;
 #[cfg(feature = "openapi")]
 #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub mod openapi;

@@ -641,7 +641,7 @@ fn list_query_v2_75() -> Value {
     list_query(true)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(compute_on_axum)))]
 mod tests {
     use super::decimal_pattern;
 

@@ -459,7 +459,7 @@ impl Store {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(compute_on_axum)))]
 mod tests {
     use super::*;
 

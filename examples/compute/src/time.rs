@@ -14,7 +14,7 @@ fn nova_timestamp(at: OffsetDateTime) -> String {
     at.format(&format).unwrap_or_default()
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(compute_on_axum)))]
 mod tests {
     use time::macros::datetime;
 

@@ -1,15 +1,15 @@
 //! Who uses what: per-version request counts through the `metrics` facade
-//! and a `tracing` span per request (docs/reference.md §13.5). Each part is
-//! compiled only with its Cargo feature; without it, the functions the
-//! middleware calls do nothing, so that the middleware has no `cfg` of its
-//! own.
+//! and a `tracing` span per request (docs/reference.md §13.5), the same for
+//! every facade's negotiation. Each part is compiled only with its Cargo
+//! feature (`metrics`, `tracing`); without it, the functions the facades
+//! call do nothing, so that they have no `cfg` of their own. Not public
+//! API: what the facades call.
 
-use crate::Api;
-use crate::version::{Negotiated, NegotiationError, VersionHeader};
+use crate::{Api, Negotiated, NegotiationError, VersionHeader};
 
 /// The name of the request counter.
 #[cfg(feature = "metrics")]
-pub(crate) const REQUESTS: &str = "microversion_requests_total";
+pub const REQUESTS: &str = "microversion_requests_total";
 
 /// The label of a request's outcome: `2xx`, `400`, `406`, `4xx` (the other
 /// client errors), `5xx`, or `other` (1xx, 3xx).
@@ -75,40 +75,40 @@ fn increment(api: &Api, version: &'static str, chosen_by: &'static str, outcome:
 
 /// Counts a request served at a negotiated version.
 #[cfg(feature = "metrics")]
-pub(crate) fn count(api: &Api, negotiated: &Negotiated, status: actix_web::http::StatusCode) {
-    increment(api, version_label(api, negotiated.version), negotiated.chosen_by(), outcome(status.as_u16()));
+pub fn count(api: &Api, negotiated: &Negotiated, status: u16) {
+    increment(api, version_label(api, negotiated.version), negotiated.chosen_by(), outcome(status));
 }
 
 /// Counts a request refused by negotiation: a 400 under the version
 /// `invalid`, a 406 under the version asked for (retired and capped
 /// versions included, so their remaining users show).
 #[cfg(feature = "metrics")]
-pub(crate) fn count_refused(api: &Api, err: &NegotiationError, header: VersionHeader) {
+pub fn count_refused(api: &Api, err: &NegotiationError, header: VersionHeader) {
     let version = err.requested_version().map_or("invalid", |v| version_label(api, v));
     increment(api, version, header.as_str(), outcome(err.status()));
 }
 
 /// Without `metrics`: nothing.
 #[cfg(not(feature = "metrics"))]
-pub(crate) fn count(_: &Api, _: &Negotiated, _: actix_web::http::StatusCode) {}
+pub fn count(_: &Api, _: &Negotiated, _: u16) {}
 
 /// Without `metrics`: nothing.
 #[cfg(not(feature = "metrics"))]
-pub(crate) fn count_refused(_: &Api, _: &NegotiationError, _: VersionHeader) {}
+pub fn count_refused(_: &Api, _: &NegotiationError, _: VersionHeader) {}
 
 /// The middleware's future as it is returned: in its span with `tracing`,
 /// itself without.
 #[cfg(feature = "tracing")]
-pub(crate) type Traced<F> = tracing::instrument::Instrumented<F>;
+pub type Traced<F> = tracing::instrument::Instrumented<F>;
 /// The middleware's future as it is returned: in its span with `tracing`,
 /// itself without.
 #[cfg(not(feature = "tracing"))]
-pub(crate) type Traced<F> = F;
+pub type Traced<F> = F;
 
 /// Starts a negotiated request's work (`start`: the inner service's call)
 /// inside its span, and keeps the span on the future it gives.
 #[cfg(feature = "tracing")]
-pub(crate) fn negotiated<F>(api: &Api, negotiated: &Negotiated, start: impl FnOnce() -> F) -> Traced<F> {
+pub fn negotiated<F>(api: &Api, negotiated: &Negotiated, start: impl FnOnce() -> F) -> Traced<F> {
     let span = tracing::info_span!(
         "microversion",
         service = api.service_type(),
@@ -122,7 +122,7 @@ pub(crate) fn negotiated<F>(api: &Api, negotiated: &Negotiated, start: impl FnOn
 /// Records a refused request in a span of its own, entered and left at
 /// once.
 #[cfg(feature = "tracing")]
-pub(crate) fn refused(api: &Api, err: &NegotiationError) {
+pub fn refused(api: &Api, err: &NegotiationError) {
     let span = tracing::info_span!(
         "microversion",
         service = api.service_type(),
@@ -134,23 +134,23 @@ pub(crate) fn refused(api: &Api, err: &NegotiationError) {
 
 /// A future outside any span (a refusal's, answered at once).
 #[cfg(feature = "tracing")]
-pub(crate) fn untraced<F>(fut: F) -> Traced<F> {
+pub fn untraced<F>(fut: F) -> Traced<F> {
     tracing::Instrument::instrument(fut, tracing::Span::none())
 }
 
 /// Without `tracing`: `start()`.
 #[cfg(not(feature = "tracing"))]
-pub(crate) fn negotiated<F>(_: &Api, _: &Negotiated, start: impl FnOnce() -> F) -> Traced<F> {
+pub fn negotiated<F>(_: &Api, _: &Negotiated, start: impl FnOnce() -> F) -> Traced<F> {
     start()
 }
 
 /// Without `tracing`: nothing.
 #[cfg(not(feature = "tracing"))]
-pub(crate) fn refused(_: &Api, _: &NegotiationError) {}
+pub fn refused(_: &Api, _: &NegotiationError) {}
 
 /// Without `tracing`: `fut`.
 #[cfg(not(feature = "tracing"))]
-pub(crate) fn untraced<F>(fut: F) -> Traced<F> {
+pub fn untraced<F>(fut: F) -> Traced<F> {
     fut
 }
 
