@@ -74,6 +74,8 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
         discovery = discovery.with_client_default(&api, pins);
     }
     let public_root = settings.public_url.clone();
+    // Links from the request's `Host` vary on it; a fixed URL on nothing.
+    let links_vary_on_host = public_root.is_none();
     let versioned = Router::new()
         .merge(flavors::Flavors::new(Arc::clone(&store)))
         .merge(flavors::FlavorExtraSpecs::new(Arc::clone(&store)))
@@ -93,7 +95,7 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
             }
         }))
         .layer(axum::middleware::map_response(move |mut res: Response| async move {
-            if !res.headers().contains_key(header::VARY) {
+            if links_vary_on_host && !res.headers().contains_key(header::VARY) {
                 res.headers_mut().insert(header::VARY, HeaderValue::from_static("Host"));
             }
             res
