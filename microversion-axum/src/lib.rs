@@ -55,6 +55,7 @@ pub mod model;
 #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub mod openapi;
 pub mod operation;
+mod response_validation;
 mod route;
 
 #[doc(hidden)]
@@ -100,6 +101,7 @@ pub use layer::{
 #[doc(inline)]
 pub use microversion_macros::controller;
 pub use model::{Versioned, VersionedModel};
+pub use response_validation::ResponseValidation;
 
 /// The versions a controller method serves: `#[api_version("2.1")]` (2.1 and
 /// later), `#[api_version("2.1", "2.4")]` (inclusive), optionally

@@ -130,11 +130,44 @@ impl<T: IntoResponse> RouteResponse for T {
     }
 }
 
-/// A variant's declared answer, which axum routes do not check yet
-/// (`#[response]` describes the operation; the actix layer's response
-/// validation has no axum twin): the answer as it is.
-pub async fn check_response(_: &Request, _: Version, _: &ResponseDescription, res: Response) -> Response {
-    res
+/// Checks a variant's success answer at `version` against its
+/// `#[response(...)]`, as the [`ResponseValidation`](crate::ResponseValidation)
+/// in the request's extensions says (nothing is checked without one).
+pub async fn check_response(
+    request: &Request,
+    version: Version,
+    declared: &ResponseDescription,
+    res: Response,
+) -> Response {
+    use http_body_util::BodyExt as _;
+
+    let mode = request.extensions.get::<crate::ResponseValidation>().copied().unwrap_or_default();
+    if mode == crate::ResponseValidation::Ignore || !res.status().is_success() {
+        return res;
+    }
+    let (parts, body) = res.into_parts();
+    let Ok(collected) = body.collect().await else {
+        return ApiError::internal("the response body could not be read for validation").into_response();
+    };
+    let bytes = collected.to_bytes();
+    let problems =
+        microversion_core::schema::answer_problems(parts.status.as_u16(), &bytes, version, declared);
+    if problems.is_empty() {
+        return Response::from_parts(parts, Body::from(bytes));
+    }
+    let detail = format!(
+        "The response of {} {} at version {version} breaks its declaration: {}.",
+        request.method,
+        request.uri.path(),
+        problems.join("; ")
+    );
+    match mode {
+        crate::ResponseValidation::Error => ApiError::internal(detail).into_response(),
+        _ => {
+            log::warn!("{detail}");
+            Response::from_parts(parts, Body::from(bytes))
+        }
+    }
 }
 
 /// Validates the query string when a schema covers `version`, the way Nova

@@ -409,3 +409,67 @@ async fn axum_extractors_read_the_validated_body() {
     let refused = axum_answer(&app, &("POST", "/echo", None, json_body(json!({"nom": "vm"})))).await;
     assert_eq!(refused.0, 400);
 }
+
+/// With `ResponseValidation::Error` in the requests' extensions, an answer
+/// that breaks its `#[response(...)]` is a 500 naming the break; with
+/// `Ignore` (or none), it goes out as it is.
+#[tokio::test]
+async fn declared_answers_are_checked_when_asked() {
+    use microversion_axum::{ResponseValidation, controller};
+
+    fn named() -> Value {
+        json!({"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}})
+    }
+
+    struct Answers;
+
+    #[controller(api = API, axum)]
+    impl Answers {
+        #[get("/good")]
+        #[response(200, named)]
+        async fn good() -> axum::Json<Value> {
+            axum::Json(json!({"name": "vm"}))
+        }
+
+        #[get("/bad")]
+        #[response(200, named)]
+        async fn bad() -> axum::Json<Value> {
+            axum::Json(json!({"name": 7}))
+        }
+
+        #[get("/status")]
+        #[response(201)]
+        async fn status() -> &'static str {
+            "made"
+        }
+    }
+
+    let checked = |mode| {
+        Router::new()
+            .merge(Answers)
+            .layer(axum::Extension(mode))
+            .layer(microversion_axum::VersionNegotiationLayer::new(API))
+    };
+    let app = checked(ResponseValidation::Error);
+    let good = axum_answer(&app, &("GET", "/good", None, None)).await;
+    assert_eq!((good.0, good.2), (200, json!({"name": "vm"})));
+    let bad = axum_answer(&app, &("GET", "/bad", None, None)).await;
+    assert_eq!(bad.0, 500);
+    let detail = bad.2["errors"][0]["detail"].as_str().expect("a detail");
+    assert!(
+        detail.contains("GET /bad at version 2.1 breaks its declaration") && detail.contains("/name"),
+        "{detail}"
+    );
+    let status = axum_answer(&app, &("GET", "/status", None, None)).await;
+    assert_eq!(status.0, 500);
+    assert!(
+        status.2["errors"][0]["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("status 200 where 201 is declared"))
+    );
+
+    let ignored = checked(ResponseValidation::Ignore);
+    assert_eq!(axum_answer(&ignored, &("GET", "/bad", None, None)).await.0, 200);
+    let warned = checked(ResponseValidation::Warn);
+    assert_eq!(axum_answer(&warned, &("GET", "/bad", None, None)).await.2, json!({"name": 7}));
+}

@@ -443,6 +443,59 @@ impl LazySchemas {
     }
 }
 
+/// Compiled response schemas, by document and version.
+type CompiledAnswers =
+    std::sync::Mutex<std::collections::HashMap<(usize, Version), std::sync::Arc<jsonschema::Validator>>>;
+
+fn answer_validator(
+    document: crate::SchemaDocument,
+    version: Version,
+) -> Result<std::sync::Arc<jsonschema::Validator>, String> {
+    static CACHE: std::sync::OnceLock<CompiledAnswers> = std::sync::OnceLock::new();
+    let key = match document {
+        crate::SchemaDocument::Fixed(f) => (f as usize, Version::new(0, 0)),
+        crate::SchemaDocument::AtVersion(f) => (f as usize, version),
+    };
+    let cache = CACHE.get_or_init(CompiledAnswers::default);
+    if let Some(validator) = cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(&key) {
+        return Ok(std::sync::Arc::clone(validator));
+    }
+    let validator =
+        std::sync::Arc::new(jsonschema::validator_for(&document.at(version)).map_err(|e| e.to_string())?);
+    cache
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .insert(key, std::sync::Arc::clone(&validator));
+    Ok(validator)
+}
+
+/// How a service's own success answer breaks what its variant declares
+/// with `#[response(...)]` at `version`: a status other than the declared
+/// one, a body that is not JSON or breaks the declared schema (the first
+/// ten violations). Empty when it keeps it. Each facade checks its answers
+/// with it, as Nova's `[api] response_validation` says.
+pub fn answer_problems(
+    status: u16,
+    body: &[u8],
+    version: Version,
+    declared: &crate::ResponseDescription,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    if status != declared.status {
+        problems.push(format!("status {status} where {} is declared", declared.status));
+    }
+    if let Some(document) = declared.body {
+        match (serde_json::from_slice::<Value>(body), answer_validator(document, version)) {
+            (Ok(value), Ok(validator)) => problems.extend(
+                validator.iter_errors(&value).take(10).map(|e| format!("{}: {e}", e.instance_path())),
+            ),
+            (Err(e), _) => problems.push(format!("the body is not JSON: {e}")),
+            (_, Err(e)) => problems.push(format!("the declared schema is invalid: {e}")),
+        }
+    }
+    problems
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

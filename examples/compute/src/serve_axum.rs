@@ -10,7 +10,8 @@ use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::response::Response;
 use microversion_axum::openapi::OpenApiService;
 use microversion_axum::{
-    ApiError, ClientDefault, Discovery, NovaFaults, Version, VersionCap, VersionNegotiationLayer,
+    ApiError, ClientDefault, Discovery, NovaFaults, ResponseValidation, Version, VersionCap,
+    VersionNegotiationLayer,
 };
 
 use crate::web::PublicRoot;
@@ -28,6 +29,9 @@ pub struct Settings {
     pub database: Option<String>,
     /// Pin each client token to a version ([`token_pins`]).
     pub pin_versions: bool,
+    /// Whether answers are checked against their declared schemas
+    /// (Nova's `response_validation`); tests run with `Error`.
+    pub response_validation: ResponseValidation,
 }
 
 /// The header a client's token comes in (keystonemiddleware's).
@@ -100,6 +104,7 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
             }
             res
         }))
+        .layer(axum::Extension(settings.response_validation))
         .layer(negotiation);
     let not_found = || async {
         ApiError::not_found("The resource could not be found.")
@@ -132,14 +137,21 @@ pub struct RunningServer {
 }
 
 impl RunningServer {
-    /// Starts a server on `127.0.0.1:0`.
+    /// Starts a server on `127.0.0.1:0`, checking every answer against its
+    /// declared schema.
     pub fn start() -> std::io::Result<RunningServer> {
         RunningServer::start_with_cap(None)
     }
 
-    /// Starts a server on `127.0.0.1:0` with the served maximum capped.
+    /// Starts a server on `127.0.0.1:0` with the served maximum capped,
+    /// checking every answer against its declared schema (a wrong one
+    /// answers 500 and fails the test), as the actix build's does.
     pub fn start_with_cap(cap: Option<Version>) -> std::io::Result<RunningServer> {
-        RunningServer::start_with(Settings { cap, ..Settings::default() })
+        RunningServer::start_with(Settings {
+            cap,
+            response_validation: ResponseValidation::Error,
+            ..Settings::default()
+        })
     }
 
     /// Starts a server on `127.0.0.1:0` with `settings`.
