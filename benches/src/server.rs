@@ -26,7 +26,7 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 use microversion_actix::{
-    Api, Microversion, Version, VersionNegotiation, Versioned, VersionedModel, body::JsonBody, controller,
+    Api, Json, Microversion, Version, VersionNegotiation, Versioned, VersionedModel, controller,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -209,8 +209,8 @@ impl Servers {
     #[api_version("2.1")]
     #[schema(create_server_schema_v2_1, "2.1", "2.26")]
     #[schema(create_server_schema, "2.27")]
-    async fn create(&self, body: JsonBody) -> HttpResponse {
-        create_server(body.value())
+    async fn create(&self, body: Json<Value>) -> HttpResponse {
+        create_server(&body)
     }
 }
 

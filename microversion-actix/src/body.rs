@@ -114,7 +114,7 @@ pub struct ParsedJson(pub Value);
 ///   or a typed extractor then rejects with a clear message.
 /// - Malformed JSON or UTF-8 answers **400** with the parser's message.
 ///
-/// Never panics on any bytes. Used by [`Json`] and [`JsonBody`]; call it
+/// Never panics on any bytes. Used by [`Json`]; call it
 /// directly in a dispatcher that validates before the handler runs.
 pub async fn read_json_body(req: &HttpRequest, payload: &mut Payload) -> Result<Value, ApiError> {
     check_content_type(req.headers().get(header::CONTENT_TYPE).map(|v| v.as_bytes()))?;
@@ -146,6 +146,7 @@ pub async fn read_json_body(req: &HttpRequest, payload: &mut Payload) -> Result<
 /// The request body as a `T` (this crate's own `Json`, with errors as
 /// [`ApiError`]s). It takes the [`ParsedJson`] a dispatcher left in the
 /// request extensions, else reads the payload with [`read_json_body`].
+/// `Json<serde_json::Value>` is the raw body, handed over as parsed.
 ///
 /// The body is consumed by the first body extractor of a handler, as with
 /// actix's own extractors.
@@ -203,29 +204,8 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
 }
 
 /// The request body as a raw JSON value, parsed once (or taken from the
-/// [`ParsedJson`] in the request extensions).
-///
-/// ```
-/// use microversion_actix::body::JsonBody;
-///
-/// async fn echo(body: JsonBody) -> String {
-///     body.value().to_string()
-/// }
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct JsonBody(pub serde_json::Value);
-
-impl JsonBody {
-    /// The parsed body.
-    pub fn value(&self) -> &Value {
-        &self.0
-    }
-
-    /// The parsed body, owned.
-    pub fn into_inner(self) -> Value {
-        self.0
-    }
-}
+/// [`ParsedJson`] in the request extensions): what [`Json`] reads.
+struct JsonBody(Value);
 
 impl FromRequest for JsonBody {
     type Error = ApiError;

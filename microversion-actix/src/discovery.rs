@@ -9,7 +9,7 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 
-pub use crate::public_url::{InvalidPublicUrl, PublicUrl};
+pub use crate::public_url::{InvalidPublicUrl, PublicUrl, RequestLinks};
 use microversion_core::ListedApis;
 pub use microversion_core::{Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList};
 
@@ -155,11 +155,10 @@ impl Discovery {
     /// The service root as the client reaches it (public URL, prefix, the
     /// request path without `tail`) and the headers it was read from.
     fn root_url(&self, req: &HttpRequest, tail: &str) -> (String, Option<&'static str>) {
-        let public = PublicUrl::of(req);
         let path = req.path().trim_end_matches('/');
         let mount = path.strip_suffix(tail).unwrap_or(path);
-        let prefix = if public.fixed_url().is_some() { "" } else { &self.prefix };
-        (format!("{}{prefix}{mount}", public.base(req)), public.vary(req))
+        let prefix = if req.public_url().fixed_url().is_some() { "" } else { &self.prefix };
+        (format!("{}{prefix}{mount}", req.link_base()), req.link_vary())
     }
 
     /// A document, with `Vary` naming the headers it was built from.

@@ -16,7 +16,7 @@
 //! - [`Discovery`]: `GET /` and `GET /v2.1/`, generated from the declaration;
 //!   [`PublicUrl`](crate::discovery::PublicUrl): where the scheme and host of links come from;
 //! - [`VersionedSchemas`](crate::schema::VersionedSchemas): JSON Schemas keyed by version ranges, compiled
-//!   once; [`read_json_body`](crate::body::read_json_body), [`Json`], [`JsonBody`](crate::body::JsonBody) read a body once;
+//!   once; [`read_json_body`](crate::body::read_json_body) and [`Json`] read a body once;
 //! - [`test`](mod@test): helpers to call a service at a version in tests;
 //! - [`controller`], [`api_version`], [`schema`](macro@schema): same-named methods with
 //!   version ranges, expanded into one dispatch table and checked at
@@ -106,7 +106,7 @@
 //! use actix_web::http::StatusCode;
 //! use microversion_actix::{
 //!     Api, ApiError, ApiVersion, Discovery, Microversion, Version,
-//!     VersionNegotiation, body::JsonBody, schema::{SchemaSource, VersionedSchemas},
+//!     Json, VersionNegotiation, schema::{SchemaSource, VersionedSchemas},
 //!     version::VersionRange,
 //! };
 //! use serde_json::json;
@@ -153,9 +153,9 @@
 //!     .expect("server schemas are valid")
 //! });
 //!
-//! async fn create_server(version: ApiVersion, body: JsonBody) -> Result<HttpResponse, ApiError> {
-//!     CREATE_SERVER.validate(version.version(), body.value())?;
-//!     Ok(HttpResponse::Accepted().json(json!({"server": {"name": body.value()["server"]["name"]}})))
+//! async fn create_server(version: ApiVersion, body: Json<serde_json::Value>) -> Result<HttpResponse, ApiError> {
+//!     CREATE_SERVER.validate(version.version(), &body)?;
+//!     Ok(HttpResponse::Accepted().json(json!({"server": {"name": body["server"]["name"]}})))
 //! }
 //!
 //! // 4. The app: discovery at the root (registered first, outside the

@@ -96,7 +96,7 @@ where
     message = "`{Self}` is not an extractor, so it cannot be an argument of a route",
     label = "not an actix-web extractor",
     note = "route arguments implement `actix_web::FromRequest`: `web::Path<T>`, `web::Query<T>`, \
-            `microversion_actix::Json<T>` for a JSON body, `JsonBody`, `JsonQuery`, `ApiVersion`, `HttpRequest`, ..."
+            `microversion_actix::Json<T>` for a JSON body, `JsonQuery`, `ApiVersion`, `HttpRequest`, ..."
 )]
 pub trait RouteArgument: Sized {
     /// The extractor's error.

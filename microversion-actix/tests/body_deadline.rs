@@ -10,7 +10,7 @@ use std::time::Duration;
 use actix_web::{App, HttpResponse, HttpServer, web};
 use microversion_actix::{
     Api, Json, Microversion, VersionNegotiation,
-    body::{BodyTimeout, JsonBody},
+    body::{BodyTimeout, read_json_body},
 };
 use microversion_testkit::http::{IO_TIMEOUT, Response, parse_response, send_raw};
 
@@ -49,8 +49,9 @@ fn start(timeout: Option<BodyTimeout>) -> Server {
                         .wrap(VersionNegotiation::new(API))
                         .route(
                             "/raw",
-                            web::post().to(|body: JsonBody| async move {
-                                HttpResponse::Ok().json(body.into_inner())
+                            web::post().to(|req: actix_web::HttpRequest, body: web::Payload| async move {
+                                let body = read_json_body(&req, &mut body.into_inner()).await?;
+                                Ok::<_, microversion_actix::ApiError>(HttpResponse::Ok().json(body))
                             }),
                         )
                         .route(

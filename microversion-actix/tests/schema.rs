@@ -10,7 +10,7 @@ use microversion_actix::test::{call_at, read_json};
 use microversion_actix::{
     __private::ParsedJson,
     ApiError, Json,
-    body::{BodyLimit, JsonBody, read_json_body},
+    body::{BodyLimit, read_json_body},
     schema::{SchemaError, SchemaSource, VersionedSchemas},
     version::VersionRange,
 };
@@ -284,7 +284,7 @@ async fn dispatcher(req: HttpRequest, payload: web::Payload) -> Result<HttpRespo
     let body = read_json_body(&req, &mut payload.into_inner()).await?;
     FLAVOR_SCHEMAS.validate(version.version(), &body)?;
     req.extensions_mut().insert(ParsedJson(body));
-    let body = <JsonBody as actix_web::FromRequest>::extract(&req).await?;
+    let body = <Json<Value> as actix_web::FromRequest>::extract(&req).await?;
     Ok(HttpResponse::Ok().json(body.into_inner()))
 }
 
@@ -337,8 +337,8 @@ async fn extractors_take_the_parsed_body_from_extensions() {
 
     let req = TestRequest::post().set_payload("this is not JSON").to_http_request();
     req.extensions_mut().insert(ParsedJson(json!([1, 2])));
-    let body = <JsonBody as actix_web::FromRequest>::extract(&req).await.unwrap();
-    assert_eq!(body.value(), &json!([1, 2]));
+    let Json(body) = <Json<Value> as actix_web::FromRequest>::extract(&req).await.unwrap();
+    assert_eq!(body, json!([1, 2]));
 
     let (req, mut payload) = TestRequest::post().set_payload(r#"{"a": 1}"#).to_http_parts();
     let value: Value = read_json_body(&req, &mut payload).await.unwrap();

@@ -33,6 +33,28 @@ pub struct BodyLimit(pub usize);
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BodyTimeout(pub Duration);
 
+impl BodyLimit {
+    /// 1 MiB.
+    pub const DEFAULT: BodyLimit = BodyLimit(DEFAULT_BODY_LIMIT);
+}
+
+impl Default for BodyLimit {
+    fn default() -> BodyLimit {
+        BodyLimit::DEFAULT
+    }
+}
+
+impl BodyTimeout {
+    /// 30 seconds.
+    pub const DEFAULT: BodyTimeout = BodyTimeout(DEFAULT_BODY_TIMEOUT);
+}
+
+impl Default for BodyTimeout {
+    fn default() -> BodyTimeout {
+        BodyTimeout::DEFAULT
+    }
+}
+
 /// In request extensions: the body a `#[schema]` check read and validated,
 /// so that [`Json`] does not parse it again.
 #[derive(Clone, Debug)]
@@ -46,8 +68,8 @@ pub(crate) struct ValidatedQuery(pub(crate) Value);
 /// defaults): a declared length above the limit is refused before reading.
 pub(crate) async fn read_bytes(parts: &Parts, body: Body) -> Result<Bytes, ApiError> {
     check_content_type(parts.headers.get(header::CONTENT_TYPE).map(|v| v.as_bytes()))?;
-    let BodyLimit(limit) = parts.extensions.get().copied().unwrap_or(BodyLimit(DEFAULT_BODY_LIMIT));
-    let BodyTimeout(timeout) = parts.extensions.get().copied().unwrap_or(BodyTimeout(DEFAULT_BODY_TIMEOUT));
+    let BodyLimit(limit) = parts.extensions.get().copied().unwrap_or_default();
+    let BodyTimeout(timeout) = parts.extensions.get().copied().unwrap_or_default();
     check_declared_length(parts.headers.get(header::CONTENT_LENGTH).map(|v| v.as_bytes()), limit)?;
     let read = http_body_util::Limited::new(body, limit).collect();
     match tokio::time::timeout(timeout, read).await {
@@ -97,7 +119,7 @@ impl<T> DerefMut for Json<T> {
     }
 }
 
-impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
+impl<T: DeserializeOwned + 'static, S: Send + Sync> FromRequest<S> for Json<T> {
     type Rejection = Response;
 
     async fn from_request(req: Request, _: &S) -> Result<Json<T>, Response> {

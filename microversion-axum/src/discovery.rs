@@ -1,6 +1,7 @@
 //! Version discovery (docs/reference.md §7) as an axum [`Router`]: the
 //! documents of `GET /` and `GET /v2.1/`, generated from the declarations
-//! by the core, as the actix layer serves them.
+//! by the core, as the actix layer serves them, and [`PublicUrl`], where
+//! their links (and a service's own) point.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -18,27 +19,31 @@ use microversion_core::{
 };
 
 use crate::ClientDefault;
+use crate::public_url;
+pub use crate::public_url::{InvalidPublicUrl, PublicUrl, RequestLinks};
 
 /// The version discovery endpoints of a service: `GET /` (every API) and
 /// `GET /v2.1` and `GET /v2.1/` (one API, at its [`Api::path`]); a
 /// version-like id no API declares (`/v3`) answers 404 and any method but
 /// GET 405 with `Allow: GET`, both with a JSON body in the error format.
-/// Version headers are ignored. `self` links start with the public URL
-/// given to [`Discovery::with_public_url`], else `http://` and the
-/// request's `Host` (then named in `Vary`).
+/// Version headers are ignored. `self` links start where the
+/// [`PublicUrl`] given to [`Discovery::with_public_url`] says (else the one
+/// in the request's extensions, else the request's own `Host`), and `Vary`
+/// names the headers it read.
 ///
 /// ```
 /// use axum::Router;
-/// use microversion_axum::{Api, Discovery, Microversion};
+/// use microversion_axum::{Api, Discovery, Microversion, discovery::PublicUrl};
 ///
 /// const COMPUTE: Api = Api::new("compute", &[Microversion::new("2.1", "Initial version.")]);
-/// let app: Router = Discovery::new(&[COMPUTE]).with_public_url("https://cloud.example/compute").into();
+/// let public = PublicUrl::fixed("https://cloud.example/compute").unwrap();
+/// let app: Router = Discovery::new(&[COMPUTE]).with_public_url(public).into();
 /// ```
 #[derive(Clone)]
 pub struct Discovery {
     /// The APIs, each with the cap handle it follows and its client default.
     listed: ListedApis<ClientDefault>,
-    public_url: Option<String>,
+    public_url: Option<PublicUrl>,
     format: Arc<dyn ProblemFormat>,
 }
 
@@ -57,10 +62,10 @@ impl Discovery {
         Discovery { listed: ListedApis::new(apis), public_url: None, format: Arc::new(ApiSigErrors) }
     }
 
-    /// Builds `self` links under `url` (`https://cloud.example/compute`),
-    /// whatever the request says.
-    pub fn with_public_url(mut self, url: impl Into<String>) -> Discovery {
-        self.public_url = Some(url.into().trim_end_matches('/').to_owned());
+    /// Builds `self` links as `public_url` says: a fixed URL
+    /// ([`PublicUrl::fixed`]), or the request read through trusted proxies.
+    pub fn with_public_url(mut self, public_url: PublicUrl) -> Discovery {
+        self.public_url = Some(public_url);
         self
     }
 
@@ -117,19 +122,14 @@ impl Discovery {
         self.listed.current(index)
     }
 
-    /// The service root as the client reaches it, and the header read for it.
-    fn root(&self, headers: &HeaderMap) -> (String, Option<&'static str>) {
-        match &self.public_url {
-            Some(url) => (url.clone(), None),
-            None => {
-                let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
-                (format!("http://{host}"), Some("Host"))
-            }
-        }
+    /// The service root as the client reaches it, and the headers read for it.
+    fn root(&self, req: &Request) -> Links {
+        let public = self.public_url.clone().unwrap_or_else(|| req.public_url());
+        let root = public_url::base(&public, req.uri(), req.headers(), req.extensions());
+        Links { root, vary: public.vary(public_url::peer(req.extensions())) }
     }
 
-    async fn list(&self, headers: &HeaderMap) -> Response {
-        let (root, url_vary) = self.root(headers);
+    async fn list(&self, headers: &HeaderMap, Links { root, vary: url_vary }: Links) -> Response {
         let indexes: Vec<usize> = (0..self.listed.declared().len()).collect();
         let (chosen, mut vary) = match self.client_versions(headers, &indexes).await {
             Ok(found) => found,
@@ -144,8 +144,12 @@ impl Discovery {
         document(&vary, &list)
     }
 
-    async fn single(&self, index: usize, headers: &HeaderMap) -> Response {
-        let (root, url_vary) = self.root(headers);
+    async fn single(
+        &self,
+        index: usize,
+        headers: &HeaderMap,
+        Links { root, vary: url_vary }: Links,
+    ) -> Response {
         let (chosen, mut vary) = match self.client_versions(headers, &[index]).await {
             Ok(found) => found,
             Err(res) => return res,
@@ -189,15 +193,25 @@ impl Discovery {
     /// A GET route answering `answer`, and 405 for any other method.
     fn route<F, Fut>(this: &Arc<Discovery>, answer: F) -> MethodRouter
     where
-        F: Fn(Arc<Discovery>, HeaderMap) -> Fut + Clone + Send + Sync + 'static,
+        F: Fn(Arc<Discovery>, HeaderMap, Links) -> Fut + Clone + Send + Sync + 'static,
         Fut: Future<Output = Response> + Send + 'static,
     {
         let (get_this, other_this) = (Arc::clone(this), Arc::clone(this));
-        get(move |req: Request| answer(Arc::clone(&get_this), req.headers().clone())).fallback(move || {
+        get(move |req: Request| {
+            let links = get_this.root(&req);
+            answer(Arc::clone(&get_this), req.headers().clone(), links)
+        })
+        .fallback(move || {
             let this = Arc::clone(&other_this);
             async move { this.not_allowed() }
         })
     }
+}
+
+/// Where a request's links point, and the headers that said so.
+struct Links {
+    root: String,
+    vary: Option<&'static str>,
 }
 
 /// A document, with `Vary` naming the headers it was built from.
@@ -216,12 +230,13 @@ fn document(vary: &[String], body: &impl serde::Serialize) -> Response {
 impl From<Discovery> for Router {
     fn from(discovery: Discovery) -> Router {
         let this = Arc::new(discovery);
-        let list = Discovery::route(&this, |d, headers| async move { d.list(&headers).await });
+        let list = Discovery::route(&this, |d, headers, links| async move { d.list(&headers, links).await });
         let mut router = Router::new().route("/", list);
         for index in 0..this.listed.declared().len() {
             let path = this.listed.declared()[index].path().into_owned();
-            let single =
-                Discovery::route(&this, move |d, headers| async move { d.single(index, &headers).await });
+            let single = Discovery::route(&this, move |d, headers, links| async move {
+                d.single(index, &headers, links).await
+            });
             router = router.route(&path, single.clone()).route(&format!("{path}/"), single);
         }
         // Version-like ids no API declares: 404 in the API's format.

@@ -46,7 +46,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod body;
-mod discovery;
+pub mod discovery;
 mod error;
 mod extract;
 mod layer;
@@ -55,6 +55,7 @@ pub mod model;
 #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub mod openapi;
 pub mod operation;
+mod public_url;
 mod response_validation;
 mod route;
 

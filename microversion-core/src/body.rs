@@ -162,8 +162,17 @@ pub fn parse_json(bytes: &[u8]) -> Result<Value, BodyRefusal> {
 }
 
 /// Deserializes a parsed body into `T`: a missing body or a wrong shape is
-/// refused with serde's message.
-pub fn deserialize<T: DeserializeOwned>(value: Value) -> Result<T, BodyRefusal> {
+/// refused with serde's message. A `T` that is `Value` itself is handed
+/// over as parsed (no copy of every map and array), so `Json<Value>` costs
+/// no more than the raw body.
+pub fn deserialize<T: DeserializeOwned + 'static>(value: Value) -> Result<T, BodyRefusal> {
+    let mut slot = Some(value);
+    if let Some(same) =
+        (&mut slot as &mut dyn std::any::Any).downcast_mut::<Option<T>>().and_then(Option::take)
+    {
+        return Ok(same);
+    }
+    let value = slot.unwrap_or_default();
     let missing = value.is_null();
     serde_json::from_value(value)
         .map_err(|e| if missing { BodyRefusal::Missing } else { BodyRefusal::Invalid(e.to_string()) })
@@ -172,6 +181,27 @@ pub fn deserialize<T: DeserializeOwned>(value: Value) -> Result<T, BodyRefusal> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_is_handed_over_and_a_type_deserialized() {
+        let body = serde_json::json!({"flavor": {"ram": 512}});
+        assert_eq!(deserialize::<Value>(body.clone()), Ok(body.clone()));
+        assert_eq!(deserialize::<Value>(Value::Null), Ok(Value::Null));
+        #[derive(serde::Deserialize, Debug, PartialEq)]
+        struct Flavor {
+            ram: u32,
+        }
+        #[derive(serde::Deserialize, Debug, PartialEq)]
+        struct Create {
+            flavor: Flavor,
+        }
+        assert_eq!(deserialize::<Create>(body), Ok(Create { flavor: Flavor { ram: 512 } }));
+        assert_eq!(deserialize::<Create>(Value::Null), Err(BodyRefusal::Missing));
+        assert!(matches!(
+            deserialize::<Create>(serde_json::json!({"flavor": 1})),
+            Err(BodyRefusal::Invalid(_))
+        ));
+    }
 
     #[test]
     fn json_media_types() {

@@ -11,6 +11,8 @@
 //!   [`DeprecationNotice`]: the `Deprecation` and `Sunset` a server sent.
 //! - [`Deprecation`], [`Api::retire_below`], [`VersionCap`]: a version's
 //!   life, from deprecation to retirement, and a cap changed while serving.
+//! - [`PublicUrl`]: where the links a service writes point (a fixed URL,
+//!   the request's `Host`, or trusted proxies' forwarded headers).
 //! - [`Problem`] and [`ProblemFormat`]: error documents; [`Violation`]: one
 //!   way a request broke its schema, in the words of Python's `jsonschema`.
 //! - With the feature `schema`: [`schema`] (versioned JSON-Schema validation
@@ -58,6 +60,7 @@ pub mod observe;
 pub mod openapi;
 mod operation;
 mod problem;
+mod public_url;
 mod range;
 #[cfg(feature = "schema")]
 #[cfg_attr(docsrs, doc(cfg(feature = "schema")))]
@@ -91,6 +94,7 @@ pub use operation::{
 pub use problem::{
     ApiSigErrors, NovaFaults, Problem, ProblemFormat, not_at_version_detail, qualified_code, removed_detail,
 };
+pub use public_url::{FORWARDED_AND_HOST, InvalidPublicUrl, PublicUrl, RequestOrigin};
 pub use range::{InvertedRange, VersionRange, packed_range};
 pub use timestamp::{Timestamp, TimestampError};
 pub use version::{ParseVersionError, Version};

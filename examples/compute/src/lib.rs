@@ -32,6 +32,8 @@ pub use serve_axum::*;
 
 /// The version type of the framework the example is built on.
 pub use web::framework::Version;
+/// Where links point (`--public-url`, `--trust-proxies`), on either framework.
+pub use web::framework::discovery::PublicUrl;
 
 /// The API's description: its OpenAPI documents per version and for the
 /// whole history, built from the controllers' declarations.

@@ -13,7 +13,7 @@ use microversion_actix::openapi::OpenApiService;
 use microversion_actix::{
     ApiError, Discovery, Version, VersionNegotiation,
     body::BodyTimeout,
-    discovery::PublicUrl,
+    discovery::{PublicUrl, RequestLinks},
     error::NovaFaults,
     middleware::{ClientDefault, ResponseValidation},
     version::VersionCap,
@@ -78,7 +78,7 @@ pub fn routes_with(
                     // Flavor and keypair links are built from the public URL: name the
                     // headers it read, or a shared cache serves one client's links to all.
                     .wrap_fn(|req, service| {
-                        let vary = PublicUrl::of(req.request()).vary(req.request());
+                        let vary = req.request().link_vary();
                         let response = service.call(req);
                         async move {
                             let mut res = response.await?;

@@ -2,19 +2,19 @@
 //! controllers, discovery, documents and Nova's faults as `serve_actix`
 //! serves on actix-web, and a server for tests.
 
-use std::net::TcpListener;
+use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
 
 use axum::Router;
 use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::response::Response;
+use microversion_axum::discovery::{PublicUrl, RequestLinks};
 use microversion_axum::openapi::OpenApiService;
 use microversion_axum::{
-    ApiError, ClientDefault, Discovery, NovaFaults, ResponseValidation, Version, VersionCap,
+    ApiError, BodyTimeout, ClientDefault, Discovery, NovaFaults, ResponseValidation, Version, VersionCap,
     VersionNegotiationLayer,
 };
 
-use crate::web::PublicRoot;
 use crate::{COMPUTE, Store, description, flavors, keypairs};
 
 /// How a server is run: the deployer's choices.
@@ -22,8 +22,11 @@ use crate::{COMPUTE, Store, description, flavors, keypairs};
 pub struct Settings {
     /// Serve at most this version (a rolling upgrade).
     pub cap: Option<Version>,
-    /// Where links point: this URL, or the request's `Host` when unset.
-    pub public_url: Option<String>,
+    /// Where links point: a fixed URL, the request's `Host` (the
+    /// default), or trusted proxies' forwarded headers.
+    pub public_url: PublicUrl,
+    /// How long a request body may take to arrive (30 s unless set).
+    pub body_timeout: Option<std::time::Duration>,
     /// The database: a `postgres://` URL or a SQLite file; a private one
     /// in memory unless set.
     pub database: Option<String>,
@@ -67,19 +70,15 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
     let mut negotiation = VersionNegotiationLayer::new(api)
         .with_version_cap(cap.clone())
         .with_error_format(NovaFaults::default());
-    let mut discovery =
-        Discovery::new(&[api]).with_version_cap(cap.clone()).with_error_format(NovaFaults::default());
-    if let Some(url) = &settings.public_url {
-        discovery = discovery.with_public_url(url.clone());
-    }
+    let mut discovery = Discovery::new(&[api])
+        .with_version_cap(cap.clone())
+        .with_error_format(NovaFaults::default())
+        .with_public_url(settings.public_url.clone());
     if settings.pin_versions {
         let pins = token_pins(Arc::clone(&store), cap);
         negotiation = negotiation.with_client_default(pins.clone());
         discovery = discovery.with_client_default(&api, pins);
     }
-    let public_root = settings.public_url.clone();
-    // Links from the request's `Host` vary on it; a fixed URL on nothing.
-    let links_vary_on_host = public_root.is_none();
     let versioned = Router::new()
         .merge(flavors::Flavors::new(Arc::clone(&store)))
         .merge(flavors::FlavorExtraSpecs::new(Arc::clone(&store)))
@@ -87,23 +86,11 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
         // An error that carries a request id (a store failure) names it in
         // Nova's request id headers too.
         .layer(axum::middleware::map_response(request_id_headers))
-        // Links come from the public URL, else the request's `Host`: name
-        // it in `Vary`, or a shared cache serves one client's links to all.
-        .layer(axum::middleware::map_request(move |mut req: axum::extract::Request| {
-            let public_root = public_root.clone();
-            async move {
-                if let Some(root) = public_root {
-                    req.extensions_mut().insert(PublicRoot(root));
-                }
-                req
-            }
-        }))
-        .layer(axum::middleware::map_response(move |mut res: Response| async move {
-            if links_vary_on_host && !res.headers().contains_key(header::VARY) {
-                res.headers_mut().insert(header::VARY, HeaderValue::from_static("Host"));
-            }
-            res
-        }))
+        // Links come from the public URL: name what it read in `Vary`, or
+        // a shared cache serves one client's links to all.
+        .layer(axum::middleware::from_fn(links_vary))
+        .layer(axum::Extension(settings.public_url.clone()))
+        .layer(axum::Extension(BodyTimeout(settings.body_timeout.unwrap_or(BodyTimeout::DEFAULT.0))))
         .layer(axum::Extension(settings.response_validation))
         .layer(negotiation);
     let not_found = || async {
@@ -114,6 +101,22 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
         .merge(Router::from(OpenApiService::new(description(api)).with_error_format(NovaFaults::default())))
         .nest("/v2.1", versioned)
         .fallback(not_found)
+}
+
+/// `Vary` names the headers the request's links were read from (none for a
+/// fixed public URL).
+async fn links_vary(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let read = req.link_vary();
+    let mut res = next.run(req).await;
+    if let Some(read) = read {
+        let present: Vec<&str> =
+            res.headers().get_all(header::VARY).iter().filter_map(|v| v.to_str().ok()).collect();
+        let merged = microversion_core::append_vary(&present.join(", "), read);
+        if let Ok(value) = HeaderValue::try_from(merged) {
+            res.headers_mut().insert(header::VARY, value);
+        }
+    }
+    res
 }
 
 /// Nova's request id headers on an answer whose error carries one.
@@ -193,7 +196,13 @@ impl RunningServer {
 async fn serve(
     listener: TcpListener,
     settings: Settings,
-) -> std::io::Result<axum::serve::Serve<tokio::net::TcpListener, Router, Router>> {
+) -> std::io::Result<
+    axum::serve::Serve<
+        tokio::net::TcpListener,
+        axum::extract::connect_info::IntoMakeServiceWithConnectInfo<Router, SocketAddr>,
+        axum::middleware::AddExtension<Router, axum::extract::ConnectInfo<SocketAddr>>,
+    >,
+> {
     let database = settings.database.as_deref().unwrap_or(":memory:");
     let store = Store::open(database)
         .await
@@ -203,6 +212,8 @@ async fn serve(
         None => COMPUTE,
     };
     let app = router(Arc::new(store), VersionCap::new(&api), &settings);
+    // The peer's address, for trusted proxies.
+    let app = app.into_make_service_with_connect_info::<SocketAddr>();
     Ok(axum::serve(tokio::net::TcpListener::from_std(listener)?, app))
 }
 

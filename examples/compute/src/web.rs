@@ -23,8 +23,9 @@ pub(crate) use axum::{
 };
 
 /// The public root URL of a request (`http://cloud.example:8774`), where
-/// the links of its answer point: the configured public URL, else the
-/// request's own `Host`.
+/// the links of its answer point, by the framework's `PublicUrl`: the
+/// configured public URL, else the request's own `Host`, or the forwarded
+/// headers of a trusted proxy.
 pub(crate) struct Origin(String);
 
 impl Origin {
@@ -56,16 +57,10 @@ impl actix_web::FromRequest for Origin {
     type Future = std::future::Ready<Result<Origin, std::convert::Infallible>>;
 
     fn from_request(req: &actix_web::HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        let root = microversion_actix::discovery::PublicUrl::of(req).base(req);
+        let root = microversion_actix::discovery::RequestLinks::link_base(req);
         std::future::ready(Ok(Origin(root)))
     }
 }
-
-/// The public URL links are built under on axum, when the deployer fixes
-/// one; otherwise the request's `Host`.
-#[cfg(compute_on_axum)]
-#[derive(Clone, Debug)]
-pub(crate) struct PublicRoot(pub(crate) String);
 
 #[cfg(compute_on_axum)]
 impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Origin {
@@ -75,10 +70,7 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Origin {
         parts: &mut axum::http::request::Parts,
         _: &S,
     ) -> Result<Origin, std::convert::Infallible> {
-        if let Some(PublicRoot(root)) = parts.extensions.get::<PublicRoot>() {
-            return Ok(Origin(root.trim_end_matches('/').to_owned()));
-        }
-        let host = parts.headers.get(axum::http::header::HOST).and_then(|h| h.to_str().ok());
-        Ok(Origin(format!("http://{}", host.unwrap_or("localhost"))))
+        let root = microversion_axum::discovery::RequestLinks::link_base(parts);
+        Ok(Origin(root))
     }
 }

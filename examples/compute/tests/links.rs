@@ -1,13 +1,13 @@
 //! Where the compute example's links point (docs/reference.md §7.1) and how
 //! long it waits for a body (§6.2): against running servers over the raw
-//! client, so that the TCP peer is real (127.0.0.1).
+//! client, so that the TCP peer is real (127.0.0.1). `examples/compute-axum`
+//! runs it against the axum build too.
 
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
 use common::{Request, Response};
-use compute::{RunningServer, Settings};
-use microversion_actix::discovery::PublicUrl;
+use compute::{PublicUrl, RunningServer, Settings};
 use microversion_testkit::http as common;
 
 const STANDARD: &str = "OpenStack-API-Version";

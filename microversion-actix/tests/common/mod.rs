@@ -8,8 +8,7 @@ use actix_web::http::StatusCode;
 use actix_web::{App, HttpRequest, HttpResponse, test, web};
 use microversion_actix::test::header;
 use microversion_actix::{
-    Api, ApiError, ApiVersion, Discovery, Microversion, Version, VersionNegotiation,
-    body::JsonBody,
+    Api, ApiError, ApiVersion, Discovery, Json, Microversion, Version, VersionNegotiation,
     schema::{SchemaSource, VersionedSchemas},
     version::VersionRange,
 };
@@ -101,9 +100,9 @@ async fn keypairs(version: ApiVersion) -> Result<HttpResponse, ApiError> {
     Ok(HttpResponse::Ok().json(json!({"keypairs": [], "typed": version >= v("2.2")})))
 }
 
-async fn create_flavor(version: ApiVersion, body: JsonBody) -> Result<HttpResponse, ApiError> {
-    FLAVOR_SCHEMAS.validate(version.version(), body.value())?;
-    Ok(HttpResponse::Created().json(json!({"flavor": body.value()["flavor"].clone()})))
+async fn create_flavor(version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
+    FLAVOR_SCHEMAS.validate(version.version(), &body)?;
+    Ok(HttpResponse::Created().json(json!({"flavor": body["flavor"].clone()})))
 }
 
 async fn search(version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {

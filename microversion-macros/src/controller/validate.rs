@@ -220,7 +220,7 @@ fn schemas(op: &Operation, variant: &Variant, errors: &mut Errors) {
             {
                 errors.at(
                     &arg.ty,
-                    "a schema-validated variant reads its body with `microversion_actix::Json` or `JsonBody`: \
+                    "a schema-validated variant reads its body with `microversion_actix::Json`: \
                      the body is parsed once for validation, so actix's `web::Json` would find it consumed",
                 );
             }

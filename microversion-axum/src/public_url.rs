@@ -1,0 +1,157 @@
+//! Where the scheme and host of the links a service writes come from
+//! (docs/reference.md §7.1): the core's [`PublicUrl`] over an axum request.
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::ConnectInfo;
+use http::header;
+use http::request::Parts;
+use http::{Extensions, HeaderMap, Request, Uri};
+use microversion_core::RequestOrigin;
+
+pub use microversion_core::{InvalidPublicUrl, PublicUrl};
+
+/// Where the links of a request's answer point, by the [`PublicUrl`] in the
+/// request's extensions (`.layer(Extension(public_url))`), else
+/// [`PublicUrl::from_request`]: what a handler that writes links asks, as
+/// on actix. [`Discovery`](crate::Discovery) asks it too, unless given its
+/// own ([`Discovery::with_public_url`](crate::Discovery::with_public_url)).
+///
+/// The TCP peer that [`PublicUrl::trust_proxies`] checks is axum's
+/// [`ConnectInfo<SocketAddr>`](axum::extract::ConnectInfo): serve with
+/// `into_make_service_with_connect_info::<SocketAddr>()`, since a request
+/// from an unknown peer is trusted by none.
+///
+/// ```
+/// use axum::{Extension, Router, http::request::Parts, routing::get};
+/// use microversion_axum::discovery::{PublicUrl, RequestLinks};
+///
+/// async fn show(parts: Parts) -> String {
+///     format!("{}/v2.1/servers/42", parts.link_base())
+/// }
+///
+/// let public = PublicUrl::fixed("https://cloud.example/compute").unwrap();
+/// let app: Router = Router::new().route("/v2.1/servers/42", get(show)).layer(Extension(public));
+/// ```
+pub trait RequestLinks {
+    /// The [`PublicUrl`] in the request's extensions, else
+    /// [`PublicUrl::from_request`].
+    fn public_url(&self) -> PublicUrl;
+
+    /// The service root as the client reaches it, without a trailing slash:
+    /// `https://cloud.example/compute`, `http://127.0.0.1:8774`.
+    fn link_base(&self) -> String;
+
+    /// The request headers [`RequestLinks::link_base`] reads, for `Vary`:
+    /// none for a fixed URL, `Host`, or `Host` and the forwarded headers
+    /// when the peer is a trusted proxy.
+    fn link_vary(&self) -> Option<&'static str>;
+}
+
+impl RequestLinks for Parts {
+    fn public_url(&self) -> PublicUrl {
+        configured(&self.extensions)
+    }
+
+    fn link_base(&self) -> String {
+        base(&self.public_url(), &self.uri, &self.headers, &self.extensions)
+    }
+
+    fn link_vary(&self) -> Option<&'static str> {
+        self.public_url().vary(peer(&self.extensions))
+    }
+}
+
+impl<B> RequestLinks for Request<B> {
+    fn public_url(&self) -> PublicUrl {
+        configured(self.extensions())
+    }
+
+    fn link_base(&self) -> String {
+        base(&self.public_url(), self.uri(), self.headers(), self.extensions())
+    }
+
+    fn link_vary(&self) -> Option<&'static str> {
+        self.public_url().vary(peer(self.extensions()))
+    }
+}
+
+fn configured(extensions: &Extensions) -> PublicUrl {
+    extensions.get::<PublicUrl>().cloned().unwrap_or_default()
+}
+
+/// `public`'s root for a request: what axum knows of it read into the core's
+/// [`RequestOrigin`].
+pub(crate) fn base(public: &PublicUrl, uri: &Uri, headers: &HeaderMap, extensions: &Extensions) -> String {
+    let first = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    public.base(&RequestOrigin {
+        peer: peer(extensions),
+        secure: uri.scheme_str().is_some_and(|scheme| scheme.eq_ignore_ascii_case("https")),
+        host: first(header::HOST.as_str()).or_else(|| uri.authority().map(|a| a.as_str())),
+        configured_host: "localhost",
+        forwarded: first(header::FORWARDED.as_str()),
+        forwarded_host: first("x-forwarded-host"),
+        forwarded_proto: first("x-forwarded-proto"),
+    })
+}
+
+/// The TCP peer, when the server was started with connect info.
+pub(crate) fn peer(extensions: &Extensions) -> Option<IpAddr> {
+    extensions.get::<ConnectInfo<SocketAddr>>().map(|ConnectInfo(addr)| addr.ip())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(public: Option<PublicUrl>, peer: Option<&str>) -> Parts {
+        let (mut parts, ()) = http::Request::builder()
+            .uri("/v2.1/")
+            .header("Host", "api.internal:8774")
+            .header("X-Forwarded-Host", "cloud.example")
+            .header("X-Forwarded-Proto", "https")
+            .body(())
+            .unwrap()
+            .into_parts();
+        if let Some(peer) = peer {
+            parts.extensions.insert(ConnectInfo(peer.parse::<SocketAddr>().unwrap()));
+        }
+        if let Some(public) = public {
+            parts.extensions.insert(public);
+        }
+        parts
+    }
+
+    #[test]
+    fn forwarded_headers_count_only_from_trusted_peers() {
+        let trusting = || Some(PublicUrl::trust_proxies([[10, 0, 0, 1].into()]));
+        assert_eq!(parts(trusting(), Some("10.0.0.1:4000")).link_base(), "https://cloud.example");
+        assert_eq!(
+            parts(trusting(), Some("10.0.0.1:4000")).link_vary(),
+            Some(microversion_core::FORWARDED_AND_HOST)
+        );
+        assert_eq!(parts(trusting(), Some("10.0.0.2:4000")).link_base(), "http://api.internal:8774");
+        assert_eq!(parts(trusting(), Some("10.0.0.2:4000")).link_vary(), Some("Host"));
+        // No connect info: no peer to trust.
+        assert_eq!(parts(trusting(), None).link_base(), "http://api.internal:8774");
+        assert_eq!(parts(Some(PublicUrl::trust_all_proxies()), None).link_base(), "https://cloud.example");
+        assert_eq!(parts(None, Some("10.0.0.1:4000")).link_base(), "http://api.internal:8774");
+        let fixed = parts(Some(PublicUrl::fixed("https://public.example/compute").unwrap()), None);
+        assert_eq!(fixed.link_base(), "https://public.example/compute");
+        assert_eq!(fixed.link_vary(), None);
+    }
+
+    #[test]
+    fn a_request_reads_as_its_parts() {
+        let request = http::Request::from_parts(parts(Some(PublicUrl::trust_all_proxies()), None), ());
+        assert_eq!(request.link_base(), "https://cloud.example");
+        assert_eq!(request.link_vary(), Some(microversion_core::FORWARDED_AND_HOST));
+    }
+
+    #[test]
+    fn a_host_that_is_not_plain_is_not_written_into_links() {
+        let (parts, ()) =
+            http::Request::builder().header("Host", "evil.example/x?").body(()).unwrap().into_parts();
+        assert_eq!(parts.link_base(), "http://localhost");
+    }
+}
