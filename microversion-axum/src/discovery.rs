@@ -18,7 +18,7 @@ use microversion_core::{
     qualified_code,
 };
 
-use crate::ClientDefault;
+use crate::middleware::ClientDefault;
 use crate::public_url;
 pub use crate::public_url::{InvalidPublicUrl, PublicUrl, RequestLinks};
 

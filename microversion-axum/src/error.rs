@@ -1,5 +1,8 @@
-//! [`ApiError`]: the error a handler or a generated route answers with,
-//! rendered in the API's error format by the layer in front of it.
+//! Errors: [`ApiError`], the error a handler or a generated route answers
+//! with, rendered by the layer in front of it in the API's format
+//! ([`ApiSigErrors`], [`NovaFaults`], any [`ProblemFormat`]); and the
+//! [`Violation`]s of a refused body or query, in the words of Python's
+//! `jsonschema`. The same names as `microversion_actix::error`.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -10,9 +13,14 @@ use http::StatusCode;
 use http::header::{self, HeaderValue};
 use microversion_core::body::BodyRefusal;
 use microversion_core::schema::{InvalidInput, SchemaError};
+
+pub use microversion_core::violation::{
+    Input as ViolationInput, MAX_ECHOED_VALUE_CHARS, MAX_MESSAGE_CHARS, Violation, best_match, python_repr,
+    python_str,
+};
+pub use microversion_core::{ApiSigErrors, NovaFaults, Problem, ProblemFormat};
 use microversion_core::{
-    ApiSigErrors, NegotiationError, Problem, ProblemFormat, UnservedVersion, Version, Violation,
-    not_at_version_detail, qualified_code, removed_detail,
+    NegotiationError, UnservedVersion, Version, not_at_version_detail, qualified_code, removed_detail,
 };
 
 /// The error of a versioned API on axum: a status, a stable error code, a

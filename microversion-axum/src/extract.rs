@@ -8,7 +8,7 @@ use http::request::Parts;
 use microversion_core::{Negotiated, Version, VersionRange, VersionSource};
 
 use crate::ApiError;
-pub(crate) use crate::layer::negotiated;
+pub(crate) use crate::middleware::negotiated;
 
 /// The version [`VersionNegotiationLayer`](crate::VersionNegotiationLayer)
 /// negotiated for the request, compared with [`Version`]s as Nova's

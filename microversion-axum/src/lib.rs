@@ -17,6 +17,14 @@
 //!   versioned schemas and [`Versioned`] models, as on actix;
 //! - `openapi` (feature `openapi`): the API's OpenAPI documents as a `Router`.
 //!
+//! Names are where `microversion-actix` keeps them: at the root what a
+//! handler and an app use every day, the rest in [`body`], [`discovery`]
+//! ([`PublicUrl`](discovery::PublicUrl), where links point), [`error`]
+//! (the formats), [`header`], [`lifecycle`], [`middleware`]
+//! ([`ClientDefault`](middleware::ClientDefault),
+//! [`ResponseValidation`](middleware::ResponseValidation)), [`model`],
+//! [`operation`] and [`version`] (`VersionCap`, `VersionRange`, ...).
+//!
 //! | feature | what it adds |
 //! | --- | --- |
 //! | `openapi` | the `openapi` module: the documents per version and for the whole history, served |
@@ -45,11 +53,13 @@
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod body;
+pub mod body;
 pub mod discovery;
-mod error;
+pub mod error;
 mod extract;
-mod layer;
+pub mod header;
+pub mod lifecycle;
+pub mod middleware;
 pub mod model;
 #[cfg(feature = "openapi")]
 #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
@@ -58,51 +68,21 @@ pub mod operation;
 mod public_url;
 mod response_validation;
 mod route;
+pub mod version;
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 
-pub use body::{BodyLimit, BodyTimeout, Json, JsonQuery};
+pub use body::{Json, JsonQuery};
 pub use discovery::Discovery;
 pub use error::ApiError;
 pub use extract::ApiVersion;
-pub use layer::{
-    ClientChoice, ClientDefault, VersionNegotiationFuture, VersionNegotiationLayer, VersionNegotiationService,
-};
-/// Makes an impl block a controller served by axum:
-/// `#[controller(api = API, axum)]`, optionally `scope = "/path"`. Same-named
-/// methods with [`macro@api_version`] are variants of one operation,
-/// dispatched by the negotiated version and checked at compile time as on
-/// actix (valid literals, no overlapping ranges, one route per operation,
-/// versions the API declares). The type implements
-/// [`Controller`](operation::Controller) and converts into an axum
-/// `Router` (`Router::new().merge(Flavors)`), behind a
-/// [`VersionNegotiationLayer`]. See the guide's chapter on axum.
-///
-/// ```
-/// use axum::Router;
-/// use microversion_axum::{Api, Microversion, VersionNegotiationLayer, api_version, controller};
-///
-/// const API: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b")]);
-/// struct Flavors;
-///
-/// #[controller(api = API, axum)]
-/// impl Flavors {
-///     #[get("/flavors")]
-///     #[api_version("2.1", "2.1")]
-///     async fn list(&self) -> &'static str { "[]" }
-///
-///     #[get("/flavors")]
-///     #[api_version("2.2")]
-///     async fn list(&self) -> &'static str { "[ ]" }
-/// }
-/// let app: Router = Router::new().merge(Flavors).layer(VersionNegotiationLayer::new(API));
-/// ```
+pub use microversion_core::{Api, Microversion, Version};
 #[doc(inline)]
 pub use microversion_macros::controller;
+pub use middleware::VersionNegotiationLayer;
 pub use model::{Versioned, VersionedModel};
-pub use response_validation::ResponseValidation;
 
 /// The versions a controller method serves: `#[api_version("2.1")]` (2.1 and
 /// later), `#[api_version("2.1", "2.4")]` (inclusive), optionally
@@ -134,11 +114,6 @@ pub use microversion_macros::history;
 /// ...), as on actix: the models are the core's, shared by both.
 #[doc(inline)]
 pub use microversion_macros::VersionedModel;
-
-pub use microversion_core::{
-    Api, ApiSigErrors, Microversion, Negotiated, NovaFaults, Problem, ProblemFormat, Version, VersionCap,
-    VersionRange, VersionSource,
-};
 
 /// The guide's chapter on axum, compiled as doctests so that it stays true.
 #[cfg(doctest)]

@@ -34,7 +34,7 @@ use crate::ApiError;
 /// ```
 /// use axum::Router;
 /// use microversion_axum::openapi::{ApiDescription, OpenApiService};
-/// use microversion_axum::{Api, Microversion, NovaFaults};
+/// use microversion_axum::{Api, Microversion, error::NovaFaults};
 ///
 /// const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial."), Microversion::new("2.2", "More.")]);
 /// let documents = OpenApiService::new(ApiDescription::new(API)).with_error_format(NovaFaults::default());

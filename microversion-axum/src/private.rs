@@ -131,7 +131,7 @@ impl<T: IntoResponse> RouteResponse for T {
 }
 
 /// Checks a variant's success answer at `version` against its
-/// `#[response(...)]`, as the [`ResponseValidation`](crate::ResponseValidation)
+/// `#[response(...)]`, as the [`ResponseValidation`](crate::middleware::ResponseValidation)
 /// in the request's extensions says (nothing is checked without one).
 pub async fn check_response(
     request: &Request,
@@ -141,8 +141,8 @@ pub async fn check_response(
 ) -> Response {
     use http_body_util::BodyExt as _;
 
-    let mode = request.extensions.get::<crate::ResponseValidation>().copied().unwrap_or_default();
-    if mode == crate::ResponseValidation::Ignore || !res.status().is_success() {
+    let mode = request.extensions.get::<crate::middleware::ResponseValidation>().copied().unwrap_or_default();
+    if mode == crate::middleware::ResponseValidation::Ignore || !res.status().is_success() {
         return res;
     }
     let (parts, body) = res.into_parts();
@@ -162,7 +162,7 @@ pub async fn check_response(
         problems.join("; ")
     );
     match mode {
-        crate::ResponseValidation::Error => ApiError::internal(detail).into_response(),
+        crate::middleware::ResponseValidation::Error => ApiError::internal(detail).into_response(),
         _ => {
             log::warn!("{detail}");
             Response::from_parts(parts, Body::from(bytes))

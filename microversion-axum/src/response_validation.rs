@@ -13,7 +13,7 @@
 ///
 /// ```
 /// use axum::{Extension, Router};
-/// use microversion_axum::ResponseValidation;
+/// use microversion_axum::middleware::ResponseValidation;
 ///
 /// let app: Router = Router::new().layer(Extension(ResponseValidation::Error));
 /// ```

@@ -13,7 +13,8 @@ use axum::routing::get;
 use http::StatusCode;
 use http_body_util::BodyExt as _;
 use microversion_axum::{
-    Api, ApiVersion, ClientDefault, Microversion, Version, VersionNegotiationLayer, VersionSource,
+    Api, ApiVersion, Microversion, Version, VersionNegotiationLayer, middleware::ClientDefault,
+    version::VersionSource,
 };
 use tower::ServiceExt as _;
 

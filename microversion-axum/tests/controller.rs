@@ -415,7 +415,7 @@ async fn axum_extractors_read_the_validated_body() {
 /// `Ignore` (or none), it goes out as it is.
 #[tokio::test]
 async fn declared_answers_are_checked_when_asked() {
-    use microversion_axum::{ResponseValidation, controller};
+    use microversion_axum::{controller, middleware::ResponseValidation};
 
     fn named() -> Value {
         json!({"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}})

@@ -5,7 +5,9 @@
 use axum::Router;
 use axum::routing::get;
 use http_body_util::BodyExt as _;
-use microversion_axum::{Api, ApiVersion, Microversion, Version, VersionCap, VersionNegotiationLayer};
+use microversion_axum::{
+    Api, ApiVersion, Microversion, Version, VersionNegotiationLayer, version::VersionCap,
+};
 use tower::ServiceExt as _;
 
 const API: Api = Api::new(

@@ -59,7 +59,7 @@ async fn both_facades_count_alike() {
     let pinned = |pin: bool| pin.then(|| Version::lit("2.1"));
 
     // axum first.
-    let pins = microversion_axum::ClientDefault::new(&["X-Auth-Token"], move |headers| {
+    let pins = microversion_axum::middleware::ClientDefault::new(&["X-Auth-Token"], move |headers| {
         let pin = pinned(headers.contains_key("X-Auth-Token"));
         async move { Ok(pin) }
     });

@@ -8,12 +8,13 @@ use std::sync::Arc;
 use axum::Router;
 use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::response::Response;
+use microversion_axum::body::BodyTimeout;
 use microversion_axum::discovery::{PublicUrl, RequestLinks};
+use microversion_axum::error::NovaFaults;
+use microversion_axum::middleware::{ClientDefault, ResponseValidation};
 use microversion_axum::openapi::OpenApiService;
-use microversion_axum::{
-    ApiError, BodyTimeout, ClientDefault, Discovery, NovaFaults, ResponseValidation, Version, VersionCap,
-    VersionNegotiationLayer,
-};
+use microversion_axum::version::VersionCap;
+use microversion_axum::{ApiError, Discovery, Version, VersionNegotiationLayer};
 
 use crate::{COMPUTE, Store, description, flavors, keypairs};
 

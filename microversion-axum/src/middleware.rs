@@ -1,7 +1,8 @@
 //! [`VersionNegotiationLayer`]: the tower layer that negotiates every
 //! request of the routes it wraps and stamps the version headers on every
 //! answer (docs/reference.md §3), by the core's rules, as the actix
-//! middleware does.
+//! middleware does; a default version per client ([`ClientDefault`]) and
+//! the check of a service's own answers ([`ResponseValidation`]).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -17,6 +18,7 @@ use microversion_core::observe;
 
 use crate::ApiError;
 use crate::model::Unrendered;
+pub use crate::response_validation::ResponseValidation;
 use microversion_core::{
     Api, ApiSigErrors, CapError, MAX_VERSION_HEADER, MIN_VERSION_HEADER, Negotiated, NegotiationError,
     ProblemFormat, ResponseHeaders, VaryUpdate, Version, VersionCap, VersionSource, append_vary,
@@ -127,7 +129,7 @@ type Choose = dyn Fn(&HeaderMap) -> Pin<Box<dyn Future<Output = ClientChoice> + 
 /// `ClientDefault` (docs/reference.md §3.6).
 ///
 /// ```
-/// use microversion_axum::{ClientDefault, Version};
+/// use microversion_axum::{Version, middleware::ClientDefault};
 ///
 /// let pins = ClientDefault::new(&["X-Account"], |headers| {
 ///     let pinned = headers.get("X-Account").is_some_and(|v| v == "old-account");

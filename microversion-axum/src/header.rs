@@ -1,0 +1,10 @@
+//! The headers of the contract (docs/reference.md §3, §12): their names, the
+//! bounds on what is read from them, and [`append_vary`]. The same names
+//! as `microversion_actix::header` (whose actix `HeaderName` constants axum
+//! does not need: `http`'s header maps take these strings).
+
+pub use microversion_core::{
+    DEPRECATION_HEADER, LINK_HEADER, MAX_ECHOED_BYTES, MAX_LEGACY_HEADERS, MAX_VERSION_HEADER,
+    MIN_VERSION_HEADER, ResponseHeaders, STANDARD_HEADER, SUNSET_HEADER, VaryUpdate, VersionHeaderValues,
+    append_vary, appends_to_handlers, vary_update,
+};

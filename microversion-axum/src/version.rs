@@ -1,0 +1,9 @@
+//! Versions, ranges of them, the served maximum that moves at run time
+//! ([`VersionCap`]), and what negotiating a request gives: the version and
+//! where it came from ([`Negotiated`]), or why none was chosen
+//! ([`NegotiationError`]). The same names as `microversion_actix::version`.
+
+pub use microversion_core::{
+    CapError, InvertedRange, Negotiated, NegotiationError, ParseVersionError, Version, VersionCap,
+    VersionHeader, VersionRange, VersionSource,
+};
