@@ -69,7 +69,7 @@ manifest plain >"$root/plain/Cargo.toml"
 {
     echo "//! $OPS operations x $VARIANTS variants as one #[controller]."
     echo "use actix_web::{HttpResponse, web};"
-    echo "use microversion_actix::{Api, Microversion, Microversions, controller};"
+    echo "use microversion_actix::{Api, Microversion, VersionNegotiation, controller};"
     echo "pub const API: Api = Api::new(\"compute\", &["
     history
     echo "]);"
@@ -87,7 +87,7 @@ manifest plain >"$root/plain/Cargo.toml"
     done
     echo "}"
     echo "pub fn configure(cfg: &mut web::ServiceConfig) {"
-    echo "    cfg.service(web::scope(\"/v2.1\").wrap(Microversions::new(API)).service(Ops));"
+    echo "    cfg.service(web::scope(\"/v2.1\").wrap(VersionNegotiation::new(API)).service(Ops));"
     echo "}"
 } >"$root/macro/src/lib.rs"
 
@@ -95,7 +95,7 @@ manifest plain >"$root/plain/Cargo.toml"
     echo "//! The same $OPS operations x $VARIANTS variants written by hand."
     echo "use actix_web::http::StatusCode;"
     echo "use actix_web::{HttpResponse, web};"
-    echo "use microversion_actix::{Api, ApiError, ApiVersion, Microversion, Microversions, Version, VersionRange};"
+    echo "use microversion_actix::{Api, ApiError, ApiVersion, Microversion, Version, VersionNegotiation, version::VersionRange};"
     echo "pub const API: Api = Api::new(\"compute\", &["
     history
     echo "]);"
@@ -118,7 +118,7 @@ manifest plain >"$root/plain/Cargo.toml"
     done
     echo "pub fn configure(cfg: &mut web::ServiceConfig) {"
     echo "    cfg.service("
-    echo "        web::scope(\"/v2.1\").wrap(Microversions::new(API)).service("
+    echo "        web::scope(\"/v2.1\").wrap(VersionNegotiation::new(API)).service("
     echo "            web::scope(\"/ops\")"
     for i in $(seq 0 $((OPS - 1))); do
         echo "                .route(\"/op$i/{id}\", web::get().to(op$i))"
