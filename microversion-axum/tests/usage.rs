@@ -22,7 +22,7 @@ const API: Api = Api::new(
 .with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
 
 /// The requests: their headers, and whether the handler fails (500).
-const REQUESTS: [(&[(&str, &str)], &str); 8] = [
+const REQUESTS: [(&[(&str, &str)], &str); 9] = [
     (&[], "/servers"),
     (&[("OpenStack-API-Version", "compute 2.3")], "/servers"),
     (&[("OpenStack-API-Version", "compute latest")], "/servers"),
@@ -30,6 +30,8 @@ const REQUESTS: [(&[(&str, &str)], &str); 8] = [
     (&[("OpenStack-API-Version", "compute 2.9")], "/servers"),
     (&[("OpenStack-API-Version", "compute 2.x")], "/servers"),
     (&[("X-Auth-Token", "pinned")], "/servers"),
+    // The client default's store fails: the request is answered 503.
+    (&[("X-Auth-Token", "store-down")], "/servers"),
     (&[("OpenStack-API-Version", "compute 2.2")], "/broken"),
 ];
 
@@ -57,11 +59,20 @@ async fn both_facades_count_alike() {
     let handle =
         metrics_exporter_prometheus::PrometheusBuilder::new().install_recorder().expect("one recorder");
     let pinned = |pin: bool| pin.then(|| Version::lit("2.1"));
+    let store_down = |token: Option<&str>| token == Some("store-down");
 
     // axum first.
     let pins = microversion_axum::middleware::ClientDefault::new(&["X-Auth-Token"], move |headers| {
         let pin = pinned(headers.contains_key("X-Auth-Token"));
-        async move { Ok(pin) }
+        let down = store_down(headers.get("X-Auth-Token").and_then(|v| v.to_str().ok()));
+        async move {
+            match down {
+                true => {
+                    Err(axum::response::IntoResponse::into_response(http::StatusCode::SERVICE_UNAVAILABLE))
+                }
+                false => Ok(pin),
+            }
+        }
     });
     let axum = Router::new()
         .route("/servers", get(|| async { "[]" }))
@@ -79,7 +90,16 @@ async fn both_facades_count_alike() {
     // Then actix, the same requests.
     let pins = microversion_actix::middleware::ClientDefault::new(&["X-Auth-Token"], move |req| {
         let pin = pinned(req.headers().contains_key("X-Auth-Token"));
-        async move { Ok(pin) }
+        let down = store_down(req.headers().get("X-Auth-Token").and_then(|v| v.to_str().ok()));
+        async move {
+            match down {
+                true => Err(microversion_actix::ApiError::from_status(
+                    actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
+                    "The store is down.",
+                )),
+                false => Ok(pin),
+            }
+        }
     });
     let actix = actix_test::init_service(
         actix_web::App::new()
@@ -119,6 +139,8 @@ async fn both_facades_count_alike() {
         (series("undeclared", "standard", "406"), 1.0),
         (series("invalid", "standard", "400"), 1.0),
         (series("2.1", "client", "2xx"), 1.0),
+        // A hook that fails: counted as the request stood, naming no version.
+        (series("2.1", "none", "5xx"), 1.0),
         (series("2.2", "standard", "5xx"), 1.0),
     ] {
         assert_eq!(after_axum.get(&key), Some(&count), "{key} in {after_axum:#?}");
