@@ -15,7 +15,12 @@
 #   scripts/instructions.sh
 #   N1=200 N2=1200 ENDPOINTS="servers/42" scripts/instructions.sh
 #
-# Settings (environment): N1 (200) and N2 (1200) requests per run, ENDPOINTS
+# A server process's hash seeds and address layout are its own, and on the
+# ten-server list they move the count of the same binary by about 0.1 %
+# (1,000 of 767,000) from one process to the next: REPEAT (1) measures each
+# side that many times, in turn, and keeps the median.
+#
+# Settings (environment): N1 (200) and N2 (1200) requests per run, REPEAT, ENDPOINTS
 # under /plain, /v2.1 and /hand ("servers/42 servers/42/model servers/detail"),
 # LOAD_SERVER (a load_server binary to use instead of building one), COLLECT.
 # Prints one line per endpoint: plain, framework, framework/plain (target
@@ -33,6 +38,7 @@ export GLIBC_TUNABLES=${GLIBC_TUNABLES-glibc.malloc.mmap_threshold=131072:glibc.
 
 N1=${N1:-200}
 N2=${N2:-1200}
+REPEAT=${REPEAT:-1}
 ENDPOINTS=${ENDPOINTS:-servers/42 servers/42/model servers/detail}
 HEADER="OpenStack-API-Version: compute 2.27"
 COLLECT=${COLLECT-*actix_http::h1::dispatcher::Dispatcher*::poll}
@@ -84,14 +90,20 @@ instructions() {
 }
 
 echo "== machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $(valgrind --version);" \
-    "N1=$N1, N2=$N2 requests per run; counted in: ${COLLECT:-the whole process}"
+    "N1=$N1, N2=$N2 requests per run; median of $REPEAT; counted in: ${COLLECT:-the whole process}"
 printf "%-22s %12s %12s %8s %34s %8s\n" endpoint "plain" "framework" "ratio" "by hand" "ratio"
 for endpoint in $ENDPOINTS; do
-    declare -A per=()
+    declare -A per=() runs=()
+    for _ in $(seq 1 "$REPEAT"); do
+        for side in plain v2.1 hand; do
+            a=$(instructions "/$side/$endpoint" "$N1")
+            b=$(instructions "/$side/$endpoint" "$N2")
+            runs[$side]+="$(awk -v a="$a" -v b="$b" -v n1="$N1" -v n2="$N2" 'BEGIN { printf "%.0f", (b - a) / (n2 - n1) }') "
+        done
+    done
     for side in plain v2.1 hand; do
-        a=$(instructions "/$side/$endpoint" "$N1")
-        b=$(instructions "/$side/$endpoint" "$N2")
-        per[$side]=$(awk -v a="$a" -v b="$b" -v n1="$N1" -v n2="$N2" 'BEGIN { printf "%.0f", (b - a) / (n2 - n1) }')
+        per[$side]=$(tr ' ' '\n' <<<"${runs[$side]}" | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+        [ "$REPEAT" -gt 1 ] && echo "   /$side/$endpoint per run: ${runs[$side]}" >&2
     done
     awk -v e="GET $endpoint" -v p="${per[plain]}" -v f="${per[v2.1]}" -v h="${per[hand]}" \
         'BEGIN { r = f / p; rh = f / h
