@@ -9,7 +9,7 @@ pub use serde_json;
 
 pub use crate::model::{FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
 pub use crate::operation::Controller;
-pub use crate::route::{MethodNotAllowed, OperationInput, OperationRoute, RouteFn, RouteFuture};
+pub use crate::route::{MethodNotAllowed, OperationInput, OperationRoute, RoutesFn};
 pub use crate::schema::{SchemaError, SchemaSource, VersionedSchemas};
 pub use crate::{
     Api, Microversion, Version,

@@ -3,15 +3,18 @@
 //!
 //! Each operation's generated function takes an [`OperationInput`] (the
 //! request, its body stream, and the version the middleware negotiated)
-//! and answers a [`RouteFuture`]. It extracts each variant's arguments
-//! itself, after choosing the variant. [`OperationRoute`] is the actix
-//! service that calls it, holding the controller (not app data).
+//! and answers a future. It extracts each variant's arguments itself, after
+//! choosing the variant. A controller's routes are one generated function
+//! that runs the operation at an index ([`RoutesFn`]); [`OperationRoute`]
+//! is the actix service that calls it, holding the controller (not app
+//! data) and its operation's index.
 //!
-//! The future is boxed, so there is one service type per controller rather
-//! than one per operation. An actix handler or service instantiated per
-//! operation made a large controller take half as long again to compile as
-//! the same routes written by hand (docs/performance.md, section 7); the box
-//! is one allocation per request.
+//! So the service and its future are one type per controller, not per
+//! operation: actix's boxed service and handler machinery instantiated per
+//! operation made a large controller take half as long again to compile
+//! as the same routes by hand (docs/performance.md, section 7). Actix boxes
+//! the service's future, as every service's; the route adds no allocation
+//! of its own.
 
 use std::future::{Future, Ready, ready};
 use std::pin::Pin;
@@ -44,53 +47,55 @@ impl std::fmt::Debug for OperationInput {
     }
 }
 
-/// What an operation's generated route function returns: its answer, to come.
-pub type RouteFuture = Pin<Box<dyn Future<Output = HttpResponse>>>;
+/// A controller's generated route dispatch: the operation at an index,
+/// on a request.
+pub type RoutesFn<C, F> = fn(Rc<C>, usize, OperationInput) -> F;
 
-/// An operation's generated route function.
-pub type RouteFn<C> = fn(Rc<C>, OperationInput) -> RouteFuture;
-
-/// The actix service of one operation's route: calls its generated function
-/// with the controller and the request's [`OperationInput`].
-pub struct OperationRoute<C> {
+/// The actix service of one operation's route: calls the controller's
+/// generated routes with the controller, the operation's index and the
+/// request's [`OperationInput`].
+pub struct OperationRoute<C, F> {
     controller: Rc<C>,
-    route: RouteFn<C>,
+    route: usize,
+    routes: RoutesFn<C, F>,
 }
 
-impl<C> OperationRoute<C> {
-    /// The route that answers with `route`, on `controller`.
-    pub fn new(controller: &Rc<C>, route: RouteFn<C>) -> OperationRoute<C> {
-        OperationRoute { controller: Rc::clone(controller), route }
+impl<C, F> OperationRoute<C, F> {
+    /// The route of operation `route` of `controller`, answered by `routes`.
+    pub fn new(controller: &Rc<C>, route: usize, routes: RoutesFn<C, F>) -> OperationRoute<C, F> {
+        OperationRoute { controller: Rc::clone(controller), route, routes }
     }
 }
 
-impl<C> Clone for OperationRoute<C> {
+impl<C, F> Clone for OperationRoute<C, F> {
     fn clone(&self) -> Self {
-        OperationRoute { controller: Rc::clone(&self.controller), route: self.route }
+        OperationRoute { controller: Rc::clone(&self.controller), route: self.route, routes: self.routes }
     }
 }
 
-impl<C: 'static> ServiceFactory<ServiceRequest> for OperationRoute<C> {
+impl<C: 'static, F: Future<Output = HttpResponse> + 'static> ServiceFactory<ServiceRequest>
+    for OperationRoute<C, F>
+{
     type Response = ServiceResponse;
     type Error = actix_web::Error;
     type Config = ();
-    type Service = OperationRoute<C>;
+    type Service = OperationRoute<C, F>;
     type InitError = ();
-    type Future = Ready<Result<OperationRoute<C>, ()>>;
+    type Future = Ready<Result<OperationRoute<C, F>, ()>>;
 
     fn new_service(&self, _: ()) -> Self::Future {
         ready(Ok(self.clone()))
     }
 }
 
-impl<C: 'static> Service<ServiceRequest> for OperationRoute<C> {
+impl<C: 'static, F: Future<Output = HttpResponse>> Service<ServiceRequest> for OperationRoute<C, F> {
     type Response = ServiceResponse;
     type Error = actix_web::Error;
-    type Future = Answering;
+    type Future = Answering<F>;
 
     always_ready!();
 
-    fn call(&self, req: ServiceRequest) -> Answering {
+    fn call(&self, req: ServiceRequest) -> Answering<F> {
         let (request, payload) = req.into_parts();
         // Without the middleware in front, the version is negotiated here
         // from the registered `Api`, or its absence is the answer (as the
@@ -98,26 +103,45 @@ impl<C: 'static> Service<ServiceRequest> for OperationRoute<C> {
         let answer = match ApiVersion::from_http_request(&request) {
             Ok(version) => {
                 let input = OperationInput { request: request.clone(), payload, version: version.version() };
-                (self.route)(Rc::clone(&self.controller), input)
+                Answer::Route { route: (self.routes)(Rc::clone(&self.controller), self.route, input) }
             }
-            Err(refusal) => Box::pin(ready(HttpResponse::from_error(refusal))),
+            Err(refusal) => Answer::Refused { response: Some(HttpResponse::from_error(refusal)) },
         };
         Answering { answer, request: Some(request) }
     }
 }
 
-/// The future of [`OperationRoute`]: the route's answer, with its request.
-pub struct Answering {
-    answer: RouteFuture,
-    request: Option<HttpRequest>,
+pin_project_lite::pin_project! {
+    /// The future of [`OperationRoute`]: the route's answer, with its request.
+    pub struct Answering<F> {
+        #[pin]
+        answer: Answer<F>,
+        request: Option<HttpRequest>,
+    }
 }
 
-impl Future for Answering {
+pin_project_lite::pin_project! {
+    /// The route running, or the refusal of a request no version was
+    /// negotiated for.
+    #[project = AnswerProjection]
+    enum Answer<F> {
+        Route { #[pin] route: F },
+        Refused { response: Option<HttpResponse> },
+    }
+}
+
+impl<F: Future<Output = HttpResponse>> Future for Answering<F> {
     type Output = Result<ServiceResponse, actix_web::Error>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let this = self.get_mut();
-        let response = std::task::ready!(this.answer.as_mut().poll(cx));
+        let this = self.project();
+        let response = match this.answer.project() {
+            AnswerProjection::Route { route } => std::task::ready!(route.poll(cx)),
+            AnswerProjection::Refused { response } => match response.take() {
+                Some(response) => response,
+                None => return Poll::Pending,
+            },
+        };
         // `None` only if polled again after answering, which actix never does.
         match this.request.take() {
             Some(request) => Poll::Ready(Ok(ServiceResponse::new(request, response))),
@@ -126,7 +150,7 @@ impl Future for Answering {
     }
 }
 
-impl std::fmt::Debug for Answering {
+impl<F> std::fmt::Debug for Answering<F> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Answering").field("request", &self.request).finish_non_exhaustive()
     }

@@ -39,6 +39,9 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
     }
     let checks = declared_checks(&rt, &c.api, named).into_iter().chain(totals);
     let api_type_check = api_binding(&rt, &c.api);
+    if c.framework == Framework::Actix {
+        items.extend(route_dispatch(&rt, c));
+    }
     let register = match c.framework {
         Framework::Actix => register_impl(c),
         Framework::Axum => axum_router_impl(c, &routes_by_path(c)),
@@ -312,14 +315,14 @@ fn route_handler(rt: &TokenStream, framework: Framework, op: &Operation) -> Toke
         fn #handler(
             __controller: #rt::Shared<Self>,
             __input: #rt::OperationInput,
-        ) -> #rt::RouteFuture {
+        ) -> impl ::core::future::Future<Output = #rt::Response> + 'static {
             #respond_fn_def
-            ::std::boxed::Box::pin(async move {
+            async move {
                 let #rt::OperationInput { request: mut __req, payload: mut __payload, version: #version } =
                     __input;
                 let #key: u32 = #version.packed();
                 #tree
-            })
+            }
         }
     }
 }
@@ -546,17 +549,56 @@ fn schema_fns(c: &Controller) -> impl Iterator<Item = Ident> + '_ {
     })
 }
 
+/// The position of `op` among the controller's operations with a route: its
+/// arm in the controller's route dispatch.
+fn route_index(c: &Controller, op: &Operation) -> syn::LitInt {
+    let index = c.operations.iter().filter(|o| o.is_route()).position(|o| o.name == op.name).unwrap_or(0);
+    syn::LitInt::new(&format!("{index}usize"), Span::call_site())
+}
+
+/// The actix routes of a controller, one function: the operation at an
+/// index, awaited in place. Its future is one type for the controller, so
+/// actix's boxed service is instantiated once per controller (compile time,
+/// docs/performance.md section 7) and that box is the route's only
+/// allocation (no box of the operation's own future inside it).
+fn route_dispatch(rt: &TokenStream, c: &Controller) -> Option<TokenStream> {
+    let routes: Vec<&Operation> = c.operations.iter().filter(|o| o.is_route()).collect();
+    let (last, others) = routes.split_last()?;
+    let arms = others.iter().map(|op| {
+        let (index, handler) = (route_index(c, op), names::route_handler(&op.name));
+        quote!(#index => Self::#handler(__controller, __input).await,)
+    });
+    let last = names::route_handler(&last.name);
+    let dispatch = names::route_dispatch();
+    Some(quote! {
+        #[doc(hidden)]
+        fn #dispatch(
+            __controller: #rt::Shared<Self>,
+            __route: usize,
+            __input: #rt::OperationInput,
+        ) -> impl ::core::future::Future<Output = #rt::Response> + 'static {
+            async move {
+                match __route {
+                    #(#arms)*
+                    _ => Self::#last(__controller, __input).await,
+                }
+            }
+        }
+    })
+}
+
 fn register_impl(c: &Controller) -> TokenStream {
     let Controller { self_ty, krate, .. } = c;
     let rt = runtime(krate);
     let web = quote!(#rt::actix_web::web);
+    let dispatch = names::route_dispatch();
     let resources = routes_by_path(c).into_iter().map(|(path, ops)| {
         let routes = ops.iter().map(|(route, op)| {
             let method = Ident::new(&route.method, Span::call_site());
-            let handler = names::route_handler(&op.name);
+            let index = route_index(c, op);
             quote! {
                 .route(#web::route().method(#rt::actix_web::http::Method::#method)
-                    .service(#rt::OperationRoute::new(&__controller, Self::#handler)))
+                    .service(#rt::OperationRoute::new(&__controller, #index, Self::#dispatch)))
             }
         });
         // The path as the controller's `OPERATIONS` name it, for a 405's `Allow`.
@@ -672,7 +714,10 @@ fn axum_router_impl(c: &Controller, paths: &[(String, Vec<(&Route, &Operation)>)
         let scoped = format!("{scope}{path}");
         let entries = ops.iter().map(|(route, op)| {
             let (method, handler) = (&route.method, names::route_handler(&op.name));
-            quote!((#method, <#self_ty>::#handler as #rt::RouteFn<#self_ty>))
+            // Boxed here: axum's method routers take one route type per controller.
+            quote!((#method, (|__controller: #rt::Shared<#self_ty>, __input: #rt::OperationInput| -> #rt::RouteFuture {
+                ::std::boxed::Box::pin(<#self_ty>::#handler(__controller, __input))
+            }) as #rt::RouteFn<#self_ty>))
         });
         quote! {
             .route(#scoped, #rt::method_router(

@@ -82,6 +82,11 @@ pub(crate) fn variant(op: &Ident, i: usize, method: &Ident) -> Ident {
     format_ident!("__mv_{}_v{}", op, i, span = method.span())
 }
 
+/// The function of an actix controller that runs its routes, by index.
+pub(crate) fn route_dispatch() -> Ident {
+    format_ident!("__mv_routes")
+}
+
 /// The route function of operation `op`.
 pub(crate) fn route_handler(op: &Ident) -> Ident {
     format_ident!("__mv_route_{}", op)

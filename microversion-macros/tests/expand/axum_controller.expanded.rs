@@ -14,7 +14,9 @@ impl Servers {
     fn __mv_route_show(
         __controller: ::microversion_axum::__private::Shared<Self>,
         __input: ::microversion_axum::__private::OperationInput,
-    ) -> ::microversion_axum::__private::RouteFuture {
+    ) -> impl ::core::future::Future<
+        Output = ::microversion_axum::__private::Response,
+    > + 'static {
         #[allow(non_snake_case)]
         fn response_of_show<__R: ::microversion_axum::__private::RouteResponse>(
             __out: __R,
@@ -22,7 +24,7 @@ impl Servers {
         ) -> ::microversion_axum::__private::Response {
             ::microversion_axum::__private::RouteResponse::respond(__out, __req)
         }
-        ::std::boxed::Box::pin(async move {
+        async move {
             let ::microversion_axum::__private::OperationInput {
                 request: mut __req,
                 payload: mut __payload,
@@ -139,7 +141,7 @@ impl Servers {
                     response_of_show(__answer, &__req)
                 }
             }
-        })
+        }
     }
     #[doc(hidden)]
     #[allow(clippy::unused_async, dead_code)]
@@ -151,7 +153,9 @@ impl Servers {
     fn __mv_route_lock(
         __controller: ::microversion_axum::__private::Shared<Self>,
         __input: ::microversion_axum::__private::OperationInput,
-    ) -> ::microversion_axum::__private::RouteFuture {
+    ) -> impl ::core::future::Future<
+        Output = ::microversion_axum::__private::Response,
+    > + 'static {
         #[allow(non_snake_case)]
         fn response_of_lock<__R: ::microversion_axum::__private::RouteResponse>(
             __out: __R,
@@ -159,7 +163,7 @@ impl Servers {
         ) -> ::microversion_axum::__private::Response {
             ::microversion_axum::__private::RouteResponse::respond(__out, __req)
         }
-        ::std::boxed::Box::pin(async move {
+        async move {
             let ::microversion_axum::__private::OperationInput {
                 request: mut __req,
                 payload: mut __payload,
@@ -210,7 +214,7 @@ impl Servers {
                     "lock",
                 )
             }
-        })
+        }
     }
 }
 #[automatically_derived]
@@ -230,13 +234,29 @@ where
                     &[
                         (
                             "GET",
-                            <Servers>::__mv_route_show
-                                as ::microversion_axum::__private::RouteFn<Servers>,
+                            (|
+                                __controller: ::microversion_axum::__private::Shared<
+                                    Servers,
+                                >,
+                                __input: ::microversion_axum::__private::OperationInput,
+                            | -> ::microversion_axum::__private::RouteFuture {
+                                ::std::boxed::Box::pin(
+                                    <Servers>::__mv_route_show(__controller, __input),
+                                )
+                            }) as ::microversion_axum::__private::RouteFn<Servers>,
                         ),
                         (
                             "PUT",
-                            <Servers>::__mv_route_lock
-                                as ::microversion_axum::__private::RouteFn<Servers>,
+                            (|
+                                __controller: ::microversion_axum::__private::Shared<
+                                    Servers,
+                                >,
+                                __input: ::microversion_axum::__private::OperationInput,
+                            | -> ::microversion_axum::__private::RouteFuture {
+                                ::std::boxed::Box::pin(
+                                    <Servers>::__mv_route_lock(__controller, __input),
+                                )
+                            }) as ::microversion_axum::__private::RouteFn<Servers>,
                         ),
                     ],
                     <Servers as ::microversion_axum::__private::Controller>::OPERATIONS,

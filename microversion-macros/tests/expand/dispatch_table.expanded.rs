@@ -14,7 +14,9 @@ impl Servers {
     fn __mv_route_show(
         __controller: ::microversion_actix::__private::Shared<Self>,
         __input: ::microversion_actix::__private::OperationInput,
-    ) -> ::microversion_actix::__private::RouteFuture {
+    ) -> impl ::core::future::Future<
+        Output = ::microversion_actix::__private::Response,
+    > + 'static {
         #[allow(non_snake_case)]
         fn response_of_show<__R: ::microversion_actix::__private::RouteResponse>(
             __out: __R,
@@ -22,7 +24,7 @@ impl Servers {
         ) -> ::microversion_actix::__private::Response {
             ::microversion_actix::__private::RouteResponse::respond(__out, __req)
         }
-        ::std::boxed::Box::pin(async move {
+        async move {
             let ::microversion_actix::__private::OperationInput {
                 request: mut __req,
                 payload: mut __payload,
@@ -87,7 +89,7 @@ impl Servers {
                     }
                 }
             }
-        })
+        }
     }
     #[doc(hidden)]
     #[allow(dead_code)]
@@ -146,6 +148,20 @@ impl Servers {
             }
         }
     }
+    #[doc(hidden)]
+    fn __mv_routes(
+        __controller: ::microversion_actix::__private::Shared<Self>,
+        __route: usize,
+        __input: ::microversion_actix::__private::OperationInput,
+    ) -> impl ::core::future::Future<
+        Output = ::microversion_actix::__private::Response,
+    > + 'static {
+        async move {
+            match __route {
+                _ => Self::__mv_route_show(__controller, __input).await,
+            }
+        }
+    }
 }
 #[automatically_derived]
 impl ::microversion_actix::__private::actix_web::dev::HttpServiceFactory for Servers {
@@ -165,7 +181,8 @@ impl ::microversion_actix::__private::actix_web::dev::HttpServiceFactory for Ser
                         .service(
                             ::microversion_actix::__private::OperationRoute::new(
                                 &__controller,
-                                Self::__mv_route_show,
+                                0usize,
+                                Self::__mv_routes,
                             ),
                         ),
                 )
