@@ -7,8 +7,7 @@
 use std::net::{IpAddr, TcpListener};
 use std::time::Duration;
 
-use compute::Settings;
-use microversion_actix::{Version, discovery::PublicUrl};
+use compute::{PublicUrl, Settings, Version};
 
 const DEFAULT_LISTEN: &str = "127.0.0.1:8774";
 const DEFAULT_DATABASE: &str = "compute.sqlite3";
@@ -109,8 +108,7 @@ pub(crate) fn main() -> std::io::Result<()> {
         println!("serving at most version {cap} (compiled maximum {})", compute::COMPUTE.compiled_max());
     }
     println!("links: {:?}", settings.public_url);
-    actix_web::rt::System::new()
-        .block_on(async move { compute::server_with(listener, settings).await?.await })
+    compute::run(listener, settings)
 }
 
 /// `all`, or IP addresses separated by commas.
@@ -138,9 +136,14 @@ const OPENAPI_USAGE: &str = "usage: compute openapi [--version X.Y | --history |
 /// `compute openapi ...`: the API's OpenAPI documents, on stdout or in files.
 fn openapi(mut args: impl Iterator<Item = String>) -> std::io::Result<()> {
     let description = compute::description(compute::COMPUTE);
+    // A reader that stops early (`| head`) ends the output, not in a panic.
     let print = |document: serde_json::Value| {
-        println!("{}", serde_json::to_string_pretty(&document).unwrap_or_default());
-        Ok(())
+        use std::io::Write as _;
+        let text = serde_json::to_string_pretty(&document).unwrap_or_default();
+        match writeln!(std::io::stdout().lock(), "{text}") {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            written => written,
+        }
     };
     match (args.next().as_deref(), args.next()) {
         (None, _) => print(description.document(compute::COMPUTE.max())),

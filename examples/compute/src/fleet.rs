@@ -60,14 +60,13 @@ pub fn reload_cap(path: &Path, cap: &VersionCap) -> Result<CapChange, String> {
     Ok(change)
 }
 
-/// Reloads the cap file on every SIGHUP for as long as the actix system
+/// Reloads the cap file on every SIGHUP for as long as the server's runtime
 /// runs. The handler is registered before this returns, so a SIGHUP never
 /// kills a node that has started.
-#[cfg(not(compute_on_axum))]
 pub(crate) fn reload_on_hangup(path: std::path::PathBuf, cap: VersionCap) -> std::io::Result<()> {
     use tokio::signal::unix::{SignalKind, signal};
     let mut hangups = signal(SignalKind::hangup())?;
-    actix_web::rt::spawn(async move {
+    tokio::spawn(async move {
         while hangups.recv().await.is_some() {
             match reload_cap(&path, &cap) {
                 Ok(CapChange { cap: version, at: None }) => {
@@ -84,8 +83,8 @@ pub(crate) fn reload_on_hangup(path: std::path::PathBuf, cap: VersionCap) -> std
 }
 
 /// Installs the Prometheus recorder of the `metrics` facade and serves its
-/// text at `GET /metrics` on `addr`, outside the API. Call it inside an
-/// actix system; once per process.
+/// text at `GET /metrics` on `addr`, outside the API. Call it inside the
+/// server's runtime; once per process.
 #[cfg(not(compute_on_axum))]
 pub(crate) fn serve_metrics(addr: std::net::SocketAddr) -> std::io::Result<()> {
     use actix_web::{App, HttpResponse, HttpServer, web};
@@ -109,5 +108,32 @@ pub(crate) fn serve_metrics(addr: std::net::SocketAddr) -> std::io::Result<()> {
     .bind(addr)?
     .run();
     actix_web::rt::spawn(server);
+    Ok(())
+}
+
+/// As on actix, served by axum on the server's tokio runtime.
+#[cfg(compute_on_axum)]
+pub(crate) fn serve_metrics(addr: std::net::SocketAddr) -> std::io::Result<()> {
+    let handle = metrics_exporter_prometheus::PrometheusBuilder::new()
+        .install_recorder()
+        .map_err(|e| std::io::Error::other(format!("cannot install the metrics recorder: {e}")))?;
+    let listener = std::net::TcpListener::bind(addr)?;
+    listener.set_nonblocking(true)?;
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let app =
+        axum::Router::new().route(
+            "/metrics",
+            axum::routing::get(move || {
+                let text = handle.render();
+                async move {
+                    ([(axum::http::header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text)
+                }
+            }),
+        );
+    tokio::spawn(async move {
+        if let Err(why) = axum::serve(listener, app).await {
+            eprintln!("compute: the metrics listener stopped: {why}");
+        }
+    });
     Ok(())
 }

@@ -12,6 +12,7 @@ mod flavors;
 mod fleet;
 mod keypairs;
 mod listing;
+mod settings;
 mod store;
 mod time;
 mod web;
@@ -23,6 +24,7 @@ mod serve_axum;
 
 pub use api::COMPUTE;
 pub use fleet::{CapChange, read_cap_file, reload_cap};
+pub use settings::Settings;
 pub use store::Store;
 
 #[cfg(not(compute_on_axum))]

@@ -1,8 +1,7 @@
 //! The compute example served by actix-web: routes, the HTTP server and
 //! its deadlines, and a server for tests.
 
-use std::net::{SocketAddr, TcpListener};
-use std::path::PathBuf;
+use std::net::TcpListener;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,18 +12,19 @@ use microversion_actix::openapi::OpenApiService;
 use microversion_actix::{
     ApiError, Discovery, Version, VersionNegotiation,
     body::BodyTimeout,
-    discovery::{PublicUrl, RequestLinks},
+    discovery::RequestLinks,
     error::NovaFaults,
     middleware::{ClientDefault, ResponseValidation},
     version::VersionCap,
 };
 
-use crate::{COMPUTE, Store, description, flavors, fleet, keypairs};
+use crate::settings::{self, Settings};
+use crate::{COMPUTE, Store, description, flavors, keypairs};
 
 /// Registers discovery at `/` and `/v2.1` and the API under `/v2.1`, with
 /// Nova-style fault bodies, and a JSON 404 for every other path. `cap`
 /// lowers the served maximum (Ironic-style pinning during a rolling upgrade).
-/// Links come from the [`PublicUrl`] in app data (see [`Settings`]).
+/// Links come from the [`PublicUrl`](crate::PublicUrl) in app data (see [`Settings`]).
 pub fn routes(store: Arc<Store>, cap: Option<Version>) -> impl FnOnce(&mut web::ServiceConfig) {
     let api = match cap {
         Some(cap) => COMPUTE.capped_at(cap).expect("the cap was checked at start-up"),
@@ -133,33 +133,6 @@ fn request_id<B>(res: &actix_web::dev::ServiceResponse<B>) -> Option<HeaderValue
     HeaderValue::from_str(error.request_id()?).ok()
 }
 
-/// How a server is run: the deployer's choices.
-#[derive(Clone, Debug, Default)]
-pub struct Settings {
-    /// Serve at most this version (a rolling upgrade).
-    pub cap: Option<Version>,
-    /// Where links point: a fixed public URL, the request's `Host`
-    /// (the default), or the forwarded headers of trusted proxies.
-    pub public_url: PublicUrl,
-    /// How long a request body may take to arrive (30 s unless set).
-    pub body_timeout: Option<Duration>,
-    /// The database: a `postgres://` URL (what the nodes of a fleet share)
-    /// or a SQLite file (one node's); a private one in memory unless set.
-    pub database: Option<String>,
-    /// A file holding the cap (`2.60`, or `2.96 at 2026-12-01T12:00:00Z`),
-    /// read at start-up, where it wins over `cap`, and again on SIGHUP.
-    pub cap_file: Option<PathBuf>,
-    /// Retire the versions below this one (their sunset must have passed).
-    pub retire_below: Option<Version>,
-    /// Where to serve `GET /metrics` in Prometheus text, if anywhere.
-    pub metrics_listen: Option<SocketAddr>,
-    /// Whether answers are checked against their declared schemas
-    /// (Nova's `response_validation`); tests run with `Error`.
-    pub response_validation: ResponseValidation,
-    /// Pin each client token to a version ([`token_pins`]).
-    pub pin_versions: bool,
-}
-
 /// How long a new connection may take to send its first request head.
 pub const REQUEST_HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long an idle keep-alive connection is kept.
@@ -187,26 +160,7 @@ pub async fn server_with(
     listener: TcpListener,
     settings: Settings,
 ) -> std::io::Result<actix_web::dev::Server> {
-    let database = settings.database.as_deref().unwrap_or(":memory:");
-    let store = Store::open(database)
-        .await
-        .map_err(|e| std::io::Error::other(format!("cannot open the database {database}: {e}")))?;
-    let store = Arc::new(store);
-    let mut api = match settings.cap {
-        Some(cap) => COMPUTE.capped_at(cap).map_err(std::io::Error::other)?,
-        None => COMPUTE,
-    };
-    if let Some(below) = settings.retire_below {
-        api = api.retire_below(below).map_err(std::io::Error::other)?;
-    }
-    let version_cap = VersionCap::new(&api);
-    if let Some(path) = &settings.cap_file {
-        fleet::reload_cap(path, &version_cap).map_err(std::io::Error::other)?;
-        fleet::reload_on_hangup(path.clone(), version_cap.clone())?;
-    }
-    if let Some(addr) = settings.metrics_listen {
-        fleet::serve_metrics(addr)?;
-    }
+    let (store, version_cap) = settings::start(&settings).await?;
     let body_timeout = BodyTimeout(settings.body_timeout.unwrap_or(BodyTimeout::DEFAULT.0));
     let (public_url, validation, pins) =
         (settings.public_url, settings.response_validation, settings.pin_versions);
@@ -224,6 +178,12 @@ pub async fn server_with(
     .max_connections(MAX_CONNECTIONS)
     .listen(listener)?
     .run())
+}
+
+/// Serves `settings` on `listener` until the process stops: the example's
+/// `main`.
+pub fn run(listener: TcpListener, settings: Settings) -> std::io::Result<()> {
+    actix_web::rt::System::new().block_on(async move { server_with(listener, settings).await?.await })
 }
 
 /// A server running on a free loopback port in a background thread, stopped

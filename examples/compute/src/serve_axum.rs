@@ -9,34 +9,15 @@ use axum::Router;
 use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::response::Response;
 use microversion_axum::body::BodyTimeout;
-use microversion_axum::discovery::{PublicUrl, RequestLinks};
+use microversion_axum::discovery::RequestLinks;
 use microversion_axum::error::NovaFaults;
 use microversion_axum::middleware::{ClientDefault, ResponseValidation};
 use microversion_axum::openapi::OpenApiService;
 use microversion_axum::version::VersionCap;
 use microversion_axum::{ApiError, Discovery, Version, VersionNegotiationLayer};
 
+use crate::settings::{self, Settings};
 use crate::{COMPUTE, Store, description, flavors, keypairs};
-
-/// How a server is run: the deployer's choices.
-#[derive(Clone, Debug, Default)]
-pub struct Settings {
-    /// Serve at most this version (a rolling upgrade).
-    pub cap: Option<Version>,
-    /// Where links point: a fixed URL, the request's `Host` (the
-    /// default), or trusted proxies' forwarded headers.
-    pub public_url: PublicUrl,
-    /// How long a request body may take to arrive (30 s unless set).
-    pub body_timeout: Option<std::time::Duration>,
-    /// The database: a `postgres://` URL or a SQLite file; a private one
-    /// in memory unless set.
-    pub database: Option<String>,
-    /// Pin each client token to a version ([`token_pins`]).
-    pub pin_versions: bool,
-    /// Whether answers are checked against their declared schemas
-    /// (Nova's `response_validation`); tests run with `Error`.
-    pub response_validation: ResponseValidation,
-}
 
 /// The header a client's token comes in (keystonemiddleware's).
 pub const TOKEN_HEADER: &str = "X-Auth-Token";
@@ -131,6 +112,14 @@ async fn request_id_headers(mut res: Response) -> Response {
     res
 }
 
+/// Serves `settings` on `listener` until the process stops: the example's
+/// `main`, on a tokio runtime of two workers.
+pub fn run(listener: TcpListener, settings: Settings) -> std::io::Result<()> {
+    listener.set_nonblocking(true)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    runtime.block_on(async move { serve(listener, settings).await?.await })
+}
+
 /// A server running on a free loopback port in a background thread (a
 /// tokio runtime of its own), stopped when dropped. For tests.
 pub struct RunningServer {
@@ -204,15 +193,8 @@ async fn serve(
         axum::middleware::AddExtension<Router, axum::extract::ConnectInfo<SocketAddr>>,
     >,
 > {
-    let database = settings.database.as_deref().unwrap_or(":memory:");
-    let store = Store::open(database)
-        .await
-        .map_err(|e| std::io::Error::other(format!("cannot open the database {database}: {e}")))?;
-    let api = match settings.cap {
-        Some(cap) => COMPUTE.capped_at(cap).map_err(std::io::Error::other)?,
-        None => COMPUTE,
-    };
-    let app = router(Arc::new(store), VersionCap::new(&api), &settings);
+    let (store, cap) = settings::start(&settings).await?;
+    let app = router(store, cap, &settings);
     // The peer's address, for trusted proxies.
     let app = app.into_make_service_with_connect_info::<SocketAddr>();
     Ok(axum::serve(tokio::net::TcpListener::from_std(listener)?, app))

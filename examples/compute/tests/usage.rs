@@ -11,6 +11,13 @@ use std::time::{Duration, Instant};
 
 use microversion_testkit::http::{LEGACY_HEADER, Request, STANDARD_HEADER};
 
+/// The compute example's program: on actix (`compute-node`), or on axum
+/// when `examples/compute-axum` runs this test (`compute-axum`).
+#[cfg(not(compute_on_axum))]
+const NODE: &str = env!("CARGO_BIN_EXE_compute-node");
+#[cfg(compute_on_axum)]
+const NODE: &str = env!("CARGO_BIN_EXE_compute-axum");
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
 }
@@ -54,7 +61,7 @@ fn requests_are_counted_per_version_and_scraped_as_prometheus_text() {
     let (port, metrics_port) = (free_port(), free_port());
     let dir = std::env::temp_dir().join(format!("microversion-usage-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_compute-node"))
+    let mut child = Command::new(NODE)
         .args(["--listen", &format!("127.0.0.1:{port}")])
         .arg("--database")
         .arg(dir.join("compute.sqlite3"))
@@ -117,9 +124,7 @@ fn requests_are_counted_per_version_and_scraped_as_prometheus_text() {
     // The question before a sunset: who still asks for a version below 2.60?
     let below: f64 = scrape(&metrics)
         .iter()
-        .filter(|((v, _, _), _)| {
-            v.parse::<microversion_actix::Version>().is_ok_and(|v| v < "2.60".parse().unwrap())
-        })
+        .filter(|((v, _, _), _)| v.parse::<compute::Version>().is_ok_and(|v| v < "2.60".parse().unwrap()))
         .map(|(_, n)| n)
         .sum();
     assert_eq!(below, 9.0);

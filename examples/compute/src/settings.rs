@@ -1,0 +1,66 @@
+//! How a server is run, on either framework: the deployer's choices, and
+//! the start-up they ask for (the store, the cap, retirement, the cap
+//! file's SIGHUP reload, the metrics listener).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::web::framework::discovery::PublicUrl;
+use crate::web::framework::middleware::ResponseValidation;
+use crate::web::framework::version::VersionCap;
+use crate::{COMPUTE, Store, Version, fleet};
+
+/// How a server is run: the deployer's choices.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// Serve at most this version (a rolling upgrade).
+    pub cap: Option<Version>,
+    /// Where links point: a fixed public URL, the request's `Host`
+    /// (the default), or the forwarded headers of trusted proxies.
+    pub public_url: PublicUrl,
+    /// How long a request body may take to arrive (30 s unless set).
+    pub body_timeout: Option<Duration>,
+    /// The database: a `postgres://` URL (what the nodes of a fleet share)
+    /// or a SQLite file (one node's); a private one in memory unless set.
+    pub database: Option<String>,
+    /// A file holding the cap (`2.60`, or `2.96 at 2026-12-01T12:00:00Z`),
+    /// read at start-up, where it wins over `cap`, and again on SIGHUP.
+    pub cap_file: Option<PathBuf>,
+    /// Retire the versions below this one (their sunset must have passed).
+    pub retire_below: Option<Version>,
+    /// Where to serve `GET /metrics` in Prometheus text, if anywhere.
+    pub metrics_listen: Option<SocketAddr>,
+    /// Whether answers are checked against their declared schemas
+    /// (Nova's `response_validation`); tests run with `Error`.
+    pub response_validation: ResponseValidation,
+    /// Pin each client token to a version (`token_pins`).
+    pub pin_versions: bool,
+}
+
+/// What `settings` ask for before serving: the store opened, the API capped
+/// and retired as asked, the cap file read and reloaded on SIGHUP, the
+/// metrics served. Call it inside the server's runtime.
+pub(crate) async fn start(settings: &Settings) -> std::io::Result<(Arc<Store>, VersionCap)> {
+    let database = settings.database.as_deref().unwrap_or(":memory:");
+    let store = Store::open(database)
+        .await
+        .map_err(|e| std::io::Error::other(format!("cannot open the database {database}: {e}")))?;
+    let mut api = match settings.cap {
+        Some(cap) => COMPUTE.capped_at(cap).map_err(std::io::Error::other)?,
+        None => COMPUTE,
+    };
+    if let Some(below) = settings.retire_below {
+        api = api.retire_below(below).map_err(std::io::Error::other)?;
+    }
+    let version_cap = VersionCap::new(&api);
+    if let Some(path) = &settings.cap_file {
+        fleet::reload_cap(path, &version_cap).map_err(std::io::Error::other)?;
+        fleet::reload_on_hangup(path.clone(), version_cap.clone())?;
+    }
+    if let Some(addr) = settings.metrics_listen {
+        fleet::serve_metrics(addr)?;
+    }
+    Ok((Arc::new(store), version_cap))
+}
