@@ -141,6 +141,16 @@ impl PublicUrl {
         if !is_plain_host(authority) || authority.starts_with(':') {
             return Err(invalid("a host is required"));
         }
+        // After the host (an IPv6 one is bracketed), an optional `:port`.
+        let port = match authority.rsplit_once(']') {
+            Some((_, after)) => after.strip_prefix(':'),
+            None => authority.split_once(':').map(|(_, port)| port),
+        };
+        if port.is_some_and(|port| {
+            port.is_empty() || !port.bytes().all(|b| b.is_ascii_digit()) || port.len() > 5
+        }) {
+            return Err(invalid("the port must be a number"));
+        }
         if !path.bytes().all(|b| b.is_ascii_graphic()) {
             return Err(invalid("the path must be printable ASCII without spaces"));
         }
@@ -273,6 +283,7 @@ mod tests {
         assert_eq!(url("https://cloud.example").unwrap(), "https://cloud.example");
         assert_eq!(url("HTTPS://cloud.example:8774/compute/").unwrap(), "https://cloud.example:8774/compute");
         assert_eq!(url("http://[::1]:8774").unwrap(), "http://[::1]:8774");
+        assert_eq!(url("http://[::1]/compute").unwrap(), "http://[::1]/compute");
         for bad in [
             "cloud.example",
             "ftp://cloud.example",
@@ -283,6 +294,10 @@ mod tests {
             "https://",
             "https://:80/x",
             "https://h/a b",
+            "https://cloud.example:abc",
+            "https://cloud.example:",
+            "https://cloud.example:80:80",
+            "http://[::1]:x",
         ] {
             assert!(PublicUrl::fixed(bad).is_err(), "{bad}");
         }
