@@ -198,25 +198,12 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
     type Future = LocalBoxFuture<'static, Result<Json<T>, ApiError>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let body = JsonBody::from_request(req, payload);
-        Box::pin(async move { Ok(Json(deserialize(body.await?.0)?)) })
-    }
-}
-
-/// The request body as a raw JSON value, parsed once (or taken from the
-/// [`ParsedJson`] in the request extensions): what [`Json`] reads.
-struct JsonBody(Value);
-
-impl FromRequest for JsonBody {
-    type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<JsonBody, ApiError>>;
-
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        // Parsed (and validated) already by the route: handed over.
         if let Some(ParsedJson(value)) = req.extensions_mut().remove::<ParsedJson>() {
-            return Box::pin(std::future::ready(Ok(JsonBody(value))));
+            return Box::pin(std::future::ready(deserialize(value).map(Json).map_err(ApiError::from)));
         }
         let req = req.clone();
         let mut payload = payload.take();
-        Box::pin(async move { read_json_body(&req, &mut payload).await.map(JsonBody) })
+        Box::pin(async move { Ok(Json(deserialize(read_json_body(&req, &mut payload).await?)?)) })
     }
 }

@@ -7,6 +7,9 @@ use microversion_core::RequestOrigin;
 
 pub use microversion_core::{InvalidPublicUrl, PublicUrl};
 
+/// What a request without a configured [`PublicUrl`] is read by.
+static FROM_REQUEST: PublicUrl = PublicUrl::from_request();
+
 /// Where the links of a request's answer point, by the [`PublicUrl`]
 /// configured once as app data (`PublicUrl` or `web::Data<PublicUrl>`),
 /// else [`PublicUrl::from_request`]: what [`Discovery`](crate::Discovery)
@@ -31,7 +34,7 @@ pub use microversion_core::{InvalidPublicUrl, PublicUrl};
 pub trait RequestLinks {
     /// The [`PublicUrl`] configured for the request's app, else
     /// [`PublicUrl::from_request`].
-    fn public_url(&self) -> PublicUrl;
+    fn public_url(&self) -> &PublicUrl;
 
     /// The service root as the client reaches it, without a trailing slash:
     /// `https://cloud.example/compute`, `http://127.0.0.1:8774`.
@@ -44,11 +47,10 @@ pub trait RequestLinks {
 }
 
 impl RequestLinks for HttpRequest {
-    fn public_url(&self) -> PublicUrl {
+    fn public_url(&self) -> &PublicUrl {
         self.app_data::<PublicUrl>()
             .or_else(|| self.app_data::<web::Data<PublicUrl>>().map(|d| d.get_ref()))
-            .cloned()
-            .unwrap_or_default()
+            .unwrap_or(&FROM_REQUEST)
     }
 
     fn link_base(&self) -> String {
@@ -113,7 +115,7 @@ mod tests {
     #[test]
     fn without_app_data_links_come_from_the_request() {
         let req = TestRequest::get().insert_header(("X-Forwarded-Host", "evil.example")).to_http_request();
-        assert_eq!(req.public_url(), PublicUrl::from_request());
+        assert_eq!(*req.public_url(), PublicUrl::from_request());
         let data = TestRequest::get()
             .app_data(web::Data::new(PublicUrl::fixed("https://cloud.example").unwrap()))
             .to_http_request();

@@ -124,8 +124,8 @@ impl Discovery {
 
     /// The service root as the client reaches it, and the headers read for it.
     fn root(&self, req: &Request) -> Links {
-        let public = self.public_url.clone().unwrap_or_else(|| req.public_url());
-        let root = public_url::base(&public, req.uri(), req.headers(), req.extensions());
+        let public = self.public_url.as_ref().unwrap_or_else(|| req.public_url());
+        let root = public_url::base(public, req.uri(), req.headers(), req.extensions());
         Links { root, vary: public.vary(public_url::peer(req.extensions())) }
     }
 
@@ -258,5 +258,53 @@ impl From<Discovery> for Router {
                 }
             }),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http_body_util::BodyExt as _;
+    use microversion_core::Microversion;
+    use tower::ServiceExt as _;
+
+    const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial version.")]);
+
+    /// The `self` link of `GET /v2.1/` and the answer's `Vary`, the request
+    /// carrying `in_request` in its extensions and forged forwarding headers.
+    async fn link(discovery: Discovery, in_request: Option<PublicUrl>) -> (String, String) {
+        let mut req = Request::get("/v2.1/")
+            .header("Host", "api.internal:8774")
+            .header("X-Forwarded-Host", "cloud.example")
+            .header("X-Forwarded-Proto", "https")
+            .body(Body::empty())
+            .unwrap();
+        if let Some(public) = in_request {
+            req.extensions_mut().insert(public);
+        }
+        let res = Router::from(discovery).oneshot(req).await.unwrap();
+        let vary =
+            res.headers().get(header::VARY).map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
+        let body = res.into_body().collect().await.unwrap().to_bytes();
+        let doc: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        (doc["version"]["links"][0]["href"].as_str().unwrap().to_owned(), vary)
+    }
+
+    #[tokio::test]
+    async fn links_follow_the_discovery_s_public_url_then_the_request_s() {
+        // None configured: the request's own `Host`, forged headers ignored.
+        assert_eq!(
+            link(Discovery::new(&[API]), None).await,
+            ("http://api.internal:8774/v2.1/".into(), "Host".into())
+        );
+        // One in the request's extensions (a handler's `Extension`): it counts.
+        let trusting = Some(PublicUrl::trust_all_proxies());
+        let (href, vary) = link(Discovery::new(&[API]), trusting.clone()).await;
+        assert_eq!(href, "https://cloud.example/v2.1/");
+        assert_eq!(vary, microversion_core::FORWARDED_AND_HOST);
+        // The discovery's own wins over the request's, and varies on nothing.
+        let fixed = PublicUrl::fixed("https://public.example/compute").unwrap();
+        let (href, vary) = link(Discovery::new(&[API]).with_public_url(fixed), trusting).await;
+        assert_eq!((href.as_str(), vary.as_str()), ("https://public.example/compute/v2.1/", ""));
     }
 }

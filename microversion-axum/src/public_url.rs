@@ -11,6 +11,9 @@ use microversion_core::RequestOrigin;
 
 pub use microversion_core::{InvalidPublicUrl, PublicUrl};
 
+/// What a request without a [`PublicUrl`] in its extensions is read by.
+static FROM_REQUEST: PublicUrl = PublicUrl::from_request();
+
 /// Where the links of a request's answer point, by the [`PublicUrl`] in the
 /// request's extensions (`.layer(Extension(public_url))`), else
 /// [`PublicUrl::from_request`]: what a handler that writes links asks, as
@@ -36,7 +39,7 @@ pub use microversion_core::{InvalidPublicUrl, PublicUrl};
 pub trait RequestLinks {
     /// The [`PublicUrl`] in the request's extensions, else
     /// [`PublicUrl::from_request`].
-    fn public_url(&self) -> PublicUrl;
+    fn public_url(&self) -> &PublicUrl;
 
     /// The service root as the client reaches it, without a trailing slash:
     /// `https://cloud.example/compute`, `http://127.0.0.1:8774`.
@@ -49,12 +52,12 @@ pub trait RequestLinks {
 }
 
 impl RequestLinks for Parts {
-    fn public_url(&self) -> PublicUrl {
+    fn public_url(&self) -> &PublicUrl {
         configured(&self.extensions)
     }
 
     fn link_base(&self) -> String {
-        base(&self.public_url(), &self.uri, &self.headers, &self.extensions)
+        base(self.public_url(), &self.uri, &self.headers, &self.extensions)
     }
 
     fn link_vary(&self) -> Option<&'static str> {
@@ -63,12 +66,12 @@ impl RequestLinks for Parts {
 }
 
 impl<B> RequestLinks for Request<B> {
-    fn public_url(&self) -> PublicUrl {
+    fn public_url(&self) -> &PublicUrl {
         configured(self.extensions())
     }
 
     fn link_base(&self) -> String {
-        base(&self.public_url(), self.uri(), self.headers(), self.extensions())
+        base(self.public_url(), self.uri(), self.headers(), self.extensions())
     }
 
     fn link_vary(&self) -> Option<&'static str> {
@@ -76,8 +79,8 @@ impl<B> RequestLinks for Request<B> {
     }
 }
 
-fn configured(extensions: &Extensions) -> PublicUrl {
-    extensions.get::<PublicUrl>().cloned().unwrap_or_default()
+fn configured(extensions: &Extensions) -> &PublicUrl {
+    extensions.get::<PublicUrl>().unwrap_or(&FROM_REQUEST)
 }
 
 /// `public`'s root for a request: what axum knows of it read into the core's

@@ -115,7 +115,7 @@ pub struct RequestOrigin<'a> {
 impl PublicUrl {
     /// Links from the request's own `Host` and the connection's scheme;
     /// forwarded headers ignored (the default).
-    pub fn from_request() -> PublicUrl {
+    pub const fn from_request() -> PublicUrl {
         PublicUrl { mode: Mode::Request }
     }
 
