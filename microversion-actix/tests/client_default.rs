@@ -121,3 +121,11 @@ async fn the_hook_chooses_only_for_requests_naming_no_version() {
     assert_eq!(res.status(), StatusCode::NOT_ACCEPTABLE);
     assert!(header(&res, "Vary").unwrap_or_default().contains("X-Account"));
 }
+
+/// A header name that could not be named in `Vary` stops the service at
+/// start-up rather than leaving `Vary` without it.
+#[test]
+#[should_panic(expected = "\"X Account\" is not a header name")]
+fn a_hook_reading_an_invalid_header_name_is_refused_at_start_up() {
+    let _ = ClientDefault::new(&["X Account"], |_| async { Ok(None) });
+}

@@ -152,11 +152,22 @@ impl std::fmt::Debug for ClientDefault {
 impl ClientDefault {
     /// A hook reading the request headers `names`; the future `choose`
     /// returns may wait on I/O and must not keep the headers.
+    ///
+    /// # Panics
+    ///
+    /// If one of `names` is not a valid header name (it could not be named
+    /// in `Vary`): a mistake in the deployment, found at start-up, as on
+    /// actix.
     pub fn new<F, Fut>(names: &[&'static str], choose: F) -> ClientDefault
     where
         F: Fn(&HeaderMap) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ClientChoice> + Send + 'static,
     {
+        for name in names {
+            if HeaderName::try_from(*name).is_err() {
+                panic!("ClientDefault: {name:?} is not a header name");
+            }
+        }
         ClientDefault { vary: names.join(", "), choose: Arc::new(move |headers| Box::pin(choose(headers))) }
     }
 

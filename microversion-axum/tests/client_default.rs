@@ -137,3 +137,11 @@ async fn discovery_shows_each_client_its_version() {
         .expect("infallible");
     assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
 }
+
+/// A header name that could not be named in `Vary` stops the service at
+/// start-up, as on actix, rather than leaving `Vary` without it.
+#[test]
+#[should_panic(expected = "\"X Account\" is not a header name")]
+fn a_hook_reading_an_invalid_header_name_is_refused_at_start_up() {
+    let _ = ClientDefault::new(&["X Account"], |_| async { Ok(None) });
+}
