@@ -103,7 +103,7 @@ for endpoint in $ENDPOINTS; do
     done
     for side in plain v2.1 hand; do
         per[$side]=$(tr ' ' '\n' <<<"${runs[$side]}" | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-        [ "$REPEAT" -gt 1 ] && echo "   /$side/$endpoint per run: ${runs[$side]}" >&2
+        if [ "$REPEAT" -gt 1 ]; then echo "   /$side/$endpoint per run: ${runs[$side]}" >&2; fi
     done
     awk -v e="GET $endpoint" -v p="${per[plain]}" -v f="${per[v2.1]}" -v h="${per[hand]}" \
         'BEGIN { r = f / p; rh = f / h
