@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{Path, Request};
+use axum::extract::{OriginalUri, Path, Request};
 use axum::response::Response;
 use axum::routing::{MethodRouter, get};
 use http::header::{self, HeaderValue};
@@ -26,10 +26,13 @@ pub use crate::public_url::{InvalidPublicUrl, PublicUrl, RequestLinks};
 /// `GET /v2.1` and `GET /v2.1/` (one API, at its [`Api::path`]); a
 /// version-like id no API declares (`/v3`) answers 404 and any method but
 /// GET 405 with `Allow: GET`, both with a JSON body in the error format.
-/// Version headers are ignored. `self` links start where the
-/// [`PublicUrl`] given to [`Discovery::with_public_url`] says (else the one
-/// in the request's extensions, else the request's own `Host`), and `Vary`
-/// names the headers it read.
+/// Version headers are ignored. `self` links are built, as on actix, from
+/// the [`PublicUrl`] given to [`Discovery::with_public_url`] (else the one
+/// in the request's extensions, else the request's own `Host`), the
+/// [`Discovery::with_prefix`] of a proxy that strips a path (when the links
+/// come from the request), the path the router is nested at
+/// (`Router::nest("/compute", ..)`), and the API's path; `Vary` names the
+/// headers read.
 ///
 /// ```
 /// use axum::Router;
@@ -44,6 +47,7 @@ pub struct Discovery {
     /// The APIs, each with the cap handle it follows and its client default.
     listed: ListedApis<ClientDefault>,
     public_url: Option<PublicUrl>,
+    prefix: String,
     format: Arc<dyn ProblemFormat>,
 }
 
@@ -52,6 +56,7 @@ impl std::fmt::Debug for Discovery {
         f.debug_struct("Discovery")
             .field("apis", &self.listed.declared())
             .field("public_url", &self.public_url)
+            .field("prefix", &self.prefix)
             .finish()
     }
 }
@@ -59,7 +64,22 @@ impl std::fmt::Debug for Discovery {
 impl Discovery {
     /// The endpoints for `apis`, listed in this order in `GET /`.
     pub fn new(apis: &[Api]) -> Discovery {
-        Discovery { listed: ListedApis::new(apis), public_url: None, format: Arc::new(ApiSigErrors) }
+        Discovery {
+            listed: ListedApis::new(apis),
+            public_url: None,
+            prefix: String::new(),
+            format: Arc::new(ApiSigErrors),
+        }
+    }
+
+    /// A path prefix added to `self` links, for a proxy that serves the
+    /// service under `/compute` and strips it before forwarding. A fixed
+    /// [`PublicUrl`] carries its own prefix: this one is then not added.
+    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Discovery {
+        let prefix = prefix.into();
+        let trimmed = prefix.trim_matches('/');
+        self.prefix = if trimmed.is_empty() { String::new() } else { format!("/{trimmed}") };
+        self
     }
 
     /// Builds `self` links as `public_url` says: a fixed URL
@@ -122,11 +142,21 @@ impl Discovery {
         self.listed.current(index)
     }
 
-    /// The service root as the client reaches it, and the headers read for it.
+    /// The service root as the client reaches it (public URL, prefix, the
+    /// path the router is nested at), and the headers read for it.
     fn root(&self, req: &Request) -> Links {
         let public = self.public_url.as_ref().unwrap_or_else(|| req.public_url());
-        let root = public_url::base(public, req.uri(), req.headers(), req.extensions());
-        Links { root, vary: public.vary(public_url::peer(req.extensions())) }
+        let base = public_url::base(public, req.uri(), req.headers(), req.extensions());
+        let prefix = if public.fixed_url().is_some() { "" } else { &self.prefix };
+        // `nest` hands the router the path without its mount: the mount is
+        // what the original path has before it.
+        let inner = req.uri().path().trim_end_matches('/');
+        let original = req.extensions().get::<OriginalUri>().map_or(inner, |OriginalUri(uri)| uri.path());
+        let mount = original.trim_end_matches('/').strip_suffix(inner).unwrap_or("");
+        Links {
+            root: format!("{base}{prefix}{mount}"),
+            vary: public.vary(public_url::peer(req.extensions())),
+        }
     }
 
     async fn list(&self, headers: &HeaderMap, Links { root, vary: url_vary }: Links) -> Response {
@@ -306,5 +336,37 @@ mod tests {
         let fixed = PublicUrl::fixed("https://public.example/compute").unwrap();
         let (href, vary) = link(Discovery::new(&[API]).with_public_url(fixed), trusting).await;
         assert_eq!((href.as_str(), vary.as_str()), ("https://public.example/compute/v2.1/", ""));
+    }
+
+    /// The `self` links of `GET {path}` through `app`, from the request's `Host`.
+    async fn hrefs(app: Router, path: &str) -> Vec<String> {
+        let req = Request::get(path).header("Host", "api.internal:8774").body(Body::empty()).unwrap();
+        let res = app.oneshot(req).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        let body = res.into_body().collect().await.unwrap().to_bytes();
+        let doc: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        let entries = doc
+            .get("versions")
+            .and_then(|v| v.as_array().cloned())
+            .unwrap_or_else(|| vec![doc["version"].clone()]);
+        entries.iter().map(|entry| entry["links"][0]["href"].as_str().unwrap().to_owned()).collect()
+    }
+
+    #[tokio::test]
+    async fn links_name_the_nesting_path_and_the_proxy_s_prefix() {
+        // Nested: the mount is in every link, whichever document is asked for.
+        let nested = || Router::new().nest("/compute", Router::from(Discovery::new(&[API])));
+        assert_eq!(hrefs(nested(), "/compute").await, ["http://api.internal:8774/compute/v2.1/"]);
+        assert_eq!(hrefs(nested(), "/compute/v2.1").await, ["http://api.internal:8774/compute/v2.1/"]);
+        assert_eq!(hrefs(nested(), "/compute/v2.1/").await, ["http://api.internal:8774/compute/v2.1/"]);
+        // A proxy's prefix comes before the mount, trimmed of its slashes.
+        let proxied = Router::new().nest("/compute", Discovery::new(&[API]).with_prefix("/edge/").into());
+        assert_eq!(hrefs(proxied, "/compute/v2.1/").await, ["http://api.internal:8774/edge/compute/v2.1/"]);
+        let proxied: Router = Discovery::new(&[API]).with_prefix("edge").into();
+        assert_eq!(hrefs(proxied, "/").await, ["http://api.internal:8774/edge/v2.1/"]);
+        // A fixed URL carries its own prefix: the configured one is not added.
+        let fixed = PublicUrl::fixed("https://cloud.example/c").unwrap();
+        let app: Router = Discovery::new(&[API]).with_prefix("/edge").with_public_url(fixed).into();
+        assert_eq!(hrefs(app, "/v2.1").await, ["https://cloud.example/c/v2.1/"]);
     }
 }
