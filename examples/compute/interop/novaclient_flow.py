@@ -189,6 +189,12 @@ def flavors_at(c, nova, version):
             break
     tiny = nova_v.flavors.get("1")
     check_flavor_view(c, tiny, version, "get('1')", ("m1.tiny", 512, 1, 1, 0, 0, 1.0, True, None, {}))
+    # Nova's request id, which novaclient keeps on what it returns.
+    for what, got in (("list(detailed=False)", summary), ("get('1')", tiny)):
+        ids = list(got.request_ids)
+        c.check(len(ids) == 1 and ids[0].startswith("req-"), f"{what}.request_ids is one req- id", ids)
+    c.check(summary.request_ids != tiny.request_ids, "two requests have two request ids",
+            (summary.request_ids, tiny.request_ids))
     found = nova_v.flavors.find(name="m1.small")
     c.equal(found.id, "2", "flavors.find(name='m1.small').id")
 

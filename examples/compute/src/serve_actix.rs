@@ -19,7 +19,7 @@ use microversion_actix::{
 };
 
 use crate::settings::{self, Settings};
-use crate::{COMPUTE, Store, description, flavors, keypairs};
+use crate::{COMPUTE, Store, description, flavors, keypairs, request_id};
 
 /// Registers discovery at `/` and `/v2.1` and the API under `/v2.1`, with
 /// Nova-style fault bodies, and a JSON 404 for every other path. `cap`
@@ -61,20 +61,6 @@ pub fn routes_with(
             .service(documents)
             .service(
                 web::scope("/v2.1")
-                    // An error that carries a request id (a store failure,
-                    // `store::Unavailable`) names it in Nova's request id headers too.
-                    .wrap_fn(|req, service| {
-                        let response = service.call(req);
-                        async move {
-                            let mut res = response.await?;
-                            if let Some(id) = request_id(&res) {
-                                for name in REQUEST_ID_HEADERS {
-                                    res.headers_mut().insert(HeaderName::from_static(name), id.clone());
-                                }
-                            }
-                            Ok(res)
-                        }
-                    })
                     // Flavor and keypair links are built from the public URL: name the
                     // headers it read, or a shared cache serves one client's links to all.
                     .wrap_fn(|req, service| {
@@ -91,6 +77,20 @@ pub fn routes_with(
                         }
                     })
                     .wrap(microversions)
+                    // Every answer names its request id, the negotiation's 400
+                    // and 406 too, and a store failure the one it was logged
+                    // under (`store::Unavailable`).
+                    .wrap_fn(|req, service| {
+                        let response = service.call(req);
+                        async move {
+                            let mut res = response.await?;
+                            let id = request_id(&res);
+                            for name in request_id::HEADERS {
+                                res.headers_mut().insert(HeaderName::from_static(name), id.clone());
+                            }
+                            Ok(res)
+                        }
+                    })
                     .service(flavors::Flavors::new(store.clone()))
                     .service(flavors::FlavorExtraSpecs::new(store.clone()))
                     .service(keypairs::Keypairs::new(store)),
@@ -123,14 +123,11 @@ pub fn token_pins(store: Arc<Store>, cap: VersionCap) -> ClientDefault {
     })
 }
 
-/// Nova's names of the request id header, `x-openstack-request-id` and
-/// its older `x-compute-request-id`.
-const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-request-id"];
-
-/// The request id of the [`ApiError`] a handler answered with, if it has one.
-fn request_id<B>(res: &actix_web::dev::ServiceResponse<B>) -> Option<HeaderValue> {
-    let error = res.response().error()?.as_error::<ApiError>()?;
-    HeaderValue::from_str(error.request_id()?).ok()
+/// The request id of the [`ApiError`] a handler answered with, else a new one.
+fn request_id<B>(res: &actix_web::dev::ServiceResponse<B>) -> HeaderValue {
+    let carried = res.response().error().and_then(|e| e.as_error::<ApiError>()?.request_id());
+    let id = carried.map_or_else(request_id::new, str::to_owned);
+    HeaderValue::try_from(id).unwrap_or_else(|_| HeaderValue::from_static("req-unnamed"))
 }
 
 /// How long a new connection may take to send its first request head.

@@ -17,13 +17,10 @@ use microversion_axum::version::VersionCap;
 use microversion_axum::{ApiError, Discovery, Version, VersionNegotiationLayer};
 
 use crate::settings::{self, Settings};
-use crate::{COMPUTE, Store, description, flavors, keypairs};
+use crate::{COMPUTE, Store, description, flavors, keypairs, request_id};
 
 /// The header a client's token comes in (keystonemiddleware's).
 pub const TOKEN_HEADER: &str = "X-Auth-Token";
-
-/// Nova's names of the request id header.
-const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-request-id"];
 
 /// A default version per client, as on actix: a token's first request
 /// naming no version pins it to the served maximum of the moment.
@@ -65,16 +62,17 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
         .merge(flavors::Flavors::new(Arc::clone(&store)))
         .merge(flavors::FlavorExtraSpecs::new(Arc::clone(&store)))
         .merge(keypairs::Keypairs::new(store))
-        // An error that carries a request id (a store failure) names it in
-        // Nova's request id headers too.
-        .layer(axum::middleware::map_response(request_id_headers))
         // Links come from the public URL: name what it read in `Vary`, or
         // a shared cache serves one client's links to all.
         .layer(axum::middleware::from_fn(links_vary))
         .layer(axum::Extension(settings.public_url.clone()))
         .layer(axum::Extension(BodyTimeout(settings.body_timeout.unwrap_or(BodyTimeout::DEFAULT.0))))
         .layer(axum::Extension(settings.response_validation))
-        .layer(negotiation);
+        .layer(negotiation)
+        // Every answer names its request id, the negotiation's 400 and 406
+        // too, and a store failure the one it was logged under
+        // (`store::Unavailable`).
+        .layer(axum::middleware::map_response(request_id_headers));
     let not_found = || async {
         ApiError::not_found("The resource could not be found.")
             .render(&NovaFaults::default(), Some(COMPUTE.service_type()))
@@ -101,13 +99,13 @@ async fn links_vary(req: axum::extract::Request, next: axum::middleware::Next) -
     res
 }
 
-/// Nova's request id headers on an answer whose error carries one.
+/// Nova's request id headers: the id of the [`ApiError`] answered with, else a new one.
 async fn request_id_headers(mut res: Response) -> Response {
-    let id = res.extensions().get::<ApiError>().and_then(|e| HeaderValue::from_str(e.request_id()?).ok());
-    if let Some(id) = id {
-        for name in REQUEST_ID_HEADERS {
-            res.headers_mut().insert(HeaderName::from_static(name), id.clone());
-        }
+    let carried = res.extensions().get::<ApiError>().and_then(ApiError::request_id);
+    let id = carried.map_or_else(request_id::new, str::to_owned);
+    let id = HeaderValue::try_from(id).unwrap_or_else(|_| HeaderValue::from_static("req-unnamed"));
+    for name in request_id::HEADERS {
+        res.headers_mut().insert(HeaderName::from_static(name), id.clone());
     }
     res
 }

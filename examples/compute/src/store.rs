@@ -97,7 +97,7 @@ pub(crate) struct Unavailable {
 impl Unavailable {
     /// Logs `error` with a new request id, which the answer repeats.
     fn logged(error: impl std::fmt::Display) -> Unavailable {
-        let request_id = format!("req-{}", uuid::Uuid::new_v4());
+        let request_id = crate::request_id::new();
         eprintln!("compute: database error [{request_id}]: {error}");
         Unavailable { request_id }
     }
