@@ -7,6 +7,7 @@
 //! - [`http`]: a raw HTTP/1.1 client and the response contract of the
 //!   compute example under hostile input;
 //! - [`nginx`]: a real nginx of a test's own, on loopback;
+//! - [`process`]: a server process of a test's own, on a port the kernel gives it;
 //! - [`python`]: a virtual environment of pinned PyPI packages, and running
 //!   a process under a deadline;
 //! - [`service`]: the compute example as an in-process actix service;
@@ -19,5 +20,6 @@ pub mod http;
 pub mod negotiation;
 pub mod nginx;
 pub mod postgres;
+pub mod process;
 pub mod python;
 pub mod service;

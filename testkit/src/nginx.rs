@@ -44,7 +44,9 @@ impl Nginx {
     /// Starts nginx in `dir` (created) with `http` as the body of its `http`
     /// block, after the temp paths and logs that keep it inside `dir`; the
     /// configuration is checked with `nginx -t` first, and the call returns
-    /// once every port of `ports` is listening.
+    /// once this nginx has bound its ports (it writes its pid file only
+    /// then: a port another test's process took makes it exit, rather than
+    /// the test talking to that process) and every port of `ports` answers.
     pub fn start(dir: &Path, http: &str, ports: &[u16]) -> Nginx {
         std::fs::create_dir_all(dir.join("temp")).expect("the nginx directory");
         let d = dir.display();
@@ -85,10 +87,25 @@ http {{
             .spawn()
             .expect("nginx starts");
         let mut nginx = Nginx { child, dir: dir.to_owned() };
+        nginx.wait_bound();
         for port in ports {
             nginx.wait_listening(*port);
         }
         nginx
+    }
+
+    /// Waits for the pid file naming this process, written once every
+    /// listening socket is bound.
+    fn wait_bound(&mut self) {
+        let own = self.child.id().to_string();
+        let deadline = Instant::now() + START_TIMEOUT;
+        while std::fs::read_to_string(self.dir.join("nginx.pid")).map_or(true, |pid| pid.trim() != own) {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!("nginx exited ({status}):\n{}", self.log("error.log"));
+            }
+            assert!(Instant::now() < deadline, "nginx bound no port:\n{}", self.log("error.log"));
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     fn wait_listening(&mut self, port: u16) {
@@ -118,5 +135,24 @@ impl Drop for Nginx {
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A port another process holds is never taken for this nginx's: the
+    /// start fails, naming nginx's own complaint.
+    #[test]
+    fn a_port_taken_by_another_process_fails_the_start() {
+        let taken = TcpListener::bind("127.0.0.1:0").expect("a port");
+        let port = taken.local_addr().expect("its address").port();
+        let dir = std::env::temp_dir().join(format!("testkit-nginx-taken-{}", std::process::id()));
+        let http = format!("    server {{ listen 127.0.0.1:{port}; return 204; }}\n");
+        let started = std::panic::catch_unwind(|| Nginx::start(&dir, &http, &[port]));
+        let _ = std::fs::remove_dir_all(&dir);
+        let message = started.err().and_then(|e| e.downcast::<String>().ok()).expect("the start fails");
+        assert!(message.contains("nginx exited") && message.contains("Address already in use"), "{message}");
     }
 }

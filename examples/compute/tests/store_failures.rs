@@ -14,19 +14,18 @@
 //! database's own error.
 
 use std::io::{Seek, SeekFrom, Write};
-use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use microversion_testkit::http::{Request, Response, nova_fault};
-use microversion_testkit::nginx::free_port;
+use microversion_testkit::process::listening_url;
 use serde_json::{Value, json};
 
 /// The example's program on a database file, its output in a log file.
 struct Node {
     child: Child,
-    port: u16,
+    url: String,
     dir: PathBuf,
     log: PathBuf,
 }
@@ -39,9 +38,8 @@ impl Node {
         std::fs::create_dir_all(&dir).expect("a scratch directory");
         let log = dir.join("node.log");
         let file = std::fs::File::create(&log).expect("the node log");
-        let port = free_port();
-        let child = Command::new(env!("CARGO_BIN_EXE_compute-node"))
-            .args(["--listen", &format!("127.0.0.1:{port}")])
+        let mut child = Command::new(env!("CARGO_BIN_EXE_compute-node"))
+            .args(["--listen", "127.0.0.1:0"])
             .arg("--database")
             .arg(dir.join("compute.sqlite3"))
             .stdin(Stdio::null())
@@ -49,21 +47,8 @@ impl Node {
             .stderr(file)
             .spawn()
             .expect("compute-node starts");
-        let mut node = Node { child, port, dir, log };
-        let addr: SocketAddr = ([127, 0, 0, 1], port).into();
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
-            if let Ok(Some(status)) = node.child.try_wait() {
-                panic!("compute-node exited ({status}): {}", node.log());
-            }
-            assert!(Instant::now() < deadline, "compute-node is not listening on {port}");
-            std::thread::sleep(Duration::from_millis(25));
-        }
-        node
-    }
-
-    fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
+        let url = listening_url(&mut child, &log);
+        Node { child, url, dir, log }
     }
 
     fn database(&self) -> PathBuf {
@@ -79,7 +64,7 @@ impl Node {
         if let Some(body) = body {
             request = request.json(body);
         }
-        request.send(&self.url())
+        request.send(&self.url)
     }
 }
 
