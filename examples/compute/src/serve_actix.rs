@@ -3,7 +3,6 @@
 
 use std::net::TcpListener;
 use std::sync::Arc;
-use std::time::Duration;
 
 use actix_web::dev::Service as _;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
@@ -18,7 +17,9 @@ use microversion_actix::{
     version::VersionCap,
 };
 
-use crate::settings::{self, Settings};
+use crate::settings::{
+    self, DISCONNECT_TIMEOUT, KEEP_ALIVE, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, Settings,
+};
 use crate::{COMPUTE, Store, description, flavors, keypairs, request_id};
 
 /// Registers discovery at `/` and `/v2.1` and the API under `/v2.1`, with
@@ -130,15 +131,6 @@ fn request_id<B>(res: &actix_web::dev::ServiceResponse<B>) -> HeaderValue {
     HeaderValue::try_from(id).unwrap_or_else(|_| HeaderValue::from_static("req-unnamed"))
 }
 
-/// How long a new connection may take to send its first request head.
-pub const REQUEST_HEAD_TIMEOUT: Duration = Duration::from_secs(10);
-/// How long an idle keep-alive connection is kept.
-pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
-/// How long a closing connection may take to read the last response.
-pub const DISCONNECT_TIMEOUT: Duration = Duration::from_secs(2);
-/// Connections served at once, per worker; more wait in the backlog.
-pub const MAX_CONNECTIONS: usize = 10_000;
-
 /// The HTTP server on `listener`, with fresh in-memory state (a few flavors).
 /// Await it inside an actix system.
 pub async fn server(listener: TcpListener, cap: Option<Version>) -> std::io::Result<actix_web::dev::Server> {
@@ -159,6 +151,7 @@ pub async fn server_with(
 ) -> std::io::Result<actix_web::dev::Server> {
     let (store, version_cap) = settings::start(&settings).await?;
     let body_timeout = BodyTimeout(settings.body_timeout.unwrap_or(BodyTimeout::DEFAULT.0));
+    let head_timeout = settings.head_timeout.unwrap_or(REQUEST_HEAD_TIMEOUT);
     let (public_url, validation, pins) =
         (settings.public_url, settings.response_validation, settings.pin_versions);
     Ok(HttpServer::new(move || {
@@ -169,7 +162,7 @@ pub async fn server_with(
             .configure(routes_with(store.clone(), version_cap.clone(), pins))
     })
     .workers(2)
-    .client_request_timeout(REQUEST_HEAD_TIMEOUT)
+    .client_request_timeout(head_timeout)
     .client_disconnect_timeout(DISCONNECT_TIMEOUT)
     .keep_alive(KEEP_ALIVE)
     .max_connections(MAX_CONNECTIONS)

@@ -2,10 +2,13 @@
 //! controllers, discovery, documents and Nova's faults as `serve_actix`
 //! serves on actix-web, and a server for tests.
 
-use std::net::{SocketAddr, TcpListener};
+use std::io::ErrorKind;
+use std::net::TcpListener;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
+use axum::extract::ConnectInfo;
 use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::response::Response;
 use microversion_axum::body::BodyTimeout;
@@ -16,7 +19,14 @@ use microversion_axum::openapi::OpenApiService;
 use microversion_axum::version::VersionCap;
 use microversion_axum::{ApiError, Discovery, Version, VersionNegotiationLayer};
 
-use crate::settings::{self, Settings};
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::sync::Semaphore;
+use tower::ServiceExt as _;
+
+use crate::settings::{self, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, Settings};
 use crate::{COMPUTE, Store, description, flavors, keypairs, request_id};
 
 /// The header a client's token comes in (keystonemiddleware's).
@@ -115,7 +125,8 @@ async fn request_id_headers(mut res: Response) -> Response {
 pub fn run(listener: TcpListener, settings: Settings) -> std::io::Result<()> {
     listener.set_nonblocking(true)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    runtime.block_on(async move { serve(listener, settings).await?.await })
+    runtime
+        .block_on(async move { Server::start(listener, settings).await?.serve(std::future::pending()).await })
 }
 
 /// A server running on a free loopback port in a background thread (a
@@ -156,17 +167,16 @@ impl RunningServer {
             let runtime =
                 tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
             runtime.block_on(async move {
-                let served = serve(listener, settings).await;
-                let serving = match served {
-                    Ok(serving) => serving,
+                let server = match Server::start(listener, settings).await {
+                    Ok(server) => server,
                     Err(e) => {
                         let _ = started.send(Err(e.to_string()));
                         return Err(e);
                     }
                 };
                 let _ = started.send(Ok(()));
-                serving
-                    .with_graceful_shutdown(async move {
+                server
+                    .serve(async move {
                         let _ = stopped.await;
                     })
                     .await
@@ -180,24 +190,6 @@ impl RunningServer {
     }
 }
 
-/// The server on `listener` with `settings`, ready to be awaited.
-async fn serve(
-    listener: TcpListener,
-    settings: Settings,
-) -> std::io::Result<
-    axum::serve::Serve<
-        tokio::net::TcpListener,
-        axum::extract::connect_info::IntoMakeServiceWithConnectInfo<Router, SocketAddr>,
-        axum::middleware::AddExtension<Router, axum::extract::ConnectInfo<SocketAddr>>,
-    >,
-> {
-    let (store, cap) = settings::start(&settings).await?;
-    let app = router(store, cap, &settings);
-    // The peer's address, for trusted proxies.
-    let app = app.into_make_service_with_connect_info::<SocketAddr>();
-    Ok(axum::serve(tokio::net::TcpListener::from_std(listener)?, app))
-}
-
 impl Drop for RunningServer {
     fn drop(&mut self) {
         if let Some(stop) = self.stop.take() {
@@ -208,3 +200,74 @@ impl Drop for RunningServer {
         }
     }
 }
+
+/// The server on a listener, started (store open, cap read) and ready to
+/// serve. It serves HTTP/1.1 through hyper itself rather than
+/// `axum::serve`, which sets no deadline on a request head: a client
+/// sending one slowly, or never, would hold its connection forever.
+struct Server {
+    listener: tokio::net::TcpListener,
+    app: Router,
+    head_timeout: Duration,
+}
+
+impl Server {
+    async fn start(listener: TcpListener, settings: Settings) -> std::io::Result<Server> {
+        let (store, cap) = settings::start(&settings).await?;
+        Ok(Server {
+            listener: tokio::net::TcpListener::from_std(listener)?,
+            app: router(store, cap, &settings),
+            head_timeout: settings.head_timeout.unwrap_or(REQUEST_HEAD_TIMEOUT),
+        })
+    }
+
+    /// Serves until `stop` resolves (docs/12-deploying.md): each request
+    /// head within the head timeout, which also ends a connection kept
+    /// alive and idle that long; at most [`MAX_CONNECTIONS`] at once, more
+    /// waiting in the listen backlog; the peer's address given to the
+    /// routes as axum's `ConnectInfo`, for trusted proxies.
+    async fn serve(self, stop: impl Future<Output = ()>) -> std::io::Result<()> {
+        let mut stop = std::pin::pin!(stop);
+        let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+        loop {
+            let permit = tokio::select! {
+                permit = Arc::clone(&connections).acquire_owned() => permit,
+                () = &mut stop => return Ok(()),
+            };
+            let Ok(permit) = permit else { return Ok(()) };
+            let accepted = tokio::select! {
+                accepted = self.listener.accept() => accepted,
+                () = &mut stop => return Ok(()),
+            };
+            let (stream, peer) = match accepted {
+                Ok(accepted) => accepted,
+                // The client gave up before it was accepted.
+                Err(e) if matches!(e.kind(), ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset) => {
+                    continue;
+                }
+                // Out of file descriptors, most often: wait for some to close.
+                Err(e) => {
+                    eprintln!("compute: cannot accept a connection: {e}");
+                    tokio::time::sleep(ACCEPT_RETRY).await;
+                    continue;
+                }
+            };
+            let app = self.app.clone().map_request(move |mut req: http::Request<Incoming>| {
+                req.extensions_mut().insert(ConnectInfo(peer));
+                req
+            });
+            let connection = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(self.head_timeout)
+                .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
+            tokio::spawn(async move {
+                // A connection's end, timely or not, is the client's business.
+                let _ = connection.await;
+                drop(permit);
+            });
+        }
+    }
+}
+
+/// How long to wait before accepting again after the listener failed.
+const ACCEPT_RETRY: Duration = Duration::from_millis(100);

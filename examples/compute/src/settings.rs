@@ -20,6 +20,9 @@ pub struct Settings {
     /// Where links point: a fixed public URL, the request's `Host`
     /// (the default), or the forwarded headers of trusted proxies.
     pub public_url: PublicUrl,
+    /// How long a request head may take to arrive ([`REQUEST_HEAD_TIMEOUT`]
+    /// unless set).
+    pub head_timeout: Option<Duration>,
     /// How long a request body may take to arrive (30 s unless set).
     pub body_timeout: Option<Duration>,
     /// The database: a `postgres://` URL (what the nodes of a fleet share)
@@ -38,6 +41,18 @@ pub struct Settings {
     /// Pin each client token to a version (`token_pins`).
     pub pin_versions: bool,
 }
+
+/// How long a connection may take to send a request head: on actix its
+/// first (then 408 and close); on axum every one, which also closes a
+/// connection kept alive and idle that long (hyper's header read timeout).
+pub const REQUEST_HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long an idle keep-alive connection is kept (actix).
+pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// How long a closing connection may take to read the last response (actix).
+pub const DISCONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+/// Connections served at once (per worker on actix, in all on axum); more
+/// wait in the backlog.
+pub const MAX_CONNECTIONS: usize = 10_000;
 
 /// What `settings` ask for before serving: the store opened, the API capped
 /// and retired as asked, the cap file read and reloaded on SIGHUP, the

@@ -3,7 +3,8 @@
 //! client, so that the TCP peer is real (127.0.0.1). `examples/compute-axum`
 //! runs it against the axum build too.
 
-use std::net::IpAddr;
+use std::io::{Read, Write};
+use std::net::{IpAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use common::{Request, Response};
@@ -111,6 +112,37 @@ fn a_public_url_wins_over_every_header() {
     let res = forged("/v2.1/os-keypairs?limit=1").header(STANDARD, "compute 2.35").send(&server.url);
     let res_links = hrefs(&res);
     assert_eq!(res_links, ["https://cloud.example/compute/v2.1/os-keypairs?limit=1&marker=a"]);
+}
+
+/// A client that starts a request head and never ends it is disconnected
+/// once the head deadline passes (actix answers 408 first; hyper, under the
+/// axum build, closes), and the server goes on serving.
+#[test]
+fn a_stalled_head_is_disconnected() {
+    // actix reckons the deadline from a clock it updates every 500 ms: a
+    // shorter one could expire as a connection opens, and it may end up to
+    // 500 ms early.
+    let timeout = Duration::from_secs(1);
+    let settings = Settings { head_timeout: Some(timeout), ..Settings::default() };
+    let server = RunningServer::start_with(settings).expect("the compute example starts");
+    let mut stream = TcpStream::connect(server.url.trim_start_matches("http://")).expect("a connection");
+    // Far beyond the deadline: a read that times out is a connection never closed.
+    stream.set_read_timeout(Some(Duration::from_secs(30))).expect("a read timeout");
+    let started = Instant::now();
+    stream.write_all(b"GET /v2.1/flavors HTTP/1.1\r\nHost: h\r\nOpenStack-API-").expect("half a head");
+    let mut answer = Vec::new();
+    match stream.read_to_end(&mut answer) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {}
+        Err(e) => panic!("the stalled connection is still open after {:?}: {e}", started.elapsed()),
+    }
+    assert!(started.elapsed() >= timeout / 2, "closed before the deadline");
+    if !answer.is_empty() {
+        let res = common::parse_response(&answer).expect("an HTTP answer");
+        assert_eq!(res.status, 408, "{}", res.describe());
+    }
+    let res = Request::get("/v2.1/flavors/1").send(&server.url);
+    assert_eq!(res.status, 200, "{}", res.describe());
 }
 
 /// A client that declares a body and sends none gets a 408 Nova fault once
