@@ -3,10 +3,11 @@
 //! against the running compute example, over a raw HTTP/1.1 client
 //! (`common`), so that repeated header lines, odd name casing, empty values
 //! and non-ASCII bytes reach the server exactly as written.
+//! `examples/compute-axum` runs it against the axum build too.
 
 use common::{Request, Response};
 use compute::RunningServer;
-use microversion_actix::Version;
+use compute::Version;
 use microversion_testkit::http as common;
 use serde_json::json;
 

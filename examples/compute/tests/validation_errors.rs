@@ -2,7 +2,8 @@
 //! (docs/reference.md §5.3): the fault names the field, echoes the value
 //! and says what is wrong as Nova's `validators.py` does; a query
 //! parameter is named as a query parameter; `Allow` on a 405 names the
-//! methods of the version (§4.2).
+//! methods of the version (§4.2). `examples/compute-axum` runs it against
+//! the axum build too.
 
 use compute::RunningServer;
 use microversion_testkit::http::Request;
