@@ -10,9 +10,9 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::{OriginalUri, Path, Request};
 use axum::response::Response;
-use axum::routing::{MethodRouter, get};
+use axum::routing::{MethodRouter, any, get};
 use http::header::{self, HeaderValue};
-use http::{HeaderMap, StatusCode};
+use http::{HeaderMap, Method, StatusCode};
 use microversion_core::{
     Api, ApiSigErrors, ListedApis, Problem, ProblemFormat, SingleVersion, Version, VersionCap, VersionList,
     qualified_code,
@@ -26,6 +26,11 @@ pub use crate::public_url::{InvalidPublicUrl, PublicUrl, RequestLinks};
 /// `GET /v2.1` and `GET /v2.1/` (one API, at its [`Api::path`]); a
 /// version-like id no API declares (`/v3`) answers 404 and any method but
 /// GET 405 with `Allow: GET`, both with a JSON body in the error format.
+/// axum cannot route on a pattern, so the router also answers every other
+/// one-segment path (`/servers`) not routed elsewhere: 404, for any method,
+/// in the same format. A router of yours with a one-segment parameter
+/// route (`/{tenant}`) cannot be merged with it (axum refuses the overlap
+/// at start-up): nest one of the two.
 /// Version headers are ignored. `self` links are built, as on actix, from
 /// the [`PublicUrl`] given to [`Discovery::with_public_url`] (else the one
 /// in the request's extensions, else the request's own `Host`), the
@@ -269,21 +274,24 @@ impl From<Discovery> for Router {
             });
             router = router.route(&path, single.clone()).route(&format!("{path}/"), single);
         }
-        // Version-like ids no API declares: 404 in the API's format.
+        // Version-like ids no API declares: 404 to GET, 405 to the rest, in
+        // the API's format. axum routes cannot match on a pattern, so this
+        // route takes every other one-segment path too, for every method:
+        // those are a 404 in the same format (actix lets them through).
         let unknown = Arc::clone(&this);
         router.route(
             "/{id}",
-            get(move |Path(id): Path<String>| {
+            any(move |method: Method, Path(id): Path<String>| {
                 let this = Arc::clone(&unknown);
                 async move {
                     let version_like = id.strip_prefix('v').is_some_and(|rest| {
                         rest.starts_with(|c: char| c.is_ascii_digit())
                             && rest.chars().all(|c| c.is_ascii_digit() || c == '.')
                     });
-                    if version_like {
-                        this.unknown(&id)
-                    } else {
-                        this.error(StatusCode::NOT_FOUND, "The resource could not be found.")
+                    match (version_like, method) {
+                        (true, Method::GET) => this.unknown(&id),
+                        (true, _) => this.not_allowed(),
+                        (false, _) => this.error(StatusCode::NOT_FOUND, "The resource could not be found."),
                     }
                 }
             }),
@@ -336,6 +344,28 @@ mod tests {
         let fixed = PublicUrl::fixed("https://public.example/compute").unwrap();
         let (href, vary) = link(Discovery::new(&[API]).with_public_url(fixed), trusting).await;
         assert_eq!((href.as_str(), vary.as_str()), ("https://public.example/compute/v2.1/", ""));
+    }
+
+    #[tokio::test]
+    async fn other_one_segment_paths_are_json_404s_for_every_method() {
+        let answer = |method: &'static str, path: &'static str| async move {
+            let req = Request::builder().method(method).uri(path).body(Body::empty()).unwrap();
+            let res = Router::from(Discovery::new(&[API])).oneshot(req).await.unwrap();
+            let (status, allow) = (res.status(), res.headers().get(header::ALLOW).cloned());
+            let body = res.into_body().collect().await.unwrap().to_bytes();
+            let doc: serde_json::Value = serde_json::from_slice(&body).expect("a JSON body");
+            (status, allow, doc["errors"][0]["detail"].as_str().unwrap_or_default().to_owned())
+        };
+        let (status, allow, detail) = answer("GET", "/v3").await;
+        assert_eq!((status, allow), (StatusCode::NOT_FOUND, None));
+        assert_eq!(detail, "API version v3 does not exist; this service offers v2.1.");
+        let (status, allow, _) = answer("DELETE", "/v3").await;
+        assert_eq!((status, allow), (StatusCode::METHOD_NOT_ALLOWED, Some(HeaderValue::from_static("GET"))));
+        for method in ["GET", "POST", "DELETE"] {
+            let (status, allow, detail) = answer(method, "/servers").await;
+            assert_eq!((status, allow), (StatusCode::NOT_FOUND, None), "{method} /servers");
+            assert_eq!(detail, "The resource could not be found.");
+        }
     }
 
     /// The `self` links of `GET {path}` through `app`, from the request's `Host`.

@@ -80,7 +80,11 @@ pub trait RouteArgument<M>: Sized {
 #[diagnostic::do_not_recommend]
 impl<T: FromRequestParts<()>> RouteArgument<ViaParts> for T {
     async fn extract(request: &mut Request, _: &mut Payload) -> Result<T, Error> {
-        T::from_request_parts(request, &()).await.map_err(IntoResponse::into_response)
+        let rejection = match T::from_request_parts(request, &()).await {
+            Ok(argument) => return Ok(argument),
+            Err(rejection) => rejection.into_response(),
+        };
+        Err(in_api_format(rejection).await)
     }
 }
 
@@ -93,8 +97,39 @@ impl<T: FromRequest<()>> RouteArgument<ViaBody> for T {
             return Err(crate::ApiError::internal(detail).into_response());
         };
         let request = http::Request::from_parts(request.clone(), body);
-        T::from_request(request, &()).await.map_err(IntoResponse::into_response)
+        let rejection = match T::from_request(request, &()).await {
+            Ok(argument) => return Ok(argument),
+            Err(rejection) => rejection.into_response(),
+        };
+        Err(in_api_format(rejection).await)
     }
+}
+
+/// The most of a rejection's text kept as an error's detail.
+const REJECTION_TEXT_LIMIT: usize = 4096;
+
+/// A rejection of axum's own extractors (`Query`, `Path`, `axum::Json`)
+/// is plain text; a route's errors are in the API's format, as the actix
+/// layer renders an extractor's error: its status and text become an
+/// [`ApiError`](crate::ApiError), which the layer renders. An answer in
+/// JSON already (this crate's extractors) is kept as it is.
+async fn in_api_format(rejection: Response) -> Response {
+    let status = rejection.status();
+    let json = rejection
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("application/json"));
+    if json || !(status.is_client_error() || status.is_server_error()) {
+        return rejection;
+    }
+    let text = axum::body::to_bytes(rejection.into_body(), REJECTION_TEXT_LIMIT).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let detail = match text.trim() {
+        "" => status.canonical_reason().unwrap_or("Error"),
+        text => text,
+    };
+    crate::ApiError::from_status(status, detail).into_response()
 }
 
 /// An argument's extraction, as the generated code awaits it: axum's

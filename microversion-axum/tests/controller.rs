@@ -410,6 +410,45 @@ async fn axum_extractors_read_the_validated_body() {
     assert_eq!(refused.0, 400);
 }
 
+/// axum's own extractors answer a refusal in plain text; in a controller
+/// route, the refusal is in the API's format (as the actix layer renders an
+/// extractor's error), with its status and axum's words, and the version
+/// headers.
+#[tokio::test]
+async fn axum_extractor_refusals_are_in_the_api_format() {
+    use microversion_axum::controller;
+
+    struct Items;
+
+    #[controller(api = API, axum)]
+    impl Items {
+        #[get("/items/{id}")]
+        async fn show(id: axum::extract::Path<u32>) -> String {
+            id.0.to_string()
+        }
+
+        #[post("/items")]
+        async fn create(body: axum::Json<Value>) -> axum::Json<Value> {
+            body
+        }
+    }
+
+    let app = Router::new().merge(Items).layer(microversion_axum::VersionNegotiationLayer::new(API));
+    let shown = axum_answer(&app, &("GET", "/items/7", None, None)).await;
+    assert_eq!((shown.0, shown.2), (200, json!(7)));
+    let not_a_number = axum_answer(&app, &("GET", "/items/seven", None, None)).await;
+    let plain_text = axum_answer(&app, &("POST", "/items", None, Some(("text/plain", "{}".into())))).await;
+    for ((status, headers, body), expected) in [(not_a_number, 400), (plain_text, 415)] {
+        assert_eq!(status, expected, "{body}");
+        let header = |name: &str| headers.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.clone());
+        assert_eq!(header("content-type").as_deref(), Some("application/json"), "{body}");
+        assert!(header("openstack-api-version").is_some(), "negotiated: {headers:?}");
+        let error = &body["errors"][0];
+        assert_eq!(error["status"], expected, "{body}");
+        assert!(!error["detail"].as_str().unwrap_or_default().is_empty(), "axum's words: {body}");
+    }
+}
+
 /// With `ResponseValidation::Error` in the requests' extensions, an answer
 /// that breaks its `#[response(...)]` is a 500 naming the break; with
 /// `Ignore` (or none), it goes out as it is.
