@@ -68,10 +68,17 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
         negotiation = negotiation.with_client_default(pins.clone());
         discovery = discovery.with_client_default(&api, pins);
     }
+    let not_found = || async {
+        ApiError::not_found("The resource could not be found.")
+            .render(&NovaFaults::default(), Some(COMPUTE.service_type()))
+    };
     let versioned = Router::new()
         .merge(flavors::Flavors::new(Arc::clone(&store)))
         .merge(flavors::FlavorExtraSpecs::new(Arc::clone(&store)))
         .merge(keypairs::Keypairs::new(store))
+        // A path under `/v2.1` that no route takes is negotiated too, as
+        // on actix: its 404 carries the version headers.
+        .fallback(not_found)
         // Links come from the public URL: name what it read in `Vary`, or
         // a shared cache serves one client's links to all.
         .layer(axum::middleware::from_fn(links_vary))
@@ -83,10 +90,6 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
         // too, and a store failure the one it was logged under
         // (`store::Unavailable`).
         .layer(axum::middleware::map_response(request_id_headers));
-    let not_found = || async {
-        ApiError::not_found("The resource could not be found.")
-            .render(&NovaFaults::default(), Some(COMPUTE.service_type()))
-    };
     Router::from(discovery)
         .merge(Router::from(OpenApiService::new(description(api)).with_error_format(NovaFaults::default())))
         .nest("/v2.1", versioned)
@@ -216,7 +219,7 @@ impl Server {
         let (store, cap) = settings::start(&settings).await?;
         Ok(Server {
             listener: tokio::net::TcpListener::from_std(listener)?,
-            app: router(store, cap, &settings),
+            app: router(store, cap, &settings).layer(axum::middleware::from_fn(require_host)),
             head_timeout: settings.head_timeout.unwrap_or(REQUEST_HEAD_TIMEOUT),
         })
     }
@@ -254,6 +257,9 @@ impl Server {
             };
             let app = self.app.clone().map_request(move |mut req: http::Request<Incoming>| {
                 req.extensions_mut().insert(ConnectInfo(peer));
+                if let Some(uri) = with_unreserved_decoded(req.uri()) {
+                    *req.uri_mut() = uri;
+                }
                 req
             });
             let connection = http1::Builder::new()
@@ -267,6 +273,56 @@ impl Server {
             });
         }
     }
+}
+
+/// An HTTP/1.1 request without `Host` is a 400 (RFC 9112 §3.2), which
+/// hyper leaves to the service: answered as actix's codec answers it,
+/// before routing (no version, so no error format), and the connection
+/// closed.
+async fn require_host(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    if req.version() == http::Version::HTTP_11 && !req.headers().contains_key(header::HOST) {
+        let mut res = Response::new(axum::body::Body::empty());
+        *res.status_mut() = http::StatusCode::BAD_REQUEST;
+        res.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+        return res;
+    }
+    next.run(req).await
+}
+
+/// The URI with the percent-encoded unreserved characters of its path
+/// decoded (`/%76%32%2e%31/flavors` is `/v2.1/flavors`, RFC 3986 §6.2.2.2),
+/// as actix's router reads a path; `None` when there are none. Other
+/// encodings (`%2F`, `%25`, bytes outside ASCII) stay as they are.
+fn with_unreserved_decoded(uri: &http::Uri) -> Option<http::Uri> {
+    let path = uri.path();
+    let unreserved = |byte: u8| byte.is_ascii_alphanumeric() || b"-._~".contains(&byte);
+    let decode =
+        |pair: &[u8]| std::str::from_utf8(pair).ok().and_then(|hex| u8::from_str_radix(hex, 16).ok());
+    let bytes = path.as_bytes();
+    let (mut decoded, mut at, mut changed) = (Vec::with_capacity(path.len()), 0, false);
+    while at < bytes.len() {
+        match bytes.get(at + 1..at + 3).filter(|_| bytes[at] == b'%').and_then(decode) {
+            Some(byte) if unreserved(byte) => {
+                decoded.push(byte);
+                (at, changed) = (at + 3, true);
+            }
+            _ => {
+                decoded.push(bytes[at]);
+                at += 1;
+            }
+        }
+    }
+    if !changed {
+        return None;
+    }
+    let decoded = String::from_utf8(decoded).ok()?;
+    let target = match uri.query() {
+        Some(query) => format!("{decoded}?{query}"),
+        None => decoded,
+    };
+    let mut parts = uri.clone().into_parts();
+    parts.path_and_query = Some(target.parse().ok()?);
+    http::Uri::from_parts(parts).ok()
 }
 
 /// How long to wait before accepting again after the listener failed.

@@ -25,6 +25,13 @@
 //! - 431: more than 96 header lines, or a request head over 128 KiB (the
 //!   server may reset the connection while the client is still writing,
 //!   which destroys the 431 in flight; that is accepted as the same outcome).
+//!
+//! `examples/compute-axum` runs these tests against the axum build, whose
+//! requests hyper's HTTP/1 codec reads (`ON_AXUM`): hyper takes a body
+//! framed by `Transfer-Encoding: chunked` whatever `Content-Length` says
+//! and a head up to about 400 KiB, so those cases reach the app and get
+//! its JSON 400; and axum's `Path` refuses a path parameter that is not
+//! UTF-8 once decoded, 400 where actix looks the bytes up and answers 404.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -37,6 +44,9 @@ use compute::RunningServer;
 use microversion_testkit::http as common;
 use serde_json::json;
 
+/// Whether the server under test is the axum build (see the module's docs).
+const ON_AXUM: bool = cfg!(compute_on_axum);
+
 /// Panics on the server's worker threads, counted by a panic hook.
 static SERVER_PANICS: AtomicUsize = AtomicUsize::new(0);
 
@@ -45,7 +55,9 @@ fn server() -> RunningServer {
     HOOK.call_once(|| {
         let default = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            if std::thread::current().name().is_some_and(|n| n.starts_with("actix-server worker")) {
+            let worker =
+                |n: &str| n.starts_with("actix-server worker") || n.starts_with("tokio-runtime-worker");
+            if std::thread::current().name().is_some_and(worker) {
                 SERVER_PANICS.fetch_add(1, Ordering::SeqCst);
             }
             default(info);
@@ -526,7 +538,9 @@ fn oversized_bodies_and_lying_lengths() {
             "POST /v2.1/flavors HTTP/1.1\r\nHost: {host}\r\nOpenStack-API-Version: compute 2.55\r\n\
              Content-Type: application/json\r\n{framing}Connection: close\r\n\r\n{{}}"
         );
-        exchange(base, request.as_bytes(), "POST", b"/v2.1/flavors", &headers, Answer::Codec(400), name);
+        let chunked = framing.contains("chunked");
+        let answer = if ON_AXUM && chunked { BAD } else { Answer::Codec(400) };
+        exchange(base, request.as_bytes(), "POST", b"/v2.1/flavors", &headers, answer, name);
     }
 }
 
@@ -622,7 +636,8 @@ fn long_and_many_version_headers() {
 
     // Past the codec's limits: 431, or a reset while the client still writes.
     let huge = format!("{STANDARD_HEADER}: compute {}\r\n", "2".repeat(200 * 1024));
-    raw_get(base, b"/v2.1/flavors", huge.as_bytes(), Answer::Codec(431), "a 200 KB header");
+    let huge_answer = if ON_AXUM { BAD } else { Answer::Codec(431) };
+    raw_get(base, b"/v2.1/flavors", huge.as_bytes(), huge_answer, "a 200 KB header");
     let many = format!("{STANDARD_HEADER}: compute 2.5\r\n").repeat(120);
     raw_get(base, b"/v2.1/flavors", many.as_bytes(), Answer::Codec(431), "120 header lines");
 }
@@ -675,6 +690,7 @@ fn odd_paths() {
     let server = server();
     let base = server.url.as_str();
     let not_found = Answer::App(&[404]);
+    let not_utf8 = if ON_AXUM { BAD } else { not_found };
     let ok = Answer::App(&[200]);
     let long_id = format!("/v2.1/flavors/{}", "a".repeat(60_000));
     let long_encoded = format!("/v2.1/flavors/{}", "%41".repeat(20_000));
@@ -683,12 +699,12 @@ fn odd_paths() {
         ("/v2.1/flavors/..", not_found),
         ("/v2.1/../v2.1/flavors", not_found),
         ("/v2.1/flavors/%00", not_found),
-        ("/v2.1/flavors/%ff%fe", not_found),
+        ("/v2.1/flavors/%ff%fe", not_utf8),
         ("/v2.1/flavors/%", not_found),
         ("/v2.1/flavors/%zz", not_found),
         ("/v2.1/flavors/1%2F..%2F..", not_found),
         ("/v2.1/flavors/1/os-extra_specs/%2F", not_found),
-        ("/v2.1/os-keypairs/%c3%28", not_found),
+        ("/v2.1/os-keypairs/%c3%28", not_utf8),
         ("/v2.1//flavors", not_found),
         ("/v2.1/flavors/", not_found),
         ("/v2.1/flavors;x=1", not_found),
@@ -720,17 +736,19 @@ fn odd_paths() {
         let req = Request::new(method, "/");
         hostile(base, &req, Answer::App(&[405]), &format!("{method} /"));
     }
-    // Targets the codec refuses.
+    // Targets the codec refuses; hyper takes UTF-8 into the path, which then
+    // reaches the app, and answers a target too long with 414 (the axum build).
     let too_long = format!("/v2.1/flavors/{}", "a".repeat(70_000));
-    let codec: &[(&str, &[u8])] = &[
-        ("raw 0xff in the path", b"/v2.1/flavors/\xff\xfe"),
-        ("raw UTF-8 in the path", "/v2.1/flavors/\u{e9}".as_bytes()),
-        ("a raw NUL in the path", b"/v2.1/flavors/\x00"),
-        ("a target over 64 KiB", too_long.as_bytes()),
-        ("a target without a slash", b"v2.1/flavors"),
+    let codec: &[(&str, &[u8], Answer)] = &[
+        ("raw 0xff in the path", b"/v2.1/flavors/\xff\xfe", Answer::Codec(400)),
+        ("raw UTF-8 in the path", "/v2.1/flavors/\u{e9}".as_bytes(), not_found),
+        ("a raw NUL in the path", b"/v2.1/flavors/\x00", Answer::Codec(400)),
+        ("a target over 64 KiB", too_long.as_bytes(), Answer::Codec(414)),
+        ("a target without a slash", b"v2.1/flavors", Answer::Codec(400)),
     ];
-    for (name, target) in codec {
-        raw_get(base, target, b"OpenStack-API-Version: compute 2.61\r\n", Answer::Codec(400), name);
+    for &(name, target, on_axum) in codec {
+        let answer = if ON_AXUM { on_axum } else { Answer::Codec(400) };
+        raw_get(base, target, b"OpenStack-API-Version: compute 2.61\r\n", answer, name);
     }
     // No Host on HTTP/1.1, and a request line that is not HTTP.
     let headers = [(STANDARD_HEADER.as_bytes().to_vec(), b"compute 2.61".to_vec())];
