@@ -16,12 +16,13 @@
 //!   scenario can fail, so a regression that drops `Vary` is caught.
 //!
 //! nginx missing is a failure, not a skip: `.ci/run` installs it.
+//! `examples/compute-axum` runs it against the axum build too.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{LEGACY_HEADER, Request, Response, STANDARD_HEADER, check_contract};
+use compute::PublicUrl;
 use compute::{RunningServer, Settings};
-use microversion_actix::discovery::PublicUrl;
 use microversion_testkit::http as common;
 use microversion_testkit::nginx::{self, free_port};
 
