@@ -6,11 +6,28 @@
 //! process in between, and that test would then talk to the wrong server.
 
 use std::path::Path;
-use std::process::Child;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// How long a process may take to print where it listens.
 const START_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Starts `program` with `args` after `--listen 127.0.0.1:0`, its output
+/// (both streams) in the new file `log`, and returns it with the URL it
+/// listens on ([`listening_url`]).
+pub fn start_listening(program: &str, args: &[&std::ffi::OsStr], log: &Path) -> (Child, String) {
+    let file = std::fs::File::create(log).expect("the server's log");
+    let mut child = Command::new(program)
+        .args(["--listen", "127.0.0.1:0"])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(file.try_clone().expect("the server's log"))
+        .stderr(file)
+        .spawn()
+        .unwrap_or_else(|e| panic!("{program} starts: {e}"));
+    let url = listening_url(&mut child, log);
+    (child, url)
+}
 
 /// The URL (`http://127.0.0.1:PORT`) that `child`, whose output goes to
 /// `log`, prints it is listening on. Panics with the log when the process

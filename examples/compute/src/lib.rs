@@ -25,7 +25,9 @@ mod serve_axum;
 
 pub use api::COMPUTE;
 pub use fleet::{CapChange, read_cap_file, reload_cap};
-pub use settings::{DISCONNECT_TIMEOUT, KEEP_ALIVE, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, Settings};
+pub use settings::{
+    DISCONNECT_TIMEOUT, KEEP_ALIVE, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings,
+};
 pub use store::Store;
 
 #[cfg(not(compute_on_axum))]

@@ -18,7 +18,7 @@ use microversion_actix::{
 };
 
 use crate::settings::{
-    self, DISCONNECT_TIMEOUT, KEEP_ALIVE, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, Settings,
+    self, DISCONNECT_TIMEOUT, KEEP_ALIVE, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings,
 };
 use crate::{COMPUTE, Store, description, flavors, keypairs, request_id};
 
@@ -166,6 +166,8 @@ pub async fn server_with(
     .client_disconnect_timeout(DISCONNECT_TIMEOUT)
     .keep_alive(KEEP_ALIVE)
     .max_connections(MAX_CONNECTIONS)
+    // SIGTERM and SIGINT stop it gracefully (actix's own signal handling).
+    .shutdown_timeout(SHUTDOWN_TIMEOUT.as_secs())
     .listen(listener)?
     .run())
 }

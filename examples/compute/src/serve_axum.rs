@@ -26,7 +26,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::sync::Semaphore;
 use tower::ServiceExt as _;
 
-use crate::settings::{self, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, Settings};
+use crate::settings::{self, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings};
 use crate::{COMPUTE, Store, description, flavors, keypairs, request_id};
 
 /// The header a client's token comes in (keystonemiddleware's).
@@ -128,8 +128,19 @@ async fn request_id_headers(mut res: Response) -> Response {
 pub fn run(listener: TcpListener, settings: Settings) -> std::io::Result<()> {
     listener.set_nonblocking(true)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    runtime
-        .block_on(async move { Server::start(listener, settings).await?.serve(std::future::pending()).await })
+    runtime.block_on(async move { Server::start(listener, settings).await?.serve(stop_signal()?).await })
+}
+
+/// Resolves at the first SIGTERM or SIGINT, as actix's server stops on them.
+fn stop_signal() -> std::io::Result<impl Future<Output = ()>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (mut terminate, mut interrupt) = (signal(SignalKind::terminate())?, signal(SignalKind::interrupt())?);
+    Ok(async move {
+        tokio::select! {
+            _ = terminate.recv() => {}
+            _ = interrupt.recv() => {}
+        }
+    })
 }
 
 /// A server running on a free loopback port in a background thread (a
@@ -228,19 +239,22 @@ impl Server {
     /// head within the head timeout, which also ends a connection kept
     /// alive and idle that long; at most [`MAX_CONNECTIONS`] at once, more
     /// waiting in the listen backlog; the peer's address given to the
-    /// routes as axum's `ConnectInfo`, for trusted proxies.
+    /// routes as axum's `ConnectInfo`, for trusted proxies. Then it takes
+    /// no new connection and lets each open one finish the request in
+    /// flight, for up to [`SHUTDOWN_TIMEOUT`].
     async fn serve(self, stop: impl Future<Output = ()>) -> std::io::Result<()> {
         let mut stop = std::pin::pin!(stop);
         let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+        let (stopping, stopped) = tokio::sync::watch::channel(());
         loop {
             let permit = tokio::select! {
                 permit = Arc::clone(&connections).acquire_owned() => permit,
-                () = &mut stop => return Ok(()),
+                () = &mut stop => break,
             };
-            let Ok(permit) = permit else { return Ok(()) };
+            let Ok(permit) = permit else { break };
             let accepted = tokio::select! {
                 accepted = self.listener.accept() => accepted,
-                () = &mut stop => return Ok(()),
+                () = &mut stop => break,
             };
             let (stream, peer) = match accepted {
                 Ok(accepted) => accepted,
@@ -266,12 +280,26 @@ impl Server {
                 .timer(TokioTimer::new())
                 .header_read_timeout(self.head_timeout)
                 .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
+            let mut stopped = stopped.clone();
             tokio::spawn(async move {
+                let mut connection = std::pin::pin!(connection);
                 // A connection's end, timely or not, is the client's business.
-                let _ = connection.await;
+                tokio::select! {
+                    _ = connection.as_mut() => {}
+                    _ = stopped.changed() => {
+                        connection.as_mut().graceful_shutdown();
+                        let _ = connection.await;
+                    }
+                }
                 drop(permit);
             });
         }
+        drop(self.listener);
+        let _ = stopping.send(());
+        // Every permit back: every connection has ended.
+        let drained = connections.acquire_many(u32::try_from(MAX_CONNECTIONS).unwrap_or(u32::MAX));
+        let _ = tokio::time::timeout(SHUTDOWN_TIMEOUT, drained).await;
+        Ok(())
     }
 }
 

@@ -50,6 +50,9 @@ pub const REQUEST_HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// How long a closing connection may take to read the last response (actix).
 pub const DISCONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long a server told to stop (SIGTERM, SIGINT) lets the requests in
+/// flight finish before it exits; it takes no new connection meanwhile.
+pub const SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(30);
 /// Connections served at once (per worker on actix, in all on axum); more
 /// wait in the backlog.
 pub const MAX_CONNECTIONS: usize = 10_000;

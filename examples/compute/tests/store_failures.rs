@@ -15,11 +15,11 @@
 
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use microversion_testkit::http::{Request, Response, nova_fault};
-use microversion_testkit::process::listening_url;
+use microversion_testkit::process::start_listening;
 use serde_json::{Value, json};
 
 /// The example's program on a database file, its output in a log file.
@@ -36,18 +36,9 @@ impl Node {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
             .join(format!("store-failures-{name}-{}-{nanos}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a scratch directory");
-        let log = dir.join("node.log");
-        let file = std::fs::File::create(&log).expect("the node log");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_compute-node"))
-            .args(["--listen", "127.0.0.1:0"])
-            .arg("--database")
-            .arg(dir.join("compute.sqlite3"))
-            .stdin(Stdio::null())
-            .stdout(file.try_clone().expect("the node log"))
-            .stderr(file)
-            .spawn()
-            .expect("compute-node starts");
-        let url = listening_url(&mut child, &log);
+        let (log, database) = (dir.join("node.log"), dir.join("compute.sqlite3"));
+        let args = ["--database".as_ref(), database.as_os_str()];
+        let (child, url) = start_listening(env!("CARGO_BIN_EXE_compute-node"), &args, &log);
         Node { child, url, dir, log }
     }
 
