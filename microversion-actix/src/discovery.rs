@@ -82,9 +82,7 @@ impl Discovery {
     /// service under `/compute` and strips it before forwarding. A fixed
     /// [`PublicUrl`] carries its own prefix: this one is then not added.
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> Discovery {
-        let prefix = prefix.into();
-        let trimmed = prefix.trim_matches('/');
-        self.prefix = if trimmed.is_empty() { String::new() } else { format!("/{trimmed}") };
+        self.prefix = microversion_core::path_prefix(&prefix.into());
         self
     }
 
@@ -157,8 +155,7 @@ impl Discovery {
     fn root_url(&self, req: &HttpRequest, tail: &str) -> (String, Option<&'static str>) {
         let path = req.path().trim_end_matches('/');
         let mount = path.strip_suffix(tail).unwrap_or(path);
-        let prefix = if req.public_url().fixed_url().is_some() { "" } else { &self.prefix };
-        (format!("{}{prefix}{mount}", req.link_base()), req.link_vary())
+        (req.public_url().service_root(&req.link_base(), &self.prefix, mount), req.link_vary())
     }
 
     /// A document, with `Vary` naming the headers it was built from.

@@ -81,9 +81,7 @@ impl Discovery {
     /// service under `/compute` and strips it before forwarding. A fixed
     /// [`PublicUrl`] carries its own prefix: this one is then not added.
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> Discovery {
-        let prefix = prefix.into();
-        let trimmed = prefix.trim_matches('/');
-        self.prefix = if trimmed.is_empty() { String::new() } else { format!("/{trimmed}") };
+        self.prefix = microversion_core::path_prefix(&prefix.into());
         self
     }
 
@@ -152,14 +150,13 @@ impl Discovery {
     fn root(&self, req: &Request) -> Links {
         let public = self.public_url.as_ref().unwrap_or_else(|| req.public_url());
         let base = public_url::base(public, req.uri(), req.headers(), req.extensions());
-        let prefix = if public.fixed_url().is_some() { "" } else { &self.prefix };
         // `nest` hands the router the path without its mount: the mount is
         // what the original path has before it.
         let inner = req.uri().path().trim_end_matches('/');
         let original = req.extensions().get::<OriginalUri>().map_or(inner, |OriginalUri(uri)| uri.path());
         let mount = original.trim_end_matches('/').strip_suffix(inner).unwrap_or("");
         Links {
-            root: format!("{base}{prefix}{mount}"),
+            root: public.service_root(&base, &self.prefix, mount),
             vary: public.vary(public_url::peer(req.extensions())),
         }
     }

@@ -112,6 +112,21 @@ pub struct RequestOrigin<'a> {
     pub forwarded_proto: Option<&'a str>,
 }
 
+/// A path prefix as links and routes carry it: `/compute` for `compute`,
+/// `/compute/` or `//compute`; empty for `/` and the empty string.
+///
+/// ```
+/// use microversion_core::path_prefix;
+///
+/// assert_eq!((path_prefix("compute/"), path_prefix("/")), ("/compute".to_owned(), String::new()));
+/// ```
+pub fn path_prefix(prefix: &str) -> String {
+    match prefix.trim_matches('/') {
+        "" => String::new(),
+        trimmed => format!("/{trimmed}"),
+    }
+}
+
 impl PublicUrl {
     /// Links from the request's own `Host` and the connection's scheme;
     /// forwarded headers ignored (the default).
@@ -169,6 +184,24 @@ impl PublicUrl {
     /// the request's own `Host` otherwise.
     pub fn trust_proxies(proxies: impl IntoIterator<Item = IpAddr>) -> PublicUrl {
         PublicUrl { mode: Mode::Trust(proxies.into_iter().collect()) }
+    }
+
+    /// The root of a service's links: `base` (where this public URL points
+    /// for the request), then `prefix`, a path a proxy strips
+    /// ([`path_prefix`]), unless the URL is fixed (it carries its own path),
+    /// then `mount`, the path the endpoints are mounted at.
+    ///
+    /// ```
+    /// use microversion_core::PublicUrl;
+    ///
+    /// let from_request = PublicUrl::from_request();
+    /// assert_eq!(from_request.service_root("http://h", "/edge", "/compute"), "http://h/edge/compute");
+    /// let fixed = PublicUrl::fixed("https://cloud.example/c").unwrap();
+    /// assert_eq!(fixed.service_root("https://cloud.example/c", "/edge", ""), "https://cloud.example/c");
+    /// ```
+    pub fn service_root(&self, base: &str, prefix: &str, mount: &str) -> String {
+        let prefix = if self.fixed_url().is_some() { "" } else { prefix };
+        format!("{base}{prefix}{mount}")
     }
 
     /// The fixed URL, if this is one (`https://cloud.example/compute`).

@@ -103,9 +103,7 @@ impl ApiDescription {
 
     /// The path the controllers are mounted under (`/v2.1`).
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> ApiDescription {
-        let prefix = prefix.into();
-        let trimmed = prefix.trim_matches('/');
-        self.prefix = if trimmed.is_empty() { String::new() } else { format!("/{trimmed}") };
+        self.prefix = crate::path_prefix(&prefix.into());
         self
     }
 
