@@ -12,3 +12,8 @@ pub(crate) const HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-requ
 pub(crate) fn new() -> String {
     format!("req-{}", uuid::Uuid::new_v4())
 }
+
+/// The id an answer names: the one its error carries, else a new one.
+pub(crate) fn carried_or_new(carried: Option<&str>) -> String {
+    carried.map_or_else(new, str::to_owned)
+}

@@ -127,8 +127,8 @@ pub fn token_pins(store: Arc<Store>, cap: VersionCap) -> ClientDefault {
 /// The request id of the [`ApiError`] a handler answered with, else a new one.
 fn request_id<B>(res: &actix_web::dev::ServiceResponse<B>) -> HeaderValue {
     let carried = res.response().error().and_then(|e| e.as_error::<ApiError>()?.request_id());
-    let id = carried.map_or_else(request_id::new, str::to_owned);
-    HeaderValue::try_from(id).unwrap_or_else(|_| HeaderValue::from_static("req-unnamed"))
+    HeaderValue::try_from(request_id::carried_or_new(carried))
+        .unwrap_or_else(|_| HeaderValue::from_static("req-unnamed"))
 }
 
 /// The HTTP server on `listener`, with fresh in-memory state (a few flavors).

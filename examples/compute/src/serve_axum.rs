@@ -3,7 +3,7 @@
 //! serves on actix-web, and a server for tests.
 
 use std::io::ErrorKind;
-use std::net::TcpListener;
+use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -115,8 +115,8 @@ async fn links_vary(req: axum::extract::Request, next: axum::middleware::Next) -
 /// Nova's request id headers: the id of the [`ApiError`] answered with, else a new one.
 async fn request_id_headers(mut res: Response) -> Response {
     let carried = res.extensions().get::<ApiError>().and_then(ApiError::request_id);
-    let id = carried.map_or_else(request_id::new, str::to_owned);
-    let id = HeaderValue::try_from(id).unwrap_or_else(|_| HeaderValue::from_static("req-unnamed"));
+    let id = HeaderValue::try_from(request_id::carried_or_new(carried))
+        .unwrap_or_else(|_| HeaderValue::from_static("req-unnamed"));
     for name in request_id::HEADERS {
         res.headers_mut().insert(HeaderName::from_static(name), id.clone());
     }
@@ -230,7 +230,7 @@ impl Server {
         let (store, cap) = settings::start(&settings).await?;
         Ok(Server {
             listener: tokio::net::TcpListener::from_std(listener)?,
-            app: router(store, cap, &settings).layer(axum::middleware::from_fn(require_host)),
+            app: router(store, cap, &settings),
             head_timeout: settings.head_timeout.unwrap_or(REQUEST_HEAD_TIMEOUT),
         })
     }
@@ -269,17 +269,21 @@ impl Server {
                     continue;
                 }
             };
-            let app = self.app.clone().map_request(move |mut req: http::Request<Incoming>| {
-                req.extensions_mut().insert(ConnectInfo(peer));
-                if let Some(uri) = with_unreserved_decoded(req.uri()) {
-                    *req.uri_mut() = uri;
+            let app = self.app.clone();
+            let service = tower::service_fn(move |req: http::Request<Incoming>| {
+                let read = read_request(req, peer);
+                let app = app.clone();
+                async move {
+                    match read {
+                        Ok(req) => app.oneshot(req).await,
+                        Err(refusal) => Ok(refusal),
+                    }
                 }
-                req
             });
             let connection = http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(self.head_timeout)
-                .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
+                .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
             let mut stopped = stopped.clone();
             tokio::spawn(async move {
                 let mut connection = std::pin::pin!(connection);
@@ -303,18 +307,27 @@ impl Server {
     }
 }
 
-/// An HTTP/1.1 request without `Host` is a 400 (RFC 9112 §3.2), which
-/// hyper leaves to the service: answered as actix's codec answers it,
-/// before routing (no version, so no error format), and the connection
-/// closed.
-async fn require_host(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+/// A request as hyper parsed it, read as actix's codec and router read
+/// one before routing: the peer's address in axum's `ConnectInfo`, for
+/// trusted proxies; percent-encoded unreserved characters of the path
+/// decoded; and an HTTP/1.1 request without `Host` refused (RFC 9112
+/// §3.2), which hyper leaves to the service: a 400 with no body (no
+/// version, so no error format), the connection closed.
+fn read_request(
+    mut req: http::Request<Incoming>,
+    peer: SocketAddr,
+) -> Result<http::Request<Incoming>, Response> {
     if req.version() == http::Version::HTTP_11 && !req.headers().contains_key(header::HOST) {
         let mut res = Response::new(axum::body::Body::empty());
         *res.status_mut() = http::StatusCode::BAD_REQUEST;
         res.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-        return res;
+        return Err(res);
     }
-    next.run(req).await
+    req.extensions_mut().insert(ConnectInfo(peer));
+    if let Some(uri) = with_unreserved_decoded(req.uri()) {
+        *req.uri_mut() = uri;
+    }
+    Ok(req)
 }
 
 /// The URI with the percent-encoded unreserved characters of its path
@@ -323,6 +336,9 @@ async fn require_host(req: axum::extract::Request, next: axum::middleware::Next)
 /// encodings (`%2F`, `%25`, bytes outside ASCII) stay as they are.
 fn with_unreserved_decoded(uri: &http::Uri) -> Option<http::Uri> {
     let path = uri.path();
+    if !path.contains('%') {
+        return None;
+    }
     let unreserved = |byte: u8| byte.is_ascii_alphanumeric() || b"-._~".contains(&byte);
     let decode =
         |pair: &[u8]| std::str::from_utf8(pair).ok().and_then(|hex| u8::from_str_radix(hex, 16).ok());
