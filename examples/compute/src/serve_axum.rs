@@ -275,8 +275,8 @@ impl Server {
                 let app = app.clone();
                 async move {
                     match read {
-                        Ok(req) => app.oneshot(req).await,
-                        Err(refusal) => Ok(refusal),
+                        Some(req) => app.oneshot(req).await,
+                        None => Ok(without_host()),
                     }
                 }
             });
@@ -309,25 +309,28 @@ impl Server {
 
 /// A request as hyper parsed it, read as actix's codec and router read
 /// one before routing: the peer's address in axum's `ConnectInfo`, for
-/// trusted proxies; percent-encoded unreserved characters of the path
-/// decoded; and an HTTP/1.1 request without `Host` refused (RFC 9112
-/// §3.2), which hyper leaves to the service: a 400 with no body (no
-/// version, so no error format), the connection closed.
-fn read_request(
-    mut req: http::Request<Incoming>,
-    peer: SocketAddr,
-) -> Result<http::Request<Incoming>, Response> {
+/// trusted proxies, and percent-encoded unreserved characters of the path
+/// decoded. `None` for an HTTP/1.1 request without `Host` (RFC 9112 §3.2),
+/// which hyper leaves to the service ([`without_host`]).
+fn read_request(mut req: http::Request<Incoming>, peer: SocketAddr) -> Option<http::Request<Incoming>> {
     if req.version() == http::Version::HTTP_11 && !req.headers().contains_key(header::HOST) {
-        let mut res = Response::new(axum::body::Body::empty());
-        *res.status_mut() = http::StatusCode::BAD_REQUEST;
-        res.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-        return Err(res);
+        return None;
     }
     req.extensions_mut().insert(ConnectInfo(peer));
     if let Some(uri) = with_unreserved_decoded(req.uri()) {
         *req.uri_mut() = uri;
     }
-    Ok(req)
+    Some(req)
+}
+
+/// The answer to a request without `Host`, as actix's codec gives it: a
+/// 400 with no body (never routed: no version, so no error format), the
+/// connection closed.
+fn without_host() -> Response {
+    let mut res = Response::new(axum::body::Body::empty());
+    *res.status_mut() = http::StatusCode::BAD_REQUEST;
+    res.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+    res
 }
 
 /// The URI with the percent-encoded unreserved characters of its path
