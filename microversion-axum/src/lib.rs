@@ -15,7 +15,10 @@
 //!   dispatched by the negotiated version and checked at compile time,
 //!   converted into a `Router`; with [`ApiError`], [`Json`], [`JsonQuery`],
 //!   versioned schemas and [`Versioned`] models, as on actix;
-//! - `openapi` (feature `openapi`): the API's OpenAPI documents as a `Router`.
+//! - `openapi` (feature `openapi`): the API's OpenAPI documents as a `Router`;
+//! - [`serve()`]: a router served over HTTP/1.1 as actix-web's `HttpServer`
+//!   serves an app (head deadlines, half-closed clients answered, a
+//!   connection limit, a graceful stop on SIGTERM).
 //!
 //! Names are where `microversion-actix` keeps them: at the root what a
 //! handler and an app use every day, the rest in [`body`], [`discovery`]
@@ -68,6 +71,7 @@ pub mod operation;
 mod public_url;
 mod response_validation;
 mod route;
+pub mod serve;
 pub mod version;
 
 #[doc(hidden)]
@@ -83,6 +87,7 @@ pub use microversion_core::{Api, Microversion, Version};
 pub use microversion_macros::controller;
 pub use middleware::VersionNegotiationLayer;
 pub use model::{Versioned, VersionedModel};
+pub use serve::serve;
 
 /// The versions a controller method serves: `#[api_version("2.1")]` (2.1 and
 /// later), `#[api_version("2.1", "2.4")]` (inclusive), optionally

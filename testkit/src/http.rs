@@ -185,21 +185,43 @@ pub fn host_of(base: &str) -> &str {
 /// until the server closes the connection (the request should say
 /// `Connection: close`).
 pub fn send_raw(base: &str, request: &[u8]) -> std::io::Result<Response> {
+    send_raw_then(base, request, Then::Wait)
+}
+
+/// What a client does once its request is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Then {
+    /// Keeps its side open and waits for the answer.
+    Wait,
+    /// Shuts its side down (`shutdown(SHUT_WR)`, as `nc -N` or a client
+    /// that sends one request per connection does), then reads the answer:
+    /// a server must still answer.
+    HalfClose,
+}
+
+/// [`send_raw`], the client doing `then` once the request is written.
+pub fn send_raw_then(base: &str, request: &[u8], then: Then) -> std::io::Result<Response> {
     let addr: std::net::SocketAddr = host_of(base)
         .parse()
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("{base}: {e}")))?;
     let mut stream = TcpStream::connect_timeout(&addr, IO_TIMEOUT)?;
     stream.set_read_timeout(Some(IO_TIMEOUT))?;
     stream.set_write_timeout(Some(IO_TIMEOUT))?;
-    stream.write_all(request)?;
-    stream.flush()?;
+    // A server may answer before the whole request is written (a 413 for
+    // its length) and close: the write then fails, and its answer, read
+    // next, is what counts; so too with nothing left to shut down.
+    let written = stream.write_all(request).and_then(|()| stream.flush());
+    let shut = match (&written, then) {
+        (Ok(()), Then::HalfClose) => stream.shutdown(std::net::Shutdown::Write),
+        _ => Ok(()),
+    };
     let mut raw = Vec::new();
     // A reset after a complete response (the server closing with unread
     // input) still leaves a usable response in `raw`.
     if let Err(e) = stream.read_to_end(&mut raw)
         && raw.is_empty()
     {
-        return Err(e);
+        return Err(written.and(shut).err().unwrap_or(e));
     }
     parse_response(&raw)
 }

@@ -2,13 +2,10 @@
 //! controllers, discovery, documents and Nova's faults as `serve_actix`
 //! serves on actix-web, and a server for tests.
 
-use std::io::ErrorKind;
-use std::net::{SocketAddr, TcpListener};
+use std::net::TcpListener;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
-use axum::extract::ConnectInfo;
 use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::response::Response;
 use microversion_axum::body::BodyTimeout;
@@ -16,15 +13,9 @@ use microversion_axum::discovery::RequestLinks;
 use microversion_axum::error::NovaFaults;
 use microversion_axum::middleware::{ClientDefault, ResponseValidation};
 use microversion_axum::openapi::OpenApiService;
+use microversion_axum::serve::Serve;
 use microversion_axum::version::VersionCap;
 use microversion_axum::{ApiError, Discovery, Version, VersionNegotiationLayer};
-
-use hyper::body::Incoming;
-use hyper::server::conn::http1;
-use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
-use tokio::sync::Semaphore;
-use tower::ServiceExt as _;
 
 use crate::settings::{self, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings};
 use crate::{COMPUTE, Store, description, flavors, keypairs, request_id};
@@ -123,24 +114,24 @@ async fn request_id_headers(mut res: Response) -> Response {
     res
 }
 
-/// Serves `settings` on `listener` until the process stops: the example's
-/// `main`, on a tokio runtime of two workers.
+/// Serves `settings` on `listener` until the process stops (SIGTERM,
+/// SIGINT): the example's `main`, on a tokio runtime of two workers.
 pub fn run(listener: TcpListener, settings: Settings) -> std::io::Result<()> {
     listener.set_nonblocking(true)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    runtime.block_on(async move { Server::start(listener, settings).await?.serve(stop_signal()?).await })
+    runtime.block_on(async move { server(listener, settings).await?.await })
 }
 
-/// Resolves at the first SIGTERM or SIGINT, as actix's server stops on them.
-fn stop_signal() -> std::io::Result<impl Future<Output = ()>> {
-    use tokio::signal::unix::{SignalKind, signal};
-    let (mut terminate, mut interrupt) = (signal(SignalKind::terminate())?, signal(SignalKind::interrupt())?);
-    Ok(async move {
-        tokio::select! {
-            _ = terminate.recv() => {}
-            _ = interrupt.recv() => {}
-        }
-    })
+/// The server on `listener`, started (store open, cap read) and ready to
+/// await, with the deadlines and limits of docs/12-deploying.md: those of
+/// the actix build, by the facade's [`serve`](microversion_axum::serve()).
+async fn server(listener: TcpListener, settings: Settings) -> std::io::Result<Serve> {
+    let (store, cap) = settings::start(&settings).await?;
+    let app = router(store, cap, &settings);
+    Ok(microversion_axum::serve(tokio::net::TcpListener::from_std(listener)?, app)
+        .head_timeout(settings.head_timeout.unwrap_or(REQUEST_HEAD_TIMEOUT))
+        .max_connections(MAX_CONNECTIONS)
+        .shutdown_timeout(SHUTDOWN_TIMEOUT))
 }
 
 /// A server running on a free loopback port in a background thread (a
@@ -181,7 +172,7 @@ impl RunningServer {
             let runtime =
                 tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
             runtime.block_on(async move {
-                let server = match Server::start(listener, settings).await {
+                let server = match server(listener, settings).await {
                     Ok(server) => server,
                     Err(e) => {
                         let _ = started.send(Err(e.to_string()));
@@ -190,7 +181,7 @@ impl RunningServer {
                 };
                 let _ = started.send(Ok(()));
                 server
-                    .serve(async move {
+                    .with_graceful_shutdown(async move {
                         let _ = stopped.await;
                     })
                     .await
@@ -214,163 +205,3 @@ impl Drop for RunningServer {
         }
     }
 }
-
-/// The server on a listener, started (store open, cap read) and ready to
-/// serve. It serves HTTP/1.1 through hyper itself rather than
-/// `axum::serve`, which sets no deadline on a request head: a client
-/// sending one slowly, or never, would hold its connection forever.
-struct Server {
-    listener: tokio::net::TcpListener,
-    app: Router,
-    head_timeout: Duration,
-}
-
-impl Server {
-    async fn start(listener: TcpListener, settings: Settings) -> std::io::Result<Server> {
-        let (store, cap) = settings::start(&settings).await?;
-        Ok(Server {
-            listener: tokio::net::TcpListener::from_std(listener)?,
-            app: router(store, cap, &settings),
-            head_timeout: settings.head_timeout.unwrap_or(REQUEST_HEAD_TIMEOUT),
-        })
-    }
-
-    /// Serves until `stop` resolves (docs/12-deploying.md): each request
-    /// head within the head timeout, which also ends a connection kept
-    /// alive and idle that long; at most [`MAX_CONNECTIONS`] at once, more
-    /// waiting in the listen backlog; the peer's address given to the
-    /// routes as axum's `ConnectInfo`, for trusted proxies. Then it takes
-    /// no new connection and lets each open one finish the request in
-    /// flight, for up to [`SHUTDOWN_TIMEOUT`].
-    async fn serve(self, stop: impl Future<Output = ()>) -> std::io::Result<()> {
-        let mut stop = std::pin::pin!(stop);
-        let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
-        let (stopping, stopped) = tokio::sync::watch::channel(());
-        loop {
-            let permit = tokio::select! {
-                permit = Arc::clone(&connections).acquire_owned() => permit,
-                () = &mut stop => break,
-            };
-            let Ok(permit) = permit else { break };
-            let accepted = tokio::select! {
-                accepted = self.listener.accept() => accepted,
-                () = &mut stop => break,
-            };
-            let (stream, peer) = match accepted {
-                Ok(accepted) => accepted,
-                // The client gave up before it was accepted.
-                Err(e) if matches!(e.kind(), ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset) => {
-                    continue;
-                }
-                // Out of file descriptors, most often: wait for some to close.
-                Err(e) => {
-                    eprintln!("compute: cannot accept a connection: {e}");
-                    tokio::time::sleep(ACCEPT_RETRY).await;
-                    continue;
-                }
-            };
-            let app = self.app.clone();
-            let service = tower::service_fn(move |req: http::Request<Incoming>| {
-                let read = read_request(req, peer);
-                let app = app.clone();
-                async move {
-                    match read {
-                        Some(req) => app.oneshot(req).await,
-                        None => Ok(without_host()),
-                    }
-                }
-            });
-            let connection = http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(self.head_timeout)
-                .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
-            let mut stopped = stopped.clone();
-            tokio::spawn(async move {
-                let mut connection = std::pin::pin!(connection);
-                // A connection's end, timely or not, is the client's business.
-                tokio::select! {
-                    _ = connection.as_mut() => {}
-                    _ = stopped.changed() => {
-                        connection.as_mut().graceful_shutdown();
-                        let _ = connection.await;
-                    }
-                }
-                drop(permit);
-            });
-        }
-        drop(self.listener);
-        let _ = stopping.send(());
-        // Every permit back: every connection has ended.
-        let drained = connections.acquire_many(u32::try_from(MAX_CONNECTIONS).unwrap_or(u32::MAX));
-        let _ = tokio::time::timeout(SHUTDOWN_TIMEOUT, drained).await;
-        Ok(())
-    }
-}
-
-/// A request as hyper parsed it, read as actix's codec and router read
-/// one before routing: the peer's address in axum's `ConnectInfo`, for
-/// trusted proxies, and percent-encoded unreserved characters of the path
-/// decoded. `None` for an HTTP/1.1 request without `Host` (RFC 9112 §3.2),
-/// which hyper leaves to the service ([`without_host`]).
-fn read_request(mut req: http::Request<Incoming>, peer: SocketAddr) -> Option<http::Request<Incoming>> {
-    if req.version() == http::Version::HTTP_11 && !req.headers().contains_key(header::HOST) {
-        return None;
-    }
-    req.extensions_mut().insert(ConnectInfo(peer));
-    if let Some(uri) = with_unreserved_decoded(req.uri()) {
-        *req.uri_mut() = uri;
-    }
-    Some(req)
-}
-
-/// The answer to a request without `Host`, as actix's codec gives it: a
-/// 400 with no body (never routed: no version, so no error format), the
-/// connection closed.
-fn without_host() -> Response {
-    let mut res = Response::new(axum::body::Body::empty());
-    *res.status_mut() = http::StatusCode::BAD_REQUEST;
-    res.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-    res
-}
-
-/// The URI with the percent-encoded unreserved characters of its path
-/// decoded (`/%76%32%2e%31/flavors` is `/v2.1/flavors`, RFC 3986 §6.2.2.2),
-/// as actix's router reads a path; `None` when there are none. Other
-/// encodings (`%2F`, `%25`, bytes outside ASCII) stay as they are.
-fn with_unreserved_decoded(uri: &http::Uri) -> Option<http::Uri> {
-    let path = uri.path();
-    if !path.contains('%') {
-        return None;
-    }
-    let unreserved = |byte: u8| byte.is_ascii_alphanumeric() || b"-._~".contains(&byte);
-    let decode =
-        |pair: &[u8]| std::str::from_utf8(pair).ok().and_then(|hex| u8::from_str_radix(hex, 16).ok());
-    let bytes = path.as_bytes();
-    let (mut decoded, mut at, mut changed) = (Vec::with_capacity(path.len()), 0, false);
-    while at < bytes.len() {
-        match bytes.get(at + 1..at + 3).filter(|_| bytes[at] == b'%').and_then(decode) {
-            Some(byte) if unreserved(byte) => {
-                decoded.push(byte);
-                (at, changed) = (at + 3, true);
-            }
-            _ => {
-                decoded.push(bytes[at]);
-                at += 1;
-            }
-        }
-    }
-    if !changed {
-        return None;
-    }
-    let decoded = String::from_utf8(decoded).ok()?;
-    let target = match uri.query() {
-        Some(query) => format!("{decoded}?{query}"),
-        None => decoded,
-    };
-    let mut parts = uri.clone().into_parts();
-    parts.path_and_query = Some(target.parse().ok()?);
-    http::Uri::from_parts(parts).ok()
-}
-
-/// How long to wait before accepting again after the listener failed.
-const ACCEPT_RETRY: Duration = Duration::from_millis(100);

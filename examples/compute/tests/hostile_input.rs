@@ -7,6 +7,9 @@
 //! Every request the app sees must get a 4xx with a JSON fault body (or a
 //! 2xx where the request is legitimate), never a 5xx, never a panic, and
 //! the server must keep serving: a normal request follows every hostile one.
+//! Each raw request is sent twice, the second time by a client that
+//! half-closes its side once the request is written (`nc -N`, one request
+//! per connection), which must get the same answer.
 //! The whole contract is `common::check_contract`.
 //!
 //! Some raw inputs never reach the app: actix's HTTP/1 codec rejects them
@@ -39,7 +42,7 @@ use std::sync::Once;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use common::{IO_TIMEOUT, LEGACY_HEADER, Request, Response, STANDARD_HEADER, check_contract};
+use common::{IO_TIMEOUT, LEGACY_HEADER, Request, Response, STANDARD_HEADER, Then, check_contract};
 use compute::RunningServer;
 use microversion_testkit::http as common;
 use serde_json::json;
@@ -87,9 +90,11 @@ fn hostile(base: &str, req: &Request, answer: Answer, context: &str) -> Response
     res.unwrap_or_else(|| panic!("{context}: no response"))
 }
 
-/// Sends raw request bytes and checks the answer; `method`, `target` and
-/// `headers` are what the server parses from them (for the contract).
-/// Returns the response, or `None` where a reset is an accepted outcome.
+/// Sends raw request bytes and checks the answer, twice: from a client that
+/// waits for it, then from one that half-closes its side once the request
+/// is written (it gets the same answer). `method`, `target` and `headers`
+/// are what the server parses from the bytes (for the contract). Returns the
+/// first response, or `None` where a reset is an accepted outcome.
 fn exchange(
     base: &str,
     bytes: &[u8],
@@ -99,7 +104,37 @@ fn exchange(
     answer: Answer,
     context: &str,
 ) -> Option<Response> {
-    let res = match (common::send_raw(base, bytes), answer) {
+    let waited = exchange_then(base, bytes, Then::Wait, (method, target, headers), answer, context);
+    // The same request again: a refusal is refused again, but what was
+    // carried out may now conflict (a flavor or keypair created twice).
+    let done = waited.as_ref().is_some_and(|res| (200..300).contains(&res.status));
+    let again = if done { Answer::App(DONE_OR_CONFLICT) } else { answer };
+    let context = format!("{context}, the client half-closing");
+    let half_closed = exchange_then(base, bytes, Then::HalfClose, (method, target, headers), again, &context);
+    if let (Some(waited), Some(half_closed)) = (&waited, &half_closed)
+        && !done
+    {
+        assert_eq!(waited.status, half_closed.status, "{context}\n{}", half_closed.describe());
+    }
+    waited
+}
+
+/// The answers to a request carried out once already, sent again.
+const DONE_OR_CONFLICT: &[u16] = &[200, 201, 202, 204, 409];
+
+/// What the server parses from a request's bytes: method, target, headers.
+type Parsed<'a> = (&'a str, &'a [u8], &'a [(Vec<u8>, Vec<u8>)]);
+
+/// One exchange of [`exchange`], the client doing `then` after writing.
+fn exchange_then(
+    base: &str,
+    bytes: &[u8],
+    then: Then,
+    (method, target, headers): Parsed<'_>,
+    answer: Answer,
+    context: &str,
+) -> Option<Response> {
+    let res = match (common::send_raw_then(base, bytes, then), answer) {
         (Ok(res), _) => Some(res),
         (Err(e), Answer::Codec(431)) if is_reset(&e) => None,
         (Err(e), _) => panic!("{context}: the exchange failed: {e}"),
@@ -485,7 +520,7 @@ fn oversized_bodies_and_lying_lengths() {
         "POST /v2.1/flavors HTTP/1.1\r\nHost: {host}\r\nOpenStack-API-Version: compute 2.55\r\n\
          Content-Type: application/json\r\nContent-Length: 100\r\nConnection: close\r\n\r\n{{}}"
     );
-    let res = send_then_half_close(base, lying.as_bytes());
+    let res = common::send_raw_then(base, lying.as_bytes(), Then::HalfClose).expect("an answer");
     check_contract("POST", b"/v2.1/flavors", &headers, &res).unwrap_or_else(|e| panic!("a short body: {e}"));
     assert_eq!(res.status, 400, "a body shorter than its length\n{}", res.describe());
     assert_serving(base, "a body shorter than its length");
@@ -496,7 +531,7 @@ fn oversized_bodies_and_lying_lengths() {
         "POST /v2.1/flavors HTTP/1.1\r\nHost: {host}\r\nOpenStack-API-Version: compute 2.55\r\n\
          Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{{}}{{\"flavor\": 1}}"
     );
-    let res = send_then_half_close(base, short.as_bytes());
+    let res = common::send_raw_then(base, short.as_bytes(), Then::HalfClose).expect("an answer");
     check_contract("POST", b"/v2.1/flavors", &headers, &res).unwrap_or_else(|e| panic!("a long body: {e}"));
     assert_eq!(res.status, 400, "the first 2 bytes are read: `{{}}` lacks a flavor\n{}", res.describe());
     assert_serving(base, "a body longer than its length");
@@ -542,17 +577,6 @@ fn oversized_bodies_and_lying_lengths() {
         let answer = if ON_AXUM && chunked { BAD } else { Answer::Codec(400) };
         exchange(base, request.as_bytes(), "POST", b"/v2.1/flavors", &headers, answer, name);
     }
-}
-
-/// Writes `request`, half-closes the connection, and reads the response.
-fn send_then_half_close(base: &str, request: &[u8]) -> Response {
-    let mut stream = TcpStream::connect(common::host_of(base)).expect("connects");
-    stream.set_read_timeout(Some(IO_TIMEOUT)).expect("a read timeout");
-    stream.write_all(request).expect("writes");
-    stream.shutdown(std::net::Shutdown::Write).expect("half-closes");
-    let mut raw = Vec::new();
-    let _ = stream.read_to_end(&mut raw);
-    common::parse_response(&raw).unwrap_or_else(|e| panic!("no response: {e}"))
 }
 
 /// Writes `request` (ignoring a reset once the server stops reading) and
