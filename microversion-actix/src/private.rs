@@ -22,7 +22,6 @@ pub use crate::{
 pub use microversion_core::derive::{
     DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
 };
-pub use microversion_core::packed_range;
 pub use microversion_core::schema::LazySchemas;
 
 use actix_web::http::StatusCode;
@@ -67,13 +66,6 @@ pin_project_lite::pin_project! {
     }
 }
 
-impl<F> Extracting<F> {
-    /// Wraps an extractor's future.
-    pub fn new(extractor: F) -> Extracting<F> {
-        Extracting { extractor }
-    }
-}
-
 impl<F, T, E> std::future::Future for Extracting<F>
 where
     F: std::future::Future<Output = Result<T, E>>,
@@ -98,7 +90,7 @@ where
     note = "route arguments implement `actix_web::FromRequest`: `web::Path<T>`, `web::Query<T>`, \
             `microversion_actix::Json<T>` for a JSON body, `JsonQuery`, `ApiVersion`, `HttpRequest`, ..."
 )]
-pub trait RouteArgument: Sized {
+pub trait RouteArgument<M>: Sized {
     /// The extractor's error.
     type Error: Into<actix_web::Error>;
     /// The extractor's future, unboxed.
@@ -108,7 +100,7 @@ pub trait RouteArgument: Sized {
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: FromRequest> RouteArgument for T {
+impl<T: FromRequest> RouteArgument<()> for T {
     type Error = T::Error;
     type Future = T::Future;
 
@@ -176,36 +168,39 @@ pub fn missing(
     response
 }
 
-/// Validates the query string when a schema covers `version`, the way Nova
-/// does (every key to the list of its values); the validated object is left
-/// in the request for the variant's [`JsonQuery`](crate::JsonQuery).
-pub fn validate_query(
-    req: &HttpRequest,
-    version: Version,
-    schemas: &LazySchemas,
-) -> Result<(), actix_web::Error> {
-    let Some(set) = schemas.at(version).map_err(ApiError::from)? else { return Ok(()) };
-    let query = set.validate_query(version, req.query_string()).map_err(ApiError::from)?;
-    req.extensions_mut().insert(ValidatedQuery(query));
-    Ok(())
-}
-
-/// Reads, parses and validates the body when a schema covers `version`; the
-/// parsed body is left in the request for the variant's `Json` extractor, so
-/// the body is parsed once.
-pub async fn validate_body(
-    req: &HttpRequest,
-    payload: &mut Payload,
-    version: Version,
-    schemas: &LazySchemas,
-) -> Result<(), actix_web::Error> {
-    let Some(set) = schemas.at(version).map_err(ApiError::from)? else { return Ok(()) };
-    let body = crate::body::read_json_body(req, payload).await?;
-    set.validate(version, &body).map_err(ApiError::from)?;
-    let mut extensions = req.extensions_mut();
-    extensions.insert(ParsedJson(body));
-    if let Some(model) = schemas.model_type() {
-        extensions.insert(ValidatedAs(model));
+/// What the generated code calls on a route's input: one call per argument,
+/// one per schema check.
+impl OperationInput {
+    /// A route's argument `T` extracted from the request (`M` is `()` here,
+    /// and inferred: on axum it says whether the argument reads the head or
+    /// the body).
+    #[inline]
+    pub fn extract<T: RouteArgument<M>, M>(&mut self) -> impl Future<Output = Result<T, Error>> + use<T, M> {
+        Extracting { extractor: T::extract(&self.request, &mut self.payload) }
     }
-    Ok(())
+
+    /// Validates the query string when a schema covers the version, the way
+    /// Nova does (every key to the list of its values); the validated object
+    /// is left in the request for the variant's [`JsonQuery`](crate::JsonQuery).
+    pub fn validate_query(&mut self, schemas: &LazySchemas) -> Result<(), Error> {
+        let Some(set) = schemas.at(self.version).map_err(ApiError::from)? else { return Ok(()) };
+        let query = set.validate_query(self.version, self.request.query_string()).map_err(ApiError::from)?;
+        self.request.extensions_mut().insert(ValidatedQuery(query));
+        Ok(())
+    }
+
+    /// Reads, parses and validates the body when a schema covers the
+    /// version; the parsed body is left in the request for the variant's
+    /// `Json` extractor, so the body is parsed once.
+    pub async fn validate_body(&mut self, schemas: &LazySchemas) -> Result<(), Error> {
+        let Some(set) = schemas.at(self.version).map_err(ApiError::from)? else { return Ok(()) };
+        let body = crate::body::read_json_body(&self.request, &mut self.payload).await?;
+        set.validate(self.version, &body).map_err(ApiError::from)?;
+        let mut extensions = self.request.extensions_mut();
+        extensions.insert(ParsedJson(body));
+        if let Some(model) = schemas.model_type() {
+            extensions.insert(ValidatedAs(model));
+        }
+        Ok(())
+    }
 }

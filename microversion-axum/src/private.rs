@@ -12,7 +12,7 @@ pub use microversion_core::derive::{
 };
 pub use microversion_core::model::{FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
 pub use microversion_core::schema::{LazySchemas, SchemaError, SchemaSource, VersionedSchemas};
-pub use microversion_core::{Api, Microversion, Version, VersionRange, Violation, packed_range};
+pub use microversion_core::{Api, Microversion, Version, VersionRange, Violation};
 pub use serde;
 
 pub use crate::operation::{
@@ -132,21 +132,6 @@ async fn in_api_format(rejection: Response) -> Response {
     crate::ApiError::from_status(status, detail).into_response()
 }
 
-/// An argument's extraction, as the generated code awaits it: axum's
-/// rejections are already answers, so the extractor's own future.
-#[derive(Debug)]
-pub enum Extracting {}
-
-impl Extracting {
-    /// The extractor's future, as it is (named `new` as on actix, where it
-    /// wraps: the generated code calls one name for both).
-    #[inline]
-    #[allow(clippy::new_ret_no_self)]
-    pub fn new<F: Future>(extractor: F) -> F {
-        extractor
-    }
-}
-
 /// What a route variant returns: anything axum answers with.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned by a route: it is not an axum `IntoResponse`",
@@ -205,39 +190,47 @@ pub async fn check_response(
     }
 }
 
-/// Validates the query string when a schema covers `version`, the way Nova
-/// does; the validated object is left in the request for [`JsonQuery`](crate::JsonQuery).
-pub fn validate_query(
-    request: &mut Request,
-    version: Version,
-    schemas: &LazySchemas,
-) -> Result<(), ApiError> {
-    let Some(set) = schemas.at(version)? else { return Ok(()) };
-    let query = set.validate_query(version, request.uri.query().unwrap_or_default())?;
-    request.extensions.insert(crate::body::ValidatedQuery(query));
-    Ok(())
-}
-
-/// Reads, parses and validates the body when a schema covers `version`.
-/// The parsed body is left in the request for [`Json`](crate::Json), and the
-/// bytes put back, so that any body extractor (`axum::Json`, `String`) reads
-/// what was validated.
-pub async fn validate_body(
-    request: &mut Request,
-    payload: &mut Payload,
-    version: Version,
-    schemas: &LazySchemas,
-) -> Result<(), Error> {
-    let refused = |e: crate::ApiError| e.into_response();
-    let Some(set) = schemas.at(version).map_err(|e| refused(e.into()))? else { return Ok(()) };
-    let bytes =
-        crate::body::read_bytes(request, payload.take().unwrap_or_default()).await.map_err(refused)?;
-    let body = microversion_core::body::parse_json(&bytes).map_err(|e| refused(e.into()))?;
-    set.validate(version, &body).map_err(|e| refused(e.into()))?;
-    request.extensions.insert(crate::body::ParsedJson(body));
-    if let Some(model) = schemas.model_type() {
-        request.extensions.insert(crate::model::ValidatedAs(model));
+/// What the generated code calls on a route's input: one call per argument,
+/// one per schema check.
+impl OperationInput {
+    /// A route's argument `T` extracted from the request's head or its body
+    /// (`M`, inferred).
+    #[inline]
+    pub fn extract<T: RouteArgument<M>, M>(&mut self) -> impl Future<Output = Result<T, Error>> + Send {
+        T::extract(&mut self.request, &mut self.payload)
     }
-    *payload = Some(Body::from(bytes));
-    Ok(())
+
+    /// Validates the query string when a schema covers the version, the way
+    /// Nova does; the validated object is left in the request for
+    /// [`JsonQuery`](crate::JsonQuery).
+    // The error is the answer, as an extractor's rejection is on axum.
+    #[allow(clippy::result_large_err)]
+    pub fn validate_query(&mut self, schemas: &LazySchemas) -> Result<(), Error> {
+        let refused = |e: ApiError| e.into_response();
+        let Some(set) = schemas.at(self.version).map_err(|e| refused(e.into()))? else { return Ok(()) };
+        let query = set
+            .validate_query(self.version, self.request.uri.query().unwrap_or_default())
+            .map_err(|e| refused(e.into()))?;
+        self.request.extensions.insert(crate::body::ValidatedQuery(query));
+        Ok(())
+    }
+
+    /// Reads, parses and validates the body when a schema covers the
+    /// version. The parsed body is left in the request for
+    /// [`Json`](crate::Json), and the bytes put back, so that any body
+    /// extractor (`axum::Json`, `String`) reads what was validated.
+    pub async fn validate_body(&mut self, schemas: &LazySchemas) -> Result<(), Error> {
+        let refused = |e: ApiError| e.into_response();
+        let Some(set) = schemas.at(self.version).map_err(|e| refused(e.into()))? else { return Ok(()) };
+        let body = self.payload.take().unwrap_or_default();
+        let bytes = crate::body::read_bytes(&self.request, body).await.map_err(refused)?;
+        let parsed = microversion_core::body::parse_json(&bytes).map_err(|e| refused(e.into()))?;
+        set.validate(self.version, &parsed).map_err(|e| refused(e.into()))?;
+        self.request.extensions.insert(crate::body::ParsedJson(parsed));
+        if let Some(model) = schemas.model_type() {
+            self.request.extensions.insert(crate::model::ValidatedAs(model));
+        }
+        self.payload = Some(Body::from(bytes));
+        Ok(())
+    }
 }

@@ -29,7 +29,9 @@ pub struct Microversion {
 }
 
 impl Microversion {
-    /// A history entry from a version literal (checked at compile time in a `const`).
+    /// A history entry from a version literal (checked at compile time in a
+    /// `const`: a bad literal is one error, at this call).
+    #[track_caller]
     pub const fn new(version: &str, change: &'static str) -> Microversion {
         Microversion { version: Version::lit(version), change }
     }

@@ -154,21 +154,6 @@ impl fmt::Display for VersionRange {
     }
 }
 
-#[doc(hidden)]
-/// A variant's range from its packed bounds ([`Version::packed`]; `u32::MAX`
-/// for an open end): one call with two literals per range in a generated
-/// description, which keeps a controller of many operations quick to compile.
-pub const fn packed_range(min: u32, max: u32) -> VersionRange {
-    const fn unpack(packed: u32) -> Version {
-        Version::new((packed >> 16) as u16, (packed & 0xffff) as u16)
-    }
-    if max == u32::MAX {
-        VersionRange::from(unpack(min))
-    } else {
-        VersionRange::between(unpack(min), unpack(max))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

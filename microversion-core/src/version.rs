@@ -20,10 +20,27 @@ use std::str::FromStr;
 /// const V2_55: Version = Version::lit("2.55");
 /// assert_eq!(V2_55, Version::new(2, 55));
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Version {
     major: u16,
     minor: u16,
+}
+
+/// Ordered as the packed integer ([`Version::packed`]): the order of
+/// `(major, minor)`, in one comparison, which is what the generated
+/// dispatch code's `version < Version::new(2, 47)` compiles to.
+impl Ord for Version {
+    #[inline]
+    fn cmp(&self, other: &Version) -> std::cmp::Ordering {
+        self.packed().cmp(&other.packed())
+    }
+}
+
+impl PartialOrd for Version {
+    #[inline]
+    fn partial_cmp(&self, other: &Version) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 /// Why a string is not a [`Version`].
@@ -70,7 +87,7 @@ impl Version {
     }
 
     /// The version as one integer (`major << 16 | minor`), ordered as
-    /// versions are: generated dispatch code compares these.
+    /// versions are.
     #[inline]
     pub const fn packed(self) -> u32 {
         ((self.major as u32) << 16) | self.minor as u32
@@ -95,6 +112,7 @@ impl Version {
     /// // error[E0080]: a version must be MAJOR.MINOR: digits only, MAJOR at least 1, no leading zeros
     /// const BAD: microversion_core::Version = microversion_core::Version::lit("2.01");
     /// ```
+    #[track_caller]
     pub const fn lit(text: &str) -> Version {
         match Version::parse_bytes(text.as_bytes()) {
             Ok(v) => v,

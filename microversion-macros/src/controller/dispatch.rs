@@ -1,18 +1,32 @@
-//! The code that picks a variant: a `match` on the packed version with one
-//! literal per version of the variants bounded at both ends within one
-//! major version (rustc turns it into a jump table, as it does a `match` on
-//! `(major, minor)` written by hand), and for the others (open at an end,
-//! across majors, or too many versions to list) a decision tree: a binary
-//! search over the sorted, disjoint ranges, comparing the packed version
-//! with integer literals.
+//! The code that picks a variant: a `match` on `(major, minor)` with one
+//! arm per variant bounded at both ends within one major version (`(2, 2 |
+//! 3) =>`, which rustc turns into a jump table), and for the others
+//! (open at an end, across majors, or too many versions to list) a decision
+//! tree: a binary search over the sorted, disjoint ranges, comparing the
+//! version with `Version::new(2, 47)` (one integer comparison: `Version`
+//! is ordered by its packed form).
 
 use microversion_core::{Version, VersionRange};
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use syn::Ident;
 
 use super::ast::{Operation, Variant};
-use crate::shared::ranges::packed_literal;
+use crate::shared::ranges::version_tokens;
+
+/// The version a dispatcher picks by: the local that holds it, and the
+/// runtime path that names `Version` in the generated code.
+#[derive(Clone, Copy)]
+pub(crate) struct Key<'a> {
+    pub(crate) version: &'a Ident,
+    pub(crate) runtime: &'a TokenStream,
+}
+
+impl Key<'_> {
+    fn at(&self, version: Version) -> TokenStream {
+        version_tokens(self.runtime, version)
+    }
+}
 
 /// A variant's range in expansion, which runs only on a controller whose
 /// ranges are all sound.
@@ -27,12 +41,12 @@ pub(crate) fn sorted(op: &Operation) -> Vec<(usize, &Variant)> {
     variants
 }
 
-/// `log2(n)` comparisons of `key` (the packed version) against literals,
+/// `log2(n)` comparisons of `key` against versions,
 /// then only the bounds of the chosen range that the path to it has not
 /// already established; `leaf` writes the call of a variant, `miss` the
 /// answer when none serves the version.
 pub(crate) fn decision_tree(
-    key: &Ident,
+    key: Key<'_>,
     variants: &[(usize, &Variant)],
     leaf: &dyn Fn(usize, &Variant) -> TokenStream,
     miss: &TokenStream,
@@ -46,13 +60,13 @@ const MAX_LISTED_VERSIONS: usize = 1024;
 
 /// The `match` of the listable variants, the tree of the others in its `_` arm.
 fn table_then_tree(
-    key: &Ident,
+    key: Key<'_>,
     variants: &[(usize, &Variant)],
     range_of: &dyn Fn(&Variant) -> VersionRange,
     leaf: &dyn Fn(usize, &Variant) -> TokenStream,
     miss: &TokenStream,
 ) -> TokenStream {
-    let mut listed: Vec<(usize, &Variant, Vec<syn::LitInt>)> = Vec::new();
+    let mut listed: Vec<(usize, &Variant, TokenStream)> = Vec::new();
     let mut rest: Vec<(usize, &Variant)> = Vec::new();
     let mut by_width: Vec<(usize, &Variant, Option<Bounds>)> =
         variants.iter().map(|(i, v)| (*i, *v, listable(range_of(v)))).collect();
@@ -63,10 +77,7 @@ fn table_then_tree(
         match bounds {
             Some(bounds) if count + width(bounds) <= MAX_LISTED_VERSIONS => {
                 count += width(bounds);
-                let (min, max) = bounds;
-                let packed =
-                    (min.minor()..=max.minor()).map(|minor| packed_literal(Version::new(min.major(), minor)));
-                listed.push((i, variant, packed.collect()));
+                listed.push((i, variant, pattern(bounds)));
             }
             _ => rest.push((i, variant)),
         }
@@ -92,17 +103,27 @@ fn table_then_tree(
             None => VersionRange::until(max),
         }
     };
-    let arms = listed.iter().map(|(i, variant, values)| {
+    let arms = listed.iter().map(|(i, variant, pattern)| {
         let body = leaf(*i, variant);
-        quote!(#(#values)|* => { #body })
+        quote!(#pattern => { #body })
     });
     let others = tree(key, &rest, None, None, &widened, leaf, miss);
+    let version = key.version;
     quote! {
-        match #key {
+        match (#version.major(), #version.minor()) {
             #(#arms)*
             _ => { #others }
         }
     }
+}
+
+/// The `(major, minor)` pattern of listable bounds, one literal per minor:
+/// `(2, 5)`, `(2, 2 | 3)` (rustc tests range patterns one after another,
+/// but makes one jump table of literals).
+fn pattern((min, max): Bounds) -> TokenStream {
+    let major = Literal::u16_unsuffixed(min.major());
+    let minors = (min.minor()..=max.minor()).map(Literal::u16_unsuffixed);
+    quote!((#major, #(#minors)|*))
 }
 
 /// The first and last version of a range.
@@ -140,7 +161,7 @@ pub(crate) fn without_gaps(variants: &[(usize, &Variant)]) -> bool {
 /// the API's minimum), so every version has a variant and no miss is
 /// written (the `compile_error!` standing for one would stop the build).
 pub(crate) fn total_tree(
-    key: &Ident,
+    key: Key<'_>,
     variants: &[(usize, &Variant)],
     leaf: &dyn Fn(usize, &Variant) -> TokenStream,
 ) -> TokenStream {
@@ -162,7 +183,7 @@ pub(crate) fn total_tree(
 
 /// `at_least`: the key is known to be >= it; `below`: known to be < it.
 fn tree(
-    key: &Ident,
+    key: Key<'_>,
     variants: &[(usize, &Variant)],
     at_least: Option<Version>,
     below: Option<Version>,
@@ -177,22 +198,23 @@ fn tree(
             let min = range.min().filter(|min| at_least.is_none_or(|known| known < *min));
             // Known below the successor of `max` means known at or below `max`.
             let max = range.max().filter(|max| below.is_none_or(|known| Some(known) > max.successor()));
+            let version = key.version;
             let check = match (min, max) {
                 (Some(min), Some(max)) if min == max => {
-                    let only = packed_literal(min);
-                    Some(quote!(#key == #only))
+                    let only = key.at(min);
+                    Some(quote!(#version == #only))
                 }
                 (Some(min), Some(max)) => {
-                    let (min, max) = (packed_literal(min), packed_literal(max));
-                    Some(quote!((#min..=#max).contains(&#key)))
+                    let (min, max) = (key.at(min), key.at(max));
+                    Some(quote!((#min..=#max).contains(&#version)))
                 }
                 (Some(min), None) => {
-                    let min = packed_literal(min);
-                    Some(quote!(#key >= #min))
+                    let min = key.at(min);
+                    Some(quote!(#version >= #min))
                 }
                 (None, Some(max)) => {
-                    let max = packed_literal(max);
-                    Some(quote!(#key <= #max))
+                    let max = key.at(max);
+                    Some(quote!(#version <= #max))
                 }
                 (None, None) => None,
             };
@@ -206,10 +228,10 @@ fn tree(
             let mid = variants.len() / 2;
             // Only the first range can be open below, so every later one has a minimum.
             let start = range_of(variants[mid].1).min().unwrap_or(Version::new(0, 0));
-            let packed = packed_literal(start);
+            let (version, start_at) = (key.version, key.at(start));
             let lower = tree(key, &variants[..mid], at_least, Some(start), range_of, leaf, miss);
             let upper = tree(key, &variants[mid..], Some(start), below, range_of, leaf, miss);
-            quote!(if #key < #packed { #lower } else { #upper })
+            quote!(if #version < #start_at { #lower } else { #upper })
         }
     }
 }

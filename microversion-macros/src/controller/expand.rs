@@ -8,7 +8,7 @@ use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::{FnArg, Ident, ImplItemFn, LitStr};
 
 use super::ast::{Controller, Operation, Response, Route, Schema, Variant};
-use super::dispatch::{decision_tree, served, sorted, total_tree, without_gaps};
+use super::dispatch::{Key, decision_tree, served, sorted, total_tree, without_gaps};
 use super::routes::routes_by_path;
 use crate::shared::api::{api_binding, declared_checks};
 use crate::shared::names::{
@@ -30,12 +30,8 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
             }
             named.extend(named_ranges(op, variant));
         }
-        totals.extend(total_check(op));
-        items.push(if op.is_route() {
-            route_handler(&rt, c.framework, op)
-        } else {
-            helper_dispatcher(&rt, op)
-        });
+        totals.extend(total_check(&rt, op));
+        items.push(if op.is_route() { route_handler(&rt, op) } else { helper_dispatcher(&rt, op) });
     }
     let checks = declared_checks(&rt, &c.api, named).into_iter().chain(totals);
     let api_type_check = api_binding(&rt, &c.api);
@@ -141,17 +137,39 @@ fn typed_args(method: &ImplItemFn) -> Vec<&syn::PatType> {
         .collect()
 }
 
+/// The names a method's arguments are bound to in generated code: the
+/// user's own where a parameter is a plain name (`id`, `body`), else `__a0`,
+/// `__a1`, ... (a pattern such as `Path(id)`, or a name the expansion keeps
+/// for itself, which all begin with `__`).
+fn argument_names(method: &ImplItemFn) -> Vec<Ident> {
+    let named = |pat: &syn::Pat| match pat {
+        syn::Pat::Ident(p)
+            if p.by_ref.is_none() && p.subpat.is_none() && !p.ident.to_string().starts_with("__") =>
+        {
+            let mut name = p.ident.clone();
+            name.set_span(Span::call_site());
+            Some(name)
+        }
+        _ => None,
+    };
+    typed_args(method)
+        .iter()
+        .enumerate()
+        .map(|(n, arg)| named(&arg.pat).unwrap_or_else(|| format_ident!("__a{}", n)))
+        .collect()
+}
+
 fn missing_status(op: &Operation) -> u16 {
     op.missing.map_or(DEFAULT_MISSING_STATUS, |(s, _)| s)
 }
 
-fn route_handler(rt: &TokenStream, framework: Framework, op: &Operation) -> TokenStream {
+fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
     let handler = names::route_handler(&op.name);
     let version = format_ident!("__version");
     // The locals that tokens spanned at the user's types refer to: named at
     // the call site, so that they resolve even when those types came from a
     // `macro_rules!`, whose hygiene would hide them.
-    let (req, payload, out) = (format_ident!("__req"), format_ident!("__payload"), format_ident!("__out"));
+    let (input, out) = (format_ident!("__input"), format_ident!("__out"));
     let status = missing_status(op);
     // The version after the last variant's end, if it has one: the operation was removed there.
     let removed_in = match sorted(op).last().and_then(|(_, v)| served(v).max()).and_then(Version::successor) {
@@ -166,56 +184,40 @@ fn route_handler(rt: &TokenStream, framework: Framework, op: &Operation) -> Toke
     let name = op.name.to_string();
     let miss =
         quote!(#rt::missing(#version, #status, #removed_in, <Self as #rt::Controller>::OPERATIONS, #name));
-    let tried = |result: TokenStream| {
-        quote! {
-            match #result {
-                ::core::result::Result::Ok(__value) => __value,
-                ::core::result::Result::Err(__error) => return #rt::error_response(__error),
-            }
+    // Every argument is extracted through one function named after the
+    // operation, so that a type that is no extractor is one error, at that
+    // type, whose note names the operation.
+    let extract_fn =
+        format_ident!("argument_of_{}", syn::ext::IdentExt::unraw(&op.name), span = Span::call_site());
+    let extract_fn_def = quote! {
+        #[allow(non_snake_case)]
+        fn #extract_fn<'__a, __T: #rt::RouteArgument<__M>, __M>(
+            __input: &'__a mut #rt::OperationInput,
+        ) -> impl ::core::future::Future<Output = ::core::result::Result<__T, #rt::Error>> + use<'__a, __T, __M> {
+            __input.extract()
         }
     };
     // What a variant needs before its call: its schemas checked, then its
-    // arguments extracted.
+    // arguments extracted, one call each; a refusal leaves the route's
+    // inner block with `?`, as the answer in the API's format.
     let prologue = |i: usize, variant: &Variant| {
-        let args = typed_args(&variant.method);
-        let arg_names: Vec<Ident> = (0..args.len()).map(|n| format_ident!("__a{}", n)).collect();
-        // One argument at a time, each through a function named after it and
-        // called at its type: a type that is no extractor is one error, at
-        // that type, whose note names the argument and the method.
-        // axum's extractors read the request's head or its body, told apart
-        // by a marker type that is inferred.
-        let (marker, bound) = match framework {
-            Framework::Actix => (quote!(), quote!(#rt::RouteArgument)),
-            Framework::Axum => (quote!(, __M), quote!(#rt::RouteArgument<__M>)),
-        };
-        let extract = arg_names.iter().zip(&args).enumerate().map(|(n, (name, arg))| {
-            let ty = &arg.ty;
-            let check = argument_check_ident(&variant.method.sig.ident, n, &arg.pat, ty_span(ty));
-            let extracted = tried(quote_spanned!(ty_span(ty)=> #check(&mut #req, &mut #payload).await));
-            quote_spanned! {ty_span(ty)=>
-                let #name: #ty = {
-                    #[allow(non_snake_case)]
-                    fn #check<__T: #bound #marker>(
-                        __req: &mut #rt::Request,
-                        __payload: &mut #rt::Payload,
-                    ) -> impl ::core::future::Future<Output = ::core::result::Result<__T, #rt::Error>> {
-                        #rt::Extracting::new(<__T as #bound>::extract(__req, __payload))
-                    }
-                    #extracted
-                };
-            }
-        });
+        let extract = typed_args(&variant.method).into_iter().zip(argument_names(&variant.method)).map(
+            |(arg, name)| {
+                let ty = &arg.ty;
+                // Spanned at the type: one that is no extractor is one error, there.
+                // The function's name at the type, where rustc reports the bound.
+                let callee = Ident::new(&extract_fn.to_string(), ty_span(ty));
+                let extracted = quote_spanned!(ty_span(ty)=> #callee(&mut #input));
+                quote!(let #name: #ty = #extracted.await?;)
+            },
+        );
         let validate_query = variant.schemas_of(SchemaTarget::Query).next().map(|_| {
             let schemas = names::schemas(&op.name, i, SchemaTarget::Query);
-            let validated = tried(quote!(#rt::validate_query(&mut __req, #version, Self::#schemas())));
-            quote!(#validated;)
+            quote!(#input.validate_query(Self::#schemas())?;)
         });
         let validate_body = variant.schemas_of(SchemaTarget::Body).next().map(|_| {
             let schemas = names::schemas(&op.name, i, SchemaTarget::Body);
-            let validated = tried(
-                quote!(#rt::validate_body(&mut __req, &mut __payload, #version, Self::#schemas()).await),
-            );
-            quote!(#validated;)
+            quote!(#input.validate_body(Self::#schemas()).await?;)
         });
         quote! {
             #validate_query
@@ -236,10 +238,9 @@ fn route_handler(rt: &TokenStream, framework: Framework, op: &Operation) -> Toke
             #rt::RouteResponse::respond(__out, __req)
         }
     };
-    // The call of a variant, and its answer.
-    let call = |i: usize, variant: &Variant| {
+    // The call of a variant with the arguments bound to `arg_names`, and its answer.
+    let call = |i: usize, variant: &Variant, arg_names: &[Ident]| {
         let method = names::variant(&op.name, i, &variant.method.sig.ident);
-        let arg_names = (0..typed_args(&variant.method).len()).map(|n| format_ident!("__a{}", n));
         let call = if has_receiver(&variant.method) {
             quote!(__controller.#method(#(#arg_names),*))
         } else {
@@ -256,7 +257,7 @@ fn route_handler(rt: &TokenStream, framework: Framework, op: &Operation) -> Toke
         // no responder: at that type.
         let respond = quote_spanned!(respond_at=> {
             let __answer = #out;
-            #respond_fn(__answer, &#req)
+            #respond_fn(__answer, &#input.request)
         });
         // A declared answer is checked when the service asks for it.
         let checked = match &variant.response {
@@ -264,7 +265,7 @@ fn route_handler(rt: &TokenStream, framework: Framework, op: &Operation) -> Toke
                 let declared = response_description(rt, response);
                 quote! {
                     const __DECLARED: #rt::ResponseDescription = #declared;
-                    #rt::check_response(&__req, #version, &__DECLARED, #respond).await
+                    #rt::check_response(&#input.request, #version, &__DECLARED, #respond).await
                 }
             }
             None => respond,
@@ -274,7 +275,7 @@ fn route_handler(rt: &TokenStream, framework: Framework, op: &Operation) -> Toke
             #checked
         }
     };
-    let key = format_ident!("__key");
+    let key = Key { version: &version, runtime: rt };
     let variants = sorted(op);
     let tree = if let Some(((last_i, last), others)) = variants.split_last().filter(|_| shared_arguments(op))
     {
@@ -287,13 +288,14 @@ fn route_handler(rt: &TokenStream, framework: Framework, op: &Operation) -> Toke
             let i = syn::LitInt::new(&format!("{i}usize"), Span::call_site());
             quote!(#i)
         };
-        let choose = decision_tree(&key, &variants, &index, &quote!(return #miss));
+        let choose = decision_tree(key, &variants, &index, &quote!(return ::core::result::Result::Ok(#miss)));
         let extract = prologue(0, &op.variants[0]);
+        let extracted = argument_names(&op.variants[0].method);
         let arms = others.iter().map(|(i, variant)| {
-            let body = call(*i, variant);
+            let body = call(*i, variant, &extracted);
             quote!(#i => { #body })
         });
-        let last = call(*last_i, last);
+        let last = call(*last_i, last, &extracted);
         quote! {
             let #chosen: usize = #choose;
             #extract
@@ -304,10 +306,10 @@ fn route_handler(rt: &TokenStream, framework: Framework, op: &Operation) -> Toke
         }
     } else {
         let leaf = |i: usize, variant: &Variant| {
-            let (prologue, call) = (prologue(i, variant), call(i, variant));
+            let (prologue, call) = (prologue(i, variant), call(i, variant, &argument_names(&variant.method)));
             quote!(#prologue #call)
         };
-        decision_tree(&key, &variants, &leaf, &miss)
+        decision_tree(key, &variants, &leaf, &miss)
     };
     quote! {
         #[doc(hidden)]
@@ -317,11 +319,12 @@ fn route_handler(rt: &TokenStream, framework: Framework, op: &Operation) -> Toke
             __input: #rt::OperationInput,
         ) -> impl ::core::future::Future<Output = #rt::Response> + 'static {
             #respond_fn_def
+            #extract_fn_def
             async move {
-                let #rt::OperationInput { request: mut __req, payload: mut __payload, version: #version } =
-                    __input;
-                let #key: u32 = #version.packed();
-                #tree
+                let mut __input = __input;
+                let #version = __input.version;
+                let __answer = async { ::core::result::Result::<_, #rt::Error>::Ok({ #tree }) }.await;
+                __answer.unwrap_or_else(#rt::error_response)
             }
         }
     }
@@ -342,18 +345,6 @@ fn shared_arguments(op: &Operation) -> bool {
         })
 }
 
-/// `argument_body_of_create`: the function an argument is extracted
-/// through, so that rustc's note about its bound names both.
-fn argument_check_ident(method: &Ident, n: usize, pat: &syn::Pat, at: Span) -> Ident {
-    let method = syn::ext::IdentExt::unraw(method);
-    match pat {
-        syn::Pat::Ident(p) => {
-            format_ident!("argument_{}_of_{}", syn::ext::IdentExt::unraw(&p.ident), method, span = at)
-        }
-        _ => format_ident!("argument_{}_of_{}", n + 1, method, span = at),
-    }
-}
-
 /// Where an error about a type reads best: the last segment of a path type
 /// (`Value` in `serde_json::Value`), else its first token.
 fn ty_span(ty: &syn::Type) -> Span {
@@ -372,13 +363,13 @@ fn is_total(op: &Operation) -> bool {
 
 /// The check that a helper returning its value directly starts at the API's
 /// minimum, spanned at its first version.
-fn total_check(op: &Operation) -> Option<TokenStream> {
+fn total_check(rt: &TokenStream, op: &Operation) -> Option<TokenStream> {
     if !is_total(op) {
         return None;
     }
     let sorted = sorted(op);
     let first = sorted.first()?.1.range.as_ref()?.min.as_ref()?;
-    let (major, minor) = (first.version.major(), first.version.minor());
+    let first_version = version_tokens(rt, first.version);
     let message = format!(
         "`{name}` returns its value directly, since its variants serve every version from {v} on without a gap, \
          but the API starts before {v}: add a variant for the versions before it, or bound its last variant \
@@ -387,7 +378,7 @@ fn total_check(op: &Operation) -> Option<TokenStream> {
         v = first.version
     );
     Some(quote_spanned! {first.lit.span()=>
-        ::core::assert!(__MV_API.compiled_min().packed() >= ((#major as u32) << 16 | #minor as u32), #message);
+        ::core::assert!(__MV_API.compiled_min().packed() >= #first_version.packed(), #message);
     })
 }
 
@@ -403,8 +394,9 @@ fn dispatcher_signature(rt: &TokenStream, op: &Operation) -> TokenStream {
         FnArg::Receiver(r) => Some(quote!(#r,)),
         FnArg::Typed(_) => None,
     });
-    let args = typed_args(&op.variants[0].method).into_iter().enumerate().map(|(n, a)| {
-        let (ident, ty) = (format_ident!("__a{}", n), &a.ty);
+    let names = argument_names(&op.variants[0].method);
+    let args = typed_args(&op.variants[0].method).into_iter().zip(names).map(|(a, ident)| {
+        let ty = &a.ty;
         quote!(#ident: #ty)
     });
     let output = match &first.output {
@@ -430,9 +422,10 @@ fn helper_dispatcher(rt: &TokenStream, op: &Operation) -> TokenStream {
     let miss = quote! {
         ::core::result::Result::Err(#rt::UnservedVersion { operation: #name, version: #version })
     };
+    // Every variant is called with the arguments of the dispatcher, named as the first variant names them.
+    let arg_names = argument_names(&op.variants[0].method);
     let leaf = |i: usize, variant: &Variant| {
         let method = names::variant(&op.name, i, &variant.method.sig.ident);
-        let arg_names = (0..typed_args(&variant.method).len()).map(|n| format_ident!("__a{}", n));
         let call = if has_receiver(&variant.method) {
             quote!(self.#method(#(#arg_names),*))
         } else {
@@ -441,11 +434,11 @@ fn helper_dispatcher(rt: &TokenStream, op: &Operation) -> TokenStream {
         let call = if variant.method.sig.asyncness.is_some() { quote!(#call.await) } else { call };
         if is_total(op) { call } else { quote!(::core::result::Result::Ok(#call)) }
     };
-    let key = format_ident!("__key");
+    let key = Key { version: &version, runtime: rt };
     let tree = if is_total(op) {
-        total_tree(&key, &sorted(op), &leaf)
+        total_tree(key, &sorted(op), &leaf)
     } else {
-        decision_tree(&key, &sorted(op), &leaf, &miss)
+        decision_tree(key, &sorted(op), &leaf, &miss)
     };
     let doc = format!("Dispatches to the variant of `{name}` that serves the given version.");
     // The dispatcher is a few comparisons or a table around the calls:
@@ -455,7 +448,6 @@ fn helper_dispatcher(rt: &TokenStream, op: &Operation) -> TokenStream {
         #[inline]
         #vis #sig {
             let #version: #rt::Version = ::core::convert::Into::into(#version);
-            let #key: u32 = #version.packed();
             #tree
         }
     }

@@ -154,36 +154,115 @@ fn agree_with_first(op: &Operation, first: &Variant, other: &Variant, errors: &m
                 b.method,
                 b.path.value()
             )),
-        (None, None) => {
-            let (a, b) = (signature(&first.method), signature(&other.method));
-            if a != b {
-                errors.at(&other.method.sig, format!(
-                        "variants of the helper `{name}` must have the same signature: the first is `{a}`, this one `{b}`"
-                    ));
-            }
-        }
+        (None, None) => helper_signatures_agree(name, &first.method, &other.method, errors),
         _ => {}
+    }
+}
+
+/// One error where a helper variant's signature first departs from the
+/// first variant's, at the part that differs: the return type, an
+/// argument's type, or else (receiver, `async`, visibility, generics, the
+/// number of arguments) the whole signature.
+fn helper_signatures_agree(
+    name: &syn::Ident,
+    first: &syn::ImplItemFn,
+    other: &syn::ImplItemFn,
+    errors: &mut Errors,
+) {
+    let (a, b) = (signature(first), signature(other));
+    if a == b {
+        return;
+    }
+    let (first_args, other_args) = (argument_types(first), argument_types(other));
+    let same_count = first_args.len() == other_args.len();
+    let differing =
+        first_args.iter().zip(&other_args).enumerate().find(|(_, (x, y))| readable(x) != readable(y));
+    if let Some((n, (x, y))) = differing.filter(|_| same_count) {
+        let (x, y) = (readable(x), readable(y));
+        let message = format!(
+            "variants of the helper `{name}` must take the same arguments: argument {} is `{x}` in the first, `{y}` here",
+            n + 1
+        );
+        errors.at(other_args[n], message);
+    } else if signature_without_output(first) == signature_without_output(other) {
+        let (x, y) = (output(first), output(other));
+        let message = format!(
+            "variants of the helper `{name}` must return the same type: the first returns `{x}`, this one `{y}`"
+        );
+        match &other.sig.output {
+            syn::ReturnType::Type(_, ty) => errors.at(ty, message),
+            syn::ReturnType::Default => errors.at(&other.sig.ident, message),
+        }
+    } else {
+        let message = format!(
+            "variants of the helper `{name}` must have the same signature: the first is `{a}`, this one `{b}`"
+        );
+        errors.at(&other.sig, message);
+    }
+}
+
+/// The types of a method's arguments, the receiver left out.
+fn argument_types(method: &syn::ImplItemFn) -> Vec<&syn::Type> {
+    method
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|arg| match arg {
+            syn::FnArg::Typed(t) => Some(&*t.ty),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect()
+}
+
+/// A method's return type as written, `()` when it has none.
+fn output(method: &syn::ImplItemFn) -> String {
+    match &method.sig.output {
+        syn::ReturnType::Default => "()".to_owned(),
+        syn::ReturnType::Type(_, ty) => readable(ty),
     }
 }
 
 /// The signature with parameter names left out, as compared between helper variants.
 fn signature(method: &syn::ImplItemFn) -> String {
+    let output = match &method.sig.output {
+        syn::ReturnType::Default => String::new(),
+        syn::ReturnType::Type(_, ty) => format!(" -> {}", readable(ty)),
+    };
+    format!("{}{output}", signature_without_output(method))
+}
+
+/// [`signature`] without the return type.
+fn signature_without_output(method: &syn::ImplItemFn) -> String {
     let sig = &method.sig;
     let inputs: Vec<String> = sig
         .inputs
         .iter()
         .map(|arg| match arg {
-            syn::FnArg::Receiver(r) => r.to_token_stream().to_string(),
-            syn::FnArg::Typed(t) => t.ty.to_token_stream().to_string(),
+            syn::FnArg::Receiver(r) => readable(r),
+            syn::FnArg::Typed(t) => readable(&t.ty),
         })
         .collect();
     let asyncness = if sig.asyncness.is_some() { "async " } else { "" };
-    let generics = sig.generics.to_token_stream().to_string();
-    let output = match &sig.output {
-        syn::ReturnType::Default => String::new(),
-        syn::ReturnType::Type(_, ty) => format!(" -> {}", ty.to_token_stream()),
-    };
-    format!("{}{asyncness}fn{generics}({}){output}", vis_prefix(&method.vis), inputs.join(", "))
+    let generics = readable(&sig.generics);
+    format!("{}{asyncness}fn{generics}({})", vis_prefix(&method.vis), inputs.join(", "))
+}
+
+/// Tokens as a person writes them: `&self`, `Vec<u8>`, `std::io::Result<()>`
+/// (a token stream prints `& self`, `Vec < u8 >`).
+fn readable(tokens: &impl ToTokens) -> String {
+    let text = tokens.to_token_stream().to_string();
+    let mut out = String::with_capacity(text.len());
+    for (i, part) in text.split(' ').enumerate() {
+        let glue = i == 0
+            || out.ends_with(['&', '<', '(', '[', ':', '\''])
+            || matches!(part.chars().next(), Some('<' | '>' | ',' | ')' | ']' | ':'))
+            || part == "::";
+        if !glue {
+            out.push(' ');
+        }
+        out.push_str(part);
+    }
+    out
 }
 
 fn vis_prefix(vis: &syn::Visibility) -> String {
@@ -334,6 +413,29 @@ mod tests {
     }
 
     #[test]
+    fn helper_disagreements_name_the_part_that_differs() {
+        let errs = errors_of(quote! {
+            impl C {
+                #[api_version("2.1", "2.4")] fn a(&self, id: u32) -> String { todo!() }
+                #[api_version("2.5")] fn a(&self, id: u32) -> Vec<u8> { todo!() }
+                #[api_version("2.1", "2.4")] fn b(&self) -> &'static str { "" }
+                #[api_version("2.5")] async fn b(&self) -> &'static str { "" }
+            }
+        });
+        assert_eq!(errs.len(), 2, "{errs:?}");
+        assert!(
+            errs[0].contains("must return the same type: the first returns `String`, this one `Vec<u8>`"),
+            "{errs:?}"
+        );
+        assert!(
+            errs[1].contains(
+                "the first is `fn(&self) -> &'static str`, this one `async fn(&self) -> &'static str`"
+            ),
+            "{errs:?}"
+        );
+    }
+
+    #[test]
     fn disagreements_and_schema_rules() {
         let errs = errors_of(quote! {
             impl C {
@@ -351,10 +453,7 @@ mod tests {
             joined.contains("must share one route: the first is GET \"/a\", this one POST \"/a\""),
             "{joined}"
         );
-        assert!(
-            joined.contains("same signature: the first is `fn(& self, u8)`, this one `fn(& self, u16)`"),
-            "{joined}"
-        );
+        assert!(joined.contains("same arguments: argument 1 is `u8` in the first, `u16` here"), "{joined}");
         assert!(
             joined
                 .contains("this schema covers 2.8 and later but this variant of `u` only serves 2.1 to 2.8"),

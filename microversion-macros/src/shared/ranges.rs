@@ -2,8 +2,8 @@
 //! and as runtime tokens in generated code.
 
 use microversion_core::{Version, VersionRange};
-use proc_macro2::TokenStream;
-use quote::{ToTokens, quote};
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
 use syn::LitStr;
 
 use crate::shared::errors::Errors;
@@ -80,36 +80,33 @@ pub(crate) fn range_of(
 }
 
 /// `VersionRange` construction tokens for `range`, through `runtime`
-/// (the facade's `__private` path).
+/// (the facade's `__private` path): `VersionRange::between(Version::new(2, 1),
+/// Version::new(2, 46))`, as a person would write it.
 pub(crate) fn range_tokens(runtime: &TokenStream, range: VersionRange) -> TokenStream {
-    // Packed bounds, one call with two literals: a controller of many
-    // operations names hundreds of ranges, and each nested constructor call
-    // costs the compiler more than the literals do.
+    let version = |v| version_tokens(runtime, v);
     match (range.min(), range.max()) {
-        (Some(lo), hi) => {
-            let lo = packed_literal(lo);
-            let hi = hi.map_or_else(
-                || quote!(::core::primitive::u32::MAX),
-                |hi| packed_literal(hi).into_token_stream(),
-            );
-            quote!(#runtime::packed_range(#lo, #hi))
+        (Some(lo), Some(hi)) if lo == hi => {
+            let only = version(lo);
+            quote!(#runtime::VersionRange::only(#only))
+        }
+        (Some(lo), Some(hi)) => {
+            let (lo, hi) = (version(lo), version(hi));
+            quote!(#runtime::VersionRange::between(#lo, #hi))
+        }
+        (Some(lo), None) => {
+            let lo = version(lo);
+            quote!(#runtime::VersionRange::from(#lo))
         }
         (None, Some(hi)) => {
-            let hi = version_tokens(runtime, hi);
+            let hi = version(hi);
             quote!(#runtime::VersionRange::until(#hi))
         }
         (None, None) => quote!(#runtime::VersionRange::ANY),
     }
 }
 
-/// `0x0002_0005_u32` for 2.5: the packed version (`Version::packed`),
-/// readable in expansions.
-pub(crate) fn packed_literal(v: Version) -> syn::LitInt {
-    syn::LitInt::new(&format!("0x{:04x}_{:04x}_u32", v.major(), v.minor()), proc_macro2::Span::call_site())
-}
-
 /// `Version` construction tokens.
 pub(crate) fn version_tokens(runtime: &TokenStream, version: Version) -> TokenStream {
-    let (major, minor) = (version.major(), version.minor());
+    let (major, minor) = (Literal::u16_unsuffixed(version.major()), Literal::u16_unsuffixed(version.minor()));
     quote!(#runtime::Version::new(#major, #minor))
 }

@@ -24,123 +24,58 @@ impl Servers {
         ) -> ::microversion_axum::__private::Response {
             ::microversion_axum::__private::RouteResponse::respond(__out, __req)
         }
+        #[allow(non_snake_case)]
+        fn argument_of_show<
+            '__a,
+            __T: ::microversion_axum::__private::RouteArgument<__M>,
+            __M,
+        >(
+            __input: &'__a mut ::microversion_axum::__private::OperationInput,
+        ) -> impl ::core::future::Future<
+            Output = ::core::result::Result<__T, ::microversion_axum::__private::Error>,
+        > + use<'__a, __T, __M> {
+            __input.extract()
+        }
         async move {
-            let ::microversion_axum::__private::OperationInput {
-                request: mut __req,
-                payload: mut __payload,
-                version: __version,
-            } = __input;
-            let __key: u32 = __version.packed();
-            if __key < 0x0002_0003_u32 {
-                if __key >= 0x0002_0001_u32 {
-                    let __a0: Path<String> = {
-                        #[allow(non_snake_case)]
-                        fn argument_id_of_show<
-                            __T: ::microversion_axum::__private::RouteArgument<__M>,
-                            __M,
-                        >(
-                            __req: &mut ::microversion_axum::__private::Request,
-                            __payload: &mut ::microversion_axum::__private::Payload,
-                        ) -> impl ::core::future::Future<
-                            Output = ::core::result::Result<
-                                __T,
-                                ::microversion_axum::__private::Error,
-                            >,
-                        > {
-                            ::microversion_axum::__private::Extracting::new(
-                                <__T as ::microversion_axum::__private::RouteArgument<
-                                    __M,
-                                >>::extract(__req, __payload),
+            let mut __input = __input;
+            let __version = __input.version;
+            let __answer = async {
+                ::core::result::Result::<
+                    _,
+                    ::microversion_axum::__private::Error,
+                >::Ok({
+                    if __version < ::microversion_axum::__private::Version::new(2, 3) {
+                        if __version
+                            >= ::microversion_axum::__private::Version::new(2, 1)
+                        {
+                            let id: Path<String> = argument_of_show(&mut __input).await?;
+                            let __out = __controller.__mv_show_v0(id).await;
+                            {
+                                let __answer = __out;
+                                response_of_show(__answer, &__input.request)
+                            }
+                        } else {
+                            ::microversion_axum::__private::missing(
+                                __version,
+                                404u16,
+                                ::core::option::Option::None,
+                                <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
+                                "show",
                             )
                         }
-                        match argument_id_of_show(&mut __req, &mut __payload).await {
-                            ::core::result::Result::Ok(__value) => __value,
-                            ::core::result::Result::Err(__error) => {
-                                return ::microversion_axum::__private::error_response(
-                                    __error,
-                                );
-                            }
-                        }
-                    };
-                    let __out = __controller.__mv_show_v0(__a0).await;
-                    {
-                        let __answer = __out;
-                        response_of_show(__answer, &__req)
-                    }
-                } else {
-                    ::microversion_axum::__private::missing(
-                        __version,
-                        404u16,
-                        ::core::option::Option::None,
-                        <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
-                        "show",
-                    )
-                }
-            } else {
-                let __a0: Path<String> = {
-                    #[allow(non_snake_case)]
-                    fn argument_id_of_show<
-                        __T: ::microversion_axum::__private::RouteArgument<__M>,
-                        __M,
-                    >(
-                        __req: &mut ::microversion_axum::__private::Request,
-                        __payload: &mut ::microversion_axum::__private::Payload,
-                    ) -> impl ::core::future::Future<
-                        Output = ::core::result::Result<
-                            __T,
-                            ::microversion_axum::__private::Error,
-                        >,
-                    > {
-                        ::microversion_axum::__private::Extracting::new(
-                            <__T as ::microversion_axum::__private::RouteArgument<
-                                __M,
-                            >>::extract(__req, __payload),
-                        )
-                    }
-                    match argument_id_of_show(&mut __req, &mut __payload).await {
-                        ::core::result::Result::Ok(__value) => __value,
-                        ::core::result::Result::Err(__error) => {
-                            return ::microversion_axum::__private::error_response(
-                                __error,
-                            );
+                    } else {
+                        let id: Path<String> = argument_of_show(&mut __input).await?;
+                        let version: ApiVersion = argument_of_show(&mut __input).await?;
+                        let __out = __controller.__mv_show_v1(id, version).await;
+                        {
+                            let __answer = __out;
+                            response_of_show(__answer, &__input.request)
                         }
                     }
-                };
-                let __a1: ApiVersion = {
-                    #[allow(non_snake_case)]
-                    fn argument_version_of_show<
-                        __T: ::microversion_axum::__private::RouteArgument<__M>,
-                        __M,
-                    >(
-                        __req: &mut ::microversion_axum::__private::Request,
-                        __payload: &mut ::microversion_axum::__private::Payload,
-                    ) -> impl ::core::future::Future<
-                        Output = ::core::result::Result<
-                            __T,
-                            ::microversion_axum::__private::Error,
-                        >,
-                    > {
-                        ::microversion_axum::__private::Extracting::new(
-                            <__T as ::microversion_axum::__private::RouteArgument<
-                                __M,
-                            >>::extract(__req, __payload),
-                        )
-                    }
-                    match argument_version_of_show(&mut __req, &mut __payload).await {
-                        ::core::result::Result::Ok(__value) => __value,
-                        ::core::result::Result::Err(__error) => {
-                            return ::microversion_axum::__private::error_response(
-                                __error,
-                            );
-                        }
-                    }
-                };
-                let __out = __controller.__mv_show_v1(__a0, __a1).await;
-                {
-                    let __answer = __out;
-                    response_of_show(__answer, &__req)
-                }
+                })
             }
+                .await;
+            __answer.unwrap_or_else(::microversion_axum::__private::error_response)
         }
     }
     #[doc(hidden)]
@@ -163,57 +98,46 @@ impl Servers {
         ) -> ::microversion_axum::__private::Response {
             ::microversion_axum::__private::RouteResponse::respond(__out, __req)
         }
+        #[allow(non_snake_case)]
+        fn argument_of_lock<
+            '__a,
+            __T: ::microversion_axum::__private::RouteArgument<__M>,
+            __M,
+        >(
+            __input: &'__a mut ::microversion_axum::__private::OperationInput,
+        ) -> impl ::core::future::Future<
+            Output = ::core::result::Result<__T, ::microversion_axum::__private::Error>,
+        > + use<'__a, __T, __M> {
+            __input.extract()
+        }
         async move {
-            let ::microversion_axum::__private::OperationInput {
-                request: mut __req,
-                payload: mut __payload,
-                version: __version,
-            } = __input;
-            let __key: u32 = __version.packed();
-            if __key >= 0x0002_0004_u32 {
-                let __a0: Json<Value> = {
-                    #[allow(non_snake_case)]
-                    fn argument_body_of_lock<
-                        __T: ::microversion_axum::__private::RouteArgument<__M>,
-                        __M,
-                    >(
-                        __req: &mut ::microversion_axum::__private::Request,
-                        __payload: &mut ::microversion_axum::__private::Payload,
-                    ) -> impl ::core::future::Future<
-                        Output = ::core::result::Result<
-                            __T,
-                            ::microversion_axum::__private::Error,
-                        >,
-                    > {
-                        ::microversion_axum::__private::Extracting::new(
-                            <__T as ::microversion_axum::__private::RouteArgument<
-                                __M,
-                            >>::extract(__req, __payload),
+            let mut __input = __input;
+            let __version = __input.version;
+            let __answer = async {
+                ::core::result::Result::<
+                    _,
+                    ::microversion_axum::__private::Error,
+                >::Ok({
+                    if __version >= ::microversion_axum::__private::Version::new(2, 4) {
+                        let body: Json<Value> = argument_of_lock(&mut __input).await?;
+                        let __out = __controller.__mv_lock_v0(body).await;
+                        {
+                            let __answer = __out;
+                            response_of_lock(__answer, &__input.request)
+                        }
+                    } else {
+                        ::microversion_axum::__private::missing(
+                            __version,
+                            405u16,
+                            ::core::option::Option::None,
+                            <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
+                            "lock",
                         )
                     }
-                    match argument_body_of_lock(&mut __req, &mut __payload).await {
-                        ::core::result::Result::Ok(__value) => __value,
-                        ::core::result::Result::Err(__error) => {
-                            return ::microversion_axum::__private::error_response(
-                                __error,
-                            );
-                        }
-                    }
-                };
-                let __out = __controller.__mv_lock_v0(__a0).await;
-                {
-                    let __answer = __out;
-                    response_of_lock(__answer, &__req)
-                }
-            } else {
-                ::microversion_axum::__private::missing(
-                    __version,
-                    405u16,
-                    ::core::option::Option::None,
-                    <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
-                    "lock",
-                )
+                })
             }
+                .await;
+            __answer.unwrap_or_else(::microversion_axum::__private::error_response)
         }
     }
 }
@@ -274,9 +198,9 @@ impl ::microversion_axum::__private::Controller for Servers {
             path: ::core::option::Option::Some("/v2.1/servers/{id}"),
             variants: &[
                 ::microversion_axum::__private::OperationVariant {
-                    range: ::microversion_axum::__private::packed_range(
-                        0x0002_0001_u32,
-                        0x0002_0002_u32,
+                    range: ::microversion_axum::__private::VersionRange::between(
+                        ::microversion_axum::__private::Version::new(2, 1),
+                        ::microversion_axum::__private::Version::new(2, 2),
                     ),
                     schemas: &[],
                     query_schemas: &[],
@@ -284,9 +208,8 @@ impl ::microversion_axum::__private::Controller for Servers {
                     errors: &[],
                 },
                 ::microversion_axum::__private::OperationVariant {
-                    range: ::microversion_axum::__private::packed_range(
-                        0x0002_0003_u32,
-                        ::core::primitive::u32::MAX,
+                    range: ::microversion_axum::__private::VersionRange::from(
+                        ::microversion_axum::__private::Version::new(2, 3),
                     ),
                     schemas: &[],
                     query_schemas: &[],
@@ -302,9 +225,8 @@ impl ::microversion_axum::__private::Controller for Servers {
             path: ::core::option::Option::Some("/v2.1/servers/{id}"),
             variants: &[
                 ::microversion_axum::__private::OperationVariant {
-                    range: ::microversion_axum::__private::packed_range(
-                        0x0002_0004_u32,
-                        ::core::primitive::u32::MAX,
+                    range: ::microversion_axum::__private::VersionRange::from(
+                        ::microversion_axum::__private::Version::new(2, 4),
                     ),
                     schemas: &[],
                     query_schemas: &[],
@@ -326,23 +248,27 @@ impl ::microversion_axum::__private::Controller for Servers {
 const _: () = {
     const __MV_API: &::microversion_axum::__private::Api = &API;
     ::core::assert!(
-        __MV_API.declares(::microversion_axum::__private::packed_range(0x0002_0001_u32,
-        0x0002_0001_u32)),
+        __MV_API
+        .declares(::microversion_axum::__private::VersionRange::only(::microversion_axum::__private::Version::new(2,
+        1))),
         "a version of `show`, 2.1, is outside the versions declared by `API`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_axum::__private::packed_range(0x0002_0002_u32,
-        0x0002_0002_u32)),
+        __MV_API
+        .declares(::microversion_axum::__private::VersionRange::only(::microversion_axum::__private::Version::new(2,
+        2))),
         "a version of `show`, 2.2, is outside the versions declared by `API`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_axum::__private::packed_range(0x0002_0003_u32,
-        0x0002_0003_u32)),
+        __MV_API
+        .declares(::microversion_axum::__private::VersionRange::only(::microversion_axum::__private::Version::new(2,
+        3))),
         "a version of `show`, 2.3, is outside the versions declared by `API`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_axum::__private::packed_range(0x0002_0004_u32,
-        0x0002_0004_u32)),
+        __MV_API
+        .declares(::microversion_axum::__private::VersionRange::only(::microversion_axum::__private::Version::new(2,
+        4))),
         "a version of `lock`, 2.4, is outside the versions declared by `API`: declare it in its version history first"
     );
 };

@@ -24,71 +24,68 @@ impl Servers {
         ) -> ::microversion_actix::__private::Response {
             ::microversion_actix::__private::RouteResponse::respond(__out, __req)
         }
+        #[allow(non_snake_case)]
+        fn argument_of_show<
+            '__a,
+            __T: ::microversion_actix::__private::RouteArgument<__M>,
+            __M,
+        >(
+            __input: &'__a mut ::microversion_actix::__private::OperationInput,
+        ) -> impl ::core::future::Future<
+            Output = ::core::result::Result<__T, ::microversion_actix::__private::Error>,
+        > + use<'__a, __T, __M> {
+            __input.extract()
+        }
         async move {
-            let ::microversion_actix::__private::OperationInput {
-                request: mut __req,
-                payload: mut __payload,
-                version: __version,
-            } = __input;
-            let __key: u32 = __version.packed();
-            let __variant: usize = if __key < 0x0002_002f_u32 {
-                if __key >= 0x0002_0001_u32 {
-                    0usize
-                } else {
-                    return ::microversion_actix::__private::missing(
-                        __version,
-                        404u16,
-                        ::core::option::Option::None,
-                        <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
-                        "show",
-                    )
-                }
-            } else {
-                1usize
-            };
-            let __a0: Path<u32> = {
-                #[allow(non_snake_case)]
-                fn argument_id_of_show<
-                    __T: ::microversion_actix::__private::RouteArgument,
-                >(
-                    __req: &mut ::microversion_actix::__private::Request,
-                    __payload: &mut ::microversion_actix::__private::Payload,
-                ) -> impl ::core::future::Future<
-                    Output = ::core::result::Result<
-                        __T,
-                        ::microversion_actix::__private::Error,
-                    >,
-                > {
-                    ::microversion_actix::__private::Extracting::new(
-                        <__T as ::microversion_actix::__private::RouteArgument>::extract(
-                            __req,
-                            __payload,
-                        ),
-                    )
-                }
-                match argument_id_of_show(&mut __req, &mut __payload).await {
-                    ::core::result::Result::Ok(__value) => __value,
-                    ::core::result::Result::Err(__error) => {
-                        return ::microversion_actix::__private::error_response(__error);
-                    }
-                }
-            };
-            match __variant {
-                0usize => {
-                    let __out = __controller.__mv_show_v0(__a0).await;
+            let mut __input = __input;
+            let __version = __input.version;
+            let __answer = async {
+                ::core::result::Result::<
+                    _,
+                    ::microversion_actix::__private::Error,
+                >::Ok({
+                    let __variant: usize = if __version
+                        < ::microversion_actix::__private::Version::new(2, 47)
                     {
-                        let __answer = __out;
-                        response_of_show(__answer, &__req)
+                        if __version
+                            >= ::microversion_actix::__private::Version::new(2, 1)
+                        {
+                            0usize
+                        } else {
+                            return ::core::result::Result::Ok(
+                                ::microversion_actix::__private::missing(
+                                    __version,
+                                    404u16,
+                                    ::core::option::Option::None,
+                                    <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
+                                    "show",
+                                ),
+                            )
+                        }
+                    } else {
+                        1usize
+                    };
+                    let id: Path<u32> = argument_of_show(&mut __input).await?;
+                    match __variant {
+                        0usize => {
+                            let __out = __controller.__mv_show_v0(id).await;
+                            {
+                                let __answer = __out;
+                                response_of_show(__answer, &__input.request)
+                            }
+                        }
+                        _ => {
+                            let __out = __controller.__mv_show_v1(id).await;
+                            {
+                                let __answer = __out;
+                                response_of_show(__answer, &__input.request)
+                            }
+                        }
                     }
-                }
-                _ => {
-                    let __out = __controller.__mv_show_v1(__a0).await;
-                    {
-                        let __answer = __out;
-                        response_of_show(__answer, &__req)
-                    }
-                }
+                })
             }
+                .await;
+            __answer.unwrap_or_else(::microversion_actix::__private::error_response)
         }
     }
     #[doc(hidden)]
@@ -125,16 +122,13 @@ impl Servers {
         let __version: ::microversion_actix::__private::Version = ::core::convert::Into::into(
             __version,
         );
-        let __key: u32 = __version.packed();
-        match __key {
-            0x0002_0001_u32 => ::core::result::Result::Ok(self.__mv_view_v0()),
-            0x0002_0002_u32 | 0x0002_0003_u32 => {
-                ::core::result::Result::Ok(self.__mv_view_v1())
-            }
-            0x0002_0005_u32 => ::core::result::Result::Ok(self.__mv_view_v2()),
+        match (__version.major(), __version.minor()) {
+            (2, 1) => ::core::result::Result::Ok(self.__mv_view_v0()),
+            (2, 2 | 3) => ::core::result::Result::Ok(self.__mv_view_v1()),
+            (2, 5) => ::core::result::Result::Ok(self.__mv_view_v2()),
             _ => {
-                if __key < 0x0003_0002_u32 {
-                    if __key >= 0x0002_0006_u32 {
+                if __version < ::microversion_actix::__private::Version::new(3, 2) {
+                    if __version >= ::microversion_actix::__private::Version::new(2, 6) {
                         ::core::result::Result::Ok(self.__mv_view_v3())
                     } else {
                         ::core::result::Result::Err(::microversion_actix::__private::UnservedVersion {
@@ -205,9 +199,9 @@ impl ::microversion_actix::__private::Controller for Servers {
             path: ::core::option::Option::Some("/servers/{id}"),
             variants: &[
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::packed_range(
-                        0x0002_0001_u32,
-                        0x0002_002e_u32,
+                    range: ::microversion_actix::__private::VersionRange::between(
+                        ::microversion_actix::__private::Version::new(2, 1),
+                        ::microversion_actix::__private::Version::new(2, 46),
                     ),
                     schemas: &[],
                     query_schemas: &[],
@@ -215,9 +209,8 @@ impl ::microversion_actix::__private::Controller for Servers {
                     errors: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::packed_range(
-                        0x0002_002f_u32,
-                        ::core::primitive::u32::MAX,
+                    range: ::microversion_actix::__private::VersionRange::from(
+                        ::microversion_actix::__private::Version::new(2, 47),
                     ),
                     schemas: &[],
                     query_schemas: &[],
@@ -233,9 +226,8 @@ impl ::microversion_actix::__private::Controller for Servers {
             path: ::core::option::Option::None,
             variants: &[
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::packed_range(
-                        0x0002_0001_u32,
-                        0x0002_0001_u32,
+                    range: ::microversion_actix::__private::VersionRange::only(
+                        ::microversion_actix::__private::Version::new(2, 1),
                     ),
                     schemas: &[],
                     query_schemas: &[],
@@ -243,9 +235,9 @@ impl ::microversion_actix::__private::Controller for Servers {
                     errors: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::packed_range(
-                        0x0002_0002_u32,
-                        0x0002_0003_u32,
+                    range: ::microversion_actix::__private::VersionRange::between(
+                        ::microversion_actix::__private::Version::new(2, 2),
+                        ::microversion_actix::__private::Version::new(2, 3),
                     ),
                     schemas: &[],
                     query_schemas: &[],
@@ -253,9 +245,8 @@ impl ::microversion_actix::__private::Controller for Servers {
                     errors: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::packed_range(
-                        0x0002_0005_u32,
-                        0x0002_0005_u32,
+                    range: ::microversion_actix::__private::VersionRange::only(
+                        ::microversion_actix::__private::Version::new(2, 5),
                     ),
                     schemas: &[],
                     query_schemas: &[],
@@ -263,9 +254,9 @@ impl ::microversion_actix::__private::Controller for Servers {
                     errors: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::packed_range(
-                        0x0002_0006_u32,
-                        0x0003_0001_u32,
+                    range: ::microversion_actix::__private::VersionRange::between(
+                        ::microversion_actix::__private::Version::new(2, 6),
+                        ::microversion_actix::__private::Version::new(3, 1),
                     ),
                     schemas: &[],
                     query_schemas: &[],
@@ -273,9 +264,8 @@ impl ::microversion_actix::__private::Controller for Servers {
                     errors: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::packed_range(
-                        0x0003_0002_u32,
-                        ::core::primitive::u32::MAX,
+                    range: ::microversion_actix::__private::VersionRange::from(
+                        ::microversion_actix::__private::Version::new(3, 2),
                     ),
                     schemas: &[],
                     query_schemas: &[],
@@ -297,48 +287,57 @@ impl ::microversion_actix::__private::Controller for Servers {
 const _: () = {
     const __MV_API: &::microversion_actix::__private::Api = &COMPUTE;
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0001_u32,
-        0x0002_0001_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,
+        1))),
         "a version of `show`, 2.1, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_002e_u32,
-        0x0002_002e_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,
+        46))),
         "a version of `show`, 2.46, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_002f_u32,
-        0x0002_002f_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,
+        47))),
         "a version of `show`, 2.47, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0002_u32,
-        0x0002_0002_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,
+        2))),
         "a version of `view`, 2.2, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0003_u32,
-        0x0002_0003_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,
+        3))),
         "a version of `view`, 2.3, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0005_u32,
-        0x0002_0005_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,
+        5))),
         "a version of `view`, 2.5, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0006_u32,
-        0x0002_0006_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,
+        6))),
         "a version of `view`, 2.6, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0003_0001_u32,
-        0x0003_0001_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(3,
+        1))),
         "a version of `view`, 3.1, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0003_0002_u32,
-        0x0003_0002_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(3,
+        2))),
         "a version of `view`, 3.2, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
 };

@@ -9,24 +9,22 @@ impl ::microversion_actix::__private::VersionedModel for Flavor {
         let mut __map = __serializer.serialize_map(::core::option::Option::None)?;
         __map.serialize_entry("id", &self.id)?;
         __map.serialize_entry("OS-FLV-EXT-DATA:ephemeral", &self.ephemeral)?;
-        if ::microversion_actix::__private::packed_range(
-                0x0002_0037_u32,
-                ::core::primitive::u32::MAX,
+        if ::microversion_actix::__private::VersionRange::from(
+                ::microversion_actix::__private::Version::new(2, 55),
             )
             .contains(__version)
         {
             __map.serialize_entry("description", &self.description)?;
         }
-        if ::microversion_actix::__private::packed_range(
-                0x0002_003d_u32,
-                ::core::primitive::u32::MAX,
+        if ::microversion_actix::__private::VersionRange::from(
+                ::microversion_actix::__private::Version::new(2, 61),
             )
             .contains(__version)
         {
             __map.serialize_entry("extra_specs", &self.extra_specs)?;
         }
         if ::microversion_actix::__private::VersionRange::until(
-                ::microversion_actix::__private::Version::new(2u16, 74u16),
+                ::microversion_actix::__private::Version::new(2, 74),
             )
             .contains(__version)
         {
@@ -81,9 +79,8 @@ impl ::microversion_actix::__private::VersionedModel for Flavor {
         let __f_description: ::core::option::Option<Option<String>> = ::microversion_actix::__private::read_field(
             &mut __object,
             "description",
-            ::microversion_actix::__private::packed_range(
-                0x0002_0037_u32,
-                ::core::primitive::u32::MAX,
+            ::microversion_actix::__private::VersionRange::from(
+                ::microversion_actix::__private::Version::new(2, 55),
             ),
             ::microversion_actix::__private::Presence::Optional,
             __version,
@@ -95,9 +92,8 @@ impl ::microversion_actix::__private::VersionedModel for Flavor {
         let __f_extra_specs: ::core::option::Option<BTreeMap<String, String>> = ::microversion_actix::__private::read_field(
             &mut __object,
             "extra_specs",
-            ::microversion_actix::__private::packed_range(
-                0x0002_003d_u32,
-                ::core::primitive::u32::MAX,
+            ::microversion_actix::__private::VersionRange::from(
+                ::microversion_actix::__private::Version::new(2, 61),
             ),
             ::microversion_actix::__private::Presence::Default,
             __version,
@@ -173,9 +169,8 @@ impl ::microversion_actix::__private::VersionedModel for Flavor {
                 <u64 as ::microversion_actix::__private::DerivedSchema>::derived_schema(),
             );
         __required.push("OS-FLV-EXT-DATA:ephemeral".into());
-        if ::microversion_actix::__private::packed_range(
-                0x0002_0037_u32,
-                ::core::primitive::u32::MAX,
+        if ::microversion_actix::__private::VersionRange::from(
+                ::microversion_actix::__private::Version::new(2, 55),
             )
             .contains(__version)
         {
@@ -187,9 +182,8 @@ impl ::microversion_actix::__private::VersionedModel for Flavor {
                     > as ::microversion_actix::__private::DerivedSchema>::derived_schema(),
                 );
         }
-        if ::microversion_actix::__private::packed_range(
-                0x0002_003d_u32,
-                ::core::primitive::u32::MAX,
+        if ::microversion_actix::__private::VersionRange::from(
+                ::microversion_actix::__private::Version::new(2, 61),
             )
             .contains(__version)
         {
@@ -206,7 +200,7 @@ impl ::microversion_actix::__private::VersionedModel for Flavor {
             .insert(
                 "swap".into(),
                 if ::microversion_actix::__private::VersionRange::until(
-                        ::microversion_actix::__private::Version::new(2u16, 74u16),
+                        ::microversion_actix::__private::Version::new(2, 74),
                     )
                     .contains(__version)
                 {
@@ -241,9 +235,9 @@ impl ::microversion_actix::__private::VersionedModel for Flavor {
         __out
             .extend_from_slice(
                 &[
-                    ::microversion_actix::__private::Version::new(2u16, 55u16),
-                    ::microversion_actix::__private::Version::new(2u16, 61u16),
-                    ::microversion_actix::__private::Version::new(2u16, 75u16),
+                    ::microversion_actix::__private::Version::new(2, 55),
+                    ::microversion_actix::__private::Version::new(2, 61),
+                    ::microversion_actix::__private::Version::new(2, 75),
                 ],
             );
         <Vec<Link> as ::microversion_actix::__private::VersionedModel>::changes(__out);
@@ -268,18 +262,21 @@ impl ::microversion_actix::__private::VersionedStruct for Flavor {
 const _: () = {
     const __MV_API: &::microversion_actix::__private::Api = &COMPUTE;
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0037_u32,
-        0x0002_0037_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,
+        55))),
         "a version of `description`, 2.55, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_003d_u32,
-        0x0002_003d_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,
+        61))),
         "a version of `extra_specs`, 2.61, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_004a_u32,
-        0x0002_004a_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,
+        74))),
         "a version of a representation of `swap`, 2.74, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
 };

@@ -13,18 +13,17 @@ impl Servers {
                     &[
                         ::microversion_actix::__private::SchemaSource {
                             name: "dummy",
-                            range: ::microversion_actix::__private::packed_range(
-                                0x0002_0003_u32,
-                                0x0002_0008_u32,
+                            range: ::microversion_actix::__private::VersionRange::between(
+                                ::microversion_actix::__private::Version::new(2, 3),
+                                ::microversion_actix::__private::Version::new(2, 8),
                             ),
                             schema: dummy
                                 as fn() -> ::microversion_actix::__private::serde_json::Value,
                         },
                         ::microversion_actix::__private::SchemaSource {
                             name: "dummy2",
-                            range: ::microversion_actix::__private::packed_range(
-                                0x0002_0009_u32,
-                                ::core::primitive::u32::MAX,
+                            range: ::microversion_actix::__private::VersionRange::from(
+                                ::microversion_actix::__private::Version::new(2, 9),
                             ),
                             schema: dummy2
                                 as fn() -> ::microversion_actix::__private::serde_json::Value,
@@ -50,99 +49,48 @@ impl Servers {
         ) -> ::microversion_actix::__private::Response {
             ::microversion_actix::__private::RouteResponse::respond(__out, __req)
         }
+        #[allow(non_snake_case)]
+        fn argument_of_update<
+            '__a,
+            __T: ::microversion_actix::__private::RouteArgument<__M>,
+            __M,
+        >(
+            __input: &'__a mut ::microversion_actix::__private::OperationInput,
+        ) -> impl ::core::future::Future<
+            Output = ::core::result::Result<__T, ::microversion_actix::__private::Error>,
+        > + use<'__a, __T, __M> {
+            __input.extract()
+        }
         async move {
-            let ::microversion_actix::__private::OperationInput {
-                request: mut __req,
-                payload: mut __payload,
-                version: __version,
-            } = __input;
-            let __key: u32 = __version.packed();
-            if __key >= 0x0002_0001_u32 {
-                match ::microversion_actix::__private::validate_body(
-                        &mut __req,
-                        &mut __payload,
-                        __version,
-                        Self::__mv_schemas_update_v0(),
-                    )
-                    .await
-                {
-                    ::core::result::Result::Ok(__value) => __value,
-                    ::core::result::Result::Err(__error) => {
-                        return ::microversion_actix::__private::error_response(__error);
-                    }
-                };
-                let __a0: Path<String> = {
-                    #[allow(non_snake_case)]
-                    fn argument_id_of_update<
-                        __T: ::microversion_actix::__private::RouteArgument,
-                    >(
-                        __req: &mut ::microversion_actix::__private::Request,
-                        __payload: &mut ::microversion_actix::__private::Payload,
-                    ) -> impl ::core::future::Future<
-                        Output = ::core::result::Result<
-                            __T,
-                            ::microversion_actix::__private::Error,
-                        >,
-                    > {
-                        ::microversion_actix::__private::Extracting::new(
-                            <__T as ::microversion_actix::__private::RouteArgument>::extract(
-                                __req,
-                                __payload,
-                            ),
+            let mut __input = __input;
+            let __version = __input.version;
+            let __answer = async {
+                ::core::result::Result::<
+                    _,
+                    ::microversion_actix::__private::Error,
+                >::Ok({
+                    if __version >= ::microversion_actix::__private::Version::new(2, 1) {
+                        __input.validate_body(Self::__mv_schemas_update_v0()).await?;
+                        let id: Path<String> = argument_of_update(&mut __input).await?;
+                        let body: Json<Value> = argument_of_update(&mut __input).await?;
+                        let __out = __controller.__mv_update_v0(id, body).await;
+                        {
+                            let __answer = __out;
+                            response_of_update(__answer, &__input.request)
+                        }
+                    } else {
+                        ::microversion_actix::__private::missing(
+                            __version,
+                            404u16,
+                            ::core::option::Option::None,
+                            <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
+                            "update",
                         )
                     }
-                    match argument_id_of_update(&mut __req, &mut __payload).await {
-                        ::core::result::Result::Ok(__value) => __value,
-                        ::core::result::Result::Err(__error) => {
-                            return ::microversion_actix::__private::error_response(
-                                __error,
-                            );
-                        }
-                    }
-                };
-                let __a1: Json<Value> = {
-                    #[allow(non_snake_case)]
-                    fn argument_body_of_update<
-                        __T: ::microversion_actix::__private::RouteArgument,
-                    >(
-                        __req: &mut ::microversion_actix::__private::Request,
-                        __payload: &mut ::microversion_actix::__private::Payload,
-                    ) -> impl ::core::future::Future<
-                        Output = ::core::result::Result<
-                            __T,
-                            ::microversion_actix::__private::Error,
-                        >,
-                    > {
-                        ::microversion_actix::__private::Extracting::new(
-                            <__T as ::microversion_actix::__private::RouteArgument>::extract(
-                                __req,
-                                __payload,
-                            ),
-                        )
-                    }
-                    match argument_body_of_update(&mut __req, &mut __payload).await {
-                        ::core::result::Result::Ok(__value) => __value,
-                        ::core::result::Result::Err(__error) => {
-                            return ::microversion_actix::__private::error_response(
-                                __error,
-                            );
-                        }
-                    }
-                };
-                let __out = __controller.__mv_update_v0(__a0, __a1).await;
-                {
-                    let __answer = __out;
-                    response_of_update(__answer, &__req)
-                }
-            } else {
-                ::microversion_actix::__private::missing(
-                    __version,
-                    404u16,
-                    ::core::option::Option::None,
-                    <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
-                    "update",
-                )
+                })
             }
+                .await;
+            __answer.unwrap_or_else(::microversion_actix::__private::error_response)
         }
     }
     #[doc(hidden)]
@@ -160,16 +108,15 @@ impl Servers {
     fn version_specific_func(
         &self,
         __version: impl ::core::convert::Into<::microversion_actix::__private::Version>,
-        __a0: &str,
+        arg: &str,
     ) -> String {
         let __version: ::microversion_actix::__private::Version = ::core::convert::Into::into(
             __version,
         );
-        let __key: u32 = __version.packed();
-        if __key < 0x0002_0005_u32 {
-            self.__mv_version_specific_func_v0(__a0)
+        if __version < ::microversion_actix::__private::Version::new(2, 5) {
+            self.__mv_version_specific_func_v0(arg)
         } else {
-            self.__mv_version_specific_func_v1(__a0)
+            self.__mv_version_specific_func_v1(arg)
         }
     }
     #[doc(hidden)]
@@ -234,16 +181,15 @@ impl ::microversion_actix::__private::Controller for Servers {
             path: ::core::option::Option::Some("/servers/{id}"),
             variants: &[
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::packed_range(
-                        0x0002_0001_u32,
-                        ::core::primitive::u32::MAX,
+                    range: ::microversion_actix::__private::VersionRange::from(
+                        ::microversion_actix::__private::Version::new(2, 1),
                     ),
                     schemas: &[
                         ::microversion_actix::__private::SchemaDescription {
                             name: "dummy",
-                            range: ::microversion_actix::__private::packed_range(
-                                0x0002_0003_u32,
-                                0x0002_0008_u32,
+                            range: ::microversion_actix::__private::VersionRange::between(
+                                ::microversion_actix::__private::Version::new(2, 3),
+                                ::microversion_actix::__private::Version::new(2, 8),
                             ),
                             document: ::microversion_actix::__private::SchemaDocument::Fixed(
                                 dummy
@@ -252,9 +198,8 @@ impl ::microversion_actix::__private::Controller for Servers {
                         },
                         ::microversion_actix::__private::SchemaDescription {
                             name: "dummy2",
-                            range: ::microversion_actix::__private::packed_range(
-                                0x0002_0009_u32,
-                                ::core::primitive::u32::MAX,
+                            range: ::microversion_actix::__private::VersionRange::from(
+                                ::microversion_actix::__private::Version::new(2, 9),
                             ),
                             document: ::microversion_actix::__private::SchemaDocument::Fixed(
                                 dummy2
@@ -275,9 +220,9 @@ impl ::microversion_actix::__private::Controller for Servers {
             path: ::core::option::Option::None,
             variants: &[
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::packed_range(
-                        0x0002_0001_u32,
-                        0x0002_0004_u32,
+                    range: ::microversion_actix::__private::VersionRange::between(
+                        ::microversion_actix::__private::Version::new(2, 1),
+                        ::microversion_actix::__private::Version::new(2, 4),
                     ),
                     schemas: &[],
                     query_schemas: &[],
@@ -285,9 +230,8 @@ impl ::microversion_actix::__private::Controller for Servers {
                     errors: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
-                    range: ::microversion_actix::__private::packed_range(
-                        0x0002_0005_u32,
-                        ::core::primitive::u32::MAX,
+                    range: ::microversion_actix::__private::VersionRange::from(
+                        ::microversion_actix::__private::Version::new(2, 5),
                     ),
                     schemas: &[],
                     query_schemas: &[],
@@ -310,37 +254,44 @@ impl ::microversion_actix::__private::Controller for Servers {
 const _: () = {
     const __MV_API: &::microversion_actix::__private::Api = &COMPUTE;
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0001_u32,
-        0x0002_0001_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,
+        1))),
         "a version of `update`, 2.1, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0003_u32,
-        0x0002_0003_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,
+        3))),
         "a version of the schema `dummy`, 2.3, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0008_u32,
-        0x0002_0008_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,
+        8))),
         "a version of the schema `dummy`, 2.8, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0009_u32,
-        0x0002_0009_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,
+        9))),
         "a version of the schema `dummy2`, 2.9, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0004_u32,
-        0x0002_0004_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,
+        4))),
         "a version of `version_specific_func`, 2.4, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.declares(::microversion_actix::__private::packed_range(0x0002_0005_u32,
-        0x0002_0005_u32)),
+        __MV_API
+        .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,
+        5))),
         "a version of `version_specific_func`, 2.5, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
     ::core::assert!(
-        __MV_API.compiled_min().packed() >= ((2u16 as u32) << 16 | 1u16 as u32),
+        __MV_API.compiled_min().packed() >=
+        ::microversion_actix::__private::Version::new(2, 1).packed(),
         "`version_specific_func` returns its value directly, since its variants serve every version from 2.1 on without a gap, but the API starts before 2.1: add a variant for the versions before it, or bound its last variant to return `Result<_, UnservedVersion>`"
     );
 };
