@@ -7,8 +7,7 @@ use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 
-use actix_web::HttpRequest;
-use actix_web::http::header::HeaderName;
+use actix_web::http::header::{HeaderMap, HeaderName};
 use futures_util::future::LocalBoxFuture;
 
 use crate::{ApiError, Version};
@@ -18,7 +17,7 @@ use crate::{ApiError, Version};
 /// be read is a 503, not a silent change of version).
 pub type ClientChoice = Result<Option<Version>, ApiError>;
 
-type Choose = dyn Fn(&HttpRequest) -> LocalBoxFuture<'static, ClientChoice> + Send + Sync;
+type Choose = dyn Fn(&HeaderMap) -> LocalBoxFuture<'static, ClientChoice> + Send + Sync;
 
 /// The hook that chooses the version of a request naming none, and the
 /// request headers it reads. Given to
@@ -43,8 +42,8 @@ type Choose = dyn Fn(&HttpRequest) -> LocalBoxFuture<'static, ClientChoice> + Se
 /// let pins: Arc<HashMap<String, Version>> = Arc::new(HashMap::from([
 ///     ("token-a".to_owned(), Version::lit("2.50")),
 /// ]));
-/// let client_default = ClientDefault::new(&["X-Auth-Token"], move |req| {
-///     let token = req.headers().get("X-Auth-Token").and_then(|v| v.to_str().ok()).map(str::to_owned);
+/// let client_default = ClientDefault::new(&["X-Auth-Token"], move |headers| {
+///     let token = headers.get("X-Auth-Token").and_then(|v| v.to_str().ok()).map(str::to_owned);
 ///     let pins = Arc::clone(&pins);
 ///     async move { Ok(token.and_then(|t| pins.get(&t).copied())) }
 /// });
@@ -58,9 +57,10 @@ pub struct ClientDefault {
 }
 
 impl ClientDefault {
-    /// A hook reading the request headers `names`. `choose` runs on
-    /// the worker that serves the request; the future it returns may wait
-    /// on I/O (a database) and must not keep the request.
+    /// A hook reading the request headers `names`, given the request's
+    /// headers (the same closure serves on axum). `choose` runs on the
+    /// worker that serves the request; the future it returns may wait on
+    /// I/O (a database) and must not keep the headers.
     ///
     /// # Panics
     ///
@@ -68,7 +68,7 @@ impl ClientDefault {
     /// deployment, found at start-up.
     pub fn new<F, Fut>(names: &[&'static str], choose: F) -> ClientDefault
     where
-        F: Fn(&HttpRequest) -> Fut + Send + Sync + 'static,
+        F: Fn(&HeaderMap) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ClientChoice> + 'static,
     {
         let reads: Vec<HeaderName> = names
@@ -92,9 +92,9 @@ impl ClientDefault {
         &self.vary
     }
 
-    /// Asks the hook for the version of `req`.
-    pub(crate) fn choose(&self, req: &HttpRequest) -> LocalBoxFuture<'static, ClientChoice> {
-        (self.choose)(req)
+    /// Asks the hook for the version of a request with `headers`.
+    pub(crate) fn choose(&self, headers: &HeaderMap) -> LocalBoxFuture<'static, ClientChoice> {
+        (self.choose)(headers)
     }
 }
 

@@ -30,7 +30,8 @@ use crate::{Api, ApiError, Version, version::VersionCap};
 /// - any other method on these paths: 405 with `Allow: GET` and a JSON body.
 ///
 /// Version headers are ignored. `self` links are built from the
-/// [`PublicUrl`] in app data (by default the request's own `Host` and the
+/// [`PublicUrl`] given to [`Discovery::with_public_url`], else the one in
+/// app data (by default the request's own `Host` and the
 /// connection's scheme, forwarded headers ignored), the configured
 /// [`Discovery::with_prefix`] for a proxy that strips a path (when the links come
 /// from the request), the path the endpoints are mounted at, and the API's
@@ -65,6 +66,7 @@ pub struct Discovery {
     /// The APIs, each with the cap handle it follows and its client default.
     listed: ListedApis<ClientDefault>,
     prefix: String,
+    public_url: Option<PublicUrl>,
     errors: ErrorRenderer,
 }
 
@@ -74,6 +76,7 @@ impl Discovery {
         Discovery {
             listed: ListedApis::new(apis),
             prefix: String::new(),
+            public_url: None,
             errors: Discovery::renderer(apis, ApiSigErrors),
         }
     }
@@ -83,6 +86,14 @@ impl Discovery {
     /// [`PublicUrl`] carries its own prefix: this one is then not added.
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> Discovery {
         self.prefix = microversion_core::path_prefix(&prefix.into());
+        self
+    }
+
+    /// Builds `self` links as `public_url` says, whatever the app data
+    /// holds: a fixed URL ([`PublicUrl::fixed`]), or the request read
+    /// through trusted proxies.
+    pub fn with_public_url(mut self, public_url: PublicUrl) -> Discovery {
+        self.public_url = Some(public_url);
         self
     }
 
@@ -125,7 +136,9 @@ impl Discovery {
                 continue;
             };
             vary.push(client_default.vary());
-            versions.push(client_default.choose(req).await?.and_then(|pinned| api.client_version(pinned)));
+            versions.push(
+                client_default.choose(req.headers()).await?.and_then(|pinned| api.client_version(pinned)),
+            );
         }
         Ok((versions, vary))
     }
@@ -155,7 +168,9 @@ impl Discovery {
     fn root_url(&self, req: &HttpRequest, tail: &str) -> (String, Option<&'static str>) {
         let path = req.path().trim_end_matches('/');
         let mount = path.strip_suffix(tail).unwrap_or(path);
-        (req.public_url().service_root(&req.link_base(), &self.prefix, mount), req.link_vary())
+        let public = self.public_url.as_ref().unwrap_or_else(|| req.public_url());
+        let base = crate::public_url::link_base_by(req, public);
+        (public.service_root(&base, &self.prefix, mount), public.vary(req.peer_addr().map(|peer| peer.ip())))
     }
 
     /// A document, with `Vary` naming the headers it was built from.

@@ -280,7 +280,7 @@ where
         if negotiated.source == VersionSource::Default
             && let Some(client_default) = &state.client_default
         {
-            let choice = client_default.choose(req.request());
+            let choice = client_default.choose(req.headers());
             let service = Rc::clone(&self.service);
             // Boxed: only the requests a client default may choose for pay
             // for the allocation.

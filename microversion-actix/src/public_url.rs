@@ -54,25 +54,31 @@ impl RequestLinks for HttpRequest {
     }
 
     fn link_base(&self) -> String {
-        let first = |name| self.headers().get(name).and_then(|v| v.to_str().ok());
-        let secure = match self.uri().scheme_str() {
-            Some(scheme) => scheme.eq_ignore_ascii_case("https"),
-            None => self.app_config().secure(),
-        };
-        self.public_url().base(&RequestOrigin {
-            peer: self.peer_addr().map(|peer| peer.ip()),
-            secure,
-            host: first(header::HOST).or_else(|| self.uri().authority().map(|a| a.as_str())),
-            configured_host: self.app_config().host(),
-            forwarded: first(header::FORWARDED),
-            forwarded_host: first(header::X_FORWARDED_HOST),
-            forwarded_proto: first(header::X_FORWARDED_PROTO),
-        })
+        link_base_by(self, self.public_url())
     }
 
     fn link_vary(&self) -> Option<&'static str> {
         self.public_url().vary(self.peer_addr().map(|peer| peer.ip()))
     }
+}
+
+/// The service root of `req` as `public` reads it (discovery's own
+/// [`PublicUrl`] where it has one, else the request's).
+pub(crate) fn link_base_by(req: &HttpRequest, public: &PublicUrl) -> String {
+    let first = |name| req.headers().get(name).and_then(|v| v.to_str().ok());
+    let secure = match req.uri().scheme_str() {
+        Some(scheme) => scheme.eq_ignore_ascii_case("https"),
+        None => req.app_config().secure(),
+    };
+    public.base(&RequestOrigin {
+        peer: req.peer_addr().map(|peer| peer.ip()),
+        secure,
+        host: first(header::HOST).or_else(|| req.uri().authority().map(|a| a.as_str())),
+        configured_host: req.app_config().host(),
+        forwarded: first(header::FORWARDED),
+        forwarded_host: first(header::X_FORWARDED_HOST),
+        forwarded_proto: first(header::X_FORWARDED_PROTO),
+    })
 }
 
 #[cfg(test)]

@@ -38,9 +38,9 @@ async fn show(version: ApiVersion) -> HttpResponse {
 /// served: pinned by a newer release, rolled back since), `ancient` 1.0
 /// (below it), `broken` a store failure, anything else the API's default.
 fn accounts(calls: Arc<AtomicUsize>) -> ClientDefault {
-    ClientDefault::new(&["X-Account"], move |req| {
+    ClientDefault::new(&["X-Account"], move |headers| {
         calls.fetch_add(1, Ordering::SeqCst);
-        let account = req.headers().get("X-Account").and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let account = headers.get("X-Account").and_then(|v| v.to_str().ok()).map(str::to_owned);
         async move {
             match account.as_deref() {
                 Some("pinned") => Ok(Some(Version::lit("2.2"))),

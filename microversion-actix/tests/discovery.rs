@@ -194,6 +194,36 @@ async fn a_fixed_public_url_wins_and_adds_no_vary() {
     assert_eq!(doc["versions"][0]["links"][0]["href"], "http://public.example/v2.1/");
 }
 
+/// Discovery's own public URL wins over the app's, as on axum: links and
+/// `Vary` follow it, and the app's other routes keep the app's.
+#[actix_web::test]
+async fn discovery_s_own_public_url_wins_over_the_app_s() {
+    let own = PublicUrl::fixed("https://cloud.example/compute/").unwrap();
+    let app_wide = PublicUrl::fixed("http://internal.example").unwrap();
+    let app = test::init_service(
+        app_with(VersionNegotiation::new(API), Discovery::new(&[API]).with_public_url(own))
+            .app_data(app_wide),
+    )
+    .await;
+    for path in ["/", "/v2.1", "/v2.1/"] {
+        let res = test::call_service(&app, forged(path, "192.0.2.7:40000")).await;
+        assert_eq!(header(&res, "Vary"), None, "{path}: a fixed URL reads no header");
+        let doc = read_json(res).await.to_string();
+        assert!(doc.contains("\"https://cloud.example/compute/v2.1/\""), "{path}: {doc}");
+        assert!(!doc.contains("internal.example"), "{path}: {doc}");
+    }
+    // A URL read from the request, given to discovery alone, names `Host` in `Vary`.
+    let app = test::init_service(
+        app_with(VersionNegotiation::new(API), Discovery::new(&[API]).with_public_url(PublicUrl::default()))
+            .app_data(PublicUrl::fixed("http://internal.example").unwrap()),
+    )
+    .await;
+    let res = test::call_service(&app, forged("/", "192.0.2.7:40000")).await;
+    assert_eq!(header(&res, "Vary").as_deref(), Some("Host"));
+    let doc = read_json(res).await.to_string();
+    assert!(!doc.contains("internal.example"), "{doc}");
+}
+
 /// Regression (reliability work): Cinder's API has the id `v3.0` and lives
 /// under `/v3`; discovery advertised `/v3.0/` and `GET /v3/` answered "v3
 /// does not exist" while `/v3/volumes` worked.

@@ -94,7 +94,7 @@ impl Discovery {
 
     /// Shows the served maximum of `cap`'s API as it is when each document
     /// is asked for: share the handle given to
-    /// [`VersionNegotiationLayer::with_version_cap`](crate::VersionNegotiationLayer::with_version_cap).
+    /// [`VersionNegotiation::with_version_cap`](crate::VersionNegotiation::with_version_cap).
     pub fn with_version_cap(mut self, cap: VersionCap) -> Discovery {
         self.listed.follow_cap(cap);
         self
@@ -103,7 +103,7 @@ impl Discovery {
     /// Shows each client the version its requests to `api` get when they
     /// name none (`client_version` in the API's entries), as
     /// `client_default` chooses it for the layer
-    /// ([`VersionNegotiationLayer::with_client_default`](crate::VersionNegotiationLayer::with_client_default));
+    /// ([`VersionNegotiation::with_client_default`](crate::VersionNegotiation::with_client_default));
     /// the documents then name the headers it reads in `Vary`. A hook that
     /// fails answers its own response.
     pub fn with_client_default(mut self, api: &Api, client_default: ClientDefault) -> Discovery {
@@ -128,8 +128,10 @@ impl Discovery {
             };
             vary.push(client_default.vary().to_owned());
             let api = self.current(index);
-            versions
-                .push(client_default.choose(headers).await?.and_then(|pinned| api.client_version(pinned)));
+            let service = Some(api.service_type());
+            let chosen =
+                client_default.choose(headers).await.map_err(|e| e.render(&*self.format, service))?;
+            versions.push(chosen.and_then(|pinned| api.client_version(pinned)));
         }
         Ok((versions, vary))
     }

@@ -28,9 +28,9 @@ use microversion_core::{
 /// (docs/reference.md §5).
 ///
 /// As a response it is an API-SIG errors document; behind a
-/// [`VersionNegotiationLayer`](crate::VersionNegotiationLayer) the layer
+/// [`VersionNegotiation`](crate::VersionNegotiation) the layer
 /// renders it again in the API's format
-/// ([`with_error_format`](crate::VersionNegotiationLayer::with_error_format)),
+/// ([`with_error_format`](crate::VersionNegotiation::with_error_format)),
 /// its code prefixed with the service type, so that a handler's error and
 /// the layer's own refusals read alike.
 ///

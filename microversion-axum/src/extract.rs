@@ -10,7 +10,7 @@ use microversion_core::{Negotiated, Version, VersionRange, VersionSource};
 use crate::ApiError;
 pub(crate) use crate::middleware::negotiated;
 
-/// The version [`VersionNegotiationLayer`](crate::VersionNegotiationLayer)
+/// The version [`VersionNegotiation`](crate::VersionNegotiation)
 /// negotiated for the request, compared with [`Version`]s as Nova's
 /// `req.api_version_request` is:
 ///
@@ -90,7 +90,7 @@ impl<S: Send + Sync> FromRequestParts<S> for ApiVersion {
 /// The 500 of a route that needs the negotiated version outside the layer.
 pub(crate) fn no_layer(parts: &Parts) -> Response {
     let detail = format!(
-        "{} {}: the route reads the API version, but no VersionNegotiationLayer is in front of it",
+        "{} {}: the route reads the API version, but no VersionNegotiation is in front of it",
         parts.method,
         parts.uri.path()
     );

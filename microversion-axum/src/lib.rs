@@ -6,7 +6,7 @@
 //! (`OpenStack-API-Version: compute 2.27`) and gets exactly that version's
 //! behaviour; a client that asks for nothing keeps the oldest behaviour.
 //!
-//! - [`VersionNegotiationLayer`]: the tower layer that negotiates each
+//! - [`VersionNegotiation`]: the tower layer that negotiates each
 //!   request, answers 400 and 406 itself, and puts `OpenStack-API-Version`,
 //!   the legacy headers, deprecation headers and `Vary` on every answer;
 //! - [`ApiVersion`]: the negotiated version as a handler argument;
@@ -38,7 +38,7 @@
 //!
 //! ```
 //! use axum::{Router, routing::get};
-//! use microversion_axum::{Api, ApiVersion, Discovery, Microversion, Version, VersionNegotiationLayer};
+//! use microversion_axum::{Api, ApiVersion, Discovery, Microversion, Version, VersionNegotiation};
 //!
 //! const COMPUTE: Api = Api::new("compute", &[
 //!     Microversion::new("2.1", "Initial version."),
@@ -50,7 +50,7 @@
 //!     if version >= Version::lit("2.2") { "vm on compute-1".into() } else { "vm".into() }
 //! }
 //!
-//! let api = Router::new().route("/v2.1/servers/{id}", get(show)).layer(VersionNegotiationLayer::new(COMPUTE));
+//! let api = Router::new().route("/v2.1/servers/{id}", get(show)).layer(VersionNegotiation::new(COMPUTE));
 //! let app: Router = Router::from(Discovery::new(&[COMPUTE])).merge(api);
 //! ```
 
@@ -85,7 +85,7 @@ pub use extract::ApiVersion;
 pub use microversion_core::{Api, Microversion, Version};
 #[doc(inline)]
 pub use microversion_macros::controller;
-pub use middleware::VersionNegotiationLayer;
+pub use middleware::VersionNegotiation;
 pub use model::{Versioned, VersionedModel};
 pub use serve::serve;
 

@@ -1,4 +1,4 @@
-//! [`VersionNegotiationLayer`]: the tower layer that negotiates every
+//! [`VersionNegotiation`]: the tower layer that negotiates every
 //! request of the routes it wraps and stamps the version headers on every
 //! answer (docs/reference.md §3), by the core's rules, as the actix
 //! middleware does; a default version per client ([`ClientDefault`]) and
@@ -29,7 +29,7 @@ use microversion_core::{
 /// middleware `VersionNegotiation` does (docs/reference.md §2, §3):
 ///
 /// - a malformed version answers 400 and an unserved one 406, in the API's
-///   error format (API-SIG errors unless [`VersionNegotiationLayer::with_error_format`]
+///   error format (API-SIG errors unless [`VersionNegotiation::with_error_format`]
 ///   says otherwise), with the served range in the body and in
 ///   `OpenStack-API-Minimum-Version` / `-Maximum-Version`, and
 ///   `Cache-Control: no-store`;
@@ -40,7 +40,7 @@ use microversion_core::{
 ///
 /// ```
 /// use axum::{Router, routing::get};
-/// use microversion_axum::{Api, ApiVersion, Microversion, VersionNegotiationLayer};
+/// use microversion_axum::{Api, ApiVersion, Microversion, VersionNegotiation};
 ///
 /// const COMPUTE: Api = Api::new("compute", &[
 ///     Microversion::new("2.1", "Initial version."),
@@ -53,43 +53,41 @@ use microversion_core::{
 ///
 /// let app: Router = Router::new()
 ///     .route("/v2.1/servers", get(show))
-///     .layer(VersionNegotiationLayer::new(COMPUTE));
+///     .layer(VersionNegotiation::new(COMPUTE));
 /// ```
 #[derive(Clone)]
-pub struct VersionNegotiationLayer {
+pub struct VersionNegotiation {
     state: Arc<State>,
 }
 
-impl std::fmt::Debug for VersionNegotiationLayer {
+impl std::fmt::Debug for VersionNegotiation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("VersionNegotiationLayer").field("api", &self.state.api).finish_non_exhaustive()
+        f.debug_struct("VersionNegotiation").field("api", &self.state.api).finish_non_exhaustive()
     }
 }
 
-impl VersionNegotiationLayer {
+impl VersionNegotiation {
     /// The layer for `api`, with API-SIG error bodies; a cap set with
     /// [`Api::capped_at`] is honoured.
-    pub fn new(api: Api) -> VersionNegotiationLayer {
-        VersionNegotiationLayer {
-            state: Arc::new(State::new(api, VersionCap::new(&api), Arc::new(ApiSigErrors))),
-        }
+    pub fn new(api: Api) -> VersionNegotiation {
+        VersionNegotiation { state: Arc::new(State::new(api, VersionCap::new(&api), Arc::new(ApiSigErrors))) }
     }
 
     /// Renders refusals with `format` ([`microversion_core::NovaFaults`] for Nova's faults).
-    pub fn with_error_format(self, format: impl ProblemFormat) -> VersionNegotiationLayer {
+    pub fn with_error_format(self, format: impl ProblemFormat) -> VersionNegotiation {
         let state = &self.state;
         self.rebuilt(state.api, state.cap.clone(), Arc::new(format), state.client_default.clone())
     }
 
     /// Lowers the served maximum (see [`Api::capped_at`]).
-    pub fn capped_at(self, cap: Version) -> Result<VersionNegotiationLayer, CapError> {
+    pub fn capped_at(self, cap: Version) -> Result<VersionNegotiation, CapError> {
         let (api, state) = (self.state.api.capped_at(cap)?, &self.state);
         Ok(self.rebuilt(api, VersionCap::new(&api), Arc::clone(&state.format), state.client_default.clone()))
     }
 
     /// Reads the served maximum from `cap`, a handle changed while serving
     /// and shared with discovery (docs/reference.md §13.4).
-    pub fn with_version_cap(self, cap: VersionCap) -> VersionNegotiationLayer {
+    pub fn with_version_cap(self, cap: VersionCap) -> VersionNegotiation {
         let state = &self.state;
         self.rebuilt(*cap.declaration(), cap, Arc::clone(&state.format), state.client_default.clone())
     }
@@ -97,7 +95,7 @@ impl VersionNegotiationLayer {
     /// Asks `client_default` for the version of each request that names
     /// none (docs/reference.md §3.6), as the actix middleware's
     /// `with_client_default` does; its headers are named in `Vary`.
-    pub fn with_client_default(self, client_default: ClientDefault) -> VersionNegotiationLayer {
+    pub fn with_client_default(self, client_default: ClientDefault) -> VersionNegotiation {
         let state = &self.state;
         self.rebuilt(state.api, state.cap.clone(), Arc::clone(&state.format), Some(client_default))
     }
@@ -109,17 +107,18 @@ impl VersionNegotiationLayer {
         cap: VersionCap,
         format: Arc<dyn ProblemFormat>,
         client_default: Option<ClientDefault>,
-    ) -> VersionNegotiationLayer {
+    ) -> VersionNegotiation {
         let mut state = State::new(api, cap, format);
         state.set_client_default(client_default);
-        VersionNegotiationLayer { state: Arc::new(state) }
+        VersionNegotiation { state: Arc::new(state) }
     }
 }
 
 /// What a [`ClientDefault`] answers: the client's version, `None` for the
-/// API's default, or the answer to give instead (a store that cannot be
-/// read is a 5xx, not a silent change of version).
-pub type ClientChoice = Result<Option<Version>, Response>;
+/// API's default, or the error the request is answered with, in the API's
+/// format (a store that cannot be read is a 503, not a silent change of
+/// version).
+pub type ClientChoice = Result<Option<Version>, ApiError>;
 
 type Choose = dyn Fn(&HeaderMap) -> Pin<Box<dyn Future<Output = ClientChoice> + Send>> + Send + Sync;
 
@@ -139,13 +138,14 @@ type Choose = dyn Fn(&HeaderMap) -> Pin<Box<dyn Future<Output = ClientChoice> + 
 /// ```
 #[derive(Clone)]
 pub struct ClientDefault {
+    reads: Vec<HeaderName>,
     vary: String,
     choose: Arc<Choose>,
 }
 
 impl std::fmt::Debug for ClientDefault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ClientDefault").field("vary", &self.vary).finish_non_exhaustive()
+        f.debug_struct("ClientDefault").field("reads", &self.reads).finish_non_exhaustive()
     }
 }
 
@@ -163,12 +163,20 @@ impl ClientDefault {
         F: Fn(&HeaderMap) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ClientChoice> + Send + 'static,
     {
-        for name in names {
-            if HeaderName::try_from(*name).is_err() {
-                panic!("ClientDefault: {name:?} is not a header name");
-            }
-        }
-        ClientDefault { vary: names.join(", "), choose: Arc::new(move |headers| Box::pin(choose(headers))) }
+        let reads: Vec<HeaderName> = names
+            .iter()
+            .map(|name| {
+                HeaderName::try_from(*name)
+                    .unwrap_or_else(|_| panic!("ClientDefault: {name:?} is not a header name"))
+            })
+            .collect();
+        let vary = names.join(", ");
+        ClientDefault { reads, vary, choose: Arc::new(move |headers| Box::pin(choose(headers))) }
+    }
+
+    /// The request headers the hook reads.
+    pub fn reads(&self) -> &[HeaderName] {
+        &self.reads
     }
 
     /// The names of the headers read, as a `Vary` value.
@@ -182,7 +190,7 @@ impl ClientDefault {
     }
 }
 
-impl<S> tower_layer::Layer<S> for VersionNegotiationLayer {
+impl<S> tower_layer::Layer<S> for VersionNegotiation {
     type Service = VersionNegotiationService<S>;
 
     fn layer(&self, inner: S) -> VersionNegotiationService<S> {
@@ -190,7 +198,7 @@ impl<S> tower_layer::Layer<S> for VersionNegotiationLayer {
     }
 }
 
-/// The service [`VersionNegotiationLayer`] wraps around routes.
+/// The service [`VersionNegotiation`] wraps around routes.
 #[derive(Clone)]
 pub struct VersionNegotiationService<S> {
     inner: S,
@@ -276,8 +284,8 @@ where
     let negotiated = match chosen {
         Ok(Some(pinned)) => state.api.negotiate_pinned(pinned, state.cap.get()),
         Ok(None) => negotiated,
-        Err(res) => {
-            let res = state.finish(res, None);
+        Err(err) => {
+            let res = state.finish(axum::response::IntoResponse::into_response(err), None);
             // Counted as the request stood: naming no version.
             observe::count(&state.api, &negotiated, res.status().as_u16());
             return Ok(res);

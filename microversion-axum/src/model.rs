@@ -19,7 +19,7 @@ use crate::body::{ParsedJson, read_bytes};
 use crate::extract::{negotiated, no_layer};
 
 /// A model at the request's negotiated version, both ways: as an answer it
-/// is rendered at that version by the [`VersionNegotiationLayer`](crate::VersionNegotiationLayer)
+/// is rendered at that version by the [`VersionNegotiation`](crate::VersionNegotiation)
 /// (fields outside their range left out; the handler never passes the
 /// version); as an argument it is the request body read at that version,
 /// validated by the model's schema for it, then parsed.
@@ -114,7 +114,7 @@ impl Unrendered {
 /// mistake, which the layer replaces with the model at the version.
 impl<T: VersionedModel + Send + Sync + 'static> IntoResponse for Versioned<T> {
     fn into_response(self) -> Response {
-        let detail = "a Versioned answer is rendered at the negotiated version by the VersionNegotiationLayer, \
+        let detail = "a Versioned answer is rendered at the negotiated version by the VersionNegotiation, \
                       which is not in front of this route";
         let mut res = ApiError::internal(detail).into_response();
         res.extensions_mut().insert(Unrendered(Arc::new(self)));

@@ -8,12 +8,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use axum::Router;
-use axum::response::IntoResponse as _;
 use axum::routing::get;
 use http::StatusCode;
 use http_body_util::BodyExt as _;
 use microversion_axum::{
-    Api, ApiVersion, Microversion, Version, VersionNegotiationLayer, middleware::ClientDefault,
+    Api, ApiError, ApiVersion, Microversion, Version, VersionNegotiation, middleware::ClientDefault,
     version::VersionSource,
 };
 use tower::ServiceExt as _;
@@ -48,7 +47,7 @@ fn accounts(calls: Arc<AtomicUsize>) -> ClientDefault {
                 Some("future") => Ok(Some(Version::new(9, 9))),
                 Some("ancient") => Ok(Some(Version::new(1, 0))),
                 Some("broken") => {
-                    Err((StatusCode::SERVICE_UNAVAILABLE, "The store is down.").into_response())
+                    Err(ApiError::from_status(StatusCode::SERVICE_UNAVAILABLE, "The store is down."))
                 }
                 _ => Ok(None),
             }
@@ -75,7 +74,7 @@ async fn get_with(app: &Router, headers: &[(&str, &str)]) -> (u16, String, Strin
 #[tokio::test]
 async fn the_hook_chooses_only_for_requests_naming_no_version() {
     let calls = Arc::new(AtomicUsize::new(0));
-    let layer = VersionNegotiationLayer::new(API).with_client_default(accounts(calls.clone()));
+    let layer = VersionNegotiation::new(API).with_client_default(accounts(calls.clone()));
     // The builders after it keep the hook.
     let layer = layer.capped_at(Version::lit("2.4")).expect("a declared version");
     let app = Router::new().route("/servers", get(show)).layer(layer);
@@ -94,8 +93,12 @@ async fn the_hook_chooses_only_for_requests_naming_no_version() {
     assert_eq!(get_with(&app, &[("X-Account", "someone")]).await.1, "2.1 default");
     assert_eq!(get_with(&app, &[]).await.1, "2.1 default");
 
+    // The hook's error is answered in the API's format, with its service.
     let (status, body, vary) = get_with(&app, &[("X-Account", "broken")]).await;
-    assert_eq!((status, body.as_str()), (503, "The store is down."));
+    assert_eq!(status, 503);
+    let error: serde_json::Value = serde_json::from_str(&body).expect("a JSON error");
+    assert_eq!(error["errors"][0]["detail"], "The store is down.", "{body}");
+    assert_eq!(error["errors"][0]["code"], "compute.service-unavailable", "{body}");
     assert!(vary.contains("X-Account"), "Vary {vary:?}");
 
     let (status, _, vary) = get_with(&app, &[("OpenStack-API-Version", "compute 2.9")]).await;
@@ -136,6 +139,9 @@ async fn discovery_shows_each_client_its_version() {
         .await
         .expect("infallible");
     assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let body = res.into_body().collect().await.expect("the body").to_bytes();
+    let error: serde_json::Value = serde_json::from_slice(&body).expect("a JSON error");
+    assert_eq!(error["errors"][0]["code"], "compute.service-unavailable", "{error}");
 }
 
 /// A header name that could not be named in `Vary` stops the service at

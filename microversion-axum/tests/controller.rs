@@ -253,7 +253,7 @@ fn requests() -> Vec<Request<'static>> {
 
 async fn compare(nova: bool) -> Vec<Answer> {
     let mut negotiation = microversion_actix::VersionNegotiation::new(API);
-    let mut layer = microversion_axum::VersionNegotiationLayer::new(API);
+    let mut layer = microversion_axum::VersionNegotiation::new(API);
     if nova {
         negotiation = negotiation.with_error_format(NovaFaults::default());
         layer = layer.with_error_format(NovaFaults::default());
@@ -292,7 +292,7 @@ async fn with_nova_faults_too() {
 async fn axum_routes_answer_by_version() {
     let app = Router::new()
         .merge(on_axum::Servers { prefix: "compute" })
-        .layer(microversion_axum::VersionNegotiationLayer::new(API));
+        .layer(microversion_axum::VersionNegotiation::new(API));
     let header = |name: &str, answer: &Answer| {
         answer.1.iter().find(|(n, _)| n == name).and_then(|(_, value)| value.clone())
     };
@@ -349,10 +349,7 @@ async fn without_the_layer_a_route_is_a_500_naming_it() {
     let (status, _, body) = axum_answer(&app, &("GET", "/v2.1/servers/42", None, None)).await;
     assert_eq!(status, 500);
     let detail = body["errors"][0]["detail"].as_str().expect("a detail");
-    assert!(
-        detail.contains("GET /v2.1/servers/42") && detail.contains("VersionNegotiationLayer"),
-        "{detail}"
-    );
+    assert!(detail.contains("GET /v2.1/servers/42") && detail.contains("VersionNegotiation"), "{detail}");
 }
 
 /// The controller describes its operations on axum as on actix.
@@ -400,7 +397,7 @@ async fn axum_extractors_read_the_validated_body() {
         }
     }
 
-    let app = Router::new().merge(Echo).layer(microversion_axum::VersionNegotiationLayer::new(API));
+    let app = Router::new().merge(Echo).layer(microversion_axum::VersionNegotiation::new(API));
     let sent = json!({"name": "vm", "extra": [1, 2]});
     let echoed = axum_answer(&app, &("POST", "/echo", None, json_body(sent.clone()))).await;
     assert_eq!((echoed.0, echoed.2), (200, sent.clone()));
@@ -433,7 +430,7 @@ async fn axum_extractor_refusals_are_in_the_api_format() {
         }
     }
 
-    let app = Router::new().merge(Items).layer(microversion_axum::VersionNegotiationLayer::new(API));
+    let app = Router::new().merge(Items).layer(microversion_axum::VersionNegotiation::new(API));
     let shown = axum_answer(&app, &("GET", "/items/7", None, None)).await;
     assert_eq!((shown.0, shown.2), (200, json!(7)));
     let not_a_number = axum_answer(&app, &("GET", "/items/seven", None, None)).await;
@@ -487,7 +484,7 @@ async fn declared_answers_are_checked_when_asked() {
         Router::new()
             .merge(Answers)
             .layer(axum::Extension(mode))
-            .layer(microversion_axum::VersionNegotiationLayer::new(API))
+            .layer(microversion_axum::VersionNegotiation::new(API))
     };
     let app = checked(ResponseValidation::Error);
     let good = axum_answer(&app, &("GET", "/good", None, None)).await;

@@ -5,9 +5,7 @@
 use axum::Router;
 use axum::routing::get;
 use http_body_util::BodyExt as _;
-use microversion_axum::{
-    Api, ApiVersion, Microversion, Version, VersionNegotiationLayer, version::VersionCap,
-};
+use microversion_axum::{Api, ApiVersion, Microversion, Version, VersionNegotiation, version::VersionCap};
 use tower::ServiceExt as _;
 
 const API: Api = Api::new(
@@ -39,7 +37,7 @@ async fn without_the_layer_the_version_is_a_500_naming_the_mistake() {
     let app = Router::new().route("/servers", get(show));
     let (status, body) = get_text(&app, Some("2.2")).await;
     assert_eq!(status, 500);
-    assert!(body.contains("no VersionNegotiationLayer is in front of it"), "{body}");
+    assert!(body.contains("no VersionNegotiation is in front of it"), "{body}");
 }
 
 #[tokio::test]
@@ -47,7 +45,7 @@ async fn a_cap_moved_while_serving_applies_at_once() {
     let cap = VersionCap::new(&API.capped_at(Version::lit("2.2")).expect("a declared version"));
     let app = Router::new()
         .route("/servers", get(show))
-        .layer(VersionNegotiationLayer::new(API).with_version_cap(cap.clone()));
+        .layer(VersionNegotiation::new(API).with_version_cap(cap.clone()));
     assert_eq!(get_text(&app, Some("latest")).await, (200, "2.2".to_owned()));
     assert_eq!(get_text(&app, Some("2.3")).await.0, 406);
     cap.set(Version::lit("2.3")).expect("a declared version");

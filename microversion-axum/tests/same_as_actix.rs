@@ -145,7 +145,7 @@ async fn compare(api: Api, nova: bool) {
     )
     .await;
 
-    let mut layer = microversion_axum::VersionNegotiationLayer::new(api);
+    let mut layer = microversion_axum::VersionNegotiation::new(api);
     let mut axum_discovery = microversion_axum::Discovery::new(&[api]);
     if nova {
         layer = layer.with_error_format(NovaFaults::default());

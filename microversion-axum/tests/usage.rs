@@ -67,9 +67,10 @@ async fn both_facades_count_alike() {
         let down = store_down(headers.get("X-Auth-Token").and_then(|v| v.to_str().ok()));
         async move {
             match down {
-                true => {
-                    Err(axum::response::IntoResponse::into_response(http::StatusCode::SERVICE_UNAVAILABLE))
-                }
+                true => Err(microversion_axum::ApiError::from_status(
+                    http::StatusCode::SERVICE_UNAVAILABLE,
+                    "The store is down.",
+                )),
                 false => Ok(pin),
             }
         }
@@ -77,7 +78,7 @@ async fn both_facades_count_alike() {
     let axum = Router::new()
         .route("/servers", get(|| async { "[]" }))
         .route("/broken", get(|| async { (http::StatusCode::INTERNAL_SERVER_ERROR, "broken") }))
-        .layer(microversion_axum::VersionNegotiationLayer::new(API).with_client_default(pins));
+        .layer(microversion_axum::VersionNegotiation::new(API).with_client_default(pins));
     for (headers, path) in REQUESTS {
         let mut req = http::Request::get(path);
         for (name, value) in headers {
@@ -88,9 +89,9 @@ async fn both_facades_count_alike() {
     let after_axum = counts(&handle.render());
 
     // Then actix, the same requests.
-    let pins = microversion_actix::middleware::ClientDefault::new(&["X-Auth-Token"], move |req| {
-        let pin = pinned(req.headers().contains_key("X-Auth-Token"));
-        let down = store_down(req.headers().get("X-Auth-Token").and_then(|v| v.to_str().ok()));
+    let pins = microversion_actix::middleware::ClientDefault::new(&["X-Auth-Token"], move |headers| {
+        let pin = pinned(headers.contains_key("X-Auth-Token"));
+        let down = store_down(headers.get("X-Auth-Token").and_then(|v| v.to_str().ok()));
         async move {
             match down {
                 true => Err(microversion_actix::ApiError::from_status(

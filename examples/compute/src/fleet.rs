@@ -1,10 +1,38 @@
 //! Running as one node of a fleet (docs/18-a-versions-life.md): the cap
-//! read from a file and reloaded on SIGHUP, and the per-version request
-//! counts served in Prometheus text apart from the API.
+//! read from a file and reloaded on SIGHUP, each client token pinned to a
+//! version in the shared store, and the per-version request counts served
+//! in Prometheus text apart from the API.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use microversion_core::{Api, Timestamp, Version, VersionCap};
+
+use crate::Store;
+use crate::web::framework::middleware::ClientDefault;
+
+/// The header a client's token comes in (keystonemiddleware's).
+pub const TOKEN_HEADER: &str = "X-Auth-Token";
+
+/// A default version per client, as Stripe pins accounts: a token's first
+/// request naming no version pins it to the served maximum of the moment
+/// (in the store, so that every node of a fleet and a restart agree); its
+/// later requests naming none keep that version when the maximum moves.
+/// A request without a token gets the API's default (2.1), as ever; one
+/// naming a version gets it. The same source on both frameworks.
+pub fn token_pins(store: Arc<Store>, cap: VersionCap) -> ClientDefault {
+    ClientDefault::new(&[TOKEN_HEADER], move |headers| {
+        let token = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok()).map(str::trim);
+        let token = token.filter(|t| !t.is_empty()).map(str::to_owned);
+        let (store, max) = (Arc::clone(&store), cap.get());
+        async move {
+            match token {
+                Some(token) => Ok(Some(store.pinned_version(&token, max).await?)),
+                None => Ok(None),
+            }
+        }
+    })
+}
 
 /// What a cap file says: a version, from now or from an instant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -24,7 +24,7 @@ mod serve_actix;
 mod serve_axum;
 
 pub use api::COMPUTE;
-pub use fleet::{CapChange, read_cap_file, reload_cap};
+pub use fleet::{CapChange, TOKEN_HEADER, read_cap_file, reload_cap, token_pins};
 pub use settings::{
     DISCONNECT_TIMEOUT, KEEP_ALIVE, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings,
 };

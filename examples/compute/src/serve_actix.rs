@@ -9,18 +9,14 @@ use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{App, HttpServer, web};
 use microversion_actix::openapi::OpenApiService;
 use microversion_actix::{
-    ApiError, Discovery, Version, VersionNegotiation,
-    body::BodyTimeout,
-    discovery::RequestLinks,
-    error::NovaFaults,
-    middleware::{ClientDefault, ResponseValidation},
-    version::VersionCap,
+    ApiError, Discovery, Version, VersionNegotiation, body::BodyTimeout, discovery::RequestLinks,
+    error::NovaFaults, middleware::ResponseValidation, version::VersionCap,
 };
 
 use crate::settings::{
     self, DISCONNECT_TIMEOUT, KEEP_ALIVE, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings,
 };
-use crate::{COMPUTE, Store, description, flavors, keypairs, request_id};
+use crate::{COMPUTE, Store, description, flavors, keypairs, request_id, token_pins};
 
 /// Registers discovery at `/` and `/v2.1` and the API under `/v2.1`, with
 /// Nova-style fault bodies, and a JSON 404 for every other path. `cap`
@@ -99,29 +95,6 @@ pub fn routes_with(
             // A path outside discovery and the API: actix's own 404 has an empty body.
             .default_service(not_found);
     }
-}
-
-/// The header a client's token comes in (keystonemiddleware's).
-pub const TOKEN_HEADER: &str = "X-Auth-Token";
-
-/// A default version per client, as Stripe pins accounts: a token's first
-/// request naming no version pins it to the served maximum of the moment
-/// (in the store, so that every node of a fleet and a restart agree); its
-/// later requests naming none keep that version when the maximum moves.
-/// A request without a token gets the API's default (2.1), as ever; one
-/// naming a version gets it.
-pub fn token_pins(store: Arc<Store>, cap: VersionCap) -> ClientDefault {
-    ClientDefault::new(&[TOKEN_HEADER], move |req| {
-        let token = req.headers().get(TOKEN_HEADER).and_then(|v| v.to_str().ok()).map(str::trim);
-        let token = token.filter(|t| !t.is_empty()).map(str::to_owned);
-        let (store, max) = (Arc::clone(&store), cap.get());
-        async move {
-            match token {
-                Some(token) => Ok(Some(store.pinned_version(&token, max).await?)),
-                None => Ok(None),
-            }
-        }
-    })
 }
 
 /// The request id of the [`ApiError`] a handler answered with, else a new one.

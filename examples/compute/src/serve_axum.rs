@@ -11,45 +11,21 @@ use axum::response::Response;
 use microversion_axum::body::BodyTimeout;
 use microversion_axum::discovery::RequestLinks;
 use microversion_axum::error::NovaFaults;
-use microversion_axum::middleware::{ClientDefault, ResponseValidation};
+use microversion_axum::middleware::ResponseValidation;
 use microversion_axum::openapi::OpenApiService;
 use microversion_axum::serve::Serve;
 use microversion_axum::version::VersionCap;
-use microversion_axum::{ApiError, Discovery, Version, VersionNegotiationLayer};
+use microversion_axum::{ApiError, Discovery, Version, VersionNegotiation};
 
 use crate::settings::{self, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings};
-use crate::{COMPUTE, Store, description, flavors, keypairs, request_id};
-
-/// The header a client's token comes in (keystonemiddleware's).
-pub const TOKEN_HEADER: &str = "X-Auth-Token";
-
-/// A default version per client, as on actix: a token's first request
-/// naming no version pins it to the served maximum of the moment.
-pub fn token_pins(store: Arc<Store>, cap: VersionCap) -> ClientDefault {
-    ClientDefault::new(&[TOKEN_HEADER], move |headers| {
-        let token = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok()).map(str::trim);
-        let token = token.filter(|t| !t.is_empty()).map(str::to_owned);
-        let (store, max) = (Arc::clone(&store), cap.get());
-        async move {
-            match token {
-                Some(token) => store
-                    .pinned_version(&token, max)
-                    .await
-                    .map(Some)
-                    .map_err(|e| axum::response::IntoResponse::into_response(ApiError::from(e))),
-                None => Ok(None),
-            }
-        }
-    })
-}
+use crate::{COMPUTE, Store, description, flavors, keypairs, request_id, token_pins};
 
 /// Discovery at `/` and `/v2.1`, the documents at `/openapi.json`, the API
 /// under `/v2.1` with Nova-style faults, and a JSON 404 for every other path.
 pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router {
     let api = *cap.declaration();
-    let mut negotiation = VersionNegotiationLayer::new(api)
-        .with_version_cap(cap.clone())
-        .with_error_format(NovaFaults::default());
+    let mut negotiation =
+        VersionNegotiation::new(api).with_version_cap(cap.clone()).with_error_format(NovaFaults::default());
     let mut discovery = Discovery::new(&[api])
         .with_version_cap(cap.clone())
         .with_error_format(NovaFaults::default())

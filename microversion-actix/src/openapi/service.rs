@@ -9,7 +9,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use microversion_core::openapi::{DOCUMENT_CACHE_CONTROL, DocumentRefusal, Documents, RenderedDocument};
 
 use super::ApiDescription;
-use crate::{ApiError, error::ErrorRenderer};
+use crate::ApiError;
+use crate::error::{ErrorFormat, ErrorRenderer};
 
 /// The API's documents, served beside [`Discovery`](crate::Discovery):
 ///
@@ -64,7 +65,14 @@ impl OpenApiService {
         OpenApiService { description, errors }
     }
 
-    /// Renders its 400 and 406 with `errors` (the API's own renderer).
+    /// Renders its 400 and 406 in `format` (the API's own), as on axum.
+    pub fn with_error_format(mut self, format: impl ErrorFormat) -> OpenApiService {
+        self.errors = ErrorRenderer::new(format).with_service(self.description.api().service_type());
+        self
+    }
+
+    /// Renders its 400 and 406 with `errors` (the API's own renderer, whose
+    /// version header names it keeps too).
     pub fn with_errors(mut self, errors: ErrorRenderer) -> OpenApiService {
         self.errors = errors;
         self

@@ -1,6 +1,6 @@
 // An axum controller: variants by version, a body, a path, the version.
 use axum::extract::Path;
-use microversion_axum::{Api, ApiError, ApiVersion, Microversion, VersionNegotiationLayer, controller};
+use microversion_axum::{Api, ApiError, ApiVersion, Microversion, VersionNegotiation, controller};
 
 const VOLUME: Api = Api::new("volume", &[Microversion::new("3.0", "a"), Microversion::new("3.1", "b")]);
 
@@ -27,5 +27,5 @@ impl Volumes {
 }
 
 fn main() {
-    let _: axum::Router = axum::Router::new().merge(Volumes).layer(VersionNegotiationLayer::new(VOLUME));
+    let _: axum::Router = axum::Router::new().merge(Volumes).layer(VersionNegotiation::new(VOLUME));
 }
