@@ -17,13 +17,14 @@ use http::{Request, StatusCode};
 use microversion_core::observe;
 
 use crate::ApiError;
-use crate::model::Unrendered;
+use crate::model::{NEGOTIATED, Unrendered};
 pub use crate::response_validation::ResponseValidation;
 use microversion_core::{
     Api, ApiSigErrors, CapError, MAX_VERSION_HEADER, MIN_VERSION_HEADER, Negotiated, NegotiationError,
     ProblemFormat, ResponseHeaders, VaryUpdate, Version, VersionCap, VersionSource, append_vary,
     appends_to_handlers, vary_update,
 };
+use tokio::task::futures::TaskLocalFuture;
 
 /// Negotiates the version of every request it wraps, as the actix
 /// middleware `VersionNegotiation` does (docs/reference.md §2, §3):
@@ -244,7 +245,7 @@ where
                 req.extensions_mut().insert(negotiated);
                 observe::negotiated(&state.api, &negotiated, || VersionNegotiationFuture {
                     step: Step::Forwarded {
-                        inner: self.inner.call(req),
+                        inner: NEGOTIATED.scope(negotiated.version, self.inner.call(req)),
                         state: Arc::clone(state),
                         negotiated,
                     },
@@ -292,7 +293,10 @@ where
         }
     };
     req.extensions_mut().insert(negotiated);
-    let res = observe::negotiated(&state.api, &negotiated, || service.call(req)).await?;
+    let res = observe::negotiated(&state.api, &negotiated, || {
+        NEGOTIATED.scope(negotiated.version, service.call(req))
+    })
+    .await?;
     Ok(state.complete(res, negotiated))
 }
 
@@ -311,7 +315,7 @@ pin_project_lite::pin_project! {
 pin_project_lite::pin_project! {
     #[project = StepProjection]
     enum Step<F, E> {
-        Forwarded { #[pin] inner: F, state: Arc<State>, negotiated: Negotiated },
+        Forwarded { #[pin] inner: TaskLocalFuture<Version, F>, state: Arc<State>, negotiated: Negotiated },
         Refused { res: Option<Response> },
         // Boxed: only the requests a client default chooses for pay for it.
         Chosen { fut: Chosen<E> },

@@ -110,10 +110,23 @@ impl Unrendered {
     }
 }
 
-/// Without the layer there is no version to render at: a 500 naming the
-/// mistake, which the layer replaces with the model at the version.
+tokio::task_local! {
+    /// The version the layer negotiated for the request its service is
+    /// answering: a [`Versioned`] answer is rendered at it at once, so that
+    /// a middleware inside the layer sees the answer's own status and body.
+    pub(crate) static NEGOTIATED: Version;
+}
+
+/// Rendered at the version the layer negotiated. Without the layer there is
+/// no version to render at: a 500 naming the mistake (which a layer that
+/// sees it replaces with the model at the version).
 impl<T: VersionedModel + Send + Sync + 'static> IntoResponse for Versioned<T> {
     fn into_response(self) -> Response {
+        if let Ok(version) = NEGOTIATED.try_with(|version| *version) {
+            return self.render(version);
+        }
+        // Answered outside the layer's task (spawned, or no layer): the
+        // layer renders it if it sees it, else the 500 names the mistake.
         let detail = "a Versioned answer is rendered at the negotiated version by the VersionNegotiation, \
                       which is not in front of this route";
         let mut res = ApiError::internal(detail).into_response();

@@ -1,6 +1,8 @@
 //! A route that reads the version without the layer in front of it answers
 //! 500 naming the mistake, not a made-up version; with the layer, a cap
-//! moved while serving changes the answers at once.
+//! moved while serving changes the answers at once, and a `Versioned`
+//! answer is rendered where the handler answers, so a middleware inside the
+//! layer sees its status and body.
 
 use axum::Router;
 use axum::routing::get;
@@ -52,4 +54,48 @@ async fn a_cap_moved_while_serving_applies_at_once() {
     assert_eq!(get_text(&app, Some("latest")).await, (200, "2.3".to_owned()));
     assert_eq!(get_text(&app, Some("2.3")).await, (200, "2.3".to_owned()));
     assert_eq!(get_text(&app, None).await, (200, "2.1".to_owned()));
+}
+
+/// A server as each version shows it.
+#[derive(microversion_axum::VersionedModel)]
+struct Server {
+    id: u32,
+    #[versioned(since = "2.2")]
+    host: Option<String>,
+}
+
+async fn create() -> microversion_axum::Versioned<Server> {
+    microversion_axum::Versioned::created(Server { id: 7, host: Some("compute-1".into()) })
+}
+
+/// What a middleware inside the layer sees of the answer, as headers.
+async fn seen(res: axum::response::Response) -> axum::response::Response {
+    let (mut parts, body) = res.into_parts();
+    let bytes = body.collect().await.expect("the body").to_bytes();
+    parts.headers.insert("x-seen-status", parts.status.as_str().parse().expect("a header value"));
+    parts.headers.insert("x-seen-body", String::from_utf8_lossy(&bytes).parse().expect("a header value"));
+    axum::response::Response::from_parts(parts, axum::body::Body::from(bytes))
+}
+
+#[tokio::test]
+async fn a_middleware_inside_the_layer_sees_the_versioned_answer() {
+    let app = Router::new()
+        .route("/servers", axum::routing::post(create))
+        .layer(axum::middleware::map_response(seen))
+        .layer(VersionNegotiation::new(API));
+    for (version, body) in [("2.1", r#"{"id":7}"#), ("2.2", r#"{"id":7,"host":"compute-1"}"#)] {
+        let req =
+            http::Request::post("/servers").header("OpenStack-API-Version", format!("compute {version}"));
+        let res = app
+            .clone()
+            .oneshot(req.body(axum::body::Body::empty()).expect("a request"))
+            .await
+            .expect("infallible");
+        assert_eq!(res.status(), 201, "{version}");
+        let header = |name: &str| res.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+        assert_eq!(header("x-seen-status").as_deref(), Some("201"), "{version}: the status inside the layer");
+        assert_eq!(header("x-seen-body").as_deref(), Some(body), "{version}: the body inside the layer");
+        let answered = res.into_body().collect().await.expect("the body").to_bytes();
+        assert_eq!(String::from_utf8_lossy(&answered), body, "{version}");
+    }
 }

@@ -43,7 +43,9 @@ impl Query {
 /// The pairs of a query string, decoded as a form is (`+` is a space,
 /// `%XX` a byte, the text read as UTF-8, lossily), as WebOb reads them.
 fn url_decode_pairs(query: &str) -> Vec<(String, String)> {
-    form_urlencoded::parse(query.as_bytes()).map(|(key, value)| (key.into_owned(), value.into_owned())).collect()
+    form_urlencoded::parse(query.as_bytes())
+        .map(|(key, value)| (key.into_owned(), value.into_owned()))
+        .collect()
 }
 
 /// Whether `text` is a UUID as Placement accepts one (with or without dashes).
