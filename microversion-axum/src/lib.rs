@@ -26,7 +26,8 @@
 //! (the formats), [`header`], [`lifecycle`], [`middleware`]
 //! ([`ClientDefault`](middleware::ClientDefault),
 //! [`ResponseValidation`](middleware::ResponseValidation)), [`model`],
-//! [`operation`] and [`version`] (`VersionCap`, `VersionRange`, ...).
+//! [`operation`], [`schema`](mod@schema), [`client`], [`serve`](mod@serve)
+//! and [`version`] (`VersionCap`, `VersionRange`, ...).
 //!
 //! | feature | what it adds |
 //! | --- | --- |
@@ -68,6 +69,24 @@ pub mod model;
 #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub mod openapi;
 pub mod operation;
+
+/// Versioned JSON-Schema validation of request bodies and query strings
+/// (docs/reference.md §6), as `microversion_actix::schema`: the core's.
+pub mod schema {
+    pub use microversion_core::schema::{
+        InvalidInput, MAX_LISTED_VIOLATIONS, Schema, SchemaError, SchemaSource, VersionedSchemas,
+        query_to_json,
+    };
+}
+
+/// The client's side (docs/10-client-negotiation.md), as
+/// `microversion_actix::client`: read a service's version discovery and
+/// choose the version to ask for, as keystoneauth1 does.
+pub mod client {
+    pub use microversion_core::{
+        ClientNegotiationError, ClientRequest, DiscoveryParseError, choose_version, parse_discovery,
+    };
+}
 mod public_url;
 mod response_validation;
 mod route;
