@@ -9,7 +9,7 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 
-pub use crate::public_url::{InvalidPublicUrl, PublicUrl, RequestLinks};
+pub use crate::public_url::{InvalidPublicUrl, LinkRoot, PublicUrl, RequestLinks};
 use microversion_core::ListedApis;
 pub use microversion_core::{Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList};
 

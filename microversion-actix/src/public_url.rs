@@ -81,6 +81,28 @@ pub(crate) fn link_base_by(req: &HttpRequest, public: &PublicUrl) -> String {
     })
 }
 
+/// The service root a request's answer links to (`http://cloud.example:8774`,
+/// no trailing `/`), as [`RequestLinks::link_base`] reads it: a handler
+/// argument, under the same name on axum, for the links a handler writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkRoot(String);
+
+impl LinkRoot {
+    /// The root, without a trailing `/`.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl actix_web::FromRequest for LinkRoot {
+    type Error = std::convert::Infallible;
+    type Future = std::future::Ready<Result<LinkRoot, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        std::future::ready(Ok(LinkRoot(req.link_base())))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

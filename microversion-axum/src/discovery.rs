@@ -20,7 +20,7 @@ use microversion_core::{
 
 use crate::middleware::ClientDefault;
 use crate::public_url;
-pub use crate::public_url::{InvalidPublicUrl, PublicUrl, RequestLinks};
+pub use crate::public_url::{InvalidPublicUrl, LinkRoot, PublicUrl, RequestLinks};
 
 /// The version discovery endpoints of a service: `GET /` (every API) and
 /// `GET /v2.1` and `GET /v2.1/` (one API, at its [`Api::path`]); a

@@ -103,6 +103,27 @@ pub(crate) fn peer(extensions: &Extensions) -> Option<IpAddr> {
     extensions.get::<ConnectInfo<SocketAddr>>().map(|ConnectInfo(addr)| addr.ip())
 }
 
+/// The service root a request's answer links to (`http://cloud.example:8774`,
+/// no trailing `/`), as [`RequestLinks::link_base`] reads it: a handler
+/// argument, under the same name on actix, for the links a handler writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkRoot(String);
+
+impl LinkRoot {
+    /// The root, without a trailing `/`.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for LinkRoot {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<LinkRoot, Self::Rejection> {
+        Ok(LinkRoot(parts.link_base()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

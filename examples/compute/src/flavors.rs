@@ -348,7 +348,7 @@ fn no_spec(id: &str, key: &str) -> ApiError {
 /// Nova's self and bookmark links for a flavor, under the configured
 /// public URL (the request's own `Host` unless the deployer says otherwise).
 fn links(origin: &Origin, id: &str) -> Value {
-    let root = origin.root();
+    let root = origin.as_str();
     json!([
         {"rel": "self", "href": format!("{root}/v2.1/flavors/{id}")},
         {"rel": "bookmark", "href": format!("{root}/flavors/{id}")},

@@ -266,7 +266,7 @@ fn not_found(user: &str, name: &str) -> ApiError {
 }
 
 fn next_link(origin: &Origin, limit: usize, marker: &str, user: Option<&str>) -> Value {
-    let root = origin.root();
+    let root = origin.as_str();
     let mut query = form_urlencoded::Serializer::new(String::new());
     query.append_pair("limit", &limit.to_string()).append_pair("marker", marker);
     if let Some(user) = user {

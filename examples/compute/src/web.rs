@@ -2,7 +2,7 @@
 //! actix-web; `examples/compute-axum` builds these very sources on axum
 //! (with `cfg(compute_on_axum)`), and the controllers read only the names
 //! here: the facade, the path and query extractors, the answer and its
-//! status, and [`Origin`], where links point.
+//! status, and [`Origin`], where links point (the facade's `LinkRoot`).
 
 #[cfg(not(compute_on_axum))]
 pub(crate) use microversion_actix as framework;
@@ -25,15 +25,8 @@ pub(crate) use axum::{
 /// The public root URL of a request (`http://cloud.example:8774`), where
 /// the links of its answer point, by the framework's `PublicUrl`: the
 /// configured public URL, else the request's own `Host`, or the forwarded
-/// headers of a trusted proxy.
-pub(crate) struct Origin(String);
-
-impl Origin {
-    /// The root, without a trailing `/`.
-    pub(crate) fn root(&self) -> &str {
-        &self.0
-    }
-}
+/// headers of a trusted proxy. The same name on both facades.
+pub(crate) use framework::discovery::LinkRoot as Origin;
 
 /// A JSON answer.
 pub(crate) fn json_response(status: StatusCode, body: &impl serde::Serialize) -> Response {
@@ -49,28 +42,4 @@ pub(crate) fn empty_response(status: StatusCode) -> Response {
     return Response::new(status);
     #[cfg(compute_on_axum)]
     return axum::response::IntoResponse::into_response(status);
-}
-
-#[cfg(not(compute_on_axum))]
-impl actix_web::FromRequest for Origin {
-    type Error = std::convert::Infallible;
-    type Future = std::future::Ready<Result<Origin, std::convert::Infallible>>;
-
-    fn from_request(req: &actix_web::HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        let root = microversion_actix::discovery::RequestLinks::link_base(req);
-        std::future::ready(Ok(Origin(root)))
-    }
-}
-
-#[cfg(compute_on_axum)]
-impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Origin {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        _: &S,
-    ) -> Result<Origin, std::convert::Infallible> {
-        let root = microversion_axum::discovery::RequestLinks::link_base(parts);
-        Ok(Origin(root))
-    }
 }
