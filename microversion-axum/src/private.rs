@@ -234,3 +234,18 @@ impl OperationInput {
         Ok(())
     }
 }
+
+/// The value of a `Result` whose error is answered: the route returns
+/// [`error_response`] of it. One line per argument and per schema check in
+/// the generated routes.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __microversion_axum_tried {
+    ($result:expr) => {
+        match $result {
+            ::core::result::Result::Ok(value) => value,
+            ::core::result::Result::Err(error) => return $crate::__private::error_response(error),
+        }
+    };
+}
+pub use __microversion_axum_tried as tried;

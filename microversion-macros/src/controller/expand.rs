@@ -35,6 +35,9 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
     }
     let checks = declared_checks(&rt, &c.api, named).into_iter().chain(totals);
     let api_type_check = api_binding(&rt, &c.api);
+    if c.operations.iter().any(Operation::is_route) {
+        items.push(route_argument_fn(&rt));
+    }
     if c.framework == Framework::Actix {
         items.extend(route_dispatch(&rt, c));
     }
@@ -184,40 +187,29 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
     let name = op.name.to_string();
     let miss =
         quote!(#rt::missing(#version, #status, #removed_in, <Self as #rt::Controller>::OPERATIONS, #name));
-    // Every argument is extracted through one function named after the
-    // operation, so that a type that is no extractor is one error, at that
-    // type, whose note names the operation.
-    let extract_fn =
-        format_ident!("argument_of_{}", syn::ext::IdentExt::unraw(&op.name), span = Span::call_site());
-    let extract_fn_def = quote! {
-        #[allow(non_snake_case)]
-        fn #extract_fn<'__a, __T: #rt::RouteArgument<__M>, __M>(
-            __input: &'__a mut #rt::OperationInput,
-        ) -> impl ::core::future::Future<Output = ::core::result::Result<__T, #rt::Error>> + use<'__a, __T, __M> {
-            __input.extract()
-        }
-    };
     // What a variant needs before its call: its schemas checked, then its
-    // arguments extracted, one call each; a refusal leaves the route's
-    // inner block with `?`, as the answer in the API's format.
+    // arguments extracted, one call each; a refusal is answered at once, in
+    // the API's format (`tried!`: a `?` whose error is the answer, without
+    // the inner `async` block a `?` would need, which costs compile time).
     let prologue = |i: usize, variant: &Variant| {
         let extract = typed_args(&variant.method).into_iter().zip(argument_names(&variant.method)).map(
             |(arg, name)| {
                 let ty = &arg.ty;
-                // Spanned at the type: one that is no extractor is one error, there.
-                // The function's name at the type, where rustc reports the bound.
-                let callee = Ident::new(&extract_fn.to_string(), ty_span(ty));
-                let extracted = quote_spanned!(ty_span(ty)=> #callee(&mut #input));
-                quote!(let #name: #ty = #extracted.await?;)
+                // Spanned at the type: one that is no extractor is one
+                // error, there, whose note names the controller's
+                // `__mv_argument` (in the user's file, not the framework's).
+                let callee = Ident::new("__mv_argument", ty_span(ty));
+                let extracted = quote_spanned!(ty_span(ty)=> Self::#callee(&mut #input));
+                quote!(let #name: #ty = #rt::tried!(#extracted.await);)
             },
         );
         let validate_query = variant.schemas_of(SchemaTarget::Query).next().map(|_| {
             let schemas = names::schemas(&op.name, i, SchemaTarget::Query);
-            quote!(#input.validate_query(Self::#schemas())?;)
+            quote!(#rt::tried!(#input.validate_query(Self::#schemas()));)
         });
         let validate_body = variant.schemas_of(SchemaTarget::Body).next().map(|_| {
             let schemas = names::schemas(&op.name, i, SchemaTarget::Body);
-            quote!(#input.validate_body(Self::#schemas()).await?;)
+            quote!(#rt::tried!(#input.validate_body(Self::#schemas()).await);)
         });
         quote! {
             #validate_query
@@ -288,7 +280,7 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
             let i = syn::LitInt::new(&format!("{i}usize"), Span::call_site());
             quote!(#i)
         };
-        let choose = decision_tree(key, &variants, &index, &quote!(return ::core::result::Result::Ok(#miss)));
+        let choose = decision_tree(key, &variants, &index, &quote!(return #miss));
         let extract = prologue(0, &op.variants[0]);
         let extracted = argument_names(&op.variants[0].method);
         let arms = others.iter().map(|(i, variant)| {
@@ -319,13 +311,25 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
             __input: #rt::OperationInput,
         ) -> impl ::core::future::Future<Output = #rt::Response> + 'static {
             #respond_fn_def
-            #extract_fn_def
             async move {
                 let mut __input = __input;
                 let #version = __input.version;
-                let __answer = async { ::core::result::Result::<_, #rt::Error>::Ok({ #tree }) }.await;
-                __answer.unwrap_or_else(#rt::error_response)
+                #tree
             }
+        }
+    }
+}
+
+/// The one function every route argument of the controller is extracted
+/// through: a type that is no extractor is one error at that type, whose
+/// note names this function (in the user's file, not the framework's).
+fn route_argument_fn(rt: &TokenStream) -> TokenStream {
+    quote! {
+        #[doc(hidden)]
+        fn __mv_argument<'__a, __T: #rt::RouteArgument<__M>, __M>(
+            __input: &'__a mut #rt::OperationInput,
+        ) -> impl ::core::future::Future<Output = ::core::result::Result<__T, #rt::Error>> + use<'__a, __T, __M> {
+            __input.extract()
         }
     }
 }

@@ -24,58 +24,41 @@ impl Servers {
         ) -> ::microversion_axum::__private::Response {
             ::microversion_axum::__private::RouteResponse::respond(__out, __req)
         }
-        #[allow(non_snake_case)]
-        fn argument_of_show<
-            '__a,
-            __T: ::microversion_axum::__private::RouteArgument<__M>,
-            __M,
-        >(
-            __input: &'__a mut ::microversion_axum::__private::OperationInput,
-        ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<__T, ::microversion_axum::__private::Error>,
-        > + use<'__a, __T, __M> {
-            __input.extract()
-        }
         async move {
             let mut __input = __input;
             let __version = __input.version;
-            let __answer = async {
-                ::core::result::Result::<
-                    _,
-                    ::microversion_axum::__private::Error,
-                >::Ok({
-                    if __version < ::microversion_axum::__private::Version::new(2, 3) {
-                        if __version
-                            >= ::microversion_axum::__private::Version::new(2, 1)
-                        {
-                            let id: Path<String> = argument_of_show(&mut __input).await?;
-                            let __out = __controller.__mv_show_v0(id).await;
-                            {
-                                let __answer = __out;
-                                response_of_show(__answer, &__input.request)
-                            }
-                        } else {
-                            ::microversion_axum::__private::missing(
-                                __version,
-                                404u16,
-                                ::core::option::Option::None,
-                                <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
-                                "show",
-                            )
-                        }
-                    } else {
-                        let id: Path<String> = argument_of_show(&mut __input).await?;
-                        let version: ApiVersion = argument_of_show(&mut __input).await?;
-                        let __out = __controller.__mv_show_v1(id, version).await;
-                        {
-                            let __answer = __out;
-                            response_of_show(__answer, &__input.request)
-                        }
+            if __version < ::microversion_axum::__private::Version::new(2, 3) {
+                if __version >= ::microversion_axum::__private::Version::new(2, 1) {
+                    let id: Path<String> = ::microversion_axum::__private::tried!(
+                        Self::__mv_argument(& mut __input). await
+                    );
+                    let __out = __controller.__mv_show_v0(id).await;
+                    {
+                        let __answer = __out;
+                        response_of_show(__answer, &__input.request)
                     }
-                })
+                } else {
+                    ::microversion_axum::__private::missing(
+                        __version,
+                        404u16,
+                        ::core::option::Option::None,
+                        <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
+                        "show",
+                    )
+                }
+            } else {
+                let id: Path<String> = ::microversion_axum::__private::tried!(
+                    Self::__mv_argument(& mut __input). await
+                );
+                let version: ApiVersion = ::microversion_axum::__private::tried!(
+                    Self::__mv_argument(& mut __input). await
+                );
+                let __out = __controller.__mv_show_v1(id, version).await;
+                {
+                    let __answer = __out;
+                    response_of_show(__answer, &__input.request)
+                }
             }
-                .await;
-            __answer.unwrap_or_else(::microversion_axum::__private::error_response)
         }
     }
     #[doc(hidden)]
@@ -98,47 +81,36 @@ impl Servers {
         ) -> ::microversion_axum::__private::Response {
             ::microversion_axum::__private::RouteResponse::respond(__out, __req)
         }
-        #[allow(non_snake_case)]
-        fn argument_of_lock<
-            '__a,
-            __T: ::microversion_axum::__private::RouteArgument<__M>,
-            __M,
-        >(
-            __input: &'__a mut ::microversion_axum::__private::OperationInput,
-        ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<__T, ::microversion_axum::__private::Error>,
-        > + use<'__a, __T, __M> {
-            __input.extract()
-        }
         async move {
             let mut __input = __input;
             let __version = __input.version;
-            let __answer = async {
-                ::core::result::Result::<
-                    _,
-                    ::microversion_axum::__private::Error,
-                >::Ok({
-                    if __version >= ::microversion_axum::__private::Version::new(2, 4) {
-                        let body: Json<Value> = argument_of_lock(&mut __input).await?;
-                        let __out = __controller.__mv_lock_v0(body).await;
-                        {
-                            let __answer = __out;
-                            response_of_lock(__answer, &__input.request)
-                        }
-                    } else {
-                        ::microversion_axum::__private::missing(
-                            __version,
-                            405u16,
-                            ::core::option::Option::None,
-                            <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
-                            "lock",
-                        )
-                    }
-                })
+            if __version >= ::microversion_axum::__private::Version::new(2, 4) {
+                let body: Json<Value> = ::microversion_axum::__private::tried!(
+                    Self::__mv_argument(& mut __input). await
+                );
+                let __out = __controller.__mv_lock_v0(body).await;
+                {
+                    let __answer = __out;
+                    response_of_lock(__answer, &__input.request)
+                }
+            } else {
+                ::microversion_axum::__private::missing(
+                    __version,
+                    405u16,
+                    ::core::option::Option::None,
+                    <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
+                    "lock",
+                )
             }
-                .await;
-            __answer.unwrap_or_else(::microversion_axum::__private::error_response)
         }
+    }
+    #[doc(hidden)]
+    fn __mv_argument<'__a, __T: ::microversion_axum::__private::RouteArgument<__M>, __M>(
+        __input: &'__a mut ::microversion_axum::__private::OperationInput,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<__T, ::microversion_axum::__private::Error>,
+    > + use<'__a, __T, __M> {
+        __input.extract()
     }
 }
 #[automatically_derived]

@@ -24,68 +24,45 @@ impl Servers {
         ) -> ::microversion_actix::__private::Response {
             ::microversion_actix::__private::RouteResponse::respond(__out, __req)
         }
-        #[allow(non_snake_case)]
-        fn argument_of_show<
-            '__a,
-            __T: ::microversion_actix::__private::RouteArgument<__M>,
-            __M,
-        >(
-            __input: &'__a mut ::microversion_actix::__private::OperationInput,
-        ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<__T, ::microversion_actix::__private::Error>,
-        > + use<'__a, __T, __M> {
-            __input.extract()
-        }
         async move {
             let mut __input = __input;
             let __version = __input.version;
-            let __answer = async {
-                ::core::result::Result::<
-                    _,
-                    ::microversion_actix::__private::Error,
-                >::Ok({
-                    let __variant: usize = if __version
-                        < ::microversion_actix::__private::Version::new(2, 47)
+            let __variant: usize = if __version
+                < ::microversion_actix::__private::Version::new(2, 47)
+            {
+                if __version >= ::microversion_actix::__private::Version::new(2, 1) {
+                    0usize
+                } else {
+                    return ::microversion_actix::__private::missing(
+                        __version,
+                        404u16,
+                        ::core::option::Option::None,
+                        <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
+                        "show",
+                    )
+                }
+            } else {
+                1usize
+            };
+            let id: Path<u32> = ::microversion_actix::__private::tried!(
+                Self::__mv_argument(& mut __input). await
+            );
+            match __variant {
+                0usize => {
+                    let __out = __controller.__mv_show_v0(id).await;
                     {
-                        if __version
-                            >= ::microversion_actix::__private::Version::new(2, 1)
-                        {
-                            0usize
-                        } else {
-                            return ::core::result::Result::Ok(
-                                ::microversion_actix::__private::missing(
-                                    __version,
-                                    404u16,
-                                    ::core::option::Option::None,
-                                    <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
-                                    "show",
-                                ),
-                            )
-                        }
-                    } else {
-                        1usize
-                    };
-                    let id: Path<u32> = argument_of_show(&mut __input).await?;
-                    match __variant {
-                        0usize => {
-                            let __out = __controller.__mv_show_v0(id).await;
-                            {
-                                let __answer = __out;
-                                response_of_show(__answer, &__input.request)
-                            }
-                        }
-                        _ => {
-                            let __out = __controller.__mv_show_v1(id).await;
-                            {
-                                let __answer = __out;
-                                response_of_show(__answer, &__input.request)
-                            }
-                        }
+                        let __answer = __out;
+                        response_of_show(__answer, &__input.request)
                     }
-                })
+                }
+                _ => {
+                    let __out = __controller.__mv_show_v1(id).await;
+                    {
+                        let __answer = __out;
+                        response_of_show(__answer, &__input.request)
+                    }
+                }
             }
-                .await;
-            __answer.unwrap_or_else(::microversion_actix::__private::error_response)
         }
     }
     #[doc(hidden)]
@@ -141,6 +118,18 @@ impl Servers {
                 }
             }
         }
+    }
+    #[doc(hidden)]
+    fn __mv_argument<
+        '__a,
+        __T: ::microversion_actix::__private::RouteArgument<__M>,
+        __M,
+    >(
+        __input: &'__a mut ::microversion_actix::__private::OperationInput,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<__T, ::microversion_actix::__private::Error>,
+    > + use<'__a, __T, __M> {
+        __input.extract()
     }
     #[doc(hidden)]
     fn __mv_routes(

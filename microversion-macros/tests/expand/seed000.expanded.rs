@@ -49,48 +49,33 @@ impl Servers {
         ) -> ::microversion_actix::__private::Response {
             ::microversion_actix::__private::RouteResponse::respond(__out, __req)
         }
-        #[allow(non_snake_case)]
-        fn argument_of_update<
-            '__a,
-            __T: ::microversion_actix::__private::RouteArgument<__M>,
-            __M,
-        >(
-            __input: &'__a mut ::microversion_actix::__private::OperationInput,
-        ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<__T, ::microversion_actix::__private::Error>,
-        > + use<'__a, __T, __M> {
-            __input.extract()
-        }
         async move {
             let mut __input = __input;
             let __version = __input.version;
-            let __answer = async {
-                ::core::result::Result::<
-                    _,
-                    ::microversion_actix::__private::Error,
-                >::Ok({
-                    if __version >= ::microversion_actix::__private::Version::new(2, 1) {
-                        __input.validate_body(Self::__mv_schemas_update_v0()).await?;
-                        let id: Path<String> = argument_of_update(&mut __input).await?;
-                        let body: Json<Value> = argument_of_update(&mut __input).await?;
-                        let __out = __controller.__mv_update_v0(id, body).await;
-                        {
-                            let __answer = __out;
-                            response_of_update(__answer, &__input.request)
-                        }
-                    } else {
-                        ::microversion_actix::__private::missing(
-                            __version,
-                            404u16,
-                            ::core::option::Option::None,
-                            <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
-                            "update",
-                        )
-                    }
-                })
+            if __version >= ::microversion_actix::__private::Version::new(2, 1) {
+                ::microversion_actix::__private::tried!(
+                    __input.validate_body(Self::__mv_schemas_update_v0()). await
+                );
+                let id: Path<String> = ::microversion_actix::__private::tried!(
+                    Self::__mv_argument(& mut __input). await
+                );
+                let body: Json<Value> = ::microversion_actix::__private::tried!(
+                    Self::__mv_argument(& mut __input). await
+                );
+                let __out = __controller.__mv_update_v0(id, body).await;
+                {
+                    let __answer = __out;
+                    response_of_update(__answer, &__input.request)
+                }
+            } else {
+                ::microversion_actix::__private::missing(
+                    __version,
+                    404u16,
+                    ::core::option::Option::None,
+                    <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
+                    "update",
+                )
             }
-                .await;
-            __answer.unwrap_or_else(::microversion_actix::__private::error_response)
         }
     }
     #[doc(hidden)]
@@ -118,6 +103,18 @@ impl Servers {
         } else {
             self.__mv_version_specific_func_v1(arg)
         }
+    }
+    #[doc(hidden)]
+    fn __mv_argument<
+        '__a,
+        __T: ::microversion_actix::__private::RouteArgument<__M>,
+        __M,
+    >(
+        __input: &'__a mut ::microversion_actix::__private::OperationInput,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<__T, ::microversion_actix::__private::Error>,
+    > + use<'__a, __T, __M> {
+        __input.extract()
     }
     #[doc(hidden)]
     fn __mv_routes(
