@@ -164,13 +164,7 @@ impl ClientDefault {
         F: Fn(&HeaderMap) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ClientChoice> + Send + 'static,
     {
-        let reads: Vec<HeaderName> = names
-            .iter()
-            .map(|name| {
-                HeaderName::try_from(*name)
-                    .unwrap_or_else(|_| panic!("ClientDefault: {name:?} is not a header name"))
-            })
-            .collect();
+        let reads = microversion_core::read_header_names("ClientDefault", names);
         let vary = names.join(", ");
         ClientDefault { reads, vary, choose: Arc::new(move |headers| Box::pin(choose(headers))) }
     }

@@ -141,6 +141,25 @@ impl ResponseHeaders {
     }
 }
 
+/// The request headers a deployer's hook reads (a `ClientDefault`), as
+/// each facade's `HeaderName` (`N`), in the order given.
+///
+/// # Panics
+///
+/// If one of `names` is not a header name, which could not be named in
+/// `Vary`: a mistake in the deployment, found at start-up. `hook` names the
+/// hook in the message.
+///
+/// ```
+/// let names: Vec<String> = microversion_core::read_header_names("ClientDefault", &["X-Auth-Token"]);
+/// assert_eq!(names, ["X-Auth-Token"]);
+/// ```
+pub fn read_header_names<N: for<'a> TryFrom<&'a str>>(hook: &str, names: &[&'static str]) -> Vec<N> {
+    let parsed =
+        |name: &&str| N::try_from(name).unwrap_or_else(|_| panic!("{hook}: {name:?} is not a header name"));
+    names.iter().map(parsed).collect()
+}
+
 /// Appends the names of `addition` to an existing `Vary` value without
 /// repeating a name already present (compared case-insensitively). A `*`
 /// already there stays alone.

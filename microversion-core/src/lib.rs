@@ -80,7 +80,7 @@ pub use discovery::{
 };
 pub use headers::{
     MAX_VERSION_HEADER, MIN_VERSION_HEADER, ResponseHeaders, VaryUpdate, VersionHeaderValues, append_vary,
-    appends_to_handlers, vary_update,
+    appends_to_handlers, read_header_names, vary_update,
 };
 pub use lifecycle::{DEPRECATION_HEADER, Deprecation, LINK_HEADER, RetireError, SUNSET_HEADER};
 pub use negotiate::{MAX_ECHOED_BYTES, Negotiated, NegotiationError, VersionHeader, VersionSource};
