@@ -44,6 +44,7 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
+use microversion_core::decode_unreserved;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tower::ServiceExt as _;
@@ -247,37 +248,10 @@ fn without_host() -> Response {
 }
 
 /// The URI with the percent-encoded unreserved characters of its path
-/// decoded (`/%76%32%2e%31/flavors` is `/v2.1/flavors`, RFC 3986
-/// §6.2.2.2), as actix's router reads a path; `None` when there are none.
-/// Other encodings (`%2F`, `%25`, bytes outside ASCII) stay as they are:
-/// decoding them would change what the path says.
+/// decoded, as actix's router reads a path ([`decode_unreserved`]); `None`
+/// when there are none.
 fn with_unreserved_decoded(uri: &http::Uri) -> Option<http::Uri> {
-    let path = uri.path();
-    if !path.contains('%') {
-        return None;
-    }
-    let unreserved = |byte: u8| byte.is_ascii_alphanumeric() || b"-._~".contains(&byte);
-    let mut decoded = String::with_capacity(path.len());
-    let mut rest = path;
-    while let Some(at) = rest.find('%') {
-        let (before, escape) = rest.split_at(at);
-        decoded.push_str(before);
-        let byte = escape.get(1..3).and_then(|hex| u8::from_str_radix(hex, 16).ok());
-        match byte.filter(|&byte| unreserved(byte)) {
-            Some(byte) => {
-                decoded.push(char::from(byte));
-                rest = &escape[3..];
-            }
-            None => {
-                decoded.push('%');
-                rest = &escape[1..];
-            }
-        }
-    }
-    decoded.push_str(rest);
-    if decoded == path {
-        return None;
-    }
+    let decoded = decode_unreserved(uri.path())?;
     let target = match uri.query() {
         Some(query) => format!("{decoded}?{query}"),
         None => decoded,
@@ -289,20 +263,65 @@ fn with_unreserved_decoded(uri: &http::Uri) -> Option<http::Uri> {
 
 #[cfg(test)]
 mod tests {
-    use super::with_unreserved_decoded;
+    use super::*;
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    use tokio::net::TcpStream;
 
-    fn decoded(target: &str) -> Option<String> {
-        with_unreserved_decoded(&target.parse().unwrap()).map(|uri| uri.to_string())
+    const REQUEST: &[u8] = b"GET / HTTP/1.1\r\nHost: test\r\n\r\n";
+
+    /// Reads one answer of `stream` up to its body, `ok`.
+    async fn answered(stream: &mut TcpStream) -> String {
+        let mut answer = Vec::new();
+        let mut buf = [0u8; 256];
+        while !answer.ends_with(b"ok") {
+            let n = stream.read(&mut buf).await.expect("readable");
+            assert!(n > 0, "closed before the answer: {:?}", String::from_utf8_lossy(&answer));
+            answer.extend_from_slice(&buf[..n]);
+        }
+        String::from_utf8_lossy(&answer).into_owned()
+    }
+
+    #[tokio::test]
+    async fn a_connection_beyond_the_limit_waits_for_one_to_close() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+        let addr = listener.local_addr().expect("bound");
+        let app = Router::new().route("/", axum::routing::get(|| async { "ok" }));
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let stopped = async move {
+            let _ = stopped.await;
+        };
+        let server = tokio::spawn(
+            serve(listener, app).max_connections(1).with_graceful_shutdown(stopped).into_future(),
+        );
+
+        // The first connection, kept alive, holds the only place.
+        let mut first = TcpStream::connect(addr).await.expect("connects");
+        first.write_all(REQUEST).await.expect("writes");
+        assert!(answered(&mut first).await.starts_with("HTTP/1.1 200"));
+        // The second waits in the backlog, unanswered (the wait only bounds
+        // the check: a server without the limit answers at once).
+        let mut second = TcpStream::connect(addr).await.expect("connects");
+        second.write_all(REQUEST).await.expect("writes");
+        let mut byte = [0u8; 1];
+        let early = tokio::time::timeout(Duration::from_millis(300), second.read(&mut byte)).await;
+        assert!(early.is_err(), "answered beyond the limit: {early:?}");
+        // Served once the first closes.
+        drop(first);
+        let answer = tokio::time::timeout(Duration::from_secs(10), answered(&mut second)).await;
+        assert!(answer.expect("answered in time").starts_with("HTTP/1.1 200"));
+
+        drop(second);
+        let _ = stop.send(());
+        server.await.expect("the server task").expect("a clean stop");
     }
 
     #[test]
-    fn unreserved_characters_are_decoded_and_nothing_else() {
-        assert_eq!(decoded("/%76%32%2e%31/flavors?x=%41").as_deref(), Some("/v2.1/flavors?x=%41"));
-        assert_eq!(decoded("/a%7Eb%2D"), Some("/a~b-".into()));
-        // Reserved, `%` itself, bytes outside ASCII, broken escapes: kept.
-        for kept in ["/a%2Fb", "/a%25b", "/caf%C3%A9", "/a%4", "/a%zz", "/a%", "/plain"] {
-            assert_eq!(decoded(kept), None, "{kept}");
-        }
-        assert_eq!(decoded("/%%41"), Some("/%A".into()));
+    fn the_query_is_kept_as_it_came() {
+        let uri = "/%76%32%2e%31/flavors?x=%41".parse().unwrap();
+        assert_eq!(
+            with_unreserved_decoded(&uri).map(|uri| uri.to_string()).as_deref(),
+            Some("/v2.1/flavors?x=%41")
+        );
+        assert_eq!(with_unreserved_decoded(&"/a%2Fb?x=%41".parse().unwrap()), None);
     }
 }

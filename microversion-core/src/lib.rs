@@ -94,7 +94,9 @@ pub use operation::{
 pub use problem::{
     ApiSigErrors, NovaFaults, Problem, ProblemFormat, not_at_version_detail, qualified_code, removed_detail,
 };
-pub use public_url::{FORWARDED_AND_HOST, InvalidPublicUrl, PublicUrl, RequestOrigin, path_prefix};
+pub use public_url::{
+    FORWARDED_AND_HOST, InvalidPublicUrl, PublicUrl, RequestOrigin, decode_unreserved, path_prefix,
+};
 pub use range::{InvertedRange, VersionRange};
 pub use timestamp::{Timestamp, TimestampError};
 pub use version::{ParseVersionError, Version};

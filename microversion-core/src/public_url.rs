@@ -112,6 +112,44 @@ pub struct RequestOrigin<'a> {
     pub forwarded_proto: Option<&'a str>,
 }
 
+/// A request path with its percent-encoded unreserved characters decoded
+/// (`/%76%32%2e%31/flavors` is `/v2.1/flavors`, RFC 3986 §6.2.2.2), as
+/// actix's router reads a path before routing; `None` when there are none.
+/// Other escapes (`%2F`, `%25`, bytes outside ASCII) stay as they are:
+/// decoding them would change what the path says.
+///
+/// ```
+/// use microversion_core::decode_unreserved;
+///
+/// assert_eq!(decode_unreserved("/%76%32%2e%31/flavors").as_deref(), Some("/v2.1/flavors"));
+/// assert_eq!(decode_unreserved("/a%2Fb"), None);
+/// ```
+pub fn decode_unreserved(path: &str) -> Option<String> {
+    if !path.contains('%') {
+        return None;
+    }
+    let unreserved = |byte: u8| byte.is_ascii_alphanumeric() || b"-._~".contains(&byte);
+    let mut decoded = String::with_capacity(path.len());
+    let mut rest = path;
+    while let Some(at) = rest.find('%') {
+        let (before, escape) = rest.split_at(at);
+        decoded.push_str(before);
+        let byte = escape.get(1..3).and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match byte.filter(|&byte| unreserved(byte)) {
+            Some(byte) => {
+                decoded.push(char::from(byte));
+                rest = &escape[3..];
+            }
+            None => {
+                decoded.push('%');
+                rest = &escape[1..];
+            }
+        }
+    }
+    decoded.push_str(rest);
+    (decoded != path).then_some(decoded)
+}
+
 /// A path prefix as links and routes carry it: `/compute` for `compute`,
 /// `/compute/` or `//compute`; empty for `/` and the empty string.
 ///
@@ -309,6 +347,17 @@ fn is_plain_host(host: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unreserved_characters_are_decoded_and_nothing_else() {
+        assert_eq!(decode_unreserved("/%76%32%2e%31/flavors").as_deref(), Some("/v2.1/flavors"));
+        assert_eq!(decode_unreserved("/a%7Eb%2D").as_deref(), Some("/a~b-"));
+        // Reserved, `%` itself, bytes outside ASCII, broken escapes: kept.
+        for kept in ["/a%2Fb", "/a%25b", "/caf%C3%A9", "/a%4", "/a%zz", "/a%", "/plain"] {
+            assert_eq!(decode_unreserved(kept), None, "{kept}");
+        }
+        assert_eq!(decode_unreserved("/%%41").as_deref(), Some("/%A"));
+    }
 
     #[test]
     fn fixed_urls_are_checked_and_trimmed() {
