@@ -203,14 +203,9 @@ impl OperationInput {
     /// Validates the query string when a schema covers the version, the way
     /// Nova does; the validated object is left in the request for
     /// [`JsonQuery`](crate::JsonQuery).
-    // The error is the answer, as an extractor's rejection is on axum.
-    #[allow(clippy::result_large_err)]
-    pub fn validate_query(&mut self, schemas: &LazySchemas) -> Result<(), Error> {
-        let refused = |e: ApiError| e.into_response();
-        let Some(set) = schemas.at(self.version).map_err(|e| refused(e.into()))? else { return Ok(()) };
-        let query = set
-            .validate_query(self.version, self.request.uri.query().unwrap_or_default())
-            .map_err(|e| refused(e.into()))?;
+    pub fn validate_query(&mut self, schemas: &LazySchemas) -> Result<(), ApiError> {
+        let Some(set) = schemas.at(self.version)? else { return Ok(()) };
+        let query = set.validate_query(self.version, self.request.uri.query().unwrap_or_default())?;
         self.request.extensions.insert(crate::body::ValidatedQuery(query));
         Ok(())
     }
@@ -219,13 +214,11 @@ impl OperationInput {
     /// version. The parsed body is left in the request for
     /// [`Json`](crate::Json), and the bytes put back, so that any body
     /// extractor (`axum::Json`, `String`) reads what was validated.
-    pub async fn validate_body(&mut self, schemas: &LazySchemas) -> Result<(), Error> {
-        let refused = |e: ApiError| e.into_response();
-        let Some(set) = schemas.at(self.version).map_err(|e| refused(e.into()))? else { return Ok(()) };
-        let body = self.payload.take().unwrap_or_default();
-        let bytes = crate::body::read_bytes(&self.request, body).await.map_err(refused)?;
-        let parsed = microversion_core::body::parse_json(&bytes).map_err(|e| refused(e.into()))?;
-        set.validate(self.version, &parsed).map_err(|e| refused(e.into()))?;
+    pub async fn validate_body(&mut self, schemas: &LazySchemas) -> Result<(), ApiError> {
+        let Some(set) = schemas.at(self.version)? else { return Ok(()) };
+        let bytes = crate::body::read_bytes(&self.request, self.payload.take().unwrap_or_default()).await?;
+        let parsed = microversion_core::body::parse_json(&bytes)?;
+        set.validate(self.version, &parsed)?;
         self.request.extensions.insert(crate::body::ParsedJson(parsed));
         if let Some(model) = schemas.model_type() {
             self.request.extensions.insert(crate::model::ValidatedAs(model));
