@@ -11,6 +11,13 @@ fn ui() {
     t.compile_fail("ui/fail/*.rs");
 }
 
+/// Cases whose error is a constant evaluation's, where rustc adds a note
+/// ("erroneous constant encountered") at every use of the constant, which
+/// no code of the framework can remove: a history written by hand with
+/// `Microversion::new` (the guide points to `history!`, which has none).
+/// Any other snapshot with such a note fails.
+const CONST_EVALUATION_CASES: &[&str] = &["history_typo_hand_written.stderr"];
+
 /// The most lines one error may take: its message, the user's line it
 /// points at, rustc's help and notes. Above it, a newcomer stops reading.
 const LINES_PER_ERROR: usize = 18;
@@ -54,6 +61,11 @@ fn diagnostics_read_well() {
             if block.len() > LINES_PER_ERROR {
                 problems.push(format!("{name}: an error of {} lines: {}", block.len(), block[0]));
             }
+        }
+        if stderr.contains("erroneous constant encountered")
+            && !CONST_EVALUATION_CASES.contains(&name.as_str())
+        {
+            problems.push(format!("{name}: rustc's notes on an erroneous constant's uses"));
         }
         for line in stderr.lines() {
             let location = line.trim_start();
