@@ -117,6 +117,12 @@ pub struct ParsedJson(pub Value);
 /// Never panics on any bytes. Used by [`Json`]; call it
 /// directly in a dispatcher that validates before the handler runs.
 pub async fn read_json_body(req: &HttpRequest, payload: &mut Payload) -> Result<Value, ApiError> {
+    Ok(parse_json(&read_body(req, payload).await?)?)
+}
+
+/// The bytes of a JSON request body, with [`read_json_body`]'s checks of
+/// its content type, size and time, unparsed.
+pub(crate) async fn read_body(req: &HttpRequest, payload: &mut Payload) -> Result<web::Bytes, ApiError> {
     check_content_type(req.headers().get(header::CONTENT_TYPE).map(|v| v.as_bytes()))?;
     let BodyLimit(limit) = BodyLimit::of(req);
     let declared =
@@ -140,7 +146,7 @@ pub async fn read_json_body(req: &HttpRequest, payload: &mut Payload) -> Result<
         hold_until_closed(payload.take());
         return Err(BodyRefusal::TimedOut { timeout }.into());
     };
-    Ok(parse_json(&read?)?)
+    Ok(read?.freeze())
 }
 
 /// The request body as a `T` (this crate's own `Json`, with errors as

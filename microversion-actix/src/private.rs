@@ -9,7 +9,7 @@ pub use serde_json;
 
 pub use crate::model::{FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
 pub use crate::operation::Controller;
-pub use crate::route::{MethodNotAllowed, OperationInput, OperationRoute, RoutesFn};
+pub use crate::route::{MethodNotAllowed, OperationInput, OperationRoute, RoutesFn, register};
 pub use crate::schema::{SchemaError, SchemaSource, VersionedSchemas};
 pub use crate::{
     Api, Microversion, Version,
@@ -190,12 +190,16 @@ impl OperationInput {
     }
 
     /// Reads, parses and validates the body when a schema covers the
-    /// version; the parsed body is left in the request for the variant's
-    /// `Json` extractor, so the body is parsed once.
+    /// version. The parsed body is left in the request for the variant's
+    /// [`Json`](crate::Json), so the body is parsed once, and the bytes put
+    /// back, so that any body extractor (`web::Json`, `Bytes`) reads what
+    /// was validated.
     pub async fn validate_body(&mut self, schemas: &LazySchemas) -> Result<(), Error> {
         let Some(set) = schemas.at(self.version).map_err(ApiError::from)? else { return Ok(()) };
-        let body = crate::body::read_json_body(&self.request, &mut self.payload).await?;
+        let bytes = crate::body::read_body(&self.request, &mut self.payload).await?;
+        let body = microversion_core::body::parse_json(&bytes).map_err(ApiError::from)?;
         set.validate(self.version, &body).map_err(ApiError::from)?;
+        self.payload = Payload::from(bytes);
         let mut extensions = self.request.extensions_mut();
         extensions.insert(ParsedJson(body));
         if let Some(model) = schemas.model_type() {
@@ -219,3 +223,36 @@ macro_rules! __microversion_actix_tried {
     };
 }
 pub use __microversion_actix_tried as tried;
+
+/// The registration of a controller: an `HttpServiceFactory`, so that
+/// `App::service(controller)` registers its routes ([`register`]). The one
+/// piece of generated code that names actix, written here: `#[controller]`
+/// calls it with the controller's type and its route function (`routes =`),
+/// or without one when it has no routes (nothing to register).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __microversion_actix_register_controller {
+    ($controller:ty, routes = $routes:expr) => {
+        #[automatically_derived]
+        impl $crate::__private::actix_web::dev::HttpServiceFactory for $controller {
+            fn register(self, config: &mut $crate::__private::actix_web::dev::AppService) {
+                $crate::__private::register(self, config, $routes)
+            }
+        }
+    };
+    ($controller:ty) => {
+        #[automatically_derived]
+        impl $crate::__private::actix_web::dev::HttpServiceFactory for $controller {
+            fn register(self, _: &mut $crate::__private::actix_web::dev::AppService) {}
+        }
+    };
+}
+pub use __microversion_actix_register_controller as register_controller;
+
+/// Whether actix routes `path`: every path actix reads is taken (its
+/// patterns and tails too). `#[controller]` calls it in a `const` per route
+/// path, where another facade refuses what its router cannot read.
+pub const fn check_route_path(path: &str) {
+    let _ = path;
+}
+

@@ -1,5 +1,6 @@
-//! The route of one operation: what `#[controller]` registers for each
-//! operation with a route (docs/reference.md §4).
+//! The routes of a controller on actix (docs/reference.md §4): what
+//! [`register`] makes of the table `#[controller]` expands to, one actix
+//! resource per path in [`RoutedPath::of`]'s order.
 //!
 //! Each operation's generated function takes an [`OperationInput`] (the
 //! request, its body stream, and the version the middleware negotiated)
@@ -21,10 +22,14 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll};
 
-use actix_web::dev::{Payload, Service, ServiceFactory, ServiceRequest, ServiceResponse, always_ready};
-use actix_web::{HttpRequest, HttpResponse};
+use actix_web::dev::{
+    AppService, HttpServiceFactory, Payload, Service, ServiceFactory, ServiceRequest, ServiceResponse,
+    always_ready,
+};
+use actix_web::http::Method;
+use actix_web::{HttpRequest, HttpResponse, web};
 
-use microversion_core::AllowedMethods;
+use microversion_core::{AllowedMethods, Controller, RoutedPath};
 
 use crate::{ApiVersion, Version};
 
@@ -50,6 +55,30 @@ impl std::fmt::Debug for OperationInput {
 /// A controller's generated route dispatch: the operation at an index,
 /// on a request.
 pub type RoutesFn<C, F> = fn(Rc<C>, usize, OperationInput) -> F;
+
+/// Registers `controller`'s routes with actix: its schemas checked (an
+/// invalid one stops the service at start-up, never mid-traffic), then one
+/// resource per path, each method of the path routed to `routes` at the
+/// operation's index and any other method answered by [`MethodNotAllowed`].
+/// What the `HttpServiceFactory` impl `#[controller]` generates calls.
+pub fn register<C: Controller + 'static, F: Future<Output = HttpResponse> + 'static>(
+    controller: C,
+    config: &mut AppService,
+    routes: RoutesFn<C, F>,
+) {
+    C::check_schemas_at_startup();
+    // One per worker, shared by the controller's routes.
+    let controller = Rc::new(controller);
+    for RoutedPath { path, routes: methods } in RoutedPath::of(C::OPERATIONS) {
+        let resource = methods.into_iter().fold(web::resource(path), |resource, (method, index)| {
+            // `#[controller]` writes only methods by their standard names.
+            let method = Method::from_bytes(method.as_bytes()).unwrap_or_else(|_| panic!("no method `{method}`"));
+            resource.route(web::route().method(method).service(OperationRoute::new(&controller, index, routes)))
+        });
+        let resource = resource.default_service(MethodNotAllowed::for_path(C::OPERATIONS, path));
+        HttpServiceFactory::register(resource, config);
+    }
+}
 
 /// The actix service of one operation's route: calls the controller's
 /// generated routes with the controller, the operation's index and the

@@ -344,3 +344,44 @@ async fn extractors_take_the_parsed_body_from_extensions() {
     let value: Value = read_json_body(&req, &mut payload).await.unwrap();
     assert_eq!(value, json!({"a": 1}));
 }
+
+/// After a `#[schema]` check has read the body, any body extractor still
+/// reads it: actix's own `web::Json` and `String` get the bytes that were
+/// validated, as this crate's `Json` gets the parsed document.
+#[actix_web::test]
+async fn actix_extractors_read_the_validated_body() {
+    use microversion_actix::controller;
+
+    fn echo_schema() -> Value {
+        json!({"type": "object", "required": ["name"]})
+    }
+
+    struct Echo;
+
+    #[controller(api = API)]
+    impl Echo {
+        #[post("/echo")]
+        #[schema(echo_schema, "2.1")]
+        async fn echo(body: web::Json<Value>) -> web::Json<Value> {
+            body
+        }
+
+        #[post("/text")]
+        #[schema(echo_schema, "2.1")]
+        async fn text(body: String) -> String {
+            body
+        }
+    }
+
+    let app = test::init_service(App::new().wrap(microversion_actix::VersionNegotiation::new(API)).service(Echo))
+        .await;
+    let sent = r#"{"name": "vm", "extra": [1, 2]}"#;
+    let echoed = call_at(&app, &API, "2.1", post("/echo", sent)).await;
+    assert_eq!(echoed.status(), StatusCode::OK);
+    assert_eq!(read_json(echoed).await, json!({"name": "vm", "extra": [1, 2]}));
+    let text = call_at(&app, &API, "2.1", post("/text", sent)).await;
+    assert_eq!(text.status(), StatusCode::OK);
+    assert_eq!(test::read_body(text).await, sent);
+    let refused = call_at(&app, &API, "2.1", post("/echo", r#"{"nom": "vm"}"#)).await;
+    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+}

@@ -19,9 +19,7 @@ pub use crate::operation::{
     Controller, Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument,
     UnservedVersion,
 };
-pub use crate::route::{
-    MethodNotAllowed, OperationInput, OperationRoute, RouteFn, RouteFuture, method_router, missing,
-};
+pub use crate::route::{MethodNotAllowed, OperationInput, OperationRoute, RoutesFn, missing, router};
 
 use std::future::Future;
 use std::sync::Arc;
@@ -242,3 +240,84 @@ macro_rules! __microversion_axum_tried {
     };
 }
 pub use __microversion_axum_tried as tried;
+
+/// The registration of a controller: it converts into an axum `Router` of
+/// any state ([`router`]), so that `Router::merge(controller)` serves its
+/// routes. The one piece of generated code that names axum, written here:
+/// `#[controller]` calls it with the controller's type and its route
+/// function (`routes =`), or without one when it has no routes.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __microversion_axum_register_controller {
+    ($controller:ty, routes = $routes:expr) => {
+        #[automatically_derived]
+        impl<S> ::core::convert::From<$controller> for $crate::__private::axum::Router<S>
+        where
+            S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
+        {
+            fn from(controller: $controller) -> Self {
+                $crate::__private::router(controller, $routes)
+            }
+        }
+    };
+    ($controller:ty) => {
+        #[automatically_derived]
+        impl<S> ::core::convert::From<$controller> for $crate::__private::axum::Router<S>
+        where
+            S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
+        {
+            fn from(_: $controller) -> Self {
+                $crate::__private::axum::Router::new()
+            }
+        }
+    };
+}
+pub use __microversion_axum_register_controller as register_controller;
+
+/// Whether axum routes `path`, as `#[controller]` asks in a `const` per
+/// route path: a path starts with `/`, and its parameters are `{name}` or a
+/// last `{*rest}`, without patterns (`{id:\d+}`) or actix's tails
+/// (`{tail}*`), which axum refuses at start-up or reads as literals.
+///
+/// # Panics
+///
+/// At compile time, at the path, when axum cannot route it.
+#[track_caller]
+pub const fn check_route_path(path: &str) {
+    let bytes = path.as_bytes();
+    let mut refused = bytes.is_empty() || bytes[0] != b'/';
+    let (mut i, mut in_parameter) = (0, false);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' => in_parameter = true,
+            b'}' => {
+                in_parameter = false;
+                refused |= i + 1 < bytes.len() && bytes[i + 1] == b'*';
+            }
+            b':' if in_parameter => refused = true,
+            _ => {}
+        }
+        i += 1;
+    }
+    if refused {
+        panic!(
+            "axum cannot route this path: a path starts with `/`, and its parameters are `{{name}}` \
+             or a last `{{*rest}}`, without patterns"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_route_path;
+
+    #[test]
+    fn axum_paths_pass_and_actix_patterns_are_refused() {
+        for path in ["/", "/servers/{id}", "/files/{*rest}", "/a/{x}/b/{y}"] {
+            check_route_path(path);
+        }
+        for path in ["", "servers", "/volumes/{id:\\d+}", "/files/{tail}*", "/files/{path:.*}"] {
+            assert!(std::panic::catch_unwind(|| check_route_path(path)).is_err(), "{path}");
+        }
+    }
+}

@@ -1,13 +1,12 @@
-//! The routes of a `#[controller(axum)]` controller (docs/reference.md §16.2):
-//! one tower service per operation ([`OperationRoute`]), one method router
-//! per path ([`method_router`]), and the 405 of a path at a version
-//! ([`MethodNotAllowed`]).
+//! The routes of a controller on axum (docs/reference.md §16.2): what
+//! [`router`] makes of the table `#[controller]` expands to, one method
+//! router per path, each operation a tower service ([`OperationRoute`]),
+//! and the 405 of a path at a version ([`MethodNotAllowed`]).
 //!
-//! Each operation's generated function takes an [`OperationInput`] (the
-//! request's head, its body, and the version the layer negotiated) and
-//! answers a [`RouteFuture`], boxed as on actix: one service type per
-//! controller rather than one per operation keeps a large controller quick
-//! to compile.
+//! The controller's generated route function runs the operation at an
+//! index on an [`OperationInput`] (the request's head, its body, and the
+//! version the layer negotiated); its future is boxed once per request,
+//! as axum boxes every route's.
 
 use std::convert::Infallible;
 use std::future::{Future, ready};
@@ -21,7 +20,7 @@ use axum::routing::MethodRouter;
 use http::header::{ALLOW, HeaderValue};
 use http::request::Parts;
 use http::{Request, StatusCode};
-use microversion_core::{AllowedMethods, Operation, Version};
+use microversion_core::{AllowedMethods, Controller, Operation, RoutedPath, Version};
 
 use crate::ApiError;
 use crate::extract::{negotiated, no_layer};
@@ -38,26 +37,61 @@ pub struct OperationInput {
     pub version: Version,
 }
 
-/// What an operation's generated route function returns: its answer, to come.
-pub type RouteFuture = Pin<Box<dyn Future<Output = Response> + Send>>;
+/// A controller's generated route function: the operation at an index, on
+/// a request.
+pub type RoutesFn<C, F> = fn(Arc<C>, usize, OperationInput) -> F;
 
-/// An operation's generated route function.
-pub type RouteFn<C> = fn(Arc<C>, OperationInput) -> RouteFuture;
+/// The answer of a route, to come: boxed, one type for every controller.
+type RouteFuture = Pin<Box<dyn Future<Output = Response> + Send>>;
 
-/// The tower service of one operation's route: calls its generated
-/// function with the controller and the request at its negotiated version.
-pub struct OperationRoute<C> {
-    controller: Arc<C>,
-    route: RouteFn<C>,
+/// The router of `controller`'s routes, for any state: its schemas checked
+/// (an invalid one stops the service at start-up, never mid-traffic), then
+/// one method router per path, each method of the path routed to `routes`
+/// at the operation's index and any other answered 405 with `Allow` at the
+/// request's version. The path answers every method itself, so that axum
+/// adds no `Allow` of its own to an answer (a refused version's, say) and
+/// serves `HEAD` only where an operation is declared for it, as actix does.
+/// What the `From` impl `#[controller]` generates calls.
+pub fn router<C, F, S>(controller: C, routes: RoutesFn<C, F>) -> axum::Router<S>
+where
+    C: Controller + Send + Sync + 'static,
+    F: Future<Output = Response> + Send + 'static,
+    S: Clone + Send + Sync + 'static,
+{
+    C::check_schemas_at_startup();
+    let controller = Arc::new(controller);
+    RoutedPath::of(C::OPERATIONS).into_iter().fold(axum::Router::new(), |router, RoutedPath { path, routes: methods }| {
+        let methods = methods
+            .into_iter()
+            .map(|(method, index)| (method, OperationRoute { controller: Arc::clone(&controller), index, routes }))
+            .collect();
+        let other = MethodNotAllowed::for_path(C::OPERATIONS, path);
+        let path_routes: MethodRouter<S> =
+            axum::routing::any_service(PathRoutes { routes: Arc::new(methods), other });
+        router.route(path, path_routes)
+    })
 }
 
-impl<C> Clone for OperationRoute<C> {
+/// The tower service of one operation's route: calls the controller's
+/// route function with the controller, the operation's index and the
+/// request at its negotiated version.
+pub struct OperationRoute<C, F> {
+    controller: Arc<C>,
+    index: usize,
+    routes: RoutesFn<C, F>,
+}
+
+impl<C, F> Clone for OperationRoute<C, F> {
     fn clone(&self) -> Self {
-        OperationRoute { controller: Arc::clone(&self.controller), route: self.route }
+        OperationRoute { controller: Arc::clone(&self.controller), index: self.index, routes: self.routes }
     }
 }
 
-impl<C: Send + Sync + 'static> tower_service::Service<Request<Body>> for OperationRoute<C> {
+impl<C, F> tower_service::Service<Request<Body>> for OperationRoute<C, F>
+where
+    C: Send + Sync + 'static,
+    F: Future<Output = Response> + Send + 'static,
+{
     type Response = Response;
     type Error = Infallible;
     type Future = Answering;
@@ -73,7 +107,7 @@ impl<C: Send + Sync + 'static> tower_service::Service<Request<Body>> for Operati
         match negotiated(&request.extensions) {
             Some(negotiated) => {
                 let input = OperationInput { request, payload: Some(body), version: negotiated.version };
-                Answering((self.route)(Arc::clone(&self.controller), input))
+                Answering(Box::pin((self.routes)(Arc::clone(&self.controller), self.index, input)))
             }
             None => Answering(Box::pin(ready(no_layer(&request)))),
         }
@@ -126,38 +160,23 @@ impl MethodNotAllowed {
     }
 }
 
-/// The method router of one path: each of its operations under its method
-/// (`"GET"`), and [`MethodNotAllowed`] for any other. The path answers
-/// every method itself, so that axum adds no `Allow` of its own to an
-/// answer (a refused version's, say) and serves `HEAD` only where an
-/// operation is declared for it, as actix does.
-pub fn method_router<C: Send + Sync + 'static, S: Clone + Send + Sync + 'static>(
-    controller: &Arc<C>,
-    routes: &[(&'static str, RouteFn<C>)],
-    operations: &'static [Operation],
-    path: &str,
-) -> MethodRouter<S> {
-    let routes = routes
-        .iter()
-        .map(|&(method, route)| (method, OperationRoute { controller: Arc::clone(controller), route }))
-        .collect();
-    let other = MethodNotAllowed::for_path(operations, path);
-    axum::routing::any_service(PathRoutes { routes: Arc::new(routes), other })
-}
-
 /// The operations of one path, by method.
-struct PathRoutes<C> {
-    routes: Arc<Vec<(&'static str, OperationRoute<C>)>>,
+struct PathRoutes<C, F> {
+    routes: Arc<Vec<(&'static str, OperationRoute<C, F>)>>,
     other: MethodNotAllowed,
 }
 
-impl<C> Clone for PathRoutes<C> {
+impl<C, F> Clone for PathRoutes<C, F> {
     fn clone(&self) -> Self {
         PathRoutes { routes: Arc::clone(&self.routes), other: self.other.clone() }
     }
 }
 
-impl<C: Send + Sync + 'static> tower_service::Service<Request<Body>> for PathRoutes<C> {
+impl<C, F> tower_service::Service<Request<Body>> for PathRoutes<C, F>
+where
+    C: Send + Sync + 'static,
+    F: Future<Output = Response> + Send + 'static,
+{
     type Response = Response;
     type Error = Infallible;
     type Future = Answering;

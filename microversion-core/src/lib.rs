@@ -62,6 +62,7 @@ mod operation;
 mod problem;
 mod public_url;
 mod range;
+mod routing;
 #[cfg(feature = "schema")]
 #[cfg_attr(docsrs, doc(cfg(feature = "schema")))]
 pub mod schema;
@@ -98,6 +99,7 @@ pub use public_url::{
     FORWARDED_AND_HOST, InvalidPublicUrl, PublicUrl, RequestOrigin, decode_unreserved, path_prefix,
 };
 pub use range::{InvertedRange, VersionRange};
+pub use routing::RoutedPath;
 pub use timestamp::{Timestamp, TimestampError};
 pub use version::{ParseVersionError, Version};
 pub use violation::Violation;

@@ -217,4 +217,16 @@ pub trait Controller {
     /// one by name. Registration does this too and stops the service at
     /// start-up on an invalid schema; call this in a test to find it earlier.
     fn check_schemas() -> Result<(), crate::schema::SchemaError>;
+
+    /// [`check_schemas`](Controller::check_schemas) as registration does
+    /// it: an invalid schema stops the service at start-up, never mid-traffic.
+    ///
+    /// # Panics
+    ///
+    /// On the first invalid schema, naming it.
+    fn check_schemas_at_startup() {
+        if let Err(error) = Self::check_schemas() {
+            panic!("invalid request schema: {error}");
+        }
+    }
 }

@@ -6,7 +6,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::{Ident, ImplItem, ImplItemFn, LitStr, Path, Type};
 
-use crate::shared::names::{Framework, SchemaTarget};
+use crate::shared::names::SchemaTarget;
 use crate::shared::ranges::RangeLit;
 
 /// A `#[controller]` impl block.
@@ -17,10 +17,9 @@ pub(crate) struct Controller {
     pub(crate) api: Path,
     /// Optional path scope all routes live under.
     pub(crate) scope: Option<LitStr>,
-    /// Path to the facade crate (`::microversion_actix` unless overridden).
+    /// Path to the facade crate (the one the calling crate depends on
+    /// unless overridden).
     pub(crate) krate: Path,
-    /// The framework the routes are written for.
-    pub(crate) framework: Framework,
     /// Items passed through untouched (unversioned methods, consts, types).
     pub(crate) passthrough: Vec<ImplItem>,
     /// The versioned operations, in order of first declaration.

@@ -1,18 +1,20 @@
 //! Expansion: the controller's ast into Rust. Each operation becomes one
 //! dispatcher that picks its variant with a few comparisons
-//! ([`dispatch`](super::dispatch)); routes become one actix handler each.
+//! ([`dispatch`](super::dispatch)). The routes become one table for every
+//! framework: the controller's `OPERATIONS` and one function that runs the
+//! routed operation at an index, which the facade's `register_controller!`
+//! registers with its framework. Nothing here names a framework.
 
 use microversion_core::{Version, VersionRange};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
-use syn::{FnArg, Ident, ImplItemFn, LitStr};
+use syn::{FnArg, Ident, ImplItemFn};
 
-use super::ast::{Controller, Operation, Response, Route, Schema, Variant};
+use super::ast::{Controller, Operation, Response, Schema, Variant};
 use super::dispatch::{Key, decision_tree, served, sorted, total_tree, without_gaps};
-use super::routes::routes_by_path;
 use crate::shared::api::{api_binding, declared_checks};
 use crate::shared::names::{
-    self, DEFAULT_MISSING_STATUS, Framework, SchemaTarget, last_segment_span, path_text, runtime,
+    self, DEFAULT_MISSING_STATUS, SchemaTarget, last_segment_span, path_text, runtime,
 };
 use crate::shared::ranges::{RangeLit, range_tokens, version_tokens};
 
@@ -38,13 +40,16 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
     if c.operations.iter().any(Operation::is_route) {
         items.push(route_argument_fn(&rt));
     }
-    if c.framework == Framework::Actix {
-        items.extend(route_dispatch(&rt, c));
-    }
-    let register = match c.framework {
-        Framework::Actix => register_impl(c),
-        Framework::Axum => axum_router_impl(c, &routes_by_path(c)),
+    let dispatch = route_dispatch(&rt, c);
+    let register = match &dispatch {
+        Some(_) => {
+            let routes = names::route_dispatch();
+            quote!(#rt::register_controller!(#self_ty, routes = <#self_ty>::#routes);)
+        }
+        None => quote!(#rt::register_controller!(#self_ty);),
     };
+    items.extend(dispatch);
+    let paths = route_path_checks(&rt, c);
     let introspection = controller_impl(c);
     quote! {
         impl #self_ty {
@@ -58,7 +63,20 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
             #api_type_check
             #(#checks)*
         };
+        #(#paths)*
     }
+}
+
+/// One `const` per route path, that the facade's router reads it (a
+/// pattern that its router cannot read is one error at that path).
+fn route_path_checks<'a>(rt: &'a TokenStream, c: &'a Controller) -> impl Iterator<Item = TokenStream> + 'a {
+    c.operations.iter().flat_map(|op| &op.variants).filter_map(|v| v.route.as_ref()).map(move |route| {
+        let path = &route.path;
+        // The call spanned at the path, where rustc reports a `const` that
+        // panics (at its caller: the check is `#[track_caller]`).
+        let callee = respanned(quote!(#rt::check_route_path), path.span());
+        quote_spanned!(path.span()=> const _: () = #callee(#path);)
+    })
 }
 
 /// What still compiles when the controller has errors: the untouched items,
@@ -77,15 +95,7 @@ pub(crate) fn fallback(c: &Controller) -> TokenStream {
         quote!(#vis #sig { ::core::unreachable!() })
     });
     let introspection = controller_trait_impl(c, &quote!(&[]), &[]);
-    let registration = match c.framework {
-        Framework::Actix => quote! {
-            #[automatically_derived]
-            impl #rt::actix_web::dev::HttpServiceFactory for #self_ty {
-                fn register(self, _: &mut #rt::actix_web::dev::AppService) {}
-            }
-        },
-        Framework::Axum => axum_router_impl(c, &[]),
-    };
+    let registration = quote!(#rt::register_controller!(#self_ty););
     quote! {
         impl #self_ty {
             #(#passthrough)*
@@ -351,6 +361,18 @@ fn shared_arguments(op: &Operation) -> bool {
 
 /// Where an error about a type reads best: the last segment of a path type
 /// (`Value` in `serde_json::Value`), else its first token.
+/// `tokens` with every span set to `span`, so that what rustc reports
+/// about them (a `const` panic) points there.
+fn respanned(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            token.set_span(span);
+            token
+        })
+        .collect()
+}
+
 fn ty_span(ty: &syn::Type) -> Span {
     match ty {
         syn::Type::Path(path) => last_segment_span(&path.path),
@@ -552,11 +574,11 @@ fn route_index(c: &Controller, op: &Operation) -> syn::LitInt {
     syn::LitInt::new(&format!("{index}usize"), Span::call_site())
 }
 
-/// The actix routes of a controller, one function: the operation at an
-/// index, awaited in place. Its future is one type for the controller, so
-/// actix's boxed service is instantiated once per controller (compile time,
-/// docs/performance.md section 7) and that box is the route's only
-/// allocation (no box of the operation's own future inside it).
+/// The routes of a controller, one function: the operation at an index,
+/// awaited in place. Its future is one type for the controller, so a
+/// framework's service is instantiated once per controller (compile time,
+/// docs/performance.md section 7), and a framework that boxes a service's
+/// future boxes it once, with the operation's own future inside.
 fn route_dispatch(rt: &TokenStream, c: &Controller) -> Option<TokenStream> {
     let routes: Vec<&Operation> = c.operations.iter().filter(|o| o.is_route()).collect();
     let (last, others) = routes.split_last()?;
@@ -581,53 +603,6 @@ fn route_dispatch(rt: &TokenStream, c: &Controller) -> Option<TokenStream> {
             }
         }
     })
-}
-
-fn register_impl(c: &Controller) -> TokenStream {
-    let Controller { self_ty, krate, .. } = c;
-    let rt = runtime(krate);
-    let web = quote!(#rt::actix_web::web);
-    let dispatch = names::route_dispatch();
-    let resources = routes_by_path(c).into_iter().map(|(path, ops)| {
-        let routes = ops.iter().map(|(route, op)| {
-            let method = Ident::new(&route.method, Span::call_site());
-            let index = route_index(c, op);
-            quote! {
-                .route(#web::route().method(#rt::actix_web::http::Method::#method)
-                    .service(#rt::OperationRoute::new(&__controller, #index, Self::#dispatch)))
-            }
-        });
-        // The path as the controller's `OPERATIONS` name it, for a 405's `Allow`.
-        let scoped = format!("{}{path}", c.scope.as_ref().map(|s| s.value()).unwrap_or_default());
-        quote! {
-            #web::resource(#path) #(#routes)*
-                .default_service(#rt::MethodNotAllowed::for_path(
-                    <Self as #rt::Controller>::OPERATIONS, #scoped))
-        }
-    });
-    let schema_checks = schema_fns(c).map(|ident| quote!(Self::#ident().check_at_startup();));
-    let body = match &c.scope {
-        Some(scope) => quote! {
-            let __scope = #web::scope(#scope) #(.service(#resources))*;
-            #rt::actix_web::dev::HttpServiceFactory::register(__scope, __config);
-        },
-        None => quote! {
-            #(#rt::actix_web::dev::HttpServiceFactory::register(#resources, __config);)*
-        },
-    };
-    quote! {
-        #[automatically_derived]
-        impl #rt::actix_web::dev::HttpServiceFactory for #self_ty {
-            fn register(self, __config: &mut #rt::actix_web::dev::AppService) {
-                // Invalid schemas stop the server at start-up, never mid-traffic.
-                #(#schema_checks)*
-                // One per worker, shared by the controller's routes.
-                #[allow(unused_variables)]
-                let __controller = ::std::rc::Rc::new(self);
-                #body
-            }
-        }
-    }
 }
 
 fn controller_impl(c: &Controller) -> TokenStream {
@@ -693,45 +668,6 @@ fn controller_trait_impl(c: &Controller, operations: &TokenStream, checks: &[Ide
             fn check_schemas() -> ::core::result::Result<(), #rt::SchemaError> {
                 #(Self::#checks().check()?;)*
                 ::core::result::Result::Ok(())
-            }
-        }
-    }
-}
-
-/// The axum registration: the controller converts into a `Router` of any
-/// state, one method router per path (scope included), each path's other
-/// methods answered 405 with `Allow` at the request's version.
-fn axum_router_impl(c: &Controller, paths: &[(String, Vec<(&Route, &Operation)>)]) -> TokenStream {
-    let Controller { self_ty, krate, .. } = c;
-    let rt = runtime(krate);
-    let scope = c.scope.as_ref().map(LitStr::value).unwrap_or_default();
-    let schema_checks: Vec<Ident> = schema_fns(c).collect();
-    let routes = paths.iter().map(|(path, ops)| {
-        let scoped = format!("{scope}{path}");
-        let entries = ops.iter().map(|(route, op)| {
-            let (method, handler) = (&route.method, names::route_handler(&op.name));
-            // Boxed here: axum's method routers take one route type per controller.
-            quote!((#method, (|__controller: #rt::Shared<#self_ty>, __input: #rt::OperationInput| -> #rt::RouteFuture {
-                ::std::boxed::Box::pin(<#self_ty>::#handler(__controller, __input))
-            }) as #rt::RouteFn<#self_ty>))
-        });
-        quote! {
-            .route(#scoped, #rt::method_router(
-                &__controller, &[#(#entries),*], <#self_ty as #rt::Controller>::OPERATIONS, #scoped))
-        }
-    });
-    quote! {
-        #[automatically_derived]
-        impl<__S> ::core::convert::From<#self_ty> for #rt::axum::Router<__S>
-        where
-            __S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
-        {
-            fn from(__controller: #self_ty) -> #rt::axum::Router<__S> {
-                // Invalid schemas stop the server at start-up, never mid-traffic.
-                #(<#self_ty>::#schema_checks().check_at_startup();)*
-                #[allow(unused_variables)]
-                let __controller = ::std::sync::Arc::new(__controller);
-                #rt::axum::Router::new() #(#routes)*
             }
         }
     }

@@ -8,7 +8,6 @@ mod ast;
 mod dispatch;
 mod expand;
 pub(crate) mod parse;
-mod routes;
 mod validate;
 
 use proc_macro2::TokenStream;

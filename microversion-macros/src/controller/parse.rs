@@ -13,11 +13,11 @@ use syn::{Attribute, Expr, ExprLit, ImplItem, ImplItemFn, ItemImpl, Lit, LitStr,
 
 use super::ast::{Controller, ErrorStatuses, Operation, Response, Route, Schema, Variant};
 use crate::shared::errors::Errors;
-use crate::shared::names::{Framework, SchemaTarget};
+use crate::shared::names::{SchemaTarget, default_crate, facade_crate};
 use crate::shared::ranges::{RangeLit, range_of};
 
-/// `#[controller(api = COMPUTE, scope = "/flavors", crate = "::microversion_actix")]`, and
-/// `axum` for routes served by axum.
+/// `#[controller(api = COMPUTE, scope = "/flavors", crate = ::microversion_actix)]`; a
+/// bare word names the facade among several (`axum`), read before these.
 #[derive(FromMeta)]
 struct ControllerArgs {
     api: syn::Path,
@@ -28,9 +28,27 @@ struct ControllerArgs {
     /// Every version of a schema-validated variant must have a schema.
     #[darling(default)]
     full_schema_coverage: bool,
-    /// The routes are axum's (`microversion-axum`), not actix's.
-    #[darling(default)]
-    axum: bool,
+}
+
+/// The flags of [`ControllerArgs`]: every other bare word names a facade.
+const FLAGS: [&str; 1] = ["full_schema_coverage"];
+
+/// The bare word that names the facade (`axum` in `#[controller(api = A,
+/// axum)]`), taken out of `metas`; a second one is an error.
+fn facade_word(metas: &mut Vec<NestedMeta>, errors: &mut Errors) -> Option<syn::Ident> {
+    let mut word: Option<syn::Ident> = None;
+    metas.retain(|meta| {
+        let NestedMeta::Meta(syn::Meta::Path(path)) = meta else { return true };
+        let Some(ident) = path.get_ident().filter(|i| !FLAGS.contains(&i.to_string().as_str())) else {
+            return true;
+        };
+        match &word {
+            Some(first) => errors.at(ident, format!("the facade is named once: `{first}` already names it")),
+            None => word = Some(ident.clone()),
+        }
+        false
+    });
+    word
 }
 
 /// The HTTP method attributes a variant may carry.
@@ -39,9 +57,11 @@ const ROUTE_ATTRS: [&str; 6] = ["get", "post", "put", "patch", "delete", "head"]
 /// Reads a controller impl. On errors still returns what it could read, so
 /// that expansion can emit the items the user expects.
 pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors) -> Controller {
-    let args = NestedMeta::parse_meta_list(args)
-        .map_err(darling::Error::from)
-        .and_then(|metas| ControllerArgs::from_list(&metas));
+    let mut word = None;
+    let args = NestedMeta::parse_meta_list(args).map_err(darling::Error::from).and_then(|mut metas| {
+        word = facade_word(&mut metas, errors);
+        ControllerArgs::from_list(&metas)
+    });
     let args = errors.handle(args);
     if !item.generics.params.is_empty() {
         errors.at(&item.generics, "a #[controller] impl cannot be generic");
@@ -73,19 +93,24 @@ pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors)
         }
     }
 
-    let (api, scope, krate, full_schema_coverage, framework) = match args {
-        Some(a) => {
-            let framework = if a.axum { Framework::Axum } else { Framework::of_caller() };
-            (a.api, a.scope, a.krate, a.full_schema_coverage, framework)
-        }
-        None => (syn::parse_quote!(__missing_api), None, None, false, Framework::Actix),
+    let (api, scope, krate, full_schema_coverage) = match args {
+        Some(a) => (a.api, a.scope, a.krate, a.full_schema_coverage),
+        None => (syn::parse_quote!(__missing_api), None, None, false),
     };
+    let krate = krate.unwrap_or_else(|| {
+        facade_crate(word.as_ref()).unwrap_or_else(|message| {
+            match &word {
+                Some(word) => errors.at(word, message),
+                None => errors.at_span(Span::call_site(), message),
+            }
+            default_crate()
+        })
+    });
     Controller {
         self_ty: item.self_ty,
         api,
         scope,
-        krate: krate.unwrap_or_else(|| framework.default_crate()),
-        framework,
+        krate,
         passthrough,
         operations,
         full_schema_coverage,

@@ -7,12 +7,9 @@ use microversion_core::{Version, VersionRange};
 
 use super::ast::{Controller, Operation, Variant};
 use crate::shared::errors::Errors;
-use crate::shared::names::{Framework, SchemaTarget, path_text};
+use crate::shared::names::{SchemaTarget, path_text};
 
 pub(crate) fn controller(controller: &Controller, errors: &mut Errors) {
-    if controller.framework == Framework::Axum {
-        axum_limits(controller, errors);
-    }
     for op in &controller.operations {
         operation(op, errors);
         if controller.full_schema_coverage {
@@ -21,27 +18,6 @@ pub(crate) fn controller(controller: &Controller, errors: &mut Errors) {
                     coverage(op, variant, target, errors);
                 }
             }
-        }
-    }
-}
-
-/// The paths axum's router does not read: a pattern in a segment, an actix
-/// tail, a path not starting with `/` (which it refuses at start-up).
-fn axum_limits(controller: &Controller, errors: &mut Errors) {
-    for variant in controller.operations.iter().flat_map(|op| &op.variants) {
-        let Some(route) = &variant.route else { continue };
-        let path = route.path.value();
-        let actix_only = path
-            .split('/')
-            .any(|segment| segment.starts_with('{') && (segment.contains(':') || segment.ends_with("}*")));
-        if actix_only || !path.starts_with('/') {
-            errors.at(
-                &route.path,
-                format!(
-                    "axum cannot route `{path}`: a path starts with `/`, and its parameters are `{{name}}` \
-                     or a last `{{*rest}}`, without patterns"
-                ),
-            );
         }
     }
 }
@@ -292,19 +268,6 @@ fn schemas(op: &Operation, variant: &Variant, errors: &mut Errors) {
         }
         return;
     }
-    if variant.schemas_of(SchemaTarget::Body).next().is_some() {
-        for arg in &variant.method.sig.inputs {
-            if let syn::FnArg::Typed(arg) = arg
-                && is_actix_json(&arg.ty)
-            {
-                errors.at(
-                    &arg.ty,
-                    "a schema-validated variant reads its body with `microversion_actix::Json`: \
-                     the body is parsed once for validation, so actix's `web::Json` would find it consumed",
-                );
-            }
-        }
-    }
     if variant.schemas_of(SchemaTarget::Body).count() > 1 {
         for schema in variant.schemas.iter().filter(|s| s.model) {
             errors.at(
@@ -347,13 +310,6 @@ fn schemas(op: &Operation, variant: &Variant, errors: &mut Errors) {
     }
 }
 
-/// `web::Json<_>` or `actix_web::web::Json<_>`.
-fn is_actix_json(ty: &syn::Type) -> bool {
-    let syn::Type::Path(path) = ty else { return false };
-    let names: Vec<String> = path.path.segments.iter().map(|s| s.ident.to_string()).collect();
-    names.len() >= 2 && names[names.len() - 1] == "Json" && names[names.len() - 2] == "web"
-}
-
 #[cfg(test)]
 mod tests {
     use quote::quote;
@@ -361,7 +317,7 @@ mod tests {
     fn errors_of(item: proc_macro2::TokenStream) -> Vec<String> {
         let mut errors = crate::shared::errors::Errors::default();
         let item = syn::parse2(item).unwrap();
-        let controller = crate::controller::parse::controller(quote!(api = API), item, &mut errors);
+        let controller = crate::controller::parse::controller(quote!(api = API, crate = ::facade), item, &mut errors);
         super::controller(&controller, &mut errors);
         match errors.finish() {
             Ok(()) => vec![],
@@ -516,7 +472,7 @@ mod tests {
         })
         .unwrap();
         let controller =
-            crate::controller::parse::controller(quote!(api = API, full_schema_coverage), item, &mut errors);
+            crate::controller::parse::controller(quote!(api = API, full_schema_coverage, crate = ::facade), item, &mut errors);
         super::controller(&controller, &mut errors);
         let messages: Vec<String> = errors.finish().unwrap_err().into_iter().map(|e| e.to_string()).collect();
         let gaps: Vec<&str> = messages.iter().filter_map(|m| m.split("has no schema for ").nth(1)).collect();

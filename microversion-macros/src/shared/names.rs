@@ -4,51 +4,92 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use syn::Ident;
 
-/// The facade crate the calling crate depends on, unless `crate = "..."`
-/// says otherwise: `microversion-actix` if it is a dependency (under any
-/// name), else `microversion-axum`. What a model or a history expands to
-/// is the same through either.
+/// The facade crate of generated code, unless `crate = ...` names one
+/// (docs/reference.md §4.7): the facade the calling crate depends on, as it
+/// names it. A facade is a dependency whose package is `microversion-*`,
+/// other than the framework's own `-core`, `-macros` and `-testkit`; the
+/// macro knows no framework by name, so a new facade needs no change here.
+/// Among several, `named` picks one by the word after `microversion-`
+/// (`axum`), else the first by package name. With none, the calling package
+/// itself: a facade's own tests and doctests.
+pub(crate) fn facade_crate(named: Option<&Ident>) -> Result<syn::Path, String> {
+    let facades = facades_of_caller();
+    let chosen = match named {
+        Some(word) => {
+            let package = format!("microversion-{word}");
+            if !facades.contains(&package) && own_package().as_ref() != Some(&package) {
+                return Err(format!(
+                    "`{word}` names no facade: this crate does not depend on `{package}`; \
+                     a word here names the facade of a framework (`axum` for `microversion-axum`)"
+                ));
+            }
+            package
+        }
+        None => match facades.first() {
+            Some(first) => first.clone(),
+            None => own_package().ok_or(
+                "this crate depends on no facade of microversion: add the one of its web framework",
+            )?,
+        },
+    };
+    let name = crate_name(&chosen).unwrap_or_else(|| chosen.replace('-', "_"));
+    let ident = syn::Ident::new(&name, Span::call_site());
+    Ok(syn::parse_quote!(::#ident))
+}
+
+/// [`facade_crate`] without a word, for the models and histories, whose
+/// expansion is the same through every facade.
 pub(crate) fn default_crate() -> syn::Path {
-    Framework::of_caller().default_crate()
+    facade_crate(None).unwrap_or_else(|_| syn::parse_quote!(::microversion_core))
 }
 
-/// The web framework a controller's routes are written for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Framework {
-    /// actix-web, through `microversion-actix` (the default).
-    Actix,
-    /// axum, through `microversion-axum` (`#[controller(api = API, axum)]`).
-    Axum,
-}
+/// The framework's own packages, which are no facades.
+const NOT_FACADES: [&str; 3] = ["microversion-core", "microversion-macros", "microversion-testkit"];
 
-impl Framework {
-    /// The framework of the facade the calling crate depends on: actix
-    /// when it depends on `microversion-actix` (or on neither), axum when
-    /// only on `microversion-axum`.
-    pub(crate) fn of_caller() -> Framework {
-        if facade_name("microversion-actix").is_none() && facade_name("microversion-axum").is_some() {
-            Framework::Axum
-        } else {
-            Framework::Actix
+/// The facade packages the calling crate depends on (any kind of
+/// dependency, any target), sorted by name.
+fn facades_of_caller() -> Vec<String> {
+    let Some(manifest) = caller_manifest() else { return Vec::new() };
+    let mut tables: Vec<&dyn toml_edit::TableLike> = Vec::new();
+    let kinds = ["dependencies", "dev-dependencies", "build-dependencies"];
+    tables.extend(kinds.iter().filter_map(|kind| manifest.get(kind)?.as_table_like()));
+    if let Some(targets) = manifest.get("target").and_then(|t| t.as_table_like()) {
+        for (_, target) in targets.iter() {
+            let Some(target) = target.as_table_like() else { continue };
+            tables.extend(kinds.iter().filter_map(|kind| target.get(kind)?.as_table_like()));
         }
     }
+    let mut facades: Vec<String> = tables
+        .into_iter()
+        .flat_map(|table| table.iter())
+        .map(|(key, dependency)| {
+            let renamed = dependency.as_table_like().and_then(|d| d.get("package")?.as_str());
+            renamed.unwrap_or(key).to_owned()
+        })
+        .filter(|package| package.starts_with("microversion-") && !NOT_FACADES.contains(&package.as_str()))
+        .collect();
+    facades.sort();
+    facades.dedup();
+    facades
+}
 
-    /// The facade crate of the framework, as the calling crate names it
-    /// (a renamed dependency keeps working), unless `crate = "..."` says otherwise.
-    pub(crate) fn default_crate(self) -> syn::Path {
-        let (package, canonical) = match self {
-            Framework::Actix => ("microversion-actix", "microversion_actix"),
-            Framework::Axum => ("microversion-axum", "microversion_axum"),
-        };
-        let name = facade_name(package).unwrap_or_else(|| canonical.to_owned());
-        let ident = syn::Ident::new(&name, Span::call_site());
-        syn::parse_quote!(::#ident)
-    }
+/// The calling crate's `Cargo.toml`, parsed.
+fn caller_manifest() -> Option<toml_edit::DocumentMut> {
+    let dir = std::env::var_os("CARGO_MANIFEST_DIR")?;
+    let text = std::fs::read_to_string(std::path::Path::new(&dir).join("Cargo.toml")).ok()?;
+    text.parse().ok()
+}
+
+/// The calling package's name, when it is a facade's own.
+fn own_package() -> Option<String> {
+    let manifest = caller_manifest()?;
+    let name = manifest.get("package")?.get("name")?.as_str()?.to_owned();
+    (name.starts_with("microversion-") && !NOT_FACADES.contains(&name.as_str())).then_some(name)
 }
 
 /// The name the calling crate gives `package`, if it depends on it. The
 /// facade itself (its doctests and tests) names it by its own name.
-fn facade_name(package: &str) -> Option<String> {
+fn crate_name(package: &str) -> Option<String> {
     match proc_macro_crate::crate_name(package).ok()? {
         proc_macro_crate::FoundCrate::Itself => Some(package.replace('-', "_")),
         proc_macro_crate::FoundCrate::Name(name) => Some(name),
@@ -82,7 +123,7 @@ pub(crate) fn variant(op: &Ident, i: usize, method: &Ident) -> Ident {
     format_ident!("__mv_{}_v{}", op, i, span = method.span())
 }
 
-/// The function of an actix controller that runs its routes, by index.
+/// The function of a controller that runs its routes, by index.
 pub(crate) fn route_dispatch() -> Ident {
     format_ident!("__mv_routes")
 }

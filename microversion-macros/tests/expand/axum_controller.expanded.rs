@@ -112,55 +112,25 @@ impl Servers {
     > + use<'__a, __T, __M> {
         __input.extract()
     }
-}
-#[automatically_derived]
-impl<__S> ::core::convert::From<Servers>
-for ::microversion_axum::__private::axum::Router<__S>
-where
-    __S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
-{
-    fn from(__controller: Servers) -> ::microversion_axum::__private::axum::Router<__S> {
-        #[allow(unused_variables)]
-        let __controller = ::std::sync::Arc::new(__controller);
-        ::microversion_axum::__private::axum::Router::new()
-            .route(
-                "/v2.1/servers/{id}",
-                ::microversion_axum::__private::method_router(
-                    &__controller,
-                    &[
-                        (
-                            "GET",
-                            (|
-                                __controller: ::microversion_axum::__private::Shared<
-                                    Servers,
-                                >,
-                                __input: ::microversion_axum::__private::OperationInput,
-                            | -> ::microversion_axum::__private::RouteFuture {
-                                ::std::boxed::Box::pin(
-                                    <Servers>::__mv_route_show(__controller, __input),
-                                )
-                            }) as ::microversion_axum::__private::RouteFn<Servers>,
-                        ),
-                        (
-                            "PUT",
-                            (|
-                                __controller: ::microversion_axum::__private::Shared<
-                                    Servers,
-                                >,
-                                __input: ::microversion_axum::__private::OperationInput,
-                            | -> ::microversion_axum::__private::RouteFuture {
-                                ::std::boxed::Box::pin(
-                                    <Servers>::__mv_route_lock(__controller, __input),
-                                )
-                            }) as ::microversion_axum::__private::RouteFn<Servers>,
-                        ),
-                    ],
-                    <Servers as ::microversion_axum::__private::Controller>::OPERATIONS,
-                    "/v2.1/servers/{id}",
-                ),
-            )
+    #[doc(hidden)]
+    fn __mv_routes(
+        __controller: ::microversion_axum::__private::Shared<Self>,
+        __route: usize,
+        __input: ::microversion_axum::__private::OperationInput,
+    ) -> impl ::core::future::Future<
+        Output = ::microversion_axum::__private::Response,
+    > + 'static {
+        async move {
+            match __route {
+                0usize => Self::__mv_route_show(__controller, __input).await,
+                _ => Self::__mv_route_lock(__controller, __input).await,
+            }
+        }
     }
 }
+::microversion_axum::__private::register_controller!(
+    Servers, routes = < Servers > ::__mv_routes
+);
 #[automatically_derived]
 impl ::microversion_axum::__private::Controller for Servers {
     const OPERATIONS: &'static [::microversion_axum::__private::Operation] = &[
@@ -244,3 +214,6 @@ const _: () = {
         "a version of `lock`, 2.4, is outside the versions declared by `API`: declare it in its version history first"
     );
 };
+const _: () = ::microversion_axum::__private::check_route_path("/servers/{id}");
+const _: () = ::microversion_axum::__private::check_route_path("/servers/{id}");
+const _: () = ::microversion_axum::__private::check_route_path("/servers/{id}");

@@ -1,4 +1,4 @@
-#[controller(api = API, scope = "/v2.1", axum)]
+#[controller(api = API, scope = "/v2.1", crate = ::microversion_axum)]
 impl Servers {
     #[get("/servers/{id}")]
     #[api_version("2.1", "2.2")]

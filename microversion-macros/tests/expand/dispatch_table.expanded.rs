@@ -146,39 +146,9 @@ impl Servers {
         }
     }
 }
-#[automatically_derived]
-impl ::microversion_actix::__private::actix_web::dev::HttpServiceFactory for Servers {
-    fn register(
-        self,
-        __config: &mut ::microversion_actix::__private::actix_web::dev::AppService,
-    ) {
-        #[allow(unused_variables)]
-        let __controller = ::std::rc::Rc::new(self);
-        ::microversion_actix::__private::actix_web::dev::HttpServiceFactory::register(
-            ::microversion_actix::__private::actix_web::web::resource("/servers/{id}")
-                .route(
-                    ::microversion_actix::__private::actix_web::web::route()
-                        .method(
-                            ::microversion_actix::__private::actix_web::http::Method::GET,
-                        )
-                        .service(
-                            ::microversion_actix::__private::OperationRoute::new(
-                                &__controller,
-                                0usize,
-                                Self::__mv_routes,
-                            ),
-                        ),
-                )
-                .default_service(
-                    ::microversion_actix::__private::MethodNotAllowed::for_path(
-                        <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
-                        "/servers/{id}",
-                    ),
-                ),
-            __config,
-        );
-    }
-}
+::microversion_actix::__private::register_controller!(
+    Servers, routes = < Servers > ::__mv_routes
+);
 #[automatically_derived]
 impl ::microversion_actix::__private::Controller for Servers {
     const OPERATIONS: &'static [::microversion_actix::__private::Operation] = &[
@@ -330,3 +300,5 @@ const _: () = {
         "a version of `view`, 3.2, is outside the versions declared by `COMPUTE`: declare it in its version history first"
     );
 };
+const _: () = ::microversion_actix::__private::check_route_path("/servers/{id}");
+const _: () = ::microversion_actix::__private::check_route_path("/servers/{id}");

@@ -3,7 +3,7 @@
 // with a gap, a range across major versions and an open end left to the tree;
 // and a route whose variants take the same arguments, extracted once after
 // the variant is chosen.
-#[controller(api = COMPUTE)]
+#[controller(api = COMPUTE, crate = ::microversion_actix)]
 impl Servers {
     #[get("/servers/{id}")]
     #[api_version("2.1", "2.46")]

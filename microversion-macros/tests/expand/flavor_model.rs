@@ -2,7 +2,7 @@
 // a versioned model with a field of a range, a renamed field, a default,
 // another representation before a version, and a nested model.
 #[derive(VersionedModel)]
-#[versioned(api = COMPUTE)]
+#[versioned(api = COMPUTE, crate = ::microversion_actix)]
 struct Flavor {
     id: String,
     #[versioned(rename = "OS-FLV-EXT-DATA:ephemeral")]

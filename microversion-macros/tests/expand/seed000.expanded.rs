@@ -131,44 +131,9 @@ impl Servers {
         }
     }
 }
-#[automatically_derived]
-impl ::microversion_actix::__private::actix_web::dev::HttpServiceFactory for Servers {
-    fn register(
-        self,
-        __config: &mut ::microversion_actix::__private::actix_web::dev::AppService,
-    ) {
-        Self::__mv_schemas_update_v0().check_at_startup();
-        #[allow(unused_variables)]
-        let __controller = ::std::rc::Rc::new(self);
-        let __scope = ::microversion_actix::__private::actix_web::web::scope("/servers")
-            .service(
-                ::microversion_actix::__private::actix_web::web::resource("/{id}")
-                    .route(
-                        ::microversion_actix::__private::actix_web::web::route()
-                            .method(
-                                ::microversion_actix::__private::actix_web::http::Method::PUT,
-                            )
-                            .service(
-                                ::microversion_actix::__private::OperationRoute::new(
-                                    &__controller,
-                                    0usize,
-                                    Self::__mv_routes,
-                                ),
-                            ),
-                    )
-                    .default_service(
-                        ::microversion_actix::__private::MethodNotAllowed::for_path(
-                            <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
-                            "/servers/{id}",
-                        ),
-                    ),
-            );
-        ::microversion_actix::__private::actix_web::dev::HttpServiceFactory::register(
-            __scope,
-            __config,
-        );
-    }
-}
+::microversion_actix::__private::register_controller!(
+    Servers, routes = < Servers > ::__mv_routes
+);
 #[automatically_derived]
 impl ::microversion_actix::__private::Controller for Servers {
     const OPERATIONS: &'static [::microversion_actix::__private::Operation] = &[
@@ -292,3 +257,4 @@ const _: () = {
         "`version_specific_func` returns its value directly, since its variants serve every version from 2.1 on without a gap, but the API starts before 2.1: add a variant for the versions before it, or bound its last variant to return `Result<_, UnservedVersion>`"
     );
 };
+const _: () = ::microversion_actix::__private::check_route_path("/{id}");

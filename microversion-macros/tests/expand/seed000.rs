@@ -1,6 +1,6 @@
 // Input of the expansion snapshot (see `src/lib.rs`, `expansion_snapshot`):
 // seed 000's `update` with two schemas, and a versioned private helper.
-#[controller(api = COMPUTE, scope = "/servers")]
+#[controller(api = COMPUTE, scope = "/servers", crate = ::microversion_actix)]
 impl Servers {
     #[put("/{id}")]
     #[api_version("2.1")]
