@@ -255,4 +255,3 @@ pub use __microversion_actix_register_controller as register_controller;
 pub const fn check_route_path(path: &str) {
     let _ = path;
 }
-

@@ -72,8 +72,13 @@ pub fn register<C: Controller + 'static, F: Future<Output = HttpResponse> + 'sta
     for RoutedPath { path, routes: methods } in RoutedPath::of(C::OPERATIONS) {
         let resource = methods.into_iter().fold(web::resource(path), |resource, (method, index)| {
             // `#[controller]` writes only methods by their standard names.
-            let method = Method::from_bytes(method.as_bytes()).unwrap_or_else(|_| panic!("no method `{method}`"));
-            resource.route(web::route().method(method).service(OperationRoute::new(&controller, index, routes)))
+            let method =
+                Method::from_bytes(method.as_bytes()).unwrap_or_else(|_| panic!("no method `{method}`"));
+            resource.route(web::route().method(method).service(OperationRoute::new(
+                &controller,
+                index,
+                routes,
+            )))
         });
         let resource = resource.default_service(MethodNotAllowed::for_path(C::OPERATIONS, path));
         HttpServiceFactory::register(resource, config);

@@ -373,8 +373,9 @@ async fn actix_extractors_read_the_validated_body() {
         }
     }
 
-    let app = test::init_service(App::new().wrap(microversion_actix::VersionNegotiation::new(API)).service(Echo))
-        .await;
+    let app =
+        test::init_service(App::new().wrap(microversion_actix::VersionNegotiation::new(API)).service(Echo))
+            .await;
     let sent = r#"{"name": "vm", "extra": [1, 2]}"#;
     let echoed = call_at(&app, &API, "2.1", post("/echo", sent)).await;
     assert_eq!(echoed.status(), StatusCode::OK);

@@ -60,16 +60,21 @@ where
 {
     C::check_schemas_at_startup();
     let controller = Arc::new(controller);
-    RoutedPath::of(C::OPERATIONS).into_iter().fold(axum::Router::new(), |router, RoutedPath { path, routes: methods }| {
-        let methods = methods
-            .into_iter()
-            .map(|(method, index)| (method, OperationRoute { controller: Arc::clone(&controller), index, routes }))
-            .collect();
-        let other = MethodNotAllowed::for_path(C::OPERATIONS, path);
-        let path_routes: MethodRouter<S> =
-            axum::routing::any_service(PathRoutes { routes: Arc::new(methods), other });
-        router.route(path, path_routes)
-    })
+    RoutedPath::of(C::OPERATIONS).into_iter().fold(
+        axum::Router::new(),
+        |router, RoutedPath { path, routes: methods }| {
+            let methods = methods
+                .into_iter()
+                .map(|(method, index)| {
+                    (method, OperationRoute { controller: Arc::clone(&controller), index, routes })
+                })
+                .collect();
+            let other = MethodNotAllowed::for_path(C::OPERATIONS, path);
+            let path_routes: MethodRouter<S> =
+                axum::routing::any_service(PathRoutes { routes: Arc::new(methods), other });
+            router.route(path, path_routes)
+        },
+    )
 }
 
 /// The tower service of one operation's route: calls the controller's

@@ -106,15 +106,7 @@ pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors)
             default_crate()
         })
     });
-    Controller {
-        self_ty: item.self_ty,
-        api,
-        scope,
-        krate,
-        passthrough,
-        operations,
-        full_schema_coverage,
-    }
+    Controller { self_ty: item.self_ty, api, scope, krate, passthrough, operations, full_schema_coverage }
 }
 
 fn other_attrs(item: &ImplItem) -> &[Attribute] {

@@ -317,7 +317,8 @@ mod tests {
     fn errors_of(item: proc_macro2::TokenStream) -> Vec<String> {
         let mut errors = crate::shared::errors::Errors::default();
         let item = syn::parse2(item).unwrap();
-        let controller = crate::controller::parse::controller(quote!(api = API, crate = ::facade), item, &mut errors);
+        let controller =
+            crate::controller::parse::controller(quote!(api = API, crate = ::facade), item, &mut errors);
         super::controller(&controller, &mut errors);
         match errors.finish() {
             Ok(()) => vec![],
@@ -471,8 +472,11 @@ mod tests {
             }
         })
         .unwrap();
-        let controller =
-            crate::controller::parse::controller(quote!(api = API, full_schema_coverage, crate = ::facade), item, &mut errors);
+        let controller = crate::controller::parse::controller(
+            quote!(api = API, full_schema_coverage, crate = ::facade),
+            item,
+            &mut errors,
+        );
         super::controller(&controller, &mut errors);
         let messages: Vec<String> = errors.finish().unwrap_err().into_iter().map(|e| e.to_string()).collect();
         let gaps: Vec<&str> = messages.iter().filter_map(|m| m.split("has no schema for ").nth(1)).collect();

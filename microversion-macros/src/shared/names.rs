@@ -27,9 +27,8 @@ pub(crate) fn facade_crate(named: Option<&Ident>) -> Result<syn::Path, String> {
         }
         None => match facades.first() {
             Some(first) => first.clone(),
-            None => own_package().ok_or(
-                "this crate depends on no facade of microversion: add the one of its web framework",
-            )?,
+            None => own_package()
+                .ok_or("this crate depends on no facade of microversion: add the one of its web framework")?,
         },
     };
     let name = crate_name(&chosen).unwrap_or_else(|| chosen.replace('-', "_"));
