@@ -117,6 +117,15 @@ async fn axum_answer(app: &Router, method: &str, path: &str, headers: &[(&str, &
     (status, named, body_json(&body))
 }
 
+/// The link a handler's error carries.
+fn help() -> microversion_core::Link {
+    microversion_core::Link {
+        href: "https://docs.example/compute/locks".into(),
+        rel: "help".into(),
+        media_type: Some("text/html".into()),
+    }
+}
+
 /// Both frameworks' services for `api`, with Nova's faults or not.
 async fn compare(api: Api, nova: bool) {
     use actix_web::{App, HttpResponse, web};
@@ -129,6 +138,9 @@ async fn compare(api: Api, nova: bool) {
             .insert_header(("Vary", "Accept-Encoding"))
             .json(json!({"version": version.version().to_string()}))
     }
+    async fn actix_locked() -> Result<HttpResponse, microversion_actix::ApiError> {
+        Err(microversion_actix::ApiError::conflict("Server is locked.").with_link(help()))
+    }
     let mut middleware = microversion_actix::VersionNegotiation::new(api);
     let mut discovery = microversion_actix::Discovery::new(&[api]);
     if nova {
@@ -140,7 +152,8 @@ async fn compare(api: Api, nova: bool) {
             web::scope("/v2.1")
                 .wrap(middleware)
                 .route("/servers", web::get().to(actix_show))
-                .route("/servers/varying", web::get().to(actix_varying)),
+                .route("/servers/varying", web::get().to(actix_varying))
+                .route("/servers/locked", web::get().to(actix_locked)),
         ),
     )
     .await;
@@ -164,11 +177,19 @@ async fn compare(api: Api, nova: bool) {
                 ([("Vary", "Accept-Encoding")], axum::Json(json!({"version": version.version().to_string()})))
             }),
         )
+        .route(
+            "/v2.1/servers/locked",
+            get(|| async {
+                Err::<(), _>(microversion_axum::ApiError::conflict("Server is locked.").with_link(help()))
+            }),
+        )
         .layer(layer);
     let axum = Router::from(axum_discovery).merge(routes);
 
     let mut compared = 0;
-    for path in ["/v2.1/servers", "/v2.1/servers/varying"] {
+    // A handler's error with a link: its code qualified by the service, its
+    // links in the document, on both (one `ApiError` declaration).
+    for path in ["/v2.1/servers", "/v2.1/servers/varying", "/v2.1/servers/locked"] {
         for headers in HEADER_SETS {
             let expected = actix_answer(&actix, "GET", path, headers).await;
             let got = axum_answer(&axum, "GET", path, headers).await;
@@ -182,7 +203,13 @@ async fn compare(api: Api, nova: bool) {
         assert_eq!(got, expected, "{method} {path} (nova faults: {nova})");
         compared += 1;
     }
-    assert_eq!(compared, 31);
+    assert_eq!(compared, 44);
+    if !nova {
+        let (status, _, body) = axum_answer(&axum, "GET", "/v2.1/servers/locked", &[]).await;
+        assert_eq!(status, 409);
+        assert_eq!(body["errors"][0]["code"], "compute.conflict", "{body}");
+        assert_eq!(body["errors"][0]["links"][0]["href"], "https://docs.example/compute/locks", "{body}");
+    }
 }
 
 #[actix_web::test]

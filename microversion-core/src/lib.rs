@@ -46,6 +46,9 @@ mod client;
 #[doc(hidden)]
 pub mod derive;
 mod discovery;
+#[cfg(feature = "schema")]
+#[doc(hidden)]
+pub mod facade_error;
 mod headers;
 mod lifecycle;
 #[cfg(feature = "schema")]

@@ -1,0 +1,298 @@
+//! The error type of every facade, written once: [`facade_api_error!`]
+//! declares a facade's `ApiError` over that facade's `StatusCode` (each
+//! framework has its own `http` types, and the orphan rule lets only the
+//! facade make its error a response of its framework). The constructors,
+//! builders, getters, the [`Problem`](crate::Problem) every format renders,
+//! and the conversions from the core's refusals are the same on every
+//! facade; only the response impl is the facade's (docs/reference.md §5).
+
+/// Declares `pub struct ApiError` in the calling facade, its status typed
+/// `$status` (the facade's `http::StatusCode`), with the attributes and
+/// docs given before it. Not for services: a facade's `error` module calls it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! facade_api_error {
+    ($(#[$meta:meta])* status = $status:ty;) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug)]
+        pub struct ApiError(::std::boxed::Box<ApiErrorFields>);
+
+        /// Boxed so that `Result<_, ApiError>` stays one pointer wide.
+        #[derive(Clone, Debug)]
+        struct ApiErrorFields {
+            status: $status,
+            code: ::std::borrow::Cow<'static, str>,
+            title: ::std::borrow::Cow<'static, str>,
+            detail: ::std::string::String,
+            min_version: ::core::option::Option<$crate::Version>,
+            max_version: ::core::option::Option<$crate::Version>,
+            request_id: ::core::option::Option<::std::string::String>,
+            links: ::std::vec::Vec<$crate::Link>,
+            violations: ::std::vec::Vec<$crate::Violation>,
+            service: ::core::option::Option<&'static str>,
+        }
+
+        impl ApiError {
+            /// An error with every field given. `code` is the error code
+            /// without the service prefix (`"invalid-input"`); the service
+            /// is added when rendered.
+            pub fn new(
+                status: $status,
+                code: impl ::core::convert::Into<::std::borrow::Cow<'static, str>>,
+                title: impl ::core::convert::Into<::std::borrow::Cow<'static, str>>,
+                detail: impl ::core::convert::Into<::std::string::String>,
+            ) -> ApiError {
+                ApiError(::std::boxed::Box::new(ApiErrorFields {
+                    status,
+                    code: code.into(),
+                    title: title.into(),
+                    detail: detail.into(),
+                    min_version: None,
+                    max_version: None,
+                    request_id: None,
+                    links: ::std::vec::Vec::new(),
+                    violations: ::std::vec::Vec::new(),
+                    service: None,
+                }))
+            }
+
+            /// An error of `status` with its reason phrase as title and a
+            /// code derived from it (`404` → `not-found`).
+            pub fn from_status(status: $status, detail: impl ::core::convert::Into<::std::string::String>) -> ApiError {
+                let title = status.canonical_reason().unwrap_or("Error");
+                ApiError::new(status, $crate::facade_error::code_of(title), title, detail)
+            }
+
+            /// 400 Bad Request.
+            pub fn bad_request(detail: impl ::core::convert::Into<::std::string::String>) -> ApiError {
+                ApiError::new(<$status>::BAD_REQUEST, "bad-request", "Bad Request", detail)
+            }
+
+            /// 404 Not Found.
+            pub fn not_found(detail: impl ::core::convert::Into<::std::string::String>) -> ApiError {
+                ApiError::new(<$status>::NOT_FOUND, "not-found", "Not Found", detail)
+            }
+
+            /// 409 Conflict.
+            pub fn conflict(detail: impl ::core::convert::Into<::std::string::String>) -> ApiError {
+                ApiError::new(<$status>::CONFLICT, "conflict", "Conflict", detail)
+            }
+
+            /// 500 Internal Server Error: a fault of the server, never of the client.
+            pub fn internal(detail: impl ::core::convert::Into<::std::string::String>) -> ApiError {
+                ApiError::new(<$status>::INTERNAL_SERVER_ERROR, "internal-error", "Internal Server Error", detail)
+            }
+
+            /// The answer when an operation has no variant at the negotiated
+            /// version: Nova answers 404 as if the method did not exist;
+            /// Placement allows other statuses such as 405.
+            pub fn method_not_at_version(version: $crate::Version, status: $status) -> ApiError {
+                let title = status.canonical_reason().unwrap_or("Error");
+                ApiError::new(status, "method-not-at-version", title, $crate::not_at_version_detail(version))
+            }
+
+            /// The answer when an operation was removed at or before the
+            /// negotiated version: the detail names the version that removed it.
+            pub fn removed_at_version(version: $crate::Version, removed_in: $crate::Version, status: $status) -> ApiError {
+                let title = status.canonical_reason().unwrap_or("Error");
+                ApiError::new(status, "method-removed", title, $crate::removed_detail(version, removed_in))
+            }
+
+            /// 400 for a request body or query string that breaks the schema
+            /// of its version: the detail is the first violation in Nova's
+            /// words, the API-SIG document lists them all (docs/reference.md §5.3).
+            pub fn invalid_input(violations: ::std::vec::Vec<$crate::Violation>) -> ApiError {
+                let detail = violations.first().map_or_else(|| "Invalid input.".to_owned(), ::std::string::ToString::to_string);
+                let mut err = ApiError::new(<$status>::BAD_REQUEST, "invalid-input", "Invalid Input", detail);
+                err.0.violations = violations;
+                err
+            }
+
+            /// Sets the minimum and maximum versions shown to the client.
+            pub fn with_versions(mut self, min: $crate::Version, max: $crate::Version) -> ApiError {
+                (self.0.min_version, self.0.max_version) = (Some(min), Some(max));
+                self
+            }
+
+            /// Sets the request id shown in the error document.
+            pub fn with_request_id(mut self, request_id: impl ::core::convert::Into<::std::string::String>) -> ApiError {
+                self.0.request_id = Some(request_id.into());
+                self
+            }
+
+            /// Adds a link (for example to documentation) to the API-SIG body.
+            pub fn with_link(mut self, link: $crate::Link) -> ApiError {
+                self.0.links.push(link);
+                self
+            }
+
+            /// Sets the service type that prefixes the code (normally filled
+            /// in by the middleware).
+            pub fn with_service(mut self, service: &'static str) -> ApiError {
+                self.0.service = Some(service);
+                self
+            }
+
+            /// The HTTP status.
+            pub fn status(&self) -> $status {
+                self.0.status
+            }
+
+            /// The error code without the service prefix.
+            pub fn code(&self) -> &str {
+                &self.0.code
+            }
+
+            /// `<service>.<code>` when a service is given (or set on the
+            /// error), else the bare code.
+            pub fn qualified_code(&self, service: ::core::option::Option<&str>) -> ::std::string::String {
+                $crate::qualified_code(&self.0.code, service.or(self.0.service))
+            }
+
+            /// The fields every error format reads, with `code` as the code
+            /// to show (usually [`ApiError::qualified_code`]).
+            pub fn problem<'a>(&'a self, code: &'a str) -> $crate::Problem<'a> {
+                $crate::Problem {
+                    status: self.0.status.as_u16(),
+                    code,
+                    title: &self.0.title,
+                    detail: &self.0.detail,
+                    min_version: self.0.min_version,
+                    max_version: self.0.max_version,
+                    request_id: self.0.request_id.as_deref(),
+                    links: (!self.0.links.is_empty()).then(|| $crate::facade_error::json(&self.0.links)),
+                    violations: (!self.0.violations.is_empty()).then(|| $crate::facade_error::json(&self.0.violations)),
+                }
+            }
+
+            /// A short, fixed summary of the kind of error.
+            pub fn title(&self) -> &str {
+                &self.0.title
+            }
+
+            /// What was wrong and what is accepted.
+            pub fn detail(&self) -> &str {
+                &self.0.detail
+            }
+
+            /// The served minimum version, for negotiation failures.
+            pub fn min_version(&self) -> ::core::option::Option<$crate::Version> {
+                self.0.min_version
+            }
+
+            /// The served maximum version, for negotiation failures.
+            pub fn max_version(&self) -> ::core::option::Option<$crate::Version> {
+                self.0.max_version
+            }
+
+            /// The request id, if set.
+            pub fn request_id(&self) -> ::core::option::Option<&str> {
+                self.0.request_id.as_deref()
+            }
+
+            /// Links to more information.
+            pub fn links(&self) -> &[$crate::Link] {
+                &self.0.links
+            }
+
+            /// The schema violations of an [`ApiError::invalid_input`] error.
+            pub fn violations(&self) -> &[$crate::Violation] {
+                &self.0.violations
+            }
+
+            /// The service type set on the error, if any.
+            pub fn service(&self) -> ::core::option::Option<&'static str> {
+                self.0.service
+            }
+        }
+
+        impl ::core::fmt::Display for ApiError {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(&self.0.detail)
+            }
+        }
+
+        impl ::std::error::Error for ApiError {}
+
+        /// A versioned helper called at a version none of its variants
+        /// serves: a bug in the service, not in the request, so a 500 whose
+        /// detail names the helper and the version.
+        impl ::core::convert::From<$crate::UnservedVersion> for ApiError {
+            fn from(err: $crate::UnservedVersion) -> ApiError {
+                ApiError::internal(err.to_string())
+            }
+        }
+
+        /// 400, 408, 413 or 415: a request body refused before any schema
+        /// (docs/reference.md §6.2).
+        impl ::core::convert::From<$crate::body::BodyRefusal> for ApiError {
+            fn from(refusal: $crate::body::BodyRefusal) -> ApiError {
+                let status = <$status>::from_u16(refusal.status()).unwrap_or(<$status>::BAD_REQUEST);
+                ApiError::new(status, refusal.code(), refusal.title(), refusal.detail())
+            }
+        }
+
+        /// 400 for a body that breaks the model at its version, 500 for a
+        /// model whose derived schema does not compile.
+        impl ::core::convert::From<$crate::model::ModelReadError> for ApiError {
+            fn from(err: $crate::model::ModelReadError) -> ApiError {
+                match err {
+                    $crate::model::ModelReadError::InvalidSchema(e) => {
+                        ApiError::internal(format!("invalid model schema: {e}"))
+                    }
+                    $crate::model::ModelReadError::Invalid(invalid) => invalid.into(),
+                }
+            }
+        }
+
+        /// 400: a body or query string that breaks the schema of its version.
+        impl ::core::convert::From<$crate::schema::InvalidInput> for ApiError {
+            fn from(invalid: $crate::schema::InvalidInput) -> ApiError {
+                ApiError::invalid_input(invalid.0)
+            }
+        }
+
+        /// 500: a schema that cannot be compiled is the service's fault,
+        /// never the client's.
+        impl ::core::convert::From<$crate::schema::SchemaError> for ApiError {
+            fn from(err: $crate::schema::SchemaError) -> ApiError {
+                ApiError::new(<$status>::INTERNAL_SERVER_ERROR, "schema_invalid", "Invalid request schema", err.to_string())
+            }
+        }
+
+        /// 400 for a malformed version, 406 for one outside the served range
+        /// or retired (docs/reference.md §13.3); all carry the served
+        /// minimum and maximum.
+        impl ::core::convert::From<$crate::NegotiationError> for ApiError {
+            fn from(err: $crate::NegotiationError) -> ApiError {
+                let status = <$status>::from_u16(err.status()).unwrap_or(<$status>::BAD_REQUEST);
+                ApiError::new(status, err.code(), err.title(), err.to_string()).with_versions(err.min(), err.max())
+            }
+        }
+    };
+}
+
+/// The code derived from a reason phrase: `Not Found` → `not-found`,
+/// `I'm a teapot` → `i-m-a-teapot`.
+#[doc(hidden)]
+pub fn code_of(title: &str) -> String {
+    title.to_ascii_lowercase().replace([' ', '\''], "-")
+}
+
+/// A part of an error as JSON, for its [`Problem`](crate::Problem).
+#[doc(hidden)]
+pub fn json(value: &impl serde::Serialize) -> serde_json::Value {
+    serde_json::to_value(value).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::code_of;
+
+    #[test]
+    fn codes_from_reason_phrases() {
+        assert_eq!(code_of("Not Found"), "not-found");
+        assert_eq!(code_of("Payload Too Large"), "payload-too-large");
+        assert_eq!(code_of("I'm a teapot"), "i-m-a-teapot");
+    }
+}
