@@ -19,16 +19,88 @@ pub(crate) const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 /// server's default 100 connections.
 pub(crate) const POSTGRES_CONNECTIONS: u32 = 16;
 
+/// The longest wait between two tries of a PostgreSQL server that refuses
+/// connections at start-up.
+const START_RETRY_MAX: Duration = Duration::from_secs(5);
+
 /// Whether `database` names a PostgreSQL server rather than a SQLite file.
-fn is_postgres_url(database: &str) -> bool {
+pub(crate) fn is_postgres_url(database: &str) -> bool {
     database.starts_with("postgres://") || database.starts_with("postgresql://")
+}
+
+/// `database` fit for a log line: a URL's password (`user:secret@`, or a
+/// `password=` parameter) replaced by `***`. Every place the examples
+/// print a database (start-up, errors) prints it through this.
+pub(crate) fn redacted(database: &str) -> String {
+    let Some((scheme, rest)) = database.split_once("://") else { return database.to_owned() };
+    let (authority, tail) = match rest.find(['/', '?']) {
+        Some(at) => rest.split_at(at),
+        None => (rest, ""),
+    };
+    let authority = match authority.rsplit_once('@') {
+        Some((user_info, host)) => match user_info.split_once(':') {
+            Some((user, _password)) => format!("{user}:***@{host}"),
+            None => authority.to_owned(),
+        },
+        None => authority.to_owned(),
+    };
+    let tail = match tail.split_once('?') {
+        Some((path, query)) => {
+            let query: Vec<String> = query
+                .split('&')
+                .map(|pair| match pair.split_once('=') {
+                    Some((key, _)) if key.eq_ignore_ascii_case("password") => format!("{key}=***"),
+                    _ => pair.to_owned(),
+                })
+                .collect();
+            format!("{path}?{}", query.join("&"))
+        }
+        None => tail.to_owned(),
+    };
+    format!("{scheme}://{authority}{tail}")
+}
+
+/// A first connection to the PostgreSQL server at `url`. A server that
+/// refuses connections for now (it is starting or shutting down, or every
+/// slot is taken: `too_many_connections`, a refused TCP connection) is
+/// tried again, waiting longer each time up to [`START_RETRY_MAX`], with
+/// a log line that says why; any other failure (a wrong password, a
+/// missing database) is returned at once.
+async fn first_connection(url: &str) -> Result<sqlx::AnyConnection, sqlx::Error> {
+    let mut wait = Duration::from_millis(100);
+    loop {
+        match <sqlx::AnyConnection as sqlx::Connection>::connect(url).await {
+            Ok(conn) => return Ok(conn),
+            Err(error) if refused_for_now(&error) => {
+                eprintln!(
+                    "PostgreSQL at {} refused a connection ({error}); trying again in {wait:?}",
+                    redacted(url)
+                );
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(START_RETRY_MAX);
+            }
+            Err(error) => return Err(error),
+        }
+    }
+}
+
+/// Whether a connection failed for a reason that passes: the server not
+/// listening yet, starting up or shutting down (`57P03`), or full (`53300`).
+fn refused_for_now(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Io(e) => e.kind() == std::io::ErrorKind::ConnectionRefused,
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| code == "53300" || code == "57P03"),
+        _ => false,
+    }
 }
 
 /// Opens `database` and makes `sqlite_schema` or `postgres_schema` in it.
 ///
-/// PostgreSQL gets [`POSTGRES_CONNECTIONS`]; nodes starting together make
-/// the schema one at a time (`CREATE TABLE IF NOT EXISTS` is not safe to
-/// race), under an advisory lock. SQLite gets one connection: one writer
+/// PostgreSQL gets [`POSTGRES_CONNECTIONS`], opened as requests need them;
+/// the first connection is waited for while the server refuses connections
+/// ([`first_connection`]), so that a node starts on a crowded server once a
+/// slot frees. Nodes starting together make the schema one at a time
+/// (`CREATE TABLE IF NOT EXISTS` is not safe to race), under an advisory lock. SQLite gets one connection: one writer
 /// at a time, as SQLite allows, and an in-memory database lives as long as
 /// its connection; it is in WAL mode, and processes sharing a file wait
 /// for each other (sqlx's busy timeout, 5 s). Either way a failed
@@ -42,13 +114,13 @@ pub(crate) async fn open(
     sqlx::any::install_default_drivers();
     let options = AnyPoolOptions::new().test_before_acquire(false).acquire_timeout(ACQUIRE_TIMEOUT);
     if is_postgres_url(database) {
-        let pool = options.max_connections(POSTGRES_CONNECTIONS).connect(database).await?;
-        let mut conn = pool.acquire().await?;
-        sqlx::query("SELECT pg_advisory_lock(7274)").execute(&mut *conn).await?;
-        let made = sqlx::raw_sql(postgres_schema).execute(&mut *conn).await;
-        sqlx::query("SELECT pg_advisory_unlock(7274)").execute(&mut *conn).await?;
+        let mut conn = first_connection(database).await?;
+        sqlx::query("SELECT pg_advisory_lock(7274)").execute(&mut conn).await?;
+        let made = sqlx::raw_sql(postgres_schema).execute(&mut conn).await;
+        sqlx::query("SELECT pg_advisory_unlock(7274)").execute(&mut conn).await?;
         made?;
-        return Ok(pool);
+        sqlx::Connection::close(conn).await?;
+        return options.max_connections(POSTGRES_CONNECTIONS).connect_lazy(database);
     }
     let url = if database == ":memory:" {
         "sqlite::memory:".to_owned()
@@ -72,4 +144,31 @@ pub(crate) async fn open(
         .await?;
     sqlx::raw_sql(sqlite_schema).execute(&pool).await?;
     Ok(pool)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redacted;
+
+    #[test]
+    fn passwords_never_reach_a_log_line() {
+        let cases = [
+            (
+                "postgres://nova:s3cr3t@db.example:5432/placement",
+                "postgres://nova:***@db.example:5432/placement",
+            ),
+            ("postgresql://nova:p@ss@db/placement", "postgresql://nova:***@db/placement"),
+            (
+                "postgres://nova@db/placement?password=s3cr3t&sslmode=require",
+                "postgres://nova@db/placement?password=***&sslmode=require",
+            ),
+            ("postgres://db/placement", "postgres://db/placement"),
+            ("placement.sqlite", "placement.sqlite"),
+            (":memory:", ":memory:"),
+        ];
+        for (url, shown) in cases {
+            assert_eq!(redacted(url), shown);
+            assert!(!redacted(url).contains("s3cr3t"), "{url}");
+        }
+    }
 }

@@ -3,20 +3,32 @@
 
 use std::net::TcpListener;
 
-const USAGE: &str = "usage: placement [--listen HOST:PORT] [--database PATH|URL]
-  --listen    address to serve on (default 127.0.0.1:8778)
-  --database  a SQLite file, created on first start (default placement.sqlite),
-              or a PostgreSQL URL, postgres://USER[:PASSWORD]@HOST[:PORT]/DBNAME";
+const USAGE: &str = "usage: placement [--listen HOST:PORT] [--database PATH|URL] [--request-deadline SECONDS]
+  --listen            address to serve on (default 127.0.0.1:8778)
+  --database          a SQLite file, created on first start (default placement.sqlite),
+                      or a PostgreSQL URL, postgres://USER[:PASSWORD]@HOST[:PORT]/DBNAME
+  --request-deadline  how long a request may take, counted from the proxy's X-Request-Start
+                      when it sends one (default 5); keep it below the proxy's read timeout";
 
 pub(crate) fn main() -> std::io::Result<()> {
     let mut args = std::env::args().skip(1);
     let mut listen = "127.0.0.1:8778".to_owned();
     let mut database = "placement.sqlite".to_owned();
+    let mut deadline = placement::deadline::DEFAULT;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--listen" => listen = args.next().ok_or_else(|| usage("--listen needs HOST:PORT"))?,
             "--database" => {
                 database = args.next().ok_or_else(|| usage("--database needs a path or a URL"))?
+            }
+            "--request-deadline" => {
+                let seconds = args.next().ok_or_else(|| usage("--request-deadline needs SECONDS"))?;
+                deadline = seconds
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| *s > 0.0)
+                    .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+                    .ok_or_else(|| usage("--request-deadline needs a positive number of SECONDS"))?;
             }
             "-h" | "--help" => {
                 println!("{USAGE}");
@@ -27,12 +39,14 @@ pub(crate) fn main() -> std::io::Result<()> {
     }
     let listener = TcpListener::bind(&listen)?;
     let url = format!("http://{}", listener.local_addr()?);
-    println!("placement API listening on {url} (database {database})");
+    println!("placement API listening on {url} (database {})", placement::redacted(&database));
     println!("try:");
     println!("  curl -s {url}/");
     println!("  curl -s -H 'OpenStack-API-Version: placement 1.39' {url}/resource_providers");
-    actix_web::rt::System::new()
-        .block_on(async move { placement::server_at(listener, &database).await?.await })
+    actix_web::rt::System::new().block_on(async move {
+        let store = placement::Store::connect(&database).await.map_err(std::io::Error::other)?;
+        placement::serve(listener, store.with_deadline(deadline))?.await
+    })
 }
 
 fn usage(message: &str) -> std::io::Error {

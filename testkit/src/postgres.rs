@@ -95,6 +95,12 @@ impl PgServer {
 
     /// initdb in a fresh temp dir, then pg_ctl start on a free port.
     pub fn start() -> PgServer {
+        PgServer::start_with_max_connections(400)
+    }
+
+    /// [`PgServer::start`] with at most `max` connections at once (a
+    /// crowded server, three of them kept for the superuser).
+    pub fn start_with_max_connections(max: u32) -> PgServer {
         let nanos =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
         let dir = std::env::temp_dir().join(format!("microversion-pg-{}-{nanos}", std::process::id()));
@@ -122,24 +128,55 @@ impl PgServer {
         ]);
         let (ok, out) = run(initdb, Duration::from_secs(120));
         assert!(ok, "initdb failed: {out}");
-        let mut start = server.command("pg_ctl");
+        server.pg_ctl_start(max);
+        server
+    }
+
+    /// `pg_ctl start` with this server's options, waiting until it accepts
+    /// connections. Without `fsync` (the machine does not crash under a
+    /// test), but every commit reaches the operating system before it is
+    /// acknowledged (`synchronous_commit` stays on), so that a server
+    /// stopped at once (`-m immediate`, as a crash of its process) keeps
+    /// every commit it acknowledged.
+    fn pg_ctl_start(&self, max_connections: u32) {
+        let mut start = self.command("pg_ctl");
         start
             .arg("-D")
-            .arg(server.dir.join("data"))
+            .arg(self.dir.join("data"))
             .arg("-l")
-            .arg(server.dir.join("log"))
+            .arg(self.dir.join("log"))
             .arg("-o")
             .arg(format!(
-                "-p {} -k {} -c listen_addresses=127.0.0.1 -c max_connections=400 -c fsync=off \
-                 -c synchronous_commit=off -c full_page_writes=off",
-                server.port,
-                server.dir.display()
+                "-p {} -k {} -c listen_addresses=127.0.0.1 -c max_connections={max_connections} -c fsync=off \
+                 -c full_page_writes=off",
+                self.port,
+                self.dir.display()
             ))
             .args(["-w", "-t", "60", "start"]);
         let (ok, out) = run(start, Duration::from_secs(90));
-        let log = std::fs::read_to_string(server.dir.join("log")).unwrap_or_default();
+        let log = std::fs::read_to_string(self.dir.join("log")).unwrap_or_default();
         assert!(ok, "pg_ctl start failed: {out}\n{log}");
-        server
+    }
+
+    /// `pg_ctl restart -m mode` (`fast`: sessions ended and a checkpoint;
+    /// `immediate`: as a crash, recovered at start), waiting until it
+    /// accepts connections again.
+    pub fn restart(&self, mode: &str) {
+        let mut restart = self.command("pg_ctl");
+        restart
+            .arg("-D")
+            .arg(self.dir.join("data"))
+            .arg("-l")
+            .arg(self.dir.join("log"))
+            .args(["-m", mode, "-w", "-t", "60", "restart"]);
+        let (ok, out) = run(restart, Duration::from_secs(90));
+        assert!(ok, "pg_ctl restart -m {mode} failed: {out}");
+    }
+
+    /// Starts the server again after [`PgServer::stop`], on its port, with
+    /// at most `max_connections`.
+    pub fn start_again(&self, max_connections: u32) {
+        self.pg_ctl_start(max_connections);
     }
 
     /// Stops the server at once (`pg_ctl stop -m immediate`), as a crash
@@ -149,6 +186,32 @@ impl PgServer {
         stop.arg("-D").arg(self.dir.join("data")).args(["-m", "immediate", "-w", "stop"]);
         let (ok, out) = run(stop, Duration::from_secs(60));
         assert!(ok, "pg_ctl stop failed: {out}");
+    }
+
+    /// The server's port.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// An idle `psql` session on `url`, open when this returns and closed
+    /// when dropped; `None` when the server refuses it (full).
+    pub fn session(&self, url: &str) -> Option<Session> {
+        use std::io::{BufRead, Write};
+        let mut child = Command::new(self.bindir.join("psql"))
+            .args(["-q", "-X", url])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("psql starts");
+        let mut input = child.stdin.take().expect("psql's stdin");
+        let _ = writeln!(input, "\\echo ready");
+        let mut line = String::new();
+        if let Some(stdout) = child.stdout.take() {
+            let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+        }
+        let session = Session { child, _input: input };
+        (line.trim() == "ready").then_some(session)
     }
 
     /// A fresh database; its URL.
@@ -168,5 +231,19 @@ impl Drop for PgServer {
         stop.arg("-D").arg(self.dir.join("data")).args(["-m", "immediate", "-w", "stop"]);
         let _ = run(stop, Duration::from_secs(60));
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// An idle `psql` session: one of the server's connections, held until dropped.
+pub struct Session {
+    child: std::process::Child,
+    /// Its input, open: the session lasts while it does.
+    _input: std::process::ChildStdin,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }

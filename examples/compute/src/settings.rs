@@ -62,9 +62,12 @@ pub const MAX_CONNECTIONS: usize = 10_000;
 /// metrics served. Call it inside the server's runtime.
 pub(crate) async fn start(settings: &Settings) -> std::io::Result<(Arc<Store>, VersionCap)> {
     let database = settings.database.as_deref().unwrap_or(":memory:");
-    let store = Store::open(database)
-        .await
-        .map_err(|e| std::io::Error::other(format!("cannot open the database {database}: {e}")))?;
+    let store = Store::open(database).await.map_err(|e| {
+        std::io::Error::other(format!(
+            "cannot open the database {}: {e}",
+            crate::database::redacted(database)
+        ))
+    })?;
     let mut api = match settings.cap {
         Some(cap) => COMPUTE.capped_at(cap).map_err(std::io::Error::other)?,
         None => COMPUTE,

@@ -473,73 +473,60 @@ struct World {
     traits: BTreeSet<String>,
 }
 
-/// Reads the provider graph: seven independent queries, each on a pooled
-/// connection of its own and all at once, so that PostgreSQL runs them in
-/// parallel (on SQLite's one connection they take turns). Each sees the
-/// data as of its own start, as Placement's statements do under READ
-/// COMMITTED; a row of a provider made in between is ignored.
+/// Reads the provider graph: seven queries in one read-only transaction,
+/// on one pooled connection, so that they all see one snapshot of the data
+/// and a search never holds more than one connection (a node short of
+/// connections still answers it).
 async fn load(store: &Store) -> Result<World, ApiError> {
-    let (rows, invs, used, traits, aggs, class_ids, all_traits) = futures_util::try_join!(
-        store.read(async |tx| {
-            tx.query_map(
-                "SELECT id, uuid, parent_id, root_id FROM resource_providers ORDER BY id",
-                params![],
-                |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?, r.get::<Option<i64>>(2)?, r.get::<Option<i64>>(3)?)),
-            )
-            .await
-        }),
-        store.read(async |tx| {
-            tx.query_map(
-                "SELECT provider_id, resource_class, total, reserved, allocation_ratio, min_unit, max_unit, step_size \
-                 FROM inventories",
-                params![],
-                |r| {
-                    let inv = Inv {
-                        total: r.get(2)?,
-                        reserved: r.get(3)?,
-                        ratio: r.get(4)?,
-                        min_unit: r.get(5)?,
-                        max_unit: r.get(6)?,
-                        step: r.get(7)?,
-                        used: 0,
-                    };
-                    Ok((r.get::<i64>(0)?, r.get::<String>(1)?, inv))
-                },
-            )
-            .await
-        }),
-        store.read(async |tx| {
-            tx.query_map(
-                "SELECT provider_id, resource_class, CAST(SUM(used) AS BIGINT) FROM allocations \
-                 GROUP BY provider_id, resource_class",
-                params![],
-                |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?, r.get::<i64>(2)?)),
-            )
-            .await
-        }),
-        store.read(async |tx| {
-            tx.query_map(
-                "SELECT pt.provider_id, pt.trait FROM provider_traits pt JOIN traits t ON t.name = pt.trait \
-                 ORDER BY t.rowid",
-                params![],
-                |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?)),
-            )
-            .await
-        }),
-        store.read(async |tx| {
-            tx.query_map("SELECT provider_id, aggregate FROM provider_aggregates", params![], |r| {
-                Ok((r.get::<i64>(0)?, r.get::<String>(1)?))
-            })
-            .await
-        }),
-        store.read(async |tx| {
-            tx.query_map("SELECT name, id FROM resource_classes", params![], |r| {
-                Ok((r.get::<String>(0)?, r.get::<i64>(1)?))
-            })
-            .await
-        }),
-        store.read(async |tx| tx.query_map("SELECT name FROM traits", params![], |r| r.get::<String>(0)).await),
-    )?;
+    let (rows, invs, used, traits, aggs, class_ids, all_traits) = store.read(async |tx| Ok((
+        tx.query_map(
+            "SELECT id, uuid, parent_id, root_id FROM resource_providers ORDER BY id",
+            params![],
+            |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?, r.get::<Option<i64>>(2)?, r.get::<Option<i64>>(3)?)),
+        )
+        .await?,
+        tx.query_map(
+            "SELECT provider_id, resource_class, total, reserved, allocation_ratio, min_unit, max_unit, step_size \
+             FROM inventories",
+            params![],
+            |r| {
+                let inv = Inv {
+                    total: r.get(2)?,
+                    reserved: r.get(3)?,
+                    ratio: r.get(4)?,
+                    min_unit: r.get(5)?,
+                    max_unit: r.get(6)?,
+                    step: r.get(7)?,
+                    used: 0,
+                };
+                Ok((r.get::<i64>(0)?, r.get::<String>(1)?, inv))
+            },
+        )
+        .await?,
+        tx.query_map(
+            "SELECT provider_id, resource_class, CAST(SUM(used) AS BIGINT) FROM allocations \
+             GROUP BY provider_id, resource_class",
+            params![],
+            |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?, r.get::<i64>(2)?)),
+        )
+        .await?,
+        tx.query_map(
+            "SELECT pt.provider_id, pt.trait FROM provider_traits pt JOIN traits t ON t.name = pt.trait \
+             ORDER BY t.rowid",
+            params![],
+            |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?)),
+        )
+        .await?,
+        tx.query_map("SELECT provider_id, aggregate FROM provider_aggregates", params![], |r| {
+            Ok((r.get::<i64>(0)?, r.get::<String>(1)?))
+        })
+        .await?,
+        tx.query_map("SELECT name, id FROM resource_classes", params![], |r| {
+            Ok((r.get::<String>(0)?, r.get::<i64>(1)?))
+        })
+        .await?,
+        tx.query_map("SELECT name FROM traits", params![], |r| r.get::<String>(0)).await?,
+    ))).await?;
     let index: HashMap<i64, usize> = rows.iter().enumerate().map(|(i, r)| (r.0, i)).collect();
     let mut nodes: Vec<Node> = rows
         .iter()

@@ -8,11 +8,13 @@
 //! as `&'static str`: a statement is never built from request data, only
 //! its values are bound. They run it through a [`Tx`] and read [`Row`]s.
 
+use std::time::{Duration, Instant};
+
 use futures_util::lock::Mutex;
 use microversion_actix::ApiError;
 use sqlx::any::{AnyArguments, AnyRow};
 use sqlx::query::Query;
-use sqlx::{Any, Row as _};
+use sqlx::{Any, AssertSqlSafe, Row as _};
 
 use crate::errors;
 
@@ -135,27 +137,50 @@ impl Row {
 /// The pool of either database.
 pub type Pool = sqlx::AnyPool;
 
-/// A transaction (rolled back when dropped uncommitted), or for a read a
-/// plain connection, whose statements each see what is committed when
-/// they run: what PostgreSQL's `READ COMMITTED` transaction would show
-/// them, without its `BEGIN` and `COMMIT` round trips.
+/// How long past its deadline a `COMMIT` already sent is waited for before
+/// its outcome is called unknown.
+const COMMIT_GRACE: Duration = Duration::from_secs(1);
+
+/// A transaction, rolled back when dropped uncommitted: a write's, or a
+/// read's, whose statements all see one snapshot of the data (on
+/// PostgreSQL `REPEATABLE READ READ ONLY`; on SQLite any transaction's),
+/// so that an answer built of several reads is consistent, on one pooled
+/// connection.
+///
+/// Each is bounded by its request's deadline ([`crate::deadline`]): on
+/// PostgreSQL its statements, its waits for locks and its idle time between
+/// statements are limited to what is left, so that the server ends the
+/// session of a process frozen mid-transaction; [`Tx::commit`] commits only
+/// before the deadline.
 ///
 /// Its statements run one at a time (the lock), which lets the helpers
 /// share it as `&Tx` while each awaits its statement.
-pub struct Tx(Mutex<Conn>);
-
-enum Conn {
-    Transaction(sqlx::Transaction<'static, Any>),
-    Plain(sqlx::pool::PoolConnection<Any>),
+pub struct Tx {
+    conn: Mutex<sqlx::Transaction<'static, Any>>,
+    postgres: bool,
 }
 
-impl Conn {
-    fn get(&mut self) -> &mut sqlx::AnyConnection {
-        match self {
-            Conn::Transaction(tx) => tx,
-            Conn::Plain(conn) => conn,
-        }
-    }
+/// What a transaction is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Reads, from one snapshot.
+    Read,
+    /// Reads and writes.
+    Write,
+}
+
+/// The statement that begins a PostgreSQL transaction with `left` of its
+/// request's time: the isolation and the three limits in one round trip.
+fn postgres_begin(access: Access, left: Duration) -> String {
+    let mode = match access {
+        Access::Read => "ISOLATION LEVEL REPEATABLE READ READ ONLY",
+        Access::Write => "ISOLATION LEVEL READ COMMITTED",
+    };
+    let ms = left.as_millis().max(1);
+    format!(
+        "BEGIN {mode}; SET LOCAL statement_timeout = {ms}; SET LOCAL lock_timeout = {ms}; \
+         SET LOCAL idle_in_transaction_session_timeout = {ms}"
+    )
 }
 
 fn bound<'q>(sql: &'static str, params: &'q [Value]) -> Query<'q, Any, AnyArguments> {
@@ -169,34 +194,73 @@ fn bound<'q>(sql: &'static str, params: &'q [Value]) -> Query<'q, Any, AnyArgume
 }
 
 impl Tx {
-    /// Begins a transaction on a connection of `pool`.
-    pub async fn begin(pool: &Pool) -> Result<Tx, ApiError> {
-        Ok(Tx(Mutex::new(Conn::Transaction(pool.begin().await.map_err(db_error)?))))
+    /// Begins a transaction for `access` on a connection of `pool`, which
+    /// must be over by `deadline` (an answer of 503 when it is already past).
+    pub async fn begin(
+        pool: &Pool,
+        postgres: bool,
+        access: Access,
+        deadline: Instant,
+    ) -> Result<Tx, ApiError> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(errors::deadline_passed());
+        }
+        let begin = async {
+            if postgres {
+                pool.begin_with(AssertSqlSafe(postgres_begin(access, left))).await
+            } else {
+                pool.begin().await
+            }
+        };
+        // No connection before the deadline: the database is unreachable or
+        // every connection is busy, which is the store's failure.
+        let conn = tokio::time::timeout_at(deadline.into(), begin)
+            .await
+            .map_err(|_| errors::internal("no database connection before the request's deadline"))?
+            .map_err(db_error)?;
+        Ok(Tx { conn: Mutex::new(conn), postgres })
     }
 
-    /// A connection of `pool` for reads, outside a transaction.
-    pub async fn read(pool: &Pool) -> Result<Tx, ApiError> {
-        Ok(Tx(Mutex::new(Conn::Plain(pool.acquire().await.map_err(db_error)?))))
-    }
-
-    /// Commits a transaction (a read has nothing to commit).
-    pub async fn commit(self) -> Result<(), ApiError> {
-        match self.0.into_inner() {
-            Conn::Transaction(tx) => tx.commit().await.map_err(db_error),
-            Conn::Plain(_) => Ok(()),
+    /// Commits, if the deadline has not passed: once it has, the
+    /// transaction is rolled back (503, not carried out). On PostgreSQL the
+    /// idle limit is first set to what is left, so that a process frozen
+    /// from here on cannot commit after the deadline: the server ends its
+    /// session first. A connection lost during `COMMIT` leaves the outcome
+    /// unknown, and the answer says so ([`errors::outcome_unknown`]).
+    pub async fn commit(self, deadline: Instant) -> Result<(), ApiError> {
+        let mut conn = self.conn.into_inner();
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(errors::deadline_passed());
+        }
+        if self.postgres {
+            let ms = left.as_millis().max(1).to_string();
+            sqlx::query("SELECT set_config('idle_in_transaction_session_timeout', $1, true)")
+                .bind(ms)
+                .execute(&mut *conn)
+                .await
+                .map_err(db_error)?;
+        }
+        match tokio::time::timeout(left + COMMIT_GRACE, conn.commit()).await {
+            Ok(Ok(())) => Ok(()),
+            // The server answered: it refused the commit, nothing changed.
+            Ok(Err(error @ sqlx::Error::Database(_))) => Err(db_error(error)),
+            Ok(Err(error)) => Err(errors::outcome_unknown(error)),
+            Err(_) => Err(errors::outcome_unknown("no answer to COMMIT before the deadline")),
         }
     }
 
     /// Runs a statement; the number of rows it changed.
     pub async fn execute(&self, sql: &'static str, params: &[Value]) -> Result<u64, ApiError> {
-        let mut conn = self.0.lock().await;
-        Ok(bound(sql, params).execute(conn.get()).await.map_err(db_error)?.rows_affected())
+        let mut conn = self.conn.lock().await;
+        Ok(bound(sql, params).execute(&mut **conn).await.map_err(db_error)?.rows_affected())
     }
 
     /// Every row of a query.
     pub async fn query(&self, sql: &'static str, params: &[Value]) -> Result<Vec<Row>, ApiError> {
-        let mut conn = self.0.lock().await;
-        let rows = bound(sql, params).fetch_all(conn.get()).await.map_err(db_error)?;
+        let mut conn = self.conn.lock().await;
+        let rows = bound(sql, params).fetch_all(&mut **conn).await.map_err(db_error)?;
         Ok(rows.into_iter().map(Row).collect())
     }
 

@@ -183,3 +183,32 @@ pub fn store_unavailable(request_id: &str) -> ApiError {
     )
     .with_request_id(request_id)
 }
+
+/// 503: the request reached its deadline ([`crate::deadline`]) before it
+/// was carried out; nothing of it was kept.
+pub fn deadline_passed() -> ApiError {
+    coded(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "undefined_code",
+        "The request was not carried out: it reached its deadline before it was done. Try again.",
+    )
+}
+
+/// 503: the connection to the database was lost while it committed, so
+/// whether the change was kept is unknown. The answer says how to find
+/// out rather than "not carried out"; the log line pairs the cause with
+/// the request id, as [`internal`]'s.
+pub fn outcome_unknown(error: impl std::fmt::Display) -> ApiError {
+    let request_id = format!("req-{}", uuid::Uuid::new_v4());
+    eprintln!("placement: database lost during COMMIT [{request_id}]: {error}");
+    coded(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "undefined_code",
+        format!(
+            "The placement service lost its database while committing this request: it may or may \
+             not have been carried out. Read the resource (for allocations, GET /allocations/{{consumer}}) \
+             before trying again. (Request ID {request_id})"
+        ),
+    )
+    .with_request_id(request_id)
+}

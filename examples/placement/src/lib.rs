@@ -14,6 +14,7 @@ mod candidates;
 #[path = "../../common/database.rs"]
 mod database;
 pub mod db;
+pub mod deadline;
 pub mod errors;
 mod http;
 mod inventories;
@@ -38,9 +39,15 @@ pub use api::PLACEMENT;
 pub use errors::PlacementErrors;
 pub use store::Store;
 
+/// `database` fit for a log line, its password replaced by `***`.
+pub fn redacted(database: &str) -> String {
+    database::redacted(database)
+}
+
 /// Registers the whole API at the root, as Placement serves it.
 pub fn routes(store: Arc<Store>) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
+        let budget = store.deadline();
         let microversions = VersionNegotiation::new(PLACEMENT).with_error_format(PlacementErrors);
         // A target no scope matches (`*`): actix's own 404 has an empty body.
         let outside = microversions.default_service();
@@ -50,6 +57,8 @@ pub fn routes(store: Arc<Store>) -> impl FnOnce(&mut web::ServiceConfig) {
                 .wrap(actix_web::middleware::from_fn(failure_request_id))
                 .wrap(microversions)
                 .wrap(actix_web::middleware::from_fn(http::placement_outer))
+                // Outermost: the deadline counts from the request's arrival.
+                .wrap(actix_web::middleware::from_fn(move |req, next| deadline::within(budget, req, next)))
                 .service(root::Root)
                 .service(resource_providers::ResourceProviders::new(store.clone()))
                 .service(inventories::Inventories::new(store.clone()))
@@ -96,7 +105,13 @@ pub async fn server(listener: TcpListener, database: &Path) -> std::io::Result<a
 /// The HTTP server on `listener` over `database`: a `postgres://` URL or a
 /// SQLite file (created on first start). Await it inside an actix system.
 pub async fn server_at(listener: TcpListener, database: &str) -> std::io::Result<actix_web::dev::Server> {
-    let store = Arc::new(Store::connect(database).await.map_err(std::io::Error::other)?);
+    serve(listener, Store::connect(database).await.map_err(std::io::Error::other)?)
+}
+
+/// The HTTP server on `listener` over `store` (with its deadline). Await it
+/// inside an actix system.
+pub fn serve(listener: TcpListener, store: Store) -> std::io::Result<actix_web::dev::Server> {
+    let store = Arc::new(store);
     Ok(HttpServer::new(move || App::new().configure(routes(store.clone())))
         .workers(2)
         .listen(listener)?

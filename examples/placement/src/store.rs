@@ -4,7 +4,9 @@
 
 use microversion_actix::ApiError;
 
-use crate::db::{Pool, Row, Tx, params};
+use std::time::Duration;
+
+use crate::db::{Access, Pool, Row, Tx, params};
 use crate::errors;
 use crate::standard;
 
@@ -147,7 +149,8 @@ CREATE INDEX IF NOT EXISTS allocations_provider ON allocations (provider_id);
 /// The first id of a custom resource class (Placement's `CUSTOM_NAMESPACE`).
 const FIRST_CUSTOM_CLASS_ID: i64 = 10000;
 
-/// The database: a pool of connections.
+/// The database: a pool of connections, and how long a request may take
+/// ([`crate::deadline`]).
 ///
 /// SQLite has one connection (one writer at a time, as SQLite allows; an
 /// in-memory database lives as long as its connection); requests wait
@@ -155,6 +158,8 @@ const FIRST_CUSTOM_CLASS_ID: i64 = 10000;
 /// (`database::open`), and the server orders concurrent writers.
 pub struct Store {
     pool: Pool,
+    postgres: bool,
+    deadline: Duration,
 }
 
 /// Seconds since the epoch, the timestamps of every row.
@@ -165,16 +170,28 @@ pub fn now() -> i64 {
 impl Store {
     /// Opens `database`, a `postgres://` URL, a SQLite file (created if
     /// needed) or `:memory:`, makes the schema and seeds the standard
-    /// resource classes and traits.
+    /// resource classes and traits. A request may take
+    /// [`deadline::DEFAULT`](crate::deadline::DEFAULT).
     pub async fn connect(database: &str) -> Result<Store, String> {
-        Store::open(database).await.map_err(|e| format!("{database}: {e}"))
+        Store::open(database).await.map_err(|e| format!("{}: {e}", crate::database::redacted(database)))
     }
 
     async fn open(database: &str) -> Result<Store, sqlx::Error> {
         let pool = crate::database::open(database, SCHEMA, SCHEMA_POSTGRES).await?;
-        let store = Store { pool };
+        let postgres = crate::database::is_postgres_url(database);
+        let store = Store { pool, postgres, deadline: crate::deadline::DEFAULT };
         store.seed().await.map_err(|e| sqlx::Error::Protocol(e.detail().to_owned()))?;
         Ok(store)
+    }
+
+    /// The same store, a request taking at most `deadline`.
+    pub fn with_deadline(self, deadline: Duration) -> Store {
+        Store { deadline, ..self }
+    }
+
+    /// How long a request may take.
+    pub fn deadline(&self) -> Duration {
+        self.deadline
     }
 
     /// An in-memory SQLite database, for tests.
@@ -205,18 +222,31 @@ impl Store {
         .await
     }
 
-    /// Runs `f`, which only reads, on a connection outside a transaction
-    /// (see [`Tx`]).
+    /// Runs `f`, which only reads, in a read-only transaction: one
+    /// connection, one snapshot of the data (see [`Tx`]), within the
+    /// request's deadline.
     pub async fn read<T>(&self, f: impl AsyncFnOnce(&Tx) -> Result<T, ApiError>) -> Result<T, ApiError> {
-        f(&Tx::read(&self.pool).await?).await
+        self.run(Access::Read, f).await
     }
 
-    /// Runs `f` in a transaction, committed when it returns `Ok` (and
-    /// rolled back when it fails).
+    /// Runs `f` in a transaction, committed when it returns `Ok` before the
+    /// request's deadline (and rolled back when it fails or the deadline
+    /// passes: 503, not carried out).
     pub async fn tx<T>(&self, f: impl AsyncFnOnce(&Tx) -> Result<T, ApiError>) -> Result<T, ApiError> {
-        let tx = Tx::begin(&self.pool).await?;
-        let value = f(&tx).await?;
-        tx.commit().await?;
+        self.run(Access::Write, f).await
+    }
+
+    async fn run<T>(
+        &self,
+        access: Access,
+        f: impl AsyncFnOnce(&Tx) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
+        let deadline = crate::deadline::current(self.deadline);
+        let tx = Tx::begin(&self.pool, self.postgres, access, deadline).await?;
+        let value = tokio::time::timeout_at(deadline.into(), f(&tx))
+            .await
+            .map_err(|_| errors::deadline_passed())??;
+        tx.commit(deadline).await?;
         Ok(value)
     }
 }
@@ -329,6 +359,11 @@ pub async fn create_class(tx: &Tx, name: &str) -> Result<(), ApiError> {
     )
     .await?;
     Ok(())
+}
+
+/// The name of every trait.
+pub async fn trait_names(tx: &Tx) -> Result<std::collections::HashSet<String>, ApiError> {
+    Ok(tx.query_map("SELECT name FROM traits", params![], |r| r.get(0)).await?.into_iter().collect())
 }
 
 /// Whether a trait exists.

@@ -220,13 +220,14 @@ impl Traits {
                     "Resource provider's generation already changed. Please update the generation and try again.",
                 ));
             }
-            let mut missing = Vec::new();
+            // One read of every trait, however many the body names.
+            let known = store::trait_names(tx).await?;
             let mut seen = std::collections::HashSet::new();
-            for name in &wanted {
-                if seen.insert(name.as_str()) && !store::trait_exists(tx, name).await? {
-                    missing.push(name.as_str());
-                }
-            }
+            let missing: Vec<&str> = wanted
+                .iter()
+                .map(String::as_str)
+                .filter(|name| seen.insert(*name) && !known.contains(*name))
+                .collect();
             if !missing.is_empty() {
                 // Named up to a bound, counted past it.
                 let mut list = missing.iter().take(MAX_NAMED).copied().collect::<Vec<_>>().join(", ");

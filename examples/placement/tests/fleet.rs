@@ -1,36 +1,43 @@
-//! A fleet on PostgreSQL (docs/16-placement.md, "A fleet"): three placement
-//! processes on one database behind a real nginx, round-robin. Many
-//! consumers claim resources of few providers at once, far past their
-//! capacity, some claims spanning two providers in either order; one node
-//! is killed with SIGKILL in the middle of the load and started again.
-//! Afterwards, through every node:
+//! A fleet on PostgreSQL under faults (docs/16-placement.md, "A fleet"):
+//! three placement processes on one database behind a real nginx,
+//! round-robin. Many consumers claim resources of few providers at once,
+//! far past their capacity, some claims spanning two providers in either
+//! order, and delete some of their claims; in the middle of the load one
+//! fault strikes, a fresh database for each: a node SIGKILLed and started
+//! again, every node SIGKILLed, PostgreSQL restarted (`fast` and
+//! `immediate`), PostgreSQL down for a few seconds. No node is restarted
+//! to recover. Afterwards, through every node:
 //!
 //! - no provider's usage exceeds `(total - reserved) * allocation_ratio`,
 //!   neither at the end nor in any usage read during the load;
-//! - every claim answered 2xx is there, exactly as claimed;
-//! - a claim refused for capacity is not there; a claim that is there
-//!   without a 2xx was cut off by the kill (its answer lost: a 502, a
-//!   broken connection, or nginx's retry of it meeting the consumer it
-//!   made), never refused;
-//! - every provider's generation is one (its inventory) plus the number of
-//!   claims on it that are there: each write moved it once, none twice.
+//! - every claim answered 2xx is there, exactly as claimed, unless its
+//!   client deleted it; a deletion answered 2xx took it away;
+//! - a claim refused for capacity, or answered 503 "not carried out", is
+//!   not there; a claim that is there without a 2xx was cut off by the
+//!   fault (its answer lost: a 502, a broken connection, a 503 that says
+//!   the outcome is unknown, or nginx's retry of it meeting the consumer
+//!   it made), never refused;
+//! - every provider's generation is one (its inventory) plus one per claim
+//!   made, deleted since or not (a deletion moves no generation, as in
+//!   Placement): each claim moved it once, none twice;
+//! - no answer is a 500, every 503 is Placement's JSON.
 //!
 //! nginx and PostgreSQL missing are failures, not skips: `.ci/run`
 //! installs them.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
-use std::net::{SocketAddr, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use microversion_testkit::http::{Request, Response};
-use microversion_testkit::nginx::{self, free_port};
+use common::{Node, Scratch, VERSION, send};
+use microversion_testkit::http::Request;
+use microversion_testkit::nginx::free_port;
+use microversion_testkit::postgres::PgServer;
 use serde_json::{Value, json};
 
-const VERSION: (&str, &str) = ("OpenStack-API-Version", "placement 1.39");
 const PROJECT: &str = "aaaaaaaa-0000-4000-8000-00000000000a";
 const USER: &str = "bbbbbbbb-0000-4000-8000-00000000000b";
 const PROVIDERS: usize = 4;
@@ -40,7 +47,10 @@ const CAPACITY: i64 = 12;
 /// Claims of 1 to 3 VCPU: about 480 asked of 48.
 const CLAIMS: usize = 240;
 const CLIENTS: usize = 8;
-const START_TIMEOUT: Duration = Duration::from_secs(30);
+/// How often a client tries a claim no node answered, and how long it
+/// pauses in between.
+const CLIENT_TRIES: usize = 100;
+const CLIENT_PAUSE: Duration = Duration::from_millis(100);
 
 fn provider_uuid(i: usize) -> String {
     format!("f1ee7000-0000-4000-8000-{i:012}")
@@ -63,15 +73,6 @@ fn claim(i: usize) -> Vec<(usize, i64)> {
     }
 }
 
-fn send(base: &str, method: &str, path: &str, body: Option<&Value>) -> Response {
-    let request = Request::new(method, path).header(VERSION.0, VERSION.1);
-    match body {
-        Some(body) => request.json(body),
-        None => request,
-    }
-    .send(base)
-}
-
 /// `send`, but a connection that breaks is an answer too (status 0).
 fn try_send(base: &str, method: &str, path: &str, body: &Value) -> (u16, Value) {
     let request = Request::new(method, path).header(VERSION.0, VERSION.1).json(body);
@@ -89,100 +90,148 @@ fn try_send(base: &str, method: &str, path: &str, body: &Value) -> (u16, Value) 
     }
 }
 
-/// A scratch directory of this test, removed at the end.
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// One placement process (`placement-node`, the example's own program).
-struct Node {
-    port: u16,
-    database: String,
-    child: Child,
-}
-
-impl Node {
-    fn start(port: u16, database: &str) -> Node {
-        let child = Command::new(env!("CARGO_BIN_EXE_placement-node"))
-            .args(["--listen", &format!("127.0.0.1:{port}"), "--database", database])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("placement-node starts");
-        let mut node = Node { port, database: database.to_owned(), child };
-        let addr: SocketAddr = ([127, 0, 0, 1], port).into();
-        let deadline = Instant::now() + START_TIMEOUT;
-        while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
-            if let Ok(Some(status)) = node.child.try_wait() {
-                panic!("placement-node on {port} exited: {status}");
-            }
-            assert!(Instant::now() < deadline, "placement-node is not listening on {port}");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        node
-    }
-
-    fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-
-    /// SIGKILL, then the same program on the same port again.
-    fn kill_and_restart(&mut self) {
-        self.child.kill().expect("SIGKILL");
-        self.child.wait().expect("the killed node reaped");
-        *self = Node::start(self.port, &self.database.clone());
-    }
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// What one claim got.
+/// What one claim got, and its deletion if its client deleted it.
 struct Outcome {
     status: u16,
     code: Option<String>,
+    /// A 503 that says the request was not carried out.
+    not_carried_out: bool,
+    deleted: Option<u16>,
+    /// How many times it was sent.
+    tries: usize,
 }
 
-#[test]
-fn fleet_on_postgres_survives_sigkill() {
-    let pg = microversion_testkit::postgres::PgServer::start();
-    let database = pg.create_database("fleet");
+/// What the load saw: every claim's outcome, the highest usage read of
+/// each provider, the longest answer, and how long after the fault the
+/// first claim was decided (made, or refused for capacity).
+struct Load {
+    outcomes: BTreeMap<usize, Outcome>,
+    seen_usage: Vec<i64>,
+    slowest: Duration,
+    fault_at: usize,
+    recovered_in: Option<Duration>,
+}
+
+/// The statuses no fault excuses: a 500, or a 503 that is not Placement's JSON.
+fn check_answer(status: u16, answer: &Value, context: &str) {
+    assert_ne!(status, 500, "{context}: {answer}");
+    if status == 503 {
+        assert_eq!(answer["errors"][0]["status"], 503, "{context}: a 503 in Placement's format: {answer}");
+    }
+}
+
+/// The load, with `fault` striking once a third of the claims are answered.
+fn load_under(base: &str, fault: impl FnOnce()) -> Load {
+    let next = AtomicUsize::new(0);
+    let answered = AtomicUsize::new(0);
+    let loading = AtomicBool::new(true);
+    let fault_over: Mutex<Option<Instant>> = Mutex::new(None);
+    let first_after: Mutex<Option<Instant>> = Mutex::new(None);
+    let slowest = Mutex::new(Duration::ZERO);
+    let outcomes: Mutex<BTreeMap<usize, Outcome>> = Mutex::new(BTreeMap::new());
+    let timed = |method: &str, path: &str, body: &Value| {
+        let started = Instant::now();
+        let (status, answer) = try_send(base, method, path, body);
+        let took = started.elapsed();
+        let mut slowest = slowest.lock().unwrap();
+        *slowest = (*slowest).max(took);
+        check_answer(status, &answer, &format!("{method} {path}"));
+        (status, answer)
+    };
+    let mut fault_at = 0;
+    let seen_usage = std::thread::scope(|scope| {
+        let claimers: Vec<_> = (0..CLIENTS)
+            .map(|_| {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::SeqCst);
+                        if i >= CLAIMS {
+                            break;
+                        }
+                        let allocations: serde_json::Map<String, Value> = claim(i)
+                            .into_iter()
+                            .map(|(p, vcpu)| (provider_uuid(p), json!({"resources": {"VCPU": vcpu}})))
+                            .collect();
+                        let body = json!({"allocations": allocations, "project_id": PROJECT, "user_id": USER,
+                            "consumer_generation": null, "consumer_type": "INSTANCE"});
+                        let path = format!("/allocations/{}", consumer_uuid(i));
+                        // A client tries again while no node answers (nginx's 502, or
+                        // nginx itself unreachable), as a real one would, pausing a little.
+                        let mut tries = 0;
+                        let (status, answer) = loop {
+                            let (status, answer) = timed("PUT", &path, &body);
+                            tries += 1;
+                            if !matches!(status, 0 | 502) || tries == CLIENT_TRIES {
+                                break (status, answer);
+                            }
+                            std::thread::sleep(CLIENT_PAUSE);
+                        };
+                        let code = answer["errors"][0]["code"].as_str().map(str::to_owned);
+                        let detail = answer["errors"][0]["detail"].as_str().unwrap_or_default();
+                        let not_carried_out = status == 503 && detail.contains("not carried out");
+                        // Every seventh acknowledged claim is deleted by its client.
+                        let deleted = ((200..300).contains(&status) && i.is_multiple_of(7))
+                            .then(|| timed("DELETE", &path, &Value::Null).0);
+                        // Decided by the database (made, or refused for capacity): recovered.
+                        let decided = (200..300).contains(&status) || status == 409;
+                        if decided && fault_over.lock().unwrap().is_some() {
+                            first_after.lock().unwrap().get_or_insert_with(Instant::now);
+                        }
+                        outcomes
+                            .lock()
+                            .unwrap()
+                            .insert(i, Outcome { status, code, not_carried_out, deleted, tries });
+                        answered.fetch_add(1, Ordering::SeqCst);
+                    }
+                })
+            })
+            .collect();
+        let reader = scope.spawn(|| {
+            let mut highest = vec![0i64; PROVIDERS];
+            while loading.load(Ordering::SeqCst) {
+                for (p, high) in highest.iter_mut().enumerate() {
+                    let path = format!("/resource_providers/{}/usages", provider_uuid(p));
+                    let (status, body) = timed("GET", &path, &Value::Null);
+                    if status == 200 {
+                        *high = (*high).max(body["usages"]["VCPU"].as_i64().unwrap_or(0));
+                    }
+                }
+            }
+            highest
+        });
+        while answered.load(Ordering::SeqCst) < CLAIMS / 3 {
+            std::thread::yield_now();
+        }
+        fault_at = answered.load(Ordering::SeqCst);
+        fault();
+        *fault_over.lock().unwrap() = Some(Instant::now());
+        for claimer in claimers {
+            claimer.join().expect("a claimer");
+        }
+        loading.store(false, Ordering::SeqCst);
+        reader.join().expect("the reader")
+    });
+    let over = fault_over.into_inner().unwrap();
+    let recovered_in = first_after.into_inner().unwrap().zip(over).map(|(first, over)| first - over);
+    Load {
+        outcomes: outcomes.into_inner().unwrap(),
+        seen_usage,
+        slowest: slowest.into_inner().unwrap(),
+        fault_at,
+        recovered_in,
+    }
+}
+
+/// Three nodes on a fresh database of `pg` behind nginx, the providers
+/// made, the load run with `fault` striking in its middle, then
+/// Placement's promises checked through each node.
+fn fleet_under(name: &str, pg: &PgServer, fault: impl FnOnce(&Mutex<Vec<Node>>)) {
+    let database = pg.create_database(name);
     let nodes: Vec<Node> = (0..3).map(|_| Node::start(free_port(), &database)).collect();
     let nodes = Mutex::new(nodes);
-    let proxy_port = free_port();
-    let upstreams: String = nodes
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|n| format!("        server 127.0.0.1:{} max_fails=0;\n", n.port))
-        .collect();
-    let dir = Scratch(Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("fleet-{}", std::process::id())));
-    let nginx = nginx::Nginx::start(
-        &dir.0.join("nginx"),
-        &format!(
-            "    upstream placement {{\n{upstreams}    }}
-    server {{
-        listen 127.0.0.1:{proxy_port};
-        location / {{
-            proxy_pass http://placement;
-            proxy_http_version 1.1;
-            proxy_set_header Connection \"\";
-        }}
-    }}
-"
-        ),
-        &[proxy_port],
-    );
-    let base = format!("http://127.0.0.1:{proxy_port}");
+    let ports: Vec<u16> = nodes.lock().unwrap().iter().map(|n| n.port).collect();
+    let dir = Scratch::new(&format!("fleet-{name}"));
+    let (nginx, base) = common::proxy(&dir, &ports, "");
 
     // The providers and their inventories, through the fleet.
     for p in 0..PROVIDERS {
@@ -201,83 +250,25 @@ fn fleet_on_postgres_survives_sigkill() {
         assert_eq!(res.status, 200, "{}", res.describe());
     }
 
-    // The load: CLIENTS threads claiming, one reader of usages, and the
-    // kill once a third of the claims are answered.
-    let next = AtomicUsize::new(0);
-    let answered = AtomicUsize::new(0);
-    let loading = AtomicBool::new(true);
-    let outcomes: Mutex<BTreeMap<usize, Outcome>> = Mutex::new(BTreeMap::new());
-    let mut seen_usage = vec![0i64; PROVIDERS];
-    let mut killed_at = 0;
-    std::thread::scope(|scope| {
-        let claimers: Vec<_> = (0..CLIENTS)
-            .map(|_| {
-                scope.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, Ordering::SeqCst);
-                        if i >= CLAIMS {
-                            break;
-                        }
-                        let allocations: serde_json::Map<String, Value> = claim(i)
-                            .into_iter()
-                            .map(|(p, vcpu)| (provider_uuid(p), json!({"resources": {"VCPU": vcpu}})))
-                            .collect();
-                        let body = json!({"allocations": allocations, "project_id": PROJECT, "user_id": USER,
-                            "consumer_generation": null, "consumer_type": "INSTANCE"});
-                        let (status, answer) =
-                            try_send(&base, "PUT", &format!("/allocations/{}", consumer_uuid(i)), &body);
-                        let code = answer["errors"][0]["code"].as_str().map(str::to_owned);
-                        outcomes.lock().unwrap().insert(i, Outcome { status, code });
-                        answered.fetch_add(1, Ordering::SeqCst);
-                    }
-                })
-            })
-            .collect();
-        let reader = scope.spawn(|| {
-            let mut highest = vec![0i64; PROVIDERS];
-            while loading.load(Ordering::SeqCst) {
-                for (p, high) in highest.iter_mut().enumerate() {
-                    let (status, body) = try_send(
-                        &base,
-                        "GET",
-                        &format!("/resource_providers/{}/usages", provider_uuid(p)),
-                        &Value::Null,
-                    );
-                    if status == 200 {
-                        *high = (*high).max(body["usages"]["VCPU"].as_i64().unwrap_or(0));
-                    }
-                }
-            }
-            highest
-        });
-        while answered.load(Ordering::SeqCst) < CLAIMS / 3 {
-            std::thread::yield_now();
-        }
-        killed_at = answered.load(Ordering::SeqCst);
-        nodes.lock().unwrap()[1].kill_and_restart();
-        for claimer in claimers {
-            claimer.join().expect("a claimer");
-        }
-        loading.store(false, Ordering::SeqCst);
-        seen_usage = reader.join().expect("the reader");
-    });
-    let outcomes = outcomes.into_inner().unwrap();
-    assert!(killed_at < CLAIMS, "the kill came before the load ended");
+    let Load { outcomes, seen_usage, slowest, fault_at, recovered_in } = load_under(&base, || fault(&nodes));
+    assert!(fault_at < CLAIMS, "{name}: the fault came before the load ended");
 
     // Placement's promises, read through each node directly.
     let acknowledged: BTreeSet<usize> =
         outcomes.iter().filter(|(_, o)| (200..300).contains(&o.status)).map(|(i, _)| *i).collect();
-    let refused_for_capacity: BTreeSet<usize> = outcomes
+    let deleted: BTreeSet<usize> = outcomes
         .iter()
-        .filter(|(_, o)| o.status == 409 && o.code.as_deref() != Some("placement.concurrent_update"))
+        .filter(|(_, o)| o.deleted.is_some_and(|s| (200..300).contains(&s)))
         .map(|(i, _)| *i)
         .collect();
-    assert!(acknowledged.len() > 10, "some claims succeed: {}", acknowledged.len());
-    assert!(
-        refused_for_capacity.len() > CLAIMS / 2,
-        "the load is far past capacity: {}",
-        refused_for_capacity.len()
-    );
+    let refused: BTreeSet<usize> = outcomes
+        .iter()
+        .filter(|(_, o)| {
+            o.not_carried_out || (o.status == 409 && o.code.as_deref() != Some("placement.concurrent_update"))
+        })
+        .map(|(i, _)| *i)
+        .collect();
+    assert!(acknowledged.len() > 10, "{name}: some claims succeed: {}", acknowledged.len());
     let nodes = nodes.into_inner().unwrap();
     let mut views = Vec::new();
     for node in &nodes {
@@ -285,7 +276,7 @@ fn fleet_on_postgres_survives_sigkill() {
         let mut present = BTreeSet::new();
         for i in 0..CLAIMS {
             let res = send(&url, "GET", &format!("/allocations/{}", consumer_uuid(i)), None);
-            assert_eq!(res.status, 200, "{}", res.describe());
+            assert_eq!(res.status, 200, "{name}: {}", res.describe());
             let allocations = &res.json()["allocations"];
             if allocations.as_object().is_some_and(|a| a.is_empty()) {
                 continue;
@@ -299,21 +290,31 @@ fn fleet_on_postgres_survives_sigkill() {
                 .collect();
             let claimed: BTreeMap<String, i64> =
                 claim(i).into_iter().map(|(p, v)| (provider_uuid(p), v)).collect();
-            assert_eq!(got, claimed, "claim {i} is there exactly as claimed");
+            assert_eq!(got, claimed, "{name}: claim {i} is there exactly as claimed");
         }
-        for i in &acknowledged {
-            assert!(present.contains(i), "claim {i} was acknowledged but is not there (node {url})");
+        for i in &deleted {
+            let o = &outcomes[i];
+            assert!(
+                !present.contains(i),
+                "{name}: claim {i} was deleted (2xx) but is there (node {url}; claimed {} in {} tries)",
+                o.status,
+                o.tries
+            );
+        }
+        // Acknowledged and gone: its deletion was carried out, answered or not.
+        let made_and_deleted: BTreeSet<usize> = acknowledged.difference(&present).copied().collect();
+        for i in &made_and_deleted {
+            assert!(
+                outcomes[i].deleted.is_some(),
+                "{name}: claim {i} was acknowledged but is not there (node {url})"
+            );
         }
         for i in present.difference(&acknowledged) {
             let outcome = &outcomes[i];
+            assert!(!refused.contains(i), "{name}: claim {i} was refused ({}) but is there", outcome.status);
             assert!(
-                !refused_for_capacity.contains(i),
-                "claim {i} was refused ({}) but is there",
-                outcome.status
-            );
-            assert!(
-                matches!(outcome.status, 0 | 409 | 500..=599),
-                "claim {i} is there without a 2xx, but its answer was {} (not a cut-off)",
+                matches!(outcome.status, 0 | 409 | 502..=599),
+                "{name}: claim {i} is there without a 2xx, but its answer was {} (not a cut-off)",
                 outcome.status
             );
         }
@@ -322,34 +323,80 @@ fn fleet_on_postgres_survives_sigkill() {
             let res = send(&url, "GET", &format!("/resource_providers/{uuid}/usages"), None);
             let body = res.json();
             let used = body["usages"]["VCPU"].as_i64().expect("VCPU usage");
+            let on_p = |i: &&usize| claim(**i).iter().any(|(q, _)| *q == p);
             let expected: i64 =
                 present.iter().flat_map(|i| claim(*i)).filter(|(q, _)| *q == p).map(|(_, v)| v).sum();
-            assert_eq!(used, expected, "provider {p}: usage is the sum of the claims there");
-            assert!(used <= CAPACITY, "provider {p} is over capacity: {used} > {CAPACITY}");
-            let changes = present.iter().filter(|i| claim(**i).iter().any(|(q, _)| *q == p)).count() as i64;
+            assert_eq!(used, expected, "{name}: provider {p}: usage is the sum of the claims there");
+            assert!(used <= CAPACITY, "{name}: provider {p} is over capacity: {used} > {CAPACITY}");
+            // A claim moves its providers' generations; its deletion does not.
+            let writes = present.iter().filter(on_p).count() + made_and_deleted.iter().filter(on_p).count();
             assert_eq!(
                 body["resource_provider_generation"].as_i64(),
-                Some(1 + changes),
-                "provider {p}: its generation is its inventory plus its {changes} claims"
+                Some(1 + writes as i64),
+                "{name}: provider {p}: its generation is its inventory plus its {writes} writes \
+                 ({} there, {} made and deleted, {} acknowledged)",
+                present.iter().filter(on_p).count(),
+                made_and_deleted.iter().filter(on_p).count(),
+                acknowledged.iter().filter(on_p).count()
             );
         }
         views.push(present);
     }
-    assert!(views.windows(2).all(|w| w[0] == w[1]), "every node sees the same claims");
+    assert!(views.windows(2).all(|w| w[0] == w[1]), "{name}: every node sees the same claims");
     for (p, seen) in seen_usage.iter().enumerate() {
-        assert!(*seen <= CAPACITY, "provider {p} was seen over capacity during the load: {seen}");
+        assert!(*seen <= CAPACITY, "{name}: provider {p} was seen over capacity during the load: {seen}");
     }
+    let recovered_in = recovered_in.unwrap_or_else(|| panic!("{name}: no claim was decided after the fault"));
     let cut_off = views[0].difference(&acknowledged).count();
     let statuses: BTreeMap<u16, usize> = outcomes.values().fold(BTreeMap::new(), |mut m, o| {
         *m.entry(o.status).or_default() += 1;
         m
     });
     eprintln!(
-        "fleet: {CLAIMS} claims, killed after {killed_at}; answers {statuses:?}; {} acknowledged, \
-         {cut_off} there without an answer; highest usage seen {seen_usage:?} of {CAPACITY}",
-        acknowledged.len()
+        "fleet, {name}: {CLAIMS} claims, the fault after {fault_at}; answers {statuses:?}; {} acknowledged, \
+         {} deleted, {cut_off} there without an answer; highest usage seen {seen_usage:?} of {CAPACITY}; \
+         slowest answer {slowest:?}; first claim decided {recovered_in:?} after the fault",
+        acknowledged.len(),
+        deleted.len(),
     );
     drop(nodes);
     drop(nginx);
-    drop(pg);
+}
+
+#[test]
+fn a_node_sigkilled_and_started_again() {
+    let pg = PgServer::start();
+    fleet_under("sigkill", &pg, |nodes| nodes.lock().unwrap()[1].kill_and_restart());
+}
+
+#[test]
+fn every_node_sigkilled_at_once() {
+    let pg = PgServer::start();
+    fleet_under("sigkill_all", &pg, |nodes| {
+        let mut nodes = nodes.lock().unwrap();
+        for node in nodes.iter_mut() {
+            let _ = node.child.kill();
+        }
+        for node in nodes.iter_mut() {
+            node.kill_and_restart();
+        }
+    });
+}
+
+#[test]
+fn postgres_restarted_fast_and_immediate() {
+    let pg = PgServer::start();
+    fleet_under("restart_fast", &pg, |_| pg.restart("fast"));
+    fleet_under("restart_immediate", &pg, |_| pg.restart("immediate"));
+}
+
+#[test]
+fn postgres_down_for_seconds() {
+    let pg = PgServer::start();
+    fleet_under("outage", &pg, |_| {
+        pg.stop();
+        // The outage itself: nothing waits on it but the load.
+        std::thread::sleep(Duration::from_secs(3));
+        pg.start_again(400);
+    });
 }

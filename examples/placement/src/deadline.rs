@@ -1,0 +1,123 @@
+//! Every request's deadline (docs/16-placement.md, "Deadlines"): a write
+//! commits before it or not at all, so that a request a proxy gave up on
+//! and retried elsewhere cannot land late, after its client has moved on.
+//!
+//! The deadline counts from when the request reached the fleet: the
+//! proxy's `X-Request-Start` (nginx: `proxy_set_header X-Request-Start
+//! "t=${msec}";`) when it has one, else its arrival here. A node that was
+//! frozen with a request in its socket finds it past its deadline when it
+//! wakes and refuses it (503) without touching the database. Inside, every
+//! transaction is bounded by what is left ([`crate::db::Tx`]), PostgreSQL
+//! enforcing it too: a node frozen mid-transaction has its session ended by
+//! the server, so it cannot commit when it wakes up.
+
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::middleware::Next;
+
+use crate::errors;
+
+/// How long a request may take, unless `--request-deadline` says otherwise:
+/// below the read timeout of the usual proxies (nginx's and HAProxy's
+/// defaults are 60 s), so that a request is over here before the proxy
+/// retries it on another node.
+pub const DEFAULT: Duration = Duration::from_secs(5);
+
+/// The header a proxy stamps requests with: `t=` and the time it received
+/// the request, in seconds since the epoch (with a fraction), milliseconds
+/// or microseconds.
+pub const REQUEST_START: &str = "x-request-start";
+
+tokio::task_local! {
+    /// The deadline of the request this task serves.
+    static DEADLINE: Instant;
+}
+
+/// The deadline of the request being served, or `budget` from now outside
+/// a request (start-up, tests calling the store directly).
+pub fn current(budget: Duration) -> Instant {
+    DEADLINE.try_with(|deadline| *deadline).unwrap_or_else(|_| Instant::now() + budget)
+}
+
+/// The middleware: the request's deadline set for everything it runs
+/// (`budget` from its start), or a 503 when it is already past.
+pub async fn within(
+    budget: Duration,
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let started = req.headers().get(REQUEST_START).and_then(|v| v.to_str().ok()).and_then(proxy_start);
+    let deadline = deadline(budget, started, SystemTime::now(), Instant::now());
+    if deadline <= Instant::now() {
+        eprintln!(
+            "placement: {} {} refused: it reached the fleet more than {budget:?} ago",
+            req.method(),
+            req.path()
+        );
+        let (req, _) = req.into_parts();
+        let res = actix_web::HttpResponse::from_error(errors::deadline_passed());
+        return Ok(ServiceResponse::new(req, res).map_into_right_body());
+    }
+    let res = DEADLINE.scope(deadline, next.call(req)).await?;
+    Ok(res.map_into_left_body())
+}
+
+/// The deadline of a request that started at `started` (the proxy's clock)
+/// and arrives now (`now` on the wall clock, `arrived` on the monotonic
+/// one): `budget` from the earlier of the two, a start in the future (a
+/// clock ahead of ours) counting as now.
+fn deadline(budget: Duration, started: Option<SystemTime>, now: SystemTime, arrived: Instant) -> Instant {
+    let waited = started.and_then(|start| now.duration_since(start).ok()).unwrap_or_default();
+    (arrived + budget).checked_sub(waited).unwrap_or(arrived)
+}
+
+/// The time in an `X-Request-Start` value: `t=1700000000.123` (seconds,
+/// nginx's `${msec}`), or whole milliseconds or microseconds.
+fn proxy_start(value: &str) -> Option<SystemTime> {
+    let value = value.trim().strip_prefix("t=").unwrap_or(value.trim());
+    let since_epoch = if value.contains('.') {
+        Duration::try_from_secs_f64(value.parse::<f64>().ok()?).ok()?
+    } else {
+        let number: u64 = value.parse().ok()?;
+        match value.len() {
+            ..=11 => Duration::from_secs(number),
+            12..=14 => Duration::from_millis(number),
+            _ => Duration::from_micros(number),
+        }
+    };
+    UNIX_EPOCH.checked_add(since_epoch)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proxy_starts_in_every_unit() {
+        let at = UNIX_EPOCH + Duration::from_millis(1_700_000_000_123);
+        assert_eq!(
+            proxy_start("t=1700000000.123").map(|t| t.duration_since(at).unwrap_or_default().as_millis()),
+            Some(0)
+        );
+        assert_eq!(proxy_start("t=1700000000123"), Some(at));
+        assert_eq!(proxy_start("1700000000123000"), Some(at));
+        assert_eq!(proxy_start("t=1700000000"), Some(UNIX_EPOCH + Duration::from_secs(1_700_000_000)));
+        for bad in ["", "t=", "t=soon", "t=-1", "t=1e400", "t=NaN"] {
+            assert_eq!(proxy_start(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_deadline_counts_from_the_proxy_unless_its_clock_is_ahead() {
+        let (now, arrived, budget) = (SystemTime::now(), Instant::now(), Duration::from_secs(5));
+        assert_eq!(deadline(budget, None, now, arrived), arrived + budget);
+        let two_ago = now - Duration::from_secs(2);
+        assert_eq!(deadline(budget, Some(two_ago), now, arrived), arrived + Duration::from_secs(3));
+        let ahead = now + Duration::from_secs(60);
+        assert_eq!(deadline(budget, Some(ahead), now, arrived), arrived + budget);
+        let long_ago = now - Duration::from_secs(60);
+        assert!(deadline(budget, Some(long_ago), now, arrived) <= arrived);
+    }
+}
