@@ -11,13 +11,19 @@
 //!   is still frozen and it cannot commit when it wakes;
 //! - a node started while PostgreSQL refuses connections (every slot
 //!   taken) waits and says why, without printing its password, and serves
-//!   once a slot frees.
+//!   once a slot frees;
+//! - a `COMMIT` whose answer is lost with its connection (a relay cuts it)
+//!   answers a 503 that says the outcome is unknown, not "not carried out":
+//!   the change was kept.
 //!
 //! nginx and PostgreSQL missing are failures, not skips: `.ci/run`
 //! installs them.
 
 mod common;
 
+use std::io::{Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -188,4 +194,88 @@ fn a_node_waits_for_a_crowded_server_and_never_prints_its_password() {
     for line in node.log.lines() {
         assert!(!line.contains("s3cr3t"), "a log line prints the password: {line}");
     }
+}
+
+/// A relay between the store and PostgreSQL that, once armed, cuts the
+/// connection that sends `COMMIT` after the server has it and before its
+/// answer comes back: the commit is carried out, its answer lost.
+struct CommitCutter {
+    port: u16,
+    armed: Arc<AtomicBool>,
+}
+
+impl CommitCutter {
+    fn start(postgres_port: u16) -> CommitCutter {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a relay port");
+        let port = listener.local_addr().expect("its address").port();
+        let armed = Arc::new(AtomicBool::new(false));
+        let arming = Arc::clone(&armed);
+        std::thread::spawn(move || {
+            for client in listener.incoming().map_while(Result::ok) {
+                let Ok(server) = TcpStream::connect(("127.0.0.1", postgres_port)) else { continue };
+                let cut = Arc::new(AtomicBool::new(false));
+                let (client_in, server_out) =
+                    (client.try_clone().expect("a clone"), server.try_clone().expect("a clone"));
+                let (armed, cutting) = (Arc::clone(&arming), Arc::clone(&cut));
+                // Client to server: a COMMIT statement (its text ends with the
+                // protocol's NUL, unlike `READ COMMITTED`), once armed, marks
+                // the connection cut before it goes on.
+                std::thread::spawn(move || {
+                    relay(client_in, server_out, |chunk| {
+                        if armed.load(Ordering::SeqCst) && chunk.windows(7).any(|w| w == b"COMMIT\0") {
+                            armed.store(false, Ordering::SeqCst);
+                            cutting.store(true, Ordering::SeqCst);
+                        }
+                        true
+                    })
+                });
+                // Server to client: nothing more once cut.
+                std::thread::spawn(move || relay(server, client, |_| !cut.load(Ordering::SeqCst)));
+            }
+        });
+        CommitCutter { port, armed }
+    }
+}
+
+/// Copies `from` to `to` while `pass` lets each chunk through, then closes both.
+fn relay(mut from: TcpStream, mut to: TcpStream, pass: impl Fn(&[u8]) -> bool) {
+    let mut buffer = [0u8; 16 * 1024];
+    while let Ok(n @ 1..) = from.read(&mut buffer) {
+        if !pass(&buffer[..n]) || to.write_all(&buffer[..n]).is_err() {
+            break;
+        }
+    }
+    let _ = from.shutdown(Shutdown::Both);
+    let _ = to.shutdown(Shutdown::Both);
+}
+
+#[test]
+fn a_commit_whose_answer_is_lost_says_the_outcome_is_unknown() {
+    let pg = PgServer::start();
+    let database = pg.create_database("cut");
+    let cutter = CommitCutter::start(pg.port());
+    let relayed = database.replace(&format!(":{}/", pg.port()), &format!(":{}/", cutter.port));
+    assert_ne!(relayed, database);
+    let answer = run(async {
+        let store = placement::Store::connect(&relayed).await.expect("the store");
+        cutter.armed.store(true, Ordering::SeqCst);
+        store
+            .tx(async |tx| tx.execute("UPDATE resource_classes SET updated_at = 3 WHERE id = 0", &[]).await)
+            .await
+    });
+    let error = answer.expect_err("the commit's answer was lost");
+    assert_eq!(error.status().as_u16(), 503, "{}", error.detail());
+    assert!(error.detail().contains("may or may not have been carried out"), "{}", error.detail());
+    assert!(error.detail().contains("GET /allocations/{consumer}"), "{}", error.detail());
+    // It was carried out: saying "not carried out" would have been false.
+    let kept = run(async {
+        let store = placement::Store::connect(&database).await.expect("the store");
+        store
+            .read(async |tx| {
+                tx.query_row("SELECT updated_at FROM resource_classes WHERE id = 0", &[], |r| r.get::<i64>(0))
+                    .await
+            })
+            .await
+    });
+    assert_eq!(kept.ok(), Some(3));
 }
