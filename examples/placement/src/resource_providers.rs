@@ -188,6 +188,12 @@ async fn create_provider(store: &Store, body: &Value) -> Result<Provider, ApiErr
     let name = body["name"].as_str().unwrap_or_default().to_owned();
     let uuid = body["uuid"].as_str().map(normalize_uuid).unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     let parent = body.get("parent_provider_uuid").and_then(Value::as_str).map(normalize_uuid);
+    // The schema takes an empty name; `ResourceProvider.create` does not.
+    if name.is_empty() {
+        return Err(errors::bad_request(format!(
+            "Unable to create resource provider \"\", {uuid}: Object action create failed because: name is required"
+        )));
+    }
     store.tx(async |tx| {
         let mut duplicates = Vec::new();
         if store::provider(tx, &uuid).await?.is_some() {
@@ -277,16 +283,19 @@ impl ResourceProviders {
         };
         let providers = self.store.read(async |tx| {
             let mut providers = store::all_providers(tx).await?;
-            if let Some(name) = q.get("name") {
+            // An empty `name` filters nothing, as Placement's `if name:`
+            // (`_get_all_by_filters_from_db`).
+            if let Some(name) = q.get("name").filter(|name| !name.is_empty()) {
                 providers.retain(|p| p.name == name);
             }
             if let Some(uuid) = q.get("uuid") {
                 let uuid = normalize_uuid(uuid);
                 providers.retain(|p| p.uuid == uuid);
             }
+            // The tree is that of the provider named, whatever the other
+            // filters keep (`provider_ids_from_uuid`); an unknown one lists nothing.
             if let Some(tree) = q.get("in_tree") {
-                let tree = normalize_uuid(tree);
-                let root = providers.iter().find(|p| p.uuid == tree).map(|p| p.root_uuid.clone());
+                let root = store::provider(tx, &normalize_uuid(tree)).await?.map(|p| p.root_uuid);
                 providers.retain(|p| Some(&p.root_uuid) == root.as_ref());
             }
             if let Some((required, forbidden)) = &member_of {

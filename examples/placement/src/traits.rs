@@ -236,8 +236,11 @@ impl Traits {
                 }
                 return Err(errors::bad_request(format!("No such trait {list}")));
             }
-            set_traits(tx, provider.id, &wanted).await?;
-            let generation = store::bump_provider(tx, provider.id, provider.generation).await?;
+            let generation = if set_traits(tx, provider.id, &wanted).await? {
+                store::bump_provider(tx, provider.id, provider.generation).await?
+            } else {
+                provider.generation
+            };
             Ok((traits_of(tx, provider.id).await?, generation))
         }).await?;
         Ok(provider_traits_response(version, &traits, generation))
@@ -249,8 +252,10 @@ impl Traits {
         self.store
             .tx(async |tx| {
                 let provider = store::provider_or_404(tx, &uuid).await?;
-                set_traits(tx, provider.id, &[]).await?;
-                store::bump_provider(tx, provider.id, provider.generation).await
+                if set_traits(tx, provider.id, &[]).await? {
+                    store::bump_provider(tx, provider.id, provider.generation).await?;
+                }
+                Ok(())
             })
             .await?;
         Ok(HttpResponse::NoContent().finish())
@@ -260,8 +265,14 @@ impl Traits {
 /// How many unknown traits an error names.
 const MAX_NAMED: usize = 100;
 
-/// Replaces the traits of provider `id`.
-pub(crate) async fn set_traits(tx: &Tx, id: i64, traits: &[String]) -> Result<(), ApiError> {
+/// Replaces the traits of provider `id`; whether they changed. An
+/// unchanged set writes nothing, so that the caller leaves the provider's
+/// generation as it is (Placement's `_set_traits` returns early).
+pub(crate) async fn set_traits(tx: &Tx, id: i64, traits: &[String]) -> Result<bool, ApiError> {
+    let existing: std::collections::BTreeSet<String> = traits_of(tx, id).await?.into_iter().collect();
+    if existing == traits.iter().cloned().collect() {
+        return Ok(false);
+    }
     tx.execute("DELETE FROM provider_traits WHERE provider_id = $1", params![id]).await?;
     for name in traits {
         tx.execute(
@@ -270,5 +281,5 @@ pub(crate) async fn set_traits(tx: &Tx, id: i64, traits: &[String]) -> Result<()
         )
         .await?;
     }
-    Ok(())
+    Ok(true)
 }
