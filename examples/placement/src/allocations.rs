@@ -81,12 +81,11 @@ fn ids() -> Value {
     json!({"type": "string", "minLength": 1, "maxLength": 255})
 }
 
-fn list_body(ids_required: bool) -> Value {
-    let mut required = vec!["allocations"];
-    if ids_required {
-        required.extend(["project_id", "user_id"]);
-    }
-    json!({"type": "object",
+/// Placement's `ALLOCATION_SCHEMA`, and from 1.8 `ALLOCATION_SCHEMA_V1_8`,
+/// which adds `project_id` and `user_id` (required): before 1.8 they are
+/// unknown keys, refused as any other.
+fn list_body(with_ids: bool) -> Value {
+    let mut body = json!({"type": "object",
            "properties": {
                "allocations": {"type": "array", "minItems": 1, "items": {
                    "type": "object",
@@ -95,9 +94,14 @@ fn list_body(ids_required: bool) -> Value {
                            "properties": {"uuid": {"type": "string", "pattern": UUID_PATTERN}},
                            "required": ["uuid"], "additionalProperties": false},
                        "resources": resources_schema()},
-                   "required": ["resource_provider", "resources"], "additionalProperties": false}},
-               "project_id": ids(), "user_id": ids()},
-           "required": required, "additionalProperties": false})
+                   "required": ["resource_provider", "resources"], "additionalProperties": false}}},
+           "required": ["allocations"], "additionalProperties": false});
+    if with_ids {
+        body["properties"]["project_id"] = ids();
+        body["properties"]["user_id"] = ids();
+        body["required"] = json!(["allocations", "project_id", "user_id"]);
+    }
+    body
 }
 
 fn put_v1_0() -> Value {

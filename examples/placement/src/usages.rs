@@ -132,8 +132,19 @@ impl Usages {
     async fn totals(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
         let q = Query::parse(req.query_string());
         q.only(&["project_id", "user_id", "consumer_type"])?;
-        let rows = usage_rows(&self.store, &q).await?;
         let consumer_type = q.get("consumer_type");
+        // `GET_USAGES_SCHEMA_V1_38`: a type as allocations name it, or `all`, or `unknown`.
+        if let Some(wanted) = consumer_type
+            && !(matches!(wanted, "all" | "unknown")
+                || (!wanted.is_empty()
+                    && wanted.len() <= 255
+                    && wanted.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')))
+        {
+            return Err(errors::bad_request(format!(
+                "Invalid query string parameters: '{wanted}' does not match '^([A-Z0-9_]+|all|unknown)$'"
+            )));
+        }
+        let rows = usage_rows(&self.store, &q).await?;
         // Per consumer type (by name), the classes in row order.
         let mut groups: BTreeMap<String, TypeUsage> = BTreeMap::new();
         for (consumer, ctype, class, used) in &rows {

@@ -117,3 +117,54 @@ fn an_unchanged_trait_set_keeps_the_generation() {
     let listed: Value = send(base, "GET", &path, None).json();
     assert_eq!(listed["traits"], json!([]));
 }
+
+fn send_at(base: &str, version: &str, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+    let request = microversion_testkit::http::Request::new(method, path)
+        .header("OpenStack-API-Version", format!("placement {version}"));
+    let res = match body {
+        Some(body) => request.json(body),
+        None => request,
+    }
+    .send(base);
+    let json = if res.body.is_empty() { Value::Null } else { res.json() };
+    (res.status, json)
+}
+
+/// `ALLOCATION_SCHEMA` has no `project_id` or `user_id` and no other key;
+/// `ALLOCATION_SCHEMA_V1_8` adds them, required.
+#[test]
+fn owners_are_unknown_keys_before_1_8() {
+    let server = server();
+    let base = server.url.as_str();
+    create(base, "a", A, None);
+    let inventory = json!({"resource_provider_generation": 0, "inventories": {"VCPU": {"total": 8}}});
+    assert_eq!(
+        send(base, "PUT", &format!("/resource_providers/{A}/inventories"), Some(&inventory)).status,
+        200
+    );
+    let consumer = "f0000000-0000-4000-8000-00000000000f";
+    let allocations = json!([{"resource_provider": {"uuid": A}, "resources": {"VCPU": 1}}]);
+    let owned = json!({"allocations": allocations, "project_id": "p", "user_id": "u"});
+    let (status, body) = send_at(base, "1.7", "PUT", &format!("/allocations/{consumer}"), Some(&owned));
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = send_at(base, "1.8", "PUT", &format!("/allocations/{consumer}"), Some(&owned));
+    assert_eq!(status, 204, "{body}");
+    let unowned = json!({"allocations": allocations});
+    let (status, body) = send_at(base, "1.8", "PUT", &format!("/allocations/{consumer}"), Some(&unowned));
+    assert_eq!(status, 400, "1.8 requires the owners: {body}");
+}
+
+/// `GET_USAGES_SCHEMA_V1_38`: `consumer_type` is a type as allocations
+/// name them (`^[A-Z0-9_]+$`), `all` or `unknown`; anything else is a 400.
+#[test]
+fn usages_take_only_consumer_types_placement_knows() {
+    let server = server();
+    let base = server.url.as_str();
+    for (consumer_type, status) in
+        [("all", 200), ("unknown", 200), ("INSTANCE", 200), ("lower", 400), ("", 400)]
+    {
+        let path = format!("/usages?project_id=p&consumer_type={consumer_type}");
+        let (got, body) = send_at(base, "1.38", "GET", &path, None);
+        assert_eq!(got, status, "consumer_type={consumer_type:?}: {body}");
+    }
+}
