@@ -1,4 +1,4 @@
-//! The error type of every facade, written once: [`facade_api_error!`]
+//! The error type of every facade, written once: [`facade_api_error!`](crate::facade_api_error)
 //! declares a facade's `ApiError` over that facade's `StatusCode` (each
 //! framework has its own `http` types, and the orphan rule lets only the
 //! facade make its error a response of its framework). The constructors,
