@@ -170,10 +170,7 @@ pub(crate) async fn placement_rules(
     }
     if let Some(error) = refusal {
         let mut res = render(&error.with_request_id(request_id.clone()));
-        res.headers_mut().insert(
-            header::HeaderName::from_static("x-openstack-request-id"),
-            header::HeaderValue::from_str(&request_id).expect("ascii"),
-        );
+        res.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
         return Ok(req.into_response(res));
     }
     let res = next.call(req).await?;
@@ -188,22 +185,23 @@ pub(crate) async fn placement_rules(
         )
         .with_request_id(request_id.clone());
         let mut response = render(&error);
-        // The framework names the methods served at the request's version.
-        if let Some(allow) = res.headers().get(header::ALLOW) {
-            response.headers_mut().insert(header::ALLOW, allow.clone());
+        // The framework names the methods served at the request's version;
+        // where none is (below the path's first version), Placement's
+        // `handle_405` names every method the path declares.
+        let at_version = res.headers().get(header::ALLOW).filter(|allow| !allow.is_empty()).cloned();
+        let allow = at_version.or_else(|| {
+            let every: Vec<&str> = routed(&path).filter_map(|op| op.http_method).collect();
+            header::HeaderValue::from_str(&every.join(", ")).ok()
+        });
+        if let Some(allow) = allow {
+            response.headers_mut().insert(header::ALLOW, allow);
         }
-        response.headers_mut().insert(
-            header::HeaderName::from_static("x-openstack-request-id"),
-            header::HeaderValue::from_str(&request_id).expect("ascii"),
-        );
+        response.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
         let (req, _) = res.into_parts();
         return Ok(ServiceResponse::new(req, response));
     }
     let mut res = res;
-    res.headers_mut().insert(
-        header::HeaderName::from_static("x-openstack-request-id"),
-        header::HeaderValue::from_str(&request_id).expect("ascii"),
-    );
+    res.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
     Ok(res.map_into_boxed_body())
 }
 
@@ -259,10 +257,42 @@ pub(crate) async fn placement_outer(
             res = fixed.json(doc);
         }
     }
+    if !res.headers().contains_key(REQUEST_ID) {
+        res = with_request_id(res).await;
+    }
     if html && (res.status().is_client_error() || res.status().is_server_error()) {
         res = as_html(res).await;
     }
     Ok(ServiceResponse::new(req, res))
+}
+
+/// The header of the request id every answer carries.
+const REQUEST_ID: header::HeaderName = header::HeaderName::from_static("x-openstack-request-id");
+
+/// An answer that no inner layer gave a request id (the version
+/// middleware's own 400 and 406) gets one, in its header and, for an
+/// error, in its body, as Placement's request id middleware, outermost,
+/// gives every answer.
+async fn with_request_id(res: HttpResponse) -> HttpResponse {
+    let request_id = format!("req-{}", uuid::Uuid::new_v4());
+    let mut res = if res.status().is_client_error() || res.status().is_server_error() {
+        let (head, body) = res.into_parts();
+        let bytes = actix_web::body::to_bytes(body).await.unwrap_or_default();
+        let bytes = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+            Ok(mut doc) if doc["errors"][0].is_object() && doc["errors"][0].get("request_id").is_none() => {
+                doc["errors"][0]["request_id"] = request_id.clone().into();
+                doc.to_string().into()
+            }
+            _ => bytes,
+        };
+        let mut res = head.set_body(BoxBody::new(bytes));
+        res.headers_mut().remove(header::CONTENT_LENGTH);
+        res
+    } else {
+        res
+    };
+    res.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
+    res
 }
 
 /// An error answer as webob writes it for a client that asked for HTML.

@@ -168,3 +168,36 @@ fn usages_take_only_consumer_types_placement_knows() {
         assert_eq!(got, status, "consumer_type={consumer_type:?}: {body}");
     }
 }
+
+/// Placement's request id middleware is outermost: the version
+/// middleware's refusals (400 for a malformed version, 406 for one not
+/// served) carry `x-openstack-request-id`, and name it in the body.
+#[test]
+fn version_refusals_carry_a_request_id() {
+    let server = server();
+    for (version, status) in [("placement 9.99", 406), ("placement 1.x", 400), ("placement 1", 400)] {
+        let res = microversion_testkit::http::Request::new("GET", "/resource_providers")
+            .header("OpenStack-API-Version", version)
+            .send(&server.url);
+        assert_eq!(res.status, status, "{version}: {}", res.describe());
+        let id =
+            res.header("x-openstack-request-id").unwrap_or_else(|| panic!("{version}: {}", res.describe()));
+        assert!(id.starts_with("req-"), "{id}");
+        assert_eq!(res.json()["errors"][0]["request_id"], id.as_str(), "{version}: {}", res.describe());
+    }
+}
+
+/// `handle_405` names the methods the path declares: below the first
+/// version of a path's operations (`POST /reshaper` from 1.30), a method
+/// it does not have still gets an `Allow` that names them, never an empty one.
+#[test]
+fn a_405_names_the_path_s_methods_at_every_version() {
+    let server = server();
+    for version in ["1.29", "1.30", "1.39"] {
+        let res = microversion_testkit::http::Request::new("GET", "/reshaper")
+            .header("OpenStack-API-Version", format!("placement {version}"))
+            .send(&server.url);
+        assert_eq!(res.status, 405, "{version}: {}", res.describe());
+        assert_eq!(res.header("allow").as_deref(), Some("POST"), "{version}: {}", res.describe());
+    }
+}
