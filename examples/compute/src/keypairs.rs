@@ -84,12 +84,17 @@ impl Keypairs {
                 |k| &k.name,
                 |marker| ApiError::bad_request(format!("Marker {marker} could not be found.")),
             )?;
-            if let Some(limit) = last("limit").and_then(|l| l.parse::<usize>().ok()) {
-                let more = keypairs.len() > limit;
-                keypairs.truncate(limit);
-                if more && let Some(last_name) = keypairs.last().map(|k| k.name.clone()) {
-                    page_links = Some(next_link(&origin, limit, &last_name, last("user_id")));
-                }
+            // Nova's `get_limit_and_marker`: at most `max_limit` a page,
+            // asked for or not; `_get_collection_links`: a `next` link
+            // whenever the page is full, even when nothing follows it.
+            let asked = last("limit").and_then(|l| l.parse::<usize>().ok());
+            let limit = asked.unwrap_or(MAX_LIMIT).min(MAX_LIMIT);
+            keypairs.truncate(limit);
+            if limit > 0
+                && keypairs.len() == limit
+                && let Some(last_name) = keypairs.last().map(|k| k.name.clone())
+            {
+                page_links = Some(next_link(&origin, asked, &last_name, last("user_id")));
             }
         }
         let views: Vec<Value> = keypairs.iter().map(|k| json!({"keypair": self.view(version, k)})).collect();
@@ -265,10 +270,18 @@ fn not_found(user: &str, name: &str) -> ApiError {
     ApiError::not_found(format!("Keypair {name} not found for user {user}"))
 }
 
-fn next_link(origin: &Origin, limit: usize, marker: &str, user: Option<&str>) -> Value {
+/// Nova's `CONF.api.max_limit`: the most items a page holds.
+const MAX_LIMIT: usize = 1000;
+
+/// The `next` link of a full page: the request's `limit` (if it gave one),
+/// the last name as `marker`, and its `user_id`.
+fn next_link(origin: &Origin, limit: Option<usize>, marker: &str, user: Option<&str>) -> Value {
     let root = origin.as_str();
     let mut query = form_urlencoded::Serializer::new(String::new());
-    query.append_pair("limit", &limit.to_string()).append_pair("marker", marker);
+    if let Some(limit) = limit {
+        query.append_pair("limit", &limit.to_string());
+    }
+    query.append_pair("marker", marker);
     if let Some(user) = user {
         query.append_pair("user_id", user);
     }

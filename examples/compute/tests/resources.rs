@@ -288,6 +288,8 @@ async fn keypair_paging_from_2_35() {
     requests.push(("2.35", "GET", "/v2.1/os-keypairs?limit=2", None));
     requests.push(("2.35", "GET", "/v2.1/os-keypairs?limit=2&marker=b", None));
     requests.push(("2.35", "GET", "/v2.1/os-keypairs?marker=zzz", None));
+    requests.push(("2.35", "GET", "/v2.1/os-keypairs?limit=3", None));
+    requests.push(("2.35", "GET", "/v2.1/os-keypairs?limit=4", None));
     let answers = calls(&app, &requests).await;
     let names = |body: &Value| -> Vec<String> {
         body["keypairs"]
@@ -307,6 +309,17 @@ async fn keypair_paging_from_2_35() {
     assert_eq!(names(&answers[5].1), ["c"]);
     assert!(answers[5].1.get("keypairs_links").is_none());
     assert_eq!(answers[6].0, StatusCode::BAD_REQUEST);
+    // Nova's `_get_collection_links`: a full page has a `next` link, even
+    // when nothing follows it; a page with room left has none.
+    assert_eq!(names(&answers[7].1), ["a", "b", "c"]);
+    assert!(
+        answers[7].1["keypairs_links"][0]["href"]
+            .as_str()
+            .is_some_and(|h| h.ends_with("/v2.1/os-keypairs?limit=3&marker=c")),
+        "{}",
+        answers[7].1
+    );
+    assert!(answers[8].1.get("keypairs_links").is_none(), "{}", answers[8].1);
 }
 
 #[actix_web::test]
