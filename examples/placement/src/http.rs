@@ -28,6 +28,7 @@ use crate::usages::Usages;
 
 const V1_7: Version = Version::lit("1.7");
 const V1_15: Version = Version::lit("1.15");
+const V1_23: Version = Version::lit("1.23");
 
 /// The operations a request path reaches, from the controllers'
 /// declarations (their routes and versions).
@@ -257,8 +258,16 @@ pub(crate) async fn placement_outer(
             res = fixed.json(doc);
         }
     }
-    if !res.headers().contains_key(REQUEST_ID) {
-        res = with_request_id(res).await;
+    // Placement's error documents name a `code` from 1.23 only
+    // (`json_error_formatter`); a refused version negotiated none.
+    let with_code = ApiVersion::from_http_request(&req).is_ok_and(|v| v.version() >= V1_23);
+    let request_id =
+        (!res.headers().contains_key(REQUEST_ID)).then(|| format!("req-{}", uuid::Uuid::new_v4()));
+    if res.status().is_client_error() || res.status().is_server_error() {
+        res = placement_error_document(res, request_id.as_deref(), with_code).await;
+    }
+    if let Some(request_id) = request_id {
+        res.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
     }
     if html && (res.status().is_client_error() || res.status().is_server_error()) {
         res = as_html(res).await;
@@ -269,29 +278,31 @@ pub(crate) async fn placement_outer(
 /// The header of the request id every answer carries.
 const REQUEST_ID: header::HeaderName = header::HeaderName::from_static("x-openstack-request-id");
 
-/// An answer that no inner layer gave a request id (the version
-/// middleware's own 400 and 406) gets one, in its header and, for an
-/// error, in its body, as Placement's request id middleware, outermost,
-/// gives every answer.
-async fn with_request_id(res: HttpResponse) -> HttpResponse {
-    let request_id = format!("req-{}", uuid::Uuid::new_v4());
-    let mut res = if res.status().is_client_error() || res.status().is_server_error() {
-        let (head, body) = res.into_parts();
-        let bytes = actix_web::body::to_bytes(body).await.unwrap_or_default();
-        let bytes = match serde_json::from_slice::<serde_json::Value>(&bytes) {
-            Ok(mut doc) if doc["errors"][0].is_object() && doc["errors"][0].get("request_id").is_none() => {
-                doc["errors"][0]["request_id"] = request_id.clone().into();
-                doc.to_string().into()
-            }
-            _ => bytes,
-        };
-        let mut res = head.set_body(BoxBody::new(bytes));
-        res.headers_mut().remove(header::CONTENT_LENGTH);
-        res
-    } else {
-        res
+/// An error document as Placement's `json_error_formatter` writes it: the
+/// request id named when no inner layer did (the version middleware's own
+/// 400 and 406; Placement's request id middleware is outermost), and no
+/// `code` unless `with_code`.
+async fn placement_error_document(
+    res: HttpResponse,
+    request_id: Option<&str>,
+    with_code: bool,
+) -> HttpResponse {
+    let (head, body) = res.into_parts();
+    let bytes = actix_web::body::to_bytes(body).await.unwrap_or_default();
+    let Ok(mut doc) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        return head.set_body(BoxBody::new(bytes));
     };
-    res.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
+    for error in doc["errors"].as_array_mut().into_iter().flatten() {
+        let Some(error) = error.as_object_mut() else { continue };
+        if let Some(request_id) = request_id {
+            error.entry("request_id").or_insert_with(|| request_id.into());
+        }
+        if !with_code {
+            error.remove("code");
+        }
+    }
+    let mut res = head.set_body(BoxBody::new(doc.to_string()));
+    res.headers_mut().remove(header::CONTENT_LENGTH);
     res
 }
 

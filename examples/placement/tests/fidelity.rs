@@ -201,3 +201,22 @@ fn a_405_names_the_path_s_methods_at_every_version() {
         assert_eq!(res.header("allow").as_deref(), Some("POST"), "{version}: {}", res.describe());
     }
 }
+
+/// `json_error_formatter`: an error names its `code` only when the request
+/// negotiated 1.23 or later; a refused version negotiated none.
+#[test]
+fn error_codes_from_1_23_only() {
+    let server = server();
+    let base = server.url.as_str();
+    let path = format!("/resource_providers/{A}");
+    let (status, body) = send_at(base, "1.22", "GET", &path, None);
+    assert_eq!(status, 404, "{body}");
+    assert!(body["errors"][0].get("code").is_none(), "{body}");
+    assert!(body["errors"][0]["request_id"].is_string(), "{body}");
+    let (status, body) = send_at(base, "1.23", "GET", &path, None);
+    assert_eq!(status, 404, "{body}");
+    assert_eq!(body["errors"][0]["code"], "placement.undefined_code", "{body}");
+    let (status, body) = send_at(base, "9.99", "GET", &path, None);
+    assert_eq!(status, 406, "{body}");
+    assert!(body["errors"][0].get("code").is_none(), "{body}");
+}
