@@ -271,6 +271,11 @@ impl Inventories {
                 return Err(errors::concurrent_update("resource provider generation conflict"));
             }
             check_capacity(version, &provider, &inv, "update")?;
+            // `update_inventory` looks the class up before the provider's
+            // record of it (`ResourceClassNotFound`, a 404).
+            if !store::class_exists(tx, &class).await? {
+                return Err(errors::not_found(format!("No such resource class {class}.")));
+            }
             if !store::inventories(tx, provider.id).await?.iter().any(|i| i.resource_class == class) {
                 return Err(errors::bad_request(format!(
                     "No inventory record with resource class for resource provider {uuid}: No inventory of class {class} found for resource provider {uuid}"

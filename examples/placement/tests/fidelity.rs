@@ -220,3 +220,24 @@ fn error_codes_from_1_23_only() {
     assert_eq!(status, 406, "{body}");
     assert!(body["errors"][0].get("code").is_none(), "{body}");
 }
+
+/// `update_inventory`: after the generation and capacity checks, the class
+/// is looked up (`ResourceClassNotFound`, 404) before the provider's record
+/// of it (`InventoryWithResourceClassNotFound`, 400).
+#[test]
+fn an_unknown_class_in_an_inventory_path_is_a_404() {
+    let server = server();
+    let base = server.url.as_str();
+    create(base, "a", A, None);
+    let body = json!({"resource_provider_generation": 0, "total": 8});
+    let unknown =
+        send(base, "PUT", &format!("/resource_providers/{A}/inventories/CUSTOM_NOWHERE"), Some(&body));
+    assert_eq!(unknown.status, 404, "{}", unknown.describe());
+    let detail = unknown.json()["errors"][0]["detail"].as_str().unwrap_or_default().to_owned();
+    assert!(detail.contains("No such resource class CUSTOM_NOWHERE"), "{detail}");
+    let known = send(base, "PUT", &format!("/resource_providers/{A}/inventories/VCPU"), Some(&body));
+    assert_eq!(known.status, 400, "a known class the provider has no record of: {}", known.describe());
+    let stale = json!({"resource_provider_generation": 7, "total": 8});
+    let res = send(base, "PUT", &format!("/resource_providers/{A}/inventories/CUSTOM_NOWHERE"), Some(&stale));
+    assert_eq!(res.status, 409, "the generation is checked first: {}", res.describe());
+}
