@@ -383,30 +383,44 @@ pub(crate) async fn write_allocations(
             }
         }
     }
-    // Usages as they are once the consumers' allocations are gone, before
-    // any new one.
-    let mut base_usage: BTreeMap<i64, Vec<(String, i64)>> = BTreeMap::new();
-    for request in requests {
-        for (rp_uuid, resources) in &request.allocations {
+    // Placement's order: every provider is found first (the handler builds
+    // the allocations, 400), then every class (`_check_capacity_exceeded`
+    // resolves them all, 400), and only then are capacities checked (409).
+    let mut providers: BTreeMap<&str, store::Provider> = BTreeMap::new();
+    for (rp_uuid, _) in requests.iter().flat_map(|r| &r.allocations) {
+        if !providers.contains_key(rp_uuid.as_str()) {
             let provider = store::provider(tx, rp_uuid).await?.ok_or_else(|| {
                 errors::bad_request(format!(
                     "Allocation for resource provider '{rp_uuid}' that does not exist."
                 ))
             })?;
+            providers.insert(rp_uuid, provider);
+        }
+    }
+    let known = store::class_ids(tx).await?;
+    for request in requests {
+        for (class, _) in request.allocations.iter().flat_map(|(_, resources)| resources) {
+            if !known.contains_key(class) {
+                return Err(errors::bad_request(format!(
+                    "Unable to allocate inventory for consumer {}: No such resource class {class}.",
+                    request.uuid
+                )));
+            }
+        }
+    }
+    // Usages as they are once the consumers' allocations are gone, before
+    // any new one.
+    let mut base_usage: BTreeMap<i64, Vec<(String, i64)>> = BTreeMap::new();
+    for request in requests {
+        for (rp_uuid, resources) in &request.allocations {
+            let provider = &providers[rp_uuid.as_str()];
             let inventories = store::inventories(tx, provider.id).await?;
             if let std::collections::btree_map::Entry::Vacant(entry) = base_usage.entry(provider.id) {
                 entry.insert(store::usages(tx, provider.id).await?);
             }
             let usages = &base_usage[&provider.id];
             for (class, amount) in resources {
-                // A class with an inventory exists; only the others are looked up.
                 let inventory = inventories.iter().find(|i| &i.resource_class == class);
-                if inventory.is_none() && !store::class_exists(tx, class).await? {
-                    return Err(errors::bad_request(format!(
-                        "Unable to allocate inventory for consumer {}: No such resource class {class}.",
-                        request.uuid
-                    )));
-                }
                 let invalid = |what: &str| {
                     errors::conflict(format!(
                         "Unable to allocate inventory: Unable to create allocation for '{class}' on resource provider '{rp_uuid}'. The requested amount would {what}."

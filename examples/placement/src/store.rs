@@ -146,6 +146,9 @@ CREATE INDEX IF NOT EXISTS allocations_consumer ON allocations (consumer_uuid);
 CREATE INDEX IF NOT EXISTS allocations_provider ON allocations (provider_id);
 "#;
 
+/// How long the start-up seeding of the standard classes and traits may take.
+const SEED_DEADLINE: Duration = Duration::from_secs(60);
+
 /// The first id of a custom resource class (Placement's `CUSTOM_NAMESPACE`).
 const FIRST_CUSTOM_CLASS_ID: i64 = 10000;
 
@@ -200,7 +203,11 @@ impl Store {
     }
 
     async fn seed(&self) -> Result<(), ApiError> {
-        self.tx(async |tx| {
+        // Start-up is no request: its transaction has a minute, not a
+        // request's deadline (nodes starting together on a busy machine
+        // wait for each other's seeding).
+        let deadline = std::time::Instant::now() + SEED_DEADLINE;
+        self.run_until(Access::Write, deadline, async |tx| {
             let now = now();
             for (id, name) in standard::RESOURCE_CLASSES.iter().enumerate() {
                 tx.execute(
@@ -241,7 +248,15 @@ impl Store {
         access: Access,
         f: impl AsyncFnOnce(&Tx) -> Result<T, ApiError>,
     ) -> Result<T, ApiError> {
-        let deadline = crate::deadline::current(self.deadline);
+        self.run_until(access, crate::deadline::current(self.deadline), f).await
+    }
+
+    async fn run_until<T>(
+        &self,
+        access: Access,
+        deadline: std::time::Instant,
+        f: impl AsyncFnOnce(&Tx) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
         let tx = Tx::begin(&self.pool, self.postgres, access, deadline).await?;
         let value = tokio::time::timeout_at(deadline.into(), f(&tx))
             .await

@@ -241,3 +241,47 @@ fn an_unknown_class_in_an_inventory_path_is_a_404() {
     let res = send(base, "PUT", &format!("/resource_providers/{A}/inventories/CUSTOM_NOWHERE"), Some(&stale));
     assert_eq!(res.status, 409, "the generation is checked first: {}", res.describe());
 }
+
+/// `_set_allocations_for_consumer` finds every provider while it builds the
+/// allocations (400 for one that does not exist), `_check_capacity_exceeded`
+/// resolves every class (400), and only then are capacities checked (409):
+/// a request with an unknown provider or class and too much of another is
+/// a 400, whatever the order of its keys.
+#[test]
+fn unknown_providers_and_classes_are_found_before_capacity() {
+    let server = server();
+    let base = server.url.as_str();
+    create(base, "a", A, None);
+    let inventory = json!({"resource_provider_generation": 0, "inventories": {"VCPU": {"total": 8}}});
+    assert_eq!(
+        send(base, "PUT", &format!("/resource_providers/{A}/inventories"), Some(&inventory)).status,
+        200
+    );
+    let consumer = "f0000000-0000-4000-8000-00000000000f";
+    // Sorted either side of A, so that neither order of checking hides it.
+    for missing in ["00000000-0000-4000-8000-000000000001", "ffffffff-0000-4000-8000-000000000001"] {
+        let body = json!({"allocations": {A: {"resources": {"VCPU": 1000}},
+                                          missing: {"resources": {"VCPU": 1}}},
+                          "project_id": "p", "user_id": "u", "consumer_generation": null, "consumer_type": "INSTANCE"});
+        let res = send(base, "PUT", &format!("/allocations/{consumer}"), Some(&body));
+        assert_eq!(res.status, 400, "{}", res.describe());
+        let detail = res.json()["errors"][0]["detail"].as_str().unwrap_or_default().to_owned();
+        assert!(
+            detail.contains(&format!("Allocation for resource provider '{missing}' that does not exist")),
+            "{detail}"
+        );
+    }
+    let body = json!({"allocations": {A: {"resources": {"VCPU": 1000, "CUSTOM_NOWHERE": 1}}},
+                      "project_id": "p", "user_id": "u", "consumer_generation": null, "consumer_type": "INSTANCE"});
+    let res = send(base, "PUT", &format!("/allocations/{consumer}"), Some(&body));
+    assert_eq!(res.status, 400, "{}", res.describe());
+    let detail = res.json()["errors"][0]["detail"].as_str().unwrap_or_default().to_owned();
+    assert!(detail.contains("No such resource class CUSTOM_NOWHERE"), "{detail}");
+    let body = json!({"allocations": {A: {"resources": {"VCPU": 1000}}},
+                      "project_id": "p", "user_id": "u", "consumer_generation": null, "consumer_type": "INSTANCE"});
+    assert_eq!(
+        send(base, "PUT", &format!("/allocations/{consumer}"), Some(&body)).status,
+        409,
+        "too much alone is a 409"
+    );
+}

@@ -123,11 +123,17 @@ impl Node {
         Node { port, database: database.to_owned(), args, child, log }
     }
 
-    /// Waits until it listens; its exit is a failure.
+    /// Waits until it serves (its port answers `GET /`: it listens before
+    /// its store is ready, and serves once it is); its exit is a failure.
     pub fn wait_listening(&mut self) {
         let addr: SocketAddr = ([127, 0, 0, 1], self.port).into();
         let deadline = Instant::now() + START_TIMEOUT;
-        while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
+        let serves = |url: &str| {
+            TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok()
+                && microversion_testkit::http::send_raw(url, &Request::get("/").to_bytes("127.0.0.1"))
+                    .is_ok_and(|res| res.status == 200)
+        };
+        while !serves(&self.url()) {
             if let Ok(Some(status)) = self.child.try_wait() {
                 panic!("placement-node on {} exited: {status}\n{}", self.port, self.log.lines().join("\n"));
             }
