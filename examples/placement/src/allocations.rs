@@ -321,11 +321,9 @@ pub(crate) async fn write_allocations(
             Some(c) => {
                 let consumer_type =
                     if version >= V1_38 { request.consumer_type.clone() } else { c.consumer_type.clone() };
-                let (project, user) = if request.project_id.is_some() {
-                    (project, user)
-                } else {
-                    (c.project_id.clone(), c.user_id.clone())
-                };
+                // Below 1.8 the owner is the configured incomplete
+                // consumer's, and `ensure_consumer` re-owns an existing
+                // consumer to it, as to any other owner the request names.
                 tx.execute(
                     "UPDATE consumers SET project_id = $1, user_id = $2, consumer_type = $3, \
                      generation = generation + 1, updated_at = $4 WHERE uuid = $5",

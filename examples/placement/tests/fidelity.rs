@@ -285,3 +285,30 @@ fn unknown_providers_and_classes_are_found_before_capacity() {
         "too much alone is a 409"
     );
 }
+
+/// Below 1.8 a claim's owner is the incomplete consumer's project and user
+/// (`_set_allocations_for_consumer`), and `ensure_consumer` re-owns an
+/// existing consumer to them: usages by project follow.
+#[test]
+fn a_claim_below_1_8_re_owns_its_consumer() {
+    let server = server();
+    let base = server.url.as_str();
+    create(base, "a", A, None);
+    let inventory = json!({"resource_provider_generation": 0, "inventories": {"VCPU": {"total": 8}}});
+    assert_eq!(
+        send(base, "PUT", &format!("/resource_providers/{A}/inventories"), Some(&inventory)).status,
+        200
+    );
+    let consumer = format!("/allocations/{}", "f0000000-0000-4000-8000-00000000000f");
+    let allocations = json!([{"resource_provider": {"uuid": A}, "resources": {"VCPU": 2}}]);
+    let owned = json!({"allocations": allocations, "project_id": "p", "user_id": "u"});
+    assert_eq!(send_at(base, "1.8", "PUT", &consumer, Some(&owned)).0, 204);
+    let usage = |project: &str| send_at(base, "1.9", "GET", &format!("/usages?project_id={project}"), None).1;
+    assert_eq!(usage("p")["usages"]["VCPU"], 2);
+    assert_eq!(send_at(base, "1.7", "PUT", &consumer, Some(&json!({"allocations": allocations}))).0, 204);
+    let incomplete = "00000000-0000-0000-0000-000000000000";
+    assert_eq!(usage("p")["usages"], json!({}), "the consumer is no longer p's");
+    assert_eq!(usage(incomplete)["usages"]["VCPU"], 2);
+    let (_, body) = send_at(base, "1.12", "GET", &consumer, None);
+    assert_eq!(body["project_id"], incomplete, "{body}");
+}
