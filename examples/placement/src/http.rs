@@ -211,9 +211,18 @@ pub(crate) async fn placement_rules(
 /// (not 400) for a well-formed version outside the served range, such as
 /// `0.5`.
 pub(crate) async fn placement_outer(
-    req: ServiceRequest,
+    mut req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let read_as_placement_does = req
+        .headers()
+        .get(header::HeaderName::from_static("openstack-api-version"))
+        .and_then(|value| value.to_str().ok())
+        .and_then(without_leading_zeros)
+        .and_then(|value| header::HeaderValue::from_str(&value).ok());
+    if let Some(value) = read_as_placement_does {
+        req.headers_mut().insert(header::HeaderName::from_static("openstack-api-version"), value);
+    }
     let base = {
         let info = req.connection_info();
         format!("{}://{}", info.scheme(), info.host())
@@ -273,6 +282,39 @@ pub(crate) async fn placement_outer(
         res = as_html(res).await;
     }
     Ok(ServiceResponse::new(req, res))
+}
+
+/// The `OpenStack-API-Version` value with placement's version read as
+/// Placement reads it (microversion-parse's `int()` of each part:
+/// `placement 1.05` is 1.5, `placement 01.5` too), when that changes it.
+/// The framework reads versions strictly (reference §2.5).
+fn without_leading_zeros(value: &str) -> Option<String> {
+    let mut changed = false;
+    let entries: Vec<String> = value
+        .split(',')
+        .map(|entry| {
+            let mut words = entry.split_whitespace();
+            let (Some(service), Some(version), None) = (words.next(), words.next(), words.next()) else {
+                return entry.to_owned();
+            };
+            let Some((major, minor)) = version.split_once('.') else { return entry.to_owned() };
+            let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+            let padded = |part: &str| part.len() > 1 && part.starts_with('0');
+            let placement_digits =
+                service.eq_ignore_ascii_case("placement") && digits(major) && digits(minor);
+            if !(placement_digits && (padded(major) || padded(minor))) {
+                return entry.to_owned();
+            }
+            match (major.parse::<u64>(), minor.parse::<u64>()) {
+                (Ok(major), Ok(minor)) => {
+                    changed = true;
+                    format!("{service} {major}.{minor}")
+                }
+                _ => entry.to_owned(),
+            }
+        })
+        .collect();
+    changed.then(|| entries.join(","))
 }
 
 /// The header of the request id every answer carries.

@@ -312,3 +312,21 @@ fn a_claim_below_1_8_re_owns_its_consumer() {
     let (_, body) = send_at(base, "1.12", "GET", &consumer, None);
     assert_eq!(body["project_id"], incomplete, "{body}");
 }
+
+/// microversion-parse, which Placement uses, reads each part of a version
+/// with `int()`: `placement 1.05` is 1.5 (the framework alone refuses it).
+#[test]
+fn a_padded_version_is_read_as_placement_reads_it() {
+    let server = server();
+    for (asked, served) in [("placement 1.05", "placement 1.5"), ("placement 01.10", "placement 1.10")] {
+        let res = microversion_testkit::http::Request::new("GET", "/resource_providers")
+            .header("OpenStack-API-Version", asked)
+            .send(&server.url);
+        assert_eq!(res.status, 200, "{asked}: {}", res.describe());
+        assert_eq!(res.header("openstack-api-version").as_deref(), Some(served), "{asked}");
+    }
+    let res = microversion_testkit::http::Request::new("GET", "/resource_providers")
+        .header("OpenStack-API-Version", "placement 1.0x")
+        .send(&server.url);
+    assert_eq!(res.status, 400, "{}", res.describe());
+}
