@@ -43,6 +43,21 @@ fn run<F: std::future::Future>(future: F) -> F::Output {
     actix_web::rt::System::new().block_on(future)
 }
 
+/// The stamp the tests write on one row (VCPU's class), read back by a
+/// store of its own.
+fn stamp(database: &str) -> Option<i64> {
+    run(async {
+        let store = placement::Store::connect(database).await.expect("the store");
+        store
+            .read(async |tx| {
+                tx.query_row("SELECT updated_at FROM resource_classes WHERE id = 0", &[], |r| r.get::<i64>(0))
+                    .await
+            })
+            .await
+            .ok()
+    })
+}
+
 fn consumer(i: usize) -> String {
     format!("c0f10000-0000-4000-8000-{i:012}")
 }
@@ -154,16 +169,8 @@ fn postgres_ends_the_transaction_of_a_frozen_process() {
         let error = stalled.expect_err("a transaction past its deadline does not commit");
         assert_eq!(error.status().as_u16(), 503, "{}", error.detail());
     });
-    let kept = run(async {
-        let store = placement::Store::connect(&database).await.expect("the store");
-        store
-            .read(async |tx| {
-                tx.query_row("SELECT updated_at FROM resource_classes WHERE id = 0", &[], |r| r.get::<i64>(0))
-                    .await
-            })
-            .await
-    });
-    assert_eq!(kept.ok(), Some(2), "the other node's write stands, the frozen one's does not");
+    let kept = stamp(&database);
+    assert_eq!(kept, Some(2), "the other node's write stands, the frozen one's does not");
 }
 
 #[test]
@@ -268,14 +275,6 @@ fn a_commit_whose_answer_is_lost_says_the_outcome_is_unknown() {
     assert!(error.detail().contains("may or may not have been carried out"), "{}", error.detail());
     assert!(error.detail().contains("GET /allocations/{consumer}"), "{}", error.detail());
     // It was carried out: saying "not carried out" would have been false.
-    let kept = run(async {
-        let store = placement::Store::connect(&database).await.expect("the store");
-        store
-            .read(async |tx| {
-                tx.query_row("SELECT updated_at FROM resource_classes WHERE id = 0", &[], |r| r.get::<i64>(0))
-                    .await
-            })
-            .await
-    });
-    assert_eq!(kept.ok(), Some(3));
+    let kept = stamp(&database);
+    assert_eq!(kept, Some(3));
 }

@@ -40,6 +40,13 @@ fn listed(base: &str, query: &str) -> Vec<String> {
     names
 }
 
+/// Eight VCPU on provider `uuid`, its first inventory.
+fn with_vcpu(base: &str, uuid: &str) {
+    let inventory = json!({"resource_provider_generation": 0, "inventories": {"VCPU": {"total": 8}}});
+    let res = send(base, "PUT", &format!("/resource_providers/{uuid}/inventories"), Some(&inventory));
+    assert_eq!(res.status, 200, "{}", res.describe());
+}
+
 fn generation(base: &str, uuid: &str) -> i64 {
     send(base, "GET", &format!("/resource_providers/{uuid}"), None).json()["generation"]
         .as_i64()
@@ -137,11 +144,7 @@ fn owners_are_unknown_keys_before_1_8() {
     let server = server();
     let base = server.url.as_str();
     create(base, "a", A, None);
-    let inventory = json!({"resource_provider_generation": 0, "inventories": {"VCPU": {"total": 8}}});
-    assert_eq!(
-        send(base, "PUT", &format!("/resource_providers/{A}/inventories"), Some(&inventory)).status,
-        200
-    );
+    with_vcpu(base, A);
     let consumer = "f0000000-0000-4000-8000-00000000000f";
     let allocations = json!([{"resource_provider": {"uuid": A}, "resources": {"VCPU": 1}}]);
     let owned = json!({"allocations": allocations, "project_id": "p", "user_id": "u"});
@@ -252,11 +255,7 @@ fn unknown_providers_and_classes_are_found_before_capacity() {
     let server = server();
     let base = server.url.as_str();
     create(base, "a", A, None);
-    let inventory = json!({"resource_provider_generation": 0, "inventories": {"VCPU": {"total": 8}}});
-    assert_eq!(
-        send(base, "PUT", &format!("/resource_providers/{A}/inventories"), Some(&inventory)).status,
-        200
-    );
+    with_vcpu(base, A);
     let consumer = "f0000000-0000-4000-8000-00000000000f";
     // Sorted either side of A, so that neither order of checking hides it.
     for missing in ["00000000-0000-4000-8000-000000000001", "ffffffff-0000-4000-8000-000000000001"] {
@@ -294,11 +293,7 @@ fn a_claim_below_1_8_re_owns_its_consumer() {
     let server = server();
     let base = server.url.as_str();
     create(base, "a", A, None);
-    let inventory = json!({"resource_provider_generation": 0, "inventories": {"VCPU": {"total": 8}}});
-    assert_eq!(
-        send(base, "PUT", &format!("/resource_providers/{A}/inventories"), Some(&inventory)).status,
-        200
-    );
+    with_vcpu(base, A);
     let consumer = format!("/allocations/{}", "f0000000-0000-4000-8000-00000000000f");
     let allocations = json!([{"resource_provider": {"uuid": A}, "resources": {"VCPU": 2}}]);
     let owned = json!({"allocations": allocations, "project_id": "p", "user_id": "u"});
