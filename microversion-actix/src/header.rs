@@ -18,3 +18,5 @@ pub const MIN_VERSION_HEADER_NAME: HeaderName = HeaderName::from_static("opensta
 /// The default name of the header carrying the served maximum
 /// ([`MAX_VERSION_HEADER`]) as an actix header name.
 pub const MAX_VERSION_HEADER_NAME: HeaderName = HeaderName::from_static("openstack-api-maximum-version");
+
+microversion_core::header_wire!(ActixHeaders, actix_web::http::header);

@@ -3,11 +3,9 @@
 //! (docs/reference.md §3); [`ResponseValidation`] says whether it checks
 //! responses against their declared schemas.
 
-use std::collections::BTreeSet;
 use std::future::{Future, Ready, ready};
 use std::pin::Pin;
 use std::rc::Rc;
-use std::sync::{Mutex, PoisonError};
 use std::task::{Context, Poll};
 
 use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
@@ -22,14 +20,13 @@ pub use crate::client_default::{ClientChoice, ClientDefault};
 pub use crate::response_validation::ResponseValidation;
 
 use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer};
-use crate::header::STANDARD_HEADER_NAME;
+use crate::header::ActixHeaders;
 use crate::{
     Api, ApiError, Version,
-    header::{ResponseHeaders, VaryUpdate, append_vary, appends_to_handlers, vary_update},
     lifecycle::RetireError,
     version::{CapError, Negotiated, VersionCap, VersionSource},
 };
-use microversion_core::observe;
+use microversion_core::{Stamp, observe};
 
 /// Response headers that carry a request id an error body can repeat.
 const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-request-id"];
@@ -260,10 +257,16 @@ where
     fn call(&self, req: ServiceRequest) -> Self::Future {
         let state = Rc::clone(&self.state);
         let api = state.api;
-        let negotiated = match api.negotiate_up_to(state.version_headers(req.headers()), state.cap.get()) {
+        let negotiated = match api
+            .negotiate_up_to(state.stamp.version_headers(req.headers()), state.cap.get())
+        {
             Ok(negotiated) => negotiated,
             Err(err) => {
-                observe::count_refused(&api, &err, api.version_header(state.version_headers(req.headers())));
+                observe::count_refused(
+                    &api,
+                    &err,
+                    api.version_header(state.stamp.version_headers(req.headers())),
+                );
                 observe::refused(&api, &err);
                 let mut res = state.errors.render(&ApiError::from(err)).map_into_right_body();
                 // A cache matches `Vary` on header values, not on versions, and
@@ -376,64 +379,20 @@ struct State {
     api: Api,
     cap: VersionCap,
     errors: ErrorRenderer,
-    legacy: Vec<HeaderName>,
-    /// Per history entry: the standard header's value and the bare version.
-    values: Vec<(HeaderValue, HeaderValue)>,
-    /// Per history entry: `Deprecation`, `Sunset`, `Link` when deprecated.
-    deprecation: Vec<Vec<(HeaderName, HeaderValue)>>,
-    vary: HeaderValue,
-    vary_text: String,
+    stamp: Stamp<ActixHeaders>,
     client_default: Option<ClientDefault>,
 }
 
 impl State {
     fn new(config: &VersionNegotiation) -> State {
-        let api = config.api;
-        let rendered = ResponseHeaders::new(&api);
-        let vary_text = match &config.client_default {
-            Some(client_default) => append_vary(rendered.vary(), client_default.vary()),
-            None => rendered.vary().to_owned(),
-        };
-        let value = static_header_value;
-        let (values, deprecation) = rendered
-            .per_version()
-            .map(|headers| {
-                let deprecation = headers
-                    .deprecation
-                    .iter()
-                    .filter_map(|(name, text)| {
-                        Some((HeaderName::try_from(*name).ok()?, HeaderValue::from_str(text).ok()?))
-                    })
-                    .collect();
-                ((value(headers.standard), value(headers.bare)), deprecation)
-            })
-            .unzip();
+        let more_vary = config.client_default.as_ref().map(ClientDefault::vary);
         State {
-            api,
+            api: config.api,
             cap: config.cap.clone(),
-            deprecation,
             errors: config.errors.clone(),
-            // The declaration only accepts token names, which are valid header names.
-            legacy: api.legacy_headers().iter().filter_map(|n| static_header_name(n)).collect(),
-            values,
-            vary: value(&vary_text),
-            vary_text,
+            stamp: Stamp::new(config.api, more_vary),
             client_default: config.client_default.clone(),
         }
-    }
-
-    /// The headers of a request that can name its version, in the order
-    /// received for each name: found by name (a hash lookup per name)
-    /// rather than by comparing every header's name.
-    fn version_headers<'h>(
-        &'h self,
-        headers: &'h HeaderMap,
-    ) -> impl Iterator<Item = (&'h HeaderName, &'h HeaderValue)> {
-        // A static, so that the name lives as long as the headers it is paired with.
-        static STANDARD: HeaderName = STANDARD_HEADER_NAME;
-        std::iter::once(&STANDARD)
-            .chain(&self.legacy)
-            .flat_map(move |name| headers.get_all(name).map(move |value| (name, value)))
     }
 
     /// Puts the error body in the configured format and the version
@@ -449,7 +408,7 @@ impl State {
         if let Some(error) = self.error_of(&res) {
             res = self.rerender(res, &error);
         }
-        self.stamp(res.headers_mut(), version);
+        self.stamp.stamp(res.headers_mut(), version);
         res
     }
 
@@ -467,7 +426,7 @@ impl State {
             let (req, res) = res.into_parts();
             return ServiceResponse::new(req, self.finish(res, Some(version)));
         }
-        self.stamp(res.headers_mut(), Some(version));
+        self.stamp.stamp(res.headers_mut(), Some(version));
         res
     }
 
@@ -493,25 +452,6 @@ impl State {
                 Err(InternalError::from_response(shown, res).into())
             }
         }
-    }
-
-    /// The version headers of `version` and `Vary`.
-    fn stamp(&self, headers: &mut HeaderMap, version: Option<Version>) {
-        if let Some(i) = version.and_then(|v| self.api.position(v)) {
-            let (standard, bare) = &self.values[i];
-            headers.insert(STANDARD_HEADER_NAME, standard.clone());
-            for name in &self.legacy {
-                headers.insert(name.clone(), bare.clone());
-            }
-            for (name, value) in &self.deprecation[i] {
-                if appends_to_handlers(name.as_str()) {
-                    headers.append(name.clone(), value.clone());
-                } else {
-                    headers.insert(name.clone(), value.clone());
-                }
-            }
-        }
-        self.add_vary(headers);
     }
 
     /// The error to render for an error response, or `None` to leave it as
@@ -546,58 +486,6 @@ impl State {
         }
         self.errors.render_into(&error, res).map_into_right_body()
     }
-
-    fn add_vary(&self, headers: &mut HeaderMap) {
-        match vary_update(headers.get_all(header::VARY).map(|v| v.to_str().ok()), &self.vary_text) {
-            VaryUpdate::Insert => {
-                headers.insert(header::VARY, self.vary.clone());
-            }
-            VaryUpdate::Replace(merged) => {
-                if let Ok(value) = HeaderValue::from_str(&merged) {
-                    headers.insert(header::VARY, value);
-                }
-            }
-            // An opaque existing value is kept; ours is added as another line.
-            VaryUpdate::Append => headers.append(header::VARY, self.vary.clone()),
-        }
-    }
-}
-
-/// `name` as a header name whose clone and drop cost nothing (a static
-/// one): lowered once per process when the declaration spells it with
-/// capitals (`X-OpenStack-Nova-API-Version`). `None` for an invalid name,
-/// which the declaration does not accept anyway.
-fn static_header_name(name: &'static str) -> Option<HeaderName> {
-    HeaderName::try_from(name).ok()?;
-    if !name.bytes().any(|b| b.is_ascii_uppercase()) {
-        return Some(HeaderName::from_static(name));
-    }
-    Some(HeaderName::from_static(interned(name.to_ascii_lowercase())))
-}
-
-/// `text` as a header value whose clone and drop cost nothing (a static
-/// one), or an empty value if `text` cannot be one.
-fn static_header_value(text: &str) -> HeaderValue {
-    match HeaderValue::from_str(text) {
-        // `from_static` takes visible ASCII only; `from_str` takes more.
-        Ok(_) if text.is_ascii() => HeaderValue::from_static(interned(text.to_owned())),
-        Ok(value) => value,
-        Err(_) => HeaderValue::from_static(""),
-    }
-}
-
-/// `text`, kept for the life of the process and shared: the response
-/// headers of every app instance (one per worker, many in tests) reuse the
-/// same few hundred strings, so each is stored once.
-fn interned(text: String) -> &'static str {
-    static INTERNED: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
-    let mut interned = INTERNED.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(known) = interned.get(text.as_str()) {
-        return known;
-    }
-    let leaked: &'static str = Box::leak(text.into_boxed_str());
-    interned.insert(leaked);
-    leaked
 }
 
 /// Whether the response already has a JSON body.

@@ -8,3 +8,5 @@ pub use microversion_core::{
     MIN_VERSION_HEADER, ResponseHeaders, STANDARD_HEADER, SUNSET_HEADER, VaryUpdate, VersionHeaderValues,
     append_vary, appends_to_handlers, vary_update,
 };
+
+microversion_core::header_wire!(AxumHeaders, http::header);

@@ -17,12 +17,12 @@ use http::{Request, StatusCode};
 use microversion_core::observe;
 
 use crate::ApiError;
+use crate::header::AxumHeaders;
 use crate::model::{NEGOTIATED, Unrendered};
 pub use crate::response_validation::ResponseValidation;
 use microversion_core::{
     Api, ApiSigErrors, CapError, MAX_VERSION_HEADER, MIN_VERSION_HEADER, Negotiated, NegotiationError,
-    ProblemFormat, ResponseHeaders, VaryUpdate, Version, VersionCap, VersionSource, append_vary,
-    appends_to_handlers, vary_update,
+    ProblemFormat, Stamp, Version, VersionCap, VersionSource,
 };
 use tokio::task::futures::TaskLocalFuture;
 
@@ -71,7 +71,9 @@ impl VersionNegotiation {
     /// The layer for `api`, with API-SIG error bodies; a cap set with
     /// [`Api::capped_at`] is honoured.
     pub fn new(api: Api) -> VersionNegotiation {
-        VersionNegotiation { state: Arc::new(State::new(api, VersionCap::new(&api), Arc::new(ApiSigErrors))) }
+        VersionNegotiation {
+            state: Arc::new(State::new(api, VersionCap::new(&api), Arc::new(ApiSigErrors), None)),
+        }
     }
 
     /// Renders refusals with `format` ([`microversion_core::NovaFaults`] for Nova's faults).
@@ -109,9 +111,7 @@ impl VersionNegotiation {
         format: Arc<dyn ProblemFormat>,
         client_default: Option<ClientDefault>,
     ) -> VersionNegotiation {
-        let mut state = State::new(api, cap, format);
-        state.set_client_default(client_default);
-        VersionNegotiation { state: Arc::new(state) }
+        VersionNegotiation { state: Arc::new(State::new(api, cap, format, client_default)) }
     }
 }
 
@@ -222,7 +222,7 @@ where
 
     fn call(&mut self, mut req: Request<B>) -> Self::Future {
         let state = &self.state;
-        match state.api.negotiate_up_to(state.version_headers(req.headers()), state.cap.get()) {
+        match state.api.negotiate_up_to(state.stamp.version_headers(req.headers()), state.cap.get()) {
             Ok(negotiated)
                 if negotiated.source == VersionSource::Default && state.client_default.is_some() =>
             {
@@ -249,7 +249,7 @@ where
                 observe::count_refused(
                     &state.api,
                     &err,
-                    state.api.version_header(state.version_headers(req.headers())),
+                    state.api.version_header(state.stamp.version_headers(req.headers())),
                 );
                 observe::refused(&state.api, &err);
                 observe::untraced(VersionNegotiationFuture {
@@ -345,67 +345,21 @@ struct State {
     api: Api,
     cap: VersionCap,
     format: Arc<dyn ProblemFormat>,
-    standard: HeaderName,
-    legacy: Vec<HeaderName>,
-    /// Per declared version: `OpenStack-API-Version` and the bare value.
-    values: Vec<(HeaderValue, HeaderValue)>,
-    /// Per declared version: its deprecation's headers.
-    deprecation: Vec<Vec<(HeaderName, HeaderValue)>>,
-    vary: HeaderValue,
-    vary_text: String,
+    stamp: Stamp<AxumHeaders>,
     client_default: Option<ClientDefault>,
 }
 
 impl State {
-    /// Asks `client_default` for the versions of requests naming none, and
-    /// names its headers in `Vary`.
-    fn set_client_default(&mut self, client_default: Option<ClientDefault>) {
-        if let Some(client_default) = &client_default {
-            self.vary_text = append_vary(&self.vary_text, client_default.vary());
-            self.vary = HeaderValue::from_str(&self.vary_text).unwrap_or_else(|_| self.vary.clone());
-        }
-        self.client_default = client_default;
-    }
-
-    fn new(api: Api, cap: VersionCap, format: Arc<dyn ProblemFormat>) -> State {
-        let rendered = ResponseHeaders::new(&api);
-        let value = |text: &str| HeaderValue::from_str(text).unwrap_or_else(|_| HeaderValue::from_static(""));
-        let (values, deprecation) = rendered
-            .per_version()
-            .map(|headers| {
-                let deprecation = headers
-                    .deprecation
-                    .iter()
-                    .filter_map(|(name, text)| {
-                        Some((HeaderName::try_from(*name).ok()?, HeaderValue::from_str(text).ok()?))
-                    })
-                    .collect();
-                ((value(headers.standard), value(headers.bare)), deprecation)
-            })
-            .unzip();
-        State {
-            api,
-            cap,
-            format,
-            standard: HeaderName::from_static("openstack-api-version"),
-            // The declaration only accepts token names, which are valid header names.
-            legacy: api.legacy_headers().iter().filter_map(|n| HeaderName::try_from(*n).ok()).collect(),
-            values,
-            deprecation,
-            vary: value(rendered.vary()),
-            vary_text: rendered.vary().to_owned(),
-            client_default: None,
-        }
-    }
-
-    /// The headers of a request that can name its version, by name.
-    fn version_headers<'h>(
-        &'h self,
-        headers: &'h HeaderMap,
-    ) -> impl Iterator<Item = (&'h HeaderName, &'h HeaderValue)> {
-        std::iter::once(&self.standard)
-            .chain(&self.legacy)
-            .flat_map(move |name| headers.get_all(name).iter().map(move |value| (name, value)))
+    /// Asks `client_default` (if any) for the versions of requests naming
+    /// none, and names its headers in `Vary`.
+    fn new(
+        api: Api,
+        cap: VersionCap,
+        format: Arc<dyn ProblemFormat>,
+        client_default: Option<ClientDefault>,
+    ) -> State {
+        let stamp = Stamp::new(api, client_default.as_ref().map(ClientDefault::vary));
+        State { api, cap, format, stamp, client_default }
     }
 
     /// The 400 or 406 of a version that did not negotiate.
@@ -415,7 +369,7 @@ impl State {
         // A cache matches `Vary` on header values, not on versions: a stored
         // 400/406 could answer a request that negotiates fine.
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-        self.stamp(headers, None);
+        self.stamp.stamp(headers, None);
         res
     }
 
@@ -451,45 +405,8 @@ impl State {
             }
             None => res,
         };
-        self.stamp(res.headers_mut(), version);
+        self.stamp.stamp(res.headers_mut(), version);
         res
-    }
-
-    /// The version headers of `version`, its deprecation's, and `Vary`.
-    fn stamp(&self, headers: &mut HeaderMap, version: Option<Version>) {
-        if let Some(i) = version.and_then(|v| self.api.position(v)) {
-            let (standard, bare) = &self.values[i];
-            headers.insert(self.standard.clone(), standard.clone());
-            for name in &self.legacy {
-                headers.insert(name.clone(), bare.clone());
-            }
-            for (name, value) in &self.deprecation[i] {
-                if appends_to_handlers(name.as_str()) {
-                    headers.append(name.clone(), value.clone());
-                } else {
-                    headers.insert(name.clone(), value.clone());
-                }
-            }
-        }
-        self.add_vary(headers);
-    }
-
-    /// Names the version headers in `Vary`, keeping what is there.
-    fn add_vary(&self, headers: &mut HeaderMap) {
-        match vary_update(headers.get_all(header::VARY).iter().map(|v| v.to_str().ok()), &self.vary_text) {
-            VaryUpdate::Insert => {
-                headers.insert(header::VARY, self.vary.clone());
-            }
-            VaryUpdate::Replace(merged) => {
-                if let Ok(value) = HeaderValue::from_str(&merged) {
-                    headers.insert(header::VARY, value);
-                }
-            }
-            // An opaque existing value is kept; ours is added as another line.
-            VaryUpdate::Append => {
-                headers.append(header::VARY, self.vary.clone());
-            }
-        }
     }
 }
 

@@ -5,7 +5,8 @@
 //! - [`Api`]: the one declaration of a versioned API and its history, built in a `const`.
 //! - [`Api::negotiate`]: the requested version from request headers, exactly as
 //!   Nova and microversion-parse read them, without allocating on success.
-//! - [`ResponseHeaders`]: the `OpenStack-API-Version`, legacy and `Vary` values.
+//! - [`ResponseHeaders`]: the `OpenStack-API-Version`, legacy and `Vary` values;
+//!   [`Stamp`]: the same in a framework's header types ([`HeaderWire`]).
 //! - [`VersionList`], [`SingleVersion`], [`parse_discovery`]: discovery documents.
 //! - [`choose_version`]: the negotiation a client does against a server;
 //!   [`DeprecationNotice`]: the `Deprecation` and `Sunset` a server sent.
@@ -69,6 +70,7 @@ mod routing;
 #[cfg(feature = "schema")]
 #[cfg_attr(docsrs, doc(cfg(feature = "schema")))]
 pub mod schema;
+mod stamp;
 mod timestamp;
 mod version;
 pub mod violation;
@@ -103,6 +105,7 @@ pub use public_url::{
 };
 pub use range::{InvertedRange, VersionRange};
 pub use routing::RoutedPath;
+pub use stamp::{HeaderWire, Stamp, interned};
 pub use timestamp::{Timestamp, TimestampError};
 pub use version::{ParseVersionError, Version};
 pub use violation::Violation;

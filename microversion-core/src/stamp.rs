@@ -1,0 +1,329 @@
+//! The version headers every answer carries (docs/reference.md §3.3), once
+//! for every framework: which request headers can name a version, and what
+//! an answer at a version gains. Each facade only says how its `http`
+//! version reads and writes a header ([`HeaderWire`]).
+
+use std::collections::BTreeSet;
+use std::sync::{Mutex, PoisonError};
+
+use crate::api::STANDARD_HEADER;
+use crate::headers::{ResponseHeaders, VaryUpdate, append_vary, appends_to_handlers, vary_update};
+use crate::{Api, Version};
+
+/// How one framework's header map is read and written: implemented by each
+/// facade on a type of its own, for the `http` crate it is built on.
+pub trait HeaderWire {
+    /// The framework's header map.
+    type Map;
+    /// Its header name.
+    type Name: Clone + AsRef<[u8]> + 'static;
+    /// Its header value.
+    type Value: Clone + AsRef<[u8]> + 'static;
+
+    /// A name that lives for the process (lowercase, checked), so that its
+    /// clone costs nothing; `None` if it is not a header name.
+    fn name(name: &'static str) -> Option<Self::Name>;
+    /// A value from text that lives for the process (visible ASCII takes no
+    /// copy); `None` if it cannot be a header value.
+    fn static_value(text: &'static str) -> Option<Self::Value>;
+    /// A value copied from `text`; `None` if it cannot be a header value.
+    fn value(text: &str) -> Option<Self::Value>;
+    /// Every value of `name` in `map`, in the order received.
+    fn get_all<'m>(map: &'m Self::Map, name: &'m Self::Name) -> impl Iterator<Item = &'m Self::Value>;
+    /// `value` as text, if it is visible ASCII.
+    fn text(value: &Self::Value) -> Option<&str>;
+    /// Sets `name` to `value`, replacing what was there.
+    fn insert(map: &mut Self::Map, name: &Self::Name, value: &Self::Value);
+    /// Adds `value` as another line of `name`.
+    fn append(map: &mut Self::Map, name: &Self::Name, value: &Self::Value);
+}
+
+/// The version headers of one API in a framework's types, rendered once per
+/// app instance: what a request's version is read from and what an answer
+/// is stamped with ([`Stamp::stamp`]).
+pub struct Stamp<W: HeaderWire> {
+    api: Api,
+    /// `OpenStack-API-Version`, then the legacy headers.
+    names: Vec<W::Name>,
+    /// Per history entry: the standard header's value and the bare version.
+    values: Vec<(W::Value, W::Value)>,
+    /// Per history entry: `Deprecation`, `Sunset`, `Link` when deprecated.
+    deprecation: Vec<Vec<Line<W>>>,
+    vary_name: W::Name,
+    vary: W::Value,
+    vary_text: &'static str,
+}
+
+/// One header an answer gains, and whether it goes beside a handler's own
+/// (`Link`) rather than replacing it.
+struct Line<W: HeaderWire> {
+    name: W::Name,
+    value: W::Value,
+    appends: bool,
+}
+
+impl<W: HeaderWire> Stamp<W> {
+    /// The headers of `api`, naming `more_vary` in `Vary` too (the headers
+    /// a client default reads).
+    pub fn new(api: Api, more_vary: Option<&str>) -> Stamp<W> {
+        let rendered = ResponseHeaders::new(&api);
+        let vary_text = interned(match more_vary {
+            Some(more) => append_vary(rendered.vary(), more),
+            None => rendered.vary().to_owned(),
+        });
+        let value = |text: &str| {
+            W::static_value(interned(text.to_owned()))
+                .or_else(|| W::static_value(""))
+                .expect("an empty value is a header value")
+        };
+        let (values, deprecation) = rendered
+            .per_version()
+            .map(|headers| {
+                let deprecation = headers
+                    .deprecation
+                    .iter()
+                    .filter_map(|(name, text)| {
+                        let value = W::static_value(interned(text.clone()))?;
+                        Some(Line {
+                            name: lowercase_name::<W>(name)?,
+                            value,
+                            appends: appends_to_handlers(name),
+                        })
+                    })
+                    .collect();
+                ((value(headers.standard), value(headers.bare)), deprecation)
+            })
+            .unzip();
+        // The declaration only accepts token names, which are valid header names.
+        let names = std::iter::once(STANDARD_HEADER)
+            .chain(api.legacy_headers().iter().copied())
+            .filter_map(lowercase_name::<W>)
+            .collect();
+        Stamp {
+            api,
+            names,
+            values,
+            deprecation,
+            vary_name: W::name("vary").expect("`vary` is a header name"),
+            vary: value(vary_text),
+            vary_text,
+        }
+    }
+
+    /// The API these headers are of.
+    pub fn api(&self) -> Api {
+        self.api
+    }
+
+    /// The headers of a request that can name its version, found by name (a
+    /// hash lookup per name), each name's in the order received: what
+    /// [`Api::negotiate_up_to`] reads.
+    pub fn version_headers<'m>(
+        &'m self,
+        headers: &'m W::Map,
+    ) -> impl Iterator<Item = (&'m W::Name, &'m W::Value)> {
+        self.names.iter().flat_map(move |name| W::get_all(headers, name).map(move |value| (name, value)))
+    }
+
+    /// Stamps an answer: the version headers of `version` (none for a
+    /// refusal) with a deprecated version's `Deprecation`, `Sunset` and
+    /// `Link`, then the version headers named in `Vary`, keeping the
+    /// handler's own names.
+    pub fn stamp(&self, headers: &mut W::Map, version: Option<Version>) {
+        if let Some(i) = version.and_then(|v| self.api.position(v)) {
+            let (standard, bare) = &self.values[i];
+            let (standard_name, legacy) = self.names.split_first().expect("the standard header is named");
+            W::insert(headers, standard_name, standard);
+            for name in legacy {
+                W::insert(headers, name, bare);
+            }
+            for line in &self.deprecation[i] {
+                if line.appends {
+                    W::append(headers, &line.name, &line.value);
+                } else {
+                    W::insert(headers, &line.name, &line.value);
+                }
+            }
+        }
+        let existing = W::get_all(headers, &self.vary_name).map(W::text);
+        match vary_update(existing, self.vary_text) {
+            VaryUpdate::Insert => W::insert(headers, &self.vary_name, &self.vary),
+            VaryUpdate::Replace(merged) => {
+                if let Some(value) = W::value(&merged) {
+                    W::insert(headers, &self.vary_name, &value);
+                }
+            }
+            // An opaque existing value is kept; ours is added as another line.
+            VaryUpdate::Append => W::append(headers, &self.vary_name, &self.vary),
+        }
+    }
+}
+
+impl<W: HeaderWire> std::fmt::Debug for Stamp<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stamp").field("api", &self.api.service_type()).field("vary", &self.vary_text).finish()
+    }
+}
+
+/// `name` as a framework's header name that costs nothing to clone:
+/// lowered once per process when the declaration spells it with capitals
+/// (`X-OpenStack-Nova-API-Version`).
+fn lowercase_name<W: HeaderWire>(name: &'static str) -> Option<W::Name> {
+    if !name.bytes().any(|b| b.is_ascii_uppercase()) {
+        return W::name(name);
+    }
+    W::name(interned(name.to_ascii_lowercase()))
+}
+
+/// `text`, kept for the life of the process and shared: the answers of
+/// every app instance (one per worker, many in tests) reuse the same few
+/// hundred strings, so each is stored once.
+pub fn interned(text: String) -> &'static str {
+    static INTERNED: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+    let mut interned = INTERNED.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(known) = interned.get(text.as_str()) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(text.into_boxed_str());
+    interned.insert(leaked);
+    leaked
+}
+
+/// Declares `$wire`, the [`HeaderWire`] of a framework whose header types
+/// are `$header::{HeaderMap, HeaderName, HeaderValue}` with the `http`
+/// crate's methods (actix's and `http`'s both have them): one
+/// implementation for every facade.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! header_wire {
+    ($wire:ident, $($header:ident)::+) => {
+        /// How the core's [`Stamp`](microversion_core::Stamp) reads and
+        /// writes this framework's headers.
+        #[derive(Debug)]
+        pub(crate) struct $wire;
+
+        impl $crate::HeaderWire for $wire {
+            type Map = $($header)::+::HeaderMap;
+            type Name = $($header)::+::HeaderName;
+            type Value = $($header)::+::HeaderValue;
+
+            fn name(name: &'static str) -> Option<Self::Name> {
+                Self::Name::try_from(name).ok()?;
+                Some(Self::Name::from_static(name))
+            }
+
+            fn static_value(text: &'static str) -> Option<Self::Value> {
+                let value = Self::Value::from_str(text).ok()?;
+                // `from_static` takes visible ASCII only; `from_str` takes more.
+                Some(if text.is_ascii() { Self::Value::from_static(text) } else { value })
+            }
+
+            fn value(text: &str) -> Option<Self::Value> {
+                Self::Value::from_str(text).ok()
+            }
+
+            fn get_all<'m>(map: &'m Self::Map, name: &'m Self::Name) -> impl Iterator<Item = &'m Self::Value> {
+                map.get_all(name).into_iter()
+            }
+
+            fn text(value: &Self::Value) -> Option<&str> {
+                value.to_str().ok()
+            }
+
+            fn insert(map: &mut Self::Map, name: &Self::Name, value: &Self::Value) {
+                map.insert(name.clone(), value.clone());
+            }
+
+            fn append(map: &mut Self::Map, name: &Self::Name, value: &Self::Value) {
+                map.append(name.clone(), value.clone());
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Deprecation, Microversion};
+
+    /// Headers as a plain list: the stamping needs no framework.
+    struct ListWire;
+
+    impl HeaderWire for ListWire {
+        type Map = Vec<(&'static str, String)>;
+        type Name = &'static str;
+        type Value = String;
+
+        fn name(name: &'static str) -> Option<&'static str> {
+            Some(name)
+        }
+        fn static_value(text: &'static str) -> Option<String> {
+            Some(text.to_owned())
+        }
+        fn value(text: &str) -> Option<String> {
+            Some(text.to_owned())
+        }
+        fn get_all<'m>(map: &'m Self::Map, name: &'m &'static str) -> impl Iterator<Item = &'m String> {
+            map.iter().filter(move |(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v)
+        }
+        fn text(value: &String) -> Option<&str> {
+            Some(value)
+        }
+        fn insert(map: &mut Self::Map, name: &&'static str, value: &String) {
+            map.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+            map.push((name, value.clone()));
+        }
+        fn append(map: &mut Self::Map, name: &&'static str, value: &String) {
+            map.push((name, value.clone()));
+        }
+    }
+
+    const API: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b")])
+        .with_legacy_headers(&["X-OpenStack-Nova-API-Version"])
+        .with_deprecation(
+            Deprecation::versions("2.1", "2.1").since("2026-01-01").link("https://docs.example/2.2"),
+        );
+
+    #[test]
+    fn reads_the_version_headers_by_name_and_in_order() {
+        let stamp = Stamp::<ListWire>::new(API, None);
+        let request = vec![
+            ("x-openstack-nova-api-version", "2.1".to_owned()),
+            ("accept", "application/json".to_owned()),
+            ("OpenStack-API-Version", "compute 2.2".to_owned()),
+        ];
+        let read: Vec<_> = stamp.version_headers(&request).map(|(n, v)| (*n, v.as_str())).collect();
+        assert_eq!(read, [("openstack-api-version", "compute 2.2"), ("x-openstack-nova-api-version", "2.1")]);
+        assert_eq!(API.negotiate(stamp.version_headers(&request)).unwrap().version, Version::new(2, 2));
+    }
+
+    #[test]
+    fn stamps_the_version_its_deprecation_and_vary_keeping_the_handlers() {
+        let stamp = Stamp::<ListWire>::new(API, Some("X-Auth-Token"));
+        let mut answer = vec![("vary", "Accept".to_owned()), ("link", "</next>; rel=\"next\"".to_owned())];
+        stamp.stamp(&mut answer, Some(Version::new(2, 1)));
+        let value = |name: &str| -> Vec<&str> {
+            answer.iter().filter(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect()
+        };
+        assert_eq!(value("openstack-api-version"), ["compute 2.1"]);
+        assert_eq!(value("x-openstack-nova-api-version"), ["2.1"]);
+        assert_eq!(value("deprecation").len(), 1);
+        // The handler's own link stays; the deprecation's is added.
+        assert_eq!(value("link").len(), 2);
+        assert_eq!(
+            value("vary"),
+            ["Accept, OpenStack-API-Version, X-OpenStack-Nova-API-Version, X-Auth-Token"]
+        );
+    }
+
+    #[test]
+    fn a_refusal_gains_only_vary() {
+        let stamp = Stamp::<ListWire>::new(API, None);
+        let mut answer = Vec::new();
+        stamp.stamp(&mut answer, None);
+        assert_eq!(answer, [("vary", "OpenStack-API-Version, X-OpenStack-Nova-API-Version".to_owned())]);
+        let mut undeprecated = Vec::new();
+        stamp.stamp(&mut undeprecated, Some(Version::new(2, 2)));
+        assert!(!undeprecated.iter().any(|(n, _)| *n == "deprecation"));
+    }
+}
