@@ -1,7 +1,6 @@
 //! Reading JSON request bodies once: content type, size limit, parsing, and
 //! the `Json` / `JsonBody` extractors.
 
-use std::ops::{Deref, DerefMut};
 use std::time::Duration;
 
 use actix_web::dev::Payload;
@@ -87,20 +86,7 @@ fn hold_until_closed(mut payload: Payload) {
 /// How long [`hold_until_closed`] waits for a connection to close.
 const HOLD_LIMIT: Duration = Duration::from_secs(60);
 
-/// A request body already read and validated, stored in the request
-/// extensions by a dispatcher so that [`Json`] and [`JsonBody`] do not read
-/// or parse it again.
-///
-/// ```
-/// use actix_web::{test::TestRequest, HttpMessage};
-/// use microversion_actix::__private::ParsedJson;
-///
-/// let req = TestRequest::default().to_http_request();
-/// req.extensions_mut().insert(ParsedJson(serde_json::json!({"name": "vm"})));
-/// ```
-#[doc(hidden)]
-#[derive(Clone, Debug, PartialEq)]
-pub struct ParsedJson(pub Value);
+pub use microversion_core::body::ParsedJson;
 
 /// Reads and parses a JSON request body, once.
 ///
@@ -149,45 +135,40 @@ pub(crate) async fn read_body(req: &HttpRequest, payload: &mut Payload) -> Resul
     Ok(read?.freeze())
 }
 
-/// The request body as a `T` (this crate's own `Json`, with errors as
-/// [`ApiError`]s). It takes the [`ParsedJson`] a dispatcher left in the
-/// request extensions, else reads the payload with [`read_json_body`].
-/// `Json<serde_json::Value>` is the raw body, handed over as parsed.
-///
-/// The body is consumed by the first body extractor of a handler, as with
-/// actix's own extractors.
-///
-/// ```
-/// use microversion_actix::Json;
-///
-/// #[derive(serde::Deserialize)]
-/// struct Rename { name: String }
-///
-/// async fn rename(body: Json<Rename>) -> String {
-///     body.into_inner().name
-/// }
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Json<T>(pub T);
-
-impl<T> Json<T> {
-    /// The deserialized value.
-    pub fn into_inner(self) -> T {
-        self.0
-    }
-}
-
-impl<T> Deref for Json<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T> DerefMut for Json<T> {
-    fn deref_mut(&mut self) -> &mut T {
-        &mut self.0
-    }
+microversion_core::facade_json! {
+    /// The request body as a `T` (this crate's own `Json`, with errors as
+    /// [`ApiError`]s). It takes the [`ParsedJson`] a dispatcher left in the
+    /// request extensions, else reads the payload with [`read_json_body`].
+    /// `Json<serde_json::Value>` is the raw body, handed over as parsed.
+    ///
+    /// The body is consumed by the first body extractor of a handler, as with
+    /// actix's own extractors.
+    ///
+    /// ```
+    /// use microversion_actix::Json;
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Rename { name: String }
+    ///
+    /// async fn rename(body: Json<Rename>) -> String {
+    ///     body.into_inner().name
+    /// }
+    /// ```
+    pub struct Json;
+    /// The query string as an object mapping each key to the list of its values,
+    /// all strings (`?limit=10&sort=a&sort=b` is `{"limit": ["10"], "sort": ["a", "b"]}`),
+    /// the shape Nova's query schemas validate. Behind `#[schema(query = ...)]`
+    /// it is the object the schema of the negotiated version accepted, read once.
+    ///
+    /// ```
+    /// use microversion_actix::JsonQuery;
+    ///
+    /// async fn list(query: JsonQuery) -> String {
+    ///     // Nova's `req.GET.get("limit")`: the last value given.
+    ///     query.last("limit").unwrap_or("all").to_owned()
+    /// }
+    /// ```
+    pub struct JsonQuery;
 }
 
 /// Responds with `T` serialized as JSON (200 OK), like `actix_web::web::Json`.

@@ -253,13 +253,12 @@ pub mod version;
 pub mod __private;
 
 pub use api_version::ApiVersion;
-pub use body::Json;
+pub use body::{Json, JsonQuery};
 pub use discovery::Discovery;
 pub use error::ApiError;
 pub use microversion_core::{Api, Microversion, Version};
 pub use middleware::VersionNegotiation;
 pub use model::{Versioned, VersionedModel};
-pub use query::JsonQuery;
 
 /// Makes an impl block a controller: same-named methods with
 /// [`macro@api_version`] are variants of one operation, dispatched by the

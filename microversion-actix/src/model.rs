@@ -16,63 +16,29 @@ use futures_util::future::LocalBoxFuture;
 
 pub use microversion_core::model::{At, FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
 
-use crate::{ApiError, ApiVersion, body::ParsedJson};
+use crate::{ApiError, ApiVersion};
+use microversion_core::body::{ParsedJson, ValidatedAs};
 
-/// In request extensions: the body was validated by the derived schema of
-/// this model type at the request's version (a `#[schema(model = T)]`), so
-/// `Versioned<T>` need not validate it again.
-pub(crate) struct ValidatedAs(pub(crate) std::any::TypeId);
-
-/// A model at the request's negotiated version, both ways: as a handler's
-/// answer it is rendered at that version (the handler never passes the
-/// version by hand); as a handler's argument it is the request body read
-/// at that version (see its `FromRequest` implementation below).
-///
-/// ```
-/// # use microversion_actix::{Versioned, VersionedModel};
-/// #[derive(VersionedModel)]
-/// struct Server {
-///     id: u32,
-///     #[versioned(since = "2.3")]
-///     host: Option<String>,
-/// }
-///
-/// async fn show() -> Versioned<Server> {
-///     Versioned::ok(Server { id: 1, host: Some("compute-1".into()) })
-/// }
-/// ```
-pub struct Versioned<T> {
-    model: T,
-    status: StatusCode,
-}
-
-impl<T> Versioned<T> {
-    /// 200 OK with the model.
-    pub fn ok(model: T) -> Versioned<T> {
-        Versioned { model, status: StatusCode::OK }
-    }
-
-    /// 201 Created with the model.
-    pub fn created(model: T) -> Versioned<T> {
-        Versioned { model, status: StatusCode::CREATED }
-    }
-
-    /// The model with another status.
-    pub fn with_status(model: T, status: StatusCode) -> Versioned<T> {
-        Versioned { model, status }
-    }
-
-    /// The model.
-    pub fn into_inner(self) -> T {
-        self.model
-    }
-}
-
-impl<T> std::ops::Deref for Versioned<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.model
-    }
+microversion_core::facade_versioned! {
+    /// A model at the request's negotiated version, both ways: as a handler's
+    /// answer it is rendered at that version (the handler never passes the
+    /// version by hand); as a handler's argument it is the request body read
+    /// at that version (see its `FromRequest` implementation below).
+    ///
+    /// ```
+    /// # use microversion_actix::{Versioned, VersionedModel};
+    /// #[derive(VersionedModel)]
+    /// struct Server {
+    ///     id: u32,
+    ///     #[versioned(since = "2.3")]
+    ///     host: Option<String>,
+    /// }
+    ///
+    /// async fn show() -> Versioned<Server> {
+    ///     Versioned::ok(Server { id: 1, host: Some("compute-1".into()) })
+    /// }
+    /// ```
+    status = StatusCode;
 }
 
 impl<T: VersionedModel> Responder for Versioned<T> {

@@ -29,8 +29,7 @@ use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};
 
 use crate::ApiError;
 pub use crate::body::ParsedJson;
-use crate::model::ValidatedAs;
-use crate::query::ValidatedQuery;
+use microversion_core::body::{ValidatedAs, ValidatedQuery};
 
 /// The request as a route's arguments are extracted from it.
 pub type Request = HttpRequest;

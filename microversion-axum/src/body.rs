@@ -2,7 +2,6 @@
 //! §6.2): content type, size limit, deadline, parsing, read once; the
 //! [`Json`] and [`JsonQuery`] extractors.
 
-use std::ops::{Deref, DerefMut};
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
@@ -12,12 +11,11 @@ use http::header;
 use http::request::Parts;
 use http_body_util::BodyExt as _;
 use microversion_core::body::{
-    BodyRefusal, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, check_content_type, check_declared_length,
-    deserialize, parse_json,
+    BodyRefusal, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, ParsedJson, ValidatedQuery, check_content_type,
+    check_declared_length, deserialize, parse_json,
 };
 use microversion_core::schema::query_to_json;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
 use crate::ApiError;
 
@@ -55,15 +53,6 @@ impl Default for BodyTimeout {
     }
 }
 
-/// In request extensions: the body a `#[schema]` check read and validated,
-/// so that [`Json`] does not parse it again.
-#[derive(Clone, Debug)]
-pub(crate) struct ParsedJson(pub(crate) Value);
-
-/// In request extensions: the query object a `#[schema(query = ...)]` validated.
-#[derive(Clone, Debug)]
-pub(crate) struct ValidatedQuery(pub(crate) Value);
-
 /// Reads a whole body within the limit and deadline of `parts` (or the
 /// defaults): a declared length above the limit is refused before reading.
 pub(crate) async fn read_bytes(parts: &Parts, body: Body) -> Result<Bytes, ApiError> {
@@ -82,41 +71,34 @@ pub(crate) async fn read_bytes(parts: &Parts, body: Body) -> Result<Bytes, ApiEr
     }
 }
 
-/// The request body as a `T`, with this crate's errors (400, 408, 413, 415
-/// in the API's format). It takes the body a `#[schema]` check already
-/// parsed, else reads it by the core's rules.
-///
-/// ```
-/// use microversion_axum::Json;
-///
-/// #[derive(serde::Deserialize)]
-/// struct Rename { name: String }
-///
-/// async fn rename(body: Json<Rename>) -> String {
-///     body.0.name
-/// }
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Json<T>(pub T);
-
-impl<T> Json<T> {
-    /// The deserialized value.
-    pub fn into_inner(self) -> T {
-        self.0
-    }
-}
-
-impl<T> Deref for Json<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T> DerefMut for Json<T> {
-    fn deref_mut(&mut self) -> &mut T {
-        &mut self.0
-    }
+microversion_core::facade_json! {
+    /// The request body as a `T`, with this crate's errors (400, 408, 413, 415
+    /// in the API's format). It takes the body a `#[schema]` check already
+    /// parsed, else reads it by the core's rules.
+    ///
+    /// ```
+    /// use microversion_axum::Json;
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Rename { name: String }
+    ///
+    /// async fn rename(body: Json<Rename>) -> String {
+    ///     body.0.name
+    /// }
+    /// ```
+    pub struct Json;
+    /// The query string as an object mapping each key to the list of its
+    /// values, all strings, the shape Nova's query schemas validate; behind
+    /// `#[schema(query = ...)]` the object the version's schema accepted.
+    ///
+    /// ```
+    /// use microversion_axum::JsonQuery;
+    ///
+    /// async fn list(query: JsonQuery) -> String {
+    ///     query.last("limit").unwrap_or("all").to_owned()
+    /// }
+    /// ```
+    pub struct JsonQuery;
 }
 
 impl<T: DeserializeOwned + 'static, S: Send + Sync> FromRequest<S> for Json<T> {
@@ -139,37 +121,6 @@ impl<T: DeserializeOwned + 'static, S: Send + Sync> FromRequest<S> for Json<T> {
 impl<T: serde::Serialize> IntoResponse for Json<T> {
     fn into_response(self) -> Response {
         axum::Json(self.0).into_response()
-    }
-}
-
-/// The query string as an object mapping each key to the list of its
-/// values, all strings, the shape Nova's query schemas validate; behind
-/// `#[schema(query = ...)]` the object the version's schema accepted.
-///
-/// ```
-/// use microversion_axum::JsonQuery;
-///
-/// async fn list(query: JsonQuery) -> String {
-///     query.last("limit").unwrap_or("all").to_owned()
-/// }
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct JsonQuery(pub Value);
-
-impl JsonQuery {
-    /// The whole object.
-    pub fn value(&self) -> &Value {
-        &self.0
-    }
-
-    /// The last value of `key`, as Nova's `req.GET.get(key)` gives it.
-    pub fn last(&self, key: &str) -> Option<&str> {
-        self.values(key).last()
-    }
-
-    /// Every value of `key`, in order.
-    pub fn values<'a>(&'a self, key: &str) -> impl DoubleEndedIterator<Item = &'a str> + 'a {
-        self.0.get(key).and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
     }
 }
 

@@ -15,62 +15,32 @@ use microversion_core::Version;
 pub use microversion_core::model::{At, FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
 
 use crate::ApiError;
-use crate::body::{ParsedJson, read_bytes};
+use crate::body::read_bytes;
 use crate::extract::{negotiated, no_layer};
+use microversion_core::body::{ParsedJson, ValidatedAs};
 
-/// A model at the request's negotiated version, both ways: as an answer it
-/// is rendered at that version by the [`VersionNegotiation`](crate::VersionNegotiation)
-/// (fields outside their range left out; the handler never passes the
-/// version); as an argument it is the request body read at that version,
-/// validated by the model's schema for it, then parsed.
-///
-/// ```
-/// use microversion_axum::{Versioned, VersionedModel};
-///
-/// #[derive(VersionedModel)]
-/// struct Server {
-///     id: u32,
-///     #[versioned(since = "2.3")]
-///     host: Option<String>,
-/// }
-///
-/// async fn show() -> Versioned<Server> {
-///     Versioned::ok(Server { id: 1, host: Some("compute-1".into()) })
-/// }
-/// ```
-#[derive(Debug)]
-pub struct Versioned<T> {
-    model: T,
-    status: StatusCode,
-}
-
-impl<T> Versioned<T> {
-    /// 200 OK with the model.
-    pub fn ok(model: T) -> Versioned<T> {
-        Versioned { model, status: StatusCode::OK }
-    }
-
-    /// 201 Created with the model.
-    pub fn created(model: T) -> Versioned<T> {
-        Versioned { model, status: StatusCode::CREATED }
-    }
-
-    /// The model with another status.
-    pub fn with_status(model: T, status: StatusCode) -> Versioned<T> {
-        Versioned { model, status }
-    }
-
-    /// The model.
-    pub fn into_inner(self) -> T {
-        self.model
-    }
-}
-
-impl<T> std::ops::Deref for Versioned<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.model
-    }
+microversion_core::facade_versioned! {
+    /// A model at the request's negotiated version, both ways: as an answer it
+    /// is rendered at that version by the [`VersionNegotiation`](crate::VersionNegotiation)
+    /// (fields outside their range left out; the handler never passes the
+    /// version); as an argument it is the request body read at that version,
+    /// validated by the model's schema for it, then parsed.
+    ///
+    /// ```
+    /// use microversion_axum::{Versioned, VersionedModel};
+    ///
+    /// #[derive(VersionedModel)]
+    /// struct Server {
+    ///     id: u32,
+    ///     #[versioned(since = "2.3")]
+    ///     host: Option<String>,
+    /// }
+    ///
+    /// async fn show() -> Versioned<Server> {
+    ///     Versioned::ok(Server { id: 1, host: Some("compute-1".into()) })
+    /// }
+    /// ```
+    status = StatusCode;
 }
 
 /// A model waiting in a response's extensions for the layer, which knows
@@ -134,11 +104,6 @@ impl<T: VersionedModel + Send + Sync + 'static> IntoResponse for Versioned<T> {
         res
     }
 }
-
-/// In request extensions: the body was validated by the derived schema of
-/// this model type at the request's version (a `#[schema(model = T)]`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ValidatedAs(pub(crate) TypeId);
 
 /// A request body read into a model at the negotiated version: validated
 /// by the model's schema for that version, then parsed; the body is read

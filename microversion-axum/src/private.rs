@@ -21,6 +21,7 @@ pub use crate::operation::{
 };
 pub use crate::route::{MethodNotAllowed, OperationInput, OperationRoute, RoutesFn, missing, router};
 
+use microversion_core::body::{ParsedJson, ValidatedAs, ValidatedQuery};
 use std::future::Future;
 use std::sync::Arc;
 
@@ -204,7 +205,7 @@ impl OperationInput {
     pub fn validate_query(&mut self, schemas: &LazySchemas) -> Result<(), ApiError> {
         let Some(set) = schemas.at(self.version)? else { return Ok(()) };
         let query = set.validate_query(self.version, self.request.uri.query().unwrap_or_default())?;
-        self.request.extensions.insert(crate::body::ValidatedQuery(query));
+        self.request.extensions.insert(ValidatedQuery(query));
         Ok(())
     }
 
@@ -217,9 +218,9 @@ impl OperationInput {
         let bytes = crate::body::read_bytes(&self.request, self.payload.take().unwrap_or_default()).await?;
         let parsed = microversion_core::body::parse_json(&bytes)?;
         set.validate(self.version, &parsed)?;
-        self.request.extensions.insert(crate::body::ParsedJson(parsed));
+        self.request.extensions.insert(ParsedJson(parsed));
         if let Some(model) = schemas.model_type() {
-            self.request.extensions.insert(crate::model::ValidatedAs(model));
+            self.request.extensions.insert(ValidatedAs(model));
         }
         self.payload = Some(Body::from(bytes));
         Ok(())

@@ -14,6 +14,26 @@ pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 /// How long a facade waits for a whole request body by default: 30 s.
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// In a request's extensions: the body a route's `#[schema]` check read,
+/// parsed and validated, so that the body extractors (`Json`, `Versioned`)
+/// do not read or parse it again.
+#[doc(hidden)]
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParsedJson(pub Value);
+
+/// In a request's extensions: the query object a `#[schema(query = ...)]`
+/// validated, which `JsonQuery` takes instead of reading the query again.
+#[doc(hidden)]
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValidatedQuery(pub Value);
+
+/// In a request's extensions: the body was validated by the derived schema
+/// of this model type at the request's version (a `#[schema(model = T)]`),
+/// so `Versioned<T>` need not validate it again.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValidatedAs(pub std::any::TypeId);
+
 /// Why a request body is refused: each a 4xx with a stable code.
 ///
 /// ```

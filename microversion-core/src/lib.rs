@@ -49,7 +49,7 @@ pub mod derive;
 mod discovery;
 #[cfg(feature = "schema")]
 #[doc(hidden)]
-pub mod facade_error;
+pub mod facade;
 mod headers;
 mod lifecycle;
 #[cfg(feature = "schema")]

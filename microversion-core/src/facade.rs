@@ -1,10 +1,16 @@
-//! The error type of every facade, written once: [`facade_api_error!`](crate::facade_api_error)
-//! declares a facade's `ApiError` over that facade's `StatusCode` (each
-//! framework has its own `http` types, and the orphan rule lets only the
-//! facade make its error a response of its framework). The constructors,
-//! builders, getters, the [`Problem`](crate::Problem) every format renders,
-//! and the conversions from the core's refusals are the same on every
-//! facade; only the response impl is the facade's (docs/reference.md §5).
+//! The types every facade declares over its own `http` types, written
+//! once. Each framework has its own `StatusCode`, and the orphan rule lets
+//! only the facade make a type a response or an extractor of its
+//! framework, so the core writes the type and the facade declares it:
+//!
+//! - [`facade_api_error!`](crate::facade_api_error): `ApiError`, its
+//!   constructors, builders, getters, the [`Problem`](crate::Problem) every
+//!   format renders, and the conversions from the core's refusals
+//!   (docs/reference.md §5);
+//! - [`facade_versioned!`](crate::facade_versioned): `Versioned<T>`, a
+//!   model with the status it is answered with (docs/reference.md §4.8).
+//!
+//! Only the response and extractor impls stay in each facade.
 
 /// Declares `pub struct ApiError` in the calling facade, its status typed
 /// `$status` (the facade's `http::StatusCode`), with the attributes and
@@ -60,7 +66,7 @@ macro_rules! facade_api_error {
             /// code derived from it (`404` → `not-found`).
             pub fn from_status(status: $status, detail: impl ::core::convert::Into<::std::string::String>) -> ApiError {
                 let title = status.canonical_reason().unwrap_or("Error");
-                ApiError::new(status, $crate::facade_error::code_of(title), title, detail)
+                ApiError::new(status, $crate::facade::code_of(title), title, detail)
             }
 
             /// 400 Bad Request.
@@ -160,8 +166,8 @@ macro_rules! facade_api_error {
                     min_version: self.0.min_version,
                     max_version: self.0.max_version,
                     request_id: self.0.request_id.as_deref(),
-                    links: (!self.0.links.is_empty()).then(|| $crate::facade_error::json(&self.0.links)),
-                    violations: (!self.0.violations.is_empty()).then(|| $crate::facade_error::json(&self.0.violations)),
+                    links: (!self.0.links.is_empty()).then(|| $crate::facade::json(&self.0.links)),
+                    violations: (!self.0.violations.is_empty()).then(|| $crate::facade::json(&self.0.violations)),
                 }
             }
 
@@ -283,6 +289,116 @@ pub fn code_of(title: &str) -> String {
 #[doc(hidden)]
 pub fn json(value: &impl serde::Serialize) -> serde_json::Value {
     serde_json::to_value(value).unwrap_or_default()
+}
+
+/// Declares `pub struct Versioned<T>` in the calling facade, its status
+/// typed `$status` (the facade's `http::StatusCode`), with the attributes
+/// and docs given before it: a model and the status it is answered with.
+/// Not for services: a facade's `model` module calls it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! facade_versioned {
+    ($(#[$meta:meta])* status = $status:ty;) => {
+        $(#[$meta])*
+        #[derive(Debug)]
+        pub struct Versioned<T> {
+            model: T,
+            status: $status,
+        }
+
+        impl<T> Versioned<T> {
+            /// 200 OK with the model.
+            pub fn ok(model: T) -> Versioned<T> {
+                Versioned { model, status: <$status>::OK }
+            }
+
+            /// 201 Created with the model.
+            pub fn created(model: T) -> Versioned<T> {
+                Versioned { model, status: <$status>::CREATED }
+            }
+
+            /// The model with another status.
+            pub fn with_status(model: T, status: $status) -> Versioned<T> {
+                Versioned { model, status }
+            }
+
+            /// The status it is answered with.
+            pub fn status(&self) -> $status {
+                self.status
+            }
+
+            /// The model.
+            pub fn into_inner(self) -> T {
+                self.model
+            }
+        }
+
+        impl<T> ::std::ops::Deref for Versioned<T> {
+            type Target = T;
+            fn deref(&self) -> &T {
+                &self.model
+            }
+        }
+    };
+}
+
+/// Declares `pub struct Json<T>` and `pub struct JsonQuery` in the calling
+/// facade, each with the attributes and docs given before it. Not for
+/// services: a facade's `body` module calls it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! facade_json {
+    ($(#[$json:meta])* pub struct Json; $(#[$query:meta])* pub struct JsonQuery;) => {
+        $(#[$json])*
+        #[derive(Clone, Debug, PartialEq, Eq, Default)]
+        pub struct Json<T>(pub T);
+
+        impl<T> Json<T> {
+            /// The deserialized value.
+            pub fn into_inner(self) -> T {
+                self.0
+            }
+        }
+
+        impl<T> ::std::ops::Deref for Json<T> {
+            type Target = T;
+            fn deref(&self) -> &T {
+                &self.0
+            }
+        }
+
+        impl<T> ::std::ops::DerefMut for Json<T> {
+            fn deref_mut(&mut self) -> &mut T {
+                &mut self.0
+            }
+        }
+
+        $(#[$query])*
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct JsonQuery(pub ::serde_json::Value);
+
+        impl JsonQuery {
+            /// The whole object.
+            pub fn value(&self) -> &::serde_json::Value {
+                &self.0
+            }
+
+            /// The last value of `key`, as Nova's `req.GET.get(key)` gives it.
+            pub fn last(&self, key: &str) -> ::core::option::Option<&str> {
+                self.values(key).last()
+            }
+
+            /// Every value of `key`, in order.
+            pub fn values<'a>(&'a self, key: &str) -> impl ::core::iter::DoubleEndedIterator<Item = &'a str> + 'a {
+                self.0
+                    .get(key)
+                    .and_then(::serde_json::Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(::serde_json::Value::as_str)
+            }
+        }
+    };
 }
 
 #[cfg(test)]
