@@ -260,16 +260,6 @@ pub use microversion_core::{Api, Microversion, Version};
 pub use middleware::VersionNegotiation;
 pub use model::{Versioned, VersionedModel};
 
-/// Makes an impl block a controller: same-named methods with
-/// [`macro@api_version`] are variants of one operation, dispatched by the
-/// negotiated version; checked at compile time (valid literals, no
-/// overlapping ranges, one route per operation, versions declared by the API).
-///
-/// `#[controller(api = API)]`, optionally `scope = "/path"` and
-/// `crate = "path::to::microversion_actix"`. The type then implements
-/// [`Controller`](crate::operation::Controller) and registers with `.service(value)`. See the guide's
-/// chapter on controllers.
-///
 /// ```
 /// use microversion_actix::{Api, Microversion, controller};
 ///
@@ -291,27 +281,9 @@ pub use model::{Versioned, VersionedModel};
 #[doc(inline)]
 pub use microversion_macros::controller;
 
-/// The versions a controller method serves: `#[api_version("2.1")]` (2.1 and
-/// later), `#[api_version("2.1", "2.4")]` (inclusive), optionally
-/// `missing = 405` for the status when no variant serves a version (404 by
-/// default). Only valid inside a [`macro@controller`] impl.
 #[doc(inline)]
-pub use microversion_macros::api_version;
+pub use microversion_macros::{VersionedModel, api_version, schema};
 
-/// A request schema for some versions of a controller route:
-/// `#[schema(schema_fn, "2.3", "2.8")]` where `schema_fn` is a
-/// `fn() -> serde_json::Value`, or `#[schema(model = Type)]` for a
-/// [`VersionedModel`]'s derived schema. Only valid inside a
-/// [`macro@controller`] impl.
-#[doc(inline)]
-pub use microversion_macros::schema;
-
-/// A version history, checked where it is written: one
-/// `"X.Y" => "the change it made"` per version, oldest first. A malformed
-/// version, one out of order or declared twice, or an empty history is a
-/// compile error on the literal itself. It is a `&'static [Microversion]`
-/// for [`Api::new`].
-///
 /// ```
 /// use microversion_actix::{Api, Version, history};
 ///
@@ -328,15 +300,9 @@ pub use microversion_macros::schema;
 /// // error: invalid version "3.O" in the history: a version must be MAJOR.MINOR: ...
 /// const VOLUME: Api = Api::new("volume", history!["3.0" => "Initial.", "3.O" => "Types."]);
 /// ```
+#[doc(inline)]
 pub use microversion_macros::history;
 
-/// Derives [`trait@VersionedModel`] for a struct whose fields carry
-/// versions: `#[versioned(since = "2.55")]`, `until`, `rename`, `nested`,
-/// `default`, `schema = fn`, `render(until = "2.74", with = fn)`; on the
-/// struct `api = API`, `allow_unknown`, `crate = "..."`. See the guide's
-/// chapter on versioned models.
-#[doc(inline)]
-pub use microversion_macros::VersionedModel;
 /// The guide in `docs/`, compiled as doctests so that its snippets stay true.
 #[cfg(doctest)]
 mod guide {

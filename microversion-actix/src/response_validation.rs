@@ -1,20 +1,12 @@
 //! Checking a service's own answers against what its variants declare
-//! (Nova's `[api] response_validation = error|warn|ignore`).
+//! (Nova's `[api] response_validation = error|warn|ignore`), by the core's
+//! [`ResponseValidation`] registered as app data.
 
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
-use microversion_core::schema::answer_problems;
+use microversion_core::schema::AnswerVerdict;
 
-use crate::{ApiError, Version, operation::ResponseDescription};
-
-/// Whether a route's success answers are checked against the status and
-/// body schema its variant declares with `#[response(...)]`, at the
-/// negotiated version. Register it as app data; without it nothing is
-/// checked.
-///
-/// - [`ResponseValidation::Error`]: a violation answers 500 naming it (for
-///   tests: a wrong answer fails them);
-/// - [`ResponseValidation::Warn`]: a violation is logged, the answer goes out;
-/// - [`ResponseValidation::Ignore`]: nothing is checked.
+/// Whether a route's success answers are checked; register it as app data
+/// (`App::new().app_data(ResponseValidation::Error)`).
 ///
 /// ```
 /// use actix_web::App;
@@ -23,25 +15,16 @@ use crate::{ApiError, Version, operation::ResponseDescription};
 /// let app = App::new().app_data(ResponseValidation::Error);
 /// # drop(app);
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ResponseValidation {
-    /// A violation answers 500.
-    Error,
-    /// A violation is logged.
-    Warn,
-    /// Nothing is checked.
-    #[default]
-    Ignore,
-}
+pub use microversion_core::schema::ResponseValidation;
 
-impl ResponseValidation {
-    /// The setting registered for `req`, or [`ResponseValidation::Ignore`].
-    pub fn of(req: &HttpRequest) -> ResponseValidation {
-        req.app_data::<ResponseValidation>()
-            .or_else(|| req.app_data::<web::Data<ResponseValidation>>().map(|d| d.get_ref()))
-            .copied()
-            .unwrap_or_default()
-    }
+use crate::{ApiError, Version, operation::ResponseDescription};
+
+/// The setting registered for `req`, or [`ResponseValidation::Ignore`].
+fn registered(req: &HttpRequest) -> ResponseValidation {
+    req.app_data::<ResponseValidation>()
+        .or_else(|| req.app_data::<web::Data<ResponseValidation>>().map(|d| d.get_ref()))
+        .copied()
+        .unwrap_or_default()
 }
 
 /// Checks a variant's success answer at `version` against `declared`, as
@@ -52,29 +35,19 @@ pub(crate) async fn check(
     declared: &ResponseDescription,
     res: HttpResponse,
 ) -> HttpResponse {
-    let mode = ResponseValidation::of(req);
-    if mode == ResponseValidation::Ignore || !res.status().is_success() {
+    let mode = registered(req);
+    if !mode.checks(res.status().as_u16()) {
         return res;
     }
     let (res, body) = res.into_parts();
     let Ok(bytes) = actix_web::body::to_bytes(body).await else {
         return ApiError::internal("the response body could not be read for validation").error_response();
     };
-    let problems = answer_problems(res.status().as_u16(), &bytes, version, declared);
-    if problems.is_empty() {
-        return res.set_body(bytes).map_into_boxed_body();
+    match mode.judge((req.method().as_str(), req.path()), (res.status().as_u16(), &bytes), version, declared)
+    {
+        AnswerVerdict::Refuse(detail) => return ApiError::internal(detail).error_response(),
+        AnswerVerdict::SendAndWarn(detail) => log::warn!("{detail}"),
+        AnswerVerdict::Send => {}
     }
-    let detail = format!(
-        "The response of {} {} at version {version} breaks its declaration: {}.",
-        req.method(),
-        req.path(),
-        problems.join("; ")
-    );
-    match mode {
-        ResponseValidation::Error => ApiError::internal(detail).error_response(),
-        _ => {
-            log::warn!("{detail}");
-            res.set_body(bytes).map_into_boxed_body()
-        }
-    }
+    res.set_body(bytes).map_into_boxed_body()
 }

@@ -102,28 +102,13 @@ pub use discovery::Discovery;
 pub use error::ApiError;
 pub use extract::ApiVersion;
 pub use microversion_core::{Api, Microversion, Version};
-#[doc(inline)]
-pub use microversion_macros::controller;
 pub use middleware::VersionNegotiation;
 pub use model::{Versioned, VersionedModel};
 pub use serve::serve;
 
-/// The versions a controller method serves: `#[api_version("2.1")]` (2.1 and
-/// later), `#[api_version("2.1", "2.4")]` (inclusive), optionally
-/// `missing = 405`. Only valid inside a [`macro@controller`] impl.
 #[doc(inline)]
-pub use microversion_macros::api_version;
+pub use microversion_macros::{VersionedModel, api_version, controller, schema};
 
-/// A request schema for some versions of a controller route:
-/// `#[schema(schema_fn, "2.3", "2.8")]`, `#[schema(query = schema_fn, ...)]`
-/// or `#[schema(model = Type)]`. Only valid inside a [`macro@controller`] impl.
-#[doc(inline)]
-pub use microversion_macros::schema;
-
-/// A version history, checked where it is written: one
-/// `"X.Y" => "the change it made"` per version, oldest first; a
-/// `&'static [Microversion]` for [`Api::new`].
-///
 /// ```
 /// use microversion_axum::{Api, Version, history};
 ///
@@ -132,12 +117,6 @@ pub use microversion_macros::schema;
 /// ```
 #[doc(inline)]
 pub use microversion_macros::history;
-
-/// Derives [`trait@VersionedModel`] for a struct whose fields carry
-/// versions (`#[versioned(since = "2.55")]`, `until`, `rename`, `nested`,
-/// ...), as on actix: the models are the core's, shared by both.
-#[doc(inline)]
-pub use microversion_macros::VersionedModel;
 
 /// The guide's chapter on axum, compiled as doctests so that it stays true.
 #[cfg(doctest)]

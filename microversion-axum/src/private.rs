@@ -22,6 +22,7 @@ pub use crate::operation::{
 pub use crate::route::{MethodNotAllowed, OperationInput, OperationRoute, RoutesFn, missing, router};
 
 use microversion_core::body::{ParsedJson, ValidatedAs, ValidatedQuery};
+use microversion_core::schema::AnswerVerdict;
 use std::future::Future;
 use std::sync::Arc;
 
@@ -161,7 +162,7 @@ pub async fn check_response(
     use http_body_util::BodyExt as _;
 
     let mode = request.extensions.get::<crate::middleware::ResponseValidation>().copied().unwrap_or_default();
-    if mode == crate::middleware::ResponseValidation::Ignore || !res.status().is_success() {
+    if !mode.checks(res.status().as_u16()) {
         return res;
     }
     let (parts, body) = res.into_parts();
@@ -169,24 +170,13 @@ pub async fn check_response(
         return ApiError::internal("the response body could not be read for validation").into_response();
     };
     let bytes = collected.to_bytes();
-    let problems =
-        microversion_core::schema::answer_problems(parts.status.as_u16(), &bytes, version, declared);
-    if problems.is_empty() {
-        return Response::from_parts(parts, Body::from(bytes));
+    let answer = (parts.status.as_u16(), &bytes[..]);
+    match mode.judge((request.method.as_str(), request.uri.path()), answer, version, declared) {
+        AnswerVerdict::Refuse(detail) => return ApiError::internal(detail).into_response(),
+        AnswerVerdict::SendAndWarn(detail) => log::warn!("{detail}"),
+        AnswerVerdict::Send => {}
     }
-    let detail = format!(
-        "The response of {} {} at version {version} breaks its declaration: {}.",
-        request.method,
-        request.uri.path(),
-        problems.join("; ")
-    );
-    match mode {
-        crate::middleware::ResponseValidation::Error => ApiError::internal(detail).into_response(),
-        _ => {
-            log::warn!("{detail}");
-            Response::from_parts(parts, Body::from(bytes))
-        }
-    }
+    Response::from_parts(parts, Body::from(bytes))
 }
 
 /// What the generated code calls on a route's input: one call per argument,

@@ -1,15 +1,9 @@
 //! Checking a service's own answers against what its variants declare
-//! (Nova's `[api] response_validation = error|warn|ignore`), as on actix.
+//! (Nova's `[api] response_validation = error|warn|ignore`), by the core's
+//! [`ResponseValidation`] in the requests' extensions.
 
-/// Whether a route's success answers are checked against the status and
-/// body schema its variant declares with `#[response(...)]`, at the
-/// negotiated version. Put it in the requests' extensions; without it
-/// nothing is checked.
-///
-/// - [`ResponseValidation::Error`]: a violation answers 500 naming it (for
-///   tests: a wrong answer fails them);
-/// - [`ResponseValidation::Warn`]: a violation is logged, the answer goes out;
-/// - [`ResponseValidation::Ignore`]: nothing is checked.
+/// Whether a route's success answers are checked; put it in the requests'
+/// extensions (`.layer(Extension(ResponseValidation::Error))`).
 ///
 /// ```
 /// use axum::{Extension, Router};
@@ -17,13 +11,4 @@
 ///
 /// let app: Router = Router::new().layer(Extension(ResponseValidation::Error));
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ResponseValidation {
-    /// A violation answers 500.
-    Error,
-    /// A violation is logged.
-    Warn,
-    /// Nothing is checked.
-    #[default]
-    Ignore,
-}
+pub use microversion_core::schema::ResponseValidation;

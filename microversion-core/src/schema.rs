@@ -469,6 +469,69 @@ fn answer_validator(
     Ok(validator)
 }
 
+/// Whether a route's success answers are checked against the status and
+/// body schema its variant declares with `#[response(...)]`, at the
+/// negotiated version (Nova's `[api] response_validation`,
+/// docs/reference.md §14.6). Each facade reads it from its requests (app
+/// data on actix, an extension on axum); without it nothing is checked.
+///
+/// - [`ResponseValidation::Error`]: a violation answers 500 naming it (for
+///   tests: a wrong answer fails them);
+/// - [`ResponseValidation::Warn`]: a violation is logged, the answer goes out;
+/// - [`ResponseValidation::Ignore`]: nothing is checked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ResponseValidation {
+    /// A violation answers 500.
+    Error,
+    /// A violation is logged.
+    Warn,
+    /// Nothing is checked.
+    #[default]
+    Ignore,
+}
+
+/// What becomes of a checked answer ([`ResponseValidation::judge`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnswerVerdict {
+    /// It goes out as it is.
+    Send,
+    /// It goes out, and this is logged as a warning.
+    SendAndWarn(String),
+    /// A 500 with this detail answers instead.
+    Refuse(String),
+}
+
+impl ResponseValidation {
+    /// Whether an answer with `status` is read and checked at all: only
+    /// successes are, and nothing when ignored.
+    pub fn checks(self, status: u16) -> bool {
+        self != ResponseValidation::Ignore && (200..300).contains(&status)
+    }
+
+    /// The verdict on the answer `(status, body)` of `method path` at
+    /// `version` against `declared`.
+    pub fn judge(
+        self,
+        (method, path): (&str, &str),
+        (status, body): (u16, &[u8]),
+        version: Version,
+        declared: &crate::ResponseDescription,
+    ) -> AnswerVerdict {
+        let problems = answer_problems(status, body, version, declared);
+        if problems.is_empty() || self == ResponseValidation::Ignore {
+            return AnswerVerdict::Send;
+        }
+        let detail = format!(
+            "The response of {method} {path} at version {version} breaks its declaration: {}.",
+            problems.join("; ")
+        );
+        match self {
+            ResponseValidation::Error => AnswerVerdict::Refuse(detail),
+            _ => AnswerVerdict::SendAndWarn(detail),
+        }
+    }
+}
+
 /// How a service's own success answer breaks what its variant declares
 /// with `#[response(...)]` at `version`: a status other than the declared
 /// one, a body that is not JSON or breaks the declared schema (the first

@@ -1,5 +1,7 @@
 //! Procedural macros of `microversion`. An implementation detail: use them
-//! through `microversion-actix`, which re-exports and documents them.
+//! through a facade (`microversion-actix`, `microversion-axum`), which
+//! re-exports them with an example on its framework. The prose below is
+//! what every facade shows.
 //!
 //! One folder per macro, each split as in thiserror and serde: `parse` reads
 //! syn tokens into its `ast`, `validate` checks the whole of it, `expand`
@@ -14,36 +16,59 @@ mod versioned_model;
 
 use proc_macro::TokenStream;
 
-/// Turns an impl block with same-named, `#[api_version]`-annotated methods into
-/// one dispatcher per operation. Documented in `microversion-actix`.
+/// Makes an impl block a controller: same-named methods with
+/// `#[api_version]` are variants of one operation, dispatched by the
+/// negotiated version; checked at compile time (valid literals, no
+/// overlapping ranges, one route per operation, versions declared by the API).
+///
+/// `#[controller(api = API)]`, optionally `scope = "/path"` and the facade
+/// that serves it (`crate = path::to::facade`, or a bare word such as
+/// `axum` for `microversion-axum`; by default the `microversion-*` facade
+/// the crate depends on). The type then implements `Controller` and
+/// registers with its framework (`.service(value)` on actix,
+/// `Router::from(value)` on axum). See the guide's chapter on controllers.
 #[proc_macro_attribute]
 pub fn controller(args: TokenStream, item: TokenStream) -> TokenStream {
     controller::expand(args.into(), item.into()).into()
 }
 
-/// A version history, `"X.Y" => "change"` per entry, checked where it is
-/// written. Documented in `microversion-actix`.
+/// A version history, checked where it is written: one
+/// `"X.Y" => "the change it made"` per version, oldest first. A malformed
+/// version, one out of order or declared twice, or an empty history is a
+/// compile error on the literal itself. It is a `&'static [Microversion]`
+/// for `Api::new`.
 #[proc_macro]
 pub fn history(input: TokenStream) -> TokenStream {
     history::expand(input.into()).into()
 }
 
-/// Derives `VersionedModel` for a struct whose fields carry version ranges
-/// (`#[versioned(since = "2.55")]`). Documented in `microversion-actix`.
+/// Derives `VersionedModel` for a struct whose fields carry versions:
+/// `#[versioned(since = "2.55")]`, `until`, `rename`, `nested`, `default`,
+/// `schema = fn`, `render(until = "2.74", with = fn)`; on the struct
+/// `api = API`, `allow_unknown`, `crate = "..."`. The models are the
+/// core's, shared by every facade. See the guide's chapter on versioned
+/// models.
 #[proc_macro_derive(VersionedModel, attributes(versioned))]
 pub fn derive_versioned_model(input: TokenStream) -> TokenStream {
     versioned_model::derive(input.into()).into()
 }
 
-/// Marks the versions a controller method serves. Only valid inside a
-/// `#[controller]` impl, which reads it; alone it is an error.
+/// The versions a controller method serves: `#[api_version("2.1")]` (2.1 and
+/// later), `#[api_version("2.1", "2.4")]` (inclusive), optionally
+/// `missing = 405` for the status when no variant serves a version (404 by
+/// default). Only valid inside a `#[controller]` impl, which reads it;
+/// alone it is an error.
 #[proc_macro_attribute]
 pub fn api_version(args: TokenStream, _item: TokenStream) -> TokenStream {
     controller::parse::outside_controller("api_version", args.into()).to_compile_error().into()
 }
 
-/// Attaches a versioned request schema to a controller method. Only valid
-/// inside a `#[controller]` impl, which reads it; alone it is an error.
+/// A request schema for some versions of a controller route:
+/// `#[schema(schema_fn, "2.3", "2.8")]` where `schema_fn` is a
+/// `fn() -> serde_json::Value`, `#[schema(query = schema_fn, ...)]` for the
+/// query string, or `#[schema(model = Type)]` for a `VersionedModel`'s
+/// derived schema. Only valid inside a `#[controller]` impl, which reads
+/// it; alone it is an error.
 #[proc_macro_attribute]
 pub fn schema(args: TokenStream, _item: TokenStream) -> TokenStream {
     controller::parse::outside_controller("schema", args.into()).to_compile_error().into()
