@@ -24,8 +24,9 @@ pub use microversion_core::derive::{
 };
 pub use microversion_core::schema::LazySchemas;
 
-use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};
+use microversion_core::MissingVariant;
 
 use crate::ApiError;
 pub use crate::body::ParsedJson;
@@ -149,20 +150,10 @@ pub fn missing(
     operations: &'static [Operation],
     name: &str,
 ) -> HttpResponse {
-    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::NOT_FOUND);
-    let error = match removed_in {
-        Some(removed_in) if removed_in <= version => {
-            ApiError::removed_at_version(version, removed_in, status)
-        }
-        _ => ApiError::method_not_at_version(version, status),
-    };
-    let mut response = HttpResponse::from_error(error);
-    let path = operations.iter().find(|op| op.name == name).and_then(|op| op.path);
-    if let (StatusCode::METHOD_NOT_ALLOWED, Some(path)) = (status, path) {
-        let allow = microversion_core::AllowedMethods::for_path(operations, path).at(Some(version));
-        if let Ok(allow) = actix_web::http::header::HeaderValue::from_str(&allow) {
-            response.headers_mut().insert(actix_web::http::header::ALLOW, allow);
-        }
+    let missing = MissingVariant::new(version, status, removed_in, operations, name);
+    let mut response = HttpResponse::from_error(ApiError::from(&missing));
+    if let Some(allow) = missing.allow.and_then(|allow| HeaderValue::from_str(&allow).ok()) {
+        response.headers_mut().insert(header::ALLOW, allow);
     }
     response
 }

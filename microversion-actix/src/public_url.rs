@@ -10,40 +10,33 @@ pub use microversion_core::{InvalidPublicUrl, PublicUrl};
 /// What a request without a configured [`PublicUrl`] is read by.
 static FROM_REQUEST: PublicUrl = PublicUrl::from_request();
 
-/// Where the links of a request's answer point, by the [`PublicUrl`]
-/// configured once as app data (`PublicUrl` or `web::Data<PublicUrl>`),
-/// else [`PublicUrl::from_request`]: what [`Discovery`](crate::Discovery)
-/// and a handler that writes links ask.
-///
-/// ```
-/// use actix_web::{test, App, HttpRequest, web};
-/// use microversion_actix::discovery::{PublicUrl, RequestLinks};
-///
-/// async fn show(req: HttpRequest) -> String {
-///     format!("{}/v2.1/servers/42", req.link_base())
-/// }
-///
-/// # actix_web::rt::System::new().block_on(async {
-/// let public = PublicUrl::fixed("https://cloud.example/compute").unwrap();
-/// let app = test::init_service(App::new().app_data(public).route("/", web::get().to(show))).await;
-/// let req = test::TestRequest::get().uri("/").insert_header(("X-Forwarded-Host", "evil.example"));
-/// let body = test::call_and_read_body(&app, req.to_request()).await;
-/// assert_eq!(body, "https://cloud.example/compute/v2.1/servers/42");
-/// # });
-/// ```
-pub trait RequestLinks {
-    /// The [`PublicUrl`] configured for the request's app, else
-    /// [`PublicUrl::from_request`].
-    fn public_url(&self) -> &PublicUrl;
-
-    /// The service root as the client reaches it, without a trailing slash:
-    /// `https://cloud.example/compute`, `http://127.0.0.1:8774`.
-    fn link_base(&self) -> String;
-
-    /// The request headers [`RequestLinks::link_base`] reads, for `Vary`:
-    /// none for a fixed URL, `Host`, or `Host` and the forwarded headers
-    /// when the peer is a trusted proxy.
-    fn link_vary(&self) -> Option<&'static str>;
+microversion_core::facade_links! {
+    /// Where the links of a request's answer point, by the [`PublicUrl`]
+    /// configured once as app data (`PublicUrl` or `web::Data<PublicUrl>`),
+    /// else [`PublicUrl::from_request`]: what [`Discovery`](crate::Discovery)
+    /// and a handler that writes links ask.
+    ///
+    /// ```
+    /// use actix_web::{test, App, HttpRequest, web};
+    /// use microversion_actix::discovery::{PublicUrl, RequestLinks};
+    ///
+    /// async fn show(req: HttpRequest) -> String {
+    ///     format!("{}/v2.1/servers/42", req.link_base())
+    /// }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let public = PublicUrl::fixed("https://cloud.example/compute").unwrap();
+    /// let app = test::init_service(App::new().app_data(public).route("/", web::get().to(show))).await;
+    /// let req = test::TestRequest::get().uri("/").insert_header(("X-Forwarded-Host", "evil.example"));
+    /// let body = test::call_and_read_body(&app, req.to_request()).await;
+    /// assert_eq!(body, "https://cloud.example/compute/v2.1/servers/42");
+    /// # });
+    /// ```
+    pub trait RequestLinks;
+    /// The service root a request's answer links to (`http://cloud.example:8774`,
+    /// no trailing `/`), as [`RequestLinks::link_base`] reads it: a handler
+    /// argument, under the same name on axum, for the links a handler writes.
+    pub struct LinkRoot;
 }
 
 impl RequestLinks for HttpRequest {
@@ -79,19 +72,6 @@ pub(crate) fn link_base_by(req: &HttpRequest, public: &PublicUrl) -> String {
         forwarded_host: first(header::X_FORWARDED_HOST),
         forwarded_proto: first(header::X_FORWARDED_PROTO),
     })
-}
-
-/// The service root a request's answer links to (`http://cloud.example:8774`,
-/// no trailing `/`), as [`RequestLinks::link_base`] reads it: a handler
-/// argument, under the same name on axum, for the links a handler writes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LinkRoot(String);
-
-impl LinkRoot {
-    /// The root, without a trailing `/`.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
 }
 
 impl actix_web::FromRequest for LinkRoot {

@@ -14,41 +14,34 @@ pub use microversion_core::{InvalidPublicUrl, PublicUrl};
 /// What a request without a [`PublicUrl`] in its extensions is read by.
 static FROM_REQUEST: PublicUrl = PublicUrl::from_request();
 
-/// Where the links of a request's answer point, by the [`PublicUrl`] in the
-/// request's extensions (`.layer(Extension(public_url))`), else
-/// [`PublicUrl::from_request`]: what a handler that writes links asks, as
-/// on actix. [`Discovery`](crate::Discovery) asks it too, unless given its
-/// own ([`Discovery::with_public_url`](crate::Discovery::with_public_url)).
-///
-/// The TCP peer that [`PublicUrl::trust_proxies`] checks is axum's
-/// [`ConnectInfo<SocketAddr>`](axum::extract::ConnectInfo): serve with
-/// `into_make_service_with_connect_info::<SocketAddr>()`, since a request
-/// from an unknown peer is trusted by none.
-///
-/// ```
-/// use axum::{Extension, Router, http::request::Parts, routing::get};
-/// use microversion_axum::discovery::{PublicUrl, RequestLinks};
-///
-/// async fn show(parts: Parts) -> String {
-///     format!("{}/v2.1/servers/42", parts.link_base())
-/// }
-///
-/// let public = PublicUrl::fixed("https://cloud.example/compute").unwrap();
-/// let app: Router = Router::new().route("/v2.1/servers/42", get(show)).layer(Extension(public));
-/// ```
-pub trait RequestLinks {
-    /// The [`PublicUrl`] in the request's extensions, else
-    /// [`PublicUrl::from_request`].
-    fn public_url(&self) -> &PublicUrl;
-
-    /// The service root as the client reaches it, without a trailing slash:
-    /// `https://cloud.example/compute`, `http://127.0.0.1:8774`.
-    fn link_base(&self) -> String;
-
-    /// The request headers [`RequestLinks::link_base`] reads, for `Vary`:
-    /// none for a fixed URL, `Host`, or `Host` and the forwarded headers
-    /// when the peer is a trusted proxy.
-    fn link_vary(&self) -> Option<&'static str>;
+microversion_core::facade_links! {
+    /// Where the links of a request's answer point, by the [`PublicUrl`] in the
+    /// request's extensions (`.layer(Extension(public_url))`), else
+    /// [`PublicUrl::from_request`]: what a handler that writes links asks, as
+    /// on actix. [`Discovery`](crate::Discovery) asks it too, unless given its
+    /// own ([`Discovery::with_public_url`](crate::Discovery::with_public_url)).
+    ///
+    /// The TCP peer that [`PublicUrl::trust_proxies`] checks is axum's
+    /// [`ConnectInfo<SocketAddr>`](axum::extract::ConnectInfo): serve with
+    /// `into_make_service_with_connect_info::<SocketAddr>()`, since a request
+    /// from an unknown peer is trusted by none.
+    ///
+    /// ```
+    /// use axum::{Extension, Router, http::request::Parts, routing::get};
+    /// use microversion_axum::discovery::{PublicUrl, RequestLinks};
+    ///
+    /// async fn show(parts: Parts) -> String {
+    ///     format!("{}/v2.1/servers/42", parts.link_base())
+    /// }
+    ///
+    /// let public = PublicUrl::fixed("https://cloud.example/compute").unwrap();
+    /// let app: Router = Router::new().route("/v2.1/servers/42", get(show)).layer(Extension(public));
+    /// ```
+    pub trait RequestLinks;
+    /// The service root a request's answer links to (`http://cloud.example:8774`,
+    /// no trailing `/`), as [`RequestLinks::link_base`] reads it: a handler
+    /// argument, under the same name on actix, for the links a handler writes.
+    pub struct LinkRoot;
 }
 
 impl RequestLinks for Parts {
@@ -101,19 +94,6 @@ pub(crate) fn base(public: &PublicUrl, uri: &Uri, headers: &HeaderMap, extension
 /// The TCP peer, when the server was started with connect info.
 pub(crate) fn peer(extensions: &Extensions) -> Option<IpAddr> {
     extensions.get::<ConnectInfo<SocketAddr>>().map(|ConnectInfo(addr)| addr.ip())
-}
-
-/// The service root a request's answer links to (`http://cloud.example:8774`,
-/// no trailing `/`), as [`RequestLinks::link_base`] reads it: a handler
-/// argument, under the same name on actix, for the links a handler writes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LinkRoot(String);
-
-impl LinkRoot {
-    /// The root, without a trailing `/`.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
 }
 
 impl<S: Send + Sync> axum::extract::FromRequestParts<S> for LinkRoot {

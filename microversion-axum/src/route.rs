@@ -20,7 +20,7 @@ use axum::routing::MethodRouter;
 use http::header::{ALLOW, HeaderValue};
 use http::request::Parts;
 use http::{Request, StatusCode};
-use microversion_core::{AllowedMethods, Controller, Operation, RoutedPath, Version};
+use microversion_core::{AllowedMethods, Controller, MissingVariant, Operation, RoutedPath, Version};
 
 use crate::ApiError;
 use crate::extract::{negotiated, no_layer};
@@ -209,19 +209,9 @@ pub fn missing(
     operations: &'static [Operation],
     name: &str,
 ) -> Response {
-    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::NOT_FOUND);
-    let error = match removed_in {
-        Some(removed_in) if removed_in <= version => {
-            ApiError::removed_at_version(version, removed_in, status)
-        }
-        _ => ApiError::method_not_at_version(version, status),
-    };
-    let mut res = error.into_response();
-    let path = operations.iter().find(|op| op.name == name).and_then(|op| op.path);
-    if let (StatusCode::METHOD_NOT_ALLOWED, Some(path)) = (status, path)
-        && let Ok(allow) =
-            HeaderValue::from_str(&AllowedMethods::for_path(operations, path).at(Some(version)))
-    {
+    let missing = MissingVariant::new(version, status, removed_in, operations, name);
+    let mut res = ApiError::from(&missing).into_response();
+    if let Some(allow) = missing.allow.and_then(|allow| HeaderValue::from_str(&allow).ok()) {
         res.headers_mut().insert(ALLOW, allow);
     }
     res

@@ -220,6 +220,19 @@ macro_rules! facade_api_error {
 
         impl ::std::error::Error for ApiError {}
 
+        /// 404, 405 or the operation's `missing` status: an operation at a
+        /// version none of its variants serves, named removed when it was
+        /// (docs/reference.md §4.2). A 405's `Allow` is the facade's to set.
+        impl ::core::convert::From<&$crate::MissingVariant> for ApiError {
+            fn from(missing: &$crate::MissingVariant) -> ApiError {
+                let status = <$status>::from_u16(missing.status).unwrap_or(<$status>::NOT_FOUND);
+                match missing.removed_in {
+                    Some(removed_in) => ApiError::removed_at_version(missing.version, removed_in, status),
+                    None => ApiError::method_not_at_version(missing.version, status),
+                }
+            }
+        }
+
         /// A versioned helper called at a version none of its variants
         /// serves: a bug in the service, not in the request, so a 500 whose
         /// detail names the helper and the version.
@@ -396,6 +409,44 @@ macro_rules! facade_json {
                     .into_iter()
                     .flatten()
                     .filter_map(::serde_json::Value::as_str)
+            }
+        }
+    };
+}
+
+/// Declares `pub trait RequestLinks` and `pub struct LinkRoot` in the
+/// calling facade, each with the attributes and docs given before it: the
+/// facade implements the trait for its request types, by the core's
+/// [`PublicUrl`](crate::PublicUrl). Not for services: a facade's
+/// `public_url` module calls it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! facade_links {
+    ($(#[$links:meta])* pub trait RequestLinks; $(#[$root:meta])* pub struct LinkRoot;) => {
+        $(#[$links])*
+        pub trait RequestLinks {
+            /// The [`PublicUrl`]($crate::PublicUrl) configured for the
+            /// request, else [`PublicUrl::from_request`]($crate::PublicUrl::from_request).
+            fn public_url(&self) -> &$crate::PublicUrl;
+
+            /// The service root as the client reaches it, without a trailing slash:
+            /// `https://cloud.example/compute`, `http://127.0.0.1:8774`.
+            fn link_base(&self) -> ::std::string::String;
+
+            /// The request headers [`RequestLinks::link_base`] reads, for `Vary`:
+            /// none for a fixed URL, `Host`, or `Host` and the forwarded headers
+            /// when the peer is a trusted proxy.
+            fn link_vary(&self) -> ::core::option::Option<&'static str>;
+        }
+
+        $(#[$root])*
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct LinkRoot(::std::string::String);
+
+        impl LinkRoot {
+            /// The root, without a trailing `/`.
+            pub fn as_str(&self) -> &str {
+                &self.0
             }
         }
     };

@@ -94,8 +94,8 @@ pub use notice::DeprecationNotice;
 #[cfg(feature = "schema")]
 pub use operation::Controller;
 pub use operation::{
-    AllowedMethods, Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument,
-    UnservedVersion,
+    AllowedMethods, MissingVariant, Operation, OperationVariant, ResponseDescription, SchemaDescription,
+    SchemaDocument, UnservedVersion,
 };
 pub use problem::{
     ApiSigErrors, NovaFaults, Problem, ProblemFormat, not_at_version_detail, qualified_code, removed_detail,

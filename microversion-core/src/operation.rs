@@ -204,6 +204,47 @@ impl AllowedMethods {
     }
 }
 
+/// What an operation answers at a version none of its variants serves
+/// (docs/reference.md §4.2): each facade renders it as its `ApiError`, with
+/// `Allow` on a 405.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingVariant {
+    /// The negotiated version.
+    pub version: Version,
+    /// The operation's `missing` status (404 unless set; 404 for a status
+    /// that is not one).
+    pub status: u16,
+    /// The version after the last variant's end, when the operation was
+    /// removed at or below `version`: the answer says so.
+    pub removed_in: Option<Version>,
+    /// For a 405: the methods of the operation's path served at `version`.
+    pub allow: Option<String>,
+}
+
+impl MissingVariant {
+    /// The answer of the operation `name` of `operations` at `version`,
+    /// whose `missing` status is `status` and whose last variant ends
+    /// before `removed_in`, if it ends.
+    pub fn new(
+        version: Version,
+        status: u16,
+        removed_in: Option<Version>,
+        operations: &'static [Operation],
+        name: &str,
+    ) -> MissingVariant {
+        let status = if (100..1000).contains(&status) { status } else { 404 };
+        let path = operations.iter().find(|op| op.name == name).and_then(|op| op.path);
+        MissingVariant {
+            version,
+            status,
+            removed_in: removed_in.filter(|removed_in| *removed_in <= version),
+            allow: path
+                .filter(|_| status == 405)
+                .map(|path| AllowedMethods::for_path(operations, path).at(Some(version))),
+        }
+    }
+}
+
 /// A type whose impl is marked `#[controller]`: it describes its versioned
 /// operations, and checks its schemas. Each facade registers it with its
 /// framework (an actix `.service(...)`, an axum `Router::merge`).
@@ -228,5 +269,44 @@ pub trait Controller {
         if let Err(error) = Self::check_schemas() {
             panic!("invalid request schema: {error}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const fn variant(range: VersionRange) -> OperationVariant {
+        OperationVariant { range, schemas: &[], query_schemas: &[], response: None, errors: &[] }
+    }
+
+    const OPERATIONS: &[Operation] = &[
+        Operation {
+            name: "show",
+            http_method: Some("GET"),
+            path: Some("/servers/{id}"),
+            variants: &[variant(VersionRange::from(Version::new(2, 1)))],
+            missing_status: 404,
+        },
+        Operation {
+            name: "rename",
+            http_method: Some("PUT"),
+            path: Some("/servers/{id}"),
+            variants: &[variant(VersionRange::between(Version::new(2, 3), Version::new(2, 9)))],
+            missing_status: 405,
+        },
+    ];
+
+    #[test]
+    fn a_405_names_the_methods_served_there_and_a_removal_only_once_removed() {
+        let v = Version::new;
+        let below = MissingVariant::new(v(2, 2), 405, Some(v(2, 10)), OPERATIONS, "rename");
+        assert_eq!(below.allow.as_deref(), Some("GET"));
+        assert_eq!(below.removed_in, None);
+        let after = MissingVariant::new(v(2, 12), 405, Some(v(2, 10)), OPERATIONS, "rename");
+        assert_eq!(after.removed_in, Some(v(2, 10)));
+        let not_found = MissingVariant::new(v(2, 2), 404, None, OPERATIONS, "show");
+        assert_eq!((not_found.status, not_found.allow), (404, None));
+        assert_eq!(MissingVariant::new(v(2, 2), 42, None, OPERATIONS, "show").status, 404);
     }
 }
