@@ -8,7 +8,7 @@ use actix_web::http::header::HeaderValue;
 use actix_web::{HttpResponse, ResponseError};
 
 use crate::Version;
-pub use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer, NovaFaults, Problem, ProblemFormat};
+pub use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer, NovaFaults, Problem};
 pub use microversion_core::violation::{
     Input as ViolationInput, MAX_ECHOED_VALUE_CHARS, MAX_MESSAGE_CHARS, Violation, best_match, python_repr,
     python_str,

@@ -6,9 +6,8 @@ use std::sync::{Arc, LazyLock};
 use actix_web::HttpResponse;
 use actix_web::body::MessageBody;
 use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
-use serde_json::{Value, json};
 
-pub use microversion_core::{ApiSigErrors, NovaFaults, Problem, ProblemFormat};
+pub use microversion_core::{ApiSigErrors, ErrorFormat, NovaFaults, Problem};
 
 use crate::ApiError;
 use crate::error::version_value;
@@ -171,74 +170,7 @@ impl ErrorRenderer {
             headers.insert(self.min_header.clone(), version_value(min));
             headers.insert(self.max_header.clone(), version_value(max));
         }
-        self.format.render(error, self.service.or(error.service())).to_string()
-    }
-}
-
-/// Renders an [`ApiError`] as the JSON body a service answers with.
-///
-/// The middleware renders every error of its scope through the configured
-/// format ([`VersionNegotiation::with_error_format`](crate::VersionNegotiation::with_error_format)),
-/// so a service picks its shape once. Implement it for a shape of your own:
-///
-/// ```
-/// use microversion_actix::{ApiError, error::ErrorFormat};
-/// use serde_json::{json, Value};
-///
-/// struct Plain;
-/// impl ErrorFormat for Plain {
-///     fn render(&self, error: &ApiError, _service: Option<&str>) -> Value {
-///         json!({"error": error.detail()})
-///     }
-/// }
-/// let body = Plain.render(&ApiError::not_found("No such server."), Some("compute"));
-/// assert_eq!(body, json!({"error": "No such server."}));
-/// ```
-pub trait ErrorFormat: Send + Sync + 'static {
-    /// The body for `error`; `service` is the service type when known
-    /// (for [`ApiError::qualified_code`]).
-    fn render(&self, error: &ApiError, service: Option<&str>) -> Value;
-
-    /// The JSON Schema of the bodies [`ErrorFormat::render`] writes, for the
-    /// API's description; any JSON object unless the format says more.
-    fn schema(&self) -> Value {
-        json!({"type": "object"})
-    }
-}
-
-/// Every [`ProblemFormat`] of the core is an error format of this crate:
-/// the API-SIG errors document ([`ApiSigErrors`], the default,
-/// docs/reference.md §5.1) and Nova's faults ([`NovaFaults`]) among them,
-/// the shapes the other framework layers answer with too.
-///
-/// ```
-/// use microversion_actix::{ApiError, Version, error::{ApiSigErrors, ErrorFormat, NovaFaults}};
-/// use microversion_actix::version::NegotiationError;
-/// use serde_json::json;
-///
-/// let body = ApiSigErrors.render(&ApiError::conflict("Locked."), Some("compute"));
-/// assert_eq!(body, json!({"errors": [{
-///     "code": "compute.conflict", "status": 409, "title": "Conflict", "detail": "Locked."
-/// }]}));
-///
-/// let err = ApiError::from(NegotiationError::NotAcceptable {
-///     requested: Version::lit("3.7"), min: Version::lit("2.1"), max: Version::lit("2.96"),
-/// });
-/// assert_eq!(NovaFaults::default().render(&err, Some("compute")), json!({"computeFault": {
-///     "code": 406,
-///     "message": "Version 3.7 is not supported by the API. Minimum is 2.1 and maximum is 2.96.",
-///     "min_version": "2.1",
-///     "max_version": "2.96"
-/// }}));
-/// ```
-impl<F: ProblemFormat> ErrorFormat for F {
-    fn render(&self, error: &ApiError, service: Option<&str>) -> Value {
-        let code = error.qualified_code(service);
-        self.render_problem(&error.problem(&code), service)
-    }
-
-    fn schema(&self) -> Value {
-        self.problem_schema()
+        error.body(&*self.format, self.service.or(error.service())).to_string()
     }
 }
 
@@ -247,6 +179,7 @@ mod tests {
     use super::*;
     use crate::{Version, discovery::Link};
     use actix_web::http::StatusCode;
+    use serde_json::{Value, json};
 
     #[test]
     fn api_sig_has_every_optional_field_when_set() {
@@ -254,7 +187,7 @@ mod tests {
             .with_request_id("req-9")
             .with_versions(Version::new(2, 1), Version::new(2, 5))
             .with_link(Link { href: "http://docs".into(), rel: "help".into(), media_type: None });
-        let body = ApiSigErrors.render(&err, None);
+        let body = err.body(&ApiSigErrors, None);
         assert_eq!(
             body,
             json!({"errors": [{
@@ -280,7 +213,7 @@ mod tests {
         ];
         for (status, name) in cases {
             let err = ApiError::from_status(StatusCode::from_u16(status).unwrap(), "m");
-            assert_eq!(nova.render(&err, None), json!({name: {"code": status, "message": "m"}}));
+            assert_eq!(err.body(&nova, None), json!({name: {"code": status, "message": "m"}}));
         }
         assert_eq!(NovaFaults::with_fallback("volumeFault").fault_name(500), "volumeFault");
     }
@@ -303,7 +236,7 @@ mod tests {
         for format in formats {
             let validator = jsonschema::validator_for(&format.schema()).expect("a valid schema");
             for error in &errors {
-                let body = format.render(error, Some("compute"));
+                let body = error.body(format, Some("compute"));
                 assert!(validator.is_valid(&body), "{body} breaks {}", format.schema());
             }
             assert!(!validator.is_valid(&json!([])), "an array is no error body");
@@ -330,13 +263,13 @@ mod tests {
         ];
         for (name, format) in formats {
             for (err, status) in [(&not_acceptable, 406), (&malformed, 400)] {
-                let body = format.render(err, Some("compute"));
+                let body = err.body(format, Some("compute"));
                 let entry =
                     range_holder(&body).unwrap_or_else(|| panic!("{name}: one error entry in {body}"));
                 assert_eq!(entry["min_version"], json!("2.1"), "{name} {status}: {body}");
                 assert_eq!(entry["max_version"], json!("2.96"), "{name} {status}: {body}");
             }
-            let plain = format.render(&ApiError::conflict("Locked."), None);
+            let plain = ApiError::conflict("Locked.").body(format, None);
             let entry = range_holder(&plain).unwrap_or_else(|| panic!("{name}: one error entry in {plain}"));
             assert!(entry.get("min_version").is_none(), "{name}: {plain}");
             assert!(entry.get("max_version").is_none(), "{name}: {plain}");
@@ -361,7 +294,7 @@ mod tests {
             max: Version::lit("2.96"),
         });
         assert_eq!(
-            NovaFaults::default().render(&err, Some("compute")),
+            err.body(&NovaFaults::default(), Some("compute")),
             json!({"computeFault": {
                 "code": 406,
                 "message": "Version 3.7 is not supported by the API. Minimum is 2.1 and maximum is 2.96.",

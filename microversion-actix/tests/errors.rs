@@ -9,7 +9,7 @@ use common::*;
 use microversion_actix::test::{call_at, header, read_json};
 use microversion_actix::{
     ApiError, Discovery, VersionNegotiation,
-    error::{ErrorFormat, NovaFaults},
+    error::{ErrorFormat, NovaFaults, Problem},
 };
 use serde_json::{Value, json};
 
@@ -150,8 +150,8 @@ async fn nova_faults_for_every_kind_of_error() {
 async fn a_custom_format_is_used_for_every_error() {
     struct Plain;
     impl ErrorFormat for Plain {
-        fn render(&self, error: &ApiError, service: Option<&str>) -> Value {
-            json!({"message": error.detail(), "service": service, "code": error.code()})
+        fn render(&self, problem: &Problem<'_>, service: Option<&str>) -> Value {
+            json!({"message": problem.detail, "service": service, "code": problem.code})
         }
     }
     let app = test::init_service(app_with(

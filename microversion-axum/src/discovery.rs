@@ -14,10 +14,10 @@ use axum::routing::{MethodRouter, any, get};
 use http::header::{self, HeaderValue};
 use http::{HeaderMap, Method, StatusCode};
 use microversion_core::{
-    Api, ApiSigErrors, ListedApis, Problem, ProblemFormat, SingleVersion, Version, VersionCap, VersionList,
-    qualified_code,
+    Api, ApiSigErrors, ErrorFormat, ListedApis, SingleVersion, Version, VersionCap, VersionList,
 };
 
+use crate::ApiError;
 use crate::middleware::ClientDefault;
 use crate::public_url;
 pub use crate::public_url::{InvalidPublicUrl, LinkRoot, PublicUrl, RequestLinks};
@@ -53,7 +53,7 @@ pub struct Discovery {
     listed: ListedApis<ClientDefault>,
     public_url: Option<PublicUrl>,
     prefix: String,
-    format: Arc<dyn ProblemFormat>,
+    format: Arc<dyn ErrorFormat>,
 }
 
 impl std::fmt::Debug for Discovery {
@@ -137,7 +137,7 @@ impl Discovery {
     }
 
     /// Renders the 404 and 405 with `format` (API-SIG errors by default).
-    pub fn with_error_format(mut self, format: impl ProblemFormat) -> Discovery {
+    pub fn with_error_format(mut self, format: impl ErrorFormat) -> Discovery {
         self.format = Arc::new(format);
         self
     }
@@ -196,19 +196,7 @@ impl Discovery {
 
     fn error(&self, status: StatusCode, detail: &str) -> Response {
         let service = self.listed.declared().first().map(Api::service_type);
-        let code = status.canonical_reason().unwrap_or("error").to_ascii_lowercase().replace(' ', "-");
-        let code = qualified_code(&code, service);
-        let problem = Problem {
-            status: status.as_u16(),
-            code: &code,
-            title: status.canonical_reason().unwrap_or("Error"),
-            detail,
-            ..Problem::default()
-        };
-        let mut res = Response::new(Body::from(self.format.render_problem(&problem, service).to_string()));
-        *res.status_mut() = status;
-        res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        res
+        ApiError::from_status(status, detail).render(&*self.format, service)
     }
 
     fn unknown(&self, id: &str) -> Response {

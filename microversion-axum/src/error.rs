@@ -1,6 +1,6 @@
 //! Errors: [`ApiError`], the error a handler or a generated route answers
 //! with, rendered by the layer in front of it in the API's format
-//! ([`ApiSigErrors`], [`NovaFaults`], any [`ProblemFormat`]); and the
+//! ([`ApiSigErrors`], [`NovaFaults`], any [`ErrorFormat`]); and the
 //! [`Violation`]s of a refused body or query, in the words of Python's
 //! `jsonschema`. The same names as `microversion_actix::error`.
 
@@ -13,7 +13,7 @@ pub use microversion_core::violation::{
     Input as ViolationInput, MAX_ECHOED_VALUE_CHARS, MAX_MESSAGE_CHARS, Violation, best_match, python_repr,
     python_str,
 };
-pub use microversion_core::{ApiSigErrors, NovaFaults, Problem, ProblemFormat};
+pub use microversion_core::{ApiSigErrors, ErrorFormat, NovaFaults, Problem};
 
 microversion_core::facade_api_error! {
     /// The error of a versioned API on axum: a status, a stable error code, a
@@ -46,11 +46,9 @@ impl ApiError {
     /// `-Maximum-Version` when it has one. What the layer answers; for an
     /// answer outside any layer (a service's JSON 404 for unknown paths),
     /// in the API's format.
-    pub fn render(&self, format: &dyn ProblemFormat, service: Option<&str>) -> Response {
+    pub fn render(&self, format: &dyn ErrorFormat, service: Option<&str>) -> Response {
         let service = service.or(self.service());
-        let code = self.qualified_code(service);
-        let body = format.render_problem(&self.problem(&code), service).to_string();
-        let mut res = Response::new(Body::from(body));
+        let mut res = Response::new(Body::from(self.body(format, service).to_string()));
         *res.status_mut() = self.status();
         let headers = res.headers_mut();
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));

@@ -21,8 +21,8 @@ use crate::header::AxumHeaders;
 use crate::model::{NEGOTIATED, Unrendered};
 pub use crate::response_validation::ResponseValidation;
 use microversion_core::{
-    Api, ApiSigErrors, CapError, MAX_VERSION_HEADER, MIN_VERSION_HEADER, Negotiated, NegotiationError,
-    ProblemFormat, Stamp, Version, VersionCap, VersionSource,
+    Api, ApiSigErrors, CapError, ErrorFormat, MAX_VERSION_HEADER, MIN_VERSION_HEADER, Negotiated,
+    NegotiationError, Stamp, Version, VersionCap, VersionSource,
 };
 use tokio::task::futures::TaskLocalFuture;
 
@@ -77,7 +77,7 @@ impl VersionNegotiation {
     }
 
     /// Renders refusals with `format` ([`microversion_core::NovaFaults`] for Nova's faults).
-    pub fn with_error_format(self, format: impl ProblemFormat) -> VersionNegotiation {
+    pub fn with_error_format(self, format: impl ErrorFormat) -> VersionNegotiation {
         let state = &self.state;
         self.rebuilt(state.api, state.cap.clone(), Arc::new(format), state.client_default.clone())
     }
@@ -108,7 +108,7 @@ impl VersionNegotiation {
         &self,
         api: Api,
         cap: VersionCap,
-        format: Arc<dyn ProblemFormat>,
+        format: Arc<dyn ErrorFormat>,
         client_default: Option<ClientDefault>,
     ) -> VersionNegotiation {
         VersionNegotiation { state: Arc::new(State::new(api, cap, format, client_default)) }
@@ -344,7 +344,7 @@ where
 struct State {
     api: Api,
     cap: VersionCap,
-    format: Arc<dyn ProblemFormat>,
+    format: Arc<dyn ErrorFormat>,
     stamp: Stamp<AxumHeaders>,
     client_default: Option<ClientDefault>,
 }
@@ -355,7 +355,7 @@ impl State {
     fn new(
         api: Api,
         cap: VersionCap,
-        format: Arc<dyn ProblemFormat>,
+        format: Arc<dyn ErrorFormat>,
         client_default: Option<ClientDefault>,
     ) -> State {
         let stamp = Stamp::new(api, client_default.as_ref().map(ClientDefault::vary));

@@ -16,7 +16,7 @@ pub use microversion_core::openapi::{
     check_released_blessing,
 };
 use microversion_core::schema::query_to_json;
-use microversion_core::{ApiSigErrors, ProblemFormat};
+use microversion_core::{ApiSigErrors, ErrorFormat};
 
 use crate::ApiError;
 
@@ -43,7 +43,7 @@ use crate::ApiError;
 #[derive(Clone)]
 pub struct OpenApiService {
     description: ApiDescription,
-    format: Arc<dyn ProblemFormat>,
+    format: Arc<dyn ErrorFormat>,
 }
 
 impl std::fmt::Debug for OpenApiService {
@@ -59,7 +59,7 @@ impl OpenApiService {
     }
 
     /// Renders its 400 and 406 in `format` (the API's own).
-    pub fn with_error_format(mut self, format: impl ProblemFormat) -> OpenApiService {
+    pub fn with_error_format(mut self, format: impl ErrorFormat) -> OpenApiService {
         self.format = Arc::new(format);
         self
     }

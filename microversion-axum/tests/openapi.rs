@@ -59,14 +59,14 @@ async fn the_documents_are_served_alike() {
         ApiDescription::new(API)
             .with_prefix("/v2.1")
             .controller::<on_actix::Servers>()
-            .with_errors(&NovaFaults::default())
+            .with_error_format(&NovaFaults::default())
     };
     let renderer = microversion_actix::VersionNegotiation::new(API)
         .with_error_format(NovaFaults::default())
         .error_renderer()
         .clone();
     let actix = actix_test::init_service(
-        actix_web::App::new().service(ActixService::new(description()).with_errors(renderer)),
+        actix_web::App::new().service(ActixService::new(description()).with_error_renderer(renderer)),
     )
     .await;
     let axum: Router = Router::from(AxumService::new(description()).with_error_format(NovaFaults::default()));

@@ -155,20 +155,28 @@ macro_rules! facade_api_error {
                 $crate::qualified_code(&self.0.code, service.or(self.0.service))
             }
 
-            /// The fields every error format reads, with `code` as the code
-            /// to show (usually [`ApiError::qualified_code`]).
-            pub fn problem<'a>(&'a self, code: &'a str) -> $crate::Problem<'a> {
+            /// The fields every error format reads, with `qualified_code`
+            /// as the code to show (usually [`ApiError::qualified_code`]).
+            pub fn problem<'a>(&'a self, qualified_code: &'a str) -> $crate::Problem<'a> {
                 $crate::Problem {
                     status: self.0.status.as_u16(),
-                    code,
+                    code: &self.0.code,
+                    qualified_code,
                     title: &self.0.title,
                     detail: &self.0.detail,
                     min_version: self.0.min_version,
                     max_version: self.0.max_version,
                     request_id: self.0.request_id.as_deref(),
-                    links: (!self.0.links.is_empty()).then(|| $crate::facade::json(&self.0.links)),
-                    violations: (!self.0.violations.is_empty()).then(|| $crate::facade::json(&self.0.violations)),
+                    links: &self.0.links,
+                    violations: &self.0.violations,
                 }
+            }
+
+            /// The body of this error in `format`, its code qualified by
+            /// `service` (or the error's own service).
+            pub fn body(&self, format: &dyn $crate::ErrorFormat, service: ::core::option::Option<&str>) -> ::serde_json::Value {
+                let code = self.qualified_code(service);
+                format.render(&self.problem(&code), service)
             }
 
             /// A short, fixed summary of the kind of error.
@@ -296,12 +304,6 @@ macro_rules! facade_api_error {
 #[doc(hidden)]
 pub fn code_of(title: &str) -> String {
     title.to_ascii_lowercase().replace([' ', '\''], "-")
-}
-
-/// A part of an error as JSON, for its [`Problem`](crate::Problem).
-#[doc(hidden)]
-pub fn json(value: &impl serde::Serialize) -> serde_json::Value {
-    serde_json::to_value(value).unwrap_or_default()
 }
 
 /// Declares `pub struct Versioned<T>` in the calling facade, its status

@@ -14,7 +14,7 @@
 //!   life, from deprecation to retirement, and a cap changed while serving.
 //! - [`PublicUrl`]: where the links a service writes point (a fixed URL,
 //!   the request's `Host`, or trusted proxies' forwarded headers).
-//! - [`Problem`] and [`ProblemFormat`]: error documents; [`Violation`]: one
+//! - [`Problem`] and [`ErrorFormat`]: error documents; [`Violation`]: one
 //!   way a request broke its schema, in the words of Python's `jsonschema`.
 //! - With the feature `schema`: [`schema`] (versioned JSON-Schema validation
 //!   of bodies and query strings), [`model`] (versioned models) and
@@ -98,7 +98,7 @@ pub use operation::{
     SchemaDocument, UnservedVersion,
 };
 pub use problem::{
-    ApiSigErrors, NovaFaults, Problem, ProblemFormat, not_at_version_detail, qualified_code, removed_detail,
+    ApiSigErrors, ErrorFormat, NovaFaults, Problem, not_at_version_detail, qualified_code, removed_detail,
 };
 pub use public_url::{
     FORWARDED_AND_HOST, InvalidPublicUrl, PublicUrl, RequestOrigin, decode_unreserved, path_prefix,

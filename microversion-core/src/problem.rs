@@ -1,21 +1,24 @@
 //! Error documents, whatever the web framework (docs/reference.md §5): the
 //! fields an error answer carries ([`Problem`]) and the formats that shape
-//! them ([`ProblemFormat`]): the API-SIG errors document ([`ApiSigErrors`])
-//! and Nova's faults ([`NovaFaults`]). The actix and axum layers render
-//! their errors through these, so both answer alike.
+//! them ([`ErrorFormat`]): the API-SIG errors document ([`ApiSigErrors`])
+//! and Nova's faults ([`NovaFaults`]). Every facade renders its errors
+//! through these, so all answer alike.
 
 use serde_json::{Map, Value, json};
 
-use crate::{NegotiationError, Version};
+use crate::{Link, NegotiationError, Version, Violation};
 
 /// The fields of one error answer, as every format reads them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Problem<'a> {
     /// The HTTP status.
     pub status: u16,
-    /// The stable error code, already prefixed with the service type where
-    /// the format wants it (`compute.version-not-supported`).
+    /// The stable error code (`version-not-supported`).
     pub code: &'a str,
+    /// The code prefixed with the API's service type, as API-SIG errors
+    /// show it (`compute.version-not-supported`); the bare code without a
+    /// service.
+    pub qualified_code: &'a str,
     /// A short, fixed summary of the kind of error.
     pub title: &'a str,
     /// What was wrong and what is accepted.
@@ -26,21 +29,40 @@ pub struct Problem<'a> {
     pub max_version: Option<Version>,
     /// The request id, where the service gives one.
     pub request_id: Option<&'a str>,
-    /// Links for the client (a deprecation's migration guide), as JSON.
-    pub links: Option<Value>,
-    /// The violations of a refused body or query, as JSON.
-    pub violations: Option<Value>,
+    /// Links for the client (a deprecation's migration guide).
+    pub links: &'a [Link],
+    /// The violations of a refused body or query.
+    pub violations: &'a [Violation],
 }
 
 /// How a service shapes its error documents: the body of an error answer,
-/// and the JSON Schema of such bodies (for the API's description).
-pub trait ProblemFormat: Send + Sync + 'static {
+/// and the JSON Schema of such bodies (for the API's description). Every
+/// facade takes one (`with_error_format`); implement it for a shape of
+/// your own:
+///
+/// ```
+/// use microversion_core::{ErrorFormat, Problem};
+/// use serde_json::{json, Value};
+///
+/// struct Plain;
+/// impl ErrorFormat for Plain {
+///     fn render(&self, problem: &Problem<'_>, _service: Option<&str>) -> Value {
+///         json!({"error": problem.detail})
+///     }
+/// }
+/// let problem = Problem { status: 404, detail: "No such server.", ..Problem::default() };
+/// assert_eq!(Plain.render(&problem, Some("compute")), json!({"error": "No such server."}));
+/// ```
+pub trait ErrorFormat: Send + Sync + 'static {
     /// The body of the answer to `problem`; `service` is the API's service
     /// type, where there is one.
-    fn render_problem(&self, problem: &Problem<'_>, service: Option<&str>) -> Value;
+    fn render(&self, problem: &Problem<'_>, service: Option<&str>) -> Value;
 
-    /// The JSON Schema every body of this format satisfies.
-    fn problem_schema(&self) -> Value;
+    /// The JSON Schema every body of this format satisfies, for the API's
+    /// description; any JSON object unless the format says more.
+    fn schema(&self) -> Value {
+        json!({"type": "object"})
+    }
 }
 
 /// The API-SIG errors document: `{"errors": [{"request_id"?, "code",
@@ -48,30 +70,31 @@ pub trait ProblemFormat: Send + Sync + 'static {
 /// "violations"?}]}`.
 ///
 /// ```
-/// use microversion_core::{ApiSigErrors, Problem, ProblemFormat};
+/// use microversion_core::{ApiSigErrors, ErrorFormat, Problem};
 /// use serde_json::json;
 ///
-/// let problem = Problem { status: 409, code: "compute.conflict", title: "Conflict", detail: "Locked.",
+/// let problem = Problem { status: 409, code: "conflict", qualified_code: "compute.conflict",
+///                         title: "Conflict", detail: "Locked.",
 ///                         ..Problem::default() };
-/// assert_eq!(ApiSigErrors.render_problem(&problem, Some("compute")), json!({"errors": [{
+/// assert_eq!(ApiSigErrors.render(&problem, Some("compute")), json!({"errors": [{
 ///     "code": "compute.conflict", "status": 409, "title": "Conflict", "detail": "Locked.",
 /// }]}));
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ApiSigErrors;
 
-impl ProblemFormat for ApiSigErrors {
-    fn render_problem(&self, problem: &Problem<'_>, _service: Option<&str>) -> Value {
+impl ErrorFormat for ApiSigErrors {
+    fn render(&self, problem: &Problem<'_>, _service: Option<&str>) -> Value {
         let mut entry = Map::new();
         if let Some(id) = problem.request_id {
             entry.insert("request_id".into(), id.into());
         }
-        entry.insert("code".into(), problem.code.into());
+        entry.insert("code".into(), problem.qualified_code.into());
         entry.insert("status".into(), problem.status.into());
         entry.insert("title".into(), problem.title.into());
         entry.insert("detail".into(), problem.detail.into());
-        if let Some(links) = &problem.links {
-            entry.insert("links".into(), links.clone());
+        if !problem.links.is_empty() {
+            entry.insert("links".into(), json_of(problem.links));
         }
         if let Some(min) = problem.min_version {
             entry.insert("min_version".into(), min.to_string().into());
@@ -79,13 +102,13 @@ impl ProblemFormat for ApiSigErrors {
         if let Some(max) = problem.max_version {
             entry.insert("max_version".into(), max.to_string().into());
         }
-        if let Some(violations) = &problem.violations {
-            entry.insert("violations".into(), violations.clone());
+        if !problem.violations.is_empty() {
+            entry.insert("violations".into(), json_of(problem.violations));
         }
         json!({ "errors": [entry] })
     }
 
-    fn problem_schema(&self) -> Value {
+    fn schema(&self) -> Value {
         let text = json!({"type": "string"});
         json!({
             "type": "object",
@@ -121,12 +144,12 @@ impl ProblemFormat for ApiSigErrors {
 /// the extra fields.
 ///
 /// ```
-/// use microversion_core::{NovaFaults, Problem, ProblemFormat, Version};
+/// use microversion_core::{ErrorFormat, NovaFaults, Problem, Version};
 /// use serde_json::json;
 ///
 /// let problem = Problem { status: 406, detail: "Version 3.7 is not supported.",
 ///                         min_version: Some(Version::lit("2.1")), ..Problem::default() };
-/// assert_eq!(NovaFaults::default().render_problem(&problem, None), json!({"computeFault": {
+/// assert_eq!(NovaFaults::default().render(&problem, None), json!({"computeFault": {
 ///     "code": 406, "message": "Version 3.7 is not supported.", "min_version": "2.1",
 /// }}));
 /// ```
@@ -166,8 +189,8 @@ impl NovaFaults {
     }
 }
 
-impl ProblemFormat for NovaFaults {
-    fn render_problem(&self, problem: &Problem<'_>, _service: Option<&str>) -> Value {
+impl ErrorFormat for NovaFaults {
+    fn render(&self, problem: &Problem<'_>, _service: Option<&str>) -> Value {
         let mut fault = Map::new();
         fault.insert("code".into(), problem.status.into());
         fault.insert("message".into(), problem.detail.into());
@@ -180,7 +203,7 @@ impl ProblemFormat for NovaFaults {
         json!({ self.fault_name(problem.status): fault })
     }
 
-    fn problem_schema(&self) -> Value {
+    fn schema(&self) -> Value {
         let text = json!({"type": "string"});
         json!({
             "type": "object",
@@ -216,6 +239,11 @@ impl NegotiationError {
             NegotiationError::Retired { .. } => "API version retired",
         }
     }
+}
+
+/// `value` as JSON: links and violations always serialize.
+fn json_of(value: &(impl serde::Serialize + ?Sized)) -> Value {
+    serde_json::to_value(value).unwrap_or_default()
 }
 
 /// `code` prefixed with `service` (`compute.invalid-version`), as error

@@ -19,7 +19,7 @@ use actix_web::test::TestRequest;
 use microversion_actix::{
     ApiError, Version,
     body::{BodyLimit, read_json_body},
-    error::{ApiSigErrors, ErrorFormat},
+    error::ApiSigErrors,
     schema::{MAX_LISTED_VIOLATIONS, SchemaSource, VersionedSchemas},
     version::VersionRange,
 };
@@ -469,7 +469,7 @@ fn check_error(err: &ApiError) -> Result<(), String> {
     if !(400..500).contains(&status) {
         return Err(format!("a {status} for a body"));
     }
-    let body = ApiSigErrors.render(err, Some("compute"));
+    let body = err.body(&ApiSigErrors, Some("compute"));
     let text = body.to_string();
     let parsed: Value = serde_json::from_str(&text).map_err(|e| format!("the error does not render: {e}"))?;
     if parsed["errors"][0]["status"] != json!(status) {

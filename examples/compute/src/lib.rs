@@ -50,5 +50,5 @@ pub fn description(api: microversion_core::Api) -> microversion_core::openapi::A
         .controller::<flavors::Flavors>()
         .controller::<flavors::FlavorExtraSpecs>()
         .controller::<keypairs::Keypairs>()
-        .with_errors(&microversion_core::NovaFaults::default())
+        .with_error_format(&microversion_core::NovaFaults::default())
 }

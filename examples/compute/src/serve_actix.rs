@@ -53,7 +53,7 @@ pub fn routes_with(
         }
         let not_found = microversions.default_service();
         let documents =
-            OpenApiService::new(description(api)).with_errors(microversions.error_renderer().clone());
+            OpenApiService::new(description(api)).with_error_renderer(microversions.error_renderer().clone());
         cfg.service(discovery)
             .service(documents)
             .service(

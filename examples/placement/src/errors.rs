@@ -5,7 +5,7 @@ use actix_web::http::StatusCode;
 use microversion_actix::error::{best_match, python_repr};
 use microversion_actix::{
     ApiError,
-    error::{ErrorFormat, Violation},
+    error::{ErrorFormat, Problem, Violation},
 };
 use serde_json::{Map, Value, json};
 
@@ -30,30 +30,31 @@ const CODES: [&str; 10] = [
 pub struct PlacementErrors;
 
 impl ErrorFormat for PlacementErrors {
-    fn render(&self, error: &ApiError, _service: Option<&str>) -> Value {
-        let code = if CODES.contains(&error.code()) { error.code() } else { "undefined_code" };
-        let detail = match error.code() {
+    fn render(&self, problem: &Problem<'_>, _service: Option<&str>) -> Value {
+        let code = if CODES.contains(&problem.code) { problem.code } else { "undefined_code" };
+        let detail = match problem.code {
             // `Invalid API version "1.2.3": ...` -> microversion-parse's wording.
-            "invalid-version" => format!("invalid version string: {}", quoted(error.detail())),
+            "invalid-version" => format!("invalid version string: {}", quoted(problem.detail)),
             "version-not-supported" => {
-                let requested = error.detail().split_whitespace().nth(1).unwrap_or_default();
+                let requested = problem.detail.split_whitespace().nth(1).unwrap_or_default();
                 format!("Unacceptable version header: {requested}")
             }
-            "invalid-input" => validation_detail(error.violations()),
-            _ => match error.detail().strip_prefix("Malformed request body: ") {
+            "invalid-input" => validation_detail(problem.violations),
+            _ => match problem.detail.strip_prefix("Malformed request body: ") {
                 Some(rest) => format!("Malformed JSON: {rest}"),
-                None => error.detail().to_owned(),
+                None => problem.detail.to_owned(),
             },
         };
+        let title = StatusCode::from_u16(problem.status).ok().and_then(|s| s.canonical_reason());
         let mut entry = Map::new();
-        entry.insert("status".into(), error.status().as_u16().into());
-        entry.insert("title".into(), error.status().canonical_reason().unwrap_or("Error").into());
+        entry.insert("status".into(), problem.status.into());
+        entry.insert("title".into(), title.unwrap_or("Error").into());
         entry.insert("detail".into(), detail.into());
         entry.insert("code".into(), format!("placement.{code}").into());
-        if let Some(id) = error.request_id() {
+        if let Some(id) = problem.request_id {
             entry.insert("request_id".into(), id.into());
         }
-        if let (Some(min), Some(max)) = (error.min_version(), error.max_version()) {
+        if let (Some(min), Some(max)) = (problem.min_version, problem.max_version) {
             entry.insert("min_version".into(), min.to_string().into());
             entry.insert("max_version".into(), max.to_string().into());
         }

@@ -36,7 +36,7 @@
 //!     }
 //! }
 //!
-//! let description = ApiDescription::new(API).with_prefix("/v2.1").controller::<Servers>().with_errors(&NovaFaults::default());
+//! let description = ApiDescription::new(API).with_prefix("/v2.1").controller::<Servers>().with_error_format(&NovaFaults::default());
 //! let at_2_1 = description.document(Version::lit("2.1"));
 //! assert_eq!(at_2_1["paths"], json!({}));
 //! let at_2_2 = description.document(Version::lit("2.2"));

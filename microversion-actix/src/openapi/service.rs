@@ -73,7 +73,7 @@ impl OpenApiService {
 
     /// Renders its 400 and 406 with `errors` (the API's own renderer, whose
     /// version header names it keeps too).
-    pub fn with_errors(mut self, errors: ErrorRenderer) -> OpenApiService {
+    pub fn with_error_renderer(mut self, errors: ErrorRenderer) -> OpenApiService {
         self.errors = errors;
         self
     }

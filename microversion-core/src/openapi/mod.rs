@@ -30,7 +30,7 @@ pub use documents::{DOCUMENT_CACHE_CONTROL, DocumentRefusal, Documents, Rendered
 pub use released::{BLESS_VARIABLE, check_released, check_released_blessing};
 
 use crate::{
-    Api, ApiSigErrors, Controller, Operation, OperationVariant, ProblemFormat, STANDARD_HEADER, Version,
+    Api, ApiSigErrors, Controller, ErrorFormat, Operation, OperationVariant, STANDARD_HEADER, Version,
 };
 
 /// Everything the documents of one API are built from: its declaration, its
@@ -67,7 +67,7 @@ use crate::{
 ///     missing_status: 404,
 /// }];
 ///
-/// let description = ApiDescription::new(API).with_prefix("/v2.1").with_operations(&RENAME).with_errors(&NovaFaults::default());
+/// let description = ApiDescription::new(API).with_prefix("/v2.1").with_operations(&RENAME).with_error_format(&NovaFaults::default());
 /// assert_eq!(description.document(Version::lit("2.1"))["paths"], json!({}));
 /// let at_2_2 = description.document(Version::lit("2.2"));
 /// assert_eq!(at_2_2["info"]["version"], "2.2");
@@ -91,7 +91,7 @@ impl ApiDescription {
             title: format!("OpenStack {} API", api.service_type()),
             prefix: String::new(),
             operations: Vec::new(),
-            error_schema: ApiSigErrors.problem_schema(),
+            error_schema: ApiSigErrors.schema(),
         }
     }
 
@@ -119,8 +119,8 @@ impl ApiDescription {
     }
 
     /// Describes error bodies with the schema of `format`.
-    pub fn with_errors(mut self, format: &dyn ProblemFormat) -> ApiDescription {
-        self.error_schema = format.problem_schema();
+    pub fn with_error_format(mut self, format: &dyn ErrorFormat) -> ApiDescription {
+        self.error_schema = format.schema();
         self
     }
 
