@@ -91,6 +91,7 @@ mod public_url;
 mod response_validation;
 mod route;
 pub mod serve;
+pub mod test;
 pub mod version;
 
 #[doc(hidden)]

@@ -22,7 +22,7 @@ use crate::model::{NEGOTIATED, Unrendered};
 pub use crate::response_validation::ResponseValidation;
 use microversion_core::{
     Api, ApiSigErrors, CapError, ErrorFormat, MAX_VERSION_HEADER, MIN_VERSION_HEADER, Negotiated,
-    NegotiationError, Stamp, Version, VersionCap, VersionSource,
+    NegotiationError, RetireError, Stamp, Version, VersionCap, VersionSource,
 };
 use tokio::task::futures::TaskLocalFuture;
 
@@ -63,55 +63,101 @@ pub struct VersionNegotiation {
 
 impl std::fmt::Debug for VersionNegotiation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("VersionNegotiation").field("api", &self.state.api).finish_non_exhaustive()
+        f.debug_struct("VersionNegotiation").field("api", &self.state.settings.api).finish_non_exhaustive()
     }
 }
 
 impl VersionNegotiation {
-    /// The layer for `api`, with API-SIG error bodies; a cap set with
-    /// [`Api::capped_at`] is honoured.
+    /// The layer for `api`, with API-SIG error bodies and the default
+    /// minimum/maximum header names; a cap set with [`Api::capped_at`] is
+    /// honoured.
     pub fn new(api: Api) -> VersionNegotiation {
-        VersionNegotiation {
-            state: Arc::new(State::new(api, VersionCap::new(&api), Arc::new(ApiSigErrors), None)),
-        }
+        VersionNegotiation::from(Settings {
+            api,
+            cap: VersionCap::new(&api),
+            format: Arc::new(ApiSigErrors),
+            min_max: None,
+            client_default: None,
+        })
     }
 
-    /// Renders refusals with `format` ([`microversion_core::NovaFaults`] for Nova's faults).
+    /// Renders errors with `format` instead of the API-SIG errors format
+    /// ([`NovaFaults`](crate::error::NovaFaults) for Nova's faults).
     pub fn with_error_format(self, format: impl ErrorFormat) -> VersionNegotiation {
-        let state = &self.state;
-        self.rebuilt(state.api, state.cap.clone(), Arc::new(format), state.client_default.clone())
+        self.changed(|settings| settings.format = Arc::new(format))
     }
 
-    /// Lowers the served maximum (see [`Api::capped_at`]).
+    /// Names the headers that carry the served minimum and maximum on 400
+    /// and 406 (Ironic uses `X-OpenStack-Ironic-API-Minimum-Version`, ...).
+    pub fn with_min_max_headers(self, min: HeaderName, max: HeaderName) -> VersionNegotiation {
+        self.changed(|settings| settings.min_max = Some((min, max)))
+    }
+
+    /// Lowers the served maximum (see [`Api::capped_at`]); a fixed cap,
+    /// with a handle of its own. Use [`VersionNegotiation::with_version_cap`]
+    /// for one that changes while serving.
     pub fn capped_at(self, cap: Version) -> Result<VersionNegotiation, CapError> {
-        let (api, state) = (self.state.api.capped_at(cap)?, &self.state);
-        Ok(self.rebuilt(api, VersionCap::new(&api), Arc::clone(&state.format), state.client_default.clone()))
+        let api = self.state.settings.api.capped_at(cap)?;
+        Ok(self.changed(|settings| (settings.api, settings.cap) = (api, VersionCap::new(&api))))
     }
 
-    /// Reads the served maximum from `cap`, a handle changed while serving
-    /// and shared with discovery (docs/reference.md §13.4).
+    /// Retires the versions below `below` (see [`Api::retire_below`]): they
+    /// answer 406 naming their sunset; the cap handle starts anew. Give
+    /// discovery the same declaration, or share [`VersionNegotiation::version_cap`].
+    pub fn retire_below(self, below: Version) -> Result<VersionNegotiation, RetireError> {
+        let api = self.state.settings.api.retire_below(below)?;
+        Ok(self.changed(|settings| (settings.api, settings.cap) = (api, VersionCap::new(&api))))
+    }
+
+    /// Reads the served maximum from `cap`, a handle shared with
+    /// [`Discovery::with_version_cap`](crate::Discovery::with_version_cap)
+    /// and changed while serving (docs/reference.md §13.4); its declaration
+    /// ([`VersionCap::declaration`]) is the one served.
     pub fn with_version_cap(self, cap: VersionCap) -> VersionNegotiation {
-        let state = &self.state;
-        self.rebuilt(*cap.declaration(), cap, Arc::clone(&state.format), state.client_default.clone())
+        self.changed(|settings| (settings.api, settings.cap) = (*cap.declaration(), cap))
     }
 
     /// Asks `client_default` for the version of each request that names
-    /// none (docs/reference.md §3.6), as the actix middleware's
-    /// `with_client_default` does; its headers are named in `Vary`.
+    /// none (docs/reference.md §3.6): a version pinned to the client's
+    /// token or account instead of the API's default. Every answer names
+    /// the headers it reads in `Vary`.
     pub fn with_client_default(self, client_default: ClientDefault) -> VersionNegotiation {
-        let state = &self.state;
-        self.rebuilt(state.api, state.cap.clone(), Arc::clone(&state.format), Some(client_default))
+        self.changed(|settings| settings.client_default = Some(client_default))
     }
 
-    /// The layer with its precomputed state made anew from these parts.
-    fn rebuilt(
-        &self,
-        api: Api,
-        cap: VersionCap,
-        format: Arc<dyn ErrorFormat>,
-        client_default: Option<ClientDefault>,
-    ) -> VersionNegotiation {
-        VersionNegotiation { state: Arc::new(State::new(api, cap, format, client_default)) }
+    /// The handle of the served maximum, to share or to change.
+    pub fn version_cap(&self) -> &VersionCap {
+        &self.state.settings.cap
+    }
+
+    /// The declaration served, with the cap in force now.
+    pub fn api(&self) -> Api {
+        self.state.settings.cap.api()
+    }
+
+    /// A service answering a JSON 404 in this layer's error format, for a
+    /// path outside every route: `router.fallback_service(layer.default_service())`
+    /// (axum's own 404 has an empty body).
+    pub fn default_service(&self) -> axum::routing::MethodRouter {
+        let state = Arc::clone(&self.state);
+        axum::routing::any(move || {
+            let res = state.render(&ApiError::not_found("The resource could not be found."));
+            std::future::ready(res)
+        })
+    }
+
+    /// The layer with `change` made to its settings, its answers rendered anew.
+    fn changed(self, change: impl FnOnce(&mut Settings)) -> VersionNegotiation {
+        let mut settings = self.state.settings.clone();
+        change(&mut settings);
+        VersionNegotiation::from(settings)
+    }
+}
+
+impl From<Settings> for VersionNegotiation {
+    fn from(settings: Settings) -> VersionNegotiation {
+        let stamp = Stamp::new(settings.api, settings.client_default.as_ref().map(ClientDefault::vary));
+        VersionNegotiation { state: Arc::new(State { settings, stamp }) }
     }
 }
 
@@ -202,7 +248,9 @@ pub struct VersionNegotiationService<S> {
 
 impl<S> std::fmt::Debug for VersionNegotiationService<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("VersionNegotiationService").field("api", &self.state.api).finish_non_exhaustive()
+        f.debug_struct("VersionNegotiationService")
+            .field("api", &self.state.settings.api)
+            .finish_non_exhaustive()
     }
 }
 
@@ -222,11 +270,15 @@ where
 
     fn call(&mut self, mut req: Request<B>) -> Self::Future {
         let state = &self.state;
-        match state.api.negotiate_up_to(state.stamp.version_headers(req.headers()), state.cap.get()) {
+        match state
+            .settings
+            .api
+            .negotiate_up_to(state.stamp.version_headers(req.headers()), state.settings.cap.get())
+        {
             Ok(negotiated)
-                if negotiated.source == VersionSource::Default && state.client_default.is_some() =>
+                if negotiated.source == VersionSource::Default && state.settings.client_default.is_some() =>
             {
-                let choice = state.client_default.as_ref().map(|c| c.choose(req.headers()));
+                let choice = state.settings.client_default.as_ref().map(|c| c.choose(req.headers()));
                 // The service that was made ready answers, once the choice is made.
                 let fresh = self.inner.clone();
                 let ready = std::mem::replace(&mut self.inner, fresh);
@@ -237,7 +289,7 @@ where
             }
             Ok(negotiated) => {
                 req.extensions_mut().insert(negotiated);
-                observe::negotiated(&state.api, &negotiated, || VersionNegotiationFuture {
+                observe::negotiated(&state.settings.api, &negotiated, || VersionNegotiationFuture {
                     step: Step::Forwarded {
                         inner: NEGOTIATED.scope(negotiated.version, self.inner.call(req)),
                         state: Arc::clone(state),
@@ -247,11 +299,11 @@ where
             }
             Err(err) => {
                 observe::count_refused(
-                    &state.api,
+                    &state.settings.api,
                     &err,
-                    state.api.version_header(state.stamp.version_headers(req.headers())),
+                    state.settings.api.version_header(state.stamp.version_headers(req.headers())),
                 );
-                observe::refused(&state.api, &err);
+                observe::refused(&state.settings.api, &err);
                 observe::untraced(VersionNegotiationFuture {
                     step: Step::Refused { res: Some(state.refusal(&err)) },
                 })
@@ -277,17 +329,17 @@ where
         None => Ok(None),
     };
     let negotiated = match chosen {
-        Ok(Some(pinned)) => state.api.negotiate_pinned(pinned, state.cap.get()),
+        Ok(Some(pinned)) => state.settings.api.negotiate_pinned(pinned, state.settings.cap.get()),
         Ok(None) => negotiated,
         Err(err) => {
             let res = state.finish(axum::response::IntoResponse::into_response(err), None);
             // Counted as the request stood: naming no version.
-            observe::count(&state.api, &negotiated, res.status().as_u16());
+            observe::count(&state.settings.api, &negotiated, res.status().as_u16());
             return Ok(res);
         }
     };
     req.extensions_mut().insert(negotiated);
-    let res = observe::negotiated(&state.api, &negotiated, || {
+    let res = observe::negotiated(&state.settings.api, &negotiated, || {
         NEGOTIATED.scope(negotiated.version, service.call(req))
     })
     .await?;
@@ -340,31 +392,42 @@ where
     }
 }
 
-/// Everything an answer needs, rendered once per layer.
-struct State {
+/// What the layer was built with.
+#[derive(Clone)]
+struct Settings {
     api: Api,
     cap: VersionCap,
     format: Arc<dyn ErrorFormat>,
-    stamp: Stamp<AxumHeaders>,
+    /// The names of the served range's headers, when not the standard ones.
+    min_max: Option<(HeaderName, HeaderName)>,
     client_default: Option<ClientDefault>,
 }
 
+/// Everything an answer needs, rendered once per layer.
+struct State {
+    settings: Settings,
+    stamp: Stamp<AxumHeaders>,
+}
+
 impl State {
-    /// Asks `client_default` (if any) for the versions of requests naming
-    /// none, and names its headers in `Vary`.
-    fn new(
-        api: Api,
-        cap: VersionCap,
-        format: Arc<dyn ErrorFormat>,
-        client_default: Option<ClientDefault>,
-    ) -> State {
-        let stamp = Stamp::new(api, client_default.as_ref().map(ClientDefault::vary));
-        State { api, cap, format, stamp, client_default }
+    /// `error` in the layer's format, its served range under the layer's
+    /// header names.
+    fn render(&self, error: &ApiError) -> Response {
+        let mut res = error.render(&*self.settings.format, Some(self.settings.api.service_type()));
+        if let Some((min, max)) = &self.settings.min_max {
+            let headers = res.headers_mut();
+            for (standard, name) in [(MIN_VERSION_HEADER, min), (MAX_VERSION_HEADER, max)] {
+                if let Some(value) = headers.remove(standard) {
+                    headers.insert(name.clone(), value);
+                }
+            }
+        }
+        res
     }
 
     /// The 400 or 406 of a version that did not negotiate.
     fn refusal(&self, err: &NegotiationError) -> Response {
-        let mut res = ApiError::from(err.clone()).render(&*self.format, Some(self.api.service_type()));
+        let mut res = self.render(&ApiError::from(err.clone()));
         let headers = res.headers_mut();
         // A cache matches `Vary` on header values, not on versions: a stored
         // 400/406 could answer a request that negotiates fine.
@@ -376,7 +439,7 @@ impl State {
     /// The answer of the wrapped service at `negotiated`, finished and counted.
     fn complete(&self, res: Response, negotiated: Negotiated) -> Response {
         let res = self.finish(res, Some(negotiated.version));
-        observe::count(&self.api, &negotiated, res.status().as_u16());
+        observe::count(&self.settings.api, &negotiated, res.status().as_u16());
         res
     }
 
@@ -391,12 +454,16 @@ impl State {
         };
         let mut res = match res.extensions().get::<ApiError>() {
             Some(error) => {
-                let mut rendered = error.render(&*self.format, Some(self.api.service_type()));
+                let mut rendered = self.render(error);
                 let (parts, _) = res.into_parts();
                 let mut headers = parts.headers;
                 headers.remove(header::CONTENT_LENGTH);
                 for name in [MIN_VERSION_HEADER, MAX_VERSION_HEADER] {
                     headers.remove(name);
+                }
+                if let Some((min, max)) = &self.settings.min_max {
+                    headers.remove(min);
+                    headers.remove(max);
                 }
                 headers.extend(std::mem::take(rendered.headers_mut()));
                 *rendered.headers_mut() = headers;

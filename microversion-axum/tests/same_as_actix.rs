@@ -30,8 +30,15 @@ const API: Api = Api::new(
         .link("https://docs.example/compute/migrate"),
 );
 
+/// The same history, its first version past its sunset: it can be retired.
+const RETIRING: Api = Api::new("compute", API.history())
+    .with_legacy_headers(&["X-OpenStack-Nova-API-Version"])
+    .with_deprecation(Deprecation::versions("2.1", "2.1").since("2024-01-01").sunset("2025-01-01"));
+
 /// The headers of the contract, compared between the two.
-const CONTRACT_HEADERS: [&str; 10] = [
+const CONTRACT_HEADERS: [&str; 12] = [
+    "x-compute-minimum-version",
+    "x-compute-maximum-version",
     "openstack-api-version",
     "x-openstack-nova-api-version",
     "vary",
@@ -126,8 +133,29 @@ fn help() -> microversion_core::Link {
     }
 }
 
-/// Both frameworks' services for `api`, with Nova's faults or not.
-async fn compare(api: Api, nova: bool) {
+/// How both frameworks' services are set up, beside the declaration.
+#[derive(Clone, Copy, Debug, Default)]
+struct Setup {
+    /// Nova's faults rather than API-SIG errors.
+    nova: bool,
+    /// The versions below this one retired.
+    retire_below: Option<&'static str>,
+    /// The served range in headers of the service's own names.
+    renamed_range: bool,
+}
+
+/// Both frameworks' services for `api` as `setup` says, with a JSON 404
+/// for any other path.
+async fn compare(api: Api, setup: Setup) {
+    let Setup { nova, retire_below, renamed_range } = setup;
+    let range_names = || {
+        let name = http::HeaderName::from_static;
+        (name("x-compute-minimum-version"), name("x-compute-maximum-version"))
+    };
+    let served = match retire_below {
+        Some(below) => api.retire_below(Version::lit(below)).expect("a version to retire below"),
+        None => api,
+    };
     use actix_web::{App, HttpResponse, web};
 
     async fn actix_show(version: microversion_actix::ApiVersion) -> HttpResponse {
@@ -142,13 +170,24 @@ async fn compare(api: Api, nova: bool) {
         Err(microversion_actix::ApiError::conflict("Server is locked.").with_link(help()))
     }
     let mut middleware = microversion_actix::VersionNegotiation::new(api);
-    let mut discovery = microversion_actix::Discovery::new(&[api]);
+    let mut discovery = microversion_actix::Discovery::new(&[served]);
     if nova {
         middleware = middleware.with_error_format(NovaFaults::default());
         discovery = discovery.with_error_format(NovaFaults::default());
     }
+    if let Some(below) = retire_below {
+        middleware = middleware.retire_below(Version::lit(below)).expect("a version to retire below");
+    }
+    if renamed_range {
+        let (min, max) = range_names();
+        let actix_name = |name: http::HeaderName| {
+            actix_web::http::header::HeaderName::try_from(name.as_str()).expect("a header name")
+        };
+        middleware = middleware.with_min_max_headers(actix_name(min), actix_name(max));
+    }
+    let fallback = middleware.default_service();
     let actix = actix_test::init_service(
-        App::new().service(discovery).service(
+        App::new().default_service(fallback).service(discovery).service(
             web::scope("/v2.1")
                 .wrap(middleware)
                 .route("/servers", web::get().to(actix_show))
@@ -159,11 +198,19 @@ async fn compare(api: Api, nova: bool) {
     .await;
 
     let mut layer = microversion_axum::VersionNegotiation::new(api);
-    let mut axum_discovery = microversion_axum::Discovery::new(&[api]);
+    let mut axum_discovery = microversion_axum::Discovery::new(&[served]);
     if nova {
         layer = layer.with_error_format(NovaFaults::default());
         axum_discovery = axum_discovery.with_error_format(NovaFaults::default());
     }
+    if let Some(below) = retire_below {
+        layer = layer.retire_below(Version::lit(below)).expect("a version to retire below");
+    }
+    if renamed_range {
+        let (min, max) = range_names();
+        layer = layer.with_min_max_headers(min, max);
+    }
+    let fallback = layer.default_service();
     let routes = Router::new()
         .route(
             "/v2.1/servers",
@@ -184,7 +231,7 @@ async fn compare(api: Api, nova: bool) {
             }),
         )
         .layer(layer);
-    let axum = Router::from(axum_discovery).merge(routes);
+    let axum = Router::from(axum_discovery).merge(routes).fallback_service(fallback);
 
     let mut compared = 0;
     // A handler's error with a link: its code qualified by the service, its
@@ -193,17 +240,35 @@ async fn compare(api: Api, nova: bool) {
         for headers in HEADER_SETS {
             let expected = actix_answer(&actix, "GET", path, headers).await;
             let got = axum_answer(&axum, "GET", path, headers).await;
-            assert_eq!(got, expected, "GET {path} with {headers:?} (nova faults: {nova}, cap {})", api.max());
+            assert_eq!(got, expected, "GET {path} with {headers:?} ({setup:?}, cap {})", api.max());
             compared += 1;
         }
     }
-    for (method, path) in [("GET", "/"), ("GET", "/v2.1"), ("GET", "/v2.1/"), ("GET", "/v3"), ("POST", "/")] {
+    let outside = [
+        ("GET", "/"),
+        ("GET", "/v2.1"),
+        ("GET", "/v2.1/"),
+        ("GET", "/v3"),
+        ("POST", "/"),
+        ("GET", "/nowhere"),
+    ];
+    for (method, path) in outside {
         let expected = actix_answer(&actix, method, path, &[]).await;
         let got = axum_answer(&axum, method, path, &[]).await;
-        assert_eq!(got, expected, "{method} {path} (nova faults: {nova})");
+        assert_eq!(got, expected, "{method} {path} ({setup:?})");
         compared += 1;
     }
-    assert_eq!(compared, 44);
+    assert_eq!(compared, 45);
+    if let Some(below) = retire_below {
+        let retired = [("OpenStack-API-Version", "compute 2.1")];
+        let (status, headers, _) = axum_answer(&axum, "GET", "/v2.1/servers", &retired).await;
+        assert_eq!(status, 406, "{headers:?}");
+        let minimum =
+            if renamed_range { "x-compute-minimum-version" } else { "openstack-api-minimum-version" };
+        assert!(headers.contains(&(minimum.to_owned(), Some(below.to_owned()))), "{headers:?}");
+    }
+    let (status, _, _) = axum_answer(&axum, "GET", "/nowhere", &[]).await;
+    assert_eq!(status, 404);
     if !nova {
         let (status, _, body) = axum_answer(&axum, "GET", "/v2.1/servers/locked", &[]).await;
         assert_eq!(status, 409);
@@ -214,10 +279,18 @@ async fn compare(api: Api, nova: bool) {
 
 #[actix_web::test]
 async fn the_axum_layer_answers_as_the_actix_middleware() {
-    compare(API, false).await;
+    compare(API, Setup::default()).await;
 }
 
 #[actix_web::test]
 async fn with_nova_faults_and_a_cap_too() {
-    compare(API.capped_at(Version::lit("2.4")).expect("a declared version"), true).await;
+    let capped = API.capped_at(Version::lit("2.4")).expect("a declared version");
+    compare(capped, Setup { nova: true, ..Setup::default() }).await;
+}
+
+#[actix_web::test]
+async fn with_retired_versions_and_the_range_under_other_names() {
+    let setup = Setup { retire_below: Some("2.2"), renamed_range: true, ..Setup::default() };
+    compare(RETIRING, setup).await;
+    compare(RETIRING, Setup { nova: true, ..setup }).await;
 }

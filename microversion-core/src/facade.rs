@@ -454,6 +454,92 @@ macro_rules! facade_links {
     };
 }
 
+/// Declares `pub struct ApiVersion` in the calling facade, with the
+/// attributes and docs given before it: the negotiated version, compared
+/// with versions, shown as one, and turned into one for versioned helpers.
+/// The facade makes it an extractor. Not for services: a facade's
+/// extractor module calls it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! facade_api_version {
+    ($(#[$meta:meta])* pub struct ApiVersion;) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct ApiVersion {
+            negotiated: $crate::Negotiated,
+        }
+
+        impl ApiVersion {
+            /// The negotiated version.
+            pub fn version(&self) -> $crate::Version {
+                self.negotiated.version
+            }
+
+            /// How the version was chosen: asked for, `latest`, or the default.
+            pub fn source(&self) -> $crate::VersionSource {
+                self.negotiated.source
+            }
+
+            /// The whole outcome of the negotiation.
+            pub fn negotiated(&self) -> $crate::Negotiated {
+                self.negotiated
+            }
+
+            /// Whether the version is within `[min, max]`, either bound
+            /// optional (Nova's `api_version_request.matches(min, max)`).
+            pub fn matches(
+                &self,
+                min: ::core::option::Option<$crate::Version>,
+                max: ::core::option::Option<$crate::Version>,
+            ) -> bool {
+                self.negotiated.version.matches(min, max)
+            }
+
+            /// Whether the version is in `range`.
+            pub fn is_in(&self, range: $crate::VersionRange) -> bool {
+                range.contains(self.negotiated.version)
+            }
+        }
+
+        impl ::core::convert::From<$crate::Negotiated> for ApiVersion {
+            fn from(negotiated: $crate::Negotiated) -> ApiVersion {
+                ApiVersion { negotiated }
+            }
+        }
+
+        /// The negotiated version, for calling versioned helpers: `self.view(version, ...)`.
+        impl ::core::convert::From<ApiVersion> for $crate::Version {
+            fn from(version: ApiVersion) -> $crate::Version {
+                version.version()
+            }
+        }
+
+        impl ::core::convert::From<&ApiVersion> for $crate::Version {
+            fn from(version: &ApiVersion) -> $crate::Version {
+                version.version()
+            }
+        }
+
+        impl ::core::cmp::PartialEq<$crate::Version> for ApiVersion {
+            fn eq(&self, other: &$crate::Version) -> bool {
+                self.negotiated.version == *other
+            }
+        }
+
+        impl ::core::cmp::PartialOrd<$crate::Version> for ApiVersion {
+            fn partial_cmp(&self, other: &$crate::Version) -> ::core::option::Option<::core::cmp::Ordering> {
+                ::core::option::Option::Some(self.negotiated.version.cmp(other))
+            }
+        }
+
+        impl ::core::fmt::Display for ApiVersion {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::fmt::Display::fmt(&self.negotiated.version, f)
+            }
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::code_of;
