@@ -240,8 +240,8 @@ pub mod model;
 #[cfg(feature = "openapi")]
 pub mod openapi;
 pub mod operation;
+pub mod params;
 mod public_url;
-mod query;
 mod response_validation;
 mod route;
 pub mod schema;

@@ -69,6 +69,7 @@ pub mod model;
 #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub mod openapi;
 pub mod operation;
+pub mod params;
 
 /// Versioned JSON-Schema validation of request bodies and query strings
 /// (docs/reference.md §6), as `microversion_actix::schema`: the core's.

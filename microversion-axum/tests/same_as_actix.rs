@@ -294,3 +294,73 @@ async fn with_retired_versions_and_the_range_under_other_names() {
     compare(RETIRING, setup).await;
     compare(RETIRING, Setup { nova: true, ..setup }).await;
 }
+
+/// `params::Path` and `params::Query` read the same values on both, and
+/// refuse alike: a parameter that is not its type is a 404 `not-found`, a
+/// query string that is not its type a 400 `bad-request`, in the API's
+/// format with the version headers (the cause's words are each
+/// framework's).
+#[actix_web::test]
+async fn path_and_query_read_and_refuse_alike() {
+    use actix_web::{App, web};
+
+    #[derive(serde::Deserialize)]
+    struct Page {
+        limit: Option<u32>,
+    }
+    async fn actix_show(
+        id: microversion_actix::params::Path<u32>,
+        page: microversion_actix::params::Query<Page>,
+    ) -> String {
+        format!("{id} {:?}", page.limit)
+    }
+    let actix = actix_test::init_service(
+        App::new().service(
+            web::scope("/v2.1")
+                .wrap(microversion_actix::VersionNegotiation::new(API))
+                .route("/servers/{id}", web::get().to(actix_show)),
+        ),
+    )
+    .await;
+    let axum =
+        Router::new()
+            .route(
+                "/v2.1/servers/{id}",
+                get(
+                    |id: microversion_axum::params::Path<u32>,
+                     page: microversion_axum::params::Query<Page>| async move {
+                        format!("{id} {:?}", page.limit)
+                    },
+                ),
+            )
+            .layer(microversion_axum::VersionNegotiation::new(API));
+
+    for (uri, status, code) in [
+        ("/v2.1/servers/abc", 404, "compute.not-found"),
+        ("/v2.1/servers/7?limit=many", 400, "compute.bad-request"),
+        ("/v2.1/servers/4294967296", 404, "compute.not-found"),
+    ] {
+        let (actix_status, actix_headers, actix_body) = actix_answer(&actix, "GET", uri, &[]).await;
+        let (axum_status, axum_headers, axum_body) = axum_answer(&axum, "GET", uri, &[]).await;
+        assert_eq!((actix_status, axum_status), (status, status), "{uri}: {actix_body} {axum_body}");
+        assert_eq!(actix_headers, axum_headers, "{uri}");
+        for body in [&actix_body, &axum_body] {
+            assert_eq!(body["errors"][0]["code"], code, "{uri}: {body}");
+        }
+    }
+    for framework in ["actix", "axum"] {
+        let res = match framework {
+            "actix" => {
+                let req = actix_test::TestRequest::get().uri("/v2.1/servers/7?limit=3").to_request();
+                actix_test::read_body(actix_test::call_service(&actix, req).await).await.to_vec()
+            }
+            _ => {
+                let req =
+                    http::Request::get("/v2.1/servers/7?limit=3").body(axum::body::Body::empty()).unwrap();
+                let res = axum.clone().oneshot(req).await.expect("infallible");
+                res.into_body().collect().await.expect("the body").to_bytes().to_vec()
+            }
+        };
+        assert_eq!(String::from_utf8_lossy(&res), "7 Some(3)", "{framework}");
+    }
+}

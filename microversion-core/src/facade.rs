@@ -540,6 +540,51 @@ macro_rules! facade_api_version {
     };
 }
 
+/// Declares `pub struct Path<T>` and `pub struct Query<T>` in the calling
+/// facade, each with the attributes and docs given before it: newtypes
+/// with `Deref`, `into_inner` and `Display`, that the facade makes
+/// extractors answering refusals as `ApiError`s. Not for services: a
+/// facade's extractor module calls it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! facade_params {
+    ($(#[$path:meta])* pub struct Path; $(#[$query:meta])* pub struct Query;) => {
+        $crate::facade_params!(@newtype $(#[$path])* Path);
+        $crate::facade_params!(@newtype $(#[$query])* Query);
+    };
+    (@newtype $(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+        pub struct $name<T>(pub T);
+
+        impl<T> $name<T> {
+            /// The value read.
+            pub fn into_inner(self) -> T {
+                self.0
+            }
+        }
+
+        impl<T> ::std::ops::Deref for $name<T> {
+            type Target = T;
+            fn deref(&self) -> &T {
+                &self.0
+            }
+        }
+
+        impl<T> ::std::ops::DerefMut for $name<T> {
+            fn deref_mut(&mut self) -> &mut T {
+                &mut self.0
+            }
+        }
+
+        impl<T: ::core::fmt::Display> ::core::fmt::Display for $name<T> {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::fmt::Display::fmt(&self.0, f)
+            }
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::code_of;

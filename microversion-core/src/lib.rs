@@ -98,7 +98,8 @@ pub use operation::{
     SchemaDocument, UnservedVersion,
 };
 pub use problem::{
-    ApiSigErrors, ErrorFormat, NovaFaults, Problem, not_at_version_detail, qualified_code, removed_detail,
+    ApiSigErrors, ErrorFormat, NovaFaults, Problem, not_at_version_detail, path_refused_detail,
+    qualified_code, query_refused_detail, removed_detail,
 };
 pub use public_url::{
     FORWARDED_AND_HOST, InvalidPublicUrl, PublicUrl, RequestOrigin, decode_unreserved, path_prefix,

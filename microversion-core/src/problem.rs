@@ -266,3 +266,15 @@ pub fn not_at_version_detail(version: Version) -> String {
 pub fn removed_detail(version: Version, removed_in: Version) -> String {
     format!("This method was removed in API version {removed_in}; version {version} does not have it.")
 }
+
+/// The detail of a route parameter that does not read as its type (a 404:
+/// no resource has that name), whatever the framework that answers.
+pub fn path_refused_detail(cause: &dyn std::fmt::Display) -> String {
+    format!("The resource could not be found: {cause}.")
+}
+
+/// The detail of a query string that does not read as its type (a 400),
+/// whatever the framework that answers.
+pub fn query_refused_detail(cause: &dyn std::fmt::Display) -> String {
+    format!("Invalid query string: {cause}.")
+}

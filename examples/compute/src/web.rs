@@ -9,18 +9,14 @@ pub(crate) use microversion_actix as framework;
 #[cfg(compute_on_axum)]
 pub(crate) use microversion_axum as framework;
 
+/// The route's parameters and the query string, read into types with the
+/// API's errors: the same names on both facades.
+pub(crate) use framework::params::{Path, Query};
+
 #[cfg(not(compute_on_axum))]
-pub(crate) use actix_web::{
-    HttpResponse as Response,
-    http::StatusCode,
-    web::{Path, Query},
-};
+pub(crate) use actix_web::{HttpResponse as Response, http::StatusCode};
 #[cfg(compute_on_axum)]
-pub(crate) use axum::{
-    extract::{Path, Query},
-    http::StatusCode,
-    response::Response,
-};
+pub(crate) use axum::{http::StatusCode, response::Response};
 
 /// The public root URL of a request (`http://cloud.example:8774`), where
 /// the links of its answer point, by the framework's `PublicUrl`: the

@@ -1,0 +1,86 @@
+//! The route's parameters and the query string as handler arguments:
+//! [`Path`] and [`Query`] read into a type, [`JsonQuery`] as Nova's
+//! validators see the query; refusals are [`ApiError`]s, as on axum.
+
+use std::future::{Ready, ready};
+
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
+use microversion_core::body::ValidatedQuery;
+use serde::de::DeserializeOwned;
+
+use crate::body::JsonQuery;
+use crate::{ApiError, schema::query_to_json};
+
+microversion_core::facade_params! {
+    /// The route's parameters (`/servers/{id}`) read into `T`: one value,
+    /// a tuple in the path's order, or a struct by name. A parameter that
+    /// does not read as `T` answers 404 `not-found` (no resource has that
+    /// name), in the API's format.
+    ///
+    /// ```
+    /// use microversion_actix::params::Path;
+    ///
+    /// async fn show(id: Path<u32>) -> String {
+    ///     format!("server {id}")
+    /// }
+    /// ```
+    pub struct Path;
+    /// The query string read into `T` (`?limit=10&marker=abc`), one value
+    /// per key; a query string that does not read as `T` answers 400
+    /// `bad-request` in the API's format. [`JsonQuery`] keeps every value
+    /// of a key, as Nova's validators see them.
+    ///
+    /// ```
+    /// use microversion_actix::params::Query;
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Page { limit: Option<u32> }
+    ///
+    /// async fn list(page: Query<Page>) -> String {
+    ///     format!("{:?}", page.limit)
+    /// }
+    /// ```
+    pub struct Query;
+}
+
+impl<T: DeserializeOwned> FromRequest for Path<T> {
+    type Error = ApiError;
+    type Future = Ready<Result<Path<T>, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let read = web::Path::<T>::extract(req).into_inner();
+        ready(read.map(|path| Path(path.into_inner())).map_err(|e| path_refused(&e)))
+    }
+}
+
+impl<T: DeserializeOwned> FromRequest for Query<T> {
+    type Error = ApiError;
+    type Future = Ready<Result<Query<T>, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let read = web::Query::<T>::from_query(req.query_string());
+        ready(read.map(|query| Query(query.into_inner())).map_err(|e| query_refused(&e)))
+    }
+}
+
+impl FromRequest for JsonQuery {
+    type Error = ApiError;
+    type Future = Ready<Result<JsonQuery, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let validated = req.extensions_mut().remove::<ValidatedQuery>();
+        let value = validated.map_or_else(|| query_to_json(req.query_string()), |ValidatedQuery(v)| v);
+        ready(Ok(JsonQuery(value)))
+    }
+}
+
+/// The 404 of a path parameter that does not read as its type.
+fn path_refused(cause: &dyn std::fmt::Display) -> ApiError {
+    ApiError::not_found(microversion_core::path_refused_detail(cause))
+}
+
+/// The 400 of a query string that does not read as its type.
+fn query_refused(cause: &dyn std::fmt::Display) -> ApiError {
+    ApiError::bad_request(microversion_core::query_refused_detail(cause))
+}
