@@ -9,6 +9,7 @@
 #
 #   scripts/stalled_clients.sh
 #   STALLED=500 GOOD=2000 BODY_TIMEOUT=5 scripts/stalled_clients.sh
+#   FACADE=axum scripts/stalled_clients.sh     # the axum build (microversion_axum::serve)
 #
 # Loopback only; the server is stopped on exit. Needs python3.
 set -euo pipefail
@@ -27,10 +28,18 @@ if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt "$want" ]; then
 fi
 echo "== open files limit: $(ulimit -n)"
 
-echo "== building the compute example (release)"
-cargo build --release -q -p microversion-example-compute --example compute
+FACADE=${FACADE:-actix}
 target_dir=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-server="$target_dir/release/examples/compute"
+echo "== building the compute example on $FACADE (release)"
+case "$FACADE" in
+    actix)
+        cargo build --release -q -p microversion-example-compute --example compute
+        server="$target_dir/release/examples/compute" ;;
+    axum)
+        cargo build --release -q -p microversion-example-compute-axum --bin compute-axum
+        server="$target_dir/release/compute-axum" ;;
+    *) echo "FACADE is actix or axum, not $FACADE" >&2; exit 2 ;;
+esac
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 work=$(mktemp -d)
