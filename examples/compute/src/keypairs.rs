@@ -327,17 +327,28 @@ struct Generated {
     fingerprint: String,
 }
 
-/// A new key pair: ed25519 for ssh, a self-signed certificate for x509.
+/// A new key pair: RSA 2048 for ssh, as Nova generates it, and a
+/// self-signed certificate for x509.
 fn generate(key_type: KeyType, user_id: &str) -> Result<Generated, ApiError> {
     let failed = |e: &dyn std::fmt::Display| ApiError::internal(format!("key generation failed: {e}"));
     match key_type {
         KeyType::Ssh => {
-            let mut private = ssh_key::PrivateKey::random(&mut OsRng, ssh_key::Algorithm::Ed25519)
+            // Nova's `crypto.generate_key_pair`: paramiko's `RSAKey.generate(2048)`,
+            // the private key in PKCS#1 PEM (`BEGIN RSA PRIVATE KEY`), the public
+            // key `ssh-rsa <blob> Generated-by-Nova`.
+            use rsa::pkcs1::EncodeRsaPrivateKey as _;
+            use rsa::traits::PublicKeyParts as _;
+            let private = rsa::RsaPrivateKey::new(&mut OsRng, 2048).map_err(|e| failed(&e))?;
+            let mpint = |n: &rsa::BigUint| ssh_key::Mpint::from_positive_bytes(&n.to_bytes_be());
+            let public = ssh_key::public::RsaPublicKey {
+                e: mpint(private.e()).map_err(|e| failed(&e))?,
+                n: mpint(private.n()).map_err(|e| failed(&e))?,
+            };
+            let public_key = ssh_key::PublicKey::new(public.into(), "Generated-by-Nova")
+                .to_openssh()
                 .map_err(|e| failed(&e))?;
-            private.set_comment("Generated-by-Nova");
-            let public_key = private.public_key().to_openssh().map_err(|e| failed(&e))?;
             let private_key =
-                private.to_openssh(ssh_key::LineEnding::LF).map_err(|e| failed(&e))?.to_string();
+                private.to_pkcs1_pem(rsa::pkcs1::LineEnding::LF).map_err(|e| failed(&e))?.to_string();
             let fingerprint = fingerprint(KeyType::Ssh, &public_key)?;
             Ok(Generated { public_key, private_key, fingerprint })
         }
@@ -501,4 +512,38 @@ fn list_query_v2_35() -> Value {
 
 fn list_query_v2_75() -> Value {
     list_query(&["user_id", "limit", "marker"], true)
+}
+
+#[cfg(all(test, not(compute_on_axum)))]
+mod tests {
+    use super::*;
+    use rsa::pkcs1::DecodeRsaPrivateKey as _;
+    use rsa::traits::PublicKeyParts as _;
+
+    /// Nova's `nova.crypto.generate_key_pair`: an RSA 2048 key, its private
+    /// half in PKCS#1 PEM, its public half `ssh-rsa ... Generated-by-Nova`,
+    /// the MD5 fingerprint of the public blob.
+    #[test]
+    fn a_generated_ssh_pair_is_rsa_2048_as_nova_generate_key_pair_writes_it() {
+        let generated = generate(KeyType::Ssh, "alice").expect("a generated pair");
+        let private = rsa::RsaPrivateKey::from_pkcs1_pem(&generated.private_key).expect("PKCS#1 PEM");
+        assert_eq!(private.n().bits(), 2048);
+        assert!(generated.private_key.starts_with("-----BEGIN RSA PRIVATE KEY-----\n"));
+        assert!(generated.private_key.ends_with("-----END RSA PRIVATE KEY-----\n"));
+
+        let fields: Vec<&str> = generated.public_key.split(' ').collect();
+        assert_eq!((fields[0], fields[2]), ("ssh-rsa", "Generated-by-Nova"), "{}", generated.public_key);
+        let public = ssh_key::PublicKey::from_openssh(&generated.public_key).expect("an OpenSSH public key");
+        let rsa_public = public.key_data().rsa().expect("an RSA key");
+        assert_eq!(
+            rsa_public.n.as_positive_bytes(),
+            Some(&private.n().to_bytes_be()[..]),
+            "the pair's halves"
+        );
+        assert_eq!(rsa_public.e.as_positive_bytes(), Some(&[1, 0, 1][..]));
+
+        let blob = public.to_bytes().expect("the blob");
+        assert_eq!(generated.fingerprint, colon_hex(&md5::Md5::digest(&blob)));
+        assert_ne!(generate(KeyType::Ssh, "alice").expect("another pair").public_key, generated.public_key);
+    }
 }

@@ -252,10 +252,10 @@ async fn keypair_status_codes_and_fields_by_version() {
     let status: Vec<u16> = answers.iter().map(|(s, _)| s.as_u16()).collect();
     assert_eq!(status, [200, 400, 201, 400, 201, 400, 400, 409, 200, 200, 200, 404, 202, 204, 204, 400]);
     let old = &answers[0].1["keypair"];
-    assert!(
-        old["private_key"].as_str().is_some_and(|k| k.starts_with("-----BEGIN OPENSSH PRIVATE KEY-----"))
-    );
-    assert!(old["public_key"].as_str().is_some_and(|k| k.starts_with("ssh-ed25519 ")));
+    // As Nova's `crypto.generate_key_pair` writes a generated pair.
+    assert!(old["private_key"].as_str().is_some_and(|k| k.starts_with("-----BEGIN RSA PRIVATE KEY-----\n")));
+    assert!(old["public_key"].as_str().is_some_and(|k| k.starts_with("ssh-rsa AAAAB3NzaC1yc2E")));
+    assert!(old["public_key"].as_str().is_some_and(|k| k.ends_with(" Generated-by-Nova")));
     assert_eq!(old["fingerprint"].as_str().map(|f| f.split(':').count()), Some(16), "MD5, colon-separated");
     assert!(old.get("type").is_none(), "no type at 2.1");
     let cert = &answers[2].1["keypair"];
