@@ -8,13 +8,14 @@
 //! | 3.1 | 3.0.3 |
 //! | --- | --- |
 //! | `"type": ["string", "null"]` | `"type": "string", "nullable": true` |
-//! | `"type": ["integer", "string"]` (with per-type keywords) | `anyOf` of one branch per type, each with its own keywords and `enum` values |
-//! | `anyOf: [{...}, {"type": "null"}]` | the other branches, each `nullable` |
+//! | `"type": ["integer", "string"]` (with per-type keywords) | `anyOf` of one branch per type, each with its own keywords and `enum` values (and `null`, when the array has it, in the first branch only, so the branches stay exclusive) |
+//! | `anyOf: [{...}, {"type": "null"}]` | the other branches, the first typed one `nullable` |
 //! | `"exclusiveMinimum": 0` | `"minimum": 0, "exclusiveMinimum": true` (the same for maximum) |
 //! | `"const": v` | `"enum": [v]` |
 //! | `"examples": [a, ...]` | `"example": a` (all of them in `x-examples`) |
 //! | `$ref` with sibling keywords | `allOf: [{"$ref"}]` with the siblings |
 //! | `true` / `false` schema | `{}` / `{"not": {}}` |
+//! | a string `enum` of values that differ only in case | the `pattern` of exactly those values (listed in `x-enum`), which code generators naming one identifier per value can read |
 //!
 //! What 3.0 cannot say is loosened, never tightened: a 3.0 document accepts
 //! at least every request the server accepts, and the 3.1 keyword is kept in
@@ -376,6 +377,7 @@ impl Converter {
             null_branches(object, keyword);
         }
         type_array(object);
+        enum_as_pattern(object);
     }
 
     /// `patternProperties`, which 3.0 lacks: every name is let through, its
@@ -433,7 +435,10 @@ fn null_branches(object: &mut Map<String, Value>, keyword: &str) {
         return;
     }
     let mut others: Vec<Value> = list.iter().filter(|s| !is_null_only(s)).cloned().collect();
-    for branch in &mut others {
+    // One branch lets null through, so that the branches stay exclusive
+    // (generators make an enum of exclusive branches): one with a type if any.
+    let typed = others.iter().position(|b| b.get("type").is_some()).unwrap_or(0);
+    if let Some(branch) = others.get_mut(typed) {
         make_nullable(branch);
     }
     if let [single] = others.as_slice()
@@ -455,11 +460,10 @@ fn null_branches(object: &mut Map<String, Value>, keyword: &str) {
 fn make_nullable(schema: &mut Value) {
     let Some(object) = schema.as_object_mut() else { return };
     if !object.contains_key("type")
-        && let Some(branches) = object.get_mut("anyOf").and_then(Value::as_array_mut)
+        && let Some(branch) =
+            object.get_mut("anyOf").and_then(Value::as_array_mut).and_then(|b| b.first_mut())
     {
-        for branch in branches {
-            make_nullable(branch);
-        }
+        make_nullable(branch);
         return;
     }
     if let Some(reference) = object.remove("$ref") {
@@ -531,12 +535,15 @@ fn type_array(object: &mut Map<String, Value>) {
                     }
                     branch.insert("enum".into(), Value::Array(values));
                 }
-                if nullable {
+                // Null through the first branch only: the branches stay
+                // exclusive (generators make an enum of exclusive branches).
+                if nullable && branches.is_empty() {
                     branch.insert("nullable".into(), Value::Bool(true));
                     if let Some(Value::Array(values)) = branch.get_mut("enum") {
                         values.push(Value::Null);
                     }
                 }
+                enum_as_pattern(&mut branch);
                 branches.push(Value::Object(branch));
             }
             for keyword in
@@ -558,6 +565,42 @@ fn type_array(object: &mut Map<String, Value>) {
             }
         }
     }
+}
+
+/// A string `enum` whose values differ only in case (`"True"`, `"TRUE"`,
+/// `"true"`) as the `pattern` that matches exactly those strings: the same
+/// set, which code generators that name one identifier per value (typify,
+/// and so progenitor) can read. The values stay listed in `x-enum`.
+fn enum_as_pattern(object: &mut Map<String, Value>) {
+    if object.get("type").and_then(Value::as_str) != Some("string") || object.contains_key("pattern") {
+        return;
+    }
+    let Some(Value::Array(values)) = object.get("enum") else { return };
+    let Some(strings) = values.iter().map(Value::as_str).collect::<Option<Vec<&str>>>() else { return };
+    let mut folded: Vec<String> = strings.iter().map(|s| s.to_ascii_lowercase()).collect();
+    folded.sort();
+    folded.dedup();
+    if folded.len() == strings.len() {
+        return;
+    }
+    let alternatives: Vec<String> = strings.iter().map(|s| regex_escape(s)).collect();
+    let pattern = format!("^(?:{})$", alternatives.join("|"));
+    if let Some(values) = object.remove("enum") {
+        object.insert("x-enum".into(), values);
+    }
+    object.insert("pattern".into(), Value::String(pattern));
+}
+
+/// `text` as a regular expression that matches only itself (ECMA 262).
+fn regex_escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "\\^$.|?*+()[]{}/".contains(c) {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
 }
 
 /// Whether `value` is an instance of the JSON Schema type `kind`.
@@ -605,6 +648,20 @@ mod tests {
                 {"type": "integer", "minimum": 0}, {"type": "string", "pattern": "^[0-9]+$"}
             ]})
         );
+        // String values that differ only in case: the pattern of exactly those.
+        let (schema, _) =
+            convert(json!({"type": ["boolean", "string"], "enum": [true, "True", "true", "a.b"]}));
+        assert_eq!(
+            schema,
+            json!({"anyOf": [
+                {"type": "boolean", "enum": [true]},
+                {"type": "string", "pattern": "^(?:True|true|a\\.b)$", "x-enum": ["True", "true", "a.b"]}
+            ]})
+        );
+        assert_eq!(
+            convert(json!({"type": "string", "enum": ["a", "b"]})).0,
+            json!({"type": "string", "enum": ["a", "b"]})
+        );
         // Enum values go to the branch of their type; null makes each branch nullable.
         let (schema, _) =
             convert(json!({"type": ["boolean", "string", "null"], "enum": [true, "yes", null]}));
@@ -612,7 +669,7 @@ mod tests {
             schema,
             json!({"anyOf": [
                 {"type": "boolean", "enum": [true, null], "nullable": true},
-                {"type": "string", "enum": ["yes", null], "nullable": true}
+                {"type": "string", "enum": ["yes"]}
             ]})
         );
         let (schema, _) = convert(json!({"type": ["string", "number", "boolean"], "maxLength": 255}));
@@ -633,7 +690,7 @@ mod tests {
         assert_eq!(
             schema,
             json!({"anyOf": [
-                {"allOf": [{"$ref": "#/components/schemas/T"}], "nullable": true},
+                {"$ref": "#/components/schemas/T"},
                 {"type": "integer", "nullable": true}
             ]})
         );
