@@ -2,7 +2,7 @@
 //! `cargo run --example compute [-- --listen HOST:PORT] [--cap X.Y] [--public-url URL]
 //! [--trust-proxies all|IP,IP] [--body-timeout SECONDS] [--database PATH] [--cap-file PATH]
 //! [--retire-below X.Y] [--metrics-listen HOST:PORT] [--pin-versions]`, and its API's
-//! description: `cargo run --example compute -- openapi [--version X.Y | --history | --out DIR]`.
+//! description: `cargo run --example compute -- openapi [--version X.Y | --history | --out DIR] [--openapi 3.0]`.
 
 use std::net::{IpAddr, TcpListener};
 use std::time::Duration;
@@ -127,15 +127,36 @@ fn usage(message: &str) -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("{message}\n{USAGE}"))
 }
 
-const OPENAPI_USAGE: &str = "usage: compute openapi [--version X.Y | --history | --out DIR]
+const OPENAPI_USAGE: &str =
+    "usage: compute openapi [--version X.Y | --history | --out DIR] [--openapi 3.1|3.0]
   (nothing)   print the OpenAPI document of the newest version
   --version   print the document of this version
-  --history   print the whole history in OpenStack's encoding (x-openstack min-ver/max-ver)
-  --out       write every version's document and the history into DIR";
+  --history   print the whole history in OpenStack's encoding (x-openstack min-ver/max-ver; 3.1 only)
+  --out       write every version's document (and, in 3.1, the history) into DIR
+  --openapi   the OpenAPI version of the documents: 3.1 (the default) or 3.0 (3.0.3: the same
+              contract where 3.0 can say it, loosened where it cannot, noted in x-openapi-3.1)";
 
 /// `compute openapi ...`: the API's OpenAPI documents, on stdout or in files.
-fn openapi(mut args: impl Iterator<Item = String>) -> std::io::Result<()> {
+fn openapi(args: impl Iterator<Item = String>) -> std::io::Result<()> {
     let description = compute::description(compute::COMPUTE);
+    // `--openapi 3.0` anywhere among the arguments; the rest as before.
+    let mut rest = Vec::new();
+    let mut v3_0 = false;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        if arg == "--openapi" {
+            match args.next().as_deref() {
+                Some("3.0" | "3.0.3") => v3_0 = true,
+                Some("3.1" | "3.1.0") => v3_0 = false,
+                other => return Err(openapi_usage(&format!("--openapi {other:?}: 3.1 or 3.0"))),
+            }
+        } else {
+            rest.push(arg);
+        }
+    }
+    let document = |version: Version| {
+        if v3_0 { description.document_3_0(version) } else { description.document(version) }
+    };
     // A reader that stops early (`| head`) ends the output, not in a panic.
     let print = |document: serde_json::Value| {
         use std::io::Write as _;
@@ -145,31 +166,38 @@ fn openapi(mut args: impl Iterator<Item = String>) -> std::io::Result<()> {
             written => written,
         }
     };
-    match (args.next().as_deref(), args.next()) {
-        (None, _) => print(description.document(compute::COMPUTE.max())),
-        (Some("--version"), Some(text)) => {
+    let mut args = rest.into_iter();
+    match (args.next().as_deref(), args.next(), args.next()) {
+        (None, _, _) => print(document(compute::COMPUTE.max())),
+        (Some("--version"), Some(text), None) => {
             let version: Version =
                 text.parse().map_err(|e| openapi_usage(&format!("--version {text:?}: {e}")))?;
             if !compute::COMPUTE.serves(version) {
                 return Err(openapi_usage(&format!("version {version} is not a served version")));
             }
-            print(description.document(version))
+            print(document(version))
         }
-        (Some("--history"), None) => print(description.history_document()),
-        (Some("--out"), Some(dir)) => {
+        (Some("--history"), None, None) if v3_0 => {
+            Err(openapi_usage("--history is OpenStack's encoding of a 3.1 document; it has no 3.0 form"))
+        }
+        (Some("--history"), None, None) => print(description.history_document()),
+        (Some("--out"), Some(dir), None) => {
             std::fs::create_dir_all(&dir)?;
             for version in description.versions() {
-                let text = serde_json::to_string_pretty(&description.document(version)).unwrap_or_default();
+                let text = serde_json::to_string_pretty(&document(version)).unwrap_or_default();
                 std::fs::write(std::path::Path::new(&dir).join(format!("{version}.json")), text + "\n")?;
+            }
+            if v3_0 {
+                return Ok(());
             }
             let history = serde_json::to_string_pretty(&description.history_document()).unwrap_or_default();
             std::fs::write(std::path::Path::new(&dir).join("history.json"), history + "\n")
         }
-        (Some("-h" | "--help"), _) => {
+        (Some("-h" | "--help"), _, _) => {
             println!("{OPENAPI_USAGE}");
             Ok(())
         }
-        (Some(other), _) => Err(openapi_usage(&format!("unexpected argument {other:?}"))),
+        (Some(other), _, _) => Err(openapi_usage(&format!("unexpected argument {other:?}"))),
     }
 }
 

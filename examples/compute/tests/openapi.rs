@@ -5,7 +5,7 @@
 
 use compute::Version;
 use compute::{COMPUTE, RunningServer};
-use microversion_core::openapi::check_released;
+use microversion_core::openapi::{BLESS_VARIABLE, OpenApiVersion, check_released, check_released_as};
 use serde_json::Value;
 
 fn get(url: &str, headers: &[(&str, &str)]) -> (u16, Vec<(String, String)>, Value) {
@@ -75,6 +75,66 @@ fn released_versions_are_frozen() {
     if let Err(report) = check_released(&compute::description(COMPUTE), dir) {
         panic!("{report}");
     }
+}
+
+/// The OpenAPI 3.0.3 copies, frozen beside the 3.1 ones (`openapi/3.0/`),
+/// under the same rule: only the newest version can be blessed.
+#[test]
+fn released_versions_are_frozen_in_openapi_3_0() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../compute/openapi/3.0");
+    let bless = std::env::var(BLESS_VARIABLE).ok();
+    let description = compute::description(COMPUTE);
+    if let Err(report) = check_released_as(&description, dir, OpenApiVersion::V3_0, bless.as_deref()) {
+        panic!("{report}");
+    }
+}
+
+/// A change to a frozen document fails saying whether clients survive it:
+/// an added operation is compatible, a removed response field breaks.
+#[test]
+fn a_changed_frozen_document_says_whether_clients_break() {
+    let description = compute::description(COMPUTE);
+    let dir = std::env::temp_dir().join(format!("compute-frozen-{}", std::process::id()));
+    let newest = COMPUTE.compiled_max();
+    let write = |document: &Value| {
+        std::fs::create_dir_all(&dir).expect("a temp dir");
+        for version in COMPUTE.history().iter().map(|m| m.version) {
+            let text = if version == Version::lit("2.1") {
+                document.to_string()
+            } else {
+                description.document_3_0(version).to_string()
+            };
+            std::fs::write(dir.join(format!("{version}.json")), text).expect("written");
+        }
+    };
+    let check = || check_released_as(&description, &dir, OpenApiVersion::V3_0, None);
+    // The committed 2.1 lacked an operation the server has: compatible.
+    let mut fewer = description.document_3_0(Version::lit("2.1"));
+    fewer["paths"]["/v2.1/os-keypairs/{name}"].as_object_mut().expect("an item").remove("delete");
+    write(&fewer);
+    let report = check().expect_err("2.1 changed");
+    assert!(
+        report.starts_with("2.1: the contract of a released version changed, compatible for clients"),
+        "{report}"
+    );
+    assert!(
+        report.contains("compatible: /paths/~1v2.1~1os-keypairs~1{name}/delete: operation added"),
+        "{report}"
+    );
+    assert_eq!(report.lines().count(), 2, "only 2.1 fails: {report}");
+    // The committed 2.1 promised a field the server no longer sends: breaking.
+    let mut more = description.document_3_0(Version::lit("2.1"));
+    let show = "/paths/~1v2.1~1flavors~1{id}/get/responses/200/content/application~1json/schema/properties/flavor/properties";
+    more.pointer_mut(show).expect("the flavor's fields")["gone"] = serde_json::json!({"type": "string"});
+    write(&more);
+    let report = check().expect_err("2.1 changed");
+    assert!(report.contains("BREAKING for clients (1 of 1 changes break)"), "{report}");
+    assert!(report.contains(&format!("breaking: {show}/gone: field removed")), "{report}");
+    // Blessing stays the newest version's only.
+    let refused =
+        check_released_as(&description, &dir, OpenApiVersion::V3_0, Some("2.1")).expect_err("refused");
+    assert!(refused.contains(&format!("only the newest declared version, {newest}")), "{refused}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every operation lists exactly the error statuses it answers, each with

@@ -10,6 +10,9 @@
 //! - [`Documents`]: each document rendered once, on first use, with its
 //!   entity tag, and the answer to `?version=`, which each facade's service
 //!   (`OpenApiService` on actix, `OpenApiRouter` on axum) serves;
+//! - [`ApiDescription::document_3_0`] and [`to_openapi_3_0`]: the same
+//!   documents in OpenAPI 3.0.3, for the tools that read no 3.1, saying
+//!   less (never more) where 3.0 cannot say a thing, with a note;
 //! - [`check_released`]: fails when the document of a released version
 //!   changes, against committed copies.
 //!
@@ -18,16 +21,22 @@
 //! carry every keyword they use (`patternProperties`, `oneOf`, formats,
 //! look-around patterns) through types of its own.
 
+mod changes;
 mod documents;
 mod history;
 mod released;
+mod v3_0;
 
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
+pub use changes::{Change, classify_changes};
 pub use documents::{DOCUMENT_CACHE_CONTROL, DocumentRefusal, Documents, RenderedDocument};
-pub use released::{BLESS_VARIABLE, check_released, check_released_blessing};
+pub use released::{
+    BLESS_VARIABLE, OpenApiVersion, check_released, check_released_as, check_released_blessing,
+};
+pub use v3_0::{CONVERSION_NOTE, OPENAPI_3_0, to_openapi_3_0};
 
 use crate::{
     Api, ApiSigErrors, Controller, ErrorFormat, Operation, OperationVariant, STANDARD_HEADER, Version,
@@ -158,6 +167,12 @@ impl ApiDescription {
             "paths": paths,
             "components": self.components(version),
         })
+    }
+
+    /// The document of `version` in OpenAPI 3.0.3: [`ApiDescription::document`]
+    /// converted by [`to_openapi_3_0`].
+    pub fn document_3_0(&self, version: Version) -> Value {
+        to_openapi_3_0(&self.document(version))
     }
 
     /// The full path and HTTP method of a route operation.

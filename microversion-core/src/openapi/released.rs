@@ -5,7 +5,28 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::ApiDescription;
+use super::{ApiDescription, classify_changes};
+use crate::Version;
+
+/// The OpenAPI version of a directory of frozen documents.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OpenApiVersion {
+    /// OpenAPI 3.1.0: [`ApiDescription::document`].
+    #[default]
+    V3_1,
+    /// OpenAPI 3.0.3: [`ApiDescription::document_3_0`].
+    V3_0,
+}
+
+impl OpenApiVersion {
+    /// The document of `version` in this OpenAPI version.
+    pub fn document(self, description: &ApiDescription, version: Version) -> Value {
+        match self {
+            OpenApiVersion::V3_1 => description.document(version),
+            OpenApiVersion::V3_0 => description.document_3_0(version),
+        }
+    }
+}
 
 /// The environment variable that blesses the newest version's document:
 /// `MICROVERSION_BLESS=2.97` writes (or rewrites) the committed copy of
@@ -14,7 +35,8 @@ pub const BLESS_VARIABLE: &str = "MICROVERSION_BLESS";
 
 /// Compares the document of every declared version with its committed copy
 /// `dir/<version>.json`, and fails naming each version whose contract
-/// changed, with the JSON pointer of each difference.
+/// changed, whether the change is compatible for clients or breaking, and
+/// each change with its JSON pointer ([`classify_changes`]).
 ///
 /// A version without a copy fails too, unless it is the newest declared
 /// version and [`BLESS_VARIABLE`] names it: then its copy is written. An
@@ -46,6 +68,29 @@ pub fn check_released_blessing(
     dir: impl AsRef<Path>,
     bless: Option<&str>,
 ) -> Result<(), String> {
+    check_released_as(description, dir, OpenApiVersion::V3_1, bless)
+}
+
+/// [`check_released_blessing`] of the documents in `openapi`'s version
+/// (`dir` holds the copies of that version only), with the same blessing
+/// rule: the frozen 3.0 copies beside the 3.1 ones.
+///
+/// ```no_run
+/// use microversion_core::openapi::{ApiDescription, BLESS_VARIABLE, OpenApiVersion, check_released_as};
+/// # use microversion_core::{Api, Microversion};
+/// # const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial.")]);
+///
+/// let bless = std::env::var(BLESS_VARIABLE).ok();
+/// if let Err(report) = check_released_as(&ApiDescription::new(API), "openapi/3.0", OpenApiVersion::V3_0, bless.as_deref()) {
+///     panic!("{report}");
+/// }
+/// ```
+pub fn check_released_as(
+    description: &ApiDescription,
+    dir: impl AsRef<Path>,
+    openapi: OpenApiVersion,
+    bless: Option<&str>,
+) -> Result<(), String> {
     let dir = dir.as_ref();
     let newest = description.api().compiled_max();
     let blessed = bless.and_then(|v| v.parse().ok()).filter(|v| *v == newest);
@@ -57,7 +102,7 @@ pub fn check_released_blessing(
     let mut failures = Vec::new();
     for version in description.api().history().iter().map(|m| m.version) {
         let path = dir.join(format!("{version}.json"));
-        let document = description.document(version);
+        let document = openapi.document(description, version);
         if blessed == Some(version) {
             let text = serde_json::to_string_pretty(&document).unwrap_or_default() + "\n";
             if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text)) {
@@ -88,20 +133,50 @@ pub fn check_released_blessing(
                 continue;
             }
         };
-        let mut differences = Vec::new();
-        diff("", &committed, &document, &mut differences);
-        if !differences.is_empty() {
-            let shown: Vec<String> = differences.iter().take(10).map(|d| format!("    {d}")).collect();
-            let more = differences.len().saturating_sub(10);
-            failures.push(format!(
-                "{version}: the contract of a released version changed ({} differences{}):\n{}",
-                differences.len(),
-                if more > 0 { format!(", {more} not shown") } else { String::new() },
-                shown.join("\n")
-            ));
+        if let Some(report) = report_changes(&committed, &document) {
+            failures.push(format!("{version}: {report}"));
         }
     }
     if failures.is_empty() { Ok(()) } else { Err(failures.join("\n")) }
+}
+
+/// How many changes a failure lists.
+const SHOWN: usize = 20;
+
+/// The classified changes from the `committed` document to the built one,
+/// breaking ones first, or `None` when they are equal.
+fn report_changes(committed: &Value, document: &Value) -> Option<String> {
+    if committed == document {
+        return None;
+    }
+    let mut changes: Vec<String> = Vec::new();
+    let classified = classify_changes(committed, document);
+    let breaking = classified.iter().filter(|c| c.breaking).count();
+    let mut ordered = classified.clone();
+    ordered.sort_by_key(|c| !c.breaking);
+    changes.extend(ordered.iter().map(ToString::to_string));
+    // What the classification saw no change in still differs: every raw
+    // difference, as breaking, so that no change passes unreported.
+    let mut unexplained = 0;
+    if classified.is_empty() {
+        let mut differences = Vec::new();
+        diff("", committed, document, &mut differences);
+        unexplained = differences.len().max(1);
+        changes.extend(differences.into_iter().map(|d| format!("breaking: {d}")));
+    }
+    let breaking = breaking + unexplained;
+    let verdict = if breaking > 0 {
+        format!("BREAKING for clients ({breaking} of {} changes break)", changes.len())
+    } else {
+        format!("compatible for clients ({} changes, only additions a client may ignore)", changes.len())
+    };
+    let more = changes.len().saturating_sub(SHOWN);
+    let shown: Vec<String> = changes.iter().take(SHOWN).map(|c| format!("    {c}")).collect();
+    Some(format!(
+        "the contract of a released version changed, {verdict}{}:\n{}",
+        if more > 0 { format!(", {more} not shown") } else { String::new() },
+        shown.join("\n")
+    ))
 }
 
 /// Every place where `actual` differs from `expected`, as JSON pointers
@@ -148,6 +223,20 @@ fn short(value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+
+    #[test]
+    fn a_changed_document_is_reported_compatible_or_breaking() {
+        let before = json!({"paths": {"/a": {"get": {"responses": {"200": {"description": "ok"}}}}}});
+        assert_eq!(super::report_changes(&before, &before), None);
+        let mut added = before.clone();
+        added["paths"]["/b"] = json!({"get": {"responses": {}}});
+        let report = super::report_changes(&before, &added).expect("a change");
+        assert!(report.contains("compatible for clients (1 changes"), "{report}");
+        assert!(report.contains("compatible: /paths/~1b: path added"), "{report}");
+        let report = super::report_changes(&added, &before).expect("a change");
+        assert!(report.contains("BREAKING for clients (1 of 1 changes break)"), "{report}");
+        assert!(report.contains("breaking: /paths/~1b: path removed"), "{report}");
+    }
 
     #[test]
     fn differences_are_json_pointers_with_both_values() {
