@@ -12,8 +12,9 @@ use http::StatusCode;
 use http::header::{self, HeaderValue};
 use microversion_core::openapi::DOCUMENT_CACHE_CONTROL;
 pub use microversion_core::openapi::{
-    ApiDescription, BLESS_VARIABLE, DocumentRefusal, Documents, RenderedDocument, check_released,
-    check_released_blessing,
+    ApiDescription, BLESS_VARIABLE, CONVERSION_NOTE, Change, DocumentRefusal, Documents, OPENAPI_3_0,
+    OpenApiVersion, RenderedDocument, check_released, check_released_as, check_released_blessing,
+    classify_changes, to_openapi_3_0,
 };
 use microversion_core::schema::query_to_json;
 use microversion_core::{ApiSigErrors, ErrorFormat};

@@ -53,7 +53,8 @@
 mod service;
 
 pub use microversion_core::openapi::{
-    ApiDescription, BLESS_VARIABLE, DocumentRefusal, Documents, RenderedDocument, check_released,
-    check_released_blessing,
+    ApiDescription, BLESS_VARIABLE, CONVERSION_NOTE, Change, DocumentRefusal, Documents, OPENAPI_3_0,
+    OpenApiVersion, RenderedDocument, check_released, check_released_as, check_released_blessing,
+    classify_changes, to_openapi_3_0,
 };
 pub use service::OpenApiService;
