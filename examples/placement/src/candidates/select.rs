@@ -223,10 +223,21 @@ async fn any_root_with(
 
 /// Reads the part of the provider graph the search of `groups` needs.
 pub(super) async fn load(store: &Store, groups: &[Group], wide: &Wide) -> Result<World, ApiError> {
-    store.read(async |tx| read(tx, groups, wide).await).await
+    store.read(async |tx| read(tx, groups, wide, Reach::Selected).await).await
 }
 
-async fn read(tx: &Tx, groups: &[Group], wide: &Wide) -> Result<World, ApiError> {
+/// Which trees [`read`] reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// Those the request can reach.
+    Selected,
+    /// Every tree (what the search read before it selected; the tests'
+    /// measure of the selection).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Everything,
+}
+
+async fn read(tx: &Tx, groups: &[Group], wide: &Wide, reach: Reach) -> Result<World, ApiError> {
     let class_ids: HashMap<String, i64> = tx
         .query_map("SELECT name, id FROM resource_classes", params![], |r| Ok((r.get(0)?, r.get(1)?)))
         .await?
@@ -307,6 +318,13 @@ async fn read(tx: &Tx, groups: &[Group], wide: &Wide) -> Result<World, ApiError>
         .await?,
     );
 
+    if reach == Reach::Everything {
+        roots = tx
+            .query_map("SELECT root_id FROM resource_providers", params![], |r| r.get(0))
+            .await?
+            .into_iter()
+            .collect();
+    }
     let roots = ids(&roots);
     let mut providers: Vec<(i64, String, Option<i64>, i64)> = by_chunks(
         tx,
@@ -408,3 +426,6 @@ async fn read(tx: &Tx, groups: &[Group], wide: &Wide) -> Result<World, ApiError>
     let by_uuid = nodes.iter().enumerate().map(|(i, n)| (n.uuid.clone(), i)).collect();
     Ok(World { nodes, by_uuid, class_ids, traits, has_trees, in_aggs_anywhere, root_required })
 }
+
+#[cfg(test)]
+mod tests;
