@@ -874,19 +874,19 @@ fn single_provider(
         let mut mappings = BTreeMap::new();
         mappings.insert(g.group.suffix.clone(), BTreeSet::from([rp]));
         let areq = AReq { anchor: world.nodes[rp].root, use_same_provider: false, resources, mappings };
+        let shared: Vec<AReq> = if world.nodes[rp].traits.contains(SHARES) {
+            anchors_for(world, rp)
+                .into_iter()
+                .filter(|&anchor| anchor != root && wide.in_filtered_anchors(anchor))
+                .map(|anchor| AReq { anchor, ..areq.clone() })
+                .collect()
+        } else {
+            Vec::new()
+        };
         if wide.in_filtered_anchors(root) {
-            out.push(areq.clone());
+            out.push(areq);
         }
-        if world.nodes[rp].traits.contains(SHARES) {
-            for anchor in anchors_for(world, rp) {
-                if anchor == root || !wide.in_filtered_anchors(anchor) {
-                    continue;
-                }
-                let mut copy = areq.clone();
-                copy.anchor = anchor;
-                out.push(copy);
-            }
-        }
+        out.extend(shared);
     }
     out
 }
@@ -936,7 +936,7 @@ fn same_subtree(world: &World, providers: &BTreeSet<usize>) -> bool {
 }
 
 /// Allocation requests by group suffix, in the order of the groups.
-type BySuffix = Vec<(String, Vec<AReq>)>;
+type BySuffix<'a> = Vec<(&'a str, Vec<&'a AReq>)>;
 
 /// The whole search: allocation requests and the providers to summarize
 /// (in the order of their summaries).
@@ -1006,7 +1006,7 @@ fn search(
         candidates.push((group.suffix.clone(), areqs));
     }
     // Placement's `_merge_candidates`.
-    let mut by_anchor: Vec<(usize, BySuffix)> = Vec::new();
+    let mut by_anchor: Vec<(usize, BySuffix<'_>)> = Vec::new();
     let mut anchor_index: HashMap<usize, usize> = HashMap::new();
     for (suffix, areqs) in &candidates {
         for areq in areqs {
@@ -1016,8 +1016,8 @@ fn search(
             });
             let lists = &mut by_anchor[index].1;
             match lists.iter_mut().find(|(s, _)| s == suffix) {
-                Some((_, list)) => list.push(areq.clone()),
-                None => lists.push((suffix.clone(), vec![areq.clone()])),
+                Some((_, list)) => list.push(areq),
+                None => lists.push((suffix, vec![areq])),
             }
         }
     }
@@ -1046,7 +1046,7 @@ fn search(
             }
         }
         // Lists in the order of the groups.
-        let ordered: Vec<Vec<AReq>> = candidates
+        let ordered: Vec<Vec<&AReq>> = candidates
             .iter()
             .map(|(s, _)| lists.iter().find(|(x, _)| x == s).map(|(_, l)| l.clone()).unwrap_or_default())
             .collect();

@@ -104,50 +104,33 @@ async fn in_aggregates(tx: &Tx, member_of: &[Vec<String>]) -> Result<BTreeSet<i6
     Ok(out.unwrap_or_default())
 }
 
+/// The providers of the tree of the provider `tree` names.
+async fn tree_members(tx: &Tx, tree: &str) -> Result<BTreeSet<i64>, ApiError> {
+    Ok(tx
+        .query_map(
+            "SELECT p.id FROM resource_providers p JOIN resource_providers t ON t.root_id = p.root_id \
+             WHERE t.uuid = $1",
+            params![tree_uuid(tree)],
+            |r| r.get(0),
+        )
+        .await?
+        .into_iter()
+        .collect())
+}
+
 /// The providers a group's search may keep before capacity, when its
-/// `in_tree` or `member_of` narrows them (`None`: every provider).
-/// `spanning`: the group may be met by several providers of a tree, and
-/// `member_of` then keeps a provider whose root is in the aggregates.
-async fn scope(
-    tx: &Tx,
-    group: &Group,
-    in_aggs: &BTreeSet<i64>,
-    spanning: bool,
-) -> Result<Option<BTreeSet<i64>>, ApiError> {
-    let mut scope: Option<BTreeSet<i64>> = None;
-    if let Some(tree) = &group.in_tree {
-        let tree: BTreeSet<i64> = tx
-            .query_map(
-                "SELECT p.id FROM resource_providers p JOIN resource_providers t ON t.root_id = p.root_id \
-                 WHERE t.uuid = $1",
-                params![tree_uuid(tree)],
-                |r| r.get(0),
-            )
-            .await?
-            .into_iter()
-            .collect();
-        scope = Some(tree);
-    }
-    if !group.member_of.is_empty() {
-        let mut members = in_aggs.clone();
-        if spanning && !in_aggs.is_empty() {
-            members.extend(
-                by_chunks(
-                    tx,
-                    "SELECT id FROM resource_providers WHERE root_id IN ",
-                    &ids(in_aggs),
-                    "",
-                    |r| r.get::<i64>(0),
-                )
-                .await?,
-            );
-        }
-        scope = Some(match scope {
-            None => members,
-            Some(tree) => &tree & &members,
-        });
-    }
-    Ok(scope)
+/// `in_tree` or `member_of` narrows them (`None`: every provider), each
+/// provider on its own: the tree's, in the aggregates.
+async fn scope(tx: &Tx, group: &Group, in_aggs: &BTreeSet<i64>) -> Result<Option<BTreeSet<i64>>, ApiError> {
+    let tree = match &group.in_tree {
+        Some(tree) => Some(tree_members(tx, tree).await?),
+        None => None,
+    };
+    Ok(match (tree, group.member_of.is_empty()) {
+        (tree, true) => tree,
+        (None, false) => Some(in_aggs.clone()),
+        (Some(tree), false) => Some(&tree & in_aggs),
+    })
 }
 
 /// The statement selecting (provider, root) of the providers with room for
@@ -231,10 +214,13 @@ pub(super) async fn load(store: &Store, groups: &[Group], wide: &Wide) -> Result
 enum Reach {
     /// Those the request can reach.
     Selected,
-    /// Every tree (what the search read before it selected; the tests'
-    /// measure of the selection).
+    /// Every tree (the tests' measure of the selection).
     #[cfg_attr(not(test), allow(dead_code))]
     Everything,
+    /// Those the request can reach, even when it can reach most of the
+    /// cloud (the tests' way to the selection on any cloud).
+    #[cfg_attr(not(test), allow(dead_code))]
+    AlwaysSelected,
 }
 
 async fn read(tx: &Tx, groups: &[Group], wide: &Wide, reach: Reach) -> Result<World, ApiError> {
@@ -243,12 +229,9 @@ async fn read(tx: &Tx, groups: &[Group], wide: &Wide, reach: Reach) -> Result<Wo
         .await?
         .into_iter()
         .collect();
-    let traits: BTreeSet<String> =
-        tx.query_map("SELECT name FROM traits", params![], |r| r.get(0)).await?.into_iter().collect();
-    let has_trees =
-        tx.exists("SELECT 1 FROM resource_providers WHERE parent_id IS NOT NULL LIMIT 1", params![]).await?;
-    let sharing: BTreeSet<i64> = tx
-        .query_map("SELECT provider_id FROM provider_traits WHERE trait = $1", params![SHARES], |r| r.get(0))
+    // Every trait, with its place in the order they were made.
+    let trait_ids: HashMap<String, i64> = tx
+        .query_map("SELECT name, rowid FROM traits", params![], |r| Ok((r.get(0)?, r.get(1)?)))
         .await?
         .into_iter()
         .collect();
@@ -257,7 +240,82 @@ async fn read(tx: &Tx, groups: &[Group], wide: &Wide, reach: Reach) -> Result<Wo
     } else {
         any_root_with(tx, &wide.root_required, &wide.root_forbidden).await?
     };
+    let mut in_aggs = Vec::with_capacity(groups.len());
+    for group in groups {
+        in_aggs.push(in_aggregates(tx, &group.member_of).await?);
+    }
+    let in_aggs_anywhere =
+        groups.iter().zip(&in_aggs).map(|(g, aggs)| g.member_of.is_empty() || !aggs.is_empty()).collect();
+    let selected = match reach {
+        Reach::Selected => selected_roots(tx, groups, &in_aggs, true).await?,
+        Reach::AlwaysSelected => selected_roots(tx, groups, &in_aggs, false).await?,
+        Reach::Everything => None,
+    };
+    let (nodes, has_trees) = match selected {
+        Some((roots, has_trees)) => (read_trees(tx, Some(&roots), &trait_ids).await?, has_trees),
+        None => {
+            let nodes = read_trees(tx, None, &trait_ids).await?;
+            let has_trees = nodes.iter().any(|n| n.parent.is_some());
+            (nodes, has_trees)
+        }
+    };
+    let by_uuid = nodes.iter().enumerate().map(|(i, n)| (n.uuid.clone(), i)).collect();
+    let traits = trait_ids.into_keys().collect();
+    Ok(World { nodes, by_uuid, class_ids, traits, has_trees, in_aggs_anywhere, root_required })
+}
 
+/// A request may select this share of the providers, at most, for its
+/// trees to be read by root; past it, reading every tree costs less (a
+/// whole table in one pass rather than an index probe per provider).
+const SELECTIVE: usize = 8;
+
+/// The roots of the trees the request can reach (see the module's
+/// comment), and whether the cloud has any tree; `None` when a request
+/// group with resources is narrowed by neither `in_tree` nor `member_of`,
+/// or to more than one [`SELECTIVE`]th of the providers (unless not
+/// `bounded`).
+async fn selected_roots(
+    tx: &Tx,
+    groups: &[Group],
+    in_aggs: &[BTreeSet<i64>],
+    bounded: bool,
+) -> Result<Option<(Vec<i64>, bool)>, ApiError> {
+    // Per group, whether it may find anything, and its scope.
+    let mut scopes: Vec<(bool, Option<BTreeSet<i64>>)> = Vec::with_capacity(groups.len());
+    let mut selected = 0;
+    for (group, aggs) in groups.iter().zip(in_aggs) {
+        if group.resources.is_empty() || (!group.member_of.is_empty() && aggs.is_empty()) {
+            scopes.push((false, None));
+            continue;
+        }
+        let scope = scope(tx, group, aggs).await?;
+        match &scope {
+            Some(scope) => selected += scope.len(),
+            None if bounded => return Ok(None),
+            None => {}
+        }
+        scopes.push((true, scope));
+    }
+    if bounded {
+        // The ids count the providers made (MAX(id), one index probe).
+        let made: i64 = tx
+            .query_row(
+                "SELECT CAST(COALESCE(MAX(id), 0) AS BIGINT) FROM resource_providers",
+                params![],
+                |r| r.get(0),
+            )
+            .await?;
+        if selected * SELECTIVE > made.max(0) as usize {
+            return Ok(None);
+        }
+    }
+    let has_trees =
+        tx.exists("SELECT 1 FROM resource_providers WHERE parent_id IS NOT NULL LIMIT 1", params![]).await?;
+    let sharing: BTreeSet<i64> = tx
+        .query_map("SELECT provider_id FROM provider_traits WHERE trait = $1", params![SHARES], |r| r.get(0))
+        .await?
+        .into_iter()
+        .collect();
     let mut roots: BTreeSet<i64> = BTreeSet::new();
     roots.extend(
         by_chunks(tx, "SELECT root_id FROM resource_providers WHERE id IN ", &ids(&sharing), "", |r| {
@@ -266,39 +324,49 @@ async fn read(tx: &Tx, groups: &[Group], wide: &Wide, reach: Reach) -> Result<Wo
         .await?,
     );
     let mut sharing_with_room: BTreeSet<i64> = BTreeSet::new();
-    let mut in_aggs_anywhere = Vec::with_capacity(groups.len());
-    for group in groups {
-        let in_aggs = in_aggregates(tx, &group.member_of).await?;
-        in_aggs_anywhere.push(group.member_of.is_empty() || !in_aggs.is_empty());
-        if group.resources.is_empty() || (!group.member_of.is_empty() && in_aggs.is_empty()) {
+    for ((group, aggs), (may_find, scope)) in groups.iter().zip(in_aggs).zip(scopes) {
+        if !may_find {
             continue;
         }
         // The search spans a tree for the group unless one provider must
-        // meet it, or the cloud has neither trees nor sharing providers.
+        // meet it, or the cloud has neither trees nor sharing providers;
+        // spanning, `member_of` also keeps the providers whose root is in
+        // the aggregates.
         let spanning = !group.use_same_provider && (has_trees || !sharing.is_empty());
-        let scope = scope(tx, group, &in_aggs, spanning).await?.map(|s| ids(&s));
+        let mut scope = scope;
+        if let Some(scope) = scope.as_mut()
+            && spanning
+            && !group.member_of.is_empty()
+        {
+            let below: BTreeSet<i64> =
+                by_chunks(tx, "SELECT id FROM resource_providers WHERE root_id IN ", &ids(aggs), "", |r| {
+                    r.get::<i64>(0)
+                })
+                .await?
+                .into_iter()
+                .collect();
+            scope.extend(match &group.in_tree {
+                Some(tree) => &below & &tree_members(tx, tree).await?,
+                None => below,
+            });
+        }
+        let scope = scope.map(|scope| ids(&scope));
         for (class, amount) in &group.resources {
             if *amount > MAX_INT {
                 continue;
             }
-            let found: Vec<(i64, i64)> = match &scope {
-                None => {
-                    let sql = fits(class, *amount, group, spanning, None);
-                    tx.query_sql(&sql, |r| Ok((r.get(0)?, r.get(1)?))).await?
-                }
+            let statements: Vec<Sql> = match &scope {
                 Some(scope) => {
-                    let mut found = Vec::new();
-                    for chunk in chunks(scope) {
-                        let sql = fits(class, *amount, group, spanning, Some(chunk));
-                        found.extend(tx.query_sql(&sql, |r| Ok((r.get::<i64>(0)?, r.get::<i64>(1)?))).await?);
-                    }
-                    found
+                    chunks(scope).map(|c| fits(class, *amount, group, spanning, Some(c))).collect()
                 }
+                None => vec![fits(class, *amount, group, spanning, None)],
             };
-            for (id, root) in found {
-                roots.insert(root);
-                if sharing.contains(&id) {
-                    sharing_with_room.insert(id);
+            for sql in statements {
+                for (id, root) in tx.query_sql(&sql, |r| Ok((r.get::<i64>(0)?, r.get::<i64>(1)?))).await? {
+                    roots.insert(root);
+                    if sharing.contains(&id) {
+                        sharing_with_room.insert(id);
+                    }
                 }
             }
         }
@@ -317,32 +385,61 @@ async fn read(tx: &Tx, groups: &[Group], wide: &Wide, reach: Reach) -> Result<Wo
         )
         .await?,
     );
+    Ok(Some((ids(&roots), has_trees)))
+}
 
-    if reach == Reach::Everything {
-        roots = tx
-            .query_map("SELECT root_id FROM resource_providers", params![], |r| r.get(0))
-            .await?
-            .into_iter()
-            .collect();
+/// The rows of `select` (a whole table), or, given `roots`, of those trees
+/// only (`of_trees` opening the condition on them, `close` ending it),
+/// then `tail`; each read by `f`.
+async fn tree_rows<T>(
+    tx: &Tx,
+    roots: Option<&[i64]>,
+    (select, of_trees, close, tail): (&'static str, &'static str, &'static str, &'static str),
+    f: impl Fn(&Row) -> Result<T, ApiError>,
+) -> Result<Vec<T>, ApiError> {
+    let Some(roots) = roots else {
+        let mut sql = Sql::new(select);
+        sql.push(tail);
+        return tx.query_sql(&sql, f).await;
+    };
+    let mut out = Vec::new();
+    for chunk in chunks(roots) {
+        let mut sql = Sql::new(select);
+        sql.push(of_trees).list(chunk).push(close).push(tail);
+        out.extend(tx.query_sql(&sql, &f).await?);
     }
-    let roots = ids(&roots);
-    let mut providers: Vec<(i64, String, Option<i64>, i64)> = by_chunks(
+    Ok(out)
+}
+
+/// The condition on a row of a provider of the trees, and its end.
+const OF_TREES: &str = " WHERE provider_id IN (SELECT id FROM resource_providers WHERE root_id IN ";
+
+/// The providers of the trees with `roots` (every provider without), by
+/// id, with their inventories, usages, traits (in the order of
+/// `trait_ids`) and aggregates.
+async fn read_trees(
+    tx: &Tx,
+    roots: Option<&[i64]>,
+    trait_ids: &HashMap<String, i64>,
+) -> Result<Vec<Node>, ApiError> {
+    let mut providers: Vec<(i64, String, Option<i64>, i64)> = tree_rows(
         tx,
-        "SELECT id, uuid, parent_id, root_id FROM resource_providers WHERE root_id IN ",
-        &roots,
-        "",
+        roots,
+        ("SELECT id, uuid, parent_id, root_id FROM resource_providers", " WHERE root_id IN ", "", ""),
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )
     .await?;
     providers.sort_by_key(|p| p.0);
-    providers.dedup_by_key(|p| p.0);
-    let inventories = by_chunks(
+    let inventories = tree_rows(
         tx,
-        "SELECT i.provider_id, i.resource_class, i.total, i.reserved, i.allocation_ratio, i.min_unit, \
-         i.max_unit, i.step_size FROM inventories i JOIN resource_providers p ON p.id = i.provider_id \
-         WHERE p.root_id IN ",
-        &roots,
-        "",
+        roots,
+        (
+            "SELECT provider_id, resource_class, total, reserved, allocation_ratio, min_unit, max_unit, \
+             step_size FROM inventories",
+            OF_TREES,
+            ")",
+            "",
+        ),
         |r| {
             let inv = Inv {
                 total: r.get(2)?,
@@ -357,32 +454,27 @@ async fn read(tx: &Tx, groups: &[Group], wide: &Wide, reach: Reach) -> Result<Wo
         },
     )
     .await?;
-    let used = by_chunks(
+    let used = tree_rows(
         tx,
-        "SELECT a.provider_id, a.resource_class, CAST(SUM(a.used) AS BIGINT) FROM allocations a \
-         JOIN resource_providers p ON p.id = a.provider_id WHERE p.root_id IN ",
-        &roots,
-        " GROUP BY a.provider_id, a.resource_class",
+        roots,
+        (
+            "SELECT provider_id, resource_class, CAST(SUM(used) AS BIGINT) FROM allocations",
+            OF_TREES,
+            ")",
+            " GROUP BY provider_id, resource_class",
+        ),
         |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?, r.get::<i64>(2)?)),
     )
     .await?;
-    // A provider's traits in the order they were made (each provider's
-    // rows come in one chunk, so its order holds).
-    let provider_traits = by_chunks(
+    let provider_traits =
+        tree_rows(tx, roots, ("SELECT provider_id, trait FROM provider_traits", OF_TREES, ")", ""), |r| {
+            Ok((r.get::<i64>(0)?, r.get::<String>(1)?))
+        })
+        .await?;
+    let aggregates = tree_rows(
         tx,
-        "SELECT pt.provider_id, pt.trait FROM provider_traits pt JOIN resource_providers p ON p.id = pt.provider_id \
-         JOIN traits t ON t.name = pt.trait WHERE p.root_id IN ",
-        &roots,
-        " ORDER BY t.rowid",
-        |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?)),
-    )
-    .await?;
-    let aggregates = by_chunks(
-        tx,
-        "SELECT g.provider_id, g.aggregate FROM provider_aggregates g \
-         JOIN resource_providers p ON p.id = g.provider_id WHERE p.root_id IN ",
-        &roots,
-        "",
+        roots,
+        ("SELECT provider_id, aggregate FROM provider_aggregates", OF_TREES, ")", ""),
         |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?)),
     )
     .await?;
@@ -418,13 +510,16 @@ async fn read(tx: &Tx, groups: &[Group], wide: &Wide, reach: Reach) -> Result<Wo
             nodes[i].trait_order.push(name);
         }
     }
+    // A provider's traits in the order they were made (Placement's ids).
+    for node in &mut nodes {
+        node.trait_order.sort_by_key(|name| trait_ids.get(name).copied().unwrap_or(i64::MAX));
+    }
     for (id, agg) in aggregates {
         if let Some(&i) = index.get(&id) {
             nodes[i].aggregates.insert(agg);
         }
     }
-    let by_uuid = nodes.iter().enumerate().map(|(i, n)| (n.uuid.clone(), i)).collect();
-    Ok(World { nodes, by_uuid, class_ids, traits, has_trees, in_aggs_anywhere, root_required })
+    Ok(nodes)
 }
 
 #[cfg(test)]
