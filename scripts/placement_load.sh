@@ -8,11 +8,24 @@
 # 1. the request mix below with wrk: requests per second, p50 and p99;
 # 2. Placement's own perfload job (PyPI `placeload`): the time to load
 #    1,000 providers (each with inventory, the aggregate and traits), then
-#    the best of five times of the job's allocation-candidates query; then
-#    again at $LARGE providers.
+#    the best of five times of the job's allocation-candidates query and
+#    of two queries that select 10 providers: one whose `member_of` names
+#    an aggregate of 10 providers of this script's own, one whose `in_tree`
+#    names a tree of 10 (made for the query, then deleted, so that the
+#    cloud stays as flat as perfload's); then again at $LARGE providers,
+#    and, when $LARGE2 is set, at $LARGE2 for this repository's Placement
+#    only (the real one loads some 15 providers a second here: 100,000
+#    would take about two hours);
+# 3. Placement's nested perfload job (gate/perfload-nested-runner.sh):
+#    $NESTED trees of its gabbit's topology (gate/gabbits/nested-perfload.yaml:
+#    a compute node, two NUMA nodes, four devices; 7 providers a tree),
+#    loaded by this script's own client with 8 connections (not 1,000 runs
+#    of gabbi-run), then the best of five times of the job's query.
 #
 #   scripts/placement_load.sh            # 20 s per server, 8 connections
-#   DURATION=60s CONNECTIONS=16 LARGE=0 scripts/placement_load.sh
+#   DURATION=60s CONNECTIONS=16 LARGE=0 NESTED=0 scripts/placement_load.sh
+#   LARGE2=100000 scripts/placement_load.sh   # and 100,000 providers (ours)
+#   REAL=0 LARGE=0 LARGE2=100000 NESTED=0 scripts/placement_load.sh  # ours alone
 #
 # The real Placement runs under gunicorn (`placement.wsgi.api:application`,
 # its WSGI entry point) with as many sync workers as this example has actix
@@ -35,6 +48,9 @@ cd "$(dirname "$0")/.."
 DURATION=${DURATION:-20s}
 CONNECTIONS=${CONNECTIONS:-8}
 LARGE=${LARGE:-10000}
+LARGE2=${LARGE2:-0}
+REAL=${REAL:-1}
+NESTED=${NESTED:-1000}
 WORK=${PLACEMENT_LOAD_DIR:-${CARGO_TARGET_DIR:-$PWD/target}/placement-load}
 OURS_PORT=${OURS_PORT:-18801}
 REAL_PORT=${REAL_PORT:-18802}
@@ -77,7 +93,7 @@ if [ ${#as_pg[@]} != 0 ]; then chown postgres "$pgdir"; fi
 "${as_pg[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w -t 60 \
   -o "-p $PG_PORT -k $pgdir -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
 PG="placement@127.0.0.1:$PG_PORT"
-for db in ours real ours_perf real_perf; do
+for db in ours real ours_perf real_perf ours_nested real_nested; do
   psql -q "postgres://$PG/postgres" -c "CREATE DATABASE $db"
 done
 
@@ -103,6 +119,7 @@ real_conf() {
 }
 real_conf real
 real_conf real_perf
+real_conf real_nested
 
 H=(-H 'OpenStack-API-Version: placement 1.39' -H 'X-Auth-Token: admin' -H 'Content-Type: application/json')
 wait_up() {
@@ -117,11 +134,13 @@ wait_up() {
 start_servers() {
   "$ours_bin" --listen "127.0.0.1:$OURS_PORT" --database "postgres://$PG/ours$1" >>"$WORK/run/ours.log" 2>&1 &
   pids+=($!)
-  OS_PLACEMENT_CONFIG_DIR="$WORK/run/conf-real$1" "$venv/bin/gunicorn" --workers "$WORKERS" \
-    --bind "127.0.0.1:$REAL_PORT" --log-level warning placement.wsgi.api:application >>"$WORK/run/real.log" 2>&1 &
-  pids+=($!)
   wait_up "http://127.0.0.1:$OURS_PORT"
-  wait_up "http://127.0.0.1:$REAL_PORT"
+  if [ "$REAL" = 1 ]; then
+    OS_PLACEMENT_CONFIG_DIR="$WORK/run/conf-real$1" "$venv/bin/gunicorn" --workers "$WORKERS" \
+      --bind "127.0.0.1:$REAL_PORT" --log-level warning placement.wsgi.api:application >>"$WORK/run/real.log" 2>&1 &
+    pids+=($!)
+    wait_up "http://127.0.0.1:$REAL_PORT"
+  fi
 }
 seed() {
   local base=$1
@@ -184,9 +203,11 @@ port_of() { if [ "$1" = real ]; then echo "$REAL_PORT"; else echo "$OURS_PORT"; 
 # 1. The mix.
 start_servers ""
 seed "http://127.0.0.1:$OURS_PORT"
-seed "http://127.0.0.1:$REAL_PORT"
+if [ "$REAL" = 1 ]; then seed "http://127.0.0.1:$REAL_PORT"; fi
 printf '%-30s %10s %9s %9s %10s %8s\n' "server (PostgreSQL)" "req/s" "p50 ms" "p99 ms" requests non-2xx
-for which in ours real; do
+servers=(ours)
+if [ "$REAL" = 1 ]; then servers+=(real); fi
+for which in "${servers[@]}"; do
   port=$(port_of $which)
   # A short warm-up, then the measured run.
   wrk -t "$CONNECTIONS" -c "$CONNECTIONS" -d 3s -s "$WORK/run/mix.lua" "http://127.0.0.1:$port" >/dev/null
@@ -198,43 +219,184 @@ done
 stop_servers
 
 # 2. Placement's perfload job (its gate/perfload-runner.sh): placeload's
-# providers in its aggregate, then its query.
+# providers in its aggregate, then its query; and the two queries that
+# select 10 providers.
 AGGREGATE=14a5c8a3-5a99-4e8f-88be-00d85fcb1c17
 QUERY="resources=VCPU:1,DISK_GB:10,MEMORY_MB:256&member_of=$AGGREGATE&required=HW_CPU_X86_AVX2"
-# The best of five times of the query on $1, and how many candidates it gave.
+AGG10=5e1ec7ed-0000-4000-8000-00000000a010
+TREE10=5e1ec7ed-0000-4000-8000-000000000000
+MEMBER_QUERY="resources=VCPU:1&member_of=$AGG10"
+TREE_QUERY="resources=VCPU:1&in_tree=$TREE10"
+# The best of five times of query $2 on $1, and how many candidates it gave.
 query_time() {
   local times=() t
   for _ in 1 2 3 4 5; do
     t=$(curl -fs -o "$WORK/run/candidates.json" -w '%{time_total}' -H 'OpenStack-API-Version: placement latest' \
-      -H 'X-Auth-Token: admin' "$1/allocation_candidates?$QUERY")
+      -H 'X-Auth-Token: admin' "$1/allocation_candidates?$2")
     times+=("$t")
   done
   python3 - "$WORK/run/candidates.json" "${times[@]}" <<'EOF'
 import json, sys
 n = len(json.load(open(sys.argv[1]))["allocation_requests"])
-print(f"{min(map(float, sys.argv[2:])):.3f} {n}")
+print(f"{min(map(float, sys.argv[2:])):.4f} {n}")
 EOF
 }
-# Seconds for placeload to add $2 providers on $1.
-load_time() {
+# Seconds for command "$@" to run.
+seconds() {
   local start end
   start=$(date +%s.%N)
-  "$venv/bin/placeload" "$1" "$2" >"$WORK/run/placeload.log" 2>&1
+  "$@" >"$WORK/run/load.log" 2>&1
   end=$(date +%s.%N)
   python3 -c "print(f'{$end - $start:.2f}')"
 }
+# Placeload's $2 providers on $1, at most 9,000 a run: placeload runs a
+# fifth of its providers at once, each on a connection of its own, and
+# 18,000 at once fail.
+placeload() {
+  local left=$2
+  while [ "$left" -gt 0 ]; do
+    "$venv/bin/placeload" "$1" $((left < 9000 ? left : 9000))
+    left=$((left - 9000))
+  done
+}
+# A provider $2 (child of $3 if given) on $1 with inventory; its generation
+# is 1 then.
+provider() {
+  local parent=${3:+, \"parent_provider_uuid\": \"$3\"}
+  curl -fs "${H[@]}" -X POST "$1/resource_providers" -d "{\"name\": \"$2\", \"uuid\": \"$2\"$parent}" >/dev/null
+  curl -fs "${H[@]}" -X PUT "$1/resource_providers/$2/inventories" \
+    -d '{"resource_provider_generation": 0, "inventories": {"VCPU": {"total": 8}, "MEMORY_MB": {"total": 4096}}}' >/dev/null
+}
+sel_uuid() { printf '5e1ec7ed-0000-4000-8000-%012d' "$1"; }
+# Ten providers of their own in aggregate $AGG10 on $1.
+add_member10() {
+  for i in $(seq 101 110); do
+    provider "$1" "$(sel_uuid "$i")"
+    curl -fs "${H[@]}" -X PUT "$1/resource_providers/$(sel_uuid "$i")/aggregates" \
+      -d "{\"resource_provider_generation\": 1, \"aggregates\": [\"$AGG10\"]}" >/dev/null
+  done
+}
+# The tree $TREE10 of 10 providers on $1 (a root and nine children); its
+# deletion, children first.
+add_tree10() {
+  provider "$1" "$TREE10"
+  for i in $(seq 1 9); do provider "$1" "$(sel_uuid "$i")" "$TREE10"; done
+}
+del_tree10() {
+  for i in $(seq 1 9); do curl -fs "${H[@]}" -X DELETE "$1/resource_providers/$(sel_uuid "$i")" >/dev/null; done
+  curl -fs "${H[@]}" -X DELETE "$1/resource_providers/$TREE10" >/dev/null
+}
+declare -A RESULT
+# Adds $3 providers with placeload on server $1 (at $2) to reach $4, then
+# times the three queries there: one line of the table.
+measure() {
+  local which=$1 base=$2 add=$3 size=$4 load q qn m mn t tn
+  load=$(seconds placeload "$base" "$add")
+  read -r q qn <<<"$(query_time "$base" "$QUERY")"
+  read -r m mn <<<"$(query_time "$base" "$MEMBER_QUERY")"
+  add_tree10 "$base"
+  read -r t tn <<<"$(query_time "$base" "$TREE_QUERY")"
+  del_tree10 "$base"
+  RESULT[$which,$size,q]=$q
+  RESULT[$which,$size,m]=$m
+  RESULT[$which,$size,t]=$t
+  printf '%-30s %9s %9s %18s %18s %18s\n' "$(name_of "$which")" "$size" "$load" "$q ($qn)" "$m ($mn)" "$t ($tn)"
+}
+ratio() { python3 -c "print(f'{$1 / $2:.1f}')"; }
 start_servers _perf
-printf '\n%-30s %12s %16s %16s\n' "server (PostgreSQL)" "load 1000 s" "query s (n)" "at $LARGE s (n)"
-for which in ours real; do
+printf '\n%-30s %9s %9s %18s %18s %18s\n' "server (PostgreSQL)" providers "load s" "perfload q s (n)" \
+  "member_of 10 s (n)" "in_tree 10 s (n)"
+sizes=(1000)
+if [ "$LARGE" -gt 1000 ]; then sizes+=("$LARGE"); fi
+for which in "${servers[@]}"; do
   base="http://127.0.0.1:$(port_of $which)"
-  load=$(load_time "$base" 1000)
-  read -r q1 n1 <<<"$(query_time "$base")"
-  large=-
-  if [ "$LARGE" -gt 1000 ]; then
-    load_time "$base" $((LARGE - 1000)) >/dev/null
-    read -r q2 n2 <<<"$(query_time "$base")"
-    large="$q2 ($n2)"
+  add_member10 "$base"
+  have=10
+  for size in "${sizes[@]}"; do
+    measure "$which" "$base" $((size - have)) "$size"
+    have=$size
+  done
+  if [ "$which" = ours ] && [ "$LARGE2" -gt "$have" ]; then
+    measure ours "$base" $((LARGE2 - have)) "$LARGE2"
   fi
-  printf '%-30s %12s %16s %16s\n' "$(name_of $which)" "$load" "$q1 ($n1)" "$large"
 done
+stop_servers
+echo
+if [ "$REAL" = 1 ]; then
+  for size in "${sizes[@]}"; do
+    echo "perfload query at $size providers: the real Placement's time / ours: $(ratio "${RESULT[real,$size,q]}" "${RESULT[ours,$size,q]}")"
+  done
+fi
+more=("${sizes[@]:1}")
+if [ "$LARGE2" -gt 1000 ]; then more+=("$LARGE2"); fi
+for size in "${more[@]}"; do
+  echo "ours at $size providers / at 1000: member_of 10 $(ratio "${RESULT[ours,$size,m]}" "${RESULT[ours,1000,m]}")," \
+    "in_tree 10 $(ratio "${RESULT[ours,$size,t]}" "${RESULT[ours,1000,t]}")"
+done
+
+# 3. Placement's nested perfload job: $NESTED trees, then its query.
+NESTED_QUERY="resources=DISK_GB:10&required=COMPUTE_VOLUME_MULTI_ATTACH&resources_COMPUTE=VCPU:1,MEMORY_MB:256&required_COMPUTE=CUSTOM_FOO&resources_FPGA=FPGA:1&group_policy=none&same_subtree=_COMPUTE,_FPGA"
+cat >"$WORK/run/nested.py" <<'EOF'
+# Placement's gate/gabbits/nested-perfload.yaml, argv[2] times on argv[1],
+# 8 trees at once.
+import concurrent.futures, http.client, json, sys, urllib.parse, uuid
+
+base = urllib.parse.urlsplit(sys.argv[1])
+HEADERS = {"OpenStack-API-Version": "placement latest", "X-Auth-Token": "admin",
+           "Content-Type": "application/json", "Accept": "application/json"}
+NUMA0 = {"VCPU": {"total": 4, "reserved": 2},
+         "MEMORY_MB": {"total": 2048, "min_unit": 512, "step_size": 256}}
+NUMA1 = {"VCPU": {"total": 4}, "MEMORY_MB": {"total": 2048, "min_unit": 256, "max_unit": 1024}}
+
+def call(conn, method, path, body=None):
+    conn.request(method, path, json.dumps(body) if body is not None else None, HEADERS)
+    res = conn.getresponse()
+    res.read()
+    if res.status >= 300:
+        raise SystemExit(f"{method} {path}: {res.status}")
+
+def provider(conn, name, inventories, traits=(), parent=None):
+    uu = str(uuid.uuid4())
+    body = {"uuid": uu, "name": f"{name}-{uu}"}
+    if parent:
+        body["parent_provider_uuid"] = parent
+    call(conn, "POST", "/resource_providers", body)
+    call(conn, "PUT", f"/resource_providers/{uu}/inventories",
+         {"resource_provider_generation": 0, "inventories": inventories})
+    if traits:
+        call(conn, "PUT", f"/resource_providers/{uu}/traits",
+             {"resource_provider_generation": 1, "traits": list(traits)})
+    return uu
+
+def tree(_):
+    conn = http.client.HTTPConnection(base.hostname, base.port)
+    cn1 = provider(conn, "cn1", {"DISK_GB": {"total": 20480}}, ["COMPUTE_VOLUME_MULTI_ATTACH"])
+    n0 = provider(conn, "numa 0", NUMA0, ["HW_NUMA_ROOT"], cn1)
+    provider(conn, "fpga0-0", {"FPGA": {"total": 1}}, parent=n0)
+    provider(conn, "pgpu0-0", {"VGPU": {"total": 8}}, parent=n0)
+    n1 = provider(conn, "numa 1", NUMA1, ["HW_NUMA_ROOT", "CUSTOM_FOO"], cn1)
+    provider(conn, "fpga1-0", {"FPGA": {"total": 1}}, parent=n1)
+    provider(conn, "fpga1-1", {"FPGA": {"total": 1}}, parent=n1)
+    conn.close()
+
+conn = http.client.HTTPConnection(base.hostname, base.port)
+call(conn, "PUT", "/traits/CUSTOM_FOO")
+with concurrent.futures.ThreadPoolExecutor(8) as pool:
+    list(pool.map(tree, range(int(sys.argv[2]))))
+EOF
+if [ "$NESTED" -gt 0 ]; then
+  start_servers _nested
+  printf '\n%-30s %9s %9s %18s\n' "server (PostgreSQL)" trees "load s" "nested q s (n)"
+  for which in "${servers[@]}"; do
+    base="http://127.0.0.1:$(port_of $which)"
+    load=$(seconds "$venv/bin/python" "$WORK/run/nested.py" "$base" "$NESTED")
+    read -r q qn <<<"$(query_time "$base" "$NESTED_QUERY")"
+    RESULT[$which,nested]=$q
+    printf '%-30s %9s %9s %18s\n' "$(name_of $which)" "$NESTED" "$load" "$q ($qn)"
+  done
+  stop_servers
+  if [ "$REAL" = 1 ]; then
+    echo "nested perfload query: the real Placement's time / ours: $(ratio "${RESULT[real,nested]}" "${RESULT[ours,nested]}")"
+  fi
+fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); wrk -t$CONNECTIONS -c$CONNECTIONS -d$DURATION"

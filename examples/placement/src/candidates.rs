@@ -2,12 +2,14 @@
 //! ways a set of request groups can be satisfied by providers, their trees
 //! and the providers sharing with them through aggregates, followed step
 //! by step from Placement's `allocation_candidate` and `research_context`
-//! objects, over the whole provider graph read into memory.
+//! objects, in memory over the part of the provider graph the request can
+//! reach, which [`select`] finds in SQL and reads.
+
+mod select;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-use crate::db::params;
 use actix_web::{HttpRequest, HttpResponse};
 use microversion_actix::{ApiError, ApiVersion, Version, VersionedModel, controller};
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -465,110 +467,22 @@ struct Node {
     aggregates: BTreeSet<String>,
 }
 
-/// The provider graph, read once per request.
+/// The part of the provider graph a request can reach, read once per
+/// request ([`select::load`]): whole trees, by id; with what the search
+/// needs to know of the whole cloud.
 struct World {
     nodes: Vec<Node>,
     by_uuid: HashMap<String, usize>,
     class_ids: HashMap<String, i64>,
+    /// Every trait's name.
     traits: BTreeSet<String>,
-}
-
-/// Reads the provider graph: seven queries in one read-only transaction,
-/// on one pooled connection, so that they all see one snapshot of the data
-/// and a search never holds more than one connection (a node short of
-/// connections still answers it).
-async fn load(store: &Store) -> Result<World, ApiError> {
-    let (rows, invs, used, traits, aggs, class_ids, all_traits) = store.read(async |tx| Ok((
-        tx.query_map(
-            "SELECT id, uuid, parent_id, root_id FROM resource_providers ORDER BY id",
-            params![],
-            |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?, r.get::<Option<i64>>(2)?, r.get::<Option<i64>>(3)?)),
-        )
-        .await?,
-        tx.query_map(
-            "SELECT provider_id, resource_class, total, reserved, allocation_ratio, min_unit, max_unit, step_size \
-             FROM inventories",
-            params![],
-            |r| {
-                let inv = Inv {
-                    total: r.get(2)?,
-                    reserved: r.get(3)?,
-                    ratio: r.get(4)?,
-                    min_unit: r.get(5)?,
-                    max_unit: r.get(6)?,
-                    step: r.get(7)?,
-                    used: 0,
-                };
-                Ok((r.get::<i64>(0)?, r.get::<String>(1)?, inv))
-            },
-        )
-        .await?,
-        tx.query_map(
-            "SELECT provider_id, resource_class, CAST(SUM(used) AS BIGINT) FROM allocations \
-             GROUP BY provider_id, resource_class",
-            params![],
-            |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?, r.get::<i64>(2)?)),
-        )
-        .await?,
-        tx.query_map(
-            "SELECT pt.provider_id, pt.trait FROM provider_traits pt JOIN traits t ON t.name = pt.trait \
-             ORDER BY t.rowid",
-            params![],
-            |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?)),
-        )
-        .await?,
-        tx.query_map("SELECT provider_id, aggregate FROM provider_aggregates", params![], |r| {
-            Ok((r.get::<i64>(0)?, r.get::<String>(1)?))
-        })
-        .await?,
-        tx.query_map("SELECT name, id FROM resource_classes", params![], |r| {
-            Ok((r.get::<String>(0)?, r.get::<i64>(1)?))
-        })
-        .await?,
-        tx.query_map("SELECT name FROM traits", params![], |r| r.get::<String>(0)).await?,
-    ))).await?;
-    let index: HashMap<i64, usize> = rows.iter().enumerate().map(|(i, r)| (r.0, i)).collect();
-    let mut nodes: Vec<Node> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, (_, uuid, parent, root))| Node {
-            uuid: uuid.clone(),
-            parent: parent.and_then(|p| index.get(&p).copied()),
-            root: root.and_then(|r| index.get(&r).copied()).unwrap_or(i),
-            inventories: BTreeMap::new(),
-            traits: BTreeSet::new(),
-            trait_order: Vec::new(),
-            aggregates: BTreeSet::new(),
-        })
-        .collect();
-    for (id, class, inv) in invs {
-        if let Some(&i) = index.get(&id) {
-            nodes[i].inventories.insert(class, inv);
-        }
-    }
-    for (id, class, amount) in used {
-        if let Some(inv) = index.get(&id).and_then(|&i| nodes[i].inventories.get_mut(&class)) {
-            inv.used = amount;
-        }
-    }
-    for (id, name) in traits {
-        if let Some(&i) = index.get(&id) {
-            nodes[i].traits.insert(name.clone());
-            nodes[i].trait_order.push(name);
-        }
-    }
-    for (id, agg) in aggs {
-        if let Some(&i) = index.get(&id) {
-            nodes[i].aggregates.insert(agg);
-        }
-    }
-    let by_uuid = nodes.iter().enumerate().map(|(i, n)| (n.uuid.clone(), i)).collect();
-    Ok(World {
-        nodes,
-        by_uuid,
-        class_ids: class_ids.into_iter().collect(),
-        traits: all_traits.into_iter().collect(),
-    })
+    /// Whether any provider of the cloud has a parent.
+    has_trees: bool,
+    /// Per request group, whether its `member_of` (if any) names a
+    /// provider of the cloud.
+    in_aggs_anywhere: Vec<bool>,
+    /// Whether a root of the cloud passes `root_required` (or none is asked).
+    root_required: bool,
 }
 
 /// One request group's providers of one class and amount in an allocation.
@@ -627,6 +541,8 @@ struct WideCtx {
     /// `summaries_by_id`): tree by tree as each group's search reaches
     /// them, each batch's providers by id.
     summaries: Vec<usize>,
+    /// Per provider, whether it is in `summaries`.
+    summarized: Vec<bool>,
     multi_group_rcs: BTreeSet<String>,
     rcs_amounts: BTreeMap<String, i64>,
 }
@@ -667,7 +583,8 @@ struct GroupCtx<'a> {
     with_resource: BTreeMap<String, BTreeSet<usize>>,
 }
 
-fn group_ctx<'a>(world: &World, group: &'a Group) -> Result<GroupCtx<'a>, SearchError> {
+/// Group `index`'s search state.
+fn group_ctx<'a>(world: &World, index: usize, group: &'a Group) -> Result<GroupCtx<'a>, SearchError> {
     for (class, _) in &group.resources {
         if !world.class_ids.contains_key(class) {
             return Err(SearchError::Api(errors::bad_request(format!(
@@ -677,10 +594,10 @@ fn group_ctx<'a>(world: &World, group: &'a Group) -> Result<GroupCtx<'a>, Search
     }
     let mut rps_in_aggs = BTreeSet::new();
     if !group.member_of.is_empty() {
-        rps_in_aggs = in_aggregates(world, &group.member_of);
-        if rps_in_aggs.is_empty() {
+        if !world.in_aggs_anywhere[index] {
             return Err(SearchError::Empty);
         }
+        rps_in_aggs = in_aggregates(world, &group.member_of);
     }
     for any in &group.required {
         check_traits(world, any.iter().cloned())?;
@@ -688,9 +605,7 @@ fn group_ctx<'a>(world: &World, group: &'a Group) -> Result<GroupCtx<'a>, Search
     check_traits(world, group.forbidden.iter().cloned())?;
     let mut tree_root = None;
     if let Some(tree) = &group.in_tree {
-        let uuid =
-            uuid::Uuid::try_parse(tree).map(|u| u.hyphenated().to_string()).unwrap_or_else(|_| tree.clone());
-        let Some(&i) = world.by_uuid.get(&uuid) else { return Err(SearchError::Empty) };
+        let Some(&i) = world.by_uuid.get(&select::tree_uuid(tree)) else { return Err(SearchError::Empty) };
         tree_root = Some(world.nodes[i].root);
     }
     let mut with_resource = BTreeMap::new();
@@ -803,7 +718,7 @@ fn trees_matching_all(world: &World, g: &GroupCtx<'_>, wide: &mut WideCtx) -> Rp
         }
         // The sharing providers with this class (Placement narrows the
         // request-wide set in place by the group's aggregates).
-        if !g.rps_in_aggs.is_empty() {
+        if !group.member_of.is_empty() {
             wide.sharing = &wide.sharing & &g.rps_in_aggs;
         }
         let sharing: BTreeSet<usize> = wide.sharing.intersection(with).copied().collect();
@@ -873,7 +788,8 @@ fn trees_matching_all(world: &World, g: &GroupCtx<'_>, wide: &mut WideCtx) -> Rp
 /// after those already there, by id (the nodes are in id order).
 fn summarize(world: &World, wide: &mut WideCtx, roots: &BTreeSet<usize>) {
     for (i, node) in world.nodes.iter().enumerate() {
-        if roots.contains(&node.root) && !wide.summaries.contains(&i) {
+        if roots.contains(&node.root) && !wide.summarized[i] {
+            wide.summarized[i] = true;
             wide.summaries.push(i);
         }
     }
@@ -958,19 +874,19 @@ fn single_provider(
         let mut mappings = BTreeMap::new();
         mappings.insert(g.group.suffix.clone(), BTreeSet::from([rp]));
         let areq = AReq { anchor: world.nodes[rp].root, use_same_provider: false, resources, mappings };
+        let shared: Vec<AReq> = if world.nodes[rp].traits.contains(SHARES) {
+            anchors_for(world, rp)
+                .into_iter()
+                .filter(|&anchor| anchor != root && wide.in_filtered_anchors(anchor))
+                .map(|anchor| AReq { anchor, ..areq.clone() })
+                .collect()
+        } else {
+            Vec::new()
+        };
         if wide.in_filtered_anchors(root) {
-            out.push(areq.clone());
+            out.push(areq);
         }
-        if world.nodes[rp].traits.contains(SHARES) {
-            for anchor in anchors_for(world, rp) {
-                if anchor == root || !wide.in_filtered_anchors(anchor) {
-                    continue;
-                }
-                let mut copy = areq.clone();
-                copy.anchor = anchor;
-                out.push(copy);
-            }
-        }
+        out.extend(shared);
     }
     out
 }
@@ -1020,7 +936,7 @@ fn same_subtree(world: &World, providers: &BTreeSet<usize>) -> bool {
 }
 
 /// Allocation requests by group suffix, in the order of the groups.
-type BySuffix = Vec<(String, Vec<AReq>)>;
+type BySuffix<'a> = Vec<(&'a str, Vec<&'a AReq>)>;
 
 /// The whole search: allocation requests and the providers to summarize
 /// (in the order of their summaries).
@@ -1030,7 +946,7 @@ fn search(
     wide_params: &Wide,
     nested_aware: bool,
 ) -> Result<(Vec<AReq>, Vec<usize>), ApiError> {
-    let has_trees = world.nodes.iter().any(|n| n.parent.is_some());
+    let has_trees = world.has_trees;
     let sharing: BTreeSet<usize> =
         (0..world.nodes.len()).filter(|&i| world.nodes[i].traits.contains(SHARES)).collect();
     let mut wide = WideCtx {
@@ -1039,6 +955,7 @@ fn search(
         nested_aware,
         sharing,
         summaries: Vec::new(),
+        summarized: vec![false; world.nodes.len()],
         multi_group_rcs: BTreeSet::new(),
         rcs_amounts: BTreeMap::new(),
     };
@@ -1049,14 +966,14 @@ fn search(
             .filter(|&i| wide_params.root_required.iter().all(|t| world.nodes[i].traits.contains(t)))
             .filter(|&i| !has_any_trait(world, i, &wide_params.root_forbidden))
             .collect();
-        if roots.is_empty() {
+        if !world.root_required {
             return Ok((Vec::new(), Vec::new()));
         }
         wide.anchor_roots = Some(roots);
     }
     let mut candidates: Vec<(String, Vec<AReq>)> = Vec::new();
-    for group in groups {
-        let g = match group_ctx(world, group) {
+    for (index, group) in groups.iter().enumerate() {
+        let g = match group_ctx(world, index, group) {
             Ok(g) => g,
             Err(SearchError::Empty) => return Ok((Vec::new(), Vec::new())),
             Err(SearchError::Api(e)) => return Err(e),
@@ -1089,20 +1006,18 @@ fn search(
         candidates.push((group.suffix.clone(), areqs));
     }
     // Placement's `_merge_candidates`.
-    let mut by_anchor: Vec<(usize, BySuffix)> = Vec::new();
+    let mut by_anchor: Vec<(usize, BySuffix<'_>)> = Vec::new();
+    let mut anchor_index: HashMap<usize, usize> = HashMap::new();
     for (suffix, areqs) in &candidates {
         for areq in areqs {
-            let index = match by_anchor.iter().position(|(a, _)| *a == areq.anchor) {
-                Some(i) => i,
-                None => {
-                    by_anchor.push((areq.anchor, Vec::new()));
-                    by_anchor.len() - 1
-                }
-            };
+            let index = *anchor_index.entry(areq.anchor).or_insert_with(|| {
+                by_anchor.push((areq.anchor, Vec::new()));
+                by_anchor.len() - 1
+            });
             let lists = &mut by_anchor[index].1;
             match lists.iter_mut().find(|(s, _)| s == suffix) {
-                Some((_, list)) => list.push(areq.clone()),
-                None => lists.push((suffix.clone(), vec![areq.clone()])),
+                Some((_, list)) => list.push(areq),
+                None => lists.push((suffix, vec![areq])),
             }
         }
     }
@@ -1131,7 +1046,7 @@ fn search(
             }
         }
         // Lists in the order of the groups.
-        let ordered: Vec<Vec<AReq>> = candidates
+        let ordered: Vec<Vec<&AReq>> = candidates
             .iter()
             .map(|(s, _)| lists.iter().find(|(x, _)| x == s).map(|(_, l)| l.clone()).unwrap_or_default())
             .collect();
@@ -1342,7 +1257,7 @@ impl Candidates {
         let features = Features::at(version.version());
         let q = Query::parse(req.query_string());
         let (groups, wide) = parse(features, &q)?;
-        let world = load(&self.store).await?;
+        let world = select::load(&self.store, &groups, &wide).await?;
         let (areqs, summaries) = search(&world, &groups, &wide, features.nested)?;
         let requested: BTreeSet<&str> =
             groups.iter().flat_map(|g| g.resources.iter().map(|(c, _)| c.as_str())).collect();

@@ -7,6 +7,9 @@
 //! parameters, `INSERT ... ON CONFLICT`, `RETURNING`, `CAST(... AS BIGINT)`),
 //! as `&'static str`: a statement is never built from request data, only
 //! its values are bound. They run it through a [`Tx`] and read [`Row`]s.
+//! A statement whose shape depends on the request (how many values an
+//! `IN` list holds, how many trait conditions it has) is an [`Sql`], put
+//! together from `&'static str` pieces and numbered parameters only.
 
 use std::time::{Duration, Instant};
 
@@ -183,7 +186,49 @@ fn postgres_begin(access: Access, left: Duration) -> String {
     )
 }
 
-fn bound<'q>(sql: &'static str, params: &'q [Value]) -> Query<'q, Any, AnyArguments> {
+/// A statement put together from `&'static str` pieces and parameters,
+/// with the values of those parameters: its text never holds request data.
+#[derive(Clone, Debug, Default)]
+pub struct Sql {
+    text: String,
+    values: Vec<Value>,
+}
+
+impl Sql {
+    /// A statement beginning with `text`.
+    pub fn new(text: &'static str) -> Sql {
+        Sql { text: text.to_owned(), values: Vec::new() }
+    }
+
+    /// Appends `text`.
+    pub fn push(&mut self, text: &'static str) -> &mut Sql {
+        self.text.push_str(text);
+        self
+    }
+
+    /// Appends a parameter (`$n`) bound to `value`.
+    pub fn bind(&mut self, value: impl Into<Value>) -> &mut Sql {
+        self.values.push(value.into());
+        self.text.push('$');
+        self.text.push_str(&self.values.len().to_string());
+        self
+    }
+
+    /// Appends `(` the parameters bound to `values`, comma-separated, `)`.
+    pub fn list<V: Into<Value>>(&mut self, values: impl IntoIterator<Item = V>) -> &mut Sql {
+        self.text.push('(');
+        for (i, value) in values.into_iter().enumerate() {
+            if i > 0 {
+                self.text.push_str(", ");
+            }
+            self.bind(value);
+        }
+        self.text.push(')');
+        self
+    }
+}
+
+fn bound<'q>(sql: impl sqlx::SqlSafeStr, params: &'q [Value]) -> Query<'q, Any, AnyArguments> {
     params.iter().fold(sqlx::query(sql), |query, value| match value {
         Value::Int(v) => query.bind(*v),
         Value::Real(v) => query.bind(*v),
@@ -262,6 +307,20 @@ impl Tx {
         let mut conn = self.conn.lock().await;
         let rows = bound(sql, params).fetch_all(&mut **conn).await.map_err(db_error)?;
         Ok(rows.into_iter().map(Row).collect())
+    }
+
+    /// The rows of a statement put together as an [`Sql`], each read by `f`.
+    pub async fn query_sql<T>(
+        &self,
+        sql: &Sql,
+        f: impl Fn(&Row) -> Result<T, ApiError>,
+    ) -> Result<Vec<T>, ApiError> {
+        let mut conn = self.conn.lock().await;
+        let rows = bound(AssertSqlSafe(sql.text.clone()), &sql.values)
+            .fetch_all(&mut **conn)
+            .await
+            .map_err(db_error)?;
+        rows.into_iter().map(Row).map(|row| f(&row)).collect()
     }
 
     /// The rows of a query, each read by `f`.

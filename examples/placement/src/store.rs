@@ -74,7 +74,17 @@ CREATE TABLE IF NOT EXISTS allocations (
 );
 CREATE INDEX IF NOT EXISTS allocations_consumer ON allocations (consumer_uuid);
 CREATE INDEX IF NOT EXISTS allocations_provider ON allocations (provider_id);
+CREATE INDEX IF NOT EXISTS resource_providers_root ON resource_providers (root_id);
+CREATE INDEX IF NOT EXISTS resource_providers_parent ON resource_providers (parent_id);
+CREATE INDEX IF NOT EXISTS inventories_class ON inventories (resource_class, provider_id);
+CREATE INDEX IF NOT EXISTS provider_traits_trait ON provider_traits (trait, provider_id);
+CREATE INDEX IF NOT EXISTS provider_aggregates_aggregate ON provider_aggregates (aggregate, provider_id);
 ";
+
+// The indexes after the allocations' serve the candidates search
+// (`candidates::select`): a tree by its root, whether any provider has a
+// parent, the inventories of a class, the providers with a trait or in an
+// aggregate.
 
 /// The same tables in PostgreSQL: 64-bit integers, identity columns for the
 /// ids SQLite assigns (`rowid` for the traits, named as SQLite names its
@@ -144,6 +154,11 @@ CREATE TABLE IF NOT EXISTS allocations (
 );
 CREATE INDEX IF NOT EXISTS allocations_consumer ON allocations (consumer_uuid);
 CREATE INDEX IF NOT EXISTS allocations_provider ON allocations (provider_id);
+CREATE INDEX IF NOT EXISTS resource_providers_root ON resource_providers (root_id);
+CREATE INDEX IF NOT EXISTS resource_providers_parent ON resource_providers (parent_id);
+CREATE INDEX IF NOT EXISTS inventories_class ON inventories (resource_class, provider_id);
+CREATE INDEX IF NOT EXISTS provider_traits_trait ON provider_traits (trait, provider_id);
+CREATE INDEX IF NOT EXISTS provider_aggregates_aggregate ON provider_aggregates (aggregate, provider_id);
 "#;
 
 /// How long the start-up seeding of the standard classes and traits may take.

@@ -1,0 +1,526 @@
+//! The candidates search's reads, a part of the store: which providers a
+//! request can use, selected in SQL through indexes, then the rows of their
+//! trees only, all in one read-only transaction (one snapshot, one pooled
+//! connection).
+//!
+//! The search ([`super::search`]) then runs in memory on that part of the
+//! provider graph as it would on the whole: the part is made of whole trees
+//! and holds every tree a candidate, its anchor or its summary can reach,
+//! and what the search would otherwise learn from the whole cloud (whether
+//! any provider has a parent, whether a group's `member_of` names any
+//! provider, whether any root passes `root_required`) is asked of the
+//! database and kept beside it.
+//!
+//! Per request group with resources, for each of its classes, the providers
+//! with an inventory of the class with room for the amount (Placement's
+//! `_capacity_check_clause`: used + amount within (total - reserved) ×
+//! allocation ratio, min_unit, max_unit, step_size), narrowed where the
+//! search narrows each provider on its own:
+//!
+//! - `in_tree`: to the providers of that tree (by root);
+//! - `member_of`: to the providers in the aggregates (by aggregate), or,
+//!   when a group may span a tree, also to those whose root is;
+//! - forbidden aggregates: not the provider (nor, spanning, its root);
+//! - required and forbidden traits, when the group is met by one provider.
+//!
+//! Then the trees of those providers, of every sharing provider, and of the
+//! providers sharing an aggregate with a sharing provider that has room
+//! (its anchors).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use microversion_actix::ApiError;
+
+use super::{Group, Inv, Node, SHARES, Wide, World};
+use crate::db::{Row, Sql, Tx, Value, params};
+use crate::store::Store;
+
+/// The most values of one `IN` list; shorter lists are padded (their last
+/// value repeated) to a power of two, so that a few shapes of each
+/// statement serve every request and stay prepared.
+const CHUNK: usize = 1024;
+
+/// The largest amount an inventory can take (its `max_unit` is at most
+/// this): a larger request fits nowhere, and no SQL adds it to a usage.
+const MAX_INT: i64 = 2_147_483_647;
+
+/// `values` in lists of at most [`CHUNK`], each padded to a power of two.
+fn chunks<T: Clone>(values: &[T]) -> impl Iterator<Item = Vec<T>> + '_ {
+    values.chunks(CHUNK).map(|chunk| {
+        let mut padded = chunk.to_vec();
+        padded.resize(chunk.len().next_power_of_two(), chunk[chunk.len() - 1].clone());
+        padded
+    })
+}
+
+/// The rows of `head (values...) tail` for every chunk of `values`, each
+/// read by `f`.
+async fn by_chunks<T, V: Clone + Into<Value>>(
+    tx: &Tx,
+    head: &'static str,
+    values: &[V],
+    tail: &'static str,
+    f: impl Fn(&Row) -> Result<T, ApiError>,
+) -> Result<Vec<T>, ApiError> {
+    let mut out = Vec::new();
+    for chunk in chunks(values) {
+        let mut sql = Sql::new(head);
+        sql.list(chunk).push(tail);
+        out.extend(tx.query_sql(&sql, &f).await?);
+    }
+    Ok(out)
+}
+
+fn ids<T: Copy>(set: &BTreeSet<T>) -> Vec<T> {
+    set.iter().copied().collect()
+}
+
+/// `in_tree`'s uuid as the providers' are written (hyphenated, lower case).
+pub(super) fn tree_uuid(tree: &str) -> String {
+    uuid::Uuid::try_parse(tree).map(|u| u.hyphenated().to_string()).unwrap_or_else(|_| tree.to_owned())
+}
+
+/// The providers in every one of `member_of`'s lists (in any aggregate of
+/// each): Placement's `provider_ids_matching_aggregates`.
+async fn in_aggregates(tx: &Tx, member_of: &[Vec<String>]) -> Result<BTreeSet<i64>, ApiError> {
+    let mut out: Option<BTreeSet<i64>> = None;
+    for any in member_of {
+        let found: BTreeSet<i64> =
+            by_chunks(tx, "SELECT provider_id FROM provider_aggregates WHERE aggregate IN ", any, "", |r| {
+                r.get(0)
+            })
+            .await?
+            .into_iter()
+            .collect();
+        let both = match out {
+            None => found,
+            Some(before) => &before & &found,
+        };
+        if both.is_empty() {
+            return Ok(both);
+        }
+        out = Some(both);
+    }
+    Ok(out.unwrap_or_default())
+}
+
+/// The providers of the tree of the provider `tree` names.
+async fn tree_members(tx: &Tx, tree: &str) -> Result<BTreeSet<i64>, ApiError> {
+    Ok(tx
+        .query_map(
+            "SELECT p.id FROM resource_providers p JOIN resource_providers t ON t.root_id = p.root_id \
+             WHERE t.uuid = $1",
+            params![tree_uuid(tree)],
+            |r| r.get(0),
+        )
+        .await?
+        .into_iter()
+        .collect())
+}
+
+/// The providers a group's search may keep before capacity, when its
+/// `in_tree` or `member_of` narrows them (`None`: every provider), each
+/// provider on its own: the tree's, in the aggregates.
+async fn scope(tx: &Tx, group: &Group, in_aggs: &BTreeSet<i64>) -> Result<Option<BTreeSet<i64>>, ApiError> {
+    let tree = match &group.in_tree {
+        Some(tree) => Some(tree_members(tx, tree).await?),
+        None => None,
+    };
+    Ok(match (tree, group.member_of.is_empty()) {
+        (tree, true) => tree,
+        (None, false) => Some(in_aggs.clone()),
+        (Some(tree), false) => Some(&tree & in_aggs),
+    })
+}
+
+/// The statement selecting (provider, root) of the providers with room for
+/// `amount` of `class`, narrowed by `group` (see the module's comment),
+/// among `scope` when given.
+fn fits(class: &str, amount: i64, group: &Group, spanning: bool, scope: Option<Vec<i64>>) -> Sql {
+    let mut sql = Sql::new(
+        "SELECT i.provider_id, p.root_id FROM inventories i JOIN resource_providers p ON p.id = i.provider_id \
+         WHERE i.resource_class = ",
+    );
+    sql.bind(class);
+    if let Some(scope) = scope {
+        sql.push(" AND i.provider_id IN ").list(scope);
+    }
+    sql.push(" AND i.min_unit <= ").bind(amount);
+    sql.push(" AND i.max_unit >= ").bind(amount);
+    sql.push(" AND ").bind(amount).push(" % i.step_size = 0");
+    sql.push(
+        " AND COALESCE((SELECT CAST(SUM(a.used) AS BIGINT) FROM allocations a \
+         WHERE a.provider_id = i.provider_id AND a.resource_class = i.resource_class), 0) + ",
+    )
+    .bind(amount)
+    .push(" <= (i.total - i.reserved) * i.allocation_ratio");
+    if !group.forbidden_aggs.is_empty() {
+        sql.push(if spanning {
+            " AND NOT EXISTS (SELECT 1 FROM provider_aggregates g \
+             WHERE g.provider_id IN (i.provider_id, p.root_id) AND g.aggregate IN "
+        } else {
+            " AND NOT EXISTS (SELECT 1 FROM provider_aggregates g WHERE g.provider_id = i.provider_id AND g.aggregate IN "
+        })
+        .list(group.forbidden_aggs.iter().cloned())
+        .push(")");
+    }
+    if !spanning {
+        for any in &group.required {
+            sql.push(" AND EXISTS (SELECT 1 FROM provider_traits t WHERE t.provider_id = i.provider_id AND t.trait IN ")
+                .list(any.iter().cloned())
+                .push(")");
+        }
+        if !group.forbidden.is_empty() {
+            sql.push(
+                " AND NOT EXISTS (SELECT 1 FROM provider_traits t WHERE t.provider_id = i.provider_id AND t.trait IN ",
+            )
+            .list(group.forbidden.iter().cloned())
+            .push(")");
+        }
+    }
+    sql
+}
+
+/// Whether any root has every trait of `required` and none of `forbidden`.
+async fn any_root_with(
+    tx: &Tx,
+    required: &BTreeSet<String>,
+    forbidden: &BTreeSet<String>,
+) -> Result<bool, ApiError> {
+    let mut sql = Sql::new("SELECT 1 FROM resource_providers p WHERE p.parent_id IS NULL");
+    for name in required {
+        sql.push(" AND EXISTS (SELECT 1 FROM provider_traits t WHERE t.provider_id = p.id AND t.trait = ")
+            .bind(name.as_str())
+            .push(")");
+    }
+    if !forbidden.is_empty() {
+        sql.push(
+            " AND NOT EXISTS (SELECT 1 FROM provider_traits t WHERE t.provider_id = p.id AND t.trait IN ",
+        )
+        .list(forbidden.iter().cloned())
+        .push(")");
+    }
+    sql.push(" LIMIT 1");
+    Ok(!tx.query_sql(&sql, |_| Ok(())).await?.is_empty())
+}
+
+/// Reads the part of the provider graph the search of `groups` needs.
+pub(super) async fn load(store: &Store, groups: &[Group], wide: &Wide) -> Result<World, ApiError> {
+    store.read(async |tx| read(tx, groups, wide, Reach::Selected).await).await
+}
+
+/// Which trees [`read`] reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// Those the request can reach.
+    Selected,
+    /// Every tree (the tests' measure of the selection).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Everything,
+    /// Those the request can reach, even when it can reach most of the
+    /// cloud (the tests' way to the selection on any cloud).
+    #[cfg_attr(not(test), allow(dead_code))]
+    AlwaysSelected,
+}
+
+async fn read(tx: &Tx, groups: &[Group], wide: &Wide, reach: Reach) -> Result<World, ApiError> {
+    let class_ids: HashMap<String, i64> = tx
+        .query_map("SELECT name, id FROM resource_classes", params![], |r| Ok((r.get(0)?, r.get(1)?)))
+        .await?
+        .into_iter()
+        .collect();
+    // Every trait, with its place in the order they were made.
+    let trait_ids: HashMap<String, i64> = tx
+        .query_map("SELECT name, rowid FROM traits", params![], |r| Ok((r.get(0)?, r.get(1)?)))
+        .await?
+        .into_iter()
+        .collect();
+    let root_required = if wide.root_required.is_empty() && wide.root_forbidden.is_empty() {
+        true
+    } else {
+        any_root_with(tx, &wide.root_required, &wide.root_forbidden).await?
+    };
+    let mut in_aggs = Vec::with_capacity(groups.len());
+    for group in groups {
+        in_aggs.push(in_aggregates(tx, &group.member_of).await?);
+    }
+    let in_aggs_anywhere =
+        groups.iter().zip(&in_aggs).map(|(g, aggs)| g.member_of.is_empty() || !aggs.is_empty()).collect();
+    let selected = match reach {
+        Reach::Selected => selected_roots(tx, groups, &in_aggs, true).await?,
+        Reach::AlwaysSelected => selected_roots(tx, groups, &in_aggs, false).await?,
+        Reach::Everything => None,
+    };
+    let (nodes, has_trees) = match selected {
+        Some((roots, has_trees)) => (read_trees(tx, Some(&roots), &trait_ids).await?, has_trees),
+        None => {
+            let nodes = read_trees(tx, None, &trait_ids).await?;
+            let has_trees = nodes.iter().any(|n| n.parent.is_some());
+            (nodes, has_trees)
+        }
+    };
+    let by_uuid = nodes.iter().enumerate().map(|(i, n)| (n.uuid.clone(), i)).collect();
+    let traits = trait_ids.into_keys().collect();
+    Ok(World { nodes, by_uuid, class_ids, traits, has_trees, in_aggs_anywhere, root_required })
+}
+
+/// A request may select this share of the providers, at most, for its
+/// trees to be read by root; past it, reading every tree costs less (a
+/// whole table in one pass rather than an index probe per provider).
+const SELECTIVE: usize = 8;
+
+/// The roots of the trees the request can reach (see the module's
+/// comment), and whether the cloud has any tree; `None` when a request
+/// group with resources is narrowed by neither `in_tree` nor `member_of`,
+/// or to more than one [`SELECTIVE`]th of the providers (unless not
+/// `bounded`).
+async fn selected_roots(
+    tx: &Tx,
+    groups: &[Group],
+    in_aggs: &[BTreeSet<i64>],
+    bounded: bool,
+) -> Result<Option<(Vec<i64>, bool)>, ApiError> {
+    // Per group, whether it may find anything, and its scope.
+    let mut scopes: Vec<(bool, Option<BTreeSet<i64>>)> = Vec::with_capacity(groups.len());
+    let mut selected = 0;
+    for (group, aggs) in groups.iter().zip(in_aggs) {
+        if group.resources.is_empty() || (!group.member_of.is_empty() && aggs.is_empty()) {
+            scopes.push((false, None));
+            continue;
+        }
+        let scope = scope(tx, group, aggs).await?;
+        match &scope {
+            Some(scope) => selected += scope.len(),
+            None if bounded => return Ok(None),
+            None => {}
+        }
+        scopes.push((true, scope));
+    }
+    if bounded {
+        // The ids count the providers made (MAX(id), one index probe).
+        let made: i64 = tx
+            .query_row(
+                "SELECT CAST(COALESCE(MAX(id), 0) AS BIGINT) FROM resource_providers",
+                params![],
+                |r| r.get(0),
+            )
+            .await?;
+        if selected * SELECTIVE > made.max(0) as usize {
+            return Ok(None);
+        }
+    }
+    let has_trees =
+        tx.exists("SELECT 1 FROM resource_providers WHERE parent_id IS NOT NULL LIMIT 1", params![]).await?;
+    let sharing: BTreeSet<i64> = tx
+        .query_map("SELECT provider_id FROM provider_traits WHERE trait = $1", params![SHARES], |r| r.get(0))
+        .await?
+        .into_iter()
+        .collect();
+    let mut roots: BTreeSet<i64> = BTreeSet::new();
+    roots.extend(
+        by_chunks(tx, "SELECT root_id FROM resource_providers WHERE id IN ", &ids(&sharing), "", |r| {
+            r.get::<i64>(0)
+        })
+        .await?,
+    );
+    let mut sharing_with_room: BTreeSet<i64> = BTreeSet::new();
+    for ((group, aggs), (may_find, scope)) in groups.iter().zip(in_aggs).zip(scopes) {
+        if !may_find {
+            continue;
+        }
+        // The search spans a tree for the group unless one provider must
+        // meet it, or the cloud has neither trees nor sharing providers;
+        // spanning, `member_of` also keeps the providers whose root is in
+        // the aggregates.
+        let spanning = !group.use_same_provider && (has_trees || !sharing.is_empty());
+        let mut scope = scope;
+        if let Some(scope) = scope.as_mut()
+            && spanning
+            && !group.member_of.is_empty()
+        {
+            let below: BTreeSet<i64> =
+                by_chunks(tx, "SELECT id FROM resource_providers WHERE root_id IN ", &ids(aggs), "", |r| {
+                    r.get::<i64>(0)
+                })
+                .await?
+                .into_iter()
+                .collect();
+            scope.extend(match &group.in_tree {
+                Some(tree) => &below & &tree_members(tx, tree).await?,
+                None => below,
+            });
+        }
+        let scope = scope.map(|scope| ids(&scope));
+        for (class, amount) in &group.resources {
+            if *amount > MAX_INT {
+                continue;
+            }
+            let statements: Vec<Sql> = match &scope {
+                Some(scope) => {
+                    chunks(scope).map(|c| fits(class, *amount, group, spanning, Some(c))).collect()
+                }
+                None => vec![fits(class, *amount, group, spanning, None)],
+            };
+            for sql in statements {
+                for (id, root) in tx.query_sql(&sql, |r| Ok((r.get::<i64>(0)?, r.get::<i64>(1)?))).await? {
+                    roots.insert(root);
+                    if sharing.contains(&id) {
+                        sharing_with_room.insert(id);
+                    }
+                }
+            }
+        }
+    }
+    // The anchors of the sharing providers with room: the trees of the
+    // providers in an aggregate with them.
+    roots.extend(
+        by_chunks(
+            tx,
+            "SELECT DISTINCT p.root_id FROM provider_aggregates s \
+             JOIN provider_aggregates g ON g.aggregate = s.aggregate \
+             JOIN resource_providers p ON p.id = g.provider_id WHERE s.provider_id IN ",
+            &ids(&sharing_with_room),
+            "",
+            |r| r.get::<i64>(0),
+        )
+        .await?,
+    );
+    Ok(Some((ids(&roots), has_trees)))
+}
+
+/// The rows of `select` (a whole table), or, given `roots`, of those trees
+/// only (`of_trees` opening the condition on them, `close` ending it),
+/// then `tail`; each read by `f`.
+async fn tree_rows<T>(
+    tx: &Tx,
+    roots: Option<&[i64]>,
+    (select, of_trees, close, tail): (&'static str, &'static str, &'static str, &'static str),
+    f: impl Fn(&Row) -> Result<T, ApiError>,
+) -> Result<Vec<T>, ApiError> {
+    let Some(roots) = roots else {
+        let mut sql = Sql::new(select);
+        sql.push(tail);
+        return tx.query_sql(&sql, f).await;
+    };
+    let mut out = Vec::new();
+    for chunk in chunks(roots) {
+        let mut sql = Sql::new(select);
+        sql.push(of_trees).list(chunk).push(close).push(tail);
+        out.extend(tx.query_sql(&sql, &f).await?);
+    }
+    Ok(out)
+}
+
+/// The condition on a row of a provider of the trees, and its end.
+const OF_TREES: &str = " WHERE provider_id IN (SELECT id FROM resource_providers WHERE root_id IN ";
+
+/// The providers of the trees with `roots` (every provider without), by
+/// id, with their inventories, usages, traits (in the order of
+/// `trait_ids`) and aggregates.
+async fn read_trees(
+    tx: &Tx,
+    roots: Option<&[i64]>,
+    trait_ids: &HashMap<String, i64>,
+) -> Result<Vec<Node>, ApiError> {
+    let mut providers: Vec<(i64, String, Option<i64>, i64)> = tree_rows(
+        tx,
+        roots,
+        ("SELECT id, uuid, parent_id, root_id FROM resource_providers", " WHERE root_id IN ", "", ""),
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+    )
+    .await?;
+    providers.sort_by_key(|p| p.0);
+    let inventories = tree_rows(
+        tx,
+        roots,
+        (
+            "SELECT provider_id, resource_class, total, reserved, allocation_ratio, min_unit, max_unit, \
+             step_size FROM inventories",
+            OF_TREES,
+            ")",
+            "",
+        ),
+        |r| {
+            let inv = Inv {
+                total: r.get(2)?,
+                reserved: r.get(3)?,
+                ratio: r.get(4)?,
+                min_unit: r.get(5)?,
+                max_unit: r.get(6)?,
+                step: r.get(7)?,
+                used: 0,
+            };
+            Ok((r.get::<i64>(0)?, r.get::<String>(1)?, inv))
+        },
+    )
+    .await?;
+    let used = tree_rows(
+        tx,
+        roots,
+        (
+            "SELECT provider_id, resource_class, CAST(SUM(used) AS BIGINT) FROM allocations",
+            OF_TREES,
+            ")",
+            " GROUP BY provider_id, resource_class",
+        ),
+        |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?, r.get::<i64>(2)?)),
+    )
+    .await?;
+    let provider_traits =
+        tree_rows(tx, roots, ("SELECT provider_id, trait FROM provider_traits", OF_TREES, ")", ""), |r| {
+            Ok((r.get::<i64>(0)?, r.get::<String>(1)?))
+        })
+        .await?;
+    let aggregates = tree_rows(
+        tx,
+        roots,
+        ("SELECT provider_id, aggregate FROM provider_aggregates", OF_TREES, ")", ""),
+        |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?)),
+    )
+    .await?;
+
+    let index: HashMap<i64, usize> = providers.iter().enumerate().map(|(i, p)| (p.0, i)).collect();
+    let mut nodes: Vec<Node> = providers
+        .iter()
+        .enumerate()
+        .map(|(i, (_, uuid, parent, root))| Node {
+            uuid: uuid.clone(),
+            parent: parent.and_then(|p| index.get(&p).copied()),
+            root: index.get(root).copied().unwrap_or(i),
+            inventories: BTreeMap::new(),
+            traits: BTreeSet::new(),
+            trait_order: Vec::new(),
+            aggregates: BTreeSet::new(),
+        })
+        .collect();
+    for (id, class, inv) in inventories {
+        if let Some(&i) = index.get(&id) {
+            nodes[i].inventories.insert(class, inv);
+        }
+    }
+    for (id, class, amount) in used {
+        if let Some(inv) = index.get(&id).and_then(|&i| nodes[i].inventories.get_mut(&class)) {
+            inv.used = amount;
+        }
+    }
+    for (id, name) in provider_traits {
+        if let Some(&i) = index.get(&id)
+            && nodes[i].traits.insert(name.clone())
+        {
+            nodes[i].trait_order.push(name);
+        }
+    }
+    // A provider's traits in the order they were made (Placement's ids).
+    for node in &mut nodes {
+        node.trait_order.sort_by_key(|name| trait_ids.get(name).copied().unwrap_or(i64::MAX));
+    }
+    for (id, agg) in aggregates {
+        if let Some(&i) = index.get(&id) {
+            nodes[i].aggregates.insert(agg);
+        }
+    }
+    Ok(nodes)
+}
+
+#[cfg(test)]
+mod tests;
