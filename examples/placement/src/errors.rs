@@ -45,10 +45,9 @@ impl ErrorFormat for PlacementErrors {
                 None => problem.detail.to_owned(),
             },
         };
-        let title = StatusCode::from_u16(problem.status).ok().and_then(|s| s.canonical_reason());
         let mut entry = Map::new();
         entry.insert("status".into(), problem.status.into());
-        entry.insert("title".into(), title.unwrap_or("Error").into());
+        entry.insert("title".into(), webob_title(problem.status).into());
         entry.insert("detail".into(), detail.into());
         entry.insert("code".into(), format!("placement.{code}").into());
         if let Some(id) = problem.request_id {
@@ -107,6 +106,103 @@ fn placement_wording(violation: &Violation) -> (&'static str, String) {
     match violation.message.strip_suffix(uuid_pattern.as_str()) {
         Some(value) if violation.keyword == "pattern" => ("format", format!("{value}is not a 'uuid'")),
         _ => (violation.keyword, violation.message.clone()),
+    }
+}
+
+/// What a request says that webob's pages quote: its method, `Accept` and
+/// `Content-Type` (`None` when not sent).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PageRequest {
+    pub(crate) method: String,
+    pub(crate) accept: Option<String>,
+    pub(crate) content_type: Option<String>,
+}
+
+/// An error's `detail` as Placement writes it: webob's page for the status
+/// (its explanation, a line break, the message), with the tags stripped
+/// by `webob.exc.strip_tags`, as Placement's `json_error_formatter` does:
+/// the message's newlines become spaces, `<br />` a newline, other tags go.
+///
+/// `"The resource could not be found.\n\n No resource provider with uuid X found  "`.
+pub(crate) fn webob_detail(status: u16, request: &PageRequest, message: &str) -> String {
+    // webob's `safe_substitute` leaves an absent variable as written.
+    let or_variable =
+        |value: &Option<String>, name: &str| value.clone().unwrap_or_else(|| format!("${{{name}}}"));
+    let page = match status {
+        405 => {
+            format!("The method {} is not allowed for this resource. <br /><br />\n{message}", request.method)
+        }
+        406 => format!(
+            "The resource could not be generated that was acceptable to your browser\n(content of type {}. \
+             <br /><br />\n{message}",
+            or_variable(&request.accept, "HTTP_ACCEPT")
+        ),
+        415 => format!(
+            "The request media type {} is not supported by this server. <br /><br />\n{message}",
+            or_variable(&request.content_type, "CONTENT_TYPE")
+        ),
+        _ => format!("{}<br /><br />\n{message}\n\n", webob_explanation(status)),
+    };
+    strip_tags(&page)
+}
+
+/// `webob.exc.strip_tags`, pass by pass as its regular expressions run:
+/// newlines become spaces, `<br...>` a newline, comment marks go, then
+/// every other tag.
+fn strip_tags(page: &str) -> String {
+    let flat = page.replace('\n', " ").replace('\r', "");
+    let breaks =
+        replace_tags(&flat, |tag| tag.get(1..3).is_some_and(|name| name.eq_ignore_ascii_case("br")), "\n");
+    let uncommented = breaks.replace("<!--", "").replace("-->", "");
+    replace_tags(&uncommented, |_| true, "")
+}
+
+/// `text` with each `<...>` (to the first `>`) that `matches` replaced by
+/// `with`; a `<` without a `>` after it stays.
+fn replace_tags(text: &str, matches: impl Fn(&str) -> bool, with: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('<') {
+        let Some(close) = rest[open..].find('>').map(|close| open + close) else { break };
+        out.push_str(&rest[..open]);
+        if matches(&rest[open..=close]) {
+            out.push_str(with);
+            rest = &rest[close + 1..];
+        } else {
+            // Not this pass's tag: keep its `<` and look again after it.
+            out.push('<');
+            rest = &rest[open + 1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// webob's explanation of a status (`webob.exc`), the first line of its page.
+fn webob_explanation(status: u16) -> &'static str {
+    match status {
+        403 => "Access was denied to this resource.",
+        404 => "The resource could not be found.",
+        408 => "The server has waited too long for the request to be sent by the client.",
+        409 => "There was a conflict when trying to complete your request.",
+        413 => "The body of your request was too large for this server.",
+        414 => "The request URI was too long for this server.",
+        431 => "The request header fields were too large",
+        503 => "The server is currently unavailable. Please try again at a later time.",
+        500..=599 => "The server has either erred or is incapable of performing the requested operation.",
+        _ => {
+            "The server could not comply with the request since it is either malformed or otherwise incorrect."
+        }
+    }
+}
+
+/// webob's title of a status, where it is not the standard reason phrase.
+pub(crate) fn webob_title(status: u16) -> &'static str {
+    match status {
+        413 => "Request Entity Too Large",
+        414 => "Request-URI Too Long",
+        416 => "Request Range Not Satisfiable",
+        _ => StatusCode::from_u16(status).ok().and_then(|s| s.canonical_reason()).unwrap_or("Error"),
     }
 }
 

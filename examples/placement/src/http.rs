@@ -232,6 +232,15 @@ pub(crate) async fn placement_outer(
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|a| a.contains("text/html") && !a.contains("json"));
+    let page = (!html).then(|| {
+        // Quoted by webob's page, cut as every echo of the client's input is.
+        let text = |name| req.headers().get(name).and_then(|v| v.to_str().ok()).map(|v| cut(v, 200));
+        errors::PageRequest {
+            method: req.method().to_string(),
+            accept: text(header::ACCEPT),
+            content_type: text(header::CONTENT_TYPE),
+        }
+    });
     let res = next.call(req).await?.map_into_boxed_body();
     let (req, mut res) = res.into_parts();
     let headers = res.headers_mut();
@@ -273,7 +282,7 @@ pub(crate) async fn placement_outer(
     let request_id =
         (!res.headers().contains_key(REQUEST_ID)).then(|| format!("req-{}", uuid::Uuid::new_v4()));
     if res.status().is_client_error() || res.status().is_server_error() {
-        res = placement_error_document(res, request_id.as_deref(), with_code).await;
+        res = placement_error_document(res, request_id.as_deref(), with_code, page.as_ref()).await;
     }
     if let Some(request_id) = request_id {
         res.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
@@ -323,11 +332,13 @@ const REQUEST_ID: header::HeaderName = header::HeaderName::from_static("x-openst
 /// An error document as Placement's `json_error_formatter` writes it: the
 /// request id named when no inner layer did (the version middleware's own
 /// 400 and 406; Placement's request id middleware is outermost), and no
-/// `code` unless `with_code`.
+/// `code` unless `with_code`; the `detail` as webob's page writes it (`errors::webob_detail`)
+/// unless the client asked for HTML (`page` is `None`), which gets the page itself.
 async fn placement_error_document(
     res: HttpResponse,
     request_id: Option<&str>,
     with_code: bool,
+    page: Option<&errors::PageRequest>,
 ) -> HttpResponse {
     let (head, body) = res.into_parts();
     let bytes = actix_web::body::to_bytes(body).await.unwrap_or_default();
@@ -341,6 +352,13 @@ async fn placement_error_document(
         }
         if !with_code {
             error.remove("code");
+        }
+        if let (Some(page), Some(status), Some(detail)) =
+            (page, error.get("status").and_then(|s| s.as_u64()), error.get("detail").and_then(|d| d.as_str()))
+        {
+            let status = u16::try_from(status).unwrap_or(500);
+            let detail = errors::webob_detail(status, page, detail);
+            error.insert("detail".into(), detail.into());
         }
     }
     let mut res = head.set_body(BoxBody::new(doc.to_string()));

@@ -325,3 +325,56 @@ fn a_padded_version_is_read_as_placement_reads_it() {
         .send(&server.url);
     assert_eq!(res.status, 400, "{}", res.describe());
 }
+
+/// An error's `detail` is webob's page as Placement's `json_error_formatter`
+/// strips it (`webob.exc.strip_tags`): the status's explanation, a blank
+/// line, then the message on one line with two trailing spaces; a 405's and
+/// a 406's pages quote the method and the `Accept` header; the 413's title
+/// is webob's. osc-placement prints the last line.
+#[test]
+fn details_are_webobs_pages() {
+    let server = server();
+    let base = server.url.as_str();
+    let detail = |res: &microversion_testkit::http::Response| {
+        res.json()["errors"][0]["detail"].as_str().unwrap_or_default().to_owned()
+    };
+
+    let missing = send(base, "GET", &format!("/resource_providers/{A}"), None);
+    assert_eq!(missing.status, 404, "{}", missing.describe());
+    assert_eq!(
+        detail(&missing),
+        format!("The resource could not be found.\n\n No resource provider with uuid {A} found  ")
+    );
+    assert_eq!(
+        detail(&missing).lines().last(),
+        Some(format!(" No resource provider with uuid {A} found  ").as_str())
+    );
+
+    let wrong_method = send(base, "PATCH", "/resource_providers", None);
+    assert_eq!(wrong_method.status, 405, "{}", wrong_method.describe());
+    assert!(
+        detail(&wrong_method).starts_with("The method PATCH is not allowed for this resource. \n\n "),
+        "{}",
+        detail(&wrong_method)
+    );
+
+    let unserved = microversion_testkit::http::Request::new("GET", "/resource_providers")
+        .header("OpenStack-API-Version", "placement 9.99")
+        .header("Accept", "application/json")
+        .send(base);
+    assert_eq!(unserved.status, 406, "{}", unserved.describe());
+    assert!(
+        detail(&unserved).starts_with(
+            "The resource could not be generated that was acceptable to your browser (content of type \
+             application/json. \n\n "
+        ),
+        "{}",
+        detail(&unserved)
+    );
+
+    // A message's own newlines and tags are flattened as the page's are.
+    let bad = send(base, "POST", "/resource_providers", Some(&json!({"name": "rp", "uuid": "not-a-uuid"})));
+    assert_eq!(bad.status, 400, "{}", bad.describe());
+    let page = detail(&bad);
+    assert!(page.ends_with("  ") && page.matches('\n').count() == 2, "{page:?}");
+}
