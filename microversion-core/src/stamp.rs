@@ -43,8 +43,10 @@ pub trait HeaderWire {
 /// is stamped with ([`Stamp::stamp`]).
 pub struct Stamp<W: HeaderWire> {
     api: Api,
-    /// `OpenStack-API-Version`, then the legacy headers.
-    names: Vec<W::Name>,
+    /// `OpenStack-API-Version`.
+    standard: W::Name,
+    /// The legacy headers, in the declaration's order.
+    legacy: Vec<W::Name>,
     /// Per history entry: the standard header's value and the bare version.
     values: Vec<(W::Value, W::Value)>,
     /// Per history entry: `Deprecation`, `Sunset`, `Link` when deprecated.
@@ -95,16 +97,14 @@ impl<W: HeaderWire> Stamp<W> {
             })
             .unzip();
         // The declaration only accepts token names, which are valid header names.
-        let names = std::iter::once(STANDARD_HEADER)
-            .chain(api.legacy_headers().iter().copied())
-            .filter_map(lowercase_name::<W>)
-            .collect();
+        let legacy = api.legacy_headers().iter().copied().filter_map(lowercase_name::<W>).collect();
         Stamp {
             api,
-            names,
+            standard: standard_name::<W>(),
+            legacy,
             values,
             deprecation,
-            vary_name: W::name("vary").expect("`vary` is a header name"),
+            vary_name: constant_name::<W>("vary"),
             vary: value(vary_text),
             vary_text,
         }
@@ -122,7 +122,9 @@ impl<W: HeaderWire> Stamp<W> {
         &'m self,
         headers: &'m W::Map,
     ) -> impl Iterator<Item = (&'m W::Name, &'m W::Value)> {
-        self.names.iter().flat_map(move |name| W::get_all(headers, name).map(move |value| (name, value)))
+        std::iter::once(&self.standard)
+            .chain(&self.legacy)
+            .flat_map(move |name| W::get_all(headers, name).map(move |value| (name, value)))
     }
 
     /// Stamps an answer: the version headers of `version` (none for a
@@ -132,9 +134,8 @@ impl<W: HeaderWire> Stamp<W> {
     pub fn stamp(&self, headers: &mut W::Map, version: Option<Version>) {
         if let Some(i) = version.and_then(|v| self.api.position(v)) {
             let (standard, bare) = &self.values[i];
-            let (standard_name, legacy) = self.names.split_first().expect("the standard header is named");
-            W::insert(headers, standard_name, standard);
-            for name in legacy {
+            W::insert(headers, &self.standard, standard);
+            for name in &self.legacy {
                 W::insert(headers, name, bare);
             }
             for line in &self.deprecation[i] {
@@ -163,6 +164,18 @@ impl<W: HeaderWire> std::fmt::Debug for Stamp<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Stamp").field("api", &self.api.service_type()).field("vary", &self.vary_text).finish()
     }
+}
+
+/// `OpenStack-API-Version` in the framework's types.
+fn standard_name<W: HeaderWire>() -> W::Name {
+    lowercase_name::<W>(STANDARD_HEADER).unwrap_or_else(|| unreachable!("{STANDARD_HEADER} is a header name"))
+}
+
+/// One of the contract's own header names, lower-case and valid: a
+/// framework that refused it would be refusing HTTP itself, a bug of its
+/// `HeaderWire` found at the first app built.
+fn constant_name<W: HeaderWire>(name: &'static str) -> W::Name {
+    W::name(name).unwrap_or_else(|| unreachable!("{name} is a header name in every framework"))
 }
 
 /// `name` as a framework's header name that costs nothing to clone:

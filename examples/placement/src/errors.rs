@@ -309,3 +309,33 @@ pub fn outcome_unknown(error: impl std::fmt::Display) -> ApiError {
     )
     .with_request_id(request_id)
 }
+
+#[cfg(test)]
+mod webob_tests {
+    use super::*;
+
+    /// Pages as webob 1.8's `HTTPException._make_body` and `strip_tags`
+    /// write them, for a message with a newline, a tag and an ampersand.
+    #[test]
+    fn pages_are_webobs() {
+        let request =
+            PageRequest { method: "PUT".into(), accept: None, content_type: Some("text/plain".into()) };
+        let message = "Line one\nline <two> & 'x'";
+        assert_eq!(
+            webob_detail(404, &request, message),
+            "The resource could not be found.\n\n Line one line  & 'x'  "
+        );
+        assert_eq!(
+            webob_detail(415, &request, message),
+            "The request media type text/plain is not supported by this server. \n\n Line one line  & 'x'"
+        );
+        assert_eq!(
+            webob_detail(406, &request, "d"),
+            "The resource could not be generated that was acceptable to your browser (content of type \
+             ${HTTP_ACCEPT}. \n\n d"
+        );
+        assert_eq!(webob_detail(404, &request, ""), "The resource could not be found.\n\n   ");
+        assert_eq!(strip_tags("a <!-- c --> <b"), "a  c  <b");
+        assert_eq!(webob_title(413), "Request Entity Too Large");
+    }
+}

@@ -232,15 +232,6 @@ pub(crate) async fn placement_outer(
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|a| a.contains("text/html") && !a.contains("json"));
-    let page = (!html).then(|| {
-        // Quoted by webob's page, cut as every echo of the client's input is.
-        let text = |name| req.headers().get(name).and_then(|v| v.to_str().ok()).map(|v| cut(v, 200));
-        errors::PageRequest {
-            method: req.method().to_string(),
-            accept: text(header::ACCEPT),
-            content_type: text(header::CONTENT_TYPE),
-        }
-    });
     let res = next.call(req).await?.map_into_boxed_body();
     let (req, mut res) = res.into_parts();
     let headers = res.headers_mut();
@@ -282,6 +273,8 @@ pub(crate) async fn placement_outer(
     let request_id =
         (!res.headers().contains_key(REQUEST_ID)).then(|| format!("req-{}", uuid::Uuid::new_v4()));
     if res.status().is_client_error() || res.status().is_server_error() {
+        // Read only for an error: a success pays for none of it.
+        let page = (!html).then(|| page_request(&req));
         res = placement_error_document(res, request_id.as_deref(), with_code, page.as_ref()).await;
     }
     if let Some(request_id) = request_id {
@@ -324,6 +317,17 @@ fn without_leading_zeros(value: &str) -> Option<String> {
         })
         .collect();
     changed.then(|| entries.join(","))
+}
+
+/// What webob's error pages quote of `req`; the headers are cut, as every
+/// echo of the client's input is.
+fn page_request(req: &actix_web::HttpRequest) -> errors::PageRequest {
+    let text = |name| req.headers().get(name).and_then(|v| v.to_str().ok()).map(|v| cut(v, 200));
+    errors::PageRequest {
+        method: req.method().to_string(),
+        accept: text(header::ACCEPT),
+        content_type: text(header::CONTENT_TYPE),
+    }
 }
 
 /// The header of the request id every answer carries.
