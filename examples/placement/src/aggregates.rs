@@ -5,13 +5,13 @@
 use std::sync::Arc;
 
 use actix_web::{HttpResponse, web};
-use microversion_actix::{ApiError, ApiVersion, Json, VersionedModel, controller};
+use microversion_actix::{ApiError, ApiVersion, VersionedModel, controller};
 use serde_json::{Value, json};
 
 use crate::api::PLACEMENT;
 use crate::db::{Tx, params};
 use crate::errors;
-use crate::http::{cache_headers, validate};
+use crate::http::{BodyAfterLookup, cache_headers, validate};
 use crate::query::UUID_PATTERN;
 use crate::resource_providers::aggregates_of;
 use crate::store::{self, Store};
@@ -104,14 +104,15 @@ impl Aggregates {
         &self,
         version: ApiVersion,
         uuid: web::Path<String>,
-        body: Json<Value>,
+        body: BodyAfterLookup,
     ) -> Result<HttpResponse, ApiError> {
         let aggregates = self
             .store
             .tx(async |tx| {
                 let provider = store::provider_or_404(tx, &uuid).await?;
-                validate(put_v1_1, &body)?;
-                let aggregates = uuids(&body);
+                let body = body.value()?;
+                validate(put_v1_1, body)?;
+                let aggregates = uuids(body);
                 set_aggregates(tx, provider.id, &aggregates).await?;
                 Ok(aggregates)
             })
@@ -127,13 +128,14 @@ impl Aggregates {
         &self,
         version: ApiVersion,
         uuid: web::Path<String>,
-        body: Json<Value>,
+        body: BodyAfterLookup,
     ) -> Result<HttpResponse, ApiError> {
         let (generation, aggregates) = self
             .store
             .tx(async |tx| {
                 let provider = store::provider_or_404(tx, &uuid).await?;
-                validate(put_v1_19, &body)?;
+                let body = body.value()?;
+                validate(put_v1_19, body)?;
                 let expected = body["resource_provider_generation"].as_i64().unwrap_or(-1);
                 if expected != provider.generation {
                     return Err(errors::concurrent_update(

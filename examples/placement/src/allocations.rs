@@ -265,12 +265,11 @@ struct Consumer {
     user_id: String,
     generation: i64,
     consumer_type: Option<String>,
-    updated_at: i64,
 }
 
 async fn consumer(tx: &Tx, uuid: &str) -> Result<Option<Consumer>, ApiError> {
     tx.query_opt(
-        "SELECT project_id, user_id, generation, consumer_type, updated_at FROM consumers WHERE uuid = $1",
+        "SELECT project_id, user_id, generation, consumer_type FROM consumers WHERE uuid = $1",
         params![uuid],
         |r| {
             Ok(Consumer {
@@ -278,42 +277,184 @@ async fn consumer(tx: &Tx, uuid: &str) -> Result<Option<Consumer>, ApiError> {
                 user_id: r.get(1)?,
                 generation: r.get(2)?,
                 consumer_type: r.get(3)?,
-                updated_at: r.get(4)?,
             })
         },
     )
     .await
 }
 
+/// `items` without repeats, in their first order.
+fn unique<'a>(items: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut seen = Vec::new();
+    for item in items {
+        if !seen.contains(&item) {
+            seen.push(item);
+        }
+    }
+    seen
+}
+
+/// A claim as Placement's handlers run it (`_set_allocations_for_consumer`,
+/// `set_allocations`): each consumer is ensured first, in a transaction of
+/// its own ([`ensure_consumer`]); then the providers are looked up, and an
+/// unknown one is a 400 that leaves the consumers just created, as
+/// Placement leaves them; then the write, in one transaction, after which
+/// a failure removes them again.
+async fn claim(
+    store: &Store,
+    version: ApiVersion,
+    requests: &[ConsumerRequest],
+    by: Claimant,
+) -> Result<(), ApiError> {
+    let mut created = Vec::new();
+    for request in requests {
+        match store.tx(async |tx| ensure_consumer(tx, request).await).await {
+            Ok(true) => created.push(request.uuid.clone()),
+            Ok(false) => {}
+            // `inspect_consumers` removes the consumers it made before.
+            Err(error) => {
+                forget_consumers(store, &created).await;
+                return Err(error);
+            }
+        }
+    }
+    store.read(async |tx| find_providers(tx, requests).await.map(drop)).await?;
+    let written = match store.read(async |tx| unknown_class(tx, requests).await).await {
+        Ok(Some((consumer, class))) => Err(errors::bad_request(match by {
+            Claimant::OneConsumer => {
+                format!(
+                    "Unable to allocate inventory for consumer {consumer}: No such resource class {class}."
+                )
+            }
+            Claimant::Consumers => format!("Unable to allocate inventory No such resource class {class}."),
+        })),
+        Ok(None) => store.tx(async |tx| write_allocations(tx, version, requests, &created).await).await,
+        Err(error) => Err(error),
+    };
+    if written.is_err() {
+        forget_consumers(store, &created).await;
+    }
+    written
+}
+
+/// Removes the consumers a failed claim created, as `delete_consumers`
+/// does; the answer stays the claim's, whatever this meets.
+async fn forget_consumers(store: &Store, created: &[String]) {
+    if created.is_empty() {
+        return;
+    }
+    let _ = store
+        .tx(async |tx| {
+            for uuid in created {
+                tx.execute(
+                    "DELETE FROM consumers WHERE uuid = $1 \
+                     AND NOT EXISTS (SELECT 1 FROM allocations WHERE consumer_uuid = $1)",
+                    params![uuid],
+                )
+                .await?;
+            }
+            Ok(())
+        })
+        .await;
+}
+
+/// Which handler claims: an unknown class is worded by each its own way.
+#[derive(Clone, Copy, Debug)]
+enum Claimant {
+    /// `PUT /allocations/{consumer_uuid}`.
+    OneConsumer,
+    /// `POST /allocations`.
+    Consumers,
+}
+
+/// The first consumer and resource class the requests name that does not
+/// exist.
+async fn unknown_class(tx: &Tx, requests: &[ConsumerRequest]) -> Result<Option<(String, String)>, ApiError> {
+    let known = store::class_ids(tx).await?;
+    Ok(requests.iter().find_map(|request| {
+        let mut classes = request.allocations.iter().flat_map(|(_, resources)| resources);
+        classes
+            .find(|(class, _)| !known.contains_key(class))
+            .map(|(class, _)| (request.uuid.clone(), class.clone()))
+    }))
+}
+
+/// Placement's `ensure_consumer`: the consumer's generation checked where
+/// the version asks for one, and a consumer that does not exist created,
+/// at generation 0, with the request's owner (the incomplete consumer's
+/// before 1.8). Whether it created one.
+async fn ensure_consumer(tx: &Tx, request: &ConsumerRequest) -> Result<bool, ApiError> {
+    let existing = consumer(tx, &request.uuid).await?;
+    check_consumer_generation(existing.as_ref(), request)?;
+    if existing.is_some() {
+        return Ok(false);
+    }
+    let project = request.project_id.clone().unwrap_or_else(|| INCOMPLETE.to_owned());
+    let user = request.user_id.clone().unwrap_or_else(|| INCOMPLETE.to_owned());
+    tx.execute(
+        "INSERT INTO consumers (uuid, project_id, user_id, generation, consumer_type, created_at, updated_at) \
+         VALUES ($1, $2, $3, 0, $4, $5, $5)",
+        params![request.uuid, project, user, request.consumer_type, store::now()],
+    )
+    .await?;
+    Ok(true)
+}
+
+/// The consumer generation check: the one the request names must be the
+/// consumer's, or null for a consumer that does not exist.
+fn check_consumer_generation(existing: Option<&Consumer>, request: &ConsumerRequest) -> Result<(), ApiError> {
+    let Some(expected) = request.generation else { return Ok(()) };
+    match (existing, expected) {
+        (Some(c), Some(g)) if c.generation == g => Ok(()),
+        (Some(c), got) => Err(errors::concurrent_update(format!(
+            "consumer generation conflict - expected {} but got {}",
+            c.generation,
+            got.map_or("None".to_owned(), |g| g.to_string())
+        ))),
+        (None, Some(g)) => Err(errors::concurrent_update(format!(
+            "consumer generation conflict - expected null but got {g}"
+        ))),
+        (None, None) => Ok(()),
+    }
+}
+
+/// Every provider the requests allocate from, by uuid; an unknown one is
+/// Placement's 400 (`_resource_providers_by_uuid`).
+async fn find_providers<'a>(
+    tx: &Tx,
+    requests: &'a [ConsumerRequest],
+) -> Result<BTreeMap<&'a str, store::Provider>, ApiError> {
+    let mut providers = BTreeMap::new();
+    for (rp_uuid, _) in requests.iter().flat_map(|r| &r.allocations) {
+        if !providers.contains_key(rp_uuid.as_str()) {
+            let provider = store::provider(tx, rp_uuid).await?.ok_or_else(|| {
+                errors::bad_request(format!(
+                    "Allocation for resource provider '{rp_uuid}' that does not exist."
+                ))
+            })?;
+            providers.insert(rp_uuid.as_str(), provider);
+        }
+    }
+    Ok(providers)
+}
+
 /// Writes the allocations of several consumers in one transaction, checking
-/// consumer generations, capacities and constraints, and bumping the
-/// generation of every provider whose allocations changed.
+/// consumer generations (but those of `ensured`, just checked and created
+/// by [`ensure_consumer`]), capacities and constraints, and bumping the
+/// generation of every provider whose allocations changed and of every
+/// consumer whose allocations were written or removed.
 pub(crate) async fn write_allocations(
     tx: &Tx,
     version: ApiVersion,
     requests: &[ConsumerRequest],
+    ensured: &[String],
 ) -> Result<(), ApiError> {
     let mut touched: BTreeMap<i64, i64> = BTreeMap::new();
     let now = store::now();
     for request in requests {
         let existing = consumer(tx, &request.uuid).await?;
-        if let Some(expected) = request.generation {
-            match (&existing, expected) {
-                (Some(c), Some(g)) if c.generation == g => {}
-                (Some(c), got) => {
-                    return Err(errors::concurrent_update(format!(
-                        "consumer generation conflict - expected {} but got {}",
-                        c.generation,
-                        got.map_or("None".to_owned(), |g| g.to_string())
-                    )));
-                }
-                (None, Some(g)) => {
-                    return Err(errors::concurrent_update(format!(
-                        "consumer generation conflict - expected null but got {g}"
-                    )));
-                }
-                (None, None) => {}
-            }
+        if !ensured.contains(&request.uuid) {
+            check_consumer_generation(existing.as_ref(), request)?;
         }
         let project = request.project_id.clone().unwrap_or_else(|| INCOMPLETE.to_owned());
         let user = request.user_id.clone().unwrap_or_else(|| INCOMPLETE.to_owned());
@@ -326,7 +467,7 @@ pub(crate) async fn write_allocations(
                 // consumer to it, as to any other owner the request names.
                 tx.execute(
                     "UPDATE consumers SET project_id = $1, user_id = $2, consumer_type = $3, \
-                     generation = generation + 1, updated_at = $4 WHERE uuid = $5",
+                     updated_at = $4 WHERE uuid = $5",
                     params![project, user, consumer_type, now, request.uuid],
                 )
                 .await?;
@@ -334,7 +475,7 @@ pub(crate) async fn write_allocations(
             None => {
                 tx.execute(
                     "INSERT INTO consumers (uuid, project_id, user_id, generation, consumer_type, created_at, updated_at) \
-                     VALUES ($1, $2, $3, 1, $4, $5, $5)",
+                     VALUES ($1, $2, $3, 0, $4, $5, $5)",
                     params![request.uuid, project, user, request.consumer_type, now],
                 ).await?;
             }
@@ -384,17 +525,7 @@ pub(crate) async fn write_allocations(
     // Placement's order: every provider is found first (the handler builds
     // the allocations, 400), then every class (`_check_capacity_exceeded`
     // resolves them all, 400), and only then are capacities checked (409).
-    let mut providers: BTreeMap<&str, store::Provider> = BTreeMap::new();
-    for (rp_uuid, _) in requests.iter().flat_map(|r| &r.allocations) {
-        if !providers.contains_key(rp_uuid.as_str()) {
-            let provider = store::provider(tx, rp_uuid).await?.ok_or_else(|| {
-                errors::bad_request(format!(
-                    "Allocation for resource provider '{rp_uuid}' that does not exist."
-                ))
-            })?;
-            providers.insert(rp_uuid, provider);
-        }
-    }
+    let providers = find_providers(tx, requests).await?;
     let known = store::class_ids(tx).await?;
     for request in requests {
         for (class, _) in request.allocations.iter().flat_map(|(_, resources)| resources) {
@@ -405,6 +536,26 @@ pub(crate) async fn write_allocations(
                 )));
             }
         }
+    }
+    // A provider without inventory of any class the request names is
+    // refused first, naming every such provider and every class
+    // (`_check_capacity_exceeded`'s `missing_provs`).
+    let classes: Vec<&str> = unique(
+        requests.iter().flat_map(|r| &r.allocations).flat_map(|(_, res)| res).map(|(c, _)| c.as_str()),
+    );
+    let mut bare = Vec::new();
+    for (rp_uuid, provider) in &providers {
+        let inventories = store::inventories(tx, provider.id).await?;
+        if !inventories.iter().any(|i| classes.contains(&i.resource_class.as_str())) {
+            bare.push(*rp_uuid);
+        }
+    }
+    if !bare.is_empty() {
+        return Err(errors::conflict(format!(
+            "Unable to allocate inventory: Inventory for '{}' on resource provider '{}' invalid.",
+            classes.join(", "),
+            bare.join(", ")
+        )));
     }
     // Usages as they are once the consumers' allocations are gone, before
     // any new one.
@@ -465,10 +616,16 @@ pub(crate) async fn write_allocations(
             }
         })?;
     }
-    // A consumer of this write left without allocations is gone (only
-    // those: a scan of every consumer would grow with the tables).
-    for request in requests.iter().filter(|r| r.allocations.iter().all(|(_, resources)| resources.is_empty()))
-    {
+    // The consumers whose allocations were written or removed move on
+    // (`_set_allocations`); one of them left without allocations is gone
+    // (only those: a scan of every consumer would grow with the tables). A
+    // consumer that had none and is given none stays, as in Placement.
+    let emptied = |r: &ConsumerRequest| r.allocations.iter().all(|(_, resources)| resources.is_empty());
+    for (request, _) in requests.iter().zip(&had_allocations).filter(|(r, had)| **had || !emptied(r)) {
+        tx.execute("UPDATE consumers SET generation = generation + 1 WHERE uuid = $1", params![request.uuid])
+            .await?;
+    }
+    for (request, _) in requests.iter().zip(&had_allocations).filter(|(r, had)| **had && emptied(r)) {
         tx.execute(
             "DELETE FROM consumers WHERE uuid = $1 \
              AND NOT EXISTS (SELECT 1 FROM allocations WHERE consumer_uuid = $1)",
@@ -504,7 +661,9 @@ impl Allocations {
             .await?;
         // Placement's `_serialize_allocations_for_consumer`: providers and
         // classes in the order of the rows (by id), `resources` before
-        // `generation`.
+        // `generation`; the consumer only when it has allocations (a
+        // consumer left without any, which Placement keeps, is not shown).
+        let found = found.filter(|_| !rows.is_empty());
         let mut allocations = Map::new();
         for (rp, generation, class, used, _) in &rows {
             let entry = allocations
@@ -521,12 +680,7 @@ impl Allocations {
                 .as_ref()
                 .map(|c| c.consumer_type.clone().unwrap_or_else(|| "unknown".to_owned())),
         };
-        let modified = rows
-            .iter()
-            .map(|r| r.4)
-            .chain(found.as_ref().map(|c| c.updated_at))
-            .max()
-            .unwrap_or_else(store::now);
+        let modified = rows.iter().map(|r| r.4).max().unwrap_or_else(store::now);
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, modified);
         Ok(res.json(body.at(version.version())))
@@ -547,7 +701,7 @@ impl Allocations {
     ) -> Result<HttpResponse, ApiError> {
         let uuid = check_consumer_uuid(&uuid)?;
         let request = ConsumerRequest::from_body(&uuid, version, &body);
-        self.store.tx(async |tx| write_allocations(tx, version, &[request]).await).await?;
+        claim(&self.store, version, &[request], Claimant::OneConsumer).await?;
         Ok(HttpResponse::NoContent().finish())
     }
 
@@ -563,7 +717,7 @@ impl Allocations {
             let uuid = check_consumer_uuid(uuid)?;
             requests.push(ConsumerRequest::from_body(&uuid, version, data));
         }
-        self.store.tx(async |tx| write_allocations(tx, version, &requests).await).await?;
+        claim(&self.store, version, &requests, Claimant::Consumers).await?;
         Ok(HttpResponse::NoContent().finish())
     }
 

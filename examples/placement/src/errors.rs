@@ -33,15 +33,19 @@ impl ErrorFormat for PlacementErrors {
     fn render(&self, problem: &Problem<'_>, _service: Option<&str>) -> Value {
         let code = if CODES.contains(&problem.code) { problem.code } else { "undefined_code" };
         let detail = match problem.code {
-            // `Invalid API version "1.2.3": ...` -> microversion-parse's wording.
-            "invalid-version" => format!("invalid version string: {}", quoted(problem.detail)),
+            // `Invalid API version "1.2.3": ...` -> the version middleware's
+            // `Invalid microversion: ` and microversion-parse's wording.
+            "invalid-version" => format!("Invalid microversion: {}", invalid_version(quoted(problem.detail))),
             "version-not-supported" => {
                 let requested = problem.detail.split_whitespace().nth(1).unwrap_or_default();
-                format!("Unacceptable version header: {requested}")
+                format!("Invalid microversion: Unacceptable version header: {requested}")
             }
+            // Placement's `version_handler` raises a bare 404 or 405: the
+            // page has no message.
+            "method-not-at-version" | "method-removed" => String::new(),
             "invalid-input" => validation_detail(problem.violations),
             _ => match problem.detail.strip_prefix("Malformed request body: ") {
-                Some(rest) => format!("Malformed JSON: {rest}"),
+                Some(rest) => format!("Malformed JSON: {}", python_json_error(rest)),
                 None => problem.detail.to_owned(),
             },
         };
@@ -53,12 +57,66 @@ impl ErrorFormat for PlacementErrors {
         if let Some(id) = problem.request_id {
             entry.insert("request_id".into(), id.into());
         }
-        if let (Some(min), Some(max)) = (problem.min_version, problem.max_version) {
+        // Only the 406 names the range (microversion-parse's middleware).
+        if let (406, Some(min), Some(max)) = (problem.status, problem.min_version, problem.max_version) {
             entry.insert("min_version".into(), min.to_string().into());
             entry.insert("max_version".into(), max.to_string().into());
         }
         json!({ "errors": [entry] })
     }
+}
+
+/// A JSON syntax error as Python's `json.loads` words it, where serde_json
+/// finds the same error at the same place: `Expecting value`, `Expecting
+/// property name enclosed in double quotes` and `Extra data`, with
+/// Python's `line L column C (char N)` (on the first line, where N is
+/// C - 1). Any other error keeps serde_json's words.
+fn python_json_error(serde: &str) -> String {
+    let Some((what, at)) = serde.rsplit_once(" at line ") else { return serde.to_owned() };
+    let Some((line, column)) = at.split_once(" column ") else { return serde.to_owned() };
+    let column = column.trim_end_matches('.');
+    let (Ok(line), Ok(column)) = (line.parse::<u64>(), column.parse::<u64>()) else {
+        return serde.to_owned();
+    };
+    let python = match what {
+        "expected value" => "Expecting value",
+        "key must be a string" => "Expecting property name enclosed in double quotes",
+        "trailing characters" => "Extra data",
+        _ => return serde.to_owned(),
+    };
+    if line != 1 {
+        return serde.to_owned();
+    }
+    format!("{python}: line 1 column {column} (char {})", column.saturating_sub(1))
+}
+
+/// microversion-parse's `invalid version string: 1.a; <why>`: the version
+/// is read as Python's `Version(*(int(part) for part in text.split('.',
+/// 1)))`, and `why` is the first part `int()` refuses, or the `TypeError`
+/// of a version without a minor part.
+fn invalid_version(text: &str) -> String {
+    let mut parts = text.splitn(2, '.');
+    let why =
+        parts.by_ref().take(2).find(|part| !python_int(part)).map(|part| {
+            format!("invalid literal for int() with base 10: {}", python_repr(&Value::from(part)))
+        });
+    let why = why.unwrap_or_else(|| match text.split_once('.') {
+        Some(_) => "Version.__new__() takes 3 positional arguments".to_owned(),
+        None => "Version.__new__() missing 1 required positional argument: 'minor'".to_owned(),
+    });
+    format!("invalid version string: {text}; {why}")
+}
+
+/// Whether Python's `int()` reads `text` in base 10: surrounding
+/// whitespace, a sign, then ASCII digits with single underscores between
+/// them.
+fn python_int(text: &str) -> bool {
+    let digits = text.trim().strip_prefix(['+', '-']).unwrap_or(text.trim());
+    !digits.is_empty()
+        && !digits.starts_with('_')
+        && !digits.ends_with('_')
+        && !digits.contains("__")
+        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_')
 }
 
 /// Placement's `JSON does not validate: ...`: Python's `jsonschema.validate`
@@ -139,7 +197,8 @@ pub(crate) fn webob_detail(status: u16, request: &PageRequest, message: &str) ->
         ),
         415 => format!(
             "The request media type {} is not supported by this server. <br /><br />\n{message}",
-            or_variable(&request.content_type, "CONTENT_TYPE")
+            // Placement's `require_content` reads a missing type as `None`.
+            request.content_type.as_deref().unwrap_or("None")
         ),
         _ => format!("{}<br /><br />\n{message}\n\n", webob_explanation(status)),
     };

@@ -59,17 +59,59 @@ fn first_version(path: &str) -> Option<Version> {
     routed(path).flat_map(|op| op.variants).map(|v| v.range.min().unwrap_or(Version::new(0, 0))).min()
 }
 
-/// Whether the request is Placement's test user rather than an admin: the
-/// `noauth2` token `user[:project]` without the admin role. Every policy
-/// of the API is admin-only by default, so such a request is a 403.
+/// Whether Placement's policy refuses the request, as Placement's own
+/// functional tests configure it (`enforce_new_defaults = False`, where a
+/// rule's deprecated default still allows): every operation is `role:admin
+/// or role:service`. The `noauth2` token `user[:project]` has the roles of
+/// `X-Roles`, else `admin` for the user `admin`.
 fn forbidden(headers: &header::HeaderMap) -> bool {
     let Some(token) = headers.get("x-auth-token").and_then(|v| v.to_str().ok()) else { return false };
     let user = token.split(':').next().unwrap_or_default();
-    let roles = headers.get("x-roles").and_then(|v| v.to_str().ok());
-    match roles {
-        Some(roles) => !roles.split(',').any(|r| r.trim() == "admin"),
-        None => user != "admin",
-    }
+    let roles: Vec<&str> = match headers.get("x-roles").and_then(|v| v.to_str().ok()) {
+        Some(roles) => roles.split(',').map(str::trim).collect(),
+        None if user == "admin" => vec!["admin"],
+        None => Vec::new(),
+    };
+    !(roles.contains(&"admin") || roles.contains(&"service"))
+}
+
+/// The name of the policy rule Placement checks for an operation
+/// (`placement/policies/*.py`).
+fn policy_name(path: &str, method: &Method) -> String {
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let action = |list: &'static str| match *method {
+        Method::GET => list,
+        Method::POST => "create",
+        Method::PUT => "update",
+        Method::DELETE => "delete",
+        _ => "",
+    };
+    let name = match segments.as_slice() {
+        ["resource_providers"] => format!("resource_providers:{}", action("list")),
+        ["resource_providers", _] => format!("resource_providers:{}", action("show")),
+        ["resource_providers", _, "inventories"] => {
+            format!("resource_providers:inventories:{}", action("list"))
+        }
+        ["resource_providers", _, "inventories", _] => {
+            format!("resource_providers:inventories:{}", action("show"))
+        }
+        ["resource_providers", _, "usages"] => "resource_providers:usages".to_owned(),
+        ["resource_providers", _, "allocations"] => "resource_providers:allocations:list".to_owned(),
+        ["resource_providers", _, sub @ ("aggregates" | "traits")] => {
+            format!("resource_providers:{sub}:{}", action("list"))
+        }
+        ["resource_classes"] => format!("resource_classes:{}", action("list")),
+        ["resource_classes", _] => format!("resource_classes:{}", action("show")),
+        ["traits"] => "traits:list".to_owned(),
+        ["traits", _] => format!("traits:{}", action("show")),
+        ["allocations"] => "allocations:manage".to_owned(),
+        ["allocations", _] => format!("allocations:{}", action("list")),
+        ["usages"] => "usages".to_owned(),
+        ["allocation_candidates"] => "allocation_candidates:list".to_owned(),
+        ["reshaper"] => "reshaper:reshape".to_owned(),
+        _ => segments.join(":"),
+    };
+    format!("placement:{name}")
 }
 
 /// Whether an `Accept` header admits `application/json`.
@@ -83,6 +125,15 @@ fn accepts_json(accept: &str) -> bool {
             .unwrap_or(1.0);
         q > 0.0 && matches!(media.as_str(), "application/json" | "application/*" | "*/*")
     })
+}
+
+/// Whether an operation of `path` serves `method` at `version`: Placement
+/// checks the version (`version_handler`) before anything else a handler's
+/// decorators check, such as `Accept`.
+fn served_at(path: &str, method: &Method, version: Version) -> bool {
+    routed(path)
+        .filter(|op| op.http_method == Some(method.as_str()))
+        .any(|op| op.variants.iter().any(|v| v.range.contains(version)))
 }
 
 /// Whether the request is a `PUT` that takes no body.
@@ -124,7 +175,7 @@ pub(crate) async fn placement_rules(
         && let Some(accept) = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok())
         && !accept.trim().is_empty()
         && !accepts_json(accept)
-        && first.is_some()
+        && version.is_some_and(|v| served_at(&path, &method, v))
     {
         refusal = Some(ApiError::new(
             StatusCode::NOT_ACCEPTABLE,
@@ -155,7 +206,7 @@ pub(crate) async fn placement_rules(
             StatusCode::FORBIDDEN,
             "undefined_code",
             "Forbidden",
-            format!("Policy does not allow placement:{} to be performed.", path.trim_matches('/')),
+            format!("Policy does not allow {} to be performed.", policy_name(&path, &method)),
         ));
     }
     if refusal.is_none()
@@ -163,6 +214,7 @@ pub(crate) async fn placement_rules(
         && (method == Method::POST || method == Method::PUT)
         && has_method(&path, &method)
         && !(method == Method::PUT && bodiless_put(&path, version))
+        && !looks_up_first(&path, &method)
         && length.unwrap_or(0) == 0
         && !headers.contains_key(header::TRANSFER_ENCODING)
     {
@@ -176,25 +228,18 @@ pub(crate) async fn placement_rules(
     }
     let res = next.call(req).await?;
     if res.status() == StatusCode::METHOD_NOT_ALLOWED {
-        let error = ApiError::new(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "undefined_code",
-            "Method Not Allowed",
-            format!(
-                "The method {method} is not allowed for this resource.\n\n The method specified is not allowed for this resource."
-            ),
-        )
-        .with_request_id(request_id.clone());
+        // A method the path declares, at a version before its first:
+        // Placement's `version_handler` raises a bare 405, without a
+        // message or an `Allow`. Any other method: `handle_405` names every
+        // method the path declares, whatever the version.
+        let declared = has_method(&path, &method);
+        let message = if declared { "" } else { "The method specified is not allowed for this resource." };
+        let error =
+            ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "undefined_code", "Method Not Allowed", message)
+                .with_request_id(request_id.clone());
         let mut response = render(&error);
-        // The framework names the methods served at the request's version;
-        // where none is (below the path's first version), Placement's
-        // `handle_405` names every method the path declares.
-        let at_version = res.headers().get(header::ALLOW).filter(|allow| !allow.is_empty()).cloned();
-        let allow = at_version.or_else(|| {
-            let every: Vec<&str> = routed(&path).filter_map(|op| op.http_method).collect();
-            header::HeaderValue::from_str(&every.join(", ")).ok()
-        });
-        if let Some(allow) = allow {
+        let every: Vec<&str> = routed(&path).filter_map(|op| op.http_method).collect();
+        if let (false, Ok(allow)) = (declared, header::HeaderValue::from_str(&every.join(", "))) {
             response.headers_mut().insert(header::ALLOW, allow);
         }
         response.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
@@ -227,11 +272,8 @@ pub(crate) async fn placement_outer(
         let info = req.connection_info();
         format!("{}://{}", info.scheme(), info.host())
     };
-    let html = req
-        .headers()
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|a| a.contains("text/html") && !a.contains("json"));
+    let form = error_page(req.headers().get(header::ACCEPT).and_then(|v| v.to_str().ok()));
+    let html = form == ErrorPage::Html;
     let res = next.call(req).await?.map_into_boxed_body();
     let (req, mut res) = res.into_parts();
     let headers = res.headers_mut();
@@ -249,15 +291,20 @@ pub(crate) async fn placement_outer(
         let bytes = actix_web::body::to_bytes(body).await.unwrap_or_default();
         res = head.set_body(BoxBody::new(bytes.clone()));
         if let Ok(mut doc) = serde_json::from_slice::<serde_json::Value>(&bytes)
-            && let Some(text) =
-                doc["errors"][0]["detail"].as_str().and_then(|d| d.strip_prefix("invalid version string: "))
+            && let Some(text) = doc["errors"][0]["detail"]
+                .as_str()
+                .and_then(|d| d.strip_prefix("Invalid microversion: invalid version string: "))
+                .and_then(|d| d.split(';').next())
             && text.split('.').count() == 2
             && text.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
         {
-            let detail = format!("Unacceptable version header: {text}");
+            let detail = format!("Invalid microversion: Unacceptable version header: {text}");
             doc["errors"][0]["detail"] = detail.into();
             doc["errors"][0]["status"] = 406.into();
             doc["errors"][0]["title"] = "Not Acceptable".into();
+            let served = crate::api::PLACEMENT;
+            doc["errors"][0]["min_version"] = served.compiled_min().to_string().into();
+            doc["errors"][0]["max_version"] = served.compiled_max().to_string().into();
             let mut fixed = HttpResponse::NotAcceptable();
             for (name, value) in res.headers() {
                 if name != header::CONTENT_LENGTH {
@@ -269,7 +316,12 @@ pub(crate) async fn placement_outer(
     }
     // Placement's error documents name a `code` from 1.23 only
     // (`json_error_formatter`); a refused version negotiated none.
-    let with_code = ApiVersion::from_http_request(&req).is_ok_and(|v| v.version() >= V1_23);
+    let negotiated = ApiVersion::from_http_request(&req).ok();
+    let with_code = negotiated.is_some_and(|v| v.version() >= V1_23);
+    // The version middleware's own refusals send no `Cache-Control`.
+    if negotiated.is_none() && matches!(res.status(), StatusCode::BAD_REQUEST | StatusCode::NOT_ACCEPTABLE) {
+        res.headers_mut().remove(header::CACHE_CONTROL);
+    }
     let request_id =
         (!res.headers().contains_key(REQUEST_ID)).then(|| format!("req-{}", uuid::Uuid::new_v4()));
     if res.status().is_client_error() || res.status().is_server_error() {
@@ -280,8 +332,12 @@ pub(crate) async fn placement_outer(
     if let Some(request_id) = request_id {
         res.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
     }
-    if html && (res.status().is_client_error() || res.status().is_server_error()) {
-        res = as_html(res).await;
+    if res.status().is_client_error() || res.status().is_server_error() {
+        match form {
+            ErrorPage::Json => {}
+            ErrorPage::Html => res = as_html(res).await,
+            ErrorPage::Plain => res = as_plain(res).await,
+        }
     }
     Ok(ServiceResponse::new(req, res))
 }
@@ -323,9 +379,11 @@ fn without_leading_zeros(value: &str) -> Option<String> {
 /// echo of the client's input is.
 fn page_request(req: &actix_web::HttpRequest) -> errors::PageRequest {
     let text = |name| req.headers().get(name).and_then(|v| v.to_str().ok()).map(|v| cut(v, 200));
+    // Placement's request log middleware makes a missing or `*/*` Accept JSON.
+    let accept = text(header::ACCEPT).filter(|a| !a.is_empty() && a != "*/*");
     errors::PageRequest {
         method: req.method().to_string(),
-        accept: text(header::ACCEPT),
+        accept: Some(accept.unwrap_or_else(|| "application/json".to_owned())),
         content_type: text(header::CONTENT_TYPE),
     }
 }
@@ -371,7 +429,81 @@ async fn placement_error_document(
 }
 
 /// An error answer as webob writes it for a client that asked for HTML.
+/// The form of an error page, as webob's `generate_response` picks it
+/// from `Accept` among HTML and JSON (the greater quality, HTML on a tie),
+/// else plain text; Placement's request log middleware has made a missing
+/// or `*/*` `Accept` JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ErrorPage {
+    Json,
+    Html,
+    Plain,
+}
+
+fn error_page(accept: Option<&str>) -> ErrorPage {
+    let accept = match accept.map(str::trim) {
+        None | Some("" | "*/*") => return ErrorPage::Json,
+        Some(accept) => accept,
+    };
+    // The quality of `offer`: that of the most specific range it matches.
+    let quality = |offer: &str| -> f32 {
+        let (kind, _) = offer.split_once('/').unwrap_or((offer, ""));
+        let mut best: Option<(u8, f32)> = None;
+        for range in accept.split(',') {
+            let mut parts = range.split(';');
+            let media = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .next()
+                .and_then(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            let specificity = match media.as_str() {
+                m if m == offer => 3,
+                m if m.strip_suffix("/*") == Some(kind) => 2,
+                "*/*" => 1,
+                _ => continue,
+            };
+            if best.is_none_or(|(s, _)| specificity > s) {
+                best = Some((specificity, q));
+            }
+        }
+        best.map_or(0.0, |(_, q)| q)
+    };
+    let (html, json) = (quality("text/html"), quality("application/json"));
+    match (html > 0.0, json > 0.0) {
+        (true, _) if html >= json => ErrorPage::Html,
+        (_, true) => ErrorPage::Json,
+        _ => ErrorPage::Plain,
+    }
+}
+
+/// webob's plain-text page: the status, a blank line, the page's text
+/// (the JSON document's `detail`).
+async fn as_plain(res: HttpResponse) -> HttpResponse {
+    as_page(res, "text/plain; charset=UTF-8", |status, detail| {
+        format!("{} {}\n\n{detail}", status.as_u16(), errors::webob_title(status.as_u16()))
+    })
+    .await
+}
+
+/// webob's HTML page.
 async fn as_html(res: HttpResponse) -> HttpResponse {
+    as_page(res, "text/html; charset=UTF-8", |status, detail| {
+        let title = format!("{} {}", status.as_u16(), status.canonical_reason().unwrap_or("Error"));
+        format!(
+            "<html>\n <head>\n  <title>{title}</title>\n </head>\n <body>\n  <h1>{title}</h1>\n  {detail}<br /><br />\n\n\n\n </body>\n</html>"
+        )
+    })
+    .await
+}
+
+/// An error answer as a page of `content_type`, written by `page` from its
+/// status and its JSON document's `detail`.
+async fn as_page(
+    res: HttpResponse,
+    content_type: &'static str,
+    page: impl FnOnce(StatusCode, &str) -> String,
+) -> HttpResponse {
     let status = res.status();
     let (head, body) = res.into_parts();
     let bytes = actix_web::body::to_bytes(body).await.unwrap_or_default();
@@ -379,13 +511,8 @@ async fn as_html(res: HttpResponse) -> HttpResponse {
         .ok()
         .and_then(|doc| doc["errors"][0]["detail"].as_str().map(str::to_owned))
         .unwrap_or_default();
-    let title = format!("{} {}", status.as_u16(), status.canonical_reason().unwrap_or("Error"));
-    let page = format!(
-        "<html>\n <head>\n  <title>{title}</title>\n </head>\n <body>\n  <h1>{title}</h1>\n  {detail}<br /><br />\n\n\n\n </body>\n</html>"
-    );
-    let mut res = head.set_body(BoxBody::new(page));
-    res.headers_mut()
-        .insert(header::CONTENT_TYPE, header::HeaderValue::from_static("text/html; charset=UTF-8"));
+    let mut res = head.set_body(BoxBody::new(page(status, &detail)));
+    res.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static(content_type));
     res.headers_mut().remove(header::CONTENT_LENGTH);
     res
 }
@@ -396,11 +523,70 @@ pub(crate) async fn not_found() -> Result<HttpResponse, ApiError> {
 }
 
 /// Sets `Cache-Control: no-cache` and `Last-Modified` from 1.15.
-pub(crate) fn cache_headers(builder: &mut HttpResponseBuilder, version: ApiVersion, modified: i64) {
+pub(crate) fn cache_headers(
+    builder: &mut HttpResponseBuilder,
+    version: ApiVersion,
+    modified: impl Into<Option<i64>>,
+) {
     if version >= V1_15 {
-        let time = std::time::UNIX_EPOCH + std::time::Duration::from_secs(modified.max(0) as u64);
         builder.insert_header((header::CACHE_CONTROL, "no-cache"));
-        builder.insert_header((header::LAST_MODIFIED, httpdate::fmt_http_date(time)));
+        // Without a date (an empty inventory list), webob sends none.
+        if let Some(modified) = modified.into() {
+            let time = std::time::UNIX_EPOCH + std::time::Duration::from_secs(modified.max(0) as u64);
+            builder.insert_header((header::LAST_MODIFIED, httpdate::fmt_http_date(time)));
+        }
+    }
+}
+
+/// A JSON body read before the handler runs but judged only when the
+/// handler asks, after it has looked its resource up: Placement's handlers
+/// that call `get_by_uuid` before `extract_json` answer 404 for an unknown
+/// provider whatever the body is. An empty body is Python's
+/// `json.loads('')` error, not `null`.
+pub(crate) struct BodyAfterLookup(Result<serde_json::Value, ApiError>);
+
+impl BodyAfterLookup {
+    /// The body, or why it cannot be read.
+    pub(crate) fn value(&self) -> Result<&serde_json::Value, ApiError> {
+        self.0.as_ref().map_err(Clone::clone)
+    }
+
+    /// The body, or `null` when it cannot be read (for what a handler
+    /// prepares before it reads [`value`](Self::value)).
+    pub(crate) fn or_null(&self) -> &serde_json::Value {
+        self.0.as_ref().unwrap_or(&serde_json::Value::Null)
+    }
+}
+
+impl actix_web::FromRequest for BodyAfterLookup {
+    type Error = ApiError;
+    type Future = futures_util::future::LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &actix_web::HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
+        let headers = req.headers();
+        let empty = !headers.contains_key(header::TRANSFER_ENCODING)
+            && headers
+                .get(header::CONTENT_LENGTH)
+                .and_then(|v| v.to_str().ok())
+                .is_none_or(|v| v.trim() == "0");
+        if empty {
+            let error = errors::bad_request("Malformed JSON: Expecting value: line 1 column 1 (char 0)");
+            return Box::pin(std::future::ready(Ok(BodyAfterLookup(Err(error)))));
+        }
+        let json = microversion_actix::Json::<serde_json::Value>::from_request(req, payload);
+        Box::pin(async move { Ok(BodyAfterLookup(json.await.map(|json| json.0))) })
+    }
+}
+
+/// Whether the operation looks its provider up before it reads its body
+/// ([`BodyAfterLookup`]), so that an empty body is judged after that.
+fn looks_up_first(path: &str, method: &Method) -> bool {
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    match segments.as_slice() {
+        ["resource_providers", _] | ["resource_providers", _, "aggregates"] => method == Method::PUT,
+        ["resource_providers", _, "inventories"] => method == Method::PUT || method == Method::POST,
+        ["resource_providers", _, "inventories", _] => method == Method::PUT,
+        _ => false,
     }
 }
 

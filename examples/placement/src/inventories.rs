@@ -6,12 +6,12 @@ use std::sync::Arc;
 
 use crate::db::{Tx, params};
 use actix_web::{HttpResponse, http::StatusCode, web};
-use microversion_actix::{ApiError, ApiVersion, Json, Version, controller};
+use microversion_actix::{ApiError, ApiVersion, Version, controller};
 use serde_json::{Map, Value, json};
 
 use crate::api::PLACEMENT;
 use crate::errors;
-use crate::http::cache_headers;
+use crate::http::{BodyAfterLookup, cache_headers, validate};
 use crate::store::{self, Inventory, Provider, Store};
 
 const V1_26: Version = Version::lit("1.26");
@@ -113,7 +113,8 @@ fn check_capacity(
 fn inventories_response(version: ApiVersion, generation: i64, inventories: &[Inventory]) -> HttpResponse {
     let map: Map<String, Value> =
         inventories.iter().map(|i| (i.resource_class.clone(), Value::Object(inventory_view(i)))).collect();
-    let modified = inventories.iter().map(|i| i.updated_at).max().unwrap_or_else(store::now);
+    // `_serialize_inventories` finds no date in no inventory: no Last-Modified.
+    let modified = inventories.iter().map(|i| i.updated_at).max();
     let mut res = HttpResponse::Ok();
     cache_headers(&mut res, version, modified);
     res.json(json!({"resource_provider_generation": generation, "inventories": map}))
@@ -156,7 +157,7 @@ impl Inventories {
             .read(async |tx| {
                 let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                     errors::not_found(format!(
-                        "No resource provider with uuid {uuid} found : No such resource provider"
+                        "No resource provider with uuid {uuid} found : No resource provider with uuid {uuid} found"
                     ))
                 })?;
                 let inventories = store::inventories(tx, provider.id).await?;
@@ -178,7 +179,7 @@ impl Inventories {
             .read(async |tx| {
                 let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                     errors::not_found(format!(
-                        "No resource provider with uuid {uuid} found : No such resource provider"
+                        "No resource provider with uuid {uuid} found : No resource provider with uuid {uuid} found"
                     ))
                 })?;
                 Ok((provider.clone(), store::inventories(tx, provider.id).await?))
@@ -191,18 +192,19 @@ impl Inventories {
         Ok(inventory_response(version, StatusCode::OK, provider.generation, inv))
     }
 
+    /// The provider is looked up before the body is read (`create_inventory`).
     #[post("/resource_providers/{uuid}/inventories")]
-    #[schema(post_schema, "1.0")]
     async fn create(
         &self,
         version: ApiVersion,
         uuid: web::Path<String>,
-        body: Json<Value>,
+        body: BodyAfterLookup,
     ) -> Result<HttpResponse, ApiError> {
-        let class = body["resource_class"].as_str().unwrap_or_default().to_owned();
-        let inv = inventory_from(&class, &body);
+        let class = body.or_null()["resource_class"].as_str().unwrap_or_default().to_owned();
+        let inv = inventory_from(&class, body.or_null());
         let generation = self.store.tx(async |tx| {
             let provider = store::provider_or_404(tx, &uuid).await?;
+            validate(post_schema, body.value()?)?;
             check_capacity(version, &provider, &inv, "create")?;
             if !store::class_exists(tx, &class).await? {
                 return Err(errors::bad_request(format!(
@@ -228,23 +230,24 @@ impl Inventories {
         Ok(res)
     }
 
+    /// The provider is looked up before the body is read (`set_inventories`).
     #[put("/resource_providers/{uuid}/inventories")]
-    #[schema(put_all_schema, "1.0")]
     async fn replace(
         &self,
         version: ApiVersion,
         uuid: web::Path<String>,
-        body: Json<Value>,
+        body: BodyAfterLookup,
     ) -> Result<HttpResponse, ApiError> {
-        let wanted: Vec<Inventory> = body["inventories"]
+        let wanted: Vec<Inventory> = body.or_null()["inventories"]
             .as_object()
             .map(|m| m.iter().map(|(class, record)| inventory_from(class, record)).collect())
             .unwrap_or_default();
-        let expected = body["resource_provider_generation"].as_i64().unwrap_or(-1);
+        let expected = body.or_null()["resource_provider_generation"].as_i64().unwrap_or(-1);
         let generation = self
             .store
             .tx(async |tx| {
                 let provider = store::provider_or_404(tx, &uuid).await?;
+                validate(put_all_schema, body.value()?)?;
                 if provider.generation != expected {
                     return Err(errors::concurrent_update("resource provider generation conflict"));
                 }
@@ -254,19 +257,20 @@ impl Inventories {
         Ok(inventories_response(version, generation, &wanted))
     }
 
+    /// The provider is looked up before the body is read (`update_inventory`).
     #[put("/resource_providers/{uuid}/inventories/{resource_class}")]
-    #[schema(update_schema, "1.0")]
     async fn update(
         &self,
         version: ApiVersion,
         path: web::Path<(String, String)>,
-        body: Json<Value>,
+        body: BodyAfterLookup,
     ) -> Result<HttpResponse, ApiError> {
         let (uuid, class) = path.into_inner();
-        let inv = inventory_from(&class, &body);
-        let expected = body["resource_provider_generation"].as_i64().unwrap_or(-1);
+        let inv = inventory_from(&class, body.or_null());
+        let expected = body.or_null()["resource_provider_generation"].as_i64().unwrap_or(-1);
         let generation = self.store.tx(async |tx| {
             let provider = store::provider_or_404(tx, &uuid).await?;
+            validate(update_schema, body.value()?)?;
             if provider.generation != expected {
                 return Err(errors::concurrent_update("resource provider generation conflict"));
             }
@@ -278,7 +282,7 @@ impl Inventories {
             }
             if !store::inventories(tx, provider.id).await?.iter().any(|i| i.resource_class == class) {
                 return Err(errors::bad_request(format!(
-                    "No inventory record with resource class for resource provider {uuid}: No inventory of class {class} found for resource provider {uuid}"
+                    "No inventory record with resource class for resource provider {uuid}: No inventory of class {class} found."
                 )));
             }
             store::put_inventory(tx, provider.id, &inv).await?;
@@ -292,6 +296,12 @@ impl Inventories {
         let (uuid, class) = path.into_inner();
         self.store.tx(async |tx| {
             let provider = store::provider_or_404(tx, &uuid).await?;
+            // `delete_inventory` reads the class's id first.
+            if !store::class_exists(tx, &class).await? {
+                return Err(errors::not_found(format!(
+                    "No inventory of class {class} found for delete: No such resource class {class}."
+                )));
+            }
             if in_use(tx, &provider, &class).await? {
                 return Err(errors::concurrent_update(format!(
                     "Unable to delete inventory of class {class}: {}",
@@ -304,7 +314,7 @@ impl Inventories {
             ).await?;
             if deleted == 0 {
                 return Err(errors::not_found(format!(
-                    "No inventory of class {class} found for delete: No inventory of class {class} found for resource provider {uuid}"
+                    "No inventory of class {class} found for delete: No inventory of class {class} found for delete"
                 )));
             }
             store::bump_provider(tx, provider.id, provider.generation).await
@@ -349,6 +359,11 @@ pub(crate) async fn add_inventories(
     provider: &Provider,
     wanted: &[Inventory],
 ) -> Result<(), ApiError> {
+    // Every capacity first (`_validate_inventory_capacity`), then every
+    // class (`_set_inventory`).
+    for inv in wanted {
+        check_capacity(version, provider, inv, "update")?;
+    }
     for inv in wanted {
         if !store::class_exists(tx, &inv.resource_class).await? {
             return Err(errors::bad_request(format!(
@@ -356,7 +371,6 @@ pub(crate) async fn add_inventories(
                 provider.uuid, inv.resource_class
             )));
         }
-        check_capacity(version, provider, inv, "update")?;
     }
     for inv in wanted {
         store::put_inventory(tx, provider.id, inv).await?;

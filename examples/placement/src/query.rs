@@ -31,9 +31,16 @@ impl Query {
 
     /// Refuses any key outside `known`, as Placement's query schemas do.
     pub(crate) fn only(&self, known: &[&str]) -> Result<(), ApiError> {
-        if let Some((key, _)) = self.0.iter().find(|(k, _)| !known.contains(&k.as_str())) {
+        // Python's jsonschema names every unknown key, sorted (`extras_msg`).
+        let extras: std::collections::BTreeSet<&str> =
+            self.0.iter().map(|(k, _)| k.as_str()).filter(|k| !known.contains(k)).collect();
+        if !extras.is_empty() {
+            let names: Vec<String> =
+                extras.iter().map(|k| microversion_actix::error::python_repr(&(*k).into())).collect();
+            let verb = if names.len() == 1 { "was" } else { "were" };
             return Err(errors::bad_request(format!(
-                "Invalid query string parameters: Additional properties are not allowed ('{key}' was unexpected)"
+                "Invalid query string parameters: Additional properties are not allowed ({} {verb} unexpected)",
+                names.join(", ")
             )));
         }
         Ok(())

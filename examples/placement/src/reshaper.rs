@@ -95,7 +95,7 @@ impl Reshaper {
                 let current = store::provider_or_404(tx, &provider.uuid).await?;
                 store::bump_provider(tx, current.id, current.generation).await?;
             }
-            allocations::write_allocations(tx, version, &requests).await?;
+            allocations::write_allocations(tx, version, &requests, &[]).await?;
             for (provider, records) in &wanted {
                 let current = store::provider_or_404(tx, &provider.uuid).await?;
                 inventories::set_inventories(tx, version, &current, records).await?;

@@ -2,7 +2,7 @@
 //! and roots from 1.14, the provider in the create answer from 1.20,
 //! re-parenting from 1.37, and the list filters of each version.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::db::{Tx, params};
@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::api::PLACEMENT;
 use crate::errors;
-use crate::http::cache_headers;
+use crate::http::{BodyAfterLookup, cache_headers, validate};
 use crate::query::{self, Query, UUID_PATTERN};
 use crate::store::{self, Provider, Store};
 
@@ -195,23 +195,8 @@ async fn create_provider(store: &Store, body: &Value) -> Result<Provider, ApiErr
         )));
     }
     store.tx(async |tx| {
-        let mut duplicates = Vec::new();
-        if store::provider(tx, &uuid).await?.is_some() {
-            duplicates.push(format!("uuid: {uuid}"));
-        }
-        if tx.query_row("SELECT COUNT(*) FROM resource_providers WHERE name = $1", params![&name], |r| {
-            r.get::<i64>(0)
-        }).await? > 0
-        {
-            duplicates.push(format!("name: {name}"));
-        }
-        if !duplicates.is_empty() {
-            return Err(errors::coded(
-                StatusCode::CONFLICT,
-                "duplicate_name",
-                format!("Conflicting resource provider {} already exists.", duplicates.join(", ")),
-            ));
-        }
+        // The parent first (`_create_in_db`), then the unique uuid and name
+        // (the insert's duplicate entry).
         let (parent_id, root_id) = match &parent {
             Some(parent_uuid) if *parent_uuid == uuid => {
                 return Err(errors::bad_request(format!(
@@ -233,6 +218,25 @@ async fn create_provider(store: &Store, body: &Value) -> Result<Provider, ApiErr
             }
             None => (None, None),
         };
+        // The database names the one unique key the insert broke first:
+        // the uuid's, else the name's (`DBDuplicateEntry.columns`).
+        let duplicate = if store::provider(tx, &uuid).await?.is_some() {
+            Some(format!("uuid: {uuid}"))
+        } else if tx.query_row("SELECT COUNT(*) FROM resource_providers WHERE name = $1", params![&name], |r| {
+            r.get::<i64>(0)
+        }).await? > 0
+        {
+            Some(format!("name: {name}"))
+        } else {
+            None
+        };
+        if let Some(duplicate) = duplicate {
+            return Err(errors::coded(
+                StatusCode::CONFLICT,
+                "duplicate_name",
+                format!("Conflicting resource provider {duplicate} already exists."),
+            ));
+        }
         let now = store::now();
         let id: i64 = tx.query_row(
             "INSERT INTO resource_providers (uuid, name, generation, parent_id, root_id, created_at, updated_at) \
@@ -281,10 +285,12 @@ impl ResourceProviders {
             Some(value) => Some(query::resources(value)?),
             None => None,
         };
+        // The filters in `_get_all_by_filters_from_db`'s order: a tree, a
+        // trait or an aggregate that no provider anywhere matches lists
+        // nothing at once, before a later filter can refuse the request.
         let providers = self.store.read(async |tx| {
             let mut providers = store::all_providers(tx).await?;
-            // An empty `name` filters nothing, as Placement's `if name:`
-            // (`_get_all_by_filters_from_db`).
+            // An empty `name` filters nothing, as Placement's `if name:`.
             if let Some(name) = q.get("name").filter(|name| !name.is_empty()) {
                 providers.retain(|p| p.name == name);
             }
@@ -293,41 +299,41 @@ impl ResourceProviders {
                 providers.retain(|p| p.uuid == uuid);
             }
             // The tree is that of the provider named, whatever the other
-            // filters keep (`provider_ids_from_uuid`); an unknown one lists nothing.
+            // filters keep (`provider_ids_from_uuid`).
             if let Some(tree) = q.get("in_tree") {
-                let root = store::provider(tx, &normalize_uuid(tree)).await?.map(|p| p.root_uuid);
-                providers.retain(|p| Some(&p.root_uuid) == root.as_ref());
-            }
-            if let Some((required, forbidden)) = &member_of {
-                let mut kept = Vec::new();
-                for p in providers {
-                    let aggs: HashSet<String> = aggregates_of(tx, p.id).await?.into_iter().collect();
-                    if required.iter().all(|any| any.iter().any(|a| aggs.contains(a)))
-                        && !forbidden.iter().any(|a| aggs.contains(a))
-                    {
-                        kept.push(p);
-                    }
-                }
-                providers = kept;
+                let Some(root) = store::provider(tx, &normalize_uuid(tree)).await?.map(|p| p.root_uuid) else {
+                    return Ok(Vec::new());
+                };
+                providers.retain(|p| p.root_uuid == root);
             }
             if let Some((required, forbidden)) = &required {
-                for name in required.iter().flatten().chain(forbidden) {
+                for name in required.iter().flatten() {
                     if !store::trait_exists(tx, name).await? {
-                        return Err(errors::bad_request(format!(
-                            "Invalid trait(s) in \"required\" parameter: No such trait(s): {name}."
-                        )));
+                        return Err(unknown_trait(name));
                     }
                 }
-                let mut kept = Vec::new();
-                for p in providers {
-                    let traits: HashSet<String> = traits_of(tx, p.id).await?.into_iter().collect();
-                    if required.iter().all(|any| any.iter().any(|t| traits.contains(t)))
-                        && !forbidden.iter().any(|t| traits.contains(t))
-                    {
-                        kept.push(p);
+                let traits = every_provider(tx, "SELECT provider_id, trait FROM provider_traits").await?;
+                let has = |id: i64, wanted: &String| traits.get(&id).is_some_and(|t| t.contains(wanted));
+                let matching = |id: i64| required.iter().all(|any| any.iter().any(|t| has(id, t)));
+                if !required.is_empty() && !traits.keys().any(|id| matching(*id)) {
+                    return Ok(Vec::new());
+                }
+                for name in forbidden {
+                    if !store::trait_exists(tx, name).await? {
+                        return Err(unknown_trait(name));
                     }
                 }
-                providers = kept;
+                providers.retain(|p| matching(p.id) && !forbidden.iter().any(|t| has(p.id, t)));
+            }
+            if let Some((required, forbidden)) = &member_of {
+                let aggregates =
+                    every_provider(tx, "SELECT provider_id, aggregate FROM provider_aggregates").await?;
+                let has = |id: i64, wanted: &String| aggregates.get(&id).is_some_and(|a| a.contains(wanted));
+                let matching = |id: i64| required.iter().all(|any| any.iter().any(|a| has(id, a)));
+                if !required.is_empty() && !aggregates.keys().any(|id| matching(*id)) {
+                    return Ok(Vec::new());
+                }
+                providers.retain(|p| matching(p.id) && !forbidden.iter().any(|a| has(p.id, a)));
             }
             if let Some(resources) = &resources {
                 for (name, _) in resources {
@@ -392,20 +398,27 @@ impl ResourceProviders {
         Ok(show_provider(version, res, &provider))
     }
 
+    /// The provider is looked up before the body is read
+    /// (`update_resource_provider`).
     #[put("/resource_providers/{uuid}")]
-    #[schema(update_v1_0, "1.0", "1.13")]
-    #[schema(update_v1_14, "1.14")]
     async fn update(
         &self,
         version: ApiVersion,
         uuid: web::Path<String>,
-        body: Json<Value>,
+        body: BodyAfterLookup,
     ) -> Result<HttpResponse, ApiError> {
-        let name = body["name"].as_str().unwrap_or_default().to_owned();
+        let name = body.or_null()["name"].as_str().unwrap_or_default().to_owned();
         let provider = self
             .store
             .tx(async |tx| {
                 let provider = store::provider_or_404(tx, &uuid).await?;
+                let body = body.value()?;
+                validate(if version >= V1_14 { update_v1_14 } else { update_v1_0 }, body)?;
+                // The parent first, then the name (`_update_in_db` flushes last).
+                if version >= V1_14 && body.get("parent_provider_uuid").is_some() {
+                    let parent = body["parent_provider_uuid"].as_str().map(normalize_uuid);
+                    reparent(tx, &provider, parent.as_deref(), version >= V1_37).await?;
+                }
                 if tx
                     .query_row(
                         "SELECT COUNT(*) FROM resource_providers WHERE name = $1 AND id != $2",
@@ -420,10 +433,6 @@ impl ResourceProviders {
                         "duplicate_name",
                         format!("Conflicting resource provider {name} already exists."),
                     ));
-                }
-                if version >= V1_14 && body.get("parent_provider_uuid").is_some() {
-                    let parent = body["parent_provider_uuid"].as_str().map(normalize_uuid);
-                    reparent(tx, &provider, parent.as_deref(), version >= V1_37).await?;
                 }
                 tx.execute(
                     "UPDATE resource_providers SET name = $1, updated_at = $2 WHERE id = $3",
@@ -504,12 +513,19 @@ async fn reparent(tx: &Tx, provider: &Provider, parent: Option<&str>, allowed: b
             set_root(tx, provider.id, provider.id).await?;
         }
         Some(parent_uuid) => {
+            // The parent is found first, then may it change (`_update_in_db`).
+            let parent = store::provider(tx, parent_uuid)
+                .await?
+                // `_update_in_db` names the action `create` here.
+                .ok_or_else(|| {
+                    errors::bad_request(format!(
+                        "Unable to save resource provider {}: Object action create failed because: parent provider UUID does not exist.",
+                        provider.uuid
+                    ))
+                })?;
             if provider.parent_uuid.is_some() && !allowed {
                 return Err(fail("re-parenting a provider is not currently allowed."));
             }
-            let parent = store::provider(tx, parent_uuid)
-                .await?
-                .ok_or_else(|| fail("parent provider UUID does not exist."))?;
             // No loops: the new parent may not be the provider or below it.
             let mut cursor = Some(parent.clone());
             while let Some(node) = cursor {
@@ -567,6 +583,22 @@ pub(crate) async fn aggregates_of(tx: &Tx, id: i64) -> Result<Vec<String>, ApiEr
         |r| r.get(0),
     )
     .await
+}
+
+/// Every provider's names of one kind (its traits, its aggregates), by
+/// provider id: `query` selects the id and the name.
+async fn every_provider(tx: &Tx, query: &'static str) -> Result<HashMap<i64, HashSet<String>>, ApiError> {
+    let pairs: Vec<(i64, String)> = tx.query_map(query, params![], |r| Ok((r.get(0)?, r.get(1)?))).await?;
+    let mut by_provider: HashMap<i64, HashSet<String>> = HashMap::new();
+    for (id, name) in pairs {
+        by_provider.entry(id).or_default().insert(name);
+    }
+    Ok(by_provider)
+}
+
+/// `TraitNotFound` in a provider list's `required`.
+fn unknown_trait(name: &str) -> ApiError {
+    errors::bad_request(format!("Invalid trait(s) in \"required\" parameter: No such trait(s): {name}."))
 }
 
 /// The traits of provider `id`.

@@ -190,7 +190,7 @@ impl Traits {
             .read(async |tx| {
                 let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                     errors::not_found(format!(
-                        "No resource provider with uuid {uuid} found: No such resource provider"
+                        "No resource provider with uuid {uuid} found: No resource provider with uuid {uuid} found"
                     ))
                 })?;
                 Ok((traits_of(tx, provider.id).await?, provider.generation))

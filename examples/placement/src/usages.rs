@@ -82,7 +82,7 @@ impl Usages {
             .read(async |tx| {
                 let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                     errors::not_found(format!(
-                        "No resource provider with uuid {uuid} found: No such resource provider"
+                        "No resource provider with uuid {uuid} found: No resource provider with uuid {uuid} found"
                     ))
                 })?;
                 let mut usages: BTreeMap<String, i64> = store::inventories(tx, provider.id)
@@ -133,16 +133,22 @@ impl Usages {
         let q = Query::parse(req.query_string());
         q.only(&["project_id", "user_id", "consumer_type"])?;
         let consumer_type = q.get("consumer_type");
-        // `GET_USAGES_SCHEMA_V1_38`: a type as allocations name it, or `all`, or `unknown`.
-        if let Some(wanted) = consumer_type
-            && !(matches!(wanted, "all" | "unknown")
-                || (!wanted.is_empty()
-                    && wanted.len() <= 255
-                    && wanted.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')))
-        {
-            return Err(errors::bad_request(format!(
-                "Invalid query string parameters: '{wanted}' does not match '^([A-Z0-9_]+|all|unknown)$'"
-            )));
+        // `GET_USAGES_SCHEMA_V1_38`: a type as allocations name it, or `all`, or `unknown`,
+        // by Python's `re.search` of `^[A-Z0-9_]+$|^all|^unknown$` (so any
+        // value that begins with `all`), then its length.
+        if let Some(wanted) = consumer_type {
+            let a_type = !wanted.is_empty()
+                && wanted.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+            if !(a_type || wanted.starts_with("all") || wanted == "unknown") {
+                return Err(errors::bad_request(format!(
+                    "Invalid query string parameters: '{wanted}' does not match '^[A-Z0-9_]+$|^all|^unknown$'"
+                )));
+            }
+            if wanted.chars().count() > 255 {
+                return Err(errors::bad_request(format!(
+                    "Invalid query string parameters: '{wanted}' is too long"
+                )));
+            }
         }
         let rows = usage_rows(&self.store, &q).await?;
         // Per consumer type (by name), the classes in row order.

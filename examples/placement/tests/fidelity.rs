@@ -256,9 +256,16 @@ fn unknown_providers_and_classes_are_found_before_capacity() {
     let base = server.url.as_str();
     create(base, "a", A, None);
     with_vcpu(base, A);
+    // A new consumer per claim: a claim refused for an unknown provider
+    // leaves its new consumer behind (see `a_refused_claim_may_leave_its_consumer`).
+    let consumers = ["f0000000-0000-4000-8000-00000000000a", "f0000000-0000-4000-8000-00000000000b"];
     let consumer = "f0000000-0000-4000-8000-00000000000f";
     // Sorted either side of A, so that neither order of checking hides it.
-    for missing in ["00000000-0000-4000-8000-000000000001", "ffffffff-0000-4000-8000-000000000001"] {
+    for (missing, consumer) in
+        ["00000000-0000-4000-8000-000000000001", "ffffffff-0000-4000-8000-000000000001"]
+            .into_iter()
+            .zip(consumers)
+    {
         let body = json!({"allocations": {A: {"resources": {"VCPU": 1000}},
                                           missing: {"resources": {"VCPU": 1}}},
                           "project_id": "p", "user_id": "u", "consumer_generation": null, "consumer_type": "INSTANCE"});
@@ -283,6 +290,42 @@ fn unknown_providers_and_classes_are_found_before_capacity() {
         409,
         "too much alone is a 409"
     );
+}
+
+/// Placement's handlers create a new consumer (`ensure_consumer`, at
+/// generation 0) before they look the providers up, and a claim refused
+/// for an unknown provider leaves it; so does a claim of nothing (`{}`).
+/// A later claim must then name generation 0, not null; a refused capacity
+/// check, or another consumer of a `POST` refused, removes it again
+/// (`_create_allocations`, `inspect_consumers`).
+#[test]
+fn a_refused_claim_may_leave_its_consumer() {
+    let server = server();
+    let base = server.url.as_str();
+    create(base, "a", A, None);
+    with_vcpu(base, A);
+    let claim = |consumer: &str, provider: &str, vcpu: u64, generation: Value| {
+        let body = json!({"allocations": {provider: {"resources": {"VCPU": vcpu}}},
+                          "project_id": "p", "user_id": "u", "consumer_generation": generation});
+        send_at(base, "1.28", "PUT", &format!("/allocations/{consumer}"), Some(&body)).0
+    };
+    let unknown = "00000000-0000-4000-8000-000000000001";
+    let (left, removed) = ("f0000000-0000-4000-8000-000000000001", "f0000000-0000-4000-8000-000000000002");
+    assert_eq!(claim(left, unknown, 1, Value::Null), 400);
+    assert_eq!(claim(left, A, 1, Value::Null), 409, "the consumer is there, at generation 0");
+    assert_eq!(claim(left, A, 1, json!(0)), 204);
+    assert_eq!(claim(removed, A, 1000, Value::Null), 409, "too much");
+    assert_eq!(claim(removed, A, 1, Value::Null), 204, "a refused capacity leaves no consumer");
+    let empty = json!({"allocations": {}, "project_id": "p", "user_id": "u", "consumer_generation": null});
+    let nothing = "f0000000-0000-4000-8000-000000000003";
+    assert_eq!(send_at(base, "1.28", "PUT", &format!("/allocations/{nothing}"), Some(&empty)).0, 204);
+    let (status, shown) = send_at(base, "1.28", "GET", &format!("/allocations/{nothing}"), None);
+    assert_eq!(
+        (status, shown),
+        (200, json!({"allocations": {}})),
+        "a consumer without allocations is not shown"
+    );
+    assert_eq!(claim(nothing, A, 1, Value::Null), 409, "but it is there, at generation 0");
 }
 
 /// Below 1.8 a claim's owner is the incomplete consumer's project and user
