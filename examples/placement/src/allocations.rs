@@ -300,11 +300,11 @@ fn unique<'a>(items: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
 /// unknown one is a 400 that leaves the consumers just created, as
 /// Placement leaves them; then the write, in one transaction, after which
 /// a failure removes them again.
-async fn claim(
+pub(crate) async fn claim(
     store: &Store,
-    version: ApiVersion,
     requests: &[ConsumerRequest],
     by: Claimant,
+    write: impl AsyncFn(&Tx, &[String]) -> Result<(), ApiError>,
 ) -> Result<(), ApiError> {
     let mut created = Vec::new();
     for request in requests {
@@ -327,8 +327,9 @@ async fn claim(
                 )
             }
             Claimant::Consumers => format!("Unable to allocate inventory No such resource class {class}."),
+            Claimant::Reshaper => format!("malformed reshaper data: No such resource class {class}."),
         })),
-        Ok(None) => store.tx(async |tx| write_allocations(tx, version, requests, &created).await).await,
+        Ok(None) => store.tx(async |tx| write(tx, &created).await).await,
         Err(error) => Err(error),
     };
     if written.is_err() {
@@ -360,11 +361,13 @@ async fn forget_consumers(store: &Store, created: &[String]) {
 
 /// Which handler claims: an unknown class is worded by each its own way.
 #[derive(Clone, Copy, Debug)]
-enum Claimant {
+pub(crate) enum Claimant {
     /// `PUT /allocations/{consumer_uuid}`.
     OneConsumer,
     /// `POST /allocations`.
     Consumers,
+    /// `POST /reshaper`.
+    Reshaper,
 }
 
 /// The first consumer and resource class the requests name that does not
@@ -701,7 +704,10 @@ impl Allocations {
     ) -> Result<HttpResponse, ApiError> {
         let uuid = check_consumer_uuid(&uuid)?;
         let request = ConsumerRequest::from_body(&uuid, version, &body);
-        claim(&self.store, version, &[request], Claimant::OneConsumer).await?;
+        let requests = [request];
+        let write =
+            async |tx: &Tx, ensured: &[String]| write_allocations(tx, version, &requests, ensured).await;
+        claim(&self.store, &requests, Claimant::OneConsumer, write).await?;
         Ok(HttpResponse::NoContent().finish())
     }
 
@@ -717,7 +723,9 @@ impl Allocations {
             let uuid = check_consumer_uuid(uuid)?;
             requests.push(ConsumerRequest::from_body(&uuid, version, data));
         }
-        claim(&self.store, version, &requests, Claimant::Consumers).await?;
+        let write =
+            async |tx: &Tx, ensured: &[String]| write_allocations(tx, version, &requests, ensured).await;
+        claim(&self.store, &requests, Claimant::Consumers, write).await?;
         Ok(HttpResponse::NoContent().finish())
     }
 

@@ -136,6 +136,13 @@ fn served_at(path: &str, method: &Method, version: Version) -> bool {
         .any(|op| op.variants.iter().any(|v| v.range.contains(version)))
 }
 
+/// Whether the `GET` of `path` refuses an `Accept` without JSON
+/// (`util.check_accept`): every one but a trait's and the root's.
+fn checks_accept(path: &str) -> bool {
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    !matches!(segments.as_slice(), ["traits", _] | [""])
+}
+
 /// Whether the request is a `PUT` that takes no body.
 fn bodiless_put(path: &str, version: Option<Version>) -> bool {
     let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
@@ -175,6 +182,7 @@ pub(crate) async fn placement_rules(
         && let Some(accept) = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok())
         && !accept.trim().is_empty()
         && !accepts_json(accept)
+        && checks_accept(&path)
         && version.is_some_and(|v| served_at(&path, &method, v))
     {
         refusal = Some(ApiError::new(

@@ -251,7 +251,10 @@ impl Inventories {
                 if provider.generation != expected {
                     return Err(errors::concurrent_update("resource provider generation conflict"));
                 }
-                set_inventories(tx, version, &provider, &wanted).await
+                for inv in &wanted {
+                    check_capacity(version, &provider, inv, "update")?;
+                }
+                set_inventories(tx, &provider, &wanted).await
             })
             .await?;
         Ok(inventories_response(version, generation, &wanted))
@@ -324,15 +327,17 @@ impl Inventories {
 
     #[delete("/resource_providers/{uuid}/inventories")]
     #[api_version("1.5", missing = 405)]
-    async fn delete_all(
-        &self,
-        version: ApiVersion,
-        uuid: web::Path<String>,
-    ) -> Result<HttpResponse, ApiError> {
+    async fn delete_all(&self, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         self.store
             .tx(async |tx| {
                 let provider = store::provider_or_404(tx, &uuid).await?;
-                set_inventories(tx, version, &provider, &[]).await
+                // The in-use message bare (`delete_inventories`).
+                set_inventories(tx, &provider, &[]).await.map_err(|error| {
+                    match error.detail().strip_prefix("update conflict: ") {
+                        Some(bare) => errors::coded(error.status(), "inventory.inuse", bare.to_owned()),
+                        None => error,
+                    }
+                })
             })
             .await?;
         Ok(HttpResponse::NoContent().finish())
@@ -343,11 +348,10 @@ impl Inventories {
 /// removed class still allocated is 409 `placement.inventory.inuse`.
 pub(crate) async fn set_inventories(
     tx: &Tx,
-    version: ApiVersion,
     provider: &Provider,
     wanted: &[Inventory],
 ) -> Result<i64, ApiError> {
-    add_inventories(tx, version, provider, wanted).await?;
+    add_inventories(tx, provider, wanted).await?;
     remove_other_inventories(tx, provider, wanted).await?;
     store::bump_provider(tx, provider.id, provider.generation).await
 }
@@ -355,15 +359,11 @@ pub(crate) async fn set_inventories(
 /// Adds or updates the `wanted` inventories of `provider`, removing none.
 pub(crate) async fn add_inventories(
     tx: &Tx,
-    version: ApiVersion,
     provider: &Provider,
     wanted: &[Inventory],
 ) -> Result<(), ApiError> {
-    // Every capacity first (`_validate_inventory_capacity`), then every
-    // class (`_set_inventory`).
-    for inv in wanted {
-        check_capacity(version, provider, inv, "update")?;
-    }
+    // Every class (`_set_inventory`); capacities are the handler's
+    // (`_validate_inventory_capacity`), which the reshaper does not check.
     for inv in wanted {
         if !store::class_exists(tx, &inv.resource_class).await? {
             return Err(errors::bad_request(format!(

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use crate::allocations::{self, ConsumerRequest, Extras};
 use crate::api::PLACEMENT;
+use crate::db::Tx;
 use crate::errors;
 use crate::inventories;
 use crate::query::UUID_PATTERN;
@@ -60,29 +61,41 @@ impl Reshaper {
             let uuid = allocations::check_consumer_uuid(uuid)?;
             requests.push(ConsumerRequest::from_body(&uuid, version, data));
         }
-        self.store.tx(async |tx| {
-            let mut wanted: Vec<(Provider, Vec<Inventory>)> = Vec::new();
-            for (uuid, data) in body["inventories"].as_object().into_iter().flatten() {
-                let provider = store::provider(tx, uuid).await?.ok_or_else(|| {
-                    errors::coded(
-                        StatusCode::BAD_REQUEST,
-                        "resource_provider.not_found",
-                        format!("Resource provider {uuid} in inventories not found: No such resource provider {uuid}."),
-                    )
-                })?;
-                let given = data["resource_provider_generation"].as_i64().unwrap_or(-1);
-                if given != provider.generation {
-                    return Err(errors::concurrent_update(format!(
-                        "resource provider generation conflict for provider {uuid}: actual: {}, given: {given}",
-                        provider.generation
-                    )));
+        // Placement's order: each provider of `inventories` and its
+        // generation, then the consumers and the providers of the
+        // allocations (`inspect_consumers`, `create_allocation_list`), then
+        // the write. A reshape checks no inventory's capacity.
+        let wanted = self
+            .store
+            .read(async |tx| {
+                let mut wanted: Vec<(Provider, Vec<Inventory>)> = Vec::new();
+                for (uuid, data) in body["inventories"].as_object().into_iter().flatten() {
+                    let provider = store::provider(tx, uuid).await?.ok_or_else(|| {
+                        errors::coded(
+                            StatusCode::BAD_REQUEST,
+                            "resource_provider.not_found",
+                            format!(
+                                "Resource provider {uuid} in inventories not found: No resource provider with uuid {uuid} found"
+                            ),
+                        )
+                    })?;
+                    let given = data["resource_provider_generation"].as_i64().unwrap_or(-1);
+                    if given != provider.generation {
+                        return Err(errors::concurrent_update(format!(
+                            "resource provider generation conflict for provider {uuid}: actual: {}, given: {given}",
+                            provider.generation
+                        )));
+                    }
+                    let records = data["inventories"]
+                        .as_object()
+                        .map(|m| m.iter().map(|(class, r)| inventories::inventory_from(class, r)).collect())
+                        .unwrap_or_default();
+                    wanted.push((provider, records));
                 }
-                let records = data["inventories"]
-                    .as_object()
-                    .map(|m| m.iter().map(|(class, r)| inventories::inventory_from(class, r)).collect())
-                    .unwrap_or_default();
-                wanted.push((provider, records));
-            }
+                Ok(wanted)
+            })
+            .await?;
+        let reshape = async |tx: &Tx, ensured: &[String]| {
             // Interim inventory: the new records over the old ones, so
             // that allocations can move; then the allocations; then each
             // provider's inventory becomes exactly what was asked (a class
@@ -91,17 +104,29 @@ impl Reshaper {
                 if records.is_empty() {
                     continue;
                 }
-                inventories::add_inventories(tx, version, provider, records).await?;
                 let current = store::provider_or_404(tx, &provider.uuid).await?;
+                inventories::add_inventories(tx, &current, records).await.map_err(malformed)?;
                 store::bump_provider(tx, current.id, current.generation).await?;
             }
-            allocations::write_allocations(tx, version, &requests, &[]).await?;
+            allocations::write_allocations(tx, version, &requests, ensured).await?;
             for (provider, records) in &wanted {
                 let current = store::provider_or_404(tx, &provider.uuid).await?;
-                inventories::set_inventories(tx, version, &current, records).await?;
+                inventories::set_inventories(tx, &current, records).await.map_err(malformed)?;
             }
             Ok(())
-        }).await?;
+        };
+        allocations::claim(&self.store, &requests, allocations::Claimant::Reshaper, reshape).await?;
         Ok(HttpResponse::NoContent().finish())
+    }
+}
+
+/// An unknown class in a reshape, as the reshaper words it (`malformed
+/// reshaper data: No such resource class X.`); any other error as it is.
+fn malformed(error: ApiError) -> ApiError {
+    match error.detail().split_once(": No such resource class ") {
+        Some((_, class)) => {
+            errors::bad_request(format!("malformed reshaper data: No such resource class {class}"))
+        }
+        None => error,
     }
 }
