@@ -19,6 +19,9 @@ import base64
 import hashlib
 import sys
 
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.serialization import pkcs12
+
 from keystoneauth1 import noauth
 from keystoneauth1 import session as ks_session
 import novaclient
@@ -351,8 +354,18 @@ def keypairs_at(c, nova, version):
     elif version < V("2.92"):
         x509 = nova_v.keypairs.create(f"interop-x509-{tag}", key_type="x509")
         check_keypair(c, x509, version, "create(x509)", f"interop-x509-{tag}", "x509")
-        c.check("PRIVATE KEY-----" in getattr(x509, "private_key", ""), "a generated x509 pair has a private_key")
+        # Nova's generate_winrm_x509_cert: the private key is a PKCS#12
+        # file with the empty password, in base64, holding the key and the
+        # public key's certificate.
         c.check("BEGIN CERTIFICATE" in x509.public_key, "its public_key is a certificate", x509.public_key[:40])
+        try:
+            pfx = base64.b64decode(getattr(x509, "private_key", ""), validate=True)
+            key, cert, _ = pkcs12.load_key_and_certificates(pfx, b"")
+            c.equal(key.key_size, 2048, "the x509 private key is RSA 2048")
+            c.equal(cert.public_bytes(serialization.Encoding.PEM).decode().strip(), x509.public_key.strip(),
+                    "the PKCS#12 file holds the public key's certificate")
+        except (ValueError, TypeError) as error:
+            c.check(False, "a generated x509 private key is a base64 PKCS#12 file", str(error))
         created.append(x509.name)
         c.raises(nova_exc.BadRequest, nova_v.keypairs.create, "type 'dsa' -> 400",
                  f"interop-dsa-{tag}", key_type="dsa")

@@ -353,13 +353,35 @@ fn generate(key_type: KeyType, user_id: &str) -> Result<Generated, ApiError> {
             Ok(Generated { public_key, private_key, fingerprint })
         }
         KeyType::X509 => {
-            let key_pair = rcgen::KeyPair::generate().map_err(|e| failed(&e))?;
+            // Nova's `crypto.generate_winrm_x509_cert`: `openssl req -x509
+            // -days 3650 -newkey rsa:2048 -subj /CN=<user>` with the client
+            // authentication usage and the user's `<user>@localhost` UPN,
+            // then `openssl pkcs12 -export -password pass:`, base64-encoded,
+            // as the private key; the certificate's PEM is the public key.
+            use rsa::pkcs8::EncodePrivateKey as _;
+            let private = rsa::RsaPrivateKey::new(&mut OsRng, 2048).map_err(|e| failed(&e))?;
+            let pkcs8 = private.to_pkcs8_der().map_err(|e| failed(&e))?;
+            let pem = private.to_pkcs8_pem(rsa::pkcs8::LineEnding::LF).map_err(|e| failed(&e))?;
+            let key_pair = rcgen::KeyPair::from_pem_and_sign_algo(&pem, &rcgen::PKCS_RSA_SHA256)
+                .map_err(|e| failed(&e))?;
             let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).map_err(|e| failed(&e))?;
+            params.distinguished_name = rcgen::DistinguishedName::new();
             params.distinguished_name.push(rcgen::DnType::CommonName, user_id);
+            params.extended_key_usages = vec![rcgen::ExtendedKeyUsagePurpose::ClientAuth];
+            // The Microsoft UPN (1.3.6.1.4.1.311.20.2.3).
+            let upn = rcgen::OtherNameValue::Utf8String(format!("{user_id}@localhost"));
+            params.subject_alt_names =
+                vec![rcgen::SanType::OtherName((vec![1, 3, 6, 1, 4, 1, 311, 20, 2, 3], upn))];
+            let now = time::OffsetDateTime::now_utc();
+            (params.not_before, params.not_after) = (now, now + time::Duration::days(3650));
             let cert = params.self_signed(&key_pair).map_err(|e| failed(&e))?;
+            let mut salt = [0u8; 8];
+            ssh_key::rand_core::RngCore::fill_bytes(&mut OsRng, &mut salt);
+            let pfx = crate::pkcs12::export(pkcs8.as_bytes(), cert.der(), &salt);
+            use base64::Engine as _;
             Ok(Generated {
                 public_key: cert.pem(),
-                private_key: key_pair.serialize_pem(),
+                private_key: base64::engine::general_purpose::STANDARD.encode(pfx),
                 fingerprint: colon_hex(&sha1::Sha1::digest(cert.der())),
             })
         }
@@ -545,5 +567,49 @@ mod tests {
         let blob = public.to_bytes().expect("the blob");
         assert_eq!(generated.fingerprint, colon_hex(&md5::Md5::digest(&blob)));
         assert_ne!(generate(KeyType::Ssh, "alice").expect("another pair").public_key, generated.public_key);
+    }
+
+    /// Nova's `nova.crypto.generate_winrm_x509_cert`: the private key is
+    /// the base64 of a PKCS#12 file with the empty password, which OpenSSL
+    /// itself reads back (MAC verified) into an RSA 2048 key and the very
+    /// certificate of the public key: `CN=<user>`, client authentication,
+    /// the `<user>@localhost` UPN, ten years; the fingerprint is its SHA-1.
+    #[test]
+    fn a_generated_x509_pair_is_a_pkcs12_file_openssl_reads() {
+        use base64::Engine as _;
+        let generated = generate(KeyType::X509, "alice").expect("a generated pair");
+        let pfx = base64::engine::general_purpose::STANDARD.decode(&generated.private_key).expect("base64");
+        let dir = std::env::temp_dir().join(format!("compute-pkcs12-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a directory");
+        let file = dir.join("pair.p12");
+        std::fs::write(&file, &pfx).expect("the file");
+        let openssl = |args: &[&str]| {
+            let out = std::process::Command::new("openssl").args(args).output().expect("openssl runs");
+            assert!(out.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        let path = file.to_str().expect("a UTF-8 path");
+        let contents = openssl(&["pkcs12", "-in", path, "-passin", "pass:", "-nodes"]);
+        let _ = std::fs::remove_dir_all(&dir);
+        let key_pem = &contents[contents.find("-----BEGIN PRIVATE KEY-----").expect("the key")..];
+        let key_pem = &key_pem[..key_pem.find("-----END PRIVATE KEY-----").expect("its end") + 25];
+        use rsa::pkcs8::DecodePrivateKey as _;
+        let key = rsa::RsaPrivateKey::from_pkcs8_pem(key_pem).expect("an RSA key");
+        assert_eq!(key.n().bits(), 2048);
+        let certificate = generated.public_key.trim();
+        assert!(contents.contains(certificate), "the file holds the public key's certificate");
+
+        let cert_file = std::env::temp_dir().join(format!("compute-cert-{}.pem", std::process::id()));
+        std::fs::write(&cert_file, &generated.public_key).expect("the certificate");
+        let text = openssl(&["x509", "-in", cert_file.to_str().expect("UTF-8"), "-noout", "-text"]);
+        let fingerprint =
+            openssl(&["x509", "-in", cert_file.to_str().expect("UTF-8"), "-noout", "-fingerprint", "-sha1"]);
+        let _ = std::fs::remove_file(&cert_file);
+        assert!(text.contains("Subject: CN=alice") || text.contains("Subject: CN = alice"), "{text}");
+        assert!(text.contains("TLS Web Client Authentication"), "{text}");
+        assert!(text.contains("alice@localhost"), "{text}");
+        assert!(text.contains("Public-Key: (2048 bit)"), "{text}");
+        let sha1 = fingerprint.trim().rsplit('=').next().expect("the digest").to_ascii_lowercase();
+        assert_eq!(generated.fingerprint, sha1);
     }
 }

@@ -12,6 +12,7 @@ mod flavors;
 mod fleet;
 mod keypairs;
 mod listing;
+mod pkcs12;
 mod request_id;
 mod settings;
 mod store;
