@@ -143,6 +143,16 @@ fn checks_accept(path: &str) -> bool {
     !matches!(segments.as_slice(), ["traits", _] | [""])
 }
 
+/// Whether `path`'s `GET` checks `Accept` before its version: the
+/// aggregates' alone (`get_aggregates` has `check_accept` outside
+/// `version_handler`).
+fn accept_before_version(path: &str) -> bool {
+    matches!(
+        path.trim_matches('/').split('/').collect::<Vec<_>>().as_slice(),
+        ["resource_providers", _, "aggregates"]
+    )
+}
+
 /// Whether the request is a `PUT` that takes no body.
 fn bodiless_put(path: &str, version: Option<Version>) -> bool {
     let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
@@ -183,7 +193,7 @@ pub(crate) async fn placement_rules(
         && !accept.trim().is_empty()
         && !accepts_json(accept)
         && checks_accept(&path)
-        && version.is_some_and(|v| served_at(&path, &method, v))
+        && version.is_some_and(|v| served_at(&path, &method, v) || accept_before_version(&path))
     {
         refusal = Some(ApiError::new(
             StatusCode::NOT_ACCEPTABLE,
