@@ -211,15 +211,17 @@ class Generator:
                 filters.append(("uuid", self.provider()))
             elif kind == "member_of":
                 aggs = rng.sample(self.aggregates, k=rng.randint(1, 2))
-                filters.append(("member_of", ("in:" if len(aggs) > 1 else "") + ",".join(aggs)))
+                prefix = "in:" if len(aggs) > 1 else rng.choice(["", "", "!"])
+                filters.append(("member_of", prefix + ",".join(aggs)))
             elif kind == "in_tree":
                 filters.append(("in_tree", self.provider()))
             elif kind == "resources":
                 res = self.resources(few=True)
                 filters.append(("resources", ",".join(f"{k}:{n}" for k, n in res.items())))
             else:
-                trait = rng.choice(self.traits)
-                filters.append(("required", rng.choice([trait, "!" + trait])))
+                trait, other = rng.choice(self.traits), rng.choice(self.traits)
+                filters.append(("required", rng.choice([trait, "!" + trait, f"in:{trait},{other}",
+                                                        f"{trait},!{other}"])))
         query = urllib.parse.urlencode(filters, safe=":,!{}")
         return ("GET", "/resource_providers" + ("?" + query if query else ""), v, None)
 
@@ -381,9 +383,17 @@ class Generator:
             query.append(("member_of", rng.choice(self.aggregates)))
         if rng.random() < 0.2:
             query.append(("in_tree", self.provider()))
-        if rng.random() < 0.1:
-            query.append(("resources1", "VCPU:1"))
+        if rng.random() < 0.2:
+            query.append(("resources1", f"{rng.choice(self.classes)}:1"))
+            if rng.random() < 0.5:
+                query.append(("required1", rng.choice(self.traits)))
             query.append(("group_policy", rng.choice(["none", "isolate"])))
+        if rng.random() < 0.1:
+            query.append(("member_of", "!" + rng.choice(self.aggregates)))
+        if rng.random() < 0.1:
+            query.append(("root_required", rng.choice(["", "!"]) + rng.choice(self.traits)))
+        if rng.random() < 0.1:
+            query.append(("required", f"in:{rng.choice(self.traits)},{rng.choice(self.traits)}"))
         return ("GET", "/allocation_candidates?" + urllib.parse.urlencode(query, safe=":,!{}"), v, None)
 
     def bad_body(self, v):
