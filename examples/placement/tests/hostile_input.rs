@@ -104,13 +104,23 @@ fn contract(method: &str, request_headers: &[(Vec<u8>, Vec<u8>)], res: &Response
         return fail(format!("a {} answer", res.status));
     }
     let content_type = res.headers_named("content-type").join(",");
-    let wants_html = request_headers.iter().any(|(name, value)| {
-        name.eq_ignore_ascii_case(b"accept") && value.windows(9).any(|w| w.eq_ignore_ascii_case(b"text/html"))
-    });
+    let accept: Vec<String> = request_headers
+        .iter()
+        .filter(|(name, _)| name.eq_ignore_ascii_case(b"accept"))
+        .map(|(_, value)| String::from_utf8_lossy(value).to_ascii_lowercase())
+        .collect();
+    let wants_html = accept.iter().any(|a| a.contains("text/html"));
+    // webob's plain page, for a client that accepts neither JSON nor HTML.
+    let wants_plain = !accept.is_empty()
+        && accept.iter().all(|a| !a.contains("json") && !a.contains("html") && !a.contains("*/*"));
     if res.status >= 400 && method != "HEAD" {
         if wants_html && content_type.starts_with("text/html") {
             if !res.text().contains(&res.status.to_string()) {
                 return fail("an HTML error page without its status".into());
+            }
+        } else if wants_plain && content_type.starts_with("text/plain") {
+            if !res.text().starts_with(&format!("{} ", res.status)) {
+                return fail("a plain-text error page without its status first".into());
             }
         } else {
             if !content_type.starts_with("application/json") {
@@ -500,7 +510,7 @@ fn content_types() {
         .header("Content-Type", "application/json")
         .body(&br#"{"name": "two types"}"#[..]);
     hostile(base, &req, Answer::App(&[200, 400, 415]), "two content types");
-    // A client asking for HTML gets webob's page; for XML, a 406.
+    // A client asking for HTML gets webob's page; for XML, a 406 in webob's plain text.
     for (accept, statuses) in [("text/html", &[404u16, 406][..]), ("application/xml", &[406])] {
         let req = Request::get("/resource_providers/nope/inventories").header("Accept", accept);
         hostile(base, &req, Answer::App(statuses), &format!("Accept: {accept}"));

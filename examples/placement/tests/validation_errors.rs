@@ -58,6 +58,9 @@ fn bodies_and_query_strings_fail_in_placements_words() {
              On instance['name']:\n    ['rp']"
         )
     );
+    // The provider first: Placement looks it up before it reads the body.
+    let provider = json!({"name": "with inventory", "uuid": "4e8e5957-649f-477b-9e5b-f1f75b21c03c"});
+    assert_eq!(send("POST", "/resource_providers", provider).status, 200);
     let res = send(
         "PUT",
         "/resource_providers/4e8e5957-649f-477b-9e5b-f1f75b21c03c/inventories",
