@@ -64,7 +64,10 @@ MAX_MINOR = 39
 # The syntax errors the example words as Python's json does (FREEDOMS).
 PYTHON_JSON_ERRORS = ["Expecting value", "Expecting property name enclosed in double quotes", "Extra data"]
 STANDARD_CLASSES = ["VCPU", "MEMORY_MB", "DISK_GB", "IPV4_ADDRESS"]
-STANDARD_TRAITS = ["HW_CPU_X86_AVX2", "STORAGE_DISK_SSD", "COMPUTE_VOLUME_MULTI_ATTACH"]
+# MISC_SHARES_VIA_AGGREGATE makes a provider a sharing one for the
+# candidates search.
+STANDARD_TRAITS = ["HW_CPU_X86_AVX2", "STORAGE_DISK_SSD", "COMPUTE_VOLUME_MULTI_ATTACH",
+                   "MISC_SHARES_VIA_AGGREGATE"]
 # The Accept headers sent, one per request by its path (most ask for JSON).
 ACCEPTS = ["application/json"] * 12 + ["*/*", "application/xml", "application/json;q=0.9, text/plain"]
 # The headers of the contract, compared by value.
@@ -160,7 +163,7 @@ class Generator:
             (3, self.put_traits), (1, self.delete_traits), (2, self.put_aggregates),
             (2, self.resource_class), (2, self.trait), (7, self.put_allocations),
             (2, self.post_allocations), (2, self.get_allocations), (1, self.delete_allocations),
-            (3, self.usages), (4, self.candidates), (2, self.bad_body), (1, self.root),
+            (3, self.usages), (8, self.candidates), (2, self.bad_body), (1, self.root),
             (1, self.other_method), (2, self.reshape),
         ]
         total = sum(w for w, _ in actions)
@@ -373,6 +376,9 @@ class Generator:
 
     def candidates(self, v):
         rng = self.rng
+        # Mostly at a version that has the search (1.10), where it reads the most.
+        if rng.random() < 0.8:
+            v = f"placement 1.{rng.randint(10, MAX_MINOR)}"
         res = self.resources(few=True)
         query = [("resources", ",".join(f"{k}:{n}" for k, n in res.items()))]
         if rng.random() < 0.3:
@@ -394,6 +400,13 @@ class Generator:
             query.append(("root_required", rng.choice(["", "!"]) + rng.choice(self.traits)))
         if rng.random() < 0.1:
             query.append(("required", f"in:{rng.choice(self.traits)},{rng.choice(self.traits)}"))
+        if rng.random() < 0.1:
+            query.append(("resources_A", f"{rng.choice(self.classes)}:1"))
+            query.append(("resources_B", f"{rng.choice(self.classes)}:1"))
+            query.append(("same_subtree", "_A,_B"))
+            query.append(("group_policy", "none"))
+        if rng.random() < 0.05:
+            query.append(("in_tree1", self.provider()))
         return ("GET", "/allocation_candidates?" + urllib.parse.urlencode(query, safe=":,!{}"), v, None)
 
     def bad_body(self, v):
