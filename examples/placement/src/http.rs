@@ -75,10 +75,16 @@ fn forbidden(headers: &header::HeaderMap) -> bool {
     !(roles.contains(&"admin") || roles.contains(&"service"))
 }
 
+/// The segments of a request path (`/resource_providers/x` is
+/// `["resource_providers", "x"]`), which the routing rules below match.
+fn segments(path: &str) -> Vec<&str> {
+    path.trim_matches('/').split('/').collect()
+}
+
 /// The name of the policy rule Placement checks for an operation
 /// (`placement/policies/*.py`).
 fn policy_name(path: &str, method: &Method) -> String {
-    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let segments = segments(path);
     let action = |list: &'static str| match *method {
         Method::GET => list,
         Method::POST => "create",
@@ -139,7 +145,7 @@ fn served_at(path: &str, method: &Method, version: Version) -> bool {
 /// Whether the `GET` of `path` refuses an `Accept` without JSON
 /// (`util.check_accept`): every one but a trait's and the root's.
 fn checks_accept(path: &str) -> bool {
-    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let segments = segments(path);
     !matches!(segments.as_slice(), ["traits", _] | [""])
 }
 
@@ -147,15 +153,12 @@ fn checks_accept(path: &str) -> bool {
 /// aggregates' alone (`get_aggregates` has `check_accept` outside
 /// `version_handler`).
 fn accept_before_version(path: &str) -> bool {
-    matches!(
-        path.trim_matches('/').split('/').collect::<Vec<_>>().as_slice(),
-        ["resource_providers", _, "aggregates"]
-    )
+    matches!(segments(path).as_slice(), ["resource_providers", _, "aggregates"])
 }
 
 /// Whether the request is a `PUT` that takes no body.
 fn bodiless_put(path: &str, version: Option<Version>) -> bool {
-    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let segments = segments(path);
     match segments.as_slice() {
         ["traits", _] => true,
         ["resource_classes", _] => version.is_none_or(|v| v >= V1_7),
@@ -599,7 +602,7 @@ impl actix_web::FromRequest for BodyAfterLookup {
 /// Whether the operation looks its provider up before it reads its body
 /// ([`BodyAfterLookup`]), so that an empty body is judged after that.
 fn looks_up_first(path: &str, method: &Method) -> bool {
-    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let segments = segments(path);
     match segments.as_slice() {
         ["resource_providers", _] | ["resource_providers", _, "aggregates"] => method == Method::PUT,
         ["resource_providers", _, "inventories"] => method == Method::PUT || method == Method::POST,
