@@ -251,6 +251,10 @@ pub mod version;
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+// Named here so that rustc's diagnostics about a route's argument or
+// answer name the trait by its bare name, not by the hidden module.
+#[doc(hidden)]
+pub use __private::{RouteArgument, RouteResponse};
 
 pub use api_version::ApiVersion;
 pub use body::{Json, JsonQuery};

@@ -82,8 +82,8 @@ where
 }
 
 /// An argument of a route variant: an actix extractor. The generated code
-/// bounds each argument by it, at the argument's type, so that a type that
-/// is no extractor is one error there, naming it.
+/// extracts each argument through this trait, named at the argument's type,
+/// so that a type that is no extractor is one error there, naming it.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an extractor, so it cannot be an argument of a route",
     label = "not an actix-web extractor",
@@ -91,21 +91,33 @@ where
             `microversion_actix::Json<T>` for a JSON body, `JsonQuery`, `ApiVersion`, `HttpRequest`, ..."
 )]
 pub trait RouteArgument<M>: Sized {
-    /// The extractor's error.
-    type Error: Into<actix_web::Error>;
-    /// The extractor's future, unboxed.
-    type Future: std::future::Future<Output = Result<Self, Self::Error>>;
-    /// Extracts the argument from the request.
-    fn extract(req: &HttpRequest, payload: &mut Payload) -> Self::Future;
+    /// Extracts the argument from the route's input (`M` is `()` here, and
+    /// inferred: on axum it says whether the argument reads the head or the
+    /// body).
+    fn extract(input: &mut OperationInput) -> impl Future<Output = Result<Self, Error>>;
 }
 
 #[diagnostic::do_not_recommend]
 impl<T: FromRequest> RouteArgument<()> for T {
-    type Error = T::Error;
-    type Future = T::Future;
+    #[inline]
+    fn extract(input: &mut OperationInput) -> impl Future<Output = Result<T, Error>> {
+        Extracting { extractor: T::from_request(&input.request, &mut input.payload) }
+    }
+}
 
-    fn extract(req: &HttpRequest, payload: &mut Payload) -> T::Future {
-        T::from_request(req, payload)
+/// What no type is: [`RouteArgument`]'s second impl, for none, keeps rustc
+/// from settling on the first when a type is no extractor, so that its
+/// error is in this trait's words at that type, not `FromRequest`'s.
+pub trait NoArgument {}
+
+/// The marker of [`NoArgument`]'s impl.
+#[derive(Debug)]
+pub enum NotExtracted {}
+
+#[diagnostic::do_not_recommend]
+impl<T: NoArgument> RouteArgument<NotExtracted> for T {
+    fn extract(_: &mut OperationInput) -> impl Future<Output = Result<T, Error>> {
+        std::future::pending()
     }
 }
 
@@ -120,7 +132,9 @@ pub async fn check_response(
     crate::response_validation::check(req, version, declared, res).await
 }
 
-/// What a route variant returns: an actix `Responder`.
+/// What a route variant returns: an actix `Responder`. The generated code
+/// answers through this trait, named at the variant's return type, so that
+/// a type that is no responder is one error there.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned by a route: it is not an actix-web `Responder`",
     label = "not a `Responder`",
@@ -158,17 +172,9 @@ pub fn missing(
     response
 }
 
-/// What the generated code calls on a route's input: one call per argument,
-/// one per schema check.
+/// What the generated code calls on a route's input: one call per schema
+/// check (each argument is extracted by [`RouteArgument::extract`]).
 impl OperationInput {
-    /// A route's argument `T` extracted from the request (`M` is `()` here,
-    /// and inferred: on axum it says whether the argument reads the head or
-    /// the body).
-    #[inline]
-    pub fn extract<T: RouteArgument<M>, M>(&mut self) -> impl Future<Output = Result<T, Error>> + use<T, M> {
-        Extracting { extractor: T::extract(&self.request, &mut self.payload) }
-    }
-
     /// Validates the query string when a schema covers the version, the way
     /// Nova does (every key to the list of its values); the validated object
     /// is left in the request for the variant's [`JsonQuery`](crate::JsonQuery).

@@ -64,7 +64,9 @@ pub enum ViaBody {}
 
 /// An argument of a route variant: an axum extractor, from the request's
 /// head (`FromRequestParts`) or, for the one that reads it, its body
-/// (`FromRequest`).
+/// (`FromRequest`). The generated code extracts each argument through this
+/// trait, named at the argument's type, so that a type that is no extractor
+/// is one error there, naming it.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an extractor, so it cannot be an argument of a route",
     label = "not an axum extractor",
@@ -72,15 +74,15 @@ pub enum ViaBody {}
             `Path<T>`, `Query<T>`, `axum::Json<T>`, `HeaderMap`, `ApiVersion`, ..."
 )]
 pub trait RouteArgument<M>: Sized {
-    /// Extracts the argument from the request's head, or its body.
-    fn extract(request: &mut Request, body: &mut Payload)
-    -> impl Future<Output = Result<Self, Error>> + Send;
+    /// Extracts the argument from the route's input: the request's head,
+    /// or its body (`M`, inferred).
+    fn extract(input: &mut OperationInput) -> impl Future<Output = Result<Self, Error>> + Send;
 }
 
 #[diagnostic::do_not_recommend]
 impl<T: FromRequestParts<()>> RouteArgument<ViaParts> for T {
-    async fn extract(request: &mut Request, _: &mut Payload) -> Result<T, Error> {
-        let rejection = match T::from_request_parts(request, &()).await {
+    async fn extract(input: &mut OperationInput) -> Result<T, Error> {
+        let rejection = match T::from_request_parts(&mut input.request, &()).await {
             Ok(argument) => return Ok(argument),
             Err(rejection) => rejection.into_response(),
         };
@@ -90,13 +92,13 @@ impl<T: FromRequestParts<()>> RouteArgument<ViaParts> for T {
 
 #[diagnostic::do_not_recommend]
 impl<T: FromRequest<()>> RouteArgument<ViaBody> for T {
-    async fn extract(request: &mut Request, body: &mut Payload) -> Result<T, Error> {
+    async fn extract(input: &mut OperationInput) -> Result<T, Error> {
         // A second argument reading the body is the route's mistake, not the client's.
-        let Some(body) = body.take() else {
+        let Some(body) = input.payload.take() else {
             let detail = "two arguments of this route read the request body";
             return Err(crate::ApiError::internal(detail).into_response());
         };
-        let request = http::Request::from_parts(request.clone(), body);
+        let request = http::Request::from_parts(input.request.clone(), body);
         let rejection = match T::from_request(request, &()).await {
             Ok(argument) => return Ok(argument),
             Err(rejection) => rejection.into_response(),
@@ -132,7 +134,9 @@ async fn in_api_format(rejection: Response) -> Response {
     crate::ApiError::from_status(status, detail).into_response()
 }
 
-/// What a route variant returns: anything axum answers with.
+/// What a route variant returns: anything axum answers with. The generated
+/// code answers through this trait, named at the variant's return type, so
+/// that a type that is no response is one error there.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned by a route: it is not an axum `IntoResponse`",
     label = "not an `IntoResponse`",
@@ -179,16 +183,9 @@ pub async fn check_response(
     Response::from_parts(parts, Body::from(bytes))
 }
 
-/// What the generated code calls on a route's input: one call per argument,
-/// one per schema check.
+/// What the generated code calls on a route's input: one call per schema
+/// check (each argument is extracted by [`RouteArgument::extract`]).
 impl OperationInput {
-    /// A route's argument `T` extracted from the request's head or its body
-    /// (`M`, inferred).
-    #[inline]
-    pub fn extract<T: RouteArgument<M>, M>(&mut self) -> impl Future<Output = Result<T, Error>> + Send {
-        T::extract(&mut self.request, &mut self.payload)
-    }
-
     /// Validates the query string when a schema covers the version, the way
     /// Nova does; the validated object is left in the request for
     /// [`JsonQuery`](crate::JsonQuery).

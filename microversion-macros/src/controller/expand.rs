@@ -37,9 +37,6 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
     }
     let checks = declared_checks(&rt, &c.api, named).into_iter().chain(totals);
     let api_type_check = api_binding(&rt, &c.api);
-    if c.operations.iter().any(Operation::is_route) {
-        items.push(route_argument_fn(&rt));
-    }
     let dispatch = route_dispatch(&rt, c);
     let register = match &dispatch {
         Some(_) => {
@@ -205,11 +202,15 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
         let extract = typed_args(&variant.method).into_iter().zip(argument_names(&variant.method)).map(
             |(arg, name)| {
                 let ty = &arg.ty;
-                // Spanned at the type: one that is no extractor is one
-                // error, there, whose note names the controller's
-                // `__mv_argument` (in the user's file, not the framework's).
-                let callee = Ident::new("__mv_argument", ty_span(ty));
-                let extracted = quote_spanned!(ty_span(ty)=> Self::#callee(&mut #input));
+                // The trait called at the type, every token of the call
+                // placed there (the local keeps the expansion's hygiene):
+                // one that is no extractor is one error, there, in the
+                // words of the facade's trait.
+                let at = ty_span(ty);
+                let (ty_at, rt_at) = (relocated(ty.to_token_stream(), at), respanned(rt.clone(), at));
+                let input_at = Ident::new("__input", Span::call_site().located_at(at));
+                let extracted =
+                    quote_spanned!(at=> <#ty_at as #rt_at::RouteArgument<_>>::extract(&mut #input_at));
                 quote!(let #name: #ty = #rt::tried!(#extracted.await);)
             },
         );
@@ -227,19 +228,6 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
             #(#extract)*
         }
     };
-    // Every variant's answer goes through one function named after the
-    // operation, bounded by `RouteResponse`.
-    let respond_fn =
-        format_ident!("response_of_{}", syn::ext::IdentExt::unraw(&op.name), span = Span::call_site());
-    let respond_fn_def = quote! {
-        #[allow(non_snake_case)]
-        fn #respond_fn<__R: #rt::RouteResponse>(
-            __out: __R,
-            __req: &#rt::Request,
-        ) -> #rt::Response {
-            #rt::RouteResponse::respond(__out, __req)
-        }
-    };
     // The call of a variant with the arguments bound to `arg_names`, and its answer.
     let call = |i: usize, variant: &Variant, arg_names: &[Ident]| {
         let method = names::variant(&op.name, i, &variant.method.sig.ident);
@@ -249,18 +237,14 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
             quote!(Self::#method(#(#arg_names),*))
         };
         let call = if variant.method.sig.asyncness.is_some() { quote!(#call.await) } else { call };
-        // A return type that is no Responder is one error, on that type,
-        // whose note names the method (the function is written once, above).
+        // The answer through the facade's trait, its type spanned at the
+        // return type: one that is no response is one error, there.
         let respond_at = match &variant.method.sig.output {
             syn::ReturnType::Type(_, ty) => ty_span(ty),
             syn::ReturnType::Default => variant.method.sig.ident.span(),
         };
-        // The answer, bound again where rustc reports a return type that is
-        // no responder: at that type.
-        let respond = quote_spanned!(respond_at=> {
-            let __answer = #out;
-            #respond_fn(__answer, &#input.request)
-        });
+        let answer_type = quote_spanned!(respond_at=> _);
+        let respond = quote!(<#answer_type as #rt::RouteResponse>::respond(#out, &#input.request));
         // A declared answer is checked when the service asks for it.
         let checked = match &variant.response {
             Some(response) => {
@@ -320,26 +304,11 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
             __controller: #rt::Shared<Self>,
             __input: #rt::OperationInput,
         ) -> impl ::core::future::Future<Output = #rt::Response> + 'static {
-            #respond_fn_def
             async move {
                 let mut __input = __input;
                 let #version = __input.version;
                 #tree
             }
-        }
-    }
-}
-
-/// The one function every route argument of the controller is extracted
-/// through: a type that is no extractor is one error at that type, whose
-/// note names this function (in the user's file, not the framework's).
-fn route_argument_fn(rt: &TokenStream) -> TokenStream {
-    quote! {
-        #[doc(hidden)]
-        fn __mv_argument<'__a, __T: #rt::RouteArgument<__M>, __M>(
-            __input: &'__a mut #rt::OperationInput,
-        ) -> impl ::core::future::Future<Output = ::core::result::Result<__T, #rt::Error>> + use<'__a, __T, __M> {
-            __input.extract()
         }
     }
 }
@@ -369,6 +338,24 @@ fn respanned(tokens: TokenStream, span: Span) -> TokenStream {
         .map(|mut token| {
             token.set_span(span);
             token
+        })
+        .collect()
+}
+
+/// `tokens` placed at `at`, each keeping its own hygiene.
+fn relocated(tokens: TokenStream, at: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|token| match token {
+            proc_macro2::TokenTree::Group(group) => {
+                let mut moved = proc_macro2::Group::new(group.delimiter(), relocated(group.stream(), at));
+                moved.set_span(group.span().located_at(at));
+                proc_macro2::TokenTree::Group(moved)
+            }
+            mut token => {
+                token.set_span(token.span().located_at(at));
+                token
+            }
         })
         .collect()
 }

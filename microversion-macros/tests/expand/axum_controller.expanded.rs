@@ -17,26 +17,21 @@ impl Servers {
     ) -> impl ::core::future::Future<
         Output = ::microversion_axum::__private::Response,
     > + 'static {
-        #[allow(non_snake_case)]
-        fn response_of_show<__R: ::microversion_axum::__private::RouteResponse>(
-            __out: __R,
-            __req: &::microversion_axum::__private::Request,
-        ) -> ::microversion_axum::__private::Response {
-            ::microversion_axum::__private::RouteResponse::respond(__out, __req)
-        }
         async move {
             let mut __input = __input;
             let __version = __input.version;
             if __version < ::microversion_axum::__private::Version::new(2, 3) {
                 if __version >= ::microversion_axum::__private::Version::new(2, 1) {
                     let id: Path<String> = ::microversion_axum::__private::tried!(
-                        Self::__mv_argument(& mut __input). await
+                        < Path < String > as
+                        ::microversion_axum::__private::RouteArgument < _ >> ::extract(&
+                        mut __input). await
                     );
                     let __out = __controller.__mv_show_v0(id).await;
-                    {
-                        let __answer = __out;
-                        response_of_show(__answer, &__input.request)
-                    }
+                    <_ as ::microversion_axum::__private::RouteResponse>::respond(
+                        __out,
+                        &__input.request,
+                    )
                 } else {
                     ::microversion_axum::__private::missing(
                         __version,
@@ -48,16 +43,18 @@ impl Servers {
                 }
             } else {
                 let id: Path<String> = ::microversion_axum::__private::tried!(
-                    Self::__mv_argument(& mut __input). await
+                    < Path < String > as ::microversion_axum::__private::RouteArgument <
+                    _ >> ::extract(& mut __input). await
                 );
                 let version: ApiVersion = ::microversion_axum::__private::tried!(
-                    Self::__mv_argument(& mut __input). await
+                    < ApiVersion as ::microversion_axum::__private::RouteArgument < _ >>
+                    ::extract(& mut __input). await
                 );
                 let __out = __controller.__mv_show_v1(id, version).await;
-                {
-                    let __answer = __out;
-                    response_of_show(__answer, &__input.request)
-                }
+                <_ as ::microversion_axum::__private::RouteResponse>::respond(
+                    __out,
+                    &__input.request,
+                )
             }
         }
     }
@@ -74,25 +71,19 @@ impl Servers {
     ) -> impl ::core::future::Future<
         Output = ::microversion_axum::__private::Response,
     > + 'static {
-        #[allow(non_snake_case)]
-        fn response_of_lock<__R: ::microversion_axum::__private::RouteResponse>(
-            __out: __R,
-            __req: &::microversion_axum::__private::Request,
-        ) -> ::microversion_axum::__private::Response {
-            ::microversion_axum::__private::RouteResponse::respond(__out, __req)
-        }
         async move {
             let mut __input = __input;
             let __version = __input.version;
             if __version >= ::microversion_axum::__private::Version::new(2, 4) {
                 let body: Json<Value> = ::microversion_axum::__private::tried!(
-                    Self::__mv_argument(& mut __input). await
+                    < Json < Value > as ::microversion_axum::__private::RouteArgument < _
+                    >> ::extract(& mut __input). await
                 );
                 let __out = __controller.__mv_lock_v0(body).await;
-                {
-                    let __answer = __out;
-                    response_of_lock(__answer, &__input.request)
-                }
+                <_ as ::microversion_axum::__private::RouteResponse>::respond(
+                    __out,
+                    &__input.request,
+                )
             } else {
                 ::microversion_axum::__private::missing(
                     __version,
@@ -103,14 +94,6 @@ impl Servers {
                 )
             }
         }
-    }
-    #[doc(hidden)]
-    fn __mv_argument<'__a, __T: ::microversion_axum::__private::RouteArgument<__M>, __M>(
-        __input: &'__a mut ::microversion_axum::__private::OperationInput,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<__T, ::microversion_axum::__private::Error>,
-    > + use<'__a, __T, __M> {
-        __input.extract()
     }
     #[doc(hidden)]
     fn __mv_routes(

@@ -17,13 +17,6 @@ impl Servers {
     ) -> impl ::core::future::Future<
         Output = ::microversion_actix::__private::Response,
     > + 'static {
-        #[allow(non_snake_case)]
-        fn response_of_show<__R: ::microversion_actix::__private::RouteResponse>(
-            __out: __R,
-            __req: &::microversion_actix::__private::Request,
-        ) -> ::microversion_actix::__private::Response {
-            ::microversion_actix::__private::RouteResponse::respond(__out, __req)
-        }
         async move {
             let mut __input = __input;
             let __version = __input.version;
@@ -45,22 +38,23 @@ impl Servers {
                 1usize
             };
             let id: Path<u32> = ::microversion_actix::__private::tried!(
-                Self::__mv_argument(& mut __input). await
+                < Path < u32 > as ::microversion_actix::__private::RouteArgument < _ >>
+                ::extract(& mut __input). await
             );
             match __variant {
                 0usize => {
                     let __out = __controller.__mv_show_v0(id).await;
-                    {
-                        let __answer = __out;
-                        response_of_show(__answer, &__input.request)
-                    }
+                    <_ as ::microversion_actix::__private::RouteResponse>::respond(
+                        __out,
+                        &__input.request,
+                    )
                 }
                 _ => {
                     let __out = __controller.__mv_show_v1(id).await;
-                    {
-                        let __answer = __out;
-                        response_of_show(__answer, &__input.request)
-                    }
+                    <_ as ::microversion_actix::__private::RouteResponse>::respond(
+                        __out,
+                        &__input.request,
+                    )
                 }
             }
         }
@@ -118,18 +112,6 @@ impl Servers {
                 }
             }
         }
-    }
-    #[doc(hidden)]
-    fn __mv_argument<
-        '__a,
-        __T: ::microversion_actix::__private::RouteArgument<__M>,
-        __M,
-    >(
-        __input: &'__a mut ::microversion_actix::__private::OperationInput,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<__T, ::microversion_actix::__private::Error>,
-    > + use<'__a, __T, __M> {
-        __input.extract()
     }
     #[doc(hidden)]
     fn __mv_routes(

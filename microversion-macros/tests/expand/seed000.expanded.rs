@@ -42,13 +42,6 @@ impl Servers {
     ) -> impl ::core::future::Future<
         Output = ::microversion_actix::__private::Response,
     > + 'static {
-        #[allow(non_snake_case)]
-        fn response_of_update<__R: ::microversion_actix::__private::RouteResponse>(
-            __out: __R,
-            __req: &::microversion_actix::__private::Request,
-        ) -> ::microversion_actix::__private::Response {
-            ::microversion_actix::__private::RouteResponse::respond(__out, __req)
-        }
         async move {
             let mut __input = __input;
             let __version = __input.version;
@@ -57,16 +50,18 @@ impl Servers {
                     __input.validate_body(Self::__mv_schemas_update_v0()). await
                 );
                 let id: Path<String> = ::microversion_actix::__private::tried!(
-                    Self::__mv_argument(& mut __input). await
+                    < Path < String > as ::microversion_actix::__private::RouteArgument <
+                    _ >> ::extract(& mut __input). await
                 );
                 let body: Json<Value> = ::microversion_actix::__private::tried!(
-                    Self::__mv_argument(& mut __input). await
+                    < Json < Value > as ::microversion_actix::__private::RouteArgument <
+                    _ >> ::extract(& mut __input). await
                 );
                 let __out = __controller.__mv_update_v0(id, body).await;
-                {
-                    let __answer = __out;
-                    response_of_update(__answer, &__input.request)
-                }
+                <_ as ::microversion_actix::__private::RouteResponse>::respond(
+                    __out,
+                    &__input.request,
+                )
             } else {
                 ::microversion_actix::__private::missing(
                     __version,
@@ -103,18 +98,6 @@ impl Servers {
         } else {
             self.__mv_version_specific_func_v1(arg)
         }
-    }
-    #[doc(hidden)]
-    fn __mv_argument<
-        '__a,
-        __T: ::microversion_actix::__private::RouteArgument<__M>,
-        __M,
-    >(
-        __input: &'__a mut ::microversion_actix::__private::OperationInput,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<__T, ::microversion_actix::__private::Error>,
-    > + use<'__a, __T, __M> {
-        __input.extract()
     }
     #[doc(hidden)]
     fn __mv_routes(
