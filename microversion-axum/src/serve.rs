@@ -8,7 +8,8 @@
 //!
 //! | | actix-web's `HttpServer` | [`Serve`] |
 //! | --- | --- | --- |
-//! | a request head that does not arrive | 408, closed (`client_request_timeout`) | closed ([`Serve::head_timeout`], every head, so it also ends an idle keep-alive) |
+//! | a connection's first request head that does not arrive | 408, closed (`client_request_timeout`) | the same ([`Serve::head_timeout`]) |
+//! | a later head, or a kept-alive connection left idle | closed (`keep_alive`) | closed after [`Serve::head_timeout`] (hyper's `header_read_timeout`) |
 //! | connections at once | `max_connections` per worker | [`Serve::max_connections`] in all; more wait in the listen backlog |
 //! | a client that half-closes after its request | answered | answered (hyper's `half_close`) |
 //! | SIGTERM, SIGINT | stop taking connections, finish the requests in flight for `shutdown_timeout` | the same ([`Serve::shutdown_timeout`], [`Serve::with_graceful_shutdown`]) |
@@ -33,6 +34,7 @@ use std::io::ErrorKind;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::Router;
@@ -45,7 +47,8 @@ use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use microversion_core::decode_unreserved;
-use tokio::net::TcpListener;
+use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWrite, AsyncWriteExt as _, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 use tower::ServiceExt as _;
 
@@ -152,34 +155,9 @@ impl Serve {
                 }
             };
             let app = app.clone();
-            let service = tower::service_fn(move |req: http::Request<Incoming>| {
-                let read = read_request(req, peer);
-                let app = app.clone();
-                async move {
-                    match read {
-                        Some(req) => app.oneshot(req).await,
-                        None => Ok::<_, Infallible>(without_host()),
-                    }
-                }
-            });
-            let connection = http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(head_timeout)
-                // A client may shut its side down once its request is sent
-                // (`curl --no-keepalive`, `nc -N`): it still gets its answer.
-                .half_close(true)
-                .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
             let mut stopped = stopped.clone();
             tokio::spawn(async move {
-                let mut connection = std::pin::pin!(connection);
-                // How a connection ends, timely or not, is its client's business.
-                tokio::select! {
-                    _ = connection.as_mut() => {}
-                    _ = stopped.changed() => {
-                        connection.as_mut().graceful_shutdown();
-                        let _ = connection.await;
-                    }
-                }
+                serve_connection(stream, peer, app, head_timeout, &mut stopped).await;
                 drop(permit);
             });
         }
@@ -189,6 +167,169 @@ impl Serve {
         let all = u32::try_from(max_connections).unwrap_or(u32::MAX);
         let _ = tokio::time::timeout(shutdown_timeout, connections.acquire_many(all)).await;
         Ok(())
+    }
+}
+
+/// Serves one connection until it ends, or until `stopped` changes and its
+/// request in flight is answered. Its first request head is read here,
+/// within `head_timeout` of the connection, so that a late one is answered
+/// 408 as actix answers it; hyper reads every later head, within the same
+/// time each, and closes a connection whose head is late.
+async fn serve_connection(
+    mut stream: TcpStream,
+    peer: SocketAddr,
+    app: Router,
+    head_timeout: Duration,
+    stopped: &mut watch::Receiver<()>,
+) {
+    let first = tokio::select! {
+        first = tokio::time::timeout(head_timeout, read_first_head(&mut stream)) => first,
+        _ = stopped.changed() => return,
+    };
+    let head = match first {
+        Ok(Ok(head)) => head,
+        // The client is gone.
+        Ok(Err(_)) => return,
+        Err(_late) => return request_timeout(stream).await,
+    };
+    let service = tower::service_fn(move |req: http::Request<Incoming>| {
+        let read = read_request(req, peer);
+        let app = app.clone();
+        async move {
+            match read {
+                Some(req) => app.oneshot(req).await,
+                None => Ok::<_, Infallible>(without_host()),
+            }
+        }
+    });
+    let connection = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(head_timeout)
+        // A client may shut its side down once its request is sent
+        // (`curl --no-keepalive`, `nc -N`): it still gets its answer.
+        .half_close(true)
+        .serve_connection(TokioIo::new(Rewound::new(head, stream)), TowerToHyperService::new(service));
+    let mut connection = std::pin::pin!(connection);
+    // How a connection ends, timely or not, is its client's business.
+    tokio::select! {
+        _ = connection.as_mut() => {}
+        _ = stopped.changed() => {
+            connection.as_mut().graceful_shutdown();
+            let _ = connection.await;
+        }
+    }
+}
+
+/// The most of a first request head read before hyper takes the
+/// connection: hyper's own limit on a head, which it answers 431 beyond.
+const FIRST_HEAD_LIMIT: usize = 8192 + 4096 * 100;
+
+/// Reads until the bytes read hold a whole request head (its blank line),
+/// the client stops sending, or [`FIRST_HEAD_LIMIT`]: what was read, for
+/// hyper to parse ([`Rewound`]).
+async fn read_first_head(stream: &mut TcpStream) -> std::io::Result<Vec<u8>> {
+    let mut read = Vec::with_capacity(1024);
+    let mut chunk = [0u8; 4096];
+    loop {
+        let n = stream.read(&mut chunk).await?;
+        if n == 0 {
+            return Ok(read);
+        }
+        // The blank line may straddle two reads.
+        let from = read.len().saturating_sub(3);
+        read.extend_from_slice(&chunk[..n]);
+        if ends_a_head(&read[from..]) || read.len() >= FIRST_HEAD_LIMIT {
+            return Ok(read);
+        }
+    }
+}
+
+/// Whether `bytes` hold the blank line that ends a head: `\r\n\r\n`, or a
+/// bare `\n` where a line ends, which hyper's parser takes too.
+fn ends_a_head(bytes: &[u8]) -> bool {
+    bytes.windows(2).any(|pair| pair == b"\n\n") || bytes.windows(3).any(|three| three == b"\n\r\n")
+}
+
+/// How long a 408 may take to be written to a client that reads nothing.
+const REQUEST_TIMEOUT_WRITE: Duration = Duration::from_secs(1);
+
+/// The answer to a first request head that came too late, as actix's
+/// codec gives it: a 408 with no body (never routed: no version, so no
+/// error format), and the connection closed.
+async fn request_timeout(mut stream: TcpStream) {
+    let date = microversion_core::Timestamp::now().http_date();
+    let answer = format!(
+        "HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\ndate: {date}\r\n\r\n"
+    );
+    let written = async {
+        stream.write_all(answer.as_bytes()).await?;
+        stream.shutdown().await
+    };
+    let _ = tokio::time::timeout(REQUEST_TIMEOUT_WRITE, written).await;
+}
+
+/// A connection whose first bytes were read already: it reads them again,
+/// then the stream.
+struct Rewound {
+    read: Vec<u8>,
+    at: usize,
+    stream: TcpStream,
+}
+
+impl Rewound {
+    fn new(read: Vec<u8>, stream: TcpStream) -> Rewound {
+        Rewound { read, at: 0, stream }
+    }
+}
+
+impl AsyncRead for Rewound {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let this = &mut *self;
+        if this.at < this.read.len() {
+            let n = buf.remaining().min(this.read.len() - this.at);
+            buf.put_slice(&this.read[this.at..this.at + n]);
+            this.at += n;
+            if this.at == this.read.len() {
+                this.read = Vec::new();
+                this.at = 0;
+            }
+            return Poll::Ready(Ok(()));
+        }
+        Pin::new(&mut this.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Rewound {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
     }
 }
 
@@ -264,8 +405,6 @@ fn with_unreserved_decoded(uri: &http::Uri) -> Option<http::Uri> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-    use tokio::net::TcpStream;
 
     const REQUEST: &[u8] = b"GET / HTTP/1.1\r\nHost: test\r\n\r\n";
 
@@ -281,8 +420,11 @@ mod tests {
         String::from_utf8_lossy(&answer).into_owned()
     }
 
-    #[tokio::test]
-    async fn a_connection_beyond_the_limit_waits_for_one_to_close() {
+    /// A server of `ok` at `/`, set up by `configure`: its address, what
+    /// stops it, and its task.
+    async fn serving_ok(
+        configure: impl FnOnce(Serve) -> Serve,
+    ) -> (SocketAddr, tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<std::io::Result<()>>) {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
         let addr = listener.local_addr().expect("bound");
         let app = Router::new().route("/", axum::routing::get(|| async { "ok" }));
@@ -290,9 +432,13 @@ mod tests {
         let stopped = async move {
             let _ = stopped.await;
         };
-        let server = tokio::spawn(
-            serve(listener, app).max_connections(1).with_graceful_shutdown(stopped).into_future(),
-        );
+        let server = configure(serve(listener, app)).with_graceful_shutdown(stopped);
+        (addr, stop, tokio::spawn(server.into_future()))
+    }
+
+    #[tokio::test]
+    async fn a_connection_beyond_the_limit_waits_for_one_to_close() {
+        let (addr, stop, server) = serving_ok(|serve| serve.max_connections(1)).await;
 
         // The first connection, kept alive, holds the only place.
         let mut first = TcpStream::connect(addr).await.expect("connects");
@@ -313,6 +459,52 @@ mod tests {
         drop(second);
         let _ = stop.send(());
         server.await.expect("the server task").expect("a clean stop");
+    }
+
+    #[tokio::test]
+    async fn a_late_first_head_is_answered_408_then_closed() {
+        let (addr, _stop, _) = serving_ok(|serve| serve.head_timeout(Duration::from_millis(200))).await;
+        for start in [&b""[..], b"GET / HTTP/1.1\r\nHost: te"] {
+            let mut stream = TcpStream::connect(addr).await.expect("connects");
+            stream.write_all(start).await.expect("writes");
+            // Read to the end: the bound only keeps a server that never
+            // closes from hanging the test.
+            let mut answer = Vec::new();
+            let read = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer)).await;
+            assert!(read.expect("closed in time").is_ok());
+            let answer = String::from_utf8_lossy(&answer);
+            assert!(answer.starts_with("HTTP/1.1 408 Request Timeout\r\n"), "{answer:?}");
+            assert!(answer.contains("\r\ncontent-length: 0\r\n"), "{answer:?}");
+            assert!(answer.contains("\r\ndate: "), "{answer:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_first_head_read_in_pieces_reaches_the_app_whole_with_what_follows() {
+        let (addr, _stop, _) = serving_ok(|serve| serve).await;
+        let mut stream = TcpStream::connect(addr).await.expect("connects");
+        // The head's blank line split over two writes, a second request
+        // pipelined behind it.
+        stream.write_all(b"GET / HTTP/1.1\r\nHost: test\r\n\r").await.expect("writes");
+        stream.flush().await.expect("flushes");
+        tokio::task::yield_now().await;
+        stream.write_all(b"\nGET / HTTP/1.1\r\nHost: test\r\n\r\n").await.expect("writes");
+        // Both answers, however the reads split them.
+        let mut answers = String::new();
+        while answers.matches("HTTP/1.1 200").count() < 2 || !answers.ends_with("ok") {
+            let more = tokio::time::timeout(Duration::from_secs(10), answered(&mut stream)).await;
+            answers.push_str(&more.expect("answered in time"));
+        }
+        assert_eq!(answers.matches("HTTP/1.1 ").count(), 2, "{answers:?}");
+    }
+
+    #[test]
+    fn a_head_ends_at_its_blank_line() {
+        assert!(ends_a_head(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"));
+        assert!(ends_a_head(b"GET / HTTP/1.1\nHost: a\n\n"));
+        assert!(ends_a_head(b"\n\r\n"));
+        assert!(!ends_a_head(b"GET / HTTP/1.1\r\nHost: a\r\n"));
+        assert!(!ends_a_head(b"\r\n\r"));
     }
 
     #[test]

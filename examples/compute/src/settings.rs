@@ -42,9 +42,10 @@ pub struct Settings {
     pub pin_versions: bool,
 }
 
-/// How long a connection may take to send a request head: on actix its
-/// first (then 408 and close); on axum every one, which also closes a
-/// connection kept alive and idle that long (hyper's header read timeout).
+/// How long a connection may take to send a request head: its first, then
+/// 408 and close, on both facades; on axum every later one too, which also
+/// closes a connection kept alive and idle that long (hyper's header read
+/// timeout).
 pub const REQUEST_HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long an idle keep-alive connection is kept (actix).
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);

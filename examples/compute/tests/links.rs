@@ -114,9 +114,9 @@ fn a_public_url_wins_over_every_header() {
     assert_eq!(res_links, ["https://cloud.example/compute/v2.1/os-keypairs?limit=1&marker=a"]);
 }
 
-/// A client that starts a request head and never ends it is disconnected
-/// once the head deadline passes (actix answers 408 first; hyper, under the
-/// axum build, closes), and the server goes on serving.
+/// A client that starts a request head and never ends it is answered 408
+/// and disconnected once the head deadline passes, on both builds, and the
+/// server goes on serving.
 #[test]
 fn a_stalled_head_is_disconnected() {
     // actix reckons the deadline from a clock it updates every 500 ms: a
@@ -131,16 +131,12 @@ fn a_stalled_head_is_disconnected() {
     let started = Instant::now();
     stream.write_all(b"GET /v2.1/flavors HTTP/1.1\r\nHost: h\r\nOpenStack-API-").expect("half a head");
     let mut answer = Vec::new();
-    match stream.read_to_end(&mut answer) {
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {}
-        Err(e) => panic!("the stalled connection is still open after {:?}: {e}", started.elapsed()),
+    if let Err(e) = stream.read_to_end(&mut answer) {
+        panic!("the stalled connection is still open after {:?}: {e}", started.elapsed());
     }
     assert!(started.elapsed() >= timeout / 2, "closed before the deadline");
-    if !answer.is_empty() {
-        let res = common::parse_response(&answer).expect("an HTTP answer");
-        assert_eq!(res.status, 408, "{}", res.describe());
-    }
+    let res = common::parse_response(&answer).expect("an HTTP answer");
+    assert_eq!(res.status, 408, "{}", res.describe());
     let res = Request::get("/v2.1/flavors/1").send(&server.url);
     assert_eq!(res.status, 200, "{}", res.describe());
 }
