@@ -19,6 +19,12 @@ pub(crate) const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 /// server's default 100 connections.
 pub(crate) const POSTGRES_CONNECTIONS: u32 = 16;
 
+/// How long a PostgreSQL connection may stay idle in a pool before it is
+/// closed: on a server with fewer connections than every node's pool could
+/// open, the slots a quiet node holds go back to the server, for a node
+/// that has work (one restarted, say) to take.
+pub(crate) const POSTGRES_IDLE_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// The longest wait between two tries of a PostgreSQL server that refuses
 /// connections at start-up.
 const START_RETRY_MAX: Duration = Duration::from_secs(5);
@@ -96,7 +102,8 @@ fn refused_for_now(error: &sqlx::Error) -> bool {
 
 /// Opens `database` and makes `sqlite_schema` or `postgres_schema` in it.
 ///
-/// PostgreSQL gets [`POSTGRES_CONNECTIONS`], opened as requests need them;
+/// PostgreSQL gets [`POSTGRES_CONNECTIONS`], opened as requests need them
+/// and closed after [`POSTGRES_IDLE_TIMEOUT`] unused;
 /// the first connection is waited for while the server refuses connections
 /// ([`first_connection`]), so that a node starts on a crowded server once a
 /// slot frees. Nodes starting together make the schema one at a time
@@ -120,7 +127,10 @@ pub(crate) async fn open(
         sqlx::query("SELECT pg_advisory_unlock(7274)").execute(&mut conn).await?;
         made?;
         sqlx::Connection::close(conn).await?;
-        return options.max_connections(POSTGRES_CONNECTIONS).connect_lazy(database);
+        return options
+            .max_connections(POSTGRES_CONNECTIONS)
+            .idle_timeout(POSTGRES_IDLE_TIMEOUT)
+            .connect_lazy(database);
     }
     let url = if database == ":memory:" {
         "sqlite::memory:".to_owned()

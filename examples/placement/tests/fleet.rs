@@ -5,8 +5,11 @@
 //! order, and delete some of their claims; in the middle of the load one
 //! fault strikes, a fresh database for each: a node SIGKILLed and started
 //! again, every node SIGKILLed, PostgreSQL restarted (`fast` and
-//! `immediate`), PostgreSQL down for a few seconds. No node is restarted
-//! to recover. Afterwards, through every node:
+//! `immediate`), PostgreSQL down for a few seconds, a node SIGSTOPped for
+//! longer than nginx waits for it (nginx then retries its requests on the
+//! others, as it does by default), and a node restarted on a server with
+//! fewer connections than the three pools could ask for. No node is
+//! restarted to recover. Afterwards, through every node:
 //!
 //! - no provider's usage exceeds `(total - reserved) * allocation_ratio`,
 //!   neither at the end nor in any usage read during the load;
@@ -51,6 +54,9 @@ const CLIENTS: usize = 8;
 /// pauses in between.
 const CLIENT_TRIES: usize = 100;
 const CLIENT_PAUSE: Duration = Duration::from_millis(100);
+/// How long a node may take, once the load is over, to answer again: a
+/// quiet node's idle connections go back to a crowded server in 10 s.
+const NODE_RECOVERY: Duration = Duration::from_secs(60);
 
 fn provider_uuid(i: usize) -> String {
     format!("f1ee7000-0000-4000-8000-{i:012}")
@@ -225,13 +231,32 @@ fn load_under(base: &str, fault: impl FnOnce()) -> Load {
 /// Three nodes on a fresh database of `pg` behind nginx, the providers
 /// made, the load run with `fault` striking in its middle, then
 /// Placement's promises checked through each node.
-fn fleet_under(name: &str, pg: &PgServer, fault: impl FnOnce(&Mutex<Vec<Node>>)) {
+/// How a fleet is set up: its nodes' own arguments, and lines of nginx's
+/// `location`.
+struct Setup {
+    node_args: &'static [&'static str],
+    location: &'static str,
+}
+
+/// The nodes' defaults behind nginx's.
+const PLAIN: Setup = Setup { node_args: &[], location: "" };
+
+/// Deadlines of 1 s counted from when nginx took the request, below its
+/// read timeout of 2 s, after which it tries the next node (nginx's
+/// default `proxy_next_upstream error timeout`).
+const DEADLINES: Setup = Setup {
+    node_args: &["--request-deadline", "1"],
+    location: "            proxy_set_header X-Request-Start \"t=${msec}\";\n            proxy_read_timeout 2s;\n",
+};
+
+fn fleet_under(name: &str, pg: &PgServer, setup: &Setup, fault: impl FnOnce(&Mutex<Vec<Node>>)) {
     let database = pg.create_database(name);
-    let nodes: Vec<Node> = (0..3).map(|_| Node::start(free_port(), &database)).collect();
+    let nodes: Vec<Node> =
+        (0..3).map(|_| Node::start_with(free_port(), &database, setup.node_args)).collect();
     let nodes = Mutex::new(nodes);
     let ports: Vec<u16> = nodes.lock().unwrap().iter().map(|n| n.port).collect();
     let dir = Scratch::new(&format!("fleet-{name}"));
-    let (nginx, base) = common::proxy(&dir, &ports, "");
+    let (nginx, base) = common::proxy(&dir, &ports, setup.location);
 
     // The providers and their inventories, through the fleet.
     for p in 0..PROVIDERS {
@@ -270,6 +295,27 @@ fn fleet_under(name: &str, pg: &PgServer, fault: impl FnOnce(&Mutex<Vec<Node>>))
         .collect();
     assert!(acknowledged.len() > 10, "{name}: some claims succeed: {}", acknowledged.len());
     let nodes = nodes.into_inner().unwrap();
+    // Each node recovers by itself: it answers a read again (a node that
+    // got no connection on a crowded server answers 503 until a quiet one
+    // gives its idle connections back).
+    let mut recovered_nodes_in = Vec::new();
+    for node in &nodes {
+        let started = Instant::now();
+        loop {
+            let res = send(&node.url(), "GET", "/resource_providers", None);
+            if res.status == 200 {
+                break;
+            }
+            assert_eq!(res.status, 503, "{name}: {}", res.describe());
+            assert!(
+                started.elapsed() < NODE_RECOVERY,
+                "{name}: {} does not recover: {}",
+                node.url(),
+                res.describe()
+            );
+        }
+        recovered_nodes_in.push(started.elapsed());
+    }
     let mut views = Vec::new();
     for node in &nodes {
         let url = node.url();
@@ -355,7 +401,8 @@ fn fleet_under(name: &str, pg: &PgServer, fault: impl FnOnce(&Mutex<Vec<Node>>))
     eprintln!(
         "fleet, {name}: {CLAIMS} claims, the fault after {fault_at}; answers {statuses:?}; {} acknowledged, \
          {} deleted, {cut_off} there without an answer; highest usage seen {seen_usage:?} of {CAPACITY}; \
-         slowest answer {slowest:?}; first claim decided {recovered_in:?} after the fault",
+         slowest answer {slowest:?}; first claim decided {recovered_in:?} after the fault; every node \
+         answering after the load in {recovered_nodes_in:?}",
         acknowledged.len(),
         deleted.len(),
     );
@@ -366,13 +413,13 @@ fn fleet_under(name: &str, pg: &PgServer, fault: impl FnOnce(&Mutex<Vec<Node>>))
 #[test]
 fn a_node_sigkilled_and_started_again() {
     let pg = PgServer::start();
-    fleet_under("sigkill", &pg, |nodes| nodes.lock().unwrap()[1].kill_and_restart());
+    fleet_under("sigkill", &pg, &PLAIN, |nodes| nodes.lock().unwrap()[1].kill_and_restart());
 }
 
 #[test]
 fn every_node_sigkilled_at_once() {
     let pg = PgServer::start();
-    fleet_under("sigkill_all", &pg, |nodes| {
+    fleet_under("sigkill_all", &pg, &PLAIN, |nodes| {
         let mut nodes = nodes.lock().unwrap();
         for node in nodes.iter_mut() {
             let _ = node.child.kill();
@@ -386,17 +433,40 @@ fn every_node_sigkilled_at_once() {
 #[test]
 fn postgres_restarted_fast_and_immediate() {
     let pg = PgServer::start();
-    fleet_under("restart_fast", &pg, |_| pg.restart("fast"));
-    fleet_under("restart_immediate", &pg, |_| pg.restart("immediate"));
+    fleet_under("restart_fast", &pg, &PLAIN, |_| pg.restart("fast"));
+    fleet_under("restart_immediate", &pg, &PLAIN, |_| pg.restart("immediate"));
 }
 
 #[test]
 fn postgres_down_for_seconds() {
     let pg = PgServer::start();
-    fleet_under("outage", &pg, |_| {
+    fleet_under("outage", &pg, &PLAIN, |_| {
         pg.stop();
         // The outage itself: nothing waits on it but the load.
         std::thread::sleep(Duration::from_secs(3));
         pg.start_again(400);
     });
+}
+
+#[test]
+fn a_node_sigstopped_longer_than_nginx_waits() {
+    let pg = PgServer::start();
+    fleet_under("sigstop", &pg, &DEADLINES, |nodes| {
+        let nodes = nodes.lock().unwrap();
+        nodes[1].signal("STOP");
+        // The fault itself: frozen past nginx's read timeout and every
+        // deadline, so that what it holds was retried on the others
+        // (answered there 503, "not carried out"), and it wakes to
+        // requests it must refuse.
+        std::thread::sleep(Duration::from_secs(5));
+        nodes[1].signal("CONT");
+    });
+}
+
+#[test]
+fn a_node_restarted_on_a_crowded_server() {
+    // Fewer connections than three pools may open (3 × 16): the nodes
+    // share 12, and the restarted node takes the ones its killed self held.
+    let pg = PgServer::start_with_max_connections(12);
+    fleet_under("crowded", &pg, &PLAIN, |nodes| nodes.lock().unwrap()[1].kill_and_restart());
 }
