@@ -146,13 +146,21 @@ impl Node {
         format!("http://127.0.0.1:{}", self.port)
     }
 
-    /// SIGKILL, then the same program on the same port again.
+    /// SIGKILL, then the same program on the same port again, listening
+    /// when this returns.
     pub fn kill_and_restart(&mut self) {
+        self.kill_and_spawn();
+        self.wait_listening();
+    }
+
+    /// SIGKILL, then the same program on the same port again, not waited
+    /// for (on a crowded server it waits for a connection to start).
+    pub fn kill_and_spawn(&mut self) {
         self.child.kill().expect("SIGKILL");
         self.child.wait().expect("the killed node reaped");
         let args: Vec<String> = self.args.clone();
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        *self = Node::start_with(self.port, &self.database.clone(), &args);
+        *self = Node::spawn(self.port, &self.database.clone(), &args);
     }
 
     /// Sends `signal` (`STOP`, `CONT`) to the process.
