@@ -60,6 +60,7 @@ fn operations() -> &'static [Operation] {
                     body_name: Some("model View"),
                 }),
                 errors: &[404],
+                deprecation: None,
             })
             .collect(),
     );

@@ -88,9 +88,28 @@ pub fn count_refused(api: &Api, err: &NegotiationError, header: VersionHeader) {
     increment(api, version, header.as_str(), outcome(err.status()));
 }
 
+/// The name of the counter of answers of deprecated operations.
+#[cfg(feature = "metrics")]
+pub const DEPRECATED: &str = "microversion_deprecated_requests_total";
+
+/// Counts an answer of an operation deprecated at `version` (labels:
+/// `service`, `operation`, `version`), so that a deployer sees who still
+/// calls it before its sunset. Deprecated operations are few and their
+/// calls meant to dwindle: the labels are built on each call.
+#[cfg(feature = "metrics")]
+pub fn count_deprecated(api: &Api, operation: &'static str, version: crate::Version) {
+    let labels =
+        [("service", api.service_type()), ("operation", operation), ("version", version_label(api, version))];
+    metrics::counter!(DEPRECATED, &labels[..]).increment(1);
+}
+
 /// Without `metrics`: nothing.
 #[cfg(not(feature = "metrics"))]
 pub fn count(_: &Api, _: &Negotiated, _: u16) {}
+
+/// Without `metrics`: nothing.
+#[cfg(not(feature = "metrics"))]
+pub fn count_deprecated(_: &Api, _: &'static str, _: crate::Version) {}
 
 /// Without `metrics`: nothing.
 #[cfg(not(feature = "metrics"))]

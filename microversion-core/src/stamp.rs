@@ -8,7 +8,7 @@ use std::sync::{Mutex, PoisonError};
 
 use crate::api::STANDARD_HEADER;
 use crate::headers::{ResponseHeaders, VaryUpdate, append_vary, appends_to_handlers, vary_update};
-use crate::{Api, Version};
+use crate::{Api, Deprecation, Version};
 
 /// How one framework's header map is read and written: implemented by each
 /// facade on a type of its own, for the `http` crate it is built on.
@@ -163,6 +163,34 @@ impl<W: HeaderWire> Stamp<W> {
 impl<W: HeaderWire> std::fmt::Debug for Stamp<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Stamp").field("api", &self.api.service_type()).field("vary", &self.vary_text).finish()
+    }
+}
+
+/// Stamps the answer of `operation` of `api`, deprecated at `version` (one
+/// variant's `#[deprecated_from]`, docs/reference.md §13.7), with its
+/// `Deprecation` and `Sunset`, and its `Link` beside the handler's own, and
+/// counts it (`metrics`); nothing when `deprecation` does not cover
+/// `version`. The stamp of a deprecated version ([`Stamp::stamp`]) comes
+/// after it: when the version is deprecated too, its `Deprecation` and
+/// `Sunset` are the ones sent, and both links are.
+pub fn stamp_deprecation<W: HeaderWire>(
+    headers: &mut W::Map,
+    deprecation: &Deprecation,
+    version: Version,
+    api: &Api,
+    operation: &'static str,
+) {
+    if !deprecation.covers(version) {
+        return;
+    }
+    crate::observe::count_deprecated(api, operation, version);
+    for (name, text) in deprecation.headers() {
+        let (Some(header), Some(value)) = (lowercase_name::<W>(name), W::value(&text)) else { continue };
+        if appends_to_handlers(name) {
+            W::append(headers, &header, &value);
+        } else {
+            W::insert(headers, &header, &value);
+        }
     }
 }
 

@@ -72,6 +72,7 @@ use crate::{
 ///         query_schemas: &[],
 ///         response: None,
 ///         errors: &[404, 409],
+///         deprecation: None,
 ///     }],
 ///     missing_status: 404,
 /// }];
@@ -198,6 +199,9 @@ impl ApiDescription {
             "parameters": parameters,
             "responses": self.responses_at(op, variant, version),
         });
+        if variant.deprecation.is_some_and(|deprecation| deprecation.covers(version)) {
+            operation["deprecated"] = json!(true);
+        }
         if let Some(body) = variant.schema_at(version) {
             operation["requestBody"] = json!({
                 "required": true,
@@ -410,6 +414,7 @@ mod tests {
         query_schemas: &[],
         response: None,
         errors: &[],
+        deprecation: None,
     };
 
     const BODY: &[crate::SchemaDescription] = &[crate::SchemaDescription {

@@ -7,7 +7,7 @@ use quote::ToTokens;
 use syn::{Ident, ImplItem, ImplItemFn, LitStr, Path, Type};
 
 use crate::shared::names::SchemaTarget;
-use crate::shared::ranges::RangeLit;
+use crate::shared::ranges::{RangeLit, VersionLit};
 
 /// A `#[controller]` impl block.
 pub(crate) struct Controller {
@@ -97,6 +97,22 @@ pub(crate) struct ErrorStatuses {
     pub(crate) tokens: TokenStream,
 }
 
+/// `#[deprecated_from("2.90", since = "2026-01-01", sunset = "2027-01-01",
+/// link = "https://...", sunset_link = "https://...")]`: the variant
+/// deprecated from a version to its last (docs/reference.md §13.7).
+pub(crate) struct DeprecatedFrom {
+    /// The first deprecated version, as a range from it (for the check
+    /// that the history declares it).
+    pub(crate) from: VersionLit,
+    pub(crate) named: RangeLit,
+    /// The date of the deprecation, then of the sunset, if any.
+    pub(crate) since: LitStr,
+    pub(crate) sunset: Option<LitStr>,
+    /// Where the deprecation, then the sunset, are explained.
+    pub(crate) link: Option<LitStr>,
+    pub(crate) sunset_link: Option<LitStr>,
+}
+
 /// One method of an operation.
 pub(crate) struct Variant {
     /// The method with the framework's attributes removed.
@@ -108,6 +124,7 @@ pub(crate) struct Variant {
     pub(crate) schemas: Vec<Schema>,
     pub(crate) response: Option<Response>,
     pub(crate) errors: Option<ErrorStatuses>,
+    pub(crate) deprecation: Option<DeprecatedFrom>,
 }
 
 impl Variant {

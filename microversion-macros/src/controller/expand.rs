@@ -33,9 +33,15 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
             named.extend(named_ranges(op, variant));
         }
         totals.extend(total_check(&rt, op));
-        items.push(if op.is_route() { route_handler(&rt, op) } else { helper_dispatcher(&rt, op) });
+        items.push(if op.is_route() { route_handler(&rt, &c.api, op) } else { helper_dispatcher(&rt, op) });
     }
-    let checks = declared_checks(&rt, &c.api, named).into_iter().chain(totals);
+    // Each deprecation built once at compile time, so that a bad link is an
+    // error at its literal whether or not the route is ever compiled to code.
+    let deprecations = c.operations.iter().flat_map(|op| &op.variants).filter_map(|v| {
+        let deprecation = deprecation_tokens(&rt, v)?;
+        Some(quote!(let _: #rt::Deprecation = #deprecation;))
+    });
+    let checks = declared_checks(&rt, &c.api, named).into_iter().chain(totals).chain(deprecations);
     let api_type_check = api_binding(&rt, &c.api);
     let dispatch = route_dispatch(&rt, c);
     let register = match &dispatch {
@@ -128,7 +134,33 @@ fn named_ranges<'a>(op: &Operation, variant: &'a Variant) -> Vec<(&'a RangeLit, 
     for schema in &variant.schemas {
         ranges.push((&schema.range, format!("a version of the schema `{}`", path_text(&schema.path))));
     }
+    if let Some(deprecation) = &variant.deprecation {
+        ranges.push((&deprecation.named, format!("the first deprecated version of `{}`", op.name)));
+    }
     ranges
+}
+
+/// The `Deprecation` of a `#[deprecated_from]`: from its version to the
+/// variant's last, with its dates and links, each spanned at its literal
+/// (a `const` panic about one is reported there).
+fn deprecation_tokens(rt: &TokenStream, variant: &Variant) -> Option<TokenStream> {
+    let deprecation = variant.deprecation.as_ref()?;
+    let range = VersionRange::new(Some(deprecation.from.version), served(variant).max()).ok()?;
+    let range = range_tokens(rt, range);
+    let since = &deprecation.since;
+    let mut tokens = quote_spanned!(since.span()=> #rt::Deprecation::range(#range).since(#since));
+    let builders = [
+        ("sunset", &deprecation.sunset),
+        ("link", &deprecation.link),
+        ("sunset_link", &deprecation.sunset_link),
+    ];
+    for (builder, lit) in builders {
+        if let Some(lit) = lit {
+            let builder = Ident::new(builder, lit.span());
+            tokens = quote_spanned!(lit.span()=> #tokens.#builder(#lit));
+        }
+    }
+    Some(tokens)
 }
 
 fn has_receiver(method: &ImplItemFn) -> bool {
@@ -173,7 +205,7 @@ fn missing_status(op: &Operation) -> u16 {
     op.missing.map_or(DEFAULT_MISSING_STATUS, |(s, _)| s)
 }
 
-fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
+fn route_handler(rt: &TokenStream, api: &syn::Path, op: &Operation) -> TokenStream {
     let handler = names::route_handler(&op.name);
     let version = format_ident!("__version");
     // The locals that tokens spanned at the user's types refer to: named at
@@ -293,7 +325,17 @@ fn route_handler(rt: &TokenStream, op: &Operation) -> TokenStream {
     } else {
         let leaf = |i: usize, variant: &Variant| {
             let (prologue, call) = (prologue(i, variant), call(i, variant, &argument_names(&variant.method)));
-            quote!(#prologue #call)
+            match deprecation_tokens(rt, variant) {
+                None => quote!(#prologue #call),
+                // Every answer of a deprecated variant carries its notice,
+                // a refused argument's too: the variant's block is awaited
+                // whole, its early answers included.
+                Some(deprecation) => quote! {
+                    const __DEPRECATION: #rt::Deprecation = #deprecation;
+                    let __answer: #rt::Response = async { #prologue #call }.await;
+                    #rt::deprecated(__answer, #version, &__DEPRECATION, &#api, #name)
+                },
+            }
         };
         decision_tree(key, &variants, &leaf, &miss)
     };
@@ -321,6 +363,7 @@ fn shared_arguments(op: &Operation) -> bool {
     };
     let first = types(&op.variants[0]);
     op.variants.len() > 1
+        && op.variants.iter().all(|variant| variant.deprecation.is_none())
         && op.variants.iter().all(|variant| {
             types(variant) == first
                 && variant.schemas_of(SchemaTarget::Body).next().is_none()
@@ -625,8 +668,13 @@ fn controller_impl(c: &Controller) -> TokenStream {
                 }
             };
             let statuses = v.errors.as_ref().map(|e| e.statuses.as_slice()).unwrap_or_default();
+            let deprecation = match deprecation_tokens(&rt, v) {
+                Some(deprecation) => quote!(::core::option::Option::Some(#deprecation)),
+                None => quote!(::core::option::Option::None),
+            };
             quote!(#rt::OperationVariant {
-                range: #range, schemas: #body, query_schemas: #query, response: #response, errors: &[#(#statuses),*]
+                range: #range, schemas: #body, query_schemas: #query, response: #response,
+                errors: &[#(#statuses),*], deprecation: #deprecation
             })
         });
         let status = missing_status(op);

@@ -11,10 +11,10 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ImplItem, ImplItemFn, ItemImpl, Lit, LitStr, Token};
 
-use super::ast::{Controller, ErrorStatuses, Operation, Response, Route, Schema, Variant};
+use super::ast::{Controller, DeprecatedFrom, ErrorStatuses, Operation, Response, Route, Schema, Variant};
 use crate::shared::errors::Errors;
 use crate::shared::names::{SchemaTarget, default_crate, facade_crate};
-use crate::shared::ranges::{RangeLit, range_of};
+use crate::shared::ranges::{RangeLit, VersionLit, range_of};
 
 /// `#[controller(api = COMPUTE, scope = "/flavors", crate = ::microversion_actix)]`; a
 /// bare word names the facade among several (`axum`), read before these.
@@ -151,6 +151,7 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
     let mut schemas = Vec::new();
     let mut response: Option<Response> = None;
     let mut declared: Option<ErrorStatuses> = None;
+    let mut deprecation: Option<DeprecatedFrom> = None;
     let mut kept = Vec::new();
     for attr in std::mem::take(&mut method.attrs) {
         let path = attr.path();
@@ -174,6 +175,12 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
                 continue;
             }
             declared = error_statuses_attr(&attr, errors);
+        } else if path.is_ident("deprecated_from") {
+            if deprecation.is_some() {
+                errors.at(&attr, "duplicate #[deprecated_from] on one method");
+                continue;
+            }
+            deprecation = deprecated_from_attr(&attr, errors);
         } else if path.is_ident("schema") {
             if let Some(schema) = schema_attr(&attr, errors) {
                 schemas.push(schema);
@@ -195,8 +202,12 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
             kept.push(attr);
         }
     }
-    let framework =
-        range.is_some() || !schemas.is_empty() || route.is_some() || response.is_some() || declared.is_some();
+    let framework = range.is_some()
+        || !schemas.is_empty()
+        || route.is_some()
+        || response.is_some()
+        || declared.is_some()
+        || deprecation.is_some();
     if framework {
         for attr in kept.iter().filter(|a| a.path().is_ident("cfg")) {
             errors.at(
@@ -212,7 +223,7 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
         return Method::Plain(Box::new(method));
     }
     Method::Versioned(
-        Box::new(Variant { method, range, route, schemas, response, errors: declared }),
+        Box::new(Variant { method, range, route, schemas, response, errors: declared, deprecation }),
         missing,
     )
 }
@@ -254,6 +265,76 @@ fn api_version_attr(attr: &Attribute, errors: &mut Errors) -> (RangeLit, Option<
     let mut range = range_literals(&versions, attr.to_token_stream(), errors);
     range.sound &= (1..=2).contains(&versions.len());
     (range, missing)
+}
+
+/// `#[deprecated_from("2.90", since = "2026-01-01")]`, optionally with
+/// `sunset`, `link` and `sunset_link`: the version and the dates are read
+/// here, each error at its literal (a link is checked by `Deprecation::link`
+/// at compile time).
+fn deprecated_from_attr(attr: &Attribute, errors: &mut Errors) -> Option<DeprecatedFrom> {
+    const KEYS: &str = "`since`, `sunset`, `link`, `sunset_link`";
+    let args = errors.handle(attr.parse_args_with(Punctuated::<Expr, Token![,]>::parse_terminated))?;
+    let mut from = None;
+    let (mut since, mut sunset, mut link, mut sunset_link) = (None, None, None, None);
+    for arg in &args {
+        match arg {
+            Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }) if from.is_none() => match lit.value().parse() {
+                Ok(version) => from = Some(VersionLit { version, lit: lit.clone() }),
+                Err(e) => errors.at(lit, format!("invalid version {:?}: {e}", lit.value())),
+            },
+            Expr::Assign(assign) => {
+                let slot = match expr_name(&assign.left).as_str() {
+                    "since" => &mut since,
+                    "sunset" => &mut sunset,
+                    "link" => &mut link,
+                    "sunset_link" => &mut sunset_link,
+                    other => {
+                        errors
+                            .at(&assign.left, format!("Unknown field: `{other}`. Available values: {KEYS}"));
+                        continue;
+                    }
+                };
+                match &*assign.right {
+                    Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }) if slot.is_none() => {
+                        *slot = Some(lit.clone())
+                    }
+                    Expr::Lit(ExprLit { lit: Lit::Str(_), .. }) => {
+                        errors.at(&assign.left, format!("Duplicate field `{}`", expr_name(&assign.left)))
+                    }
+                    other => errors.at(other, "expected a string literal"),
+                }
+            }
+            other => errors.at(
+                other,
+                format!("expected the first deprecated version, such as \"2.90\", then {KEYS} = \"...\""),
+            ),
+        }
+    }
+    let Some(from) = from else {
+        errors.at(attr, "#[deprecated_from] needs the first deprecated version, e.g. #[deprecated_from(\"2.90\", since = \"2026-01-01\")]");
+        return None;
+    };
+    let Some(since) = since else {
+        errors.at(attr, "#[deprecated_from] needs the date of the deprecation: since = \"YYYY-MM-DD\"");
+        return None;
+    };
+    let date = |lit: &LitStr, errors: &mut Errors| match microversion_core::Timestamp::parse(&lit.value()) {
+        Ok(at) => Some(at),
+        Err(e) => {
+            errors.at(lit, format!("invalid date {:?}: {}", lit.value(), e.message()));
+            None
+        }
+    };
+    let since_at = date(&since, errors);
+    let sunset_at = sunset.as_ref().and_then(|lit| date(lit, errors));
+    if let (Some(since_at), Some(sunset_at), Some(lit)) = (since_at, sunset_at, &sunset)
+        && !since_at.le(sunset_at)
+    {
+        errors.at(lit, "the sunset must not come before the deprecation");
+    }
+    let named =
+        RangeLit { min: Some(from.clone()), max: None, tokens: from.lit.to_token_stream(), sound: true };
+    Some(DeprecatedFrom { from, named, since, sunset, link, sunset_link })
 }
 
 /// `#[response(201)]`, `#[response(200, model = View)]` or `#[response(200, schema_fn)]`.

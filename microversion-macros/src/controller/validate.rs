@@ -12,6 +12,9 @@ use crate::shared::names::{SchemaTarget, path_text};
 pub(crate) fn controller(controller: &Controller, errors: &mut Errors) {
     for op in &controller.operations {
         operation(op, errors);
+        for variant in &op.variants {
+            deprecation(op, variant, errors);
+        }
         if controller.full_schema_coverage {
             for variant in op.variants.iter().filter(|v| v.route.is_some()) {
                 for target in [SchemaTarget::Body, SchemaTarget::Query] {
@@ -19,6 +22,26 @@ pub(crate) fn controller(controller: &Controller, errors: &mut Errors) {
                 }
             }
         }
+    }
+}
+
+/// A `#[deprecated_from]` names a version its variant serves, on a route:
+/// a helper has no answer to carry the headers.
+fn deprecation(op: &Operation, variant: &Variant, errors: &mut Errors) {
+    let Some(deprecation) = &variant.deprecation else { return };
+    let from = &deprecation.from;
+    if !op.is_route() {
+        errors.at(&from.lit, format!("`{}` is a helper: only a route's variant can be deprecated", op.name));
+    } else if let Some(served) = variant.range()
+        && !served.contains(from.version)
+    {
+        errors.at(
+            &from.lit,
+            format!(
+                "`{}` is deprecated from {}, a version this variant does not serve ({served})",
+                op.name, from.version
+            ),
+        );
     }
 }
 

@@ -131,6 +131,7 @@ impl ::microversion_axum::__private::Controller for Servers {
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                     errors: &[],
+                    deprecation: ::core::option::Option::None,
                 },
                 ::microversion_axum::__private::OperationVariant {
                     range: ::microversion_axum::__private::VersionRange::from(
@@ -140,6 +141,7 @@ impl ::microversion_axum::__private::Controller for Servers {
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                     errors: &[],
+                    deprecation: ::core::option::Option::None,
                 },
             ],
             missing_status: 404u16,
@@ -157,6 +159,7 @@ impl ::microversion_axum::__private::Controller for Servers {
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                     errors: &[],
+                    deprecation: ::core::option::Option::None,
                 },
             ],
             missing_status: 405u16,

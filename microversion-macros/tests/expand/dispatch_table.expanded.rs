@@ -148,6 +148,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                     errors: &[],
+                    deprecation: ::core::option::Option::None,
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::from(
@@ -157,6 +158,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                     errors: &[],
+                    deprecation: ::core::option::Option::None,
                 },
             ],
             missing_status: 404u16,
@@ -174,6 +176,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                     errors: &[],
+                    deprecation: ::core::option::Option::None,
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::between(
@@ -184,6 +187,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                     errors: &[],
+                    deprecation: ::core::option::Option::None,
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::only(
@@ -193,6 +197,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                     errors: &[],
+                    deprecation: ::core::option::Option::None,
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::between(
@@ -203,6 +208,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                     errors: &[],
+                    deprecation: ::core::option::Option::None,
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::from(
@@ -212,6 +218,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                     errors: &[],
+                    deprecation: ::core::option::Option::None,
                 },
             ],
             missing_status: 404u16,

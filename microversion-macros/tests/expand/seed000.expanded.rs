@@ -155,6 +155,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                     errors: &[],
+                    deprecation: ::core::option::Option::None,
                 },
             ],
             missing_status: 404u16,
@@ -173,6 +174,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                     errors: &[],
+                    deprecation: ::core::option::Option::None,
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::from(
@@ -182,6 +184,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     query_schemas: &[],
                     response: ::core::option::Option::None,
                     errors: &[],
+                    deprecation: ::core::option::Option::None,
                 },
             ],
             missing_status: 404u16,
