@@ -73,7 +73,9 @@ impl Keypairs {
         query: JsonQuery,
     ) -> Result<Response, ApiError> {
         let last = |key: &str| query.last(key);
-        let user = if version >= V2_10 { last("user_id").unwrap_or(DEFAULT_USER) } else { DEFAULT_USER };
+        // Nova's `KeypairController._get_user_id`: the first `user_id`.
+        let first_user = query.values("user_id").next();
+        let user = if version >= V2_10 { first_user.unwrap_or(DEFAULT_USER) } else { DEFAULT_USER };
         let mut keypairs = self.store.keypairs(user).await?;
         let mut page_links = None;
         // Paging arrived in 2.35: before, `limit` and `marker` mean nothing.
@@ -214,6 +216,13 @@ impl Keypairs {
     /// Creates from a body the version's schema accepted: imports the given
     /// public key, or generates a key pair and returns its private key.
     async fn create_keypair(&self, version: ApiVersion, body: &Value) -> Result<Value, ApiError> {
+        let name = body["name"].as_str().unwrap_or_default();
+        // Both of Nova's keypair name schemas include its `name` format
+        // (`parameter_types.keypair_name_special_chars`), which
+        // `validators._validate_name` checks: no whitespace at either end.
+        if name.starts_with(char::is_whitespace) || name.ends_with(char::is_whitespace) {
+            return Err(ApiError::bad_request(INVALID_NAME));
+        }
         let key_type = match body["type"].as_str() {
             Some("x509") => KeyType::X509,
             _ => KeyType::Ssh,
@@ -221,8 +230,9 @@ impl Keypairs {
         let user_id = body["user_id"].as_str().unwrap_or(DEFAULT_USER).to_owned();
         let (public_key, fingerprint, private_key) = match body["public_key"].as_str() {
             Some(public_key) => {
+                // Stored as sent, as Nova's `KeypairAPI.import_key_pair` keeps it.
                 let fingerprint = fingerprint(key_type, public_key)?;
-                (public_key.trim().to_owned(), fingerprint, None)
+                (public_key.to_owned(), fingerprint, None)
             }
             None => {
                 let generated = generate(key_type, &user_id)?;
@@ -231,7 +241,7 @@ impl Keypairs {
         };
         let keypair = Keypair {
             id: 0,
-            name: body["name"].as_str().unwrap_or_default().to_owned(),
+            name: name.to_owned(),
             user_id,
             public_key,
             fingerprint,
@@ -398,6 +408,9 @@ pub(crate) fn uuid4() -> String {
 fn name(pattern: &str) -> Value {
     json!({"type": "string", "minLength": 1, "maxLength": 255, "pattern": pattern})
 }
+
+/// Nova's `InvalidName`, with the reason of its `valid_name_regex`.
+const INVALID_NAME: &str = "An invalid 'name' value was provided. The name must be: printable characters. Can not start or end with whitespace.";
 
 const NAME_BEFORE_2_92: &str = "^[a-zA-Z0-9 _-]+$";
 const NAME_FROM_2_92: &str = "^[a-zA-Z0-9 @._-]+$";

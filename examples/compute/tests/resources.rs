@@ -274,6 +274,61 @@ async fn keypair_status_codes_and_fields_by_version() {
     assert_eq!(answers[7].1["conflictingRequest"]["message"], "Key pair 'old' already exists.");
 }
 
+/// As Nova's `KeypairController` reads a keypair: a name with whitespace at
+/// either end is refused by the `name` format its schemas include
+/// (`validators._validate_name`, `InvalidName`), an imported public key is
+/// kept as sent (`KeypairAPI.import_key_pair`), and a list names its user by
+/// the first `user_id` (`KeypairController._get_user_id`).
+#[actix_web::test]
+async fn keypairs_as_novas_keypair_controller_reads_them() {
+    let app = actix_test::init_service(
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors().await), None)),
+    )
+    .await;
+    let create = |name: &str| Some(json!({"keypair": {"name": name}}));
+    let generated = calls(&app, &[("2.10", "POST", "/v2.1/os-keypairs", create("generated"))]).await;
+    let public_key = generated[0].1["keypair"]["public_key"].as_str().expect("a public key").to_owned();
+    let sent = format!("{public_key}\n");
+    let import = Some(json!({"keypair": {"name": "imported", "public_key": sent}}));
+    let answers = calls(
+        &app,
+        &[
+            ("2.10", "POST", "/v2.1/os-keypairs", import),
+            ("2.10", "GET", "/v2.1/os-keypairs/imported", None),
+            ("2.10", "POST", "/v2.1/os-keypairs", create(" leading")),
+            (
+                "2.92",
+                "POST",
+                "/v2.1/os-keypairs",
+                Some(json!({"keypair": {"name": "trailing ", "public_key": public_key}})),
+            ),
+            (
+                "2.10",
+                "POST",
+                "/v2.1/os-keypairs",
+                Some(json!({"keypair": {"name": "alices", "user_id": "alice"}})),
+            ),
+            ("2.10", "GET", "/v2.1/os-keypairs?user_id=alice&user_id=bob", None),
+            ("2.10", "GET", "/v2.1/os-keypairs?user_id=bob&user_id=alice", None),
+        ],
+    )
+    .await;
+    let status: Vec<u16> = answers.iter().map(|(s, _)| s.as_u16()).collect();
+    assert_eq!(status, [201, 200, 400, 400, 201, 200, 200]);
+    assert_eq!(answers[0].1["keypair"]["public_key"], sent.as_str(), "as sent, newline included");
+    assert_eq!(answers[1].1["keypair"]["public_key"], sent.as_str());
+    let invalid_name = "An invalid 'name' value was provided. The name must be: printable characters. \
+                        Can not start or end with whitespace.";
+    assert_eq!(answers[2].1["badRequest"]["message"], invalid_name);
+    assert_eq!(answers[3].1["badRequest"]["message"], invalid_name);
+    let names = |body: &Value| -> Vec<String> {
+        let keypairs = body["keypairs"].as_array().expect("a list");
+        keypairs.iter().filter_map(|k| k["keypair"]["name"].as_str().map(str::to_owned)).collect()
+    };
+    assert_eq!(names(&answers[5].1), ["alices"], "the first user_id, alice");
+    assert!(names(&answers[6].1).is_empty(), "the first user_id, bob, has none");
+}
+
 #[actix_web::test]
 async fn keypair_paging_from_2_35() {
     let app = actix_test::init_service(
