@@ -7,6 +7,7 @@ pub use actix_web;
 pub use serde;
 pub use serde_json;
 
+pub use crate::header::ActixHeaders as Headers;
 pub use crate::model::{FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
 pub use crate::operation::Controller;
 pub use crate::route::{MethodNotAllowed, OperationInput, OperationRoute, RoutesFn, register};
@@ -19,11 +20,11 @@ pub use crate::{
     },
     version::VersionRange,
 };
-pub use microversion_core::Deprecation;
 pub use microversion_core::derive::{
     DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
 };
 pub use microversion_core::schema::LazySchemas;
+pub use microversion_core::{Deprecation, stamp_deprecation};
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};
@@ -170,27 +171,6 @@ pub fn missing(
     if let Some(allow) = missing.allow.and_then(|allow| HeaderValue::from_str(&allow).ok()) {
         response.headers_mut().insert(header::ALLOW, allow);
     }
-    response
-}
-
-/// The answer of a deprecated variant at `version`: its deprecation's
-/// headers when it covers the version, and the answer counted in the
-/// metrics (docs/reference.md §13.7).
-pub fn deprecated(
-    mut response: HttpResponse,
-    version: Version,
-    deprecation: &Deprecation,
-    api: &Api,
-    operation: &'static str,
-) -> HttpResponse {
-    let headers = response.headers_mut();
-    microversion_core::stamp_deprecation::<crate::header::ActixHeaders>(
-        headers,
-        deprecation,
-        version,
-        api,
-        operation,
-    );
     response
 }
 

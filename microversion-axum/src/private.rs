@@ -7,12 +7,15 @@
 pub use axum;
 pub use serde_json;
 
+pub use crate::header::AxumHeaders as Headers;
 pub use microversion_core::derive::{
     DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
 };
 pub use microversion_core::model::{FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
 pub use microversion_core::schema::{LazySchemas, SchemaError, SchemaSource, VersionedSchemas};
-pub use microversion_core::{Api, Deprecation, Microversion, Version, VersionRange, Violation};
+pub use microversion_core::{
+    Api, Deprecation, Microversion, Version, VersionRange, Violation, stamp_deprecation,
+};
 pub use serde;
 
 pub use crate::operation::{
@@ -181,27 +184,6 @@ pub async fn check_response(
         AnswerVerdict::Send => {}
     }
     Response::from_parts(parts, Body::from(bytes))
-}
-
-/// The answer of a deprecated variant at `version`: its deprecation's
-/// headers when it covers the version, and the answer counted in the
-/// metrics (docs/reference.md §13.7).
-pub fn deprecated(
-    mut response: Response,
-    version: Version,
-    deprecation: &Deprecation,
-    api: &Api,
-    operation: &'static str,
-) -> Response {
-    let headers = response.headers_mut();
-    microversion_core::stamp_deprecation::<crate::header::AxumHeaders>(
-        headers,
-        deprecation,
-        version,
-        api,
-        operation,
-    );
-    response
 }
 
 /// What the generated code calls on a route's input: one call per schema

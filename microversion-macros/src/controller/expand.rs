@@ -332,8 +332,11 @@ fn route_handler(rt: &TokenStream, api: &syn::Path, op: &Operation) -> TokenStre
                 // whole, its early answers included.
                 Some(deprecation) => quote! {
                     const __DEPRECATION: #rt::Deprecation = #deprecation;
-                    let __answer: #rt::Response = async { #prologue #call }.await;
-                    #rt::deprecated(__answer, #version, &__DEPRECATION, &#api, #name)
+                    let mut __answer: #rt::Response = async { #prologue #call }.await;
+                    #rt::stamp_deprecation::<#rt::Headers>(
+                        __answer.headers_mut(), &__DEPRECATION, #version, &#api, #name,
+                    );
+                    __answer
                 },
             }
         };
