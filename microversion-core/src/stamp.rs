@@ -239,9 +239,11 @@ pub fn interned(text: String) -> &'static str {
 macro_rules! header_wire {
     ($wire:ident, $($header:ident)::+) => {
         /// How the core's [`Stamp`](microversion_core::Stamp) reads and
-        /// writes this framework's headers.
+        /// writes this framework's headers; public for generated code,
+        /// which reaches it through the facade's `__private`.
+        #[doc(hidden)]
         #[derive(Debug)]
-        pub(crate) struct $wire;
+        pub struct $wire;
 
         impl $crate::HeaderWire for $wire {
             type Map = $($header)::+::HeaderMap;
@@ -285,7 +287,7 @@ macro_rules! header_wire {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Deprecation, Microversion};
+    use crate::{Deprecation, Microversion, VersionRange};
 
     /// Headers as a plain list: the stamping needs no framework.
     struct ListWire;
@@ -355,6 +357,36 @@ mod tests {
             value("vary"),
             ["Accept, OpenStack-API-Version, X-OpenStack-Nova-API-Version, X-Auth-Token"]
         );
+    }
+
+    /// An operation deprecated at a version that is deprecated too: the
+    /// version's `Deprecation` is sent (its stamp comes last), and both
+    /// links are; at a version it does not cover, nothing.
+    #[test]
+    fn an_operations_deprecation_yields_to_its_versions_and_keeps_both_links() {
+        let operation =
+            Deprecation::range(VersionRange::ANY).since("2025-01-01").link("https://docs.example/op");
+        let stamp = Stamp::<ListWire>::new(API, None);
+        let mut answer = Vec::new();
+        stamp_deprecation::<ListWire>(&mut answer, &operation, Version::new(2, 1), &API, "show");
+        assert_eq!(answer.iter().filter(|(n, _)| *n == "deprecation").count(), 1);
+        stamp.stamp(&mut answer, Some(Version::new(2, 1)));
+        let value = |name: &str| -> Vec<&str> {
+            answer.iter().filter(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect()
+        };
+        // 2026-01-01, the version's date, not the operation's 2025-01-01.
+        assert_eq!(value("deprecation"), ["@1767225600"]);
+        assert_eq!(
+            value("link"),
+            [
+                "<https://docs.example/op>; rel=\"deprecation\"",
+                "<https://docs.example/2.2>; rel=\"deprecation\""
+            ]
+        );
+        let narrow = Deprecation::versions("2.2", "2.2").since("2025-01-01");
+        let mut untouched = Vec::new();
+        stamp_deprecation::<ListWire>(&mut untouched, &narrow, Version::new(2, 1), &API, "show");
+        assert!(untouched.is_empty());
     }
 
     #[test]
