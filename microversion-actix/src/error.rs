@@ -54,7 +54,7 @@ pub(crate) fn version_value(version: Version) -> HeaderValue {
 /// it again with the API's [`ErrorRenderer`].
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
-        self.0.status
+        self.status()
     }
 
     fn error_response(&self) -> HttpResponse {

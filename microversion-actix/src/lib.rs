@@ -260,6 +260,9 @@ pub use api_version::ApiVersion;
 pub use body::{Json, JsonQuery};
 pub use discovery::Discovery;
 pub use error::ApiError;
+/// The arguments and answers of a controller that every facade serves
+/// (docs/reference.md §4.8).
+pub use microversion_core::portable;
 pub use microversion_core::{Api, Microversion, Version};
 pub use middleware::VersionNegotiation;
 pub use model::{Versioned, VersionedModel};

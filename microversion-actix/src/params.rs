@@ -50,7 +50,7 @@ impl<T: DeserializeOwned> FromRequest for Path<T> {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let read = web::Path::<T>::extract(req).into_inner();
-        ready(read.map(|path| Path(path.into_inner())).map_err(|e| path_refused(&e)))
+        ready(read.map(|path| Path(path.into_inner())).map_err(|_| path_refused()))
     }
 }
 
@@ -59,8 +59,7 @@ impl<T: DeserializeOwned> FromRequest for Query<T> {
     type Future = Ready<Result<Query<T>, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let read = web::Query::<T>::from_query(req.query_string());
-        ready(read.map(|query| Query(query.into_inner())).map_err(|e| query_refused(&e)))
+        ready(microversion_core::read_query(req.query_string()).map(Query).map_err(ApiError::bad_request))
     }
 }
 
@@ -76,11 +75,6 @@ impl FromRequest for JsonQuery {
 }
 
 /// The 404 of a path parameter that does not read as its type.
-fn path_refused(cause: &dyn std::fmt::Display) -> ApiError {
-    ApiError::not_found(microversion_core::path_refused_detail(cause))
-}
-
-/// The 400 of a query string that does not read as its type.
-fn query_refused(cause: &dyn std::fmt::Display) -> ApiError {
-    ApiError::bad_request(microversion_core::query_refused_detail(cause))
+fn path_refused() -> ApiError {
+    ApiError::not_found(microversion_core::PATH_REFUSED_DETAIL)
 }

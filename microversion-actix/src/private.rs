@@ -142,17 +142,41 @@ pub async fn check_response(
     label = "not a `Responder`",
     note = "return `HttpResponse`, `Json<T>`, `Versioned<T>`, a `String`, or `Result<_, ApiError>` of one"
 )]
-pub trait RouteResponse {
-    /// The response.
+pub trait RouteResponse<M> {
+    /// The response (`M`, inferred: the facade's own responders or the
+    /// core's portable answers).
     fn respond(self, req: &HttpRequest) -> HttpResponse;
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: Responder> RouteResponse for T {
+impl<T: Responder> RouteResponse<()> for T {
     fn respond(self, req: &HttpRequest) -> HttpResponse {
         self.respond_to(req).map_into_boxed_body()
     }
 }
+
+/// The status type of answers.
+pub use actix_web::http::StatusCode;
+
+/// A JSON answer, or one without a body (a portable `Reply`).
+pub fn reply(status: StatusCode, json: Option<Vec<u8>>) -> HttpResponse {
+    match json {
+        Some(json) => HttpResponse::build(status).content_type(mime_json()).body(json),
+        None => HttpResponse::new(status),
+    }
+}
+
+/// `application/json`, as actix's `json()` writes it.
+fn mime_json() -> HeaderValue {
+    HeaderValue::from_static("application/json")
+}
+
+/// The answer of an error, in the API's format (rendered by the layer).
+pub fn answer_error(error: ApiError, _: &HttpRequest) -> HttpResponse {
+    HttpResponse::from_error(error)
+}
+
+microversion_core::facade_portable!();
 
 /// The answer of an operation at a version none of its variants serves.
 /// `removed_in`: the version after the last variant's end, when the last

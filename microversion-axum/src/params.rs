@@ -47,10 +47,7 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T>
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Path<T>, Response> {
         match axum::extract::Path::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Path(value)) => Ok(Path(value)),
-            Err(rejection) => {
-                let detail = microversion_core::path_refused_detail(&rejection.body_text());
-                Err(ApiError::not_found(detail).into_response())
-            }
+            Err(_) => Err(ApiError::not_found(microversion_core::PATH_REFUSED_DETAIL).into_response()),
         }
     }
 }
@@ -59,12 +56,9 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Query<T>, Response> {
-        match axum::extract::Query::<T>::try_from_uri(&parts.uri) {
-            Ok(axum::extract::Query(value)) => Ok(Query(value)),
-            Err(rejection) => {
-                let detail = microversion_core::query_refused_detail(&rejection.body_text());
-                Err(ApiError::bad_request(detail).into_response())
-            }
-        }
+        let query = parts.uri.query().unwrap_or_default();
+        microversion_core::read_query(query)
+            .map(Query)
+            .map_err(|detail| ApiError::bad_request(detail).into_response())
     }
 }

@@ -145,17 +145,39 @@ async fn in_api_format(rejection: Response) -> Response {
     label = "not an `IntoResponse`",
     note = "return `Response`, `axum::Json<T>`, `(StatusCode, T)`, a `String`, or `Result<_, ApiError>` of one"
 )]
-pub trait RouteResponse {
-    /// The answer.
+pub trait RouteResponse<M> {
+    /// The answer (`M`, inferred: axum's responses or the core's portable
+    /// answers).
     fn respond(self, request: &Request) -> Response;
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: IntoResponse> RouteResponse for T {
+impl<T: IntoResponse> RouteResponse<()> for T {
     fn respond(self, _: &Request) -> Response {
         self.into_response()
     }
 }
+
+/// The status type of answers.
+pub use http::StatusCode;
+
+/// A JSON answer, or one without a body (a portable `Reply`).
+pub fn reply(status: StatusCode, json: Option<Vec<u8>>) -> Response {
+    match json {
+        Some(json) => {
+            let content_type = [(http::header::CONTENT_TYPE, "application/json")];
+            (status, content_type, json).into_response()
+        }
+        None => status.into_response(),
+    }
+}
+
+/// The answer of an error, in the API's format (rendered by the layer).
+pub fn answer_error(error: ApiError, _: &Request) -> Response {
+    error.into_response()
+}
+
+microversion_core::facade_portable!();
 
 /// Checks a variant's success answer at `version` against its
 /// `#[response(...)]`, as the [`ResponseValidation`](crate::middleware::ResponseValidation)

@@ -8,7 +8,11 @@
 //!   format renders, and the conversions from the core's refusals
 //!   (docs/reference.md §5);
 //! - [`facade_versioned!`](crate::facade_versioned): `Versioned<T>`, a
-//!   model with the status it is answered with (docs/reference.md §4.8).
+//!   model with the status it is answered with (docs/reference.md §16).
+//!
+//! - [`facade_portable!`](crate::facade_portable): the core's portable
+//!   arguments and answers ([`portable`](crate::portable)) as the facade's
+//!   routes take and answer them, each through the facade's own type.
 //!
 //! Only the response and extractor impls stay in each facade.
 
@@ -21,22 +25,7 @@ macro_rules! facade_api_error {
     ($(#[$meta:meta])* status = $status:ty;) => {
         $(#[$meta])*
         #[derive(Clone, Debug)]
-        pub struct ApiError(::std::boxed::Box<ApiErrorFields>);
-
-        /// Boxed so that `Result<_, ApiError>` stays one pointer wide.
-        #[derive(Clone, Debug)]
-        struct ApiErrorFields {
-            status: $status,
-            code: ::std::borrow::Cow<'static, str>,
-            title: ::std::borrow::Cow<'static, str>,
-            detail: ::std::string::String,
-            min_version: ::core::option::Option<$crate::Version>,
-            max_version: ::core::option::Option<$crate::Version>,
-            request_id: ::core::option::Option<::std::string::String>,
-            links: ::std::vec::Vec<$crate::Link>,
-            violations: ::std::vec::Vec<$crate::Violation>,
-            service: ::core::option::Option<&'static str>,
-        }
+        pub struct ApiError(::std::boxed::Box<$crate::facade::ErrorFields>);
 
         impl ApiError {
             /// An error with every field given. `code` is the error code
@@ -48,8 +37,8 @@ macro_rules! facade_api_error {
                 title: impl ::core::convert::Into<::std::borrow::Cow<'static, str>>,
                 detail: impl ::core::convert::Into<::std::string::String>,
             ) -> ApiError {
-                ApiError(::std::boxed::Box::new(ApiErrorFields {
-                    status,
+                ApiError(::std::boxed::Box::new($crate::facade::ErrorFields {
+                    status: status.as_u16(),
                     code: code.into(),
                     title: title.into(),
                     detail: detail.into(),
@@ -141,7 +130,7 @@ macro_rules! facade_api_error {
 
             /// The HTTP status.
             pub fn status(&self) -> $status {
-                self.0.status
+                <$status>::from_u16(self.0.status).unwrap_or(<$status>::INTERNAL_SERVER_ERROR)
             }
 
             /// The error code without the service prefix.
@@ -159,7 +148,7 @@ macro_rules! facade_api_error {
             /// as the code to show (usually [`ApiError::qualified_code`]).
             pub fn problem<'a>(&'a self, qualified_code: &'a str) -> $crate::Problem<'a> {
                 $crate::Problem {
-                    status: self.0.status.as_u16(),
+                    status: self.0.status,
                     code: &self.0.code,
                     qualified_code,
                     title: &self.0.title,
@@ -217,6 +206,18 @@ macro_rules! facade_api_error {
             /// The service type set on the error, if any.
             pub fn service(&self) -> ::core::option::Option<&'static str> {
                 self.0.service
+            }
+
+            /// Its fields, for the same error in another facade's type.
+            #[doc(hidden)]
+            pub fn into_fields(self) -> ::std::boxed::Box<$crate::facade::ErrorFields> {
+                self.0
+            }
+
+            /// The error of these fields (from [`ApiError::into_fields`]).
+            #[doc(hidden)]
+            pub fn from_fields(fields: ::std::boxed::Box<$crate::facade::ErrorFields>) -> ApiError {
+                ApiError(fields)
             }
         }
 
@@ -297,6 +298,25 @@ macro_rules! facade_api_error {
             }
         }
     };
+}
+
+/// The fields of every facade's `ApiError`, its status as a number, so
+/// that an error moves between facades' types whole (a portable
+/// controller's errors, docs/reference.md §4.8). Boxed in the error, so
+/// that `Result<_, ApiError>` stays one pointer wide.
+#[doc(hidden)]
+#[derive(Clone, Debug)]
+pub struct ErrorFields {
+    pub status: u16,
+    pub code: std::borrow::Cow<'static, str>,
+    pub title: std::borrow::Cow<'static, str>,
+    pub detail: String,
+    pub min_version: Option<crate::Version>,
+    pub max_version: Option<crate::Version>,
+    pub request_id: Option<String>,
+    pub links: Vec<crate::Link>,
+    pub violations: Vec<crate::Violation>,
+    pub service: Option<&'static str>,
 }
 
 /// The code derived from a reason phrase: `Not Found` → `not-found`,
@@ -580,6 +600,146 @@ macro_rules! facade_params {
         impl<T: ::core::fmt::Display> ::core::fmt::Display for $name<T> {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 ::core::fmt::Display::fmt(&self.0, f)
+            }
+        }
+    };
+}
+
+/// The core's [`portable`](crate::portable) types as route arguments and
+/// answers of the calling facade (docs/reference.md §4.8): each argument
+/// read as the facade's own type of the same name (`crate::params::Path`,
+/// `crate::Json`, `crate::JsonQuery`, `crate::ApiVersion`,
+/// `crate::discovery::LinkRoot`, `crate::Versioned`), each answer answered
+/// as it (`crate::Versioned`, `crate::ApiError`). The facade's `__private`
+/// has `RouteArgument<M>`, `RouteResponse<M>`, `OperationInput`, `Request`,
+/// `Response`, `Error`, `StatusCode`, and `reply(status, json)` and
+/// `answer_error(error, request)`, which write an answer. Not for services:
+/// a facade's `__private` module calls it.
+#[cfg(feature = "portable")]
+#[macro_export]
+#[doc(hidden)]
+// `crate::` is the calling facade, on purpose: its own types.
+#[allow(clippy::crate_in_macro_def)]
+macro_rules! facade_portable {
+    () => {
+        /// The marker of the impls for the core's portable types.
+        #[derive(Debug)]
+        pub enum Ported {}
+
+        /// A portable argument and the facade's own type it is read as.
+        pub trait ReadAs {
+            /// The facade's own type.
+            type Own;
+            /// The portable value of what the own type read.
+            fn from_own(own: Self::Own) -> Self;
+        }
+
+        #[diagnostic::do_not_recommend]
+        impl<T, M> RouteArgument<(Ported, M)> for T
+        where
+            T: ReadAs,
+            T::Own: RouteArgument<M>,
+        {
+            async fn extract(input: &mut OperationInput) -> ::core::result::Result<T, Error> {
+                <T::Own as RouteArgument<M>>::extract(input).await.map(T::from_own)
+            }
+        }
+
+        impl<T> ReadAs for $crate::portable::Path<T> {
+            type Own = crate::params::Path<T>;
+            fn from_own(own: Self::Own) -> Self {
+                $crate::portable::Path(own.0)
+            }
+        }
+
+        impl<T> ReadAs for $crate::portable::Query<T> {
+            type Own = crate::params::Query<T>;
+            fn from_own(own: Self::Own) -> Self {
+                $crate::portable::Query(own.0)
+            }
+        }
+
+        impl<T> ReadAs for $crate::portable::Json<T> {
+            type Own = crate::Json<T>;
+            fn from_own(own: Self::Own) -> Self {
+                $crate::portable::Json(own.0)
+            }
+        }
+
+        impl ReadAs for $crate::portable::JsonQuery {
+            type Own = crate::JsonQuery;
+            fn from_own(own: Self::Own) -> Self {
+                $crate::portable::JsonQuery(own.0)
+            }
+        }
+
+        impl ReadAs for $crate::portable::ApiVersion {
+            type Own = crate::ApiVersion;
+            fn from_own(own: Self::Own) -> Self {
+                $crate::portable::ApiVersion::from(own.negotiated())
+            }
+        }
+
+        impl ReadAs for $crate::portable::LinkRoot {
+            type Own = crate::discovery::LinkRoot;
+            fn from_own(own: Self::Own) -> Self {
+                $crate::portable::LinkRoot::new(own.as_str())
+            }
+        }
+
+        impl<T> ReadAs for $crate::portable::Versioned<T> {
+            type Own = crate::Versioned<T>;
+            fn from_own(own: Self::Own) -> Self {
+                $crate::portable::Versioned::ok(own.into_inner())
+            }
+        }
+
+        impl ::core::convert::From<$crate::portable::ApiError> for crate::ApiError {
+            fn from(error: $crate::portable::ApiError) -> crate::ApiError {
+                crate::ApiError::from_fields(error.into_fields())
+            }
+        }
+
+        #[diagnostic::do_not_recommend]
+        impl<T, M> RouteResponse<(Ported, M)> for $crate::portable::Versioned<T>
+        where
+            crate::Versioned<T>: RouteResponse<M>,
+        {
+            fn respond(self, request: &Request) -> Response {
+                let status = StatusCode::from_u16(self.status().as_u16()).unwrap_or(StatusCode::OK);
+                crate::Versioned::with_status(self.into_inner(), status).respond(request)
+            }
+        }
+
+        #[diagnostic::do_not_recommend]
+        impl RouteResponse<Ported> for $crate::portable::ApiError {
+            fn respond(self, request: &Request) -> Response {
+                answer_error(self.into(), request)
+            }
+        }
+
+        #[diagnostic::do_not_recommend]
+        impl RouteResponse<Ported> for $crate::portable::Reply {
+            fn respond(self, request: &Request) -> Response {
+                match self.into_parts() {
+                    Ok((status, json)) => {
+                        reply(StatusCode::from_u16(status.as_u16()).unwrap_or(StatusCode::OK), json)
+                    }
+                    Err(error) => answer_error(error.into(), request),
+                }
+            }
+        }
+
+        #[diagnostic::do_not_recommend]
+        impl<T, M> RouteResponse<(Ported, M)> for ::core::result::Result<T, $crate::portable::ApiError>
+        where
+            T: RouteResponse<M>,
+        {
+            fn respond(self, request: &Request) -> Response {
+                match self {
+                    Ok(answer) => answer.respond(request),
+                    Err(error) => answer_error(error.into(), request),
+                }
             }
         }
     };

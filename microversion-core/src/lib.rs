@@ -19,7 +19,8 @@
 //! - With the feature `schema`: [`schema`] (versioned JSON-Schema validation
 //!   of bodies and query strings), [`model`] (versioned models) and
 //!   [`Controller`], which every framework facade shares; with `openapi`,
-//!   [`openapi`]: the API's OpenAPI documents.
+//!   [`openapi`]: the API's OpenAPI documents; with `portable`, [`portable`]:
+//!   the arguments and answers of a controller that every facade serves.
 //!
 //! Most services depend on `microversion-actix`, which re-exports this crate.
 //!
@@ -63,6 +64,9 @@ pub mod observe;
 #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub mod openapi;
 mod operation;
+#[cfg(feature = "portable")]
+#[cfg_attr(docsrs, doc(cfg(feature = "portable")))]
+pub mod portable;
 mod problem;
 mod public_url;
 mod range;
@@ -97,9 +101,11 @@ pub use operation::{
     AllowedMethods, MissingVariant, Operation, OperationVariant, ResponseDescription, SchemaDescription,
     SchemaDocument, UnservedVersion,
 };
+#[cfg(feature = "schema")]
+pub use problem::read_query;
 pub use problem::{
-    ApiSigErrors, ErrorFormat, NovaFaults, Problem, not_at_version_detail, path_refused_detail,
-    qualified_code, query_refused_detail, removed_detail,
+    ApiSigErrors, ErrorFormat, NovaFaults, PATH_REFUSED_DETAIL, Problem, not_at_version_detail,
+    qualified_code, removed_detail,
 };
 pub use public_url::{
     FORWARDED_AND_HOST, InvalidPublicUrl, PublicUrl, RequestOrigin, decode_unreserved, path_prefix,

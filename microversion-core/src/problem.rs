@@ -268,13 +268,15 @@ pub fn removed_detail(version: Version, removed_in: Version) -> String {
 }
 
 /// The detail of a route parameter that does not read as its type (a 404:
-/// no resource has that name), whatever the framework that answers.
-pub fn path_refused_detail(cause: &dyn std::fmt::Display) -> String {
-    format!("The resource could not be found: {cause}.")
-}
+/// no resource has that name), as Nova words a 404. The framework's own
+/// reason is left out: each words it otherwise, and a client learns
+/// nothing more from it than that no such resource exists.
+pub const PATH_REFUSED_DETAIL: &str = "The resource could not be found.";
 
-/// The detail of a query string that does not read as its type (a 400),
-/// whatever the framework that answers.
-pub fn query_refused_detail(cause: &dyn std::fmt::Display) -> String {
-    format!("Invalid query string: {cause}.")
+/// A query string read into `T`, one value per key, by one reader for
+/// every framework (`serde_urlencoded`), so that a refusal's detail is the
+/// same whichever answers: the detail of its 400 when it does not read.
+#[cfg(feature = "schema")]
+pub fn read_query<T: serde::de::DeserializeOwned>(query: &str) -> Result<T, String> {
+    serde_urlencoded::from_str(query).map_err(|cause| format!("Invalid query string: {cause}."))
 }

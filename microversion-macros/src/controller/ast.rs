@@ -17,9 +17,9 @@ pub(crate) struct Controller {
     pub(crate) api: Path,
     /// Optional path scope all routes live under.
     pub(crate) scope: Option<LitStr>,
-    /// Path to the facade crate (the one the calling crate depends on
-    /// unless overridden).
-    pub(crate) krate: Path,
+    /// The facade crates the routes are registered with: every facade the
+    /// calling crate depends on, unless one is named; never empty.
+    pub(crate) facades: Vec<Path>,
     /// Items passed through untouched (unversioned methods, consts, types).
     pub(crate) passthrough: Vec<ImplItem>,
     /// The versioned operations, in order of first declaration.
@@ -27,6 +27,14 @@ pub(crate) struct Controller {
     /// `full_schema_coverage`: no version of a schema-validated variant
     /// goes unvalidated.
     pub(crate) full_schema_coverage: bool,
+}
+
+impl Controller {
+    /// The first facade: the crate path of what is the same through every
+    /// facade (variants, schemas, the route table).
+    pub(crate) fn krate(&self) -> &Path {
+        &self.facades[0]
+    }
 }
 
 /// Same-named methods: one route, or one versioned helper.

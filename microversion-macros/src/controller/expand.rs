@@ -19,8 +19,8 @@ use crate::shared::names::{
 use crate::shared::ranges::{RangeLit, range_tokens, version_tokens};
 
 pub(crate) fn controller(c: &Controller) -> TokenStream {
-    let Controller { self_ty, krate, passthrough, .. } = c;
-    let rt = runtime(krate);
+    let Controller { self_ty, passthrough, .. } = c;
+    let rt = runtime(c.krate());
     let mut items = Vec::new();
     let mut named = Vec::new();
     let mut totals = Vec::new();
@@ -33,7 +33,26 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
             named.extend(named_ranges(op, variant));
         }
         totals.extend(total_check(&rt, op));
-        items.push(if op.is_route() { route_handler(&rt, &c.api, op) } else { helper_dispatcher(&rt, op) });
+        if !op.is_route() {
+            items.push(helper_dispatcher(&rt, op));
+        }
+    }
+    // The routes once per facade, each through its own `__private` names.
+    let (mut registrations, mut paths) = (Vec::new(), Vec::new());
+    for (nth, facade) in c.facades.iter().enumerate() {
+        let rt = runtime(facade);
+        let routes = c.operations.iter().filter(|op| op.is_route());
+        items.extend(routes.map(|op| route_handler(&rt, &c.api, op, nth)));
+        let dispatch = route_dispatch(&rt, c, nth);
+        registrations.push(match &dispatch {
+            Some(_) => {
+                let routes = names::route_dispatch(nth);
+                quote!(#rt::register_controller!(#self_ty, routes = <#self_ty>::#routes);)
+            }
+            None => quote!(#rt::register_controller!(#self_ty);),
+        });
+        items.extend(dispatch);
+        paths.extend(route_path_checks(&rt, c));
     }
     // Each deprecation built once at compile time, so that a bad link is an
     // error at its literal whether or not the route is ever compiled to code.
@@ -43,23 +62,13 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
     });
     let checks = declared_checks(&rt, &c.api, named).into_iter().chain(totals).chain(deprecations);
     let api_type_check = api_binding(&rt, &c.api);
-    let dispatch = route_dispatch(&rt, c);
-    let register = match &dispatch {
-        Some(_) => {
-            let routes = names::route_dispatch();
-            quote!(#rt::register_controller!(#self_ty, routes = <#self_ty>::#routes);)
-        }
-        None => quote!(#rt::register_controller!(#self_ty);),
-    };
-    items.extend(dispatch);
-    let paths = route_path_checks(&rt, c);
     let introspection = controller_impl(c);
     quote! {
         impl #self_ty {
             #(#passthrough)*
             #(#items)*
         }
-        #register
+        #(#registrations)*
         #introspection
         #[doc(hidden)]
         const _: () = {
@@ -87,8 +96,8 @@ fn route_path_checks<'a>(rt: &'a TokenStream, c: &'a Controller) -> impl Iterato
 /// import" warning follows the error), one stub per helper and empty
 /// registrations, so no follow-on errors appear.
 pub(crate) fn fallback(c: &Controller) -> TokenStream {
-    let Controller { self_ty, krate, passthrough, .. } = c;
-    let rt = runtime(krate);
+    let Controller { self_ty, passthrough, .. } = c;
+    let rt = runtime(c.krate());
     let variants = c.operations.iter().flat_map(|op| {
         op.variants.iter().enumerate().map(move |(i, variant)| renamed_variant(op, i, variant))
     });
@@ -98,7 +107,10 @@ pub(crate) fn fallback(c: &Controller) -> TokenStream {
         quote!(#vis #sig { ::core::unreachable!() })
     });
     let introspection = controller_trait_impl(c, &quote!(&[]), &[]);
-    let registration = quote!(#rt::register_controller!(#self_ty););
+    let registration = c.facades.iter().map(|facade| {
+        let rt = runtime(facade);
+        quote!(#rt::register_controller!(#self_ty);)
+    });
     quote! {
         impl #self_ty {
             #(#passthrough)*
@@ -106,7 +118,7 @@ pub(crate) fn fallback(c: &Controller) -> TokenStream {
             #(#stubs)*
         }
         #introspection
-        #registration
+        #(#registration)*
     }
 }
 
@@ -205,8 +217,8 @@ fn missing_status(op: &Operation) -> u16 {
     op.missing.map_or(DEFAULT_MISSING_STATUS, |(s, _)| s)
 }
 
-fn route_handler(rt: &TokenStream, api: &syn::Path, op: &Operation) -> TokenStream {
-    let handler = names::route_handler(&op.name);
+fn route_handler(rt: &TokenStream, api: &syn::Path, op: &Operation, nth: usize) -> TokenStream {
+    let handler = names::route_handler(&op.name, nth);
     let version = format_ident!("__version");
     // The locals that tokens spanned at the user's types refer to: named at
     // the call site, so that they resolve even when those types came from a
@@ -276,7 +288,7 @@ fn route_handler(rt: &TokenStream, api: &syn::Path, op: &Operation) -> TokenStre
             syn::ReturnType::Default => variant.method.sig.ident.span(),
         };
         let answer_type = quote_spanned!(respond_at=> _);
-        let respond = quote!(<#answer_type as #rt::RouteResponse>::respond(#out, &#input.request));
+        let respond = quote!(<#answer_type as #rt::RouteResponse<_>>::respond(#out, &#input.request));
         // A declared answer is checked when the service asks for it.
         let checked = match &variant.response {
             Some(response) => {
@@ -612,15 +624,15 @@ fn route_index(c: &Controller, op: &Operation) -> syn::LitInt {
 /// framework's service is instantiated once per controller (compile time,
 /// docs/performance.md section 7), and a framework that boxes a service's
 /// future boxes it once, with the operation's own future inside.
-fn route_dispatch(rt: &TokenStream, c: &Controller) -> Option<TokenStream> {
+fn route_dispatch(rt: &TokenStream, c: &Controller, nth: usize) -> Option<TokenStream> {
     let routes: Vec<&Operation> = c.operations.iter().filter(|o| o.is_route()).collect();
     let (last, others) = routes.split_last()?;
     let arms = others.iter().map(|op| {
-        let (index, handler) = (route_index(c, op), names::route_handler(&op.name));
+        let (index, handler) = (route_index(c, op), names::route_handler(&op.name, nth));
         quote!(#index => Self::#handler(__controller, __input).await,)
     });
-    let last = names::route_handler(&last.name);
-    let dispatch = names::route_dispatch();
+    let last = names::route_handler(&last.name, nth);
+    let dispatch = names::route_dispatch(nth);
     Some(quote! {
         #[doc(hidden)]
         fn #dispatch(
@@ -639,7 +651,7 @@ fn route_dispatch(rt: &TokenStream, c: &Controller) -> Option<TokenStream> {
 }
 
 fn controller_impl(c: &Controller) -> TokenStream {
-    let rt = runtime(&c.krate);
+    let rt = runtime(c.krate());
     let some_or_none = |value: Option<String>| match value {
         Some(v) => quote!(::core::option::Option::Some(#v)),
         None => quote!(::core::option::Option::None),
@@ -697,8 +709,8 @@ fn controller_impl(c: &Controller) -> TokenStream {
 
 /// The `Controller` impl: the operations and the schema check.
 fn controller_trait_impl(c: &Controller, operations: &TokenStream, checks: &[Ident]) -> TokenStream {
-    let Controller { self_ty, krate, .. } = c;
-    let rt = runtime(krate);
+    let rt = runtime(c.krate());
+    let self_ty = &c.self_ty;
     quote! {
         #[automatically_derived]
         impl #rt::Controller for #self_ty {

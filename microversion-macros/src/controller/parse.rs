@@ -13,11 +13,12 @@ use syn::{Attribute, Expr, ExprLit, ImplItem, ImplItemFn, ItemImpl, Lit, LitStr,
 
 use super::ast::{Controller, DeprecatedFrom, ErrorStatuses, Operation, Response, Route, Schema, Variant};
 use crate::shared::errors::Errors;
-use crate::shared::names::{SchemaTarget, default_crate, facade_crate};
+use crate::shared::names::{SchemaTarget, default_crate, facade_crates};
 use crate::shared::ranges::{RangeLit, VersionLit, range_of};
 
-/// `#[controller(api = COMPUTE, scope = "/flavors", crate = ::microversion_actix)]`; a
-/// bare word names the facade among several (`axum`), read before these.
+/// `#[controller(api = COMPUTE, scope = "/flavors", crate = ::microversion_actix)]`;
+/// bare words name the facades among several (`axum`, or `actix, axum` to
+/// register with both), read before these.
 #[derive(FromMeta)]
 struct ControllerArgs {
     api: syn::Path,
@@ -33,22 +34,24 @@ struct ControllerArgs {
 /// The flags of [`ControllerArgs`]: every other bare word names a facade.
 const FLAGS: [&str; 1] = ["full_schema_coverage"];
 
-/// The bare word that names the facade (`axum` in `#[controller(api = A,
-/// axum)]`), taken out of `metas`; a second one is an error.
-fn facade_word(metas: &mut Vec<NestedMeta>, errors: &mut Errors) -> Option<syn::Ident> {
-    let mut word: Option<syn::Ident> = None;
+/// The bare words that name facades (`axum` in `#[controller(api = A,
+/// axum)]`, `actix, axum` for both), taken out of `metas`; a word named
+/// twice is an error.
+fn facade_words(metas: &mut Vec<NestedMeta>, errors: &mut Errors) -> Vec<syn::Ident> {
+    let mut words: Vec<syn::Ident> = Vec::new();
     metas.retain(|meta| {
         let NestedMeta::Meta(syn::Meta::Path(path)) = meta else { return true };
         let Some(ident) = path.get_ident().filter(|i| !FLAGS.contains(&i.to_string().as_str())) else {
             return true;
         };
-        match &word {
-            Some(first) => errors.at(ident, format!("the facade is named once: `{first}` already names it")),
-            None => word = Some(ident.clone()),
+        if words.contains(ident) {
+            errors.at(ident, format!("the facade `{ident}` is named twice"));
+        } else {
+            words.push(ident.clone());
         }
         false
     });
-    word
+    words
 }
 
 /// The HTTP method attributes a variant may carry.
@@ -57,9 +60,9 @@ const ROUTE_ATTRS: [&str; 6] = ["get", "post", "put", "patch", "delete", "head"]
 /// Reads a controller impl. On errors still returns what it could read, so
 /// that expansion can emit the items the user expects.
 pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors) -> Controller {
-    let mut word = None;
+    let mut words = Vec::new();
     let args = NestedMeta::parse_meta_list(args).map_err(darling::Error::from).and_then(|mut metas| {
-        word = facade_word(&mut metas, errors);
+        words = facade_words(&mut metas, errors);
         ControllerArgs::from_list(&metas)
     });
     let args = errors.handle(args);
@@ -97,16 +100,17 @@ pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors)
         Some(a) => (a.api, a.scope, a.krate, a.full_schema_coverage),
         None => (syn::parse_quote!(__missing_api), None, None, false),
     };
-    let krate = krate.unwrap_or_else(|| {
-        facade_crate(word.as_ref()).unwrap_or_else(|message| {
-            match &word {
+    let facades = match krate {
+        Some(krate) => vec![krate],
+        None => facade_crates(&words).unwrap_or_else(|(word, message)| {
+            match word {
                 Some(word) => errors.at(word, message),
                 None => errors.at_span(Span::call_site(), message),
             }
-            default_crate()
-        })
-    });
-    Controller { self_ty: item.self_ty, api, scope, krate, passthrough, operations, full_schema_coverage }
+            vec![default_crate()]
+        }),
+    };
+    Controller { self_ty: item.self_ty, api, scope, facades, passthrough, operations, full_schema_coverage }
 }
 
 fn other_attrs(item: &ImplItem) -> &[Attribute] {

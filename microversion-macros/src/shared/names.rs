@@ -4,42 +4,53 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use syn::Ident;
 
-/// The facade crate of generated code, unless `crate = ...` names one
-/// (docs/reference.md §4.7): the facade the calling crate depends on, as it
-/// names it. A facade is a dependency whose package is `microversion-*`,
-/// other than the framework's own `-core`, `-macros` and `-testkit`; the
-/// macro knows no framework by name, so a new facade needs no change here.
-/// Among several, `named` picks one by the word after `microversion-`
-/// (`axum`), else the first by package name. With none, the calling package
-/// itself: a facade's own tests and doctests.
-pub(crate) fn facade_crate(named: Option<&Ident>) -> Result<syn::Path, String> {
+/// The facade crates a controller is registered with, unless `crate = ...`
+/// names one (docs/reference.md §4.7): those the words `named` name, by
+/// the word after `microversion-` (`axum`, or `actix, axum` for both); with
+/// no word, the first facade the calling crate depends on, by package name.
+/// A facade is a dependency whose package is `microversion-*`, other than
+/// the framework's own `-core`, `-macros` and `-testkit`; the macro knows
+/// no framework by name, so a new facade needs no change here. With no
+/// facade, the calling package itself: a facade's own tests and doctests.
+/// An error names the word it is about, if any.
+pub(crate) fn facade_crates(named: &[Ident]) -> Result<Vec<syn::Path>, (Option<&Ident>, String)> {
     let facades = facades_of_caller();
-    let chosen = match named {
-        Some(word) => {
-            let package = format!("microversion-{word}");
-            if !facades.contains(&package) && own_package().as_ref() != Some(&package) {
-                return Err(format!(
-                    "`{word}` names no facade: this crate does not depend on `{package}`; \
-                     a word here names the facade of a framework (`axum` for `microversion-axum`)"
-                ));
-            }
-            package
+    let mut chosen = Vec::new();
+    for word in named {
+        let package = format!("microversion-{word}");
+        if !facades.contains(&package) && own_package().as_ref() != Some(&package) {
+            let message = format!(
+                "`{word}` names no facade: this crate does not depend on `{package}`; \
+                 a word here names the facade of a framework (`axum` for `microversion-axum`)"
+            );
+            return Err((Some(word), message));
         }
-        None => match facades.first() {
-            Some(first) => first.clone(),
-            None => own_package()
-                .ok_or("this crate depends on no facade of microversion: add the one of its web framework")?,
-        },
-    };
-    let name = crate_name(&chosen).unwrap_or_else(|| chosen.replace('-', "_"));
-    let ident = syn::Ident::new(&name, Span::call_site());
-    Ok(syn::parse_quote!(::#ident))
+        chosen.push(package);
+    }
+    if chosen.is_empty() {
+        let first = facades.into_iter().next().or_else(own_package).ok_or((
+            None,
+            "this crate depends on no facade of microversion: add the one of its web framework".to_owned(),
+        ))?;
+        chosen.push(first);
+    }
+    Ok(chosen.iter().map(|package| crate_path(package)).collect())
 }
 
-/// [`facade_crate`] without a word, for the models and histories, whose
-/// expansion is the same through every facade.
+/// The path of `package` as the calling crate names it.
+fn crate_path(package: &str) -> syn::Path {
+    let name = crate_name(package).unwrap_or_else(|| package.replace('-', "_"));
+    let ident = syn::Ident::new(&name, Span::call_site());
+    syn::parse_quote!(::#ident)
+}
+
+/// The first of [`facade_crates`], for the models, histories and route
+/// tables, whose expansion is the same through every facade.
 pub(crate) fn default_crate() -> syn::Path {
-    facade_crate(None).unwrap_or_else(|_| syn::parse_quote!(::microversion_core))
+    facade_crates(&[])
+        .ok()
+        .and_then(|facades| facades.into_iter().next())
+        .unwrap_or_else(|| syn::parse_quote!(::microversion_core))
 }
 
 /// The framework's own packages, which are no facades.
@@ -122,14 +133,21 @@ pub(crate) fn variant(op: &Ident, i: usize, method: &Ident) -> Ident {
     format_ident!("__mv_{}_v{}", op, i, span = method.span())
 }
 
-/// The function of a controller that runs its routes, by index.
-pub(crate) fn route_dispatch() -> Ident {
-    format_ident!("__mv_routes")
+/// The function of a controller that runs its routes, by index, for the
+/// `nth` facade it is registered with ([`facade_crates`]).
+pub(crate) fn route_dispatch(nth: usize) -> Ident {
+    format_ident!("__mv_routes{}", facade_suffix(nth))
 }
 
-/// The route function of operation `op`.
-pub(crate) fn route_handler(op: &Ident) -> Ident {
-    format_ident!("__mv_route_{}", op)
+/// The route function of operation `op` for the `nth` facade.
+pub(crate) fn route_handler(op: &Ident, nth: usize) -> Ident {
+    format_ident!("__mv_route_{}{}", op, facade_suffix(nth))
+}
+
+/// What tells the route functions of several facades apart: nothing for
+/// the first, so that a crate with one facade reads plain names.
+fn facade_suffix(nth: usize) -> String {
+    if nth == 0 { String::new() } else { format!("_{nth}") }
 }
 
 /// What a variant's schemas validate.

@@ -10,6 +10,11 @@ impl Servers {
         format!("{} {}", id.0, version.version())
     }
     #[doc(hidden)]
+    #[allow(clippy::unused_async, dead_code)]
+    async fn __mv_lock_v0(&self, body: Json<Value>) -> Json<Value> {
+        body
+    }
+    #[doc(hidden)]
     #[allow(unused_mut, unused_variables)]
     fn __mv_route_show(
         __controller: ::microversion_axum::__private::Shared<Self>,
@@ -28,10 +33,9 @@ impl Servers {
                         mut __input). await
                     );
                     let __out = __controller.__mv_show_v0(id).await;
-                    <_ as ::microversion_axum::__private::RouteResponse>::respond(
-                        __out,
-                        &__input.request,
-                    )
+                    <_ as ::microversion_axum::__private::RouteResponse<
+                        _,
+                    >>::respond(__out, &__input.request)
                 } else {
                     ::microversion_axum::__private::missing(
                         __version,
@@ -51,17 +55,11 @@ impl Servers {
                     ::extract(& mut __input). await
                 );
                 let __out = __controller.__mv_show_v1(id, version).await;
-                <_ as ::microversion_axum::__private::RouteResponse>::respond(
-                    __out,
-                    &__input.request,
-                )
+                <_ as ::microversion_axum::__private::RouteResponse<
+                    _,
+                >>::respond(__out, &__input.request)
             }
         }
-    }
-    #[doc(hidden)]
-    #[allow(clippy::unused_async, dead_code)]
-    async fn __mv_lock_v0(&self, body: Json<Value>) -> Json<Value> {
-        body
     }
     #[doc(hidden)]
     #[allow(unused_mut, unused_variables)]
@@ -80,10 +78,9 @@ impl Servers {
                     >> ::extract(& mut __input). await
                 );
                 let __out = __controller.__mv_lock_v0(body).await;
-                <_ as ::microversion_axum::__private::RouteResponse>::respond(
-                    __out,
-                    &__input.request,
-                )
+                <_ as ::microversion_axum::__private::RouteResponse<
+                    _,
+                >>::respond(__out, &__input.request)
             } else {
                 ::microversion_axum::__private::missing(
                     __version,

@@ -10,56 +10,6 @@ impl Servers {
         Json(json!({ "id" : * id }))
     }
     #[doc(hidden)]
-    #[allow(unused_mut, unused_variables)]
-    fn __mv_route_show(
-        __controller: ::microversion_actix::__private::Shared<Self>,
-        __input: ::microversion_actix::__private::OperationInput,
-    ) -> impl ::core::future::Future<
-        Output = ::microversion_actix::__private::Response,
-    > + 'static {
-        async move {
-            let mut __input = __input;
-            let __version = __input.version;
-            let __variant: usize = if __version
-                < ::microversion_actix::__private::Version::new(2, 47)
-            {
-                if __version >= ::microversion_actix::__private::Version::new(2, 1) {
-                    0usize
-                } else {
-                    return ::microversion_actix::__private::missing(
-                        __version,
-                        404u16,
-                        ::core::option::Option::None,
-                        <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
-                        "show",
-                    )
-                }
-            } else {
-                1usize
-            };
-            let id: Path<u32> = ::microversion_actix::__private::tried!(
-                < Path < u32 > as ::microversion_actix::__private::RouteArgument < _ >>
-                ::extract(& mut __input). await
-            );
-            match __variant {
-                0usize => {
-                    let __out = __controller.__mv_show_v0(id).await;
-                    <_ as ::microversion_actix::__private::RouteResponse>::respond(
-                        __out,
-                        &__input.request,
-                    )
-                }
-                _ => {
-                    let __out = __controller.__mv_show_v1(id).await;
-                    <_ as ::microversion_actix::__private::RouteResponse>::respond(
-                        __out,
-                        &__input.request,
-                    )
-                }
-            }
-        }
-    }
-    #[doc(hidden)]
     #[allow(dead_code)]
     fn __mv_view_v0(&self) -> u8 {
         1
@@ -109,6 +59,54 @@ impl Servers {
                     }
                 } else {
                     ::core::result::Result::Ok(self.__mv_view_v4())
+                }
+            }
+        }
+    }
+    #[doc(hidden)]
+    #[allow(unused_mut, unused_variables)]
+    fn __mv_route_show(
+        __controller: ::microversion_actix::__private::Shared<Self>,
+        __input: ::microversion_actix::__private::OperationInput,
+    ) -> impl ::core::future::Future<
+        Output = ::microversion_actix::__private::Response,
+    > + 'static {
+        async move {
+            let mut __input = __input;
+            let __version = __input.version;
+            let __variant: usize = if __version
+                < ::microversion_actix::__private::Version::new(2, 47)
+            {
+                if __version >= ::microversion_actix::__private::Version::new(2, 1) {
+                    0usize
+                } else {
+                    return ::microversion_actix::__private::missing(
+                        __version,
+                        404u16,
+                        ::core::option::Option::None,
+                        <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
+                        "show",
+                    )
+                }
+            } else {
+                1usize
+            };
+            let id: Path<u32> = ::microversion_actix::__private::tried!(
+                < Path < u32 > as ::microversion_actix::__private::RouteArgument < _ >>
+                ::extract(& mut __input). await
+            );
+            match __variant {
+                0usize => {
+                    let __out = __controller.__mv_show_v0(id).await;
+                    <_ as ::microversion_actix::__private::RouteResponse<
+                        _,
+                    >>::respond(__out, &__input.request)
+                }
+                _ => {
+                    let __out = __controller.__mv_show_v1(id).await;
+                    <_ as ::microversion_actix::__private::RouteResponse<
+                        _,
+                    >>::respond(__out, &__input.request)
                 }
             }
         }

@@ -35,45 +35,6 @@ impl Servers {
         &SCHEMAS
     }
     #[doc(hidden)]
-    #[allow(unused_mut, unused_variables)]
-    fn __mv_route_update(
-        __controller: ::microversion_actix::__private::Shared<Self>,
-        __input: ::microversion_actix::__private::OperationInput,
-    ) -> impl ::core::future::Future<
-        Output = ::microversion_actix::__private::Response,
-    > + 'static {
-        async move {
-            let mut __input = __input;
-            let __version = __input.version;
-            if __version >= ::microversion_actix::__private::Version::new(2, 1) {
-                ::microversion_actix::__private::tried!(
-                    __input.validate_body(Self::__mv_schemas_update_v0()). await
-                );
-                let id: Path<String> = ::microversion_actix::__private::tried!(
-                    < Path < String > as ::microversion_actix::__private::RouteArgument <
-                    _ >> ::extract(& mut __input). await
-                );
-                let body: Json<Value> = ::microversion_actix::__private::tried!(
-                    < Json < Value > as ::microversion_actix::__private::RouteArgument <
-                    _ >> ::extract(& mut __input). await
-                );
-                let __out = __controller.__mv_update_v0(id, body).await;
-                <_ as ::microversion_actix::__private::RouteResponse>::respond(
-                    __out,
-                    &__input.request,
-                )
-            } else {
-                ::microversion_actix::__private::missing(
-                    __version,
-                    404u16,
-                    ::core::option::Option::None,
-                    <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
-                    "update",
-                )
-            }
-        }
-    }
-    #[doc(hidden)]
     #[allow(dead_code)]
     fn __mv_version_specific_func_v0(&self, arg: &str) -> String {
         format!("old {arg}")
@@ -97,6 +58,44 @@ impl Servers {
             self.__mv_version_specific_func_v0(arg)
         } else {
             self.__mv_version_specific_func_v1(arg)
+        }
+    }
+    #[doc(hidden)]
+    #[allow(unused_mut, unused_variables)]
+    fn __mv_route_update(
+        __controller: ::microversion_actix::__private::Shared<Self>,
+        __input: ::microversion_actix::__private::OperationInput,
+    ) -> impl ::core::future::Future<
+        Output = ::microversion_actix::__private::Response,
+    > + 'static {
+        async move {
+            let mut __input = __input;
+            let __version = __input.version;
+            if __version >= ::microversion_actix::__private::Version::new(2, 1) {
+                ::microversion_actix::__private::tried!(
+                    __input.validate_body(Self::__mv_schemas_update_v0()). await
+                );
+                let id: Path<String> = ::microversion_actix::__private::tried!(
+                    < Path < String > as ::microversion_actix::__private::RouteArgument <
+                    _ >> ::extract(& mut __input). await
+                );
+                let body: Json<Value> = ::microversion_actix::__private::tried!(
+                    < Json < Value > as ::microversion_actix::__private::RouteArgument <
+                    _ >> ::extract(& mut __input). await
+                );
+                let __out = __controller.__mv_update_v0(id, body).await;
+                <_ as ::microversion_actix::__private::RouteResponse<
+                    _,
+                >>::respond(__out, &__input.request)
+            } else {
+                ::microversion_actix::__private::missing(
+                    __version,
+                    404u16,
+                    ::core::option::Option::None,
+                    <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
+                    "update",
+                )
+            }
         }
     }
     #[doc(hidden)]

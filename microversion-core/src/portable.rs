@@ -1,0 +1,164 @@
+//! The arguments and answers of a controller that every facade serves
+//! (docs/reference.md §4.8): one controller source, registered with
+//! actix-web and with axum alike.
+//!
+//! A facade's own types (`microversion_actix::Json`, ...) are each a
+//! distinct type, because only the facade may make a type its framework's
+//! extractor or response. The types here belong to no framework: each
+//! facade takes them as route arguments and answers through its own
+//! `RouteArgument` and `RouteResponse` traits, in `#[controller]` routes
+//! only. A crate that depends on several facades has its controllers
+//! registered with each.
+//!
+//! ```
+//! use microversion_core::portable::{ApiError, Json, Path, Reply, StatusCode};
+//!
+//! async fn rename(id: Path<u32>, body: Json<serde_json::Value>) -> Result<Reply, ApiError> {
+//!     match body.get("name").and_then(|name| name.as_str()) {
+//!         Some(name) => Ok(Reply::json(StatusCode::OK, &serde_json::json!({ "id": *id, "name": name }))),
+//!         None => Err(ApiError::bad_request("a server has a name")),
+//!     }
+//! }
+//! ```
+
+pub use http::StatusCode;
+
+crate::facade_api_error! {
+    /// An error answered in the API's format by whichever facade serves
+    /// the route: the same fields, constructors and conversions as each
+    /// facade's `ApiError` (docs/reference.md §5), which it converts into.
+    status = StatusCode;
+}
+
+crate::facade_versioned! {
+    /// A model answered at the negotiated version, with its status
+    /// (docs/reference.md §4.8): a facade's `Versioned<T>`, for any facade.
+    status = StatusCode;
+}
+
+crate::facade_json! {
+    /// The request body, parsed (and validated by the variant's
+    /// `#[schema]`, when one covers the version) into `T`, as each
+    /// facade's `Json<T>` reads it.
+    pub struct Json;
+    /// The query string as the object a query schema validated: every key
+    /// to the list of its values, as each facade's `JsonQuery` reads it.
+    pub struct JsonQuery;
+}
+
+crate::facade_api_version! {
+    /// The negotiated version, as each facade's `ApiVersion` reads it.
+    pub struct ApiVersion;
+}
+
+crate::facade_params! {
+    /// The route's parameters read into `T`, with each facade's refusals
+    /// (404 `not-found`).
+    pub struct Path;
+    /// The query string read into `T`, with each facade's refusals (400
+    /// `bad-request`).
+    pub struct Query;
+}
+
+/// The public root URL of the request (`http://cloud.example:8774`), where
+/// the links of its answer point: each facade's `LinkRoot`, by its
+/// `PublicUrl` (docs/reference.md §7.1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkRoot(String);
+
+impl LinkRoot {
+    /// A root, without a trailing `/`. Facades build it; a test may too.
+    pub fn new(root: impl Into<String>) -> LinkRoot {
+        let mut root = root.into();
+        while root.ends_with('/') {
+            root.pop();
+        }
+        LinkRoot(root)
+    }
+
+    /// The root, without a trailing `/`.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// An answer built by hand: a status and a JSON body, or no body.
+#[derive(Debug)]
+pub struct Reply {
+    status: StatusCode,
+    body: ReplyBody,
+}
+
+/// What a [`Reply`] carries.
+#[derive(Debug)]
+enum ReplyBody {
+    Empty,
+    Json(Vec<u8>),
+    /// A value that did not serialize: the facade answers 500 in the API's format.
+    Unserializable(String),
+}
+
+impl Reply {
+    /// `status` with `body` as JSON (`application/json`).
+    pub fn json(status: StatusCode, body: &impl serde::Serialize) -> Reply {
+        let body = match serde_json::to_vec(body) {
+            Ok(bytes) => ReplyBody::Json(bytes),
+            Err(e) => ReplyBody::Unserializable(format!("the answer could not be written as JSON: {e}")),
+        };
+        Reply { status, body }
+    }
+
+    /// `status` without a body (`204 No Content`, `202 Accepted`).
+    pub fn empty(status: StatusCode) -> Reply {
+        Reply { status, body: ReplyBody::Empty }
+    }
+
+    /// The status it is answered with.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// What a facade sends: the status and the JSON bytes, if any; or the
+    /// 500 of a body that did not serialize.
+    pub fn into_parts(self) -> Result<(StatusCode, Option<Vec<u8>>), ApiError> {
+        match self.body {
+            ReplyBody::Empty => Ok((self.status, None)),
+            ReplyBody::Json(bytes) => Ok((self.status, Some(bytes))),
+            ReplyBody::Unserializable(detail) => Err(ApiError::internal(detail)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_keeps_every_field_across_types() {
+        let error = ApiError::conflict("taken")
+            .with_versions(crate::Version::lit("2.1"), crate::Version::lit("2.90"))
+            .with_request_id("req-1")
+            .with_service("compute");
+        let moved = ApiError::from_fields(error.clone().into_fields());
+        assert_eq!(moved.status(), StatusCode::CONFLICT);
+        assert_eq!((moved.code(), moved.detail(), moved.request_id()), ("conflict", "taken", Some("req-1")));
+        assert_eq!(moved.qualified_code(None), error.qualified_code(None));
+        assert_eq!(moved.max_version(), Some(crate::Version::lit("2.90")));
+    }
+
+    #[test]
+    fn replies_carry_json_or_nothing_and_a_bad_value_is_a_500() {
+        let (status, body) =
+            Reply::json(StatusCode::CREATED, &serde_json::json!({"a": 1})).into_parts().unwrap();
+        assert_eq!((status, body.as_deref()), (StatusCode::CREATED, Some(&br#"{"a":1}"#[..])));
+        assert_eq!(Reply::empty(StatusCode::ACCEPTED).into_parts().unwrap(), (StatusCode::ACCEPTED, None));
+        let keys_not_strings: std::collections::BTreeMap<(u8, u8), u8> = [((1, 2), 3)].into();
+        let refused = Reply::json(StatusCode::OK, &keys_not_strings).into_parts().unwrap_err();
+        assert_eq!(refused.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
+
+    #[test]
+    fn a_link_root_has_no_trailing_slash() {
+        assert_eq!(LinkRoot::new("http://cloud.example:8774//").as_str(), "http://cloud.example:8774");
+    }
+}
