@@ -1,10 +1,7 @@
-//! The compute example's sources, built on axum: `cfg(compute_on_axum)`
-//! chooses the framework in `examples/compute/src/web.rs`.
+//! Where the compute example's interop scripts and committed documents are,
+//! for its suites built here.
 
 fn main() {
-    println!("cargo::rustc-check-cfg=cfg(compute_on_axum)");
-    println!("cargo::rustc-cfg=compute_on_axum");
-    // Where the sources, the interop scripts and the committed documents are.
     let here = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
     println!("cargo::rustc-env=COMPUTE_EXAMPLE_DIR={here}/../compute");
 }

@@ -4,7 +4,7 @@
 
 use microversion_core::{Api, Deprecation, Microversion};
 
-use crate::web::framework::history;
+use crate::web::history;
 
 /// The compute API, 2.1 to 2.96, as Nova serves it: every microversion with
 /// the change it made.

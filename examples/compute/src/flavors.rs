@@ -9,8 +9,10 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::web::framework::{ApiError, Json, JsonQuery, Versioned, VersionedModel, controller};
-use crate::web::{Origin, Path, Response, StatusCode, empty_response, json_response};
+use crate::web::{
+    ApiError, Json, JsonQuery, Origin, Path, Response, StatusCode, Versioned, VersionedModel, controller,
+    empty_response, json_response,
+};
 use serde_json::{Map, Value, json};
 
 use crate::api::COMPUTE;
@@ -128,7 +130,7 @@ struct FlavorDetails {
     flavors: Vec<FlavorView>,
 }
 
-#[controller(api = COMPUTE)]
+#[controller(api = COMPUTE, actix, axum)]
 impl Flavors {
     /// The query is lenient until 2.74; unknown parameters are refused from 2.75.
     #[get("/flavors")]
@@ -267,7 +269,7 @@ impl FlavorExtraSpecs {
     }
 }
 
-#[controller(api = COMPUTE)]
+#[controller(api = COMPUTE, actix, axum)]
 impl FlavorExtraSpecs {
     #[get("/flavors/{id}/os-extra_specs")]
     #[errors(404, 503)]
@@ -641,7 +643,7 @@ fn list_query_v2_75() -> Value {
     list_query(true)
 }
 
-#[cfg(all(test, not(compute_on_axum)))]
+#[cfg(test)]
 mod tests {
     use super::decimal_pattern;
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use microversion_core::{Api, Timestamp, Version, VersionCap};
 
 use crate::Store;
-use crate::web::framework::middleware::ClientDefault;
+use crate::web::ApiError;
 
 /// The header a client's token comes in (keystonemiddleware's).
 pub const TOKEN_HEADER: &str = "X-Auth-Token";
@@ -19,20 +19,33 @@ pub const TOKEN_HEADER: &str = "X-Auth-Token";
 /// (in the store, so that every node of a fleet and a restart agree); its
 /// later requests naming none keep that version when the maximum moves.
 /// A request without a token gets the API's default (2.1), as ever; one
-/// naming a version gets it. The same source on both frameworks.
-pub fn token_pins(store: Arc<Store>, cap: VersionCap) -> ClientDefault {
-    ClientDefault::new(&[TOKEN_HEADER], move |headers| {
-        let token = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok()).map(str::trim);
-        let token = token.filter(|t| !t.is_empty()).map(str::to_owned);
-        let (store, max) = (Arc::clone(&store), cap.get());
-        async move {
-            match token {
-                Some(token) => Ok(Some(store.pinned_version(&token, max).await?)),
-                None => Ok(None),
-            }
+/// naming a version gets it. Each facade's `ClientDefault` calls it with
+/// the token header's value (`on_actix::token_pins`, `on_axum::token_pins`).
+pub(crate) fn pinned_version(
+    store: &Arc<Store>,
+    cap: &VersionCap,
+    token: Option<&str>,
+) -> impl Future<Output = Result<Option<Version>, ApiError>> + Send + use<> {
+    let token = token.map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned);
+    let (store, max) = (Arc::clone(store), cap.get());
+    async move {
+        match token {
+            Some(token) => Ok(Some(store.pinned_version(&token, max).await?)),
+            None => Ok(None),
         }
-    })
+    }
 }
+
+/// The Prometheus recorder of the `metrics` facade, installed once per
+/// process: its text is what each facade serves at `GET /metrics`.
+pub(crate) fn metrics_recorder() -> std::io::Result<metrics_exporter_prometheus::PrometheusHandle> {
+    metrics_exporter_prometheus::PrometheusBuilder::new()
+        .install_recorder()
+        .map_err(|e| std::io::Error::other(format!("cannot install the metrics recorder: {e}")))
+}
+
+/// The media type of Prometheus text.
+pub(crate) const METRICS_CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 /// What a cap file says: a version, from now or from an instant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,62 +118,6 @@ pub(crate) fn reload_on_hangup(path: std::path::PathBuf, cap: VersionCap) -> std
                 }
                 Err(why) => eprintln!("compute: SIGHUP: keeping the cap at {}: {why}", cap.get()),
             }
-        }
-    });
-    Ok(())
-}
-
-/// Installs the Prometheus recorder of the `metrics` facade and serves its
-/// text at `GET /metrics` on `addr`, outside the API. Call it inside the
-/// server's runtime; once per process.
-#[cfg(not(compute_on_axum))]
-pub(crate) fn serve_metrics(addr: std::net::SocketAddr) -> std::io::Result<()> {
-    use actix_web::{App, HttpResponse, HttpServer, web};
-    let handle = metrics_exporter_prometheus::PrometheusBuilder::new()
-        .install_recorder()
-        .map_err(|e| std::io::Error::other(format!("cannot install the metrics recorder: {e}")))?;
-    let server = HttpServer::new(move || {
-        let handle = handle.clone();
-        App::new().route(
-            "/metrics",
-            web::get().to(move || {
-                let text = handle.render();
-                async move {
-                    HttpResponse::Ok().content_type("text/plain; version=0.0.4; charset=utf-8").body(text)
-                }
-            }),
-        )
-    })
-    .workers(1)
-    .disable_signals()
-    .bind(addr)?
-    .run();
-    actix_web::rt::spawn(server);
-    Ok(())
-}
-
-/// As on actix, served by axum on the server's tokio runtime.
-#[cfg(compute_on_axum)]
-pub(crate) fn serve_metrics(addr: std::net::SocketAddr) -> std::io::Result<()> {
-    let handle = metrics_exporter_prometheus::PrometheusBuilder::new()
-        .install_recorder()
-        .map_err(|e| std::io::Error::other(format!("cannot install the metrics recorder: {e}")))?;
-    let listener = std::net::TcpListener::bind(addr)?;
-    listener.set_nonblocking(true)?;
-    let listener = tokio::net::TcpListener::from_std(listener)?;
-    let app =
-        axum::Router::new().route(
-            "/metrics",
-            axum::routing::get(move || {
-                let text = handle.render();
-                async move {
-                    ([(axum::http::header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text)
-                }
-            }),
-        );
-    tokio::spawn(async move {
-        if let Err(why) = axum::serve(listener, app).await {
-            eprintln!("compute: the metrics listener stopped: {why}");
         }
     });
     Ok(())

@@ -5,9 +5,12 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::web::framework::{ApiError, ApiVersion, Json, JsonQuery, Version, controller};
-use crate::web::{Origin, Path, Query, Response, StatusCode, empty_response, json_response};
+use crate::web::{
+    ApiError, ApiVersion, Json, JsonQuery, Origin, Path, Query, Response, StatusCode, controller,
+    empty_response, json_response,
+};
 use md5::Digest as _;
+use microversion_core::Version;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use ssh_key::rand_core::OsRng;
@@ -55,7 +58,7 @@ impl UserQuery {
     }
 }
 
-#[controller(api = COMPUTE)]
+#[controller(api = COMPUTE, actix, axum)]
 impl Keypairs {
     /// The query grows with the versions: `user_id` from 2.10, paging from
     /// 2.35, and nothing unknown from 2.75.
@@ -549,7 +552,7 @@ fn list_query_v2_75() -> Value {
     list_query(&["user_id", "limit", "marker"], true)
 }
 
-#[cfg(all(test, not(compute_on_axum)))]
+#[cfg(test)]
 mod tests {
     use super::*;
     use rsa::pkcs1::DecodeRsaPrivateKey as _;

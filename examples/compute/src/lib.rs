@@ -3,7 +3,11 @@
 //! OpenStack clients (python-novaclient, keystoneauth1) use it.
 //!
 //! Run it with `cargo run --example compute`; it listens on
-//! `127.0.0.1:8774` with discovery at `/` and the API under `/v2.1`.
+//! `127.0.0.1:8774` with discovery at `/` and the API under `/v2.1`. The
+//! controllers are one source, written with the core's portable types and
+//! registered with both facades: [`on_actix`] serves them on actix-web (the
+//! crate root's default), [`on_axum`] on axum (`cargo run -p
+//! microversion-example-compute-axum`).
 
 pub mod api;
 #[path = "../../common/database.rs"]
@@ -19,27 +23,33 @@ mod store;
 mod time;
 mod web;
 
-#[cfg(not(compute_on_axum))]
-mod serve_actix;
-#[cfg(compute_on_axum)]
-mod serve_axum;
+pub mod on_actix;
+pub mod on_axum;
 
 pub use api::COMPUTE;
-pub use fleet::{CapChange, TOKEN_HEADER, read_cap_file, reload_cap, token_pins};
+pub use fleet::{CapChange, TOKEN_HEADER, read_cap_file, reload_cap};
 pub use settings::{
     DISCONNECT_TIMEOUT, KEEP_ALIVE, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings,
 };
 pub use store::Store;
 
-#[cfg(not(compute_on_axum))]
-pub use serve_actix::*;
-#[cfg(compute_on_axum)]
-pub use serve_axum::*;
+/// Served by actix-web unless a caller picks [`on_axum`]: its routes, its
+/// server and a server for tests (`examples/compute-axum` picks axum).
+pub use on_actix::*;
 
-/// The version type of the framework the example is built on.
-pub use web::framework::Version;
-/// Where links point (`--public-url`, `--trust-proxies`), on either framework.
-pub use web::framework::discovery::PublicUrl;
+/// The framework a build serves with, for the tests run on both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Framework {
+    /// actix-web ([`on_actix`]).
+    Actix,
+    /// axum ([`on_axum`]).
+    Axum,
+}
+
+/// The framework the crate root serves with ([`run`], [`RunningServer`]).
+pub const FRAMEWORK: Framework = Framework::Actix;
+
+pub use microversion_core::{PublicUrl, Version};
 
 /// The API's description: its OpenAPI documents per version and for the
 /// whole history, built from the controllers' declarations.

@@ -1,6 +1,6 @@
 //! What the flavor and keypair lists share: paging after a marker.
 
-use crate::web::framework::ApiError;
+use crate::web::ApiError;
 
 /// Drops every item up to and including the one `id_of` names `marker`;
 /// an unknown marker is `not_found(marker)`.

@@ -1,5 +1,6 @@
 //! The compute example served by actix-web: routes, the HTTP server and
-//! its deadlines, and a server for tests.
+//! its deadlines, the metrics endpoint, and a server for tests. The
+//! controllers are the same source as [`on_axum`](crate::on_axum)'s.
 
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -10,13 +11,13 @@ use actix_web::{App, HttpServer, web};
 use microversion_actix::openapi::OpenApiService;
 use microversion_actix::{
     ApiError, Discovery, Version, VersionNegotiation, body::BodyTimeout, discovery::RequestLinks,
-    error::NovaFaults, middleware::ResponseValidation, version::VersionCap,
+    error::NovaFaults, middleware::ClientDefault, version::VersionCap,
 };
 
 use crate::settings::{
     self, DISCONNECT_TIMEOUT, KEEP_ALIVE, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings,
 };
-use crate::{COMPUTE, Store, description, flavors, keypairs, request_id, token_pins};
+use crate::{COMPUTE, Store, TOKEN_HEADER, description, flavors, fleet, keypairs, request_id};
 
 /// Registers discovery at `/` and `/v2.1` and the API under `/v2.1`, with
 /// Nova-style fault bodies, and a JSON 404 for every other path. `cap`
@@ -97,6 +98,39 @@ pub fn routes_with(
     }
 }
 
+/// Each client token pinned to a version (`fleet::pinned_version`).
+pub fn token_pins(store: Arc<Store>, cap: VersionCap) -> ClientDefault {
+    ClientDefault::new(&[TOKEN_HEADER], move |headers| {
+        let token = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok());
+        let pinned = fleet::pinned_version(&store, &cap, token);
+        async move { pinned.await.map_err(ApiError::from) }
+    })
+}
+
+/// Serves the per-version request counts in Prometheus text at
+/// `GET /metrics` on `addr`, outside the API. Call it inside the server's
+/// runtime; once per process.
+fn serve_metrics(addr: std::net::SocketAddr) -> std::io::Result<()> {
+    use actix_web::HttpResponse;
+    let handle = fleet::metrics_recorder()?;
+    let server = HttpServer::new(move || {
+        let handle = handle.clone();
+        App::new().route(
+            "/metrics",
+            web::get().to(move || {
+                let text = handle.render();
+                async move { HttpResponse::Ok().content_type(fleet::METRICS_CONTENT_TYPE).body(text) }
+            }),
+        )
+    })
+    .workers(1)
+    .disable_signals()
+    .bind(addr)?
+    .run();
+    actix_web::rt::spawn(server);
+    Ok(())
+}
+
 /// The request id of the [`ApiError`] a handler answered with, else a new one.
 fn request_id<B>(res: &actix_web::dev::ServiceResponse<B>) -> HeaderValue {
     let carried = res.response().error().and_then(|e| e.as_error::<ApiError>()?.request_id());
@@ -123,6 +157,9 @@ pub async fn server_with(
     settings: Settings,
 ) -> std::io::Result<actix_web::dev::Server> {
     let (store, version_cap) = settings::start(&settings).await?;
+    if let Some(addr) = settings.metrics_listen {
+        serve_metrics(addr)?;
+    }
     let body_timeout = BodyTimeout(settings.body_timeout.unwrap_or(BodyTimeout::DEFAULT.0));
     let head_timeout = settings.head_timeout.unwrap_or(REQUEST_HEAD_TIMEOUT);
     let (public_url, validation, pins) =
@@ -161,20 +198,15 @@ pub struct RunningServer {
 }
 
 impl RunningServer {
-    /// Starts a server on `127.0.0.1:0`, checking every answer against its
-    /// declared schema (a wrong one answers 500 and fails the test).
+    /// Starts a server on `127.0.0.1:0` with [`Settings::checked`].
     pub fn start() -> std::io::Result<RunningServer> {
-        RunningServer::start_with_cap(None)
+        RunningServer::start_with(Settings::checked(None))
     }
 
-    /// Starts a server on `127.0.0.1:0` with the served maximum capped,
-    /// checking every answer against its declared schema.
+    /// Starts a server on `127.0.0.1:0`, its served maximum capped, with
+    /// [`Settings::checked`].
     pub fn start_with_cap(cap: Option<Version>) -> std::io::Result<RunningServer> {
-        RunningServer::start_with(Settings {
-            cap,
-            response_validation: ResponseValidation::Error,
-            ..Settings::default()
-        })
+        RunningServer::start_with(Settings::checked(cap))
     }
 
     /// Starts a server on `127.0.0.1:0` with `settings`.

@@ -1,6 +1,7 @@
-//! The compute example served by axum (`examples/compute-axum`): the same
-//! controllers, discovery, documents and Nova's faults as `serve_actix`
-//! serves on actix-web, and a server for tests.
+//! The compute example served by axum (`examples/compute-axum` runs it):
+//! the same controller source, discovery, documents and Nova's faults as
+//! [`on_actix`](crate::on_actix) serves on actix-web, the metrics
+//! endpoint, and a server for tests.
 
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -11,14 +12,14 @@ use axum::response::Response;
 use microversion_axum::body::BodyTimeout;
 use microversion_axum::discovery::RequestLinks;
 use microversion_axum::error::NovaFaults;
-use microversion_axum::middleware::ResponseValidation;
+use microversion_axum::middleware::ClientDefault;
 use microversion_axum::openapi::OpenApiService;
 use microversion_axum::serve::Serve;
 use microversion_axum::version::VersionCap;
 use microversion_axum::{ApiError, Discovery, Version, VersionNegotiation};
 
 use crate::settings::{self, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings};
-use crate::{COMPUTE, Store, description, flavors, keypairs, request_id, token_pins};
+use crate::{COMPUTE, Store, TOKEN_HEADER, description, flavors, fleet, keypairs, request_id};
 
 /// Discovery at `/` and `/v2.1`, the documents at `/openapi.json`, the API
 /// under `/v2.1` with Nova-style faults, and a JSON 404 for every other path.
@@ -63,6 +64,36 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
         .fallback(not_found)
 }
 
+/// Each client token pinned to a version (`fleet::pinned_version`).
+pub fn token_pins(store: Arc<Store>, cap: VersionCap) -> ClientDefault {
+    ClientDefault::new(&[TOKEN_HEADER], move |headers| {
+        let token = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok());
+        let pinned = fleet::pinned_version(&store, &cap, token);
+        async move { pinned.await.map_err(ApiError::from) }
+    })
+}
+
+/// Serves the per-version request counts in Prometheus text at
+/// `GET /metrics` on `addr`, outside the API, on the server's runtime;
+/// once per process.
+fn serve_metrics(addr: std::net::SocketAddr) -> std::io::Result<()> {
+    let handle = fleet::metrics_recorder()?;
+    let listener = TcpListener::bind(addr)?;
+    listener.set_nonblocking(true)?;
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let metrics = axum::routing::get(move || {
+        let text = handle.render();
+        async move { ([(header::CONTENT_TYPE, fleet::METRICS_CONTENT_TYPE)], text) }
+    });
+    let app = Router::new().route("/metrics", metrics);
+    tokio::spawn(async move {
+        if let Err(why) = axum::serve(listener, app).await {
+            eprintln!("compute: the metrics listener stopped: {why}");
+        }
+    });
+    Ok(())
+}
+
 /// `Vary` names the headers the request's links were read from (none for a
 /// fixed public URL).
 async fn links_vary(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
@@ -103,6 +134,9 @@ pub fn run(listener: TcpListener, settings: Settings) -> std::io::Result<()> {
 /// the actix build, by the facade's [`serve`](microversion_axum::serve()).
 async fn server(listener: TcpListener, settings: Settings) -> std::io::Result<Serve> {
     let (store, cap) = settings::start(&settings).await?;
+    if let Some(addr) = settings.metrics_listen {
+        serve_metrics(addr)?;
+    }
     let app = router(store, cap, &settings);
     Ok(microversion_axum::serve(tokio::net::TcpListener::from_std(listener)?, app)
         .head_timeout(settings.head_timeout.unwrap_or(REQUEST_HEAD_TIMEOUT))
@@ -120,21 +154,15 @@ pub struct RunningServer {
 }
 
 impl RunningServer {
-    /// Starts a server on `127.0.0.1:0`, checking every answer against its
-    /// declared schema.
+    /// Starts a server on `127.0.0.1:0` with [`Settings::checked`].
     pub fn start() -> std::io::Result<RunningServer> {
-        RunningServer::start_with_cap(None)
+        RunningServer::start_with(Settings::checked(None))
     }
 
-    /// Starts a server on `127.0.0.1:0` with the served maximum capped,
-    /// checking every answer against its declared schema (a wrong one
-    /// answers 500 and fails the test), as the actix build's does.
+    /// Starts a server on `127.0.0.1:0`, its served maximum capped, with
+    /// [`Settings::checked`].
     pub fn start_with_cap(cap: Option<Version>) -> std::io::Result<RunningServer> {
-        RunningServer::start_with(Settings {
-            cap,
-            response_validation: ResponseValidation::Error,
-            ..Settings::default()
-        })
+        RunningServer::start_with(Settings::checked(cap))
     }
 
     /// Starts a server on `127.0.0.1:0` with `settings`.

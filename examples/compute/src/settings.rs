@@ -7,10 +7,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::web::framework::discovery::PublicUrl;
-use crate::web::framework::middleware::ResponseValidation;
-use crate::web::framework::version::VersionCap;
 use crate::{COMPUTE, Store, Version, fleet};
+use microversion_core::schema::ResponseValidation;
+use microversion_core::{PublicUrl, VersionCap};
 
 /// How a server is run: the deployer's choices.
 #[derive(Clone, Debug, Default)]
@@ -42,6 +41,15 @@ pub struct Settings {
     pub pin_versions: bool,
 }
 
+impl Settings {
+    /// A test's settings: the served maximum capped at `cap`, and every
+    /// answer checked against its declared schema (a wrong one answers 500
+    /// and fails the test).
+    pub fn checked(cap: Option<Version>) -> Settings {
+        Settings { cap, response_validation: ResponseValidation::Error, ..Settings::default() }
+    }
+}
+
 /// How long a connection may take to send a request head: its first, then
 /// 408 and close, on both facades; on axum every later one too, which also
 /// closes a connection kept alive and idle that long (hyper's header read
@@ -59,8 +67,8 @@ pub const SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(30);
 pub const MAX_CONNECTIONS: usize = 10_000;
 
 /// What `settings` ask for before serving: the store opened, the API capped
-/// and retired as asked, the cap file read and reloaded on SIGHUP, the
-/// metrics served. Call it inside the server's runtime.
+/// and retired as asked, the cap file read and reloaded on SIGHUP. Call it
+/// inside the server's runtime; each facade's module serves the metrics.
 pub(crate) async fn start(settings: &Settings) -> std::io::Result<(Arc<Store>, VersionCap)> {
     let database = settings.database.as_deref().unwrap_or(":memory:");
     let store = Store::open(database).await.map_err(|e| {
@@ -80,9 +88,6 @@ pub(crate) async fn start(settings: &Settings) -> std::io::Result<(Arc<Store>, V
     if let Some(path) = &settings.cap_file {
         fleet::reload_cap(path, &version_cap).map_err(std::io::Error::other)?;
         fleet::reload_on_hangup(path.clone(), version_cap.clone())?;
-    }
-    if let Some(addr) = settings.metrics_listen {
-        fleet::serve_metrics(addr)?;
     }
     Ok((Arc::new(store), version_cap))
 }

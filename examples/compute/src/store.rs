@@ -6,8 +6,8 @@
 //! flavor created through one node is read through the others and
 //! survives a restart.
 
-use crate::web::StatusCode;
-use crate::web::framework::{ApiError, Version};
+use crate::web::{ApiError, StatusCode};
+use microversion_core::Version;
 use sqlx::any::AnyRow;
 use sqlx::{AnyPool, Row};
 use std::collections::BTreeMap;
@@ -459,7 +459,7 @@ impl Store {
     }
 }
 
-#[cfg(all(test, not(compute_on_axum)))]
+#[cfg(test)]
 mod tests {
     use super::*;
 

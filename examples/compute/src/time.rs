@@ -14,7 +14,7 @@ fn nova_timestamp(at: OffsetDateTime) -> String {
     at.format(&format).unwrap_or_default()
 }
 
-#[cfg(all(test, not(compute_on_axum)))]
+#[cfg(test)]
 mod tests {
     use time::macros::datetime;
 

@@ -49,7 +49,7 @@ use microversion_testkit::http as common;
 use serde_json::json;
 
 /// Whether the server under test is the axum build (see the module's docs).
-const ON_AXUM: bool = cfg!(compute_on_axum);
+const ON_AXUM: bool = matches!(compute::FRAMEWORK, compute::Framework::Axum);
 
 /// Panics on the server's worker threads, counted by a panic hook.
 static SERVER_PANICS: AtomicUsize = AtomicUsize::new(0);

@@ -11,10 +11,13 @@ use std::time::{Duration, Instant};
 use microversion_testkit::http::Request;
 use microversion_testkit::process::start_listening;
 
-#[cfg(not(compute_on_axum))]
-const NODE: &str = env!("CARGO_BIN_EXE_compute-node");
-#[cfg(compute_on_axum)]
-const NODE: &str = env!("CARGO_BIN_EXE_compute-axum");
+/// The example's program, as the package that builds this test names it:
+/// `compute-node` (actix-web) here, `compute-axum` in `examples/compute-axum`.
+const NODE: &str =
+    match (option_env!("CARGO_BIN_EXE_compute-axum"), option_env!("CARGO_BIN_EXE_compute-node")) {
+        (Some(program), _) | (None, Some(program)) => program,
+        (None, None) => panic!("the package builds no compute program"),
+    };
 
 const TOKEN: &str = "X-Auth-Token";
 

@@ -11,11 +11,13 @@ use std::time::{Duration, Instant};
 use microversion_testkit::http::{self as common, host_of};
 use microversion_testkit::process::start_listening;
 
-/// The example's program, built on the framework under test.
-#[cfg(not(compute_on_axum))]
-const NODE: &str = env!("CARGO_BIN_EXE_compute-node");
-#[cfg(compute_on_axum)]
-const NODE: &str = env!("CARGO_BIN_EXE_compute-axum");
+/// The example's program, as the package that builds this test names it:
+/// `compute-node` (actix-web) here, `compute-axum` in `examples/compute-axum`.
+const NODE: &str =
+    match (option_env!("CARGO_BIN_EXE_compute-axum"), option_env!("CARGO_BIN_EXE_compute-node")) {
+        (Some(program), _) | (None, Some(program)) => program,
+        (None, None) => panic!("the package builds no compute program"),
+    };
 
 /// Reads from `stream` until `want` has arrived or the stream ends.
 fn read_until(stream: &mut TcpStream, want: &str) -> String {

@@ -11,12 +11,13 @@ use std::time::{Duration, Instant};
 
 use microversion_testkit::http::{LEGACY_HEADER, Request, STANDARD_HEADER};
 
-/// The compute example's program: on actix (`compute-node`), or on axum
-/// when `examples/compute-axum` runs this test (`compute-axum`).
-#[cfg(not(compute_on_axum))]
-const NODE: &str = env!("CARGO_BIN_EXE_compute-node");
-#[cfg(compute_on_axum)]
-const NODE: &str = env!("CARGO_BIN_EXE_compute-axum");
+/// The example's program, as the package that builds this test names it:
+/// `compute-node` (actix-web) here, `compute-axum` in `examples/compute-axum`.
+const NODE: &str =
+    match (option_env!("CARGO_BIN_EXE_compute-axum"), option_env!("CARGO_BIN_EXE_compute-node")) {
+        (Some(program), _) | (None, Some(program)) => program,
+        (None, None) => panic!("the package builds no compute program"),
+    };
 
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
