@@ -354,3 +354,34 @@ async fn versioned_json_after_a_model_schema() {
     assert_eq!(read_json(res).await["description"], "d");
     assert_eq!(post("2.5", &json!({"id": "9"})).await.status(), StatusCode::BAD_REQUEST);
 }
+
+/// A type of the service's own, described by `schemars`.
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum PowerState {
+    Running,
+    Shutdown,
+}
+
+#[derive(VersionedModel, Debug, PartialEq)]
+struct ServerView {
+    id: u32,
+    #[versioned(json_schema, since = "2.3")]
+    power: Option<PowerState>,
+}
+
+#[test]
+fn a_json_schema_field_is_described_and_checked_by_its_types_schema() {
+    use microversion_actix::model::VersionedModel as _;
+    let schema = ServerView::json_schema_at(v("2.3"));
+    assert_eq!(schema["properties"]["power"]["enum"], json!(["running", "shutdown", null]));
+    assert!(ServerView::json_schema_at(v("2.2"))["properties"].get("power").is_none());
+    let documents = [("server", microversion_actix::version::VersionRange::from(v("2.3")), schema)];
+    let compiled =
+        microversion_actix::schema::VersionedSchemas::compile_documents(documents).expect("it compiles");
+    assert!(compiled.validate(v("2.3"), &json!({"id": 1, "power": "running"})).is_ok());
+    assert!(compiled.validate(v("2.3"), &json!({"id": 1, "power": "paused"})).is_err(), "paused is no state");
+    let mut errors = Vec::new();
+    let parsed = ServerView::deserialize_at(v("2.3"), json!({"id": 1, "power": "shutdown"}), "", &mut errors);
+    assert_eq!(parsed, Some(ServerView { id: 1, power: Some(PowerState::Shutdown) }), "{errors:?}");
+}

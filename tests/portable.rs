@@ -5,6 +5,9 @@
 //! route parameters, query strings, bodies checked by a schema, the
 //! negotiated version, links, versioned models, hand-built replies, errors
 //! in the API's format, and the answers at versions no variant serves.
+//! Request bodies typed by `schemars` (`#[schema(json_schema = T)]`) are
+//! validated by their type's schema at the negotiated version and
+//! described by it in the OpenAPI documents.
 
 use actix_web::App;
 use axum::Router;
@@ -24,6 +27,30 @@ struct Server {
     name: String,
     #[versioned(since = "2.3")]
     host: Option<String>,
+}
+
+/// A server created at 2.1 to 2.4: a name and a count of at least one.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct CreateServer {
+    name: String,
+    #[schemars(range(min = 1))]
+    count: Option<u32>,
+}
+
+/// A server created from 2.5: a name and a description.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct CreateServerV2_5 {
+    name: String,
+    description: Option<String>,
+}
+
+/// What a creation answers.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Created {
+    name: String,
+    servers: u32,
 }
 
 #[derive(serde::Deserialize)]
@@ -83,10 +110,44 @@ impl Servers {
         }
     }
 
+    #[post("/servers")]
+    #[api_version("2.1", "2.4")]
+    #[schema(json_schema = CreateServer)]
+    #[response(201, json_schema = Created)]
+    async fn create(&self, body: Json<CreateServer>) -> Reply {
+        let Json(CreateServer { name, count }) = body;
+        Reply::json(StatusCode::CREATED, &Created { name, servers: count.unwrap_or(1) })
+    }
+
+    #[post("/servers")]
+    #[api_version("2.5")]
+    #[schema(json_schema = CreateServerV2_5, "2.5")]
+    #[response(201, json_schema = Created)]
+    async fn create(&self, body: Json<CreateServerV2_5>) -> Reply {
+        let name = match &body.description {
+            Some(description) => format!("{} ({description})", body.name),
+            None => body.name.clone(),
+        };
+        Reply::json(StatusCode::CREATED, &Created { name, servers: 1 })
+    }
+
     #[delete("/servers/{id}")]
     #[api_version("2.1", "2.5")]
-    async fn delete(&self, _id: Path<u32>) -> Reply {
-        Reply::empty(StatusCode::NO_CONTENT)
+    async fn delete(&self, id: Path<u32>) -> Reply {
+        match *id {
+            0 => Reply::empty(StatusCode::NOT_FOUND),
+            1 => Reply::empty(StatusCode::SERVICE_UNAVAILABLE),
+            _ => Reply::empty(StatusCode::NO_CONTENT),
+        }
+    }
+
+    #[patch("/servers/{id}")]
+    #[api_version("2.1")]
+    async fn touch(&self, id: Path<u32>, body: Json<Value>) -> Result<Json<Value>, ApiError> {
+        match *id {
+            0 => Err(microversion_axum::ApiError::conflict("Server 0 is locked.").into()),
+            id => Ok(Json(json!({"id": id, "touched": body.0}))),
+        }
     }
 }
 
@@ -120,8 +181,22 @@ const CASES: &[Case] = &[
     ("PUT", "/v2.1/servers/7", "2.1", Some(r#"{"name":"web"}"#)),
     ("DELETE", "/v2.1/servers/7", "2.5", None),
     ("DELETE", "/v2.1/servers/7", "2.6", None),
+    ("POST", "/v2.1/servers/7", "2.3", None),
+    ("DELETE", "/v2.1/servers/0", "2.5", None),
+    ("DELETE", "/v2.1/servers/1", "2.5", None),
+    ("PATCH", "/v2.1/servers/7", "2.3", Some(r#"{"a":[1,2]}"#)),
+    ("PATCH", "/v2.1/servers/0", "2.3", Some(r#"{"a":1}"#)),
+    ("PATCH", "/v2.1/servers/7", "2.3", Some(r#"{"a":"#)),
+    ("PATCH", "/v2.1/servers/7", "2.3", Some("")),
     ("PATCH", "/v2.1/servers/7", "2.3", None),
     ("GET", "/v2.1/servers", "2.13", None),
+    ("POST", "/v2.1/servers", "2.1", Some(r#"{"name":"web","count":3}"#)),
+    ("POST", "/v2.1/servers", "2.4", Some(r#"{"name":"web","count":0}"#)),
+    ("POST", "/v2.1/servers", "2.4", Some(r#"{"name":"web","description":"d"}"#)),
+    ("POST", "/v2.1/servers", "2.5", Some(r#"{"name":"web","description":"d"}"#)),
+    ("POST", "/v2.1/servers", "2.5", Some(r#"{"name":"web","count":3}"#)),
+    ("POST", "/v2.1/servers", "2.5", Some(r#"{"description":"d"}"#)),
+    ("POST", "/v2.1/servers", "2.5", Some(r#"{"name":7}"#)),
 ];
 
 async fn on_actix(case: &Case) -> Answer {
@@ -210,6 +285,59 @@ async fn portable_arguments_and_answers_read_and_write_what_the_facades_own_do()
     assert_eq!(status, 400, "the schema of 2.2 requires a name");
     let (status, _) = answer(("DELETE", "/v2.1/servers/7", "2.6", None)).await;
     assert_eq!(status, 404, "delete ends at 2.5");
+    let (status, error) = answer(("DELETE", "/v2.1/servers/0", "2.5", None)).await;
+    assert_eq!((status, &error["errors"][0]["detail"]), (404, &json!("The resource could not be found.")));
+    let (status, error) = answer(("DELETE", "/v2.1/servers/1", "2.5", None)).await;
+    assert_eq!(status, 503);
+    assert_eq!(error["errors"][0]["code"], "compute.service-unavailable", "a bodiless error is rendered");
+    let (status, touched) = answer(("PATCH", "/v2.1/servers/7", "2.3", Some(r#"{"a":[1,2]}"#))).await;
+    assert_eq!((status, touched), (200, json!({"id": 7, "touched": {"a": [1, 2]}})));
+    let (status, error) = answer(("PATCH", "/v2.1/servers/0", "2.3", Some(r#"{"a":1}"#))).await;
+    assert_eq!((status, &error["errors"][0]["detail"]), (409, &json!("Server 0 is locked.")));
+}
+
+#[actix_web::test]
+async fn typed_bodies_are_validated_by_their_types_schema_at_each_version() {
+    let answer = async |case: Case| {
+        let answer = on_actix(&case).await;
+        (answer.status, serde_json::from_slice::<Value>(&answer.body).unwrap_or(Value::Null))
+    };
+    let (status, created) =
+        answer(("POST", "/v2.1/servers", "2.4", Some(r#"{"name":"web","count":3}"#))).await;
+    assert_eq!((status, created), (201, json!({"name": "web", "servers": 3})));
+    let (status, refused) =
+        answer(("POST", "/v2.1/servers", "2.4", Some(r#"{"name":"web","count":0}"#))).await;
+    let detail = refused["errors"][0]["detail"].as_str().unwrap_or_default().to_owned();
+    assert_eq!(status, 400, "{refused}");
+    assert!(detail.contains("count") && detail.contains("less than the minimum of 1"), "{detail}");
+    let body = Some(r#"{"name":"web","description":"d"}"#);
+    let (below, _) = answer(("POST", "/v2.1/servers", "2.4", body)).await;
+    let (from, created) = answer(("POST", "/v2.1/servers", "2.5", body)).await;
+    assert_eq!((below, from), (400, 201), "a description is accepted from 2.5 only");
+    assert_eq!(created["name"], "web (d)");
+    let (status, refused) = answer(("POST", "/v2.1/servers", "2.5", Some(r#"{"description":"d"}"#))).await;
+    assert_eq!(status, 400);
+    assert!(
+        refused["errors"][0]["detail"].as_str().unwrap_or_default().contains("'name' is a required property")
+    );
+}
+
+#[test]
+fn typed_bodies_and_answers_are_described_by_their_types_schema() {
+    use microversion_axum::openapi::ApiDescription;
+    use microversion_axum::schema::json_schema_of;
+    let description = ApiDescription::new(API).with_prefix("").controller::<Servers>();
+    let body_at = |version: &str| {
+        let document = description.document(microversion_axum::Version::lit(version));
+        let create = &document["paths"]["/v2.1/servers"]["post"];
+        let schema = |content: &Value| content["content"]["application/json"]["schema"].clone();
+        (schema(&create["requestBody"]), schema(&create["responses"]["201"]))
+    };
+    let (request, response) = body_at("2.1");
+    assert_eq!(request, json_schema_of::<CreateServer>(), "2.1 is described by CreateServer");
+    assert_eq!(response, json_schema_of::<Created>());
+    assert_eq!(body_at("2.7").0, json_schema_of::<CreateServerV2_5>(), "2.7 by CreateServerV2_5");
+    assert_eq!(json_schema_of::<CreateServer>()["properties"]["count"]["minimum"], 1);
 }
 
 fn text(body: &[u8]) -> String {

@@ -499,21 +499,17 @@ fn is_json(headers: &HeaderMap) -> bool {
 /// An [`ApiError`] for an error response produced by something other than
 /// this crate: actix's extractors, the router, a handler's own error type.
 fn generic_error(status: StatusCode, cause: Option<&Error>) -> ApiError {
-    if status.is_server_error() {
-        if let Some(cause) = cause {
-            log::error!("{status} from a versioned handler: {cause}");
-        }
-        // Nova's words; internal details are for the log, not the client.
-        return ApiError::from_status(
-            status,
-            "The server has either erred or is incapable of performing the requested operation.",
-        );
+    if status.is_server_error()
+        && let Some(cause) = cause
+    {
+        log::error!("{status} from a versioned handler: {cause}");
     }
-    let detail = match (cause, status) {
+    let detail = match (cause, microversion_core::bodiless_error_detail(status.as_u16())) {
+        // A server error's cause is for the log, never the client.
+        (_, Some(detail)) if status.is_server_error() => detail.to_owned(),
         (Some(cause), _) => cause.to_string(),
-        (None, StatusCode::NOT_FOUND) => "The resource could not be found.".to_owned(),
-        (None, StatusCode::METHOD_NOT_ALLOWED) => "The method is not allowed for this resource.".to_owned(),
-        (None, status) => status.canonical_reason().unwrap_or("Error").to_owned(),
+        (None, Some(detail)) => detail.to_owned(),
+        (None, None) => status.canonical_reason().unwrap_or("Error").to_owned(),
     };
     ApiError::from_status(status, detail)
 }

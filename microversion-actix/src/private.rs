@@ -23,7 +23,7 @@ pub use crate::{
 pub use microversion_core::derive::{
     DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
 };
-pub use microversion_core::schema::LazySchemas;
+pub use microversion_core::schema::{LazySchemas, json_schema_of};
 pub use microversion_core::{Deprecation, stamp_deprecation};
 
 use actix_web::http::header::{self, HeaderValue};

@@ -4,5 +4,6 @@
 //! an [`InvalidInput`] becomes the 400 [`ApiError::invalid_input`](crate::ApiError::invalid_input).
 
 pub use microversion_core::schema::{
-    InvalidInput, MAX_LISTED_VIOLATIONS, Schema, SchemaError, SchemaSource, VersionedSchemas, query_to_json,
+    InvalidInput, MAX_LISTED_VIOLATIONS, Schema, SchemaError, SchemaSource, VersionedSchemas, json_schema_of,
+    query_to_json,
 };

@@ -76,7 +76,7 @@ pub mod params;
 pub mod schema {
     pub use microversion_core::schema::{
         InvalidInput, MAX_LISTED_VIOLATIONS, Schema, SchemaError, SchemaSource, VersionedSchemas,
-        query_to_json,
+        json_schema_of, query_to_json,
     };
 }
 

@@ -12,7 +12,9 @@ pub use microversion_core::derive::{
     DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
 };
 pub use microversion_core::model::{FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
-pub use microversion_core::schema::{LazySchemas, SchemaError, SchemaSource, VersionedSchemas};
+pub use microversion_core::schema::{
+    LazySchemas, SchemaError, SchemaSource, VersionedSchemas, json_schema_of,
+};
 pub use microversion_core::{
     Api, Deprecation, Microversion, Version, VersionRange, Violation, stamp_deprecation,
 };

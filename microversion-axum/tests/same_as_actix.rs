@@ -298,8 +298,7 @@ async fn with_retired_versions_and_the_range_under_other_names() {
 /// `params::Path` and `params::Query` read the same values on both, and
 /// refuse alike: a parameter that is not its type is a 404 `not-found`, a
 /// query string that is not its type a 400 `bad-request`, in the API's
-/// format with the version headers (the cause's words are each
-/// framework's).
+/// format with the version headers, in the same words.
 #[actix_web::test]
 async fn path_and_query_read_and_refuse_alike() {
     use actix_web::{App, web};

@@ -100,6 +100,7 @@ pub fn deny_unknown(object: Map<String, Value>, path: &str, errors: &mut Vec<Vio
     message = "`{Self}` has no JSON Schema for a versioned model field",
     label = "no derived schema for this type",
     note = "give the field `#[versioned(schema = path::to::schema_fn)]` (a `fn() -> serde_json::Value`), \
+            `#[versioned(json_schema)]` if the type derives `schemars::JsonSchema`, \
             or `#[versioned(nested)]` if the type is itself a `VersionedModel`"
 )]
 pub trait DerivedSchema {

@@ -690,13 +690,31 @@ macro_rules! facade_portable {
         impl<T> ReadAs for $crate::portable::Versioned<T> {
             type Own = crate::Versioned<T>;
             fn from_own(own: Self::Own) -> Self {
-                $crate::portable::Versioned::ok(own.into_inner())
+                let status = $crate::portable::StatusCode::from_u16(own.status().as_u16());
+                let status = status.unwrap_or($crate::portable::StatusCode::OK);
+                $crate::portable::Versioned::with_status(own.into_inner(), status)
             }
         }
 
         impl ::core::convert::From<$crate::portable::ApiError> for crate::ApiError {
             fn from(error: $crate::portable::ApiError) -> crate::ApiError {
                 crate::ApiError::from_fields(error.into_fields())
+            }
+        }
+
+        impl ::core::convert::From<crate::ApiError> for $crate::portable::ApiError {
+            fn from(error: crate::ApiError) -> $crate::portable::ApiError {
+                $crate::portable::ApiError::from_fields(error.into_fields())
+            }
+        }
+
+        #[diagnostic::do_not_recommend]
+        impl<T, M> RouteResponse<(Ported, M)> for $crate::portable::Json<T>
+        where
+            crate::Json<T>: RouteResponse<M>,
+        {
+            fn respond(self, request: &Request) -> Response {
+                crate::Json(self.0).respond(request)
             }
         }
 
@@ -721,10 +739,16 @@ macro_rules! facade_portable {
         #[diagnostic::do_not_recommend]
         impl RouteResponse<Ported> for $crate::portable::Reply {
             fn respond(self, request: &Request) -> Response {
+                let status = StatusCode::from_u16(self.status().as_u16()).unwrap_or(StatusCode::OK);
                 match self.into_parts() {
-                    Ok((status, json)) => {
-                        reply(StatusCode::from_u16(status.as_u16()).unwrap_or(StatusCode::OK), json)
+                    // An error without a body is rendered in the API's format, as
+                    // the facades' layers render a handler's bare error status.
+                    Ok((_, None)) if status.is_client_error() || status.is_server_error() => {
+                        let detail = $crate::bodiless_error_detail(status.as_u16());
+                        let detail = detail.or(status.canonical_reason()).unwrap_or("Error");
+                        answer_error(crate::ApiError::from_status(status, detail), request)
                     }
+                    Ok((_, json)) => reply(status, json),
                     Err(error) => answer_error(error.into(), request),
                 }
             }

@@ -267,6 +267,22 @@ pub fn removed_detail(version: Version, removed_in: Version) -> String {
     format!("This method was removed in API version {removed_in}; version {version} does not have it.")
 }
 
+/// The detail of an error answer that has no body of its own (a handler's
+/// bare `404`, a `Reply` without a body), as every facade renders it in the
+/// API's format: Nova's words for a server error, whose cause is for the
+/// log, and for 404 and 405; `None` for the others, whose detail is their
+/// reason phrase.
+pub fn bodiless_error_detail(status: u16) -> Option<&'static str> {
+    match status {
+        500..=599 => {
+            Some("The server has either erred or is incapable of performing the requested operation.")
+        }
+        404 => Some(PATH_REFUSED_DETAIL),
+        405 => Some("The method is not allowed for this resource."),
+        _ => None,
+    }
+}
+
 /// The detail of a route parameter that does not read as its type (a 404:
 /// no resource has that name), as Nova words a 404. The framework's own
 /// reason is left out: each words it otherwise, and a client learns

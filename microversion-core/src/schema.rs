@@ -378,6 +378,34 @@ pub fn query_to_json(query: &str) -> Value {
     Value::Object(map)
 }
 
+/// The JSON Schema of a type that derives `schemars::JsonSchema`, as
+/// `#[schema(json_schema = T)]` and `#[response(.., json_schema = T)]`
+/// validate and describe it: draft 2020-12, the types it names written in
+/// place (no `$defs` to resolve once the document is inside an OpenAPI
+/// document; a recursive type keeps its own), without `$schema` (the
+/// OpenAPI document names the dialect).
+///
+/// ```
+/// #[derive(schemars::JsonSchema, serde::Deserialize)]
+/// #[serde(deny_unknown_fields)]
+/// struct Rename {
+///     name: String,
+/// }
+///
+/// let schema = microversion_core::schema::json_schema_of::<Rename>();
+/// assert_eq!(schema["required"], serde_json::json!(["name"]));
+/// assert_eq!(schema["additionalProperties"], false);
+/// assert!(schema.get("$schema").is_none());
+/// ```
+pub fn json_schema_of<T: schemars::JsonSchema>() -> Value {
+    let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| s.inline_subschemas = true);
+    let mut schema = Value::from(settings.into_generator().into_root_schema_for::<T>());
+    if let Some(object) = schema.as_object_mut() {
+        object.remove("$schema");
+    }
+    schema
+}
+
 /// The schemas of one variant, compiled on first use, once per process, and
 /// the versions they apply to (a model schema may be limited to some).
 /// What the controller macro's expansion holds per variant, for every

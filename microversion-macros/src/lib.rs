@@ -21,12 +21,14 @@ use proc_macro::TokenStream;
 /// negotiated version; checked at compile time (valid literals, no
 /// overlapping ranges, one route per operation, versions declared by the API).
 ///
-/// `#[controller(api = API)]`, optionally `scope = "/path"` and the facade
-/// that serves it (`crate = path::to::facade`, or a bare word such as
-/// `axum` for `microversion-axum`; by default the `microversion-*` facade
-/// the crate depends on). The type then implements `Controller` and
-/// registers with its framework (`.service(value)` on actix,
-/// `Router::from(value)` on axum). See the guide's chapter on controllers.
+/// `#[controller(api = API)]`, optionally `scope = "/path"` and the facades
+/// that serve it (`crate = path::to::facade`, or bare words such as `axum`
+/// for `microversion-axum`, `actix, axum` for both; by default the first
+/// `microversion-*` facade the crate depends on). The type then implements
+/// `Controller` and registers with each framework (`.service(value)` on
+/// actix, `Router::from(value)` on axum); a controller served by several
+/// takes and answers the core's portable types. See the guide's chapter on
+/// controllers.
 #[proc_macro_attribute]
 pub fn controller(args: TokenStream, item: TokenStream) -> TokenStream {
     controller::expand(args.into(), item.into()).into()

@@ -35,7 +35,7 @@ pub use store::Store;
 
 /// Served by actix-web unless a caller picks [`on_axum`]: its routes, its
 /// server and a server for tests (`examples/compute-axum` picks axum).
-pub use on_actix::*;
+pub use on_actix::{RunningServer, routes, routes_with, run, server, server_with, token_pins};
 
 /// The framework a build serves with, for the tests run on both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -65,20 +65,42 @@ pub(crate) struct Route {
 /// `#[schema(NAME, "min", "max")]`, `#[schema(query = NAME, ...)]` or
 /// `#[schema(model = Type)]`.
 pub(crate) struct Schema {
-    /// A schema function, or with `model` a `VersionedModel` type.
+    /// A schema function, or the type of a model or of a `JsonSchema`.
     pub(crate) path: Path,
     pub(crate) range: RangeLit,
     /// The body or the query string.
     pub(crate) target: SchemaTarget,
-    /// `#[schema(model = Type)]`: the model's derived schema at each version.
-    pub(crate) model: bool,
+    /// Where the document comes from.
+    pub(crate) kind: SchemaKind,
+}
+
+/// Where a schema document comes from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum SchemaKind {
+    /// `#[schema(create_v2_1, ...)]`: a function returning it.
+    Function,
+    /// `#[schema(model = Type)]`: a `VersionedModel`'s, derived at each version.
+    Model,
+    /// `#[schema(json_schema = Type)]`: a `schemars::JsonSchema` type's.
+    JsonSchema,
+}
+
+impl SchemaKind {
+    /// The word before the type in names and messages (`model Flavor`).
+    pub(crate) fn prefix(self) -> &'static str {
+        match self {
+            SchemaKind::Function => "",
+            SchemaKind::Model => "model ",
+            SchemaKind::JsonSchema => "json_schema ",
+        }
+    }
 }
 
 impl Schema {
     /// The versions it validates: its own, or all of the variant's for a
     /// model schema written without versions; `None` if either is unsound.
     pub(crate) fn range_in(&self, variant: Option<VersionRange>) -> Option<VersionRange> {
-        if self.model && self.range.min.is_none() && self.range.max.is_none() {
+        if self.kind != SchemaKind::Function && self.range.min.is_none() && self.range.max.is_none() {
             variant
         } else {
             self.range.range()
@@ -90,8 +112,8 @@ impl Schema {
 /// declares, for the API's description.
 pub(crate) struct Response {
     pub(crate) status: u16,
-    /// A schema function, or with `true` a `VersionedModel` type.
-    pub(crate) body: Option<(Path, bool)>,
+    /// A schema function, or the type of a model or of a `JsonSchema`.
+    pub(crate) body: Option<(Path, SchemaKind)>,
     /// The attribute's tokens, for errors.
     pub(crate) tokens: TokenStream,
 }

@@ -10,7 +10,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::{FnArg, Ident, ImplItemFn};
 
-use super::ast::{Controller, Operation, Response, Schema, Variant};
+use super::ast::{Controller, Operation, Response, Schema, SchemaKind, Variant};
 use super::dispatch::{Key, decision_tree, served, sorted, total_tree, without_gaps};
 use crate::shared::api::{api_binding, declared_checks};
 use crate::shared::names::{
@@ -526,8 +526,7 @@ fn helper_dispatcher(rt: &TokenStream, op: &Operation) -> TokenStream {
 
 /// The name a schema has in start-up errors and introspection.
 fn schema_name(schema: &Schema) -> String {
-    let path = path_text(&schema.path);
-    if schema.model { format!("model {path}") } else { path }
+    format!("{}{}", schema.kind.prefix(), path_text(&schema.path))
 }
 
 /// The `ResponseDescription` of a `#[response(...)]`.
@@ -535,24 +534,36 @@ fn response_description(rt: &TokenStream, response: &Response) -> TokenStream {
     let status = response.status;
     let (body, name) = match &response.body {
         None => (quote!(::core::option::Option::None), quote!(::core::option::Option::None)),
-        Some((path, model)) => {
-            let document = schema_document(rt, path, *model);
-            let name = if *model { format!("model {}", path_text(path)) } else { path_text(path) };
+        Some((path, kind)) => {
+            let document = schema_document(rt, path, *kind);
+            let name = format!("{}{}", kind.prefix(), path_text(path));
             (quote!(::core::option::Option::Some(#document)), quote!(::core::option::Option::Some(#name)))
         }
     };
     quote!(#rt::ResponseDescription { status: #status, body: #body, body_name: #name })
 }
 
-/// A schema function or a versioned model's `json_schema_at` as a
-/// `SchemaDocument`, spanned at the path so that a wrong one reads there.
-fn schema_document(rt: &TokenStream, path: &syn::Path, model: bool) -> TokenStream {
-    if model {
-        quote_spanned!(last_segment_span(path)=> #rt::SchemaDocument::AtVersion(
+/// A schema function, a versioned model's `json_schema_at` or a
+/// `JsonSchema` type's document as a `SchemaDocument`, spanned at the path
+/// so that a wrong one reads there.
+fn schema_document(rt: &TokenStream, path: &syn::Path, kind: SchemaKind) -> TokenStream {
+    match kind {
+        SchemaKind::Model => quote_spanned!(last_segment_span(path)=> #rt::SchemaDocument::AtVersion(
             <#path as #rt::VersionedModel>::json_schema_at as fn(#rt::Version) -> #rt::serde_json::Value
-        ))
-    } else {
-        quote_spanned!(last_segment_span(path)=> #rt::SchemaDocument::Fixed(#path as fn() -> #rt::serde_json::Value))
+        )),
+        SchemaKind::Function | SchemaKind::JsonSchema => {
+            let function = schema_function(rt, path, kind);
+            quote_spanned!(last_segment_span(path)=> #rt::SchemaDocument::Fixed(#function))
+        }
+    }
+}
+
+/// The `fn() -> Value` of a schema function or of a `JsonSchema` type.
+fn schema_function(rt: &TokenStream, path: &syn::Path, kind: SchemaKind) -> TokenStream {
+    match kind {
+        SchemaKind::JsonSchema => quote_spanned!(last_segment_span(path)=>
+            #rt::json_schema_of::<#path> as fn() -> #rt::serde_json::Value),
+        _ => quote_spanned!(last_segment_span(path)=> #path as fn() -> #rt::serde_json::Value),
     }
 }
 
@@ -567,7 +578,7 @@ fn schema_fn(
     let mut schemas = variant.schemas_of(target).peekable();
     schemas.peek()?;
     let ident = names::schemas(&op.name, i, target);
-    let lazy = match variant.schemas_of(target).find(|s| s.model) {
+    let lazy = match variant.schemas_of(target).find(|s| s.kind == SchemaKind::Model) {
         Some(model) => {
             let ty = &model.path;
             let name = schema_name(model);
@@ -577,11 +588,9 @@ fn schema_fn(
         }
         None => {
             let sources = schemas.map(|s| {
-                let path = &s.path;
                 let name = schema_name(s);
-                let range = range_tokens(rt, s.range.range().unwrap_or(VersionRange::ANY));
-                let schema =
-                    quote_spanned!(last_segment_span(path)=> #path as fn() -> #rt::serde_json::Value);
+                let range = range_tokens(rt, s.range_in(Some(served(variant))).unwrap_or(VersionRange::ANY));
+                let schema = schema_function(rt, &s.path, s.kind);
                 quote!(#rt::SchemaSource { name: #name, range: #range, schema: #schema })
             });
             quote! {
@@ -669,7 +678,7 @@ fn controller_impl(c: &Controller) -> TokenStream {
                 let schemas = v.schemas_of(target).map(|s| {
                     let name = schema_name(s);
                     let range = range_tokens(&rt, s.range_in(Some(served(v))).unwrap_or(VersionRange::ANY));
-                    let document = schema_document(&rt, &s.path, s.model);
+                    let document = schema_document(&rt, &s.path, s.kind);
                     quote!(#rt::SchemaDescription { name: #name, range: #range, document: #document })
                 });
                 quote!(&[#(#schemas),*])

@@ -11,7 +11,9 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ImplItem, ImplItemFn, ItemImpl, Lit, LitStr, Token};
 
-use super::ast::{Controller, DeprecatedFrom, ErrorStatuses, Operation, Response, Route, Schema, Variant};
+use super::ast::{
+    Controller, DeprecatedFrom, ErrorStatuses, Operation, Response, Route, Schema, SchemaKind, Variant,
+};
 use crate::shared::errors::Errors;
 use crate::shared::names::{SchemaTarget, default_crate, facade_crates};
 use crate::shared::ranges::{RangeLit, VersionLit, range_of};
@@ -101,14 +103,22 @@ pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors)
         None => (syn::parse_quote!(__missing_api), None, None, false),
     };
     let facades = match krate {
-        Some(krate) => vec![krate],
-        None => facade_crates(&words).unwrap_or_else(|(word, message)| {
-            match word {
-                Some(word) => errors.at(word, message),
-                None => errors.at_span(Span::call_site(), message),
+        Some(krate) => {
+            for word in &words {
+                errors.at(word, "`crate = ...` names the facade: name it there or by words, not both");
             }
-            vec![default_crate()]
-        }),
+            vec![krate]
+        }
+        None => {
+            let (facades, refused) = facade_crates(&words);
+            for (word, message) in refused {
+                match word {
+                    Some(word) => errors.at(word, message),
+                    None => errors.at_span(Span::call_site(), message),
+                }
+            }
+            if facades.is_empty() { vec![default_crate()] } else { facades }
+        }
     };
     Controller { self_ty: item.self_ty, api, scope, facades, passthrough, operations, full_schema_coverage }
 }
@@ -364,9 +374,19 @@ fn response_attr(attr: &Attribute, errors: &mut Errors) -> Option<Response> {
     };
     let body = match args.next() {
         None => None,
-        Some(Expr::Path(p)) => Some((p.path, false)),
+        Some(Expr::Path(p)) => Some((p.path, SchemaKind::Function)),
+        Some(Expr::Assign(assign)) if is_key(&assign.left, "json_schema") => match *assign.right {
+            Expr::Path(p) => Some((p.path, SchemaKind::JsonSchema)),
+            other => {
+                errors.at(
+                    &other,
+                    "expected a `schemars::JsonSchema` type, e.g. #[response(200, json_schema = ServerView)]",
+                );
+                return None;
+            }
+        },
         Some(Expr::Assign(assign)) if is_key(&assign.left, "model") => match *assign.right {
-            Expr::Path(p) => Some((p.path, true)),
+            Expr::Path(p) => Some((p.path, SchemaKind::Model)),
             other => {
                 errors.at(
                     &other,
@@ -376,7 +396,7 @@ fn response_attr(attr: &Attribute, errors: &mut Errors) -> Option<Response> {
             }
         },
         Some(other) => {
-            errors.at(&other, "expected the body: a schema function or `model = Type`");
+            errors.at(&other, "expected the body: a schema function, `model = Type` or `json_schema = Type`");
             return None;
         }
     };
@@ -419,17 +439,27 @@ fn schema_attr(attr: &Attribute, errors: &mut Errors) -> Option<Schema> {
     let parsed = attr.parse_args_with(Punctuated::<Expr, Token![,]>::parse_terminated);
     let args = errors.handle(parsed)?;
     let mut args = args.into_iter();
-    let (path, target, model) = match args.next() {
-        Some(Expr::Path(p)) => (p.path, SchemaTarget::Body, false),
+    let (path, target, kind) = match args.next() {
+        Some(Expr::Path(p)) => (p.path, SchemaTarget::Body, SchemaKind::Function),
         Some(Expr::Assign(assign)) if is_key(&assign.left, "model") => match *assign.right {
-            Expr::Path(p) => (p.path, SchemaTarget::Body, true),
+            Expr::Path(p) => (p.path, SchemaTarget::Body, SchemaKind::Model),
             other => {
                 errors.at(&other, "expected a `VersionedModel` type, e.g. #[schema(model = FlavorCreate)]");
                 return None;
             }
         },
+        Some(Expr::Assign(assign)) if is_key(&assign.left, "json_schema") => match *assign.right {
+            Expr::Path(p) => (p.path, SchemaTarget::Body, SchemaKind::JsonSchema),
+            other => {
+                errors.at(
+                    &other,
+                    "expected a `schemars::JsonSchema` type, e.g. #[schema(json_schema = CreateServer)]",
+                );
+                return None;
+            }
+        },
         Some(Expr::Assign(assign)) if is_key(&assign.left, "query") => match *assign.right {
-            Expr::Path(p) => (p.path, SchemaTarget::Query, false),
+            Expr::Path(p) => (p.path, SchemaTarget::Query, SchemaKind::Function),
             other => {
                 errors.at(&other, "expected the path of a query schema function, e.g. #[schema(query = list_query, \"2.1\")]");
                 return None;
@@ -438,14 +468,18 @@ fn schema_attr(attr: &Attribute, errors: &mut Errors) -> Option<Schema> {
         Some(Expr::Assign(assign)) => {
             errors.at(
                 &assign.left,
-                format!("Unknown field: `{}`. Available values: `model`, `query`", expr_name(&assign.left)),
+                format!(
+                    "Unknown field: `{}`. Available values: `model`, `json_schema`, `query`",
+                    expr_name(&assign.left)
+                ),
             );
             return None;
         }
         Some(other) => {
             errors.at(
                 &other,
-                "expected the path of a schema function, `query = function` or `model = Type`, first",
+                "expected the path of a schema function, `query = function`, `model = Type` or \
+                 `json_schema = Type`, first",
             );
             return None;
         }
@@ -467,7 +501,7 @@ fn schema_attr(attr: &Attribute, errors: &mut Errors) -> Option<Schema> {
             other => errors.at(&other, "expected a version string such as \"2.1\""),
         }
     }
-    if versions.is_empty() && !model {
+    if versions.is_empty() && kind == SchemaKind::Function {
         errors.at(attr, "#[schema] needs a minimum version after the schema");
     }
     if versions.len() > 2 {
@@ -475,7 +509,7 @@ fn schema_attr(attr: &Attribute, errors: &mut Errors) -> Option<Schema> {
     }
     let mut range = range_literals(&versions, attr.to_token_stream(), errors);
     range.sound &= versions.len() <= 2;
-    Some(Schema { path, range, target, model })
+    Some(Schema { path, range, target, kind })
 }
 
 fn range_literals(lits: &[LitStr], tokens: TokenStream, errors: &mut Errors) -> RangeLit {

@@ -5,7 +5,7 @@ use quote::ToTokens;
 
 use microversion_core::{Version, VersionRange};
 
-use super::ast::{Controller, Operation, Variant};
+use super::ast::{Controller, Operation, SchemaKind, Variant};
 use crate::shared::errors::Errors;
 use crate::shared::names::{SchemaTarget, path_text};
 
@@ -292,7 +292,7 @@ fn schemas(op: &Operation, variant: &Variant, errors: &mut Errors) {
         return;
     }
     if variant.schemas_of(SchemaTarget::Body).count() > 1 {
-        for schema in variant.schemas.iter().filter(|s| s.model) {
+        for schema in variant.schemas.iter().filter(|s| s.kind == SchemaKind::Model) {
             errors.at(
                 &schema.range.tokens,
                 "a model schema validates the variant at every version by itself: \
@@ -457,7 +457,10 @@ mod tests {
         assert_eq!(joined.matches("schemas of `list` overlap at 2.4 only").count(), 2, "{joined}");
         assert!(!joined.contains("`body_a`"), "{joined}");
         assert!(joined.contains("#[schema] validates requests, so it needs a route attribute"), "{joined}");
-        assert!(joined.contains("Unknown field: `colour`. Available values: `model`, `query`"), "{joined}");
+        assert!(
+            joined.contains("Unknown field: `colour`. Available values: `model`, `json_schema`, `query`"),
+            "{joined}"
+        );
         assert_eq!(errs.len(), 4, "{joined}");
     }
 

@@ -12,29 +12,35 @@ use syn::Ident;
 /// the framework's own `-core`, `-macros` and `-testkit`; the macro knows
 /// no framework by name, so a new facade needs no change here. With no
 /// facade, the calling package itself: a facade's own tests and doctests.
-/// An error names the word it is about, if any.
-pub(crate) fn facade_crates(named: &[Ident]) -> Result<Vec<syn::Path>, (Option<&Ident>, String)> {
+/// Each word that names no facade is an error at that word (the others
+/// are kept, so that no follow-on error appears); with none found at all,
+/// an error at the call.
+pub(crate) fn facade_crates(named: &[Ident]) -> (Vec<syn::Path>, Vec<(Option<&Ident>, String)>) {
     let facades = facades_of_caller();
-    let mut chosen = Vec::new();
+    let (mut chosen, mut errors) = (Vec::new(), Vec::new());
     for word in named {
         let package = format!("microversion-{word}");
-        if !facades.contains(&package) && own_package().as_ref() != Some(&package) {
+        if facades.contains(&package) || own_package().as_ref() == Some(&package) {
+            chosen.push(package);
+        } else {
             let message = format!(
                 "`{word}` names no facade: this crate does not depend on `{package}`; \
                  a word here names the facade of a framework (`axum` for `microversion-axum`)"
             );
-            return Err((Some(word), message));
+            errors.push((Some(word), message));
         }
-        chosen.push(package);
     }
-    if chosen.is_empty() {
-        let first = facades.into_iter().next().or_else(own_package).ok_or((
-            None,
-            "this crate depends on no facade of microversion: add the one of its web framework".to_owned(),
-        ))?;
-        chosen.push(first);
+    if named.is_empty() {
+        match facades.into_iter().next().or_else(own_package) {
+            Some(first) => chosen.push(first),
+            None => errors.push((
+                None,
+                "this crate depends on no facade of microversion: add the one of its web framework"
+                    .to_owned(),
+            )),
+        }
     }
-    Ok(chosen.iter().map(|package| crate_path(package)).collect())
+    (chosen.iter().map(|package| crate_path(package)).collect(), errors)
 }
 
 /// The path of `package` as the calling crate names it.
@@ -47,14 +53,19 @@ fn crate_path(package: &str) -> syn::Path {
 /// The first of [`facade_crates`], for the models, histories and route
 /// tables, whose expansion is the same through every facade.
 pub(crate) fn default_crate() -> syn::Path {
-    facade_crates(&[])
-        .ok()
-        .and_then(|facades| facades.into_iter().next())
-        .unwrap_or_else(|| syn::parse_quote!(::microversion_core))
+    facade_crates(&[]).0.into_iter().next().unwrap_or_else(|| syn::parse_quote!(::microversion_core))
 }
 
 /// The framework's own packages, which are no facades.
 const NOT_FACADES: [&str; 3] = ["microversion-core", "microversion-macros", "microversion-testkit"];
+
+/// Whether a `microversion-*` package is a facade: neither the framework's
+/// own nor one of its examples (`microversion-example-compute`).
+fn is_facade(package: &str) -> bool {
+    package.starts_with("microversion-")
+        && !package.starts_with("microversion-example-")
+        && !NOT_FACADES.contains(&package)
+}
 
 /// The facade packages the calling crate depends on (any kind of
 /// dependency, any target), sorted by name.
@@ -76,7 +87,7 @@ fn facades_of_caller() -> Vec<String> {
             let renamed = dependency.as_table_like().and_then(|d| d.get("package")?.as_str());
             renamed.unwrap_or(key).to_owned()
         })
-        .filter(|package| package.starts_with("microversion-") && !NOT_FACADES.contains(&package.as_str()))
+        .filter(|package| is_facade(package))
         .collect();
     facades.sort();
     facades.dedup();
@@ -94,7 +105,7 @@ fn caller_manifest() -> Option<toml_edit::DocumentMut> {
 fn own_package() -> Option<String> {
     let manifest = caller_manifest()?;
     let name = manifest.get("package")?.get("name")?.as_str()?.to_owned();
-    (name.starts_with("microversion-") && !NOT_FACADES.contains(&name.as_str())).then_some(name)
+    is_facade(&name).then_some(name)
 }
 
 /// The name the calling crate gives `package`, if it depends on it. The
@@ -136,18 +147,20 @@ pub(crate) fn variant(op: &Ident, i: usize, method: &Ident) -> Ident {
 /// The function of a controller that runs its routes, by index, for the
 /// `nth` facade it is registered with ([`facade_crates`]).
 pub(crate) fn route_dispatch(nth: usize) -> Ident {
-    format_ident!("__mv_routes{}", facade_suffix(nth))
+    format_ident!("__mv_{}routes", facade_prefix(nth))
 }
 
 /// The route function of operation `op` for the `nth` facade.
 pub(crate) fn route_handler(op: &Ident, nth: usize) -> Ident {
-    format_ident!("__mv_route_{}{}", op, facade_suffix(nth))
+    format_ident!("__mv_{}route_{}", facade_prefix(nth), op)
 }
 
-/// What tells the route functions of several facades apart: nothing for
-/// the first, so that a crate with one facade reads plain names.
-fn facade_suffix(nth: usize) -> String {
-    if nth == 0 { String::new() } else { format!("_{nth}") }
+/// What tells the route functions of several facades apart, before the
+/// operation's name (after it, `list` of one facade could meet `list_1` of
+/// another): nothing for the first, so that a crate with one facade reads
+/// plain names.
+fn facade_prefix(nth: usize) -> String {
+    if nth == 0 { String::new() } else { format!("{nth}_") }
 }
 
 /// What a variant's schemas validate.

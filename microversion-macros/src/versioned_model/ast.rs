@@ -38,6 +38,8 @@ pub(crate) struct Field {
     pub(crate) nested: bool,
     /// A function giving the field's JSON Schema, instead of the type's.
     pub(crate) schema: Option<syn::Path>,
+    /// `json_schema`: the schema `schemars` derives for the field's type.
+    pub(crate) json_schema: bool,
     /// `skip_none`: an `Option` field left out of responses when `None`.
     pub(crate) skip_none: bool,
     /// Other representations in some versions: `render(until = "2.74", with = f)`.

@@ -183,6 +183,7 @@ fn schema_field(rt: &TokenStream, field: &Field) -> TokenStream {
     let (ty, key) = (&field.ty, &field.key);
     let schema = match (&field.schema, field.nested) {
         (Some(path), _) => quote_spanned!(path.span()=> #path()),
+        (None, _) if field.json_schema => quote_spanned!(ty.span()=> #rt::json_schema_of::<#ty>()),
         (None, true) => {
             quote_spanned!(ty.span()=> <#ty as #rt::VersionedModel>::json_schema_at(__version))
         }
@@ -191,7 +192,7 @@ fn schema_field(rt: &TokenStream, field: &Field) -> TokenStream {
     // Where another representation is written, its shape is the function's:
     // any JSON value, unless `schema = ...` says more.
     let mut schema = schema;
-    if field.schema.is_none() {
+    if field.schema.is_none() && !field.json_schema {
         for render in &field.renders {
             let range = range_tokens(rt, render.range.range().unwrap_or(VersionRange::ANY));
             schema = quote!(if #range.contains(__version) { #rt::serde_json::json!({}) } else { #schema });

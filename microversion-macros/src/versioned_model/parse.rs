@@ -42,6 +42,8 @@ struct FieldArgs {
     #[darling(default)]
     schema: Option<syn::Path>,
     #[darling(default)]
+    json_schema: bool,
+    #[darling(default)]
     skip_none: bool,
     #[darling(multiple)]
     render: Vec<RenderArgs>,
@@ -96,6 +98,7 @@ fn field(args: FieldArgs, errors: &mut Errors) -> Option<Field> {
         default: args.default,
         nested: args.nested,
         schema: args.schema,
+        json_schema: args.json_schema,
         skip_none: args.skip_none,
         renders,
     })

@@ -20,8 +20,11 @@ fn presence(field: &Field, errors: &mut Errors) {
         errors
             .at(ident, "`skip_none` leaves a `None` out of responses: it applies to an `Option` field only");
     }
-    if field.nested && field.schema.is_some() {
+    if field.nested && (field.schema.is_some() || field.json_schema) {
         errors.at(ident, "a `nested` model describes its own schema: `schema` is not allowed with it");
+    }
+    if field.json_schema && field.schema.is_some() {
+        errors.at(ident, "`json_schema` takes the type's own schema: give it or `schema = ...`, not both");
     }
     if let Some(range) = &field.range
         && let Some(versions) = range.range()
