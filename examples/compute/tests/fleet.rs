@@ -29,9 +29,17 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use microversion_actix::{Version, lifecycle::Timestamp};
+use microversion_core::{Timestamp, Version};
 use microversion_testkit::http::{Request, STANDARD_HEADER};
 use microversion_testkit::nginx::{self, free_port};
+
+/// The example's program, as the package that builds this test names it:
+/// `compute-node` (actix-web) here, `compute-axum` in `examples/compute-axum`.
+const NODE: &str =
+    match (option_env!("CARGO_BIN_EXE_compute-axum"), option_env!("CARGO_BIN_EXE_compute-node")) {
+        (Some(program), _) | (None, Some(program)) => program,
+        (None, None) => panic!("the package builds no compute program"),
+    };
 
 const START_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -69,7 +77,7 @@ impl Node {
     fn start(name: &'static str, dir: &Path, port: u16, args: Vec<String>) -> Node {
         let log = dir.join(format!("{name}.log"));
         let file = std::fs::OpenOptions::new().create(true).append(true).open(&log).expect("the node log");
-        let child = Command::new(env!("CARGO_BIN_EXE_compute-node"))
+        let child = Command::new(NODE)
             .args(["--listen", &format!("127.0.0.1:{port}")])
             .args(&args)
             .stdin(Stdio::null())

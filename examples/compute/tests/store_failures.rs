@@ -22,6 +22,14 @@ use microversion_testkit::http::{Request, Response, nova_fault};
 use microversion_testkit::process::start_listening;
 use serde_json::{Value, json};
 
+/// The example's program, as the package that builds this test names it:
+/// `compute-node` (actix-web) here, `compute-axum` in `examples/compute-axum`.
+const NODE: &str =
+    match (option_env!("CARGO_BIN_EXE_compute-axum"), option_env!("CARGO_BIN_EXE_compute-node")) {
+        (Some(program), _) | (None, Some(program)) => program,
+        (None, None) => panic!("the package builds no compute program"),
+    };
+
 /// The example's program on a database file, its output in a log file.
 struct Node {
     child: Child,
@@ -38,7 +46,7 @@ impl Node {
         std::fs::create_dir_all(&dir).expect("a scratch directory");
         let (log, database) = (dir.join("node.log"), dir.join("compute.sqlite3"));
         let args = ["--database".as_ref(), database.as_os_str()];
-        let (child, url) = start_listening(env!("CARGO_BIN_EXE_compute-node"), &args, &log);
+        let (child, url) = start_listening(NODE, &args, &log);
         Node { child, url, dir, log }
     }
 
