@@ -139,8 +139,8 @@ impl Keypairs {
     #[api_version("2.1", "2.1")]
     #[response(200, create_response)]
     #[schema(create_v2_1, "2.1", "2.1")]
-    async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<Response, ApiError> {
-        Ok(json_response(StatusCode::OK, &self.create_keypair(version, &body["keypair"]).await?))
+    async fn create(&self, version: ApiVersion, body: Json<CreateBody>) -> Result<Response, ApiError> {
+        Ok(json_response(StatusCode::OK, &self.create_keypair(version, body.0.keypair).await?))
     }
 
     /// From 2.2 a created keypair answers 201; the schema grows with the versions.
@@ -151,8 +151,8 @@ impl Keypairs {
     #[schema(create_v2_2, "2.2", "2.9")]
     #[schema(create_v2_10, "2.10", "2.91")]
     #[schema(create_v2_92, "2.92")]
-    async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<Response, ApiError> {
-        Ok(json_response(StatusCode::CREATED, &self.create_keypair(version, &body["keypair"]).await?))
+    async fn create(&self, version: ApiVersion, body: Json<CreateBody>) -> Result<Response, ApiError> {
+        Ok(json_response(StatusCode::CREATED, &self.create_keypair(version, body.0.keypair).await?))
     }
 
     /// 2.1 answers 202 Accepted ...
@@ -218,33 +218,30 @@ impl Keypairs {
 
     /// Creates from a body the version's schema accepted: imports the given
     /// public key, or generates a key pair and returns its private key.
-    async fn create_keypair(&self, version: ApiVersion, body: &Value) -> Result<Value, ApiError> {
-        let name = body["name"].as_str().unwrap_or_default();
+    async fn create_keypair(&self, version: ApiVersion, body: NewKeypair) -> Result<Value, ApiError> {
+        let NewKeypair { name, public_key, key_type, user_id } = body;
         // Both of Nova's keypair name schemas include its `name` format
         // (`parameter_types.keypair_name_special_chars`), which
         // `validators._validate_name` checks: no whitespace at either end.
         if name.starts_with(char::is_whitespace) || name.ends_with(char::is_whitespace) {
             return Err(ApiError::bad_request(INVALID_NAME));
         }
-        let key_type = match body["type"].as_str() {
-            Some("x509") => KeyType::X509,
-            _ => KeyType::Ssh,
-        };
-        let user_id = body["user_id"].as_str().unwrap_or(DEFAULT_USER).to_owned();
-        let (public_key, fingerprint, private_key) = match body["public_key"].as_str() {
+        let user_id = user_id.unwrap_or_else(|| DEFAULT_USER.to_owned());
+        let (public_key, fingerprint, private_key) = match public_key {
             Some(public_key) => {
                 // Stored as sent, as Nova's `KeypairAPI.import_key_pair` keeps it.
-                let fingerprint = fingerprint(key_type, public_key)?;
-                (public_key.to_owned(), fingerprint, None)
+                let fingerprint = fingerprint(key_type, &public_key)?;
+                (public_key, fingerprint, None)
             }
             None => {
                 let generated = generate(key_type, &user_id)?;
                 (generated.public_key, generated.fingerprint, Some(generated.private_key))
             }
         };
+        let taken = format!("Key pair '{name}' already exists.");
         let keypair = Keypair {
             id: 0,
-            name: name.to_owned(),
+            name,
             user_id,
             public_key,
             fingerprint,
@@ -252,12 +249,7 @@ impl Keypairs {
             created_at: crate::time::now_iso8601(),
         };
         // A storage failure is a 503 (`?`), never "already exists".
-        let keypair = self.store.insert_keypair(keypair).await?.map_err(|_| {
-            ApiError::conflict(format!(
-                "Key pair '{}' already exists.",
-                body["name"].as_str().unwrap_or_default()
-            ))
-        })?;
+        let keypair = self.store.insert_keypair(keypair).await?.map_err(|_| ApiError::conflict(taken))?;
         let mut view = self.view(version, &keypair);
         view.insert("user_id".into(), json!(keypair.user_id));
         if let Some(private_key) = private_key {
@@ -285,6 +277,25 @@ fn not_found(user: &str, name: &str) -> ApiError {
 
 /// Nova's `CONF.api.max_limit`: the most items a page holds.
 const MAX_LIMIT: usize = 1000;
+
+/// `{"keypair": {...}}` of a create, as the version's schema (Nova's own,
+/// which the documents show and whose words the refusals use) accepted it.
+#[derive(Deserialize)]
+struct CreateBody {
+    keypair: NewKeypair,
+}
+
+/// A keypair to create: imported when it has a public key, else generated.
+#[derive(Deserialize)]
+struct NewKeypair {
+    name: String,
+    public_key: Option<String>,
+    /// From 2.2.
+    #[serde(rename = "type", default)]
+    key_type: KeyType,
+    /// From 2.10, an administrator's.
+    user_id: Option<String>,
+}
 
 /// The `next` link of a full page: the request's `limit` (if it gave one),
 /// the last name as `marker`, and its `user_id`.

@@ -31,9 +31,11 @@ pub(crate) struct Flavor {
     pub extra_specs: BTreeMap<String, String>,
 }
 
-/// The two kinds of keypair Nova knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The two kinds of keypair Nova knows; `ssh` unless a body names one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub(crate) enum KeyType {
+    #[default]
     Ssh,
     X509,
 }
