@@ -16,7 +16,6 @@ use crate::web::{
 use serde_json::{Map, Value, json};
 
 use crate::api::COMPUTE;
-use crate::listing;
 use crate::store::{Conflict, Flavor, Store};
 
 /// The flavor resource.
@@ -235,22 +234,32 @@ impl Flavors {
             Some("none") => None,
             Some(other) => return Err(ApiError::bad_request(format!("Invalid is_public filter [{other}]"))),
         };
-        let mut flavors: Vec<Flavor> = self
-            .store
-            .flavors()
-            .await?
+        let all = self.store.flavors().await?;
+        // Nova's `_flavor_get_all_from_db` looks the marker up among every
+        // flavor, not the filtered ones, and pages from its place in the
+        // sort (`paginate_query`): a marker the filters leave out still pages.
+        let marker = match last("marker") {
+            Some(marker) => Some(
+                all.iter()
+                    .find(|f| f.id == marker)
+                    .cloned()
+                    .ok_or_else(|| ApiError::bad_request(format!("marker [{marker}] not found")))?,
+            ),
+            None => None,
+        };
+        let (key, descending) = (last("sort_key").unwrap_or("flavorid"), last("sort_dir") == Some("desc"));
+        let in_order = |a: &Flavor, b: &Flavor| {
+            let order = order(a, b, key);
+            if descending { order.reverse() } else { order }
+        };
+        let mut flavors: Vec<Flavor> = all
             .into_iter()
             .filter(|f| min_ram.is_none_or(|min| f.ram >= min))
             .filter(|f| min_disk.is_none_or(|min| f.disk >= min))
             .filter(|f| public.is_none_or(|p| f.is_public == p))
+            .filter(|f| marker.as_ref().is_none_or(|m| in_order(f, m).is_gt()))
             .collect();
-        sort(&mut flavors, last("sort_key").unwrap_or("flavorid"), last("sort_dir").unwrap_or("asc"));
-        listing::skip_past_marker(
-            &mut flavors,
-            last("marker"),
-            |f| &f.id,
-            |marker| ApiError::bad_request(format!("marker [{marker}] not found")),
-        )?;
+        flavors.sort_by(in_order);
         if let Some(limit) = limit {
             flavors.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
         }
@@ -363,25 +372,22 @@ fn spec_strings(specs: &Value) -> BTreeMap<String, String> {
     specs.iter().map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_owned))).collect()
 }
 
-fn sort(flavors: &mut [Flavor], key: &str, dir: &str) {
-    flavors.sort_by(|a, b| {
-        let order = match key {
-            "name" => a.name.cmp(&b.name),
-            "memory_mb" => a.ram.cmp(&b.ram),
-            "vcpus" => a.vcpus.cmp(&b.vcpus),
-            "root_gb" => a.disk.cmp(&b.disk),
-            "ephemeral_gb" => a.ephemeral.cmp(&b.ephemeral),
-            "swap" => a.swap.cmp(&b.swap),
-            "rxtx_factor" => a.rxtx_factor.total_cmp(&b.rxtx_factor),
-            "is_public" => a.is_public.cmp(&b.is_public),
-            "description" => a.description.cmp(&b.description),
-            _ => std::cmp::Ordering::Equal,
-        };
-        order.then_with(|| a.id.cmp(&b.id))
-    });
-    if dir == "desc" {
-        flavors.reverse();
-    }
+/// Two flavors in the ascending order of a list's `sort_key`, ties broken by
+/// flavor id (Nova breaks them by its table's row id, creation order).
+fn order(a: &Flavor, b: &Flavor, key: &str) -> std::cmp::Ordering {
+    let order = match key {
+        "name" => a.name.cmp(&b.name),
+        "memory_mb" => a.ram.cmp(&b.ram),
+        "vcpus" => a.vcpus.cmp(&b.vcpus),
+        "root_gb" => a.disk.cmp(&b.disk),
+        "ephemeral_gb" => a.ephemeral.cmp(&b.ephemeral),
+        "swap" => a.swap.cmp(&b.swap),
+        "rxtx_factor" => a.rxtx_factor.total_cmp(&b.rxtx_factor),
+        "is_public" => a.is_public.cmp(&b.is_public),
+        "description" => a.description.cmp(&b.description),
+        _ => std::cmp::Ordering::Equal,
+    };
+    order.then_with(|| a.id.cmp(&b.id))
 }
 
 /// A flavor from a create body the schema accepted. Numbers may arrive as

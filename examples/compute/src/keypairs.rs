@@ -2,12 +2,11 @@
 //! 201/204 status codes from 2.2, `user_id` from 2.10, paging from 2.35,
 //! strict query parameters from 2.75, import only (no generation) from 2.92.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::web::{
-    ApiError, ApiVersion, Json, JsonQuery, Origin, Path, Query, Response, StatusCode, controller,
-    empty_response, json_response,
+    ApiError, ApiVersion, Json, JsonQuery, Origin, Path, Response, StatusCode, controller, empty_response,
+    json_response,
 };
 use md5::Digest as _;
 use microversion_core::Version;
@@ -36,26 +35,23 @@ impl Keypairs {
     }
 }
 
-/// The query of show and delete from 2.10: whose keypair; anything else is
-/// refused from 2.75.
-#[derive(Deserialize)]
-struct UserQuery {
-    user_id: Option<String>,
-    #[serde(flatten)]
-    unknown: HashMap<String, String>,
-}
-
-impl UserQuery {
-    fn user(&self, version: ApiVersion) -> Result<&str, ApiError> {
-        if version >= V2_75
-            && let Some(key) = self.unknown.keys().next()
-        {
-            return Err(ApiError::bad_request(format!(
-                "Invalid input for query parameters {key}. Additional properties are not allowed"
-            )));
-        }
-        Ok(self.user_id.as_deref().unwrap_or(DEFAULT_USER))
+/// Whose keypair a show or delete from 2.10 names, as Nova's
+/// `KeypairController` reads it: the first `user_id` (`_get_user_id`), an
+/// empty one the caller's (`user_id or context.user_id`). From 2.75 any
+/// other parameter is refused in the words of Nova's query schema, whose
+/// root `additionalProperties` message stands alone.
+fn owner(version: ApiVersion, query: &JsonQuery) -> Result<&str, ApiError> {
+    let unknown: Vec<String> = match query.value().as_object() {
+        Some(keys) => keys.keys().filter(|key| *key != "user_id").map(|key| format!("'{key}'")).collect(),
+        None => Vec::new(),
+    };
+    if version >= V2_75 && !unknown.is_empty() {
+        let verb = if unknown.len() == 1 { "was" } else { "were" };
+        let detail =
+            format!("Additional properties are not allowed ({} {verb} unexpected)", unknown.join(", "));
+        return Err(ApiError::bad_request(detail));
     }
+    Ok(query.values("user_id").next().filter(|user| !user.is_empty()).unwrap_or(DEFAULT_USER))
 }
 
 #[controller(api = COMPUTE, actix, axum)]
@@ -128,9 +124,9 @@ impl Keypairs {
         &self,
         version: ApiVersion,
         name: Path<String>,
-        query: Query<UserQuery>,
+        query: JsonQuery,
     ) -> Result<Response, ApiError> {
-        self.show_for(version, query.user(version)?, &name).await
+        self.show_for(version, owner(version, &query)?, &name).await
     }
 
     /// 2.1 answers 200 OK; the body schema allows name and public_key only.
@@ -184,9 +180,9 @@ impl Keypairs {
         &self,
         version: ApiVersion,
         name: Path<String>,
-        query: Query<UserQuery>,
+        query: JsonQuery,
     ) -> Result<Response, ApiError> {
-        self.remove(query.user(version)?, &name).await?;
+        self.remove(owner(version, &query)?, &name).await?;
         Ok(empty_response(StatusCode::NO_CONTENT))
     }
 

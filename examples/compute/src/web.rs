@@ -4,7 +4,7 @@
 //! and with axum ([`on_axum`](crate::on_axum)).
 
 pub(crate) use microversion_core::portable::{
-    ApiError, ApiVersion, Json, JsonQuery, Path, Query, Reply as Response, StatusCode, Versioned,
+    ApiError, ApiVersion, Json, JsonQuery, Path, Reply as Response, StatusCode, Versioned,
 };
 
 /// The public root URL of a request (`http://cloud.example:8774`), where

@@ -213,6 +213,18 @@ async fn flavor_list_query_by_version() {
     let (_, body) = call("2.1", "GET", "/v2.1/flavors?marker=3", None).await;
     assert_eq!(body["flavors"].as_array().map(Vec::len), Some(2));
     assert_eq!(call("2.1", "GET", "/v2.1/flavors?marker=nope", None).await.0, StatusCode::BAD_REQUEST);
+    // Nova's `_flavor_get_all_from_db` finds the marker among every flavor
+    // and pages from its place in the sort, even when the filters leave it
+    // out: after m1.tiny (512 MB), the flavors of at least 4096 MB.
+    let (status, body) = call("2.1", "GET", "/v2.1/flavors?minRam=4096&marker=1", None).await;
+    let ids: Vec<&str> =
+        body["flavors"].as_array().expect("list").iter().filter_map(|f| f["id"].as_str()).collect();
+    assert_eq!((status, ids), (StatusCode::OK, vec!["3", "4", "5"]));
+    // In descending order, after the marker is below it.
+    let (_, body) = call("2.1", "GET", "/v2.1/flavors?sort_key=memory_mb&sort_dir=desc&marker=4", None).await;
+    let ids: Vec<&str> =
+        body["flavors"].as_array().expect("list").iter().filter_map(|f| f["id"].as_str()).collect();
+    assert_eq!(ids, ["3", "2", "1"]);
     assert_eq!(call("2.1", "GET", "/v2.1/flavors?minRam=lots", None).await.0, StatusCode::BAD_REQUEST);
 }
 
@@ -327,6 +339,30 @@ async fn keypairs_as_novas_keypair_controller_reads_them() {
     };
     assert_eq!(names(&answers[5].1), ["alices"], "the first user_id, alice");
     assert!(names(&answers[6].1).is_empty(), "the first user_id, bob, has none");
+
+    // Show and delete name the owner as `_get_user_id` does (the first
+    // `user_id`; an empty one is the caller's, `user_id or
+    // context.user_id`), and from 2.75 refuse any other parameter with the
+    // root message of Nova's query schema.
+    let answers = calls(
+        &app,
+        &[
+            ("2.10", "GET", "/v2.1/os-keypairs/alices?user_id=alice&user_id=bob", None),
+            ("2.10", "GET", "/v2.1/os-keypairs/alices?user_id=bob&user_id=alice", None),
+            ("2.10", "GET", "/v2.1/os-keypairs/generated?user_id=", None),
+            ("2.75", "GET", "/v2.1/os-keypairs/alices?user_id=alice&colour=red", None),
+            ("2.74", "GET", "/v2.1/os-keypairs/alices?user_id=alice&colour=red", None),
+            ("2.75", "DELETE", "/v2.1/os-keypairs/alices?user_id=alice&b=1&a=2", None),
+            ("2.75", "DELETE", "/v2.1/os-keypairs/alices?user_id=alice&user_id=bob", None),
+        ],
+    )
+    .await;
+    let status: Vec<u16> = answers.iter().map(|(s, _)| s.as_u16()).collect();
+    assert_eq!(status, [200, 404, 200, 400, 200, 400, 204]);
+    let unexpected = "Additional properties are not allowed ('colour' was unexpected)";
+    assert_eq!(answers[3].1["badRequest"]["message"], unexpected);
+    let both = "Additional properties are not allowed ('a', 'b' were unexpected)";
+    assert_eq!(answers[5].1["badRequest"]["message"], both);
 }
 
 #[actix_web::test]
