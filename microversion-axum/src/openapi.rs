@@ -26,7 +26,10 @@ use crate::ApiError;
 /// - `GET /openapi.json`: the newest served version's document;
 ///   `?version=2.61` that version's (400 for a malformed version, 406 for
 ///   one the API does not serve, as negotiation answers them);
-/// - `GET /openapi-history.json`: the whole history in OpenStack's encoding.
+/// - `GET /openapi-history.json`: the whole history in OpenStack's encoding;
+/// - with [`OpenApiService::with_reference`], `GET /docs/` and
+///   `GET /docs/2.61`: the API reference of the newest and of that version
+///   as one self-contained HTML page (docs/reference.md §14.8).
 ///
 /// Each document is rendered once, on its first request, with a strong
 /// `ETag` (a matching `If-None-Match` gets 304) and `Cache-Control: public,
@@ -45,6 +48,7 @@ use crate::ApiError;
 pub struct OpenApiService {
     description: ApiDescription,
     format: Arc<dyn ErrorFormat>,
+    reference: bool,
 }
 
 impl std::fmt::Debug for OpenApiService {
@@ -56,7 +60,15 @@ impl std::fmt::Debug for OpenApiService {
 impl OpenApiService {
     /// Serves the documents of `description`, errors as API-SIG errors.
     pub fn new(description: ApiDescription) -> OpenApiService {
-        OpenApiService { description, format: Arc::new(ApiSigErrors) }
+        OpenApiService { description, format: Arc::new(ApiSigErrors), reference: false }
+    }
+
+    /// Serves the API reference too: `GET /docs/` (the newest served
+    /// version, or `?version=`), `GET /docs/2.61`, and `/docs` sent on to
+    /// `/docs/` (docs/reference.md §14.8).
+    pub fn with_reference(mut self) -> OpenApiService {
+        self.reference = true;
+        self
     }
 
     /// Renders its 400 and 406 in `format` (the API's own).
@@ -68,6 +80,11 @@ impl OpenApiService {
 
 /// The answer of a rendered document: 304 when `If-None-Match` names it.
 fn respond(document: &RenderedDocument, req: &Request) -> Response {
+    respond_as(document, req, "application/json")
+}
+
+/// The answer of a rendered document of `content_type`.
+fn respond_as(document: &RenderedDocument, req: &Request, content_type: &'static str) -> Response {
     let if_none_match = req.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok());
     let matches = document.matches(if_none_match);
     let mut res = if matches {
@@ -76,7 +93,7 @@ fn respond(document: &RenderedDocument, req: &Request) -> Response {
         res
     } else {
         let mut res = Response::new(Body::from(document.body().to_owned()));
-        res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
         res
     };
     let headers = res.headers_mut();
@@ -87,32 +104,61 @@ fn respond(document: &RenderedDocument, req: &Request) -> Response {
     res
 }
 
+/// The version a request's query string asks for (its last `version`).
+fn requested_version(req: &Request) -> Option<String> {
+    let query = query_to_json(req.uri().query().unwrap_or_default());
+    query["version"].as_array().and_then(|v| v.last()).and_then(|v| v.as_str()).map(str::to_owned)
+}
+
+/// A version no document answers, refused as negotiation refuses it.
+fn refused(refusal: DocumentRefusal) -> ApiError {
+    match refusal {
+        DocumentRefusal::Version(refusal) => ApiError::from(refusal),
+        DocumentRefusal::Missing(version) => {
+            ApiError::not_found(format!("No document for version {version}."))
+        }
+    }
+}
+
 impl<S: Clone + Send + Sync + 'static> From<OpenApiService> for Router<S> {
     fn from(service: OpenApiService) -> Router<S> {
         let service_type = service.description.api().service_type();
         let documents = Arc::new(Documents::new(service.description));
         let format = service.format;
-        let one = Arc::clone(&documents);
-        Router::new()
+        let (one, pages, page_format) = (Arc::clone(&documents), Arc::clone(&documents), Arc::clone(&format));
+        let router = Router::new()
             .route(
                 "/openapi.json",
                 get(move |req: Request| async move {
-                    let query = query_to_json(req.uri().query().unwrap_or_default());
-                    let requested =
-                        query["version"].as_array().and_then(|v| v.last()).and_then(|v| v.as_str());
-                    let error = match one.at(requested) {
-                        Ok(document) => return respond(document, &req),
-                        Err(DocumentRefusal::Version(refusal)) => ApiError::from(refusal),
-                        Err(DocumentRefusal::Missing(version)) => {
-                            ApiError::not_found(format!("No document for version {version}."))
-                        }
-                    };
-                    error.render(&*format, Some(service_type))
+                    match one.at(requested_version(&req).as_deref()) {
+                        Ok(document) => respond(document, &req),
+                        Err(refusal) => refused(refusal).render(&*format, Some(service_type)),
+                    }
                 }),
             )
             .route(
                 "/openapi-history.json",
                 get(move |req: Request| async move { respond(documents.history(), &req) }),
-            )
+            );
+        if !service.reference {
+            return router;
+        }
+        let page = move |req: Request| async move {
+            let named = req.uri().path().strip_prefix("/docs/").filter(|v| !v.is_empty()).map(str::to_owned);
+            match pages.reference_page(named.or_else(|| requested_version(&req)).as_deref()) {
+                Ok(page) => respond_as(page, &req, "text/html; charset=utf-8"),
+                Err(refusal) => refused(refusal).render(&*page_format, Some(service_type)),
+            }
+        };
+        let moved = || async {
+            let mut res = Response::new(Body::empty());
+            *res.status_mut() = StatusCode::PERMANENT_REDIRECT;
+            res.headers_mut().insert(header::LOCATION, HeaderValue::from_static("docs/"));
+            res
+        };
+        router
+            .route("/docs", get(moved))
+            .route("/docs/", get(page.clone()))
+            .route("/docs/{version}", get(page))
     }
 }

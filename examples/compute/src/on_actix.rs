@@ -53,8 +53,9 @@ pub fn routes_with(
             discovery = discovery.with_client_default(&api, pins);
         }
         let not_found = microversions.default_service();
-        let documents =
-            OpenApiService::new(description(api)).with_error_renderer(microversions.error_renderer().clone());
+        let documents = OpenApiService::new(description(api))
+            .with_reference()
+            .with_error_renderer(microversions.error_renderer().clone());
         cfg.service(discovery)
             .service(documents)
             .service(

@@ -59,7 +59,9 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
         // (`store::Unavailable`).
         .layer(axum::middleware::map_response(request_id_headers));
     Router::from(discovery)
-        .merge(Router::from(OpenApiService::new(description(api)).with_error_format(NovaFaults::default())))
+        .merge(Router::from(
+            OpenApiService::new(description(api)).with_reference().with_error_format(NovaFaults::default()),
+        ))
         .nest("/v2.1", versioned)
         .fallback(not_found)
 }

@@ -1,7 +1,11 @@
 //! The compute API described: the committed document of every released
 //! version is unchanged, the whole-history document's ranges are the
-//! declared ones, and the documents are served as the contract says.
+//! declared ones, and the documents and the reference pages are served as
+//! the contract says.
 //! `examples/compute-axum` runs it against the axum build too.
+
+#[path = "common/python.rs"]
+mod python;
 
 use compute::Version;
 use compute::{COMPUTE, RunningServer};
@@ -321,4 +325,60 @@ fn a_capped_server_describes_the_cap_at_most() {
     assert_eq!(latest["info"]["version"], "2.60");
     let (status, _, _) = get(&format!("{}/openapi.json?version=2.61", server.url), &[]);
     assert_eq!(status, 406);
+}
+
+/// The reference pages (docs/reference.md §14.8): flavors show their
+/// `description` from 2.55 and not at 2.54, with the field's first version;
+/// a version of the deprecated range says so; the switcher lists every
+/// served version; `/docs` moves to `/docs/`; a version not served is
+/// refused as negotiation refuses it.
+#[test]
+fn reference_pages_follow_the_version() {
+    use microversion_testkit::http::Request;
+    let server = RunningServer::start().expect("the compute example starts");
+    let page = |path: &str| {
+        let res = Request::get(path).send(&server.url);
+        assert_eq!(res.status, 200, "{path}: {}", res.describe());
+        assert_eq!(res.header("content-type").as_deref(), Some("text/html; charset=utf-8"));
+        res.text()
+    };
+    let (at_2_55, at_2_54) = (page("/docs/2.55"), page("/docs/2.54"));
+    let description_row = "<code>flavor.description</code></th><td>string | null</td><td>2.55 – ";
+    assert!(at_2_55.contains(description_row), "2.55 shows the flavor description");
+    assert!(!at_2_54.contains("<code>flavor.description</code>"), "2.54 does not");
+    assert!(at_2_54.contains("<strong>Version 2.54 is deprecated</strong>"), "2.1 to 2.59 are deprecated");
+    assert!(!page("/docs/2.60").contains("id=\"deprecation\""), "2.60 is not deprecated");
+    let newest = page("/docs/");
+    assert!(newest.contains(&format!("reference at {}", COMPUTE.max())));
+    assert!(!newest.contains("id=\"deprecation\""), "the newest version is not deprecated");
+    for version in COMPUTE.served_versions() {
+        assert!(newest.contains(&format!("<option value=\"{version}\"")), "the switcher lists {version}");
+    }
+    assert_eq!(page("/docs/?version=2.10"), page("/docs/2.10"), "the switcher's form asks ?version=");
+    let moved = Request::get("/docs").send(&server.url);
+    assert_eq!((moved.status, moved.header("location").as_deref()), (308, Some("docs/")));
+    assert_eq!(Request::get("/docs/2.200").send(&server.url).status, 406);
+    assert_eq!(Request::get("/docs/two").send(&server.url).status, 400);
+}
+
+/// The reference pages in a real headless Chromium (Debian's `chromium`
+/// and `chromium-driver`, which `.ci/run` installs; driven by Selenium):
+/// the 2.55 page renders with its landmarks and loads nothing from
+/// elsewhere, the switcher moves to 2.54 with the mouse and back from the
+/// keyboard, 2.54 has no flavor `description` and says it is deprecated.
+/// A screenshot of the 2.55 page is left in the target directory.
+#[test]
+fn reference_pages_in_a_real_browser() {
+    let server = RunningServer::start().expect("the compute example starts");
+    let framework = format!("{:?}", compute::FRAMEWORK).to_ascii_lowercase();
+    let screenshot =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("reference-2.55-{framework}.png"));
+    let screenshot = screenshot.to_str().expect("a UTF-8 path");
+    python::run_script_with(
+        python::browser_venv_python(),
+        "reference_browser.py",
+        &[&server.url, screenshot],
+    );
+    let png = std::fs::read(screenshot).expect("the screenshot was saved");
+    assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "a PNG of the page: {} bytes", png.len());
 }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use super::ApiDescription;
+use super::reference::{self, Spans};
 use crate::negotiate::NegotiationError;
 use crate::{MAX_ECHOED_BYTES, Version};
 
@@ -22,7 +23,11 @@ pub struct RenderedDocument {
 
 impl RenderedDocument {
     fn new(document: &serde_json::Value) -> RenderedDocument {
-        let body = document.to_string();
+        RenderedDocument::of_text(document.to_string())
+    }
+
+    /// A document already written (a reference page's HTML).
+    fn of_text(body: String) -> RenderedDocument {
         // FNV-1a: stable across runs and builds, unlike the std hasher.
         let hash = body
             .bytes()
@@ -78,6 +83,8 @@ pub enum DocumentRefusal {
 pub struct Documents {
     by_version: BTreeMap<Version, OnceLock<RenderedDocument>>,
     history: OnceLock<RenderedDocument>,
+    pages: BTreeMap<Version, OnceLock<RenderedDocument>>,
+    spans: OnceLock<Spans>,
     description: ApiDescription,
 }
 
@@ -85,7 +92,8 @@ impl Documents {
     /// The documents of `description`, none rendered yet.
     pub fn new(description: ApiDescription) -> Documents {
         let by_version = description.versions().map(|v| (v, OnceLock::new())).collect();
-        Documents { by_version, history: OnceLock::new(), description }
+        let pages = description.versions().map(|v| (v, OnceLock::new())).collect();
+        Documents { by_version, history: OnceLock::new(), pages, spans: OnceLock::new(), description }
     }
 
     /// The description they are built from.
@@ -96,6 +104,24 @@ impl Documents {
     /// The document of the requested version (the last `version` of the
     /// query string): the newest served one when none or `latest` is asked.
     pub fn at(&self, requested: Option<&str>) -> Result<&RenderedDocument, DocumentRefusal> {
+        let version = self.version_of(requested)?;
+        let cell = self.by_version.get(&version).ok_or(DocumentRefusal::Missing(version))?;
+        Ok(cell.get_or_init(|| RenderedDocument::new(&self.description.document(version))))
+    }
+
+    /// The reference page of the requested version, as HTML (the newest
+    /// served one when none or `latest` is asked), refused as [`Documents::at`]
+    /// refuses a version (docs/reference.md §14.8). The first page computes
+    /// every operation's and field's versions from every document.
+    pub fn reference_page(&self, requested: Option<&str>) -> Result<&RenderedDocument, DocumentRefusal> {
+        let version = self.version_of(requested)?;
+        let cell = self.pages.get(&version).ok_or(DocumentRefusal::Missing(version))?;
+        let spans = self.spans.get_or_init(|| Spans::of(&self.description));
+        Ok(cell.get_or_init(|| RenderedDocument::of_text(reference::page(&self.description, spans, version))))
+    }
+
+    /// The version a request asks for, or why none.
+    fn version_of(&self, requested: Option<&str>) -> Result<Version, DocumentRefusal> {
         let api = self.description.api();
         let version = match requested {
             None | Some("latest") => api.max(),
@@ -118,8 +144,7 @@ impl Documents {
                 }
             },
         };
-        let cell = self.by_version.get(&version).ok_or(DocumentRefusal::Missing(version))?;
-        Ok(cell.get_or_init(|| RenderedDocument::new(&self.description.document(version))))
+        Ok(version)
     }
 
     /// The whole history in OpenStack's encoding.

@@ -24,6 +24,7 @@
 mod changes;
 mod documents;
 mod history;
+mod reference;
 mod released;
 mod v3_0;
 

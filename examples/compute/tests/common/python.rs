@@ -49,6 +49,20 @@ pub(crate) fn tempest_venv_python() -> &'static Path {
     }
 }
 
+/// Makes (once per process; reused across runs) the venv of Selenium, which
+/// drives Debian's chromium (`requirements-browser.txt`), and returns its python.
+pub(crate) fn browser_venv_python() -> &'static Path {
+    static VENV: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    let made = VENV.get_or_init(|| {
+        let requirements = [(interop_dir().join("requirements-browser.txt"), false)];
+        python::venv(Path::new(env!("CARGO_TARGET_TMPDIR")), "browser-venv", &requirements)
+    });
+    match made {
+        Ok(python) => python,
+        Err(message) => panic!("{message}"),
+    }
+}
+
 /// Runs `script` (in `interop/`) with the venv's python and `args`; panics
 /// with the script's output unless it exits 0.
 pub(crate) fn run_script(script: &str, args: &[&str]) {

@@ -1,0 +1,633 @@
+//! The API reference as a page per version (docs/reference.md §14.8): the
+//! operations live at the version with their parameters, bodies and
+//! answers, each operation's and each field's first and last version as
+//! OpenStack's api-ref shows them, an example of each body, the errors, a
+//! version switcher, the deprecation notice of the version, and the history
+//! of what each version changed, computed from the declarations.
+//!
+//! The page is self-contained HTML and CSS (no script or font from
+//! elsewhere: it works offline and behind a firewall) with headings,
+//! landmarks and a switcher usable from the keyboard (a form asking
+//! `?version=`); a few lines of inline script only make it move on its own.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde_json::{Map, Value};
+
+use super::ApiDescription;
+use crate::Version;
+
+/// Where each operation and each field of its bodies is, across the served
+/// versions: the first and last version that have it.
+#[derive(Debug, Default)]
+pub(crate) struct Spans {
+    /// By operation (`GET /v2.1/flavors`).
+    operations: BTreeMap<String, (Version, Version)>,
+    /// By operation and field (`request name`, `response 200 flavors[].id`).
+    fields: BTreeMap<(String, String), (Version, Version)>,
+}
+
+impl Spans {
+    /// The spans of every operation and field of `description`'s documents.
+    pub(crate) fn of(description: &ApiDescription) -> Spans {
+        let mut spans = Spans::default();
+        for version in description.versions() {
+            let document = description.document(version);
+            for (operation, item) in operations(&document) {
+                widen(&mut spans.operations, operation.clone(), version);
+                for (field, _) in body_fields(item) {
+                    widen(&mut spans.fields, (operation.clone(), field), version);
+                }
+            }
+        }
+        spans
+    }
+
+    fn operation(&self, operation: &str) -> Option<(Version, Version)> {
+        self.operations.get(operation).copied()
+    }
+
+    fn field(&self, operation: &str, field: &str) -> Option<(Version, Version)> {
+        self.fields.get(&(operation.to_owned(), field.to_owned())).copied()
+    }
+}
+
+/// Extends the span under `key` to `version` (versions come in order).
+fn widen<K: Ord>(spans: &mut BTreeMap<K, (Version, Version)>, key: K, version: Version) {
+    spans.entry(key).and_modify(|span| span.1 = version).or_insert((version, version));
+}
+
+/// Every operation of a document: `GET /path` and its object.
+fn operations(document: &Value) -> Vec<(String, &Value)> {
+    let mut found = Vec::new();
+    for (path, item) in document["paths"].as_object().into_iter().flatten() {
+        for (method, operation) in item.as_object().into_iter().flatten() {
+            found.push((format!("{} {path}", method.to_ascii_uppercase()), operation));
+        }
+    }
+    found
+}
+
+/// The schema of a request body or a response, if it has one.
+fn content_schema(holder: &Value) -> Option<&Value> {
+    holder["content"]["application/json"]["schema"]
+        .as_object()
+        .map(|_| &holder["content"]["application/json"]["schema"])
+}
+
+/// Every field of an operation's bodies, named `request a.b` or
+/// `response 200 a[].b`, with its schema.
+fn body_fields(operation: &Value) -> Vec<(String, &Value)> {
+    let mut fields = Vec::new();
+    if let Some(schema) = content_schema(&operation["requestBody"]) {
+        walk(schema, "request ", &mut fields, 0);
+    }
+    for (status, response) in operation["responses"].as_object().into_iter().flatten() {
+        if status.starts_with('2')
+            && let Some(schema) = content_schema(response)
+        {
+            walk(schema, &format!("response {status} "), &mut fields, 0);
+        }
+    }
+    fields
+}
+
+/// How deep a body's fields are listed.
+const MAX_DEPTH: usize = 6;
+
+/// The fields of `schema` under `prefix`: properties by name, array items
+/// as `[]`, every branch of `anyOf`/`oneOf`/`allOf`.
+fn walk<'a>(schema: &'a Value, prefix: &str, fields: &mut Vec<(String, &'a Value)>, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for (name, property) in schema["properties"].as_object().into_iter().flatten() {
+        let path = format!("{prefix}{name}");
+        if !fields.iter().any(|(seen, _)| *seen == path) {
+            fields.push((path.clone(), property));
+        }
+        walk(property, &format!("{path}."), fields, depth + 1);
+    }
+    if schema["items"].is_object() {
+        let inner = format!("{}[].", prefix.trim_end_matches('.'));
+        walk(&schema["items"], &inner, fields, depth + 1);
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        for branch in schema[key].as_array().into_iter().flatten() {
+            walk(branch, prefix, fields, depth + 1);
+        }
+    }
+}
+
+/// The page of `version`.
+pub(crate) fn page(description: &ApiDescription, spans: &Spans, version: Version) -> String {
+    let api = description.api();
+    let document = description.document(version);
+    let title = document["info"]["title"].as_str().unwrap_or("API").to_owned();
+    let mut html = String::with_capacity(64 * 1024);
+    let _ = write!(
+        html,
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{} — reference at {version}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
+         <a class=\"skip\" href=\"#main\">Skip to the operations</a>\n<header>\n<h1>{}</h1>\n\
+         <p>The API reference at version <strong id=\"shown-version\">{version}</strong>, of the versions \
+         {} to {} that <code>{}</code> serves. Send <code>OpenStack-API-Version: {} {version}</code> \
+         to get what this page shows.</p>\n",
+        escape(&title),
+        escape(&title),
+        api.min(),
+        api.max(),
+        escape(api.service_type()),
+        escape(api.service_type()),
+    );
+    switcher(&mut html, description, version);
+    html.push_str("</header>\n");
+    if let Some(deprecation) = api.deprecation_for(version) {
+        let _ = write!(
+            html,
+            "<div class=\"notice\" role=\"note\" id=\"deprecation\"><strong>Version {version} is deprecated</strong> \
+             since {}",
+            deprecation.deprecated_since()
+        );
+        if let Some(sunset) = deprecation.sunset_date() {
+            let _ = write!(html, "; it stops being served on {sunset}");
+        }
+        html.push('.');
+        if let Some(link) = deprecation.deprecation_link() {
+            let _ = write!(html, " <a href=\"{}\">Why, and what to use instead</a>.", escape(link));
+        }
+        html.push_str("</div>\n");
+    }
+    html.push_str(
+        "<main id=\"main\">\n<h2 id=\"operations\">Operations</h2>\n<nav aria-label=\"Operations\"><ul>\n",
+    );
+    let found = operations(&document);
+    for (key, operation) in &found {
+        let _ = writeln!(
+            html,
+            "<li><a href=\"#{}\">{}</a></li>",
+            anchor(key),
+            escape(&summary_of(key, operation))
+        );
+    }
+    html.push_str("</ul></nav>\n");
+    for (key, operation) in &found {
+        operation_section(&mut html, spans, key, operation);
+    }
+    html.push_str("</main>\n");
+    history(&mut html, description, spans, version);
+    html.push_str(
+        "<footer><p>Built from the service's own declarations; the same contract as \
+                   <a href=\"../openapi.json\">its OpenAPI documents</a>.</p></footer>\n",
+    );
+    html.push_str(SCRIPT);
+    html.push_str("</body>\n</html>\n");
+    html
+}
+
+/// The version switcher: every served version, the previous and next as links.
+fn switcher(html: &mut String, description: &ApiDescription, version: Version) {
+    let versions: Vec<Version> = description.versions().collect();
+    html.push_str(
+        "<nav aria-label=\"Versions\" class=\"switcher\">\n<form id=\"switcher\" action=\"./\" method=\"get\">\n\
+         <label for=\"version\">Version</label>\n<select id=\"version\" name=\"version\">\n",
+    );
+    for v in versions.iter().rev() {
+        let selected = if *v == version { " selected" } else { "" };
+        let _ = writeln!(html, "<option value=\"{v}\"{selected}>{v}</option>");
+    }
+    html.push_str("</select>\n<button type=\"submit\">Show</button>\n</form>\n");
+    let at = versions.iter().position(|v| *v == version);
+    if let Some(previous) = at.and_then(|i| i.checked_sub(1)).and_then(|i| versions.get(i)) {
+        let _ = writeln!(html, "<a rel=\"prev\" href=\"{previous}\">Previous: {previous}</a>");
+    }
+    if let Some(next) = at.and_then(|i| versions.get(i + 1)) {
+        let _ = writeln!(html, "<a rel=\"next\" href=\"{next}\">Next: {next}</a>");
+    }
+    html.push_str("</nav>\n");
+}
+
+/// `list (GET /v2.1/flavors)`.
+fn summary_of(key: &str, operation: &Value) -> String {
+    match operation["summary"].as_str() {
+        Some(summary) => format!("{summary} ({key})"),
+        None => key.to_owned(),
+    }
+}
+
+/// One operation: its span, parameters, body, answers and errors.
+fn operation_section(html: &mut String, spans: &Spans, key: &str, operation: &Value) {
+    let id = anchor(key);
+    let (method, path) = key.split_once(' ').unwrap_or((key, ""));
+    let _ = write!(
+        html,
+        "<section class=\"operation\" id=\"{id}\" aria-labelledby=\"{id}-title\">\n\
+         <h3 id=\"{id}-title\"><span class=\"method\">{method}</span> <code>{}</code></h3>\n",
+        escape(path)
+    );
+    if let Some(summary) = operation["summary"].as_str() {
+        let _ = writeln!(html, "<p class=\"summary\">{}</p>", escape(summary));
+    }
+    if let Some(span) = spans.operation(key) {
+        let _ = writeln!(html, "<p class=\"span\">{}</p>", span_text("The operation", span));
+    }
+    if operation["deprecated"] == true {
+        html.push_str("<p class=\"deprecated\" role=\"note\">Deprecated at this version.</p>\n");
+    }
+    parameters(html, operation);
+    if let Some(schema) = content_schema(&operation["requestBody"]) {
+        body(html, spans, key, "Request body", "request ", schema);
+    }
+    let mut errors = Vec::new();
+    for (status, response) in operation["responses"].as_object().into_iter().flatten() {
+        if status.starts_with('2') {
+            let title = format!("Response {status}");
+            match content_schema(response) {
+                Some(schema) => body(html, spans, key, &title, &format!("response {status} "), schema),
+                None => {
+                    let _ = writeln!(html, "<h4>{title}</h4>\n<p>No body.</p>");
+                }
+            }
+        } else {
+            errors.push((status, response["description"].as_str().unwrap_or_default()));
+        }
+    }
+    if !errors.is_empty() {
+        html.push_str("<h4>Errors</h4>\n<dl class=\"errors\">\n");
+        for (status, why) in errors {
+            let _ = writeln!(html, "<dt>{}</dt><dd>{}</dd>", escape(status), escape(why));
+        }
+        html.push_str("</dl>\n");
+    }
+    html.push_str("</section>\n");
+}
+
+/// The path and query parameters (the version header is on every operation).
+fn parameters(html: &mut String, operation: &Value) {
+    let listed: Vec<&Value> =
+        operation["parameters"].as_array().into_iter().flatten().filter(|p| p["$ref"].is_null()).collect();
+    if listed.is_empty() {
+        return;
+    }
+    html.push_str(
+        "<table class=\"fields\"><caption>Parameters</caption>\n<thead><tr><th scope=\"col\">Name</th>\
+         <th scope=\"col\">In</th><th scope=\"col\">Required</th><th scope=\"col\">Type</th></tr></thead>\n<tbody>\n",
+    );
+    for parameter in listed {
+        let _ = writeln!(
+            html,
+            "<tr><th scope=\"row\"><code>{}</code></th><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(parameter["name"].as_str().unwrap_or_default()),
+            escape(parameter["in"].as_str().unwrap_or_default()),
+            if parameter["required"] == true { "yes" } else { "no" },
+            escape(&type_of(&parameter["schema"])),
+        );
+    }
+    html.push_str("</tbody></table>\n");
+}
+
+/// A body: its fields with their versions, an example and the schema.
+fn body(html: &mut String, spans: &Spans, key: &str, title: &str, prefix: &str, schema: &Value) {
+    let _ = writeln!(html, "<h4>{title}</h4>");
+    let mut fields = Vec::new();
+    walk(schema, "", &mut fields, 0);
+    if !fields.is_empty() {
+        let _ = write!(
+            html,
+            "<table class=\"fields\"><caption>{title}: fields</caption>\n<thead><tr><th scope=\"col\">Field</th>\
+             <th scope=\"col\">Type</th><th scope=\"col\">Versions</th></tr></thead>\n<tbody>\n"
+        );
+        for (name, field) in &fields {
+            let versions = spans.field(key, &format!("{prefix}{name}")).map(span_range).unwrap_or_default();
+            let _ = writeln!(
+                html,
+                "<tr><th scope=\"row\"><code>{}</code></th><td>{}</td><td>{versions}</td></tr>",
+                escape(name),
+                escape(&type_of(field)),
+            );
+        }
+        html.push_str("</tbody></table>\n");
+    }
+    let example = serde_json::to_string_pretty(&example_of(schema, 0)).unwrap_or_default();
+    let pretty = serde_json::to_string_pretty(schema).unwrap_or_default();
+    let _ = write!(
+        html,
+        "<details><summary>Example</summary><pre>{}</pre></details>\n\
+         <details><summary>JSON Schema</summary><pre>{}</pre></details>\n",
+        escape(&example),
+        escape(&pretty)
+    );
+}
+
+/// `2.55 –` or `2.1 – 2.74`: from the first version to the last, open when
+/// the last is the newest.
+fn span_range((first, last): (Version, Version)) -> String {
+    format!("{first} – {last}")
+}
+
+/// What api-ref says of a span.
+fn span_text(what: &str, (first, last): (Version, Version)) -> String {
+    format!("{what} exists from version {first} to {last}.")
+}
+
+/// A short type: `string`, `integer | null`, `array of object`, `string (uuid)`.
+fn type_of(schema: &Value) -> String {
+    let base = match &schema["type"] {
+        Value::String(kind) => kind.clone(),
+        Value::Array(kinds) => kinds.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" | "),
+        _ if schema["enum"].is_array() => "enum".to_owned(),
+        _ => match ["anyOf", "oneOf"].iter().find_map(|key| schema[*key].as_array()) {
+            Some(branches) => branches.iter().map(type_of).collect::<Vec<_>>().join(" | "),
+            None => match schema["$ref"].as_str() {
+                Some(reference) => reference.rsplit('/').next().unwrap_or(reference).to_owned(),
+                None => "any".to_owned(),
+            },
+        },
+    };
+    let mut shown = base;
+    if shown.starts_with("array") && schema["items"].is_object() {
+        shown = format!("{shown} of {}", type_of(&schema["items"]));
+    }
+    if let Some(format) = schema["format"].as_str() {
+        shown = format!("{shown} ({format})");
+    }
+    if let Some(values) = schema["enum"].as_array() {
+        let values: Vec<String> = values.iter().map(Value::to_string).collect();
+        shown = format!("{shown}: {}", values.join(", "));
+    }
+    shown
+}
+
+/// An instance of `schema` to show: its `example` or `default`, else one
+/// built from its type.
+fn example_of(schema: &Value, depth: usize) -> Value {
+    if let Some(example) = schema.get("example").or_else(|| schema.get("default")) {
+        return example.clone();
+    }
+    if let Some(first) = schema["enum"].as_array().and_then(|values| values.first()) {
+        return first.clone();
+    }
+    if depth > MAX_DEPTH {
+        return Value::Null;
+    }
+    for key in ["oneOf", "anyOf"] {
+        if let Some(branch) = schema[key].as_array().and_then(|b| b.iter().find(|b| b["type"] != "null")) {
+            return example_of(branch, depth + 1);
+        }
+    }
+    let kind = match &schema["type"] {
+        Value::Array(kinds) => {
+            kinds.iter().filter_map(Value::as_str).find(|k| *k != "null").unwrap_or("null")
+        }
+        Value::String(kind) => kind.as_str(),
+        _ if schema["properties"].is_object() => "object",
+        _ => "null",
+    };
+    match kind {
+        "object" => Value::Object(
+            schema["properties"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(name, property)| (name.clone(), example_of(property, depth + 1)))
+                .collect::<Map<String, Value>>(),
+        ),
+        "array" => Value::Array(vec![example_of(&schema["items"], depth + 1)]),
+        "string" => Value::from(match schema["format"].as_str() {
+            Some("date-time") => "2026-01-01T00:00:00Z",
+            Some("uuid") => "5c1b1cb6-0f7e-4bd0-9d3b-0c9e2c0e5b1a",
+            Some("uri") => "https://cloud.example/",
+            _ => "string",
+        }),
+        "integer" => schema.get("minimum").cloned().unwrap_or(Value::from(0)),
+        "number" => schema.get("minimum").cloned().unwrap_or(Value::from(0.0)),
+        "boolean" => Value::Bool(true),
+        _ => Value::Null,
+    }
+}
+
+/// Every version's change in the declaration, and what it changed in the
+/// operations and their fields, newest first; the shown version marked.
+fn history(html: &mut String, description: &ApiDescription, spans: &Spans, shown: Version) {
+    let versions: Vec<Version> = description.versions().collect();
+    html.push_str("<section id=\"history\" aria-labelledby=\"history-title\">\n<h2 id=\"history-title\">History</h2>\n<ol class=\"history\">\n");
+    for (i, version) in versions.iter().enumerate().rev() {
+        let previous = i.checked_sub(1).and_then(|p| versions.get(p)).copied();
+        let current = if *version == shown { " aria-current=\"page\" class=\"current\"" } else { "" };
+        let _ = writeln!(html, "<li id=\"v{version}\"{current}><h3><a href=\"{version}\">{version}</a></h3>");
+        let change = description.api().history().iter().find(|m| m.version == *version).map(|m| m.change);
+        if let Some(change) = change {
+            let _ = writeln!(html, "<p>{}</p>", escape(change));
+        }
+        let changes = changes_at(spans, *version, previous);
+        if !changes.is_empty() {
+            html.push_str("<ul>\n");
+            for change in changes {
+                let _ = writeln!(html, "<li>{}</li>", escape(&change));
+            }
+            html.push_str("</ul>\n");
+        }
+        html.push_str("</li>\n");
+    }
+    html.push_str("</ol>\n</section>\n");
+}
+
+/// What `version` changed from `previous`: operations and fields added
+/// (their first version is this one) and removed (their last was the one
+/// before).
+fn changes_at(spans: &Spans, version: Version, previous: Option<Version>) -> Vec<String> {
+    let Some(previous) = previous else { return Vec::new() };
+    let mut changes = Vec::new();
+    for (operation, (first, last)) in &spans.operations {
+        if *first == version {
+            changes.push(format!("Added {operation}."));
+        }
+        if *last == previous {
+            changes.push(format!("Removed {operation}."));
+        }
+    }
+    for ((operation, field), (first, last)) in &spans.fields {
+        let alive = spans.operation(operation).is_some_and(|(f, l)| f < version && l >= version);
+        if *first == version && alive {
+            changes.push(format!("{operation}: {field} added."));
+        }
+        if *last == previous && alive {
+            changes.push(format!("{operation}: {field} removed."));
+        }
+    }
+    changes
+}
+
+/// An id for an operation: its key with every other character a dash.
+fn anchor(key: &str) -> String {
+    key.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect()
+}
+
+/// Text safe in HTML, in content and in quoted attributes.
+fn escape(text: &str) -> String {
+    let mut safe = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => safe.push_str("&amp;"),
+            '<' => safe.push_str("&lt;"),
+            '>' => safe.push_str("&gt;"),
+            '"' => safe.push_str("&quot;"),
+            '\'' => safe.push_str("&#39;"),
+            c => safe.push(c),
+        }
+    }
+    safe
+}
+
+/// The page's look: readable type, tables, a visible focus.
+const STYLE: &str = "\
+body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:72rem;padding:0 1rem;color:#1b1b1b;background:#fff}\
+a{color:#0645ad}a:focus,button:focus,select:focus,summary:focus{outline:3px solid #f5a623;outline-offset:2px}\
+.skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem}\
+header{border-bottom:1px solid #ccc;padding-bottom:1rem}.switcher{display:flex;gap:1rem;align-items:center;flex-wrap:wrap}\
+.switcher form{display:flex;gap:.5rem;align-items:center}\
+.notice{border-left:6px solid #b00020;background:#fdecee;padding:.75rem 1rem;margin:1rem 0}\
+.operation{border-top:1px solid #ddd;margin-top:2rem}.method{font-family:monospace;background:#e8eef9;padding:0 .4rem;border-radius:3px}\
+.deprecated{color:#b00020;font-weight:bold}.span{color:#555}\
+table{border-collapse:collapse;margin:.75rem 0;width:100%}caption{text-align:left;font-weight:bold}\
+th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:left;vertical-align:top}\
+pre{background:#f6f8fa;padding:.75rem;overflow:auto}.history .current{background:#fffbe6}\
+footer{border-top:1px solid #ccc;margin-top:2rem;color:#555}";
+
+/// The switcher moves on its own when a version is chosen; without script,
+/// its button asks `./?version=X.Y` and the previous and next links move.
+const SCRIPT: &str = "<script>document.getElementById('switcher').addEventListener('submit',function(e){\
+e.preventDefault();location.href=document.getElementById('version').value;});\
+document.getElementById('version').addEventListener('change',function(){location.href=this.value;});</script>\n";
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::super::{ApiDescription, Documents};
+    use crate::{
+        Api, Deprecation, Microversion, Operation, OperationVariant, SchemaDescription, SchemaDocument,
+        Version, VersionRange,
+    };
+
+    const API: Api = Api::new(
+        "compute",
+        &[
+            Microversion::new("2.1", "Initial <version>."),
+            Microversion::new("2.2", "Servers have a description."),
+            Microversion::new("2.3", "Locking is gone."),
+        ],
+    )
+    .with_deprecation(Deprecation::versions("2.1", "2.1").since("2026-01-01").sunset("2027-01-01"));
+
+    fn create_v2_1() -> Value {
+        json!({"type": "object", "properties": {"server": {"type": "object",
+            "properties": {"name": {"type": "string"}}}}})
+    }
+
+    fn create_v2_2() -> Value {
+        json!({"type": "object", "properties": {"server": {"type": "object",
+            "properties": {"name": {"type": "string"}, "description": {"type": ["string", "null"]}}}}})
+    }
+
+    static OPERATIONS: [Operation; 2] = [
+        Operation {
+            name: "create",
+            http_method: Some("POST"),
+            path: Some("/servers"),
+            variants: &[OperationVariant {
+                range: VersionRange::ANY,
+                schemas: &[
+                    SchemaDescription {
+                        name: "create_v2_1",
+                        range: VersionRange::only(Version::new(2, 1)),
+                        document: SchemaDocument::Fixed(create_v2_1),
+                    },
+                    SchemaDescription {
+                        name: "create_v2_2",
+                        range: VersionRange::from(Version::new(2, 2)),
+                        document: SchemaDocument::Fixed(create_v2_2),
+                    },
+                ],
+                query_schemas: &[],
+                response: None,
+                errors: &[409],
+                deprecation: None,
+            }],
+            missing_status: 404,
+        },
+        Operation {
+            name: "lock",
+            http_method: Some("PUT"),
+            path: Some("/servers/{id}/lock"),
+            variants: &[OperationVariant {
+                range: VersionRange::between(Version::new(2, 1), Version::new(2, 2)),
+                schemas: &[],
+                query_schemas: &[],
+                response: None,
+                errors: &[],
+                deprecation: None,
+            }],
+            missing_status: 404,
+        },
+    ];
+
+    fn page(version: &str) -> String {
+        let documents =
+            Documents::new(ApiDescription::new(API).with_prefix("/v2.1").with_operations(&OPERATIONS));
+        documents.reference_page(Some(version)).expect("a served version").body().to_owned()
+    }
+
+    #[test]
+    fn a_field_shows_at_the_versions_that_have_it_with_its_span() {
+        let (at_2_1, at_2_2) = (page("2.1"), page("2.2"));
+        assert!(!at_2_1.contains("<code>server.description</code>"), "2.1 has no description");
+        assert!(
+            at_2_2.contains("<code>server.description</code></th><td>string | null</td><td>2.2 – 2.3</td>")
+        );
+        assert!(at_2_2.contains("<code>server.name</code></th><td>string</td><td>2.1 – 2.3</td>"));
+        assert!(at_2_2.contains("The operation exists from version 2.1 to 2.2."), "lock ends at 2.2");
+        assert!(!page("2.3").contains("/v2.1/servers/{id}/lock</code>"), "2.3 has no lock");
+    }
+
+    #[test]
+    fn the_history_says_what_each_version_changed() {
+        let at_2_3 = page("2.3");
+        assert!(at_2_3.contains("<p>Initial &lt;version&gt;.</p>"), "the change is escaped");
+        assert!(at_2_3.contains("<li>POST /v2.1/servers: request server.description added.</li>"));
+        assert!(at_2_3.contains("<li>Removed PUT /v2.1/servers/{id}/lock.</li>"));
+        assert!(at_2_3.contains("<li id=\"v2.3\" aria-current=\"page\" class=\"current\">"));
+    }
+
+    #[test]
+    fn a_deprecated_version_says_so_and_the_switcher_lists_every_version() {
+        let at_2_1 = page("2.1");
+        assert!(at_2_1.contains("<strong>Version 2.1 is deprecated</strong> since 2026-01-01"), "{at_2_1}");
+        assert!(at_2_1.contains("it stops being served on 2027-01-01"));
+        assert!(!page("2.2").contains("id=\"deprecation\""));
+        for version in ["2.1", "2.2", "2.3"] {
+            assert!(at_2_1.contains(&format!("<option value=\"{version}\"")), "{version}");
+        }
+        assert!(at_2_1.contains("<option value=\"2.1\" selected>"));
+        assert!(at_2_1.contains("<a rel=\"next\" href=\"2.2\">"));
+        assert!(at_2_1.contains("<main id=\"main\">") && at_2_1.contains("<nav aria-label=\"Versions\""));
+    }
+
+    #[test]
+    fn examples_are_built_from_the_schemas() {
+        let at_2_2 = page("2.2");
+        let example = "{\n  &quot;server&quot;: {\n    &quot;description&quot;: &quot;string&quot;,\n    \
+                       &quot;name&quot;: &quot;string&quot;\n  }\n}";
+        assert!(at_2_2.contains(example), "{at_2_2}");
+    }
+
+    #[test]
+    fn a_version_not_served_is_refused_as_negotiation_refuses_it() {
+        let documents = Documents::new(ApiDescription::new(API).with_operations(&OPERATIONS));
+        assert!(documents.reference_page(Some("2.9")).is_err());
+        assert!(documents.reference_page(Some("two")).is_err());
+        assert!(documents.reference_page(None).expect("the newest").body().contains("reference at 2.3"));
+    }
+}
