@@ -23,14 +23,7 @@ pub(crate) fn interop_dir() -> PathBuf {
 /// clients and returns its python.
 pub(crate) fn venv_python() -> &'static Path {
     static VENV: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    let made = VENV.get_or_init(|| {
-        let requirements = [(interop_dir().join("requirements.txt"), false)];
-        python::venv(Path::new(env!("CARGO_TARGET_TMPDIR")), "interop-venv", &requirements)
-    });
-    match made {
-        Ok(python) => python,
-        Err(message) => panic!("{message}"),
-    }
+    venv_once(&VENV, "requirements.txt", false, "interop-venv")
 }
 
 /// Makes (once per process; reused across runs) the venv of tempest.lib's
@@ -39,23 +32,28 @@ pub(crate) fn venv_python() -> &'static Path {
 /// tempest's pins never move the clients'.
 pub(crate) fn tempest_venv_python() -> &'static Path {
     static VENV: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    let made = VENV.get_or_init(|| {
-        let requirements = [(interop_dir().join("requirements-tempest.txt"), true)];
-        python::venv(Path::new(env!("CARGO_TARGET_TMPDIR")), "tempest-venv", &requirements)
-    });
-    match made {
-        Ok(python) => python,
-        Err(message) => panic!("{message}"),
-    }
+    venv_once(&VENV, "requirements-tempest.txt", true, "tempest-venv")
 }
 
 /// Makes (once per process; reused across runs) the venv of Selenium, which
 /// drives Debian's chromium (`requirements-browser.txt`), and returns its python.
 pub(crate) fn browser_venv_python() -> &'static Path {
     static VENV: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    let made = VENV.get_or_init(|| {
-        let requirements = [(interop_dir().join("requirements-browser.txt"), false)];
-        python::venv(Path::new(env!("CARGO_TARGET_TMPDIR")), "browser-venv", &requirements)
+    venv_once(&VENV, "requirements-browser.txt", false, "browser-venv")
+}
+
+/// The python of the venv `name` made from `requirements` (in `interop/`,
+/// with `--no-deps` if `no_deps`), made once into `cell`; panics saying why
+/// it could not be made.
+fn venv_once(
+    cell: &'static OnceLock<Result<PathBuf, String>>,
+    requirements: &str,
+    no_deps: bool,
+    name: &str,
+) -> &'static Path {
+    let made = cell.get_or_init(|| {
+        let requirements = [(interop_dir().join(requirements), no_deps)];
+        python::venv(Path::new(env!("CARGO_TARGET_TMPDIR")), name, &requirements)
     });
     match made {
         Ok(python) => python,
