@@ -104,6 +104,7 @@ pub(crate) fn main() -> std::io::Result<()> {
     println!("  curl -s {url}/");
     println!("  curl -s -H 'OpenStack-API-Version: compute 2.61' {url}/v2.1/flavors/detail");
     println!("  curl -s -i -H 'OpenStack-API-Version: compute 3.0' {url}/v2.1/flavors");
+    println!("the API reference, a page per version: {url}/docs/");
     if let Some(cap) = settings.cap {
         println!("serving at most version {cap} (compiled maximum {})", compute::COMPUTE.compiled_max());
     }
