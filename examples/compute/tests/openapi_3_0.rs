@@ -1,7 +1,7 @@
 //! The OpenAPI 3.0.3 documents read by other tools: openapi-spec-validator
 //! accepts every committed one, and a client progenitor generates from the
-//! newest one talks to the compute server. Both run in the actix build
-//! only: the documents and the generated client are the same for both.
+//! newest one talks to the compute server. `examples/compute-axum` runs it
+//! against the axum build too (its `openapi` is a link to these documents).
 
 #[path = "common/python.rs"]
 mod python;
@@ -17,6 +17,14 @@ mod client {
 
 use client::types;
 
+/// The example's program, as the package that builds this test names it:
+/// `compute-node` (actix-web) here, `compute-axum` in `examples/compute-axum`.
+const NODE: &str =
+    match (option_env!("CARGO_BIN_EXE_compute-axum"), option_env!("CARGO_BIN_EXE_compute-node")) {
+        (Some(program), _) | (None, Some(program)) => program,
+        (None, None) => panic!("the package builds no compute program"),
+    };
+
 /// `compute openapi --openapi 3.0` prints the 3.0 document of a version
 /// (the newest without `--version`), writes every version's with `--out`,
 /// and refuses an unknown OpenAPI version and the 3.1-only history.
@@ -24,11 +32,8 @@ use client::types;
 fn the_openapi_command_prints_and_writes_3_0_documents() {
     let description = compute::description(COMPUTE);
     let run = |args: &[&str]| {
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_compute-node"))
-            .arg("openapi")
-            .args(args)
-            .output()
-            .expect("compute-node runs");
+        let output =
+            std::process::Command::new(NODE).arg("openapi").args(args).output().expect("compute-node runs");
         (output.status.success(), String::from_utf8_lossy(&output.stdout).into_owned(), output.stderr)
     };
     let printed = |args: &[&str]| -> serde_json::Value {
