@@ -196,7 +196,7 @@ impl Flavors {
         id: Path<String>,
         body: Json<Value>,
     ) -> Result<Versioned<OneFlavor>, ApiError> {
-        let description = body["flavor"]["description"].as_str().map(str::to_owned);
+        let description = body["flavor"]["description"].as_str().map(checked_description).transpose()?;
         let flavor = self
             .store
             .update_flavor(&id, |f| f.description = description)
@@ -429,9 +429,14 @@ fn new_flavor(body: &Value) -> Result<Flavor, ApiError> {
         Value::String(s) => matches!(s.to_ascii_lowercase().as_str(), "true" | "1" | "on" | "yes"),
         _ => true,
     };
+    let name = body["name"].as_str().unwrap_or_default();
+    if !name.chars().all(printable) {
+        return Err(ApiError::bad_request(crate::keypairs::INVALID_NAME));
+    }
+    let description = body["description"].as_str().map(checked_description).transpose()?;
     Ok(Flavor {
         id,
-        name: body["name"].as_str().unwrap_or_default().to_owned(),
+        name: name.to_owned(),
         ram: int("ram", 1, 0)?,
         vcpus: int("vcpus", 1, 0)?,
         disk: int("disk", 0, 0)?,
@@ -439,9 +444,42 @@ fn new_flavor(body: &Value) -> Result<Flavor, ApiError> {
         swap: int("swap", 0, 0)?,
         rxtx_factor,
         is_public,
-        description: body["description"].as_str().map(str::to_owned),
+        description,
         extra_specs: BTreeMap::new(),
     })
+}
+
+/// Whether Nova's validators take `c` in a name or a description
+/// (`parameter_types._is_printable` over `_get_all_chars`): a character of
+/// the Basic Multilingual Plane that is no control, format, surrogate,
+/// private or unassigned one (categories `C*`) and no separator but a
+/// space (`Zs`). So a newline or a tab is refused, and so is an emoji.
+fn printable(c: char) -> bool {
+    use unicode_general_category::{GeneralCategory as G, get_general_category};
+    let refused = matches!(
+        get_general_category(c),
+        G::Control
+            | G::Format
+            | G::Surrogate
+            | G::PrivateUse
+            | G::Unassigned
+            | G::LineSeparator
+            | G::ParagraphSeparator
+    );
+    u32::from(c) < 0xFFFF && !refused
+}
+
+/// A description as Nova's `parameter_types.description` pattern takes it:
+/// printable characters only. Nova's message quotes its pattern of every
+/// printable range; this one names the rule instead.
+fn checked_description(description: &str) -> Result<String, ApiError> {
+    match description.chars().find(|c| !printable(*c)) {
+        None => Ok(description.to_owned()),
+        Some(c) => Err(ApiError::bad_request(format!(
+            "Invalid input for field/attribute description. Value: {description}. \
+             The description must be printable characters: {c:?} is not."
+        ))),
+    }
 }
 
 // ---- Schemas, as Nova's `schemas/flavor_manage.py` and `flavors_extraspecs.py` have them,

@@ -420,7 +420,7 @@ fn name(pattern: &str) -> Value {
 }
 
 /// Nova's `InvalidName`, with the reason of its `valid_name_regex`.
-const INVALID_NAME: &str = "An invalid 'name' value was provided. The name must be: printable characters. Can not start or end with whitespace.";
+pub(crate) const INVALID_NAME: &str = "An invalid 'name' value was provided. The name must be: printable characters. Can not start or end with whitespace.";
 
 const NAME_BEFORE_2_92: &str = "^[a-zA-Z0-9 _-]+$";
 const NAME_FROM_2_92: &str = "^[a-zA-Z0-9 @._-]+$";

@@ -116,6 +116,25 @@ async fn flavor_create_schema_by_version() {
     .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["flavor"]["id"].as_str().map(str::len), Some(36), "a generated uuid");
+
+    // Nova's `parameter_types._is_printable` over the Basic Multilingual
+    // Plane: a control character or an emoji in a name is `InvalidName`
+    // (the `name` format), a newline in a description is refused (its
+    // pattern); accented letters and inner spaces are printable.
+    let invalid_name = "An invalid 'name' value was provided. The name must be: printable characters. \
+                        Can not start or end with whitespace.";
+    for name in ["a\u{1}b", "rocket \u{1F680}", "a\u{2028}b"] {
+        let (status, body) =
+            call("2.1", "POST", "/v2.1/flavors", Some(flavor_body(json!({"name": name})))).await;
+        assert_eq!((status, &body["badRequest"]["message"]), (StatusCode::BAD_REQUEST, &json!(invalid_name)));
+    }
+    let (status, body) =
+        call("2.55", "POST", "/v2.1/flavors", Some(flavor_body(json!({"description": "two\nlines"})))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body["badRequest"]["message"].as_str().unwrap_or_default().contains("description"), "{body}");
+    let printable = json!({"name": "Zürich café", "description": "fast, für alle"});
+    let (status, body) = call("2.55", "POST", "/v2.1/flavors", Some(flavor_body(printable))).await;
+    assert_eq!((status, &body["flavor"]["name"]), (StatusCode::OK, &json!("Zürich café")), "{body}");
 }
 
 #[actix_web::test]
