@@ -41,10 +41,12 @@ impl Keypairs {
 /// other parameter is refused in the words of Nova's query schema, whose
 /// root `additionalProperties` message stands alone.
 fn owner(version: ApiVersion, query: &JsonQuery) -> Result<&str, ApiError> {
-    let unknown: Vec<String> = match query.value().as_object() {
+    // Sorted, as Python's jsonschema lists them (`sorted(extras, key=str)`).
+    let mut unknown: Vec<String> = match query.value().as_object() {
         Some(keys) => keys.keys().filter(|key| *key != "user_id").map(|key| format!("'{key}'")).collect(),
         None => Vec::new(),
     };
+    unknown.sort();
     if version >= V2_75 && !unknown.is_empty() {
         let verb = if unknown.len() == 1 { "was" } else { "were" };
         let detail =
