@@ -451,18 +451,7 @@ impl ResourceProviders {
             let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                 errors::not_found(format!("No resource provider with uuid {uuid} found for delete"))
             })?;
-            let allocations: i64 = tx.query_row(
-                "SELECT COUNT(*) FROM allocations WHERE provider_id = $1",
-                params![provider.id],
-                |r| r.get(0),
-            ).await?;
-            if allocations > 0 {
-                return Err(errors::coded(
-                    StatusCode::CONFLICT,
-                    "resource_provider.inuse",
-                    format!("Unable to delete resource provider {uuid}: Resource provider has allocations."),
-                ));
-            }
+            // Placement's `ResourceProvider._delete`: children first, then allocations.
             let children: i64 = tx.query_row(
                 "SELECT COUNT(*) FROM resource_providers WHERE parent_id = $1",
                 params![provider.id],
@@ -475,6 +464,18 @@ impl ResourceProviders {
                     format!(
                         "Unable to delete parent resource provider {uuid}: It has child resource providers."
                     ),
+                ));
+            }
+            let allocations: i64 = tx.query_row(
+                "SELECT COUNT(*) FROM allocations WHERE provider_id = $1",
+                params![provider.id],
+                |r| r.get(0),
+            ).await?;
+            if allocations > 0 {
+                return Err(errors::coded(
+                    StatusCode::CONFLICT,
+                    "resource_provider.inuse",
+                    format!("Unable to delete resource provider {uuid}: Resource provider has allocations."),
                 ));
             }
             for statement in [
