@@ -90,7 +90,8 @@ where
     message = "`{Self}` is not an extractor, so it cannot be an argument of a route",
     label = "not an actix-web extractor",
     note = "route arguments implement `actix_web::FromRequest`: `web::Path<T>`, `web::Query<T>`, \
-            `microversion_actix::Json<T>` for a JSON body, `JsonQuery`, `ApiVersion`, `HttpRequest`, ..."
+            `microversion_actix::Json<T>` for a JSON body, `JsonQuery`, `ApiVersion`, `HttpRequest`, ...; \
+            or are the portable ones every facade takes (`microversion_actix::portable`)"
 )]
 pub trait RouteArgument<M>: Sized {
     /// Extracts the argument from the route's input (`M` is `()` here, and
@@ -140,7 +141,8 @@ pub async fn check_response(
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned by a route: it is not an actix-web `Responder`",
     label = "not a `Responder`",
-    note = "return `HttpResponse`, `Json<T>`, `Versioned<T>`, a `String`, or `Result<_, ApiError>` of one"
+    note = "return `HttpResponse`, `Json<T>`, `Versioned<T>`, a `String`, a portable `Reply`, \
+            or `Result<_, ApiError>` of one"
 )]
 pub trait RouteResponse<M> {
     /// The response (`M`, inferred: the facade's own responders or the

@@ -14,9 +14,8 @@ use microversion_core::openapi::DOCUMENT_CACHE_CONTROL;
 pub use microversion_core::openapi::{
     ApiDescription, BLESS_VARIABLE, CONVERSION_NOTE, Change, DocumentRefusal, Documents, OPENAPI_3_0,
     OpenApiVersion, RenderedDocument, check_released, check_released_as, check_released_blessing,
-    classify_changes, to_openapi_3_0,
+    classify_changes, requested_version, to_openapi_3_0,
 };
-use microversion_core::schema::query_to_json;
 use microversion_core::{ApiSigErrors, ErrorFormat};
 
 use crate::ApiError;
@@ -104,12 +103,6 @@ fn respond_as(document: &RenderedDocument, req: &Request, content_type: &'static
     res
 }
 
-/// The version a request's query string asks for (its last `version`).
-fn requested_version(req: &Request) -> Option<String> {
-    let query = query_to_json(req.uri().query().unwrap_or_default());
-    query["version"].as_array().and_then(|v| v.last()).and_then(|v| v.as_str()).map(str::to_owned)
-}
-
 /// A version no document answers, refused as negotiation refuses it.
 fn refused(refusal: DocumentRefusal) -> ApiError {
     match refusal {
@@ -130,7 +123,7 @@ impl<S: Clone + Send + Sync + 'static> From<OpenApiService> for Router<S> {
             .route(
                 "/openapi.json",
                 get(move |req: Request| async move {
-                    match one.at(requested_version(&req).as_deref()) {
+                    match one.at(requested_version(req.uri().query().unwrap_or_default()).as_deref()) {
                         Ok(document) => respond(document, &req),
                         Err(refusal) => refused(refusal).render(&*format, Some(service_type)),
                     }
@@ -145,7 +138,8 @@ impl<S: Clone + Send + Sync + 'static> From<OpenApiService> for Router<S> {
         }
         let page = move |req: Request| async move {
             let named = req.uri().path().strip_prefix("/docs/").filter(|v| !v.is_empty()).map(str::to_owned);
-            match pages.reference_page(named.or_else(|| requested_version(&req)).as_deref()) {
+            let requested = named.or_else(|| requested_version(req.uri().query().unwrap_or_default()));
+            match pages.reference_page(requested.as_deref()) {
                 Ok(page) => respond_as(page, &req, "text/html; charset=utf-8"),
                 Err(refusal) => refused(refusal).render(&*page_format, Some(service_type)),
             }

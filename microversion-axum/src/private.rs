@@ -76,7 +76,8 @@ pub enum ViaBody {}
     message = "`{Self}` is not an extractor, so it cannot be an argument of a route",
     label = "not an axum extractor",
     note = "route arguments implement `axum::extract::FromRequestParts<()>` or `FromRequest<()>`: \
-            `Path<T>`, `Query<T>`, `axum::Json<T>`, `HeaderMap`, `ApiVersion`, ..."
+            `Path<T>`, `Query<T>`, `axum::Json<T>`, `HeaderMap`, `ApiVersion`, ...; \
+            or are the portable ones every facade takes (`microversion_axum::portable`)"
 )]
 pub trait RouteArgument<M>: Sized {
     /// Extracts the argument from the route's input: the request's head,
@@ -145,7 +146,8 @@ async fn in_api_format(rejection: Response) -> Response {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned by a route: it is not an axum `IntoResponse`",
     label = "not an `IntoResponse`",
-    note = "return `Response`, `axum::Json<T>`, `(StatusCode, T)`, a `String`, or `Result<_, ApiError>` of one"
+    note = "return `Response`, `axum::Json<T>`, `(StatusCode, T)`, a `String`, a portable `Reply`, \
+            or `Result<_, ApiError>` of one"
 )]
 pub trait RouteResponse<M> {
     /// The answer (`M`, inferred: axum's responses or the core's portable

@@ -6,7 +6,9 @@ use actix_web::dev::{AppService, HttpServiceFactory};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 
-use microversion_core::openapi::{DOCUMENT_CACHE_CONTROL, DocumentRefusal, Documents, RenderedDocument};
+use microversion_core::openapi::{
+    DOCUMENT_CACHE_CONTROL, DocumentRefusal, Documents, RenderedDocument, requested_version,
+};
 
 use super::ApiDescription;
 use crate::ApiError;
@@ -96,15 +98,10 @@ impl OpenApiService {
     }
 }
 
-/// The version a request's query string asks for (its last `version`).
-fn requested_version(req: &HttpRequest) -> Option<String> {
-    let query = crate::schema::query_to_json(req.query_string());
-    query["version"].as_array().and_then(|v| v.last()).and_then(|v| v.as_str()).map(str::to_owned)
-}
-
 /// The answer to `GET /docs/` (`?version=`) or `GET /docs/{version}`.
 fn reference_page(documents: &Documents, errors: &ErrorRenderer, req: &HttpRequest) -> HttpResponse {
-    let requested = req.match_info().get("version").map(str::to_owned).or_else(|| requested_version(req));
+    let named = req.match_info().get("version").map(str::to_owned);
+    let requested = named.or_else(|| requested_version(req.query_string()));
     match documents.reference_page(requested.as_deref()) {
         Ok(page) => respond_as(page, req, "text/html; charset=utf-8"),
         Err(refusal) => refused(refusal, errors),
@@ -123,7 +120,7 @@ fn refused(refusal: DocumentRefusal, errors: &ErrorRenderer) -> HttpResponse {
 
 /// The answer to `GET /openapi.json?version=...`.
 fn version_document(documents: &Documents, errors: &ErrorRenderer, req: &HttpRequest) -> HttpResponse {
-    let requested = requested_version(req);
+    let requested = requested_version(req.query_string());
     match documents.at(requested.as_deref()) {
         Ok(document) => respond(document, req),
         Err(refusal) => refused(refusal, errors),

@@ -52,6 +52,23 @@ impl RenderedDocument {
     }
 }
 
+/// The version a query string asks a document or page for: its last
+/// `version` (percent-decoded), as [`Documents::at`] and
+/// [`Documents::reference_page`] take it; every facade's service reads it so.
+///
+/// ```
+/// use microversion_core::openapi::requested_version;
+///
+/// assert_eq!(requested_version("version=2.1&version=2.61").as_deref(), Some("2.61"));
+/// assert_eq!(requested_version("v=2.1"), None);
+/// ```
+pub fn requested_version(query: &str) -> Option<String> {
+    form_urlencoded::parse(query.as_bytes())
+        .filter(|(key, _)| key == "version")
+        .last()
+        .map(|(_, v)| v.into_owned())
+}
+
 /// Why no document answers a `?version=`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DocumentRefusal {
