@@ -73,8 +73,13 @@ impl ErrorRenderer {
     /// Renders bodies with `format`, without a service prefix, with the
     /// default minimum/maximum header names.
     pub fn new(format: impl ErrorFormat) -> ErrorRenderer {
+        ErrorRenderer::shared(Arc::new(format))
+    }
+
+    /// [`ErrorRenderer::new`] with a format shared with other renderers.
+    pub(crate) fn shared(format: Arc<dyn ErrorFormat>) -> ErrorRenderer {
         ErrorRenderer {
-            format: Arc::new(format),
+            format,
             service: None,
             min_header: MIN_VERSION_HEADER_NAME,
             max_header: MAX_VERSION_HEADER_NAME,

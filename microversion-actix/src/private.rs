@@ -28,7 +28,7 @@ pub use microversion_core::{Deprecation, stamp_deprecation};
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};
-use microversion_core::MissingVariant;
+pub use microversion_core::MissingVariant;
 
 use crate::ApiError;
 pub use crate::body::ParsedJson;
@@ -180,19 +180,10 @@ pub fn answer_error(error: ApiError, _: &HttpRequest) -> HttpResponse {
 
 microversion_core::facade_portable!();
 
-/// The answer of an operation at a version none of its variants serves.
-/// `removed_in`: the version after the last variant's end, when the last
-/// variant has one: at or above it the operation was removed, and says so.
-/// A 405 names in `Allow` the methods of the operation's path served at
-/// `version` (found in `operations` by the operation's `name`).
-pub fn missing(
-    version: Version,
-    status: u16,
-    removed_in: Option<Version>,
-    operations: &'static [Operation],
-    name: &str,
-) -> HttpResponse {
-    let missing = MissingVariant::new(version, status, removed_in, operations, name);
+/// The answer of an operation at a version none of its variants serves
+/// (the core's [`MissingVariant`]: its status, the removal, and for a 405
+/// the `Allow` of its path at that version).
+pub fn missing(missing: MissingVariant) -> HttpResponse {
     let mut response = HttpResponse::from_error(ApiError::from(&missing));
     if let Some(allow) = missing.allow.and_then(|allow| HeaderValue::from_str(&allow).ok()) {
         response.headers_mut().insert(header::ALLOW, allow);

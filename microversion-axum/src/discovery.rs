@@ -13,140 +13,45 @@ use axum::response::Response;
 use axum::routing::{MethodRouter, any, get};
 use http::header::{self, HeaderValue};
 use http::{HeaderMap, Method, StatusCode};
-use microversion_core::{
-    Api, ApiSigErrors, ErrorFormat, ListedApis, SingleVersion, Version, VersionCap, VersionList,
-};
 
 use crate::ApiError;
 use crate::middleware::ClientDefault;
 use crate::public_url;
 pub use crate::public_url::{InvalidPublicUrl, LinkRoot, PublicUrl, RequestLinks};
 
-/// The version discovery endpoints of a service: `GET /` (every API) and
-/// `GET /v2.1` and `GET /v2.1/` (one API, at its [`Api::path`]); a
-/// version-like id no API declares (`/v3`) answers 404 and any method but
-/// GET 405 with `Allow: GET`, both with a JSON body in the error format.
-/// axum cannot route on a pattern, so the router also answers every other
-/// one-segment path (`/servers`) not routed elsewhere: 404, for any method,
-/// in the same format. A router of yours with a one-segment parameter
-/// route (`/{tenant}`) cannot be merged with it (axum refuses the overlap
-/// at start-up): nest one of the two.
-/// Version headers are ignored. `self` links are built, as on actix, from
-/// the [`PublicUrl`] given to [`Discovery::with_public_url`] (else the one
-/// in the request's extensions, else the request's own `Host`), the
-/// [`Discovery::with_prefix`] of a proxy that strips a path (when the links
-/// come from the request), the path the router is nested at
-/// (`Router::nest("/compute", ..)`), and the API's path; `Vary` names the
-/// headers read.
-///
-/// ```
-/// use axum::Router;
-/// use microversion_axum::{Api, Discovery, Microversion, discovery::PublicUrl};
-///
-/// const COMPUTE: Api = Api::new("compute", &[Microversion::new("2.1", "Initial version.")]);
-/// let public = PublicUrl::fixed("https://cloud.example/compute").unwrap();
-/// let app: Router = Discovery::new(&[COMPUTE]).with_public_url(public).into();
-/// ```
-#[derive(Clone)]
-pub struct Discovery {
-    /// The APIs, each with the cap handle it follows and its client default.
-    listed: ListedApis<ClientDefault>,
-    public_url: Option<PublicUrl>,
-    prefix: String,
-    format: Arc<dyn ErrorFormat>,
-}
-
-impl std::fmt::Debug for Discovery {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Discovery")
-            .field("apis", &self.listed.declared())
-            .field("public_url", &self.public_url)
-            .field("prefix", &self.prefix)
-            .finish()
-    }
+microversion_core::facade_discovery! {
+    /// The version discovery endpoints of a service: `GET /` (every API) and
+    /// `GET /v2.1` and `GET /v2.1/` (one API, at its [`Api::path`](crate::Api::path)); a
+    /// version-like id no API declares (`/v3`) answers 404 and any method but
+    /// GET 405 with `Allow: GET`, both with a JSON body in the error format.
+    /// axum cannot route on a pattern, so the router also answers every other
+    /// one-segment path (`/servers`) not routed elsewhere: 404, for any method,
+    /// in the same format. A router of yours with a one-segment parameter
+    /// route (`/{tenant}`) cannot be merged with it (axum refuses the overlap
+    /// at start-up): nest one of the two.
+    /// Version headers are ignored. `self` links are built, as on actix, from
+    /// the [`PublicUrl`] given to [`Discovery::with_public_url`] (else the one
+    /// in the request's extensions, else the request's own `Host`), the
+    /// [`Discovery::with_prefix`] of a proxy that strips a path (when the links
+    /// come from the request), the path the router is nested at
+    /// (`Router::nest("/compute", ..)`), and the API's path; `Vary` names the
+    /// headers read.
+    ///
+    /// ```
+    /// use axum::Router;
+    /// use microversion_axum::{Api, Discovery, Microversion, discovery::PublicUrl};
+    ///
+    /// const COMPUTE: Api = Api::new("compute", &[Microversion::new("2.1", "Initial version.")]);
+    /// let public = PublicUrl::fixed("https://cloud.example/compute").unwrap();
+    /// let app: Router = Discovery::new(&[COMPUTE]).with_public_url(public).into();
+    /// ```
+    pub struct Discovery;
+    hook = ClientDefault;
+    headers = HeaderMap;
+    status = StatusCode;
 }
 
 impl Discovery {
-    /// The endpoints for `apis`, listed in this order in `GET /`.
-    pub fn new(apis: &[Api]) -> Discovery {
-        Discovery {
-            listed: ListedApis::new(apis),
-            public_url: None,
-            prefix: String::new(),
-            format: Arc::new(ApiSigErrors),
-        }
-    }
-
-    /// A path prefix added to `self` links, for a proxy that serves the
-    /// service under `/compute` and strips it before forwarding. A fixed
-    /// [`PublicUrl`] carries its own prefix: this one is then not added.
-    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Discovery {
-        self.prefix = microversion_core::path_prefix(&prefix.into());
-        self
-    }
-
-    /// Builds `self` links as `public_url` says: a fixed URL
-    /// ([`PublicUrl::fixed`]), or the request read through trusted proxies.
-    pub fn with_public_url(mut self, public_url: PublicUrl) -> Discovery {
-        self.public_url = Some(public_url);
-        self
-    }
-
-    /// Shows the served maximum of `cap`'s API as it is when each document
-    /// is asked for: share the handle given to
-    /// [`VersionNegotiation::with_version_cap`](crate::VersionNegotiation::with_version_cap).
-    pub fn with_version_cap(mut self, cap: VersionCap) -> Discovery {
-        self.listed.follow_cap(cap);
-        self
-    }
-
-    /// Shows each client the version its requests to `api` get when they
-    /// name none (`client_version` in the API's entries), as
-    /// `client_default` chooses it for the layer
-    /// ([`VersionNegotiation::with_client_default`](crate::VersionNegotiation::with_client_default));
-    /// the documents then name the headers it reads in `Vary`. A hook that
-    /// fails answers its own response.
-    pub fn with_client_default(mut self, api: &Api, client_default: ClientDefault) -> Discovery {
-        self.listed.attach(api, client_default);
-        self
-    }
-
-    /// For each of `indexes`, the version its hook chooses for a request
-    /// with `headers` (within what the API serves now), and the names
-    /// the hooks read.
-    async fn client_versions(
-        &self,
-        headers: &HeaderMap,
-        indexes: &[usize],
-    ) -> Result<(Vec<Option<Version>>, Vec<String>), Response> {
-        let mut versions = Vec::with_capacity(indexes.len());
-        let mut vary = Vec::new();
-        for &index in indexes {
-            let Some(client_default) = self.listed.hook(index) else {
-                versions.push(None);
-                continue;
-            };
-            vary.push(client_default.vary().to_owned());
-            let api = self.current(index);
-            let service = Some(api.service_type());
-            let chosen =
-                client_default.choose(headers).await.map_err(|e| e.render(&*self.format, service))?;
-            versions.push(chosen.and_then(|pinned| api.client_version(pinned)));
-        }
-        Ok((versions, vary))
-    }
-
-    /// Renders the 404 and 405 with `format` (API-SIG errors by default).
-    pub fn with_error_format(mut self, format: impl ErrorFormat) -> Discovery {
-        self.format = Arc::new(format);
-        self
-    }
-
-    /// The API at `index` as served now.
-    fn current(&self, index: usize) -> Api {
-        self.listed.current(index)
-    }
-
     /// The service root as the client reaches it (public URL, prefix, the
     /// path the router is nested at), and the headers read for it.
     fn root(&self, req: &Request) -> Links {
@@ -163,51 +68,45 @@ impl Discovery {
         }
     }
 
-    async fn list(&self, headers: &HeaderMap, Links { root, vary: url_vary }: Links) -> Response {
-        let indexes: Vec<usize> = (0..self.listed.declared().len()).collect();
-        let (chosen, mut vary) = match self.client_versions(headers, &indexes).await {
-            Ok(found) => found,
-            Err(res) => return res,
-        };
-        let apis: Vec<Api> = indexes.iter().map(|&i| self.current(i)).collect();
-        let mut list = VersionList::new(&apis, &root);
-        for (document, version) in list.versions.iter_mut().zip(chosen) {
-            document.client_version = version;
-        }
-        vary.extend(url_vary.map(str::to_owned));
-        document(&vary, &list)
-    }
-
-    async fn single(
+    /// A document, with `Vary` naming the headers it was built from, or
+    /// the error of a client default's hook.
+    fn answer<T: serde::Serialize>(
         &self,
-        index: usize,
-        headers: &HeaderMap,
-        Links { root, vary: url_vary }: Links,
+        built: Result<(T, Vec<&str>), ApiError>,
+        url_vary: Option<&str>,
     ) -> Response {
-        let (chosen, mut vary) = match self.client_versions(headers, &[index]).await {
-            Ok(found) => found,
-            Err(res) => return res,
+        let (body, mut vary) = match built {
+            Ok(built) => built,
+            Err(err) => return self.render(&err),
         };
-        let mut single: SingleVersion = self.current(index).single_version_document(&root);
-        single.version.client_version = chosen.into_iter().next().flatten();
-        vary.extend(url_vary.map(str::to_owned));
-        document(&vary, &single)
+        vary.extend(url_vary);
+        let text = serde_json::to_string(&body).unwrap_or_else(|_| "{}".to_owned());
+        let mut res = Response::new(Body::from(text));
+        res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        if let Ok(value) = HeaderValue::try_from(vary.join(", "))
+            && !vary.is_empty()
+        {
+            res.headers_mut().insert(header::VARY, value);
+        }
+        res
     }
 
-    fn error(&self, status: StatusCode, detail: &str) -> Response {
-        let service = self.listed.declared().first().map(Api::service_type);
-        ApiError::from_status(status, detail).render(&*self.format, service)
+    async fn list(&self, headers: &HeaderMap, Links { root, vary }: Links) -> Response {
+        self.answer(self.list_document(headers, &root).await, vary)
     }
 
-    fn unknown(&self, id: &str) -> Response {
-        let known: Vec<String> = self.listed.declared().iter().map(|a| a.id().into_owned()).collect();
-        let detail = format!("API version {id} does not exist; this service offers {}.", known.join(", "));
-        self.error(StatusCode::NOT_FOUND, &detail)
+    async fn single(&self, index: usize, headers: &HeaderMap, Links { root, vary }: Links) -> Response {
+        self.answer(self.single_document(index, headers, &root).await, vary)
     }
 
-    fn not_allowed(&self) -> Response {
-        let mut res =
-            self.error(StatusCode::METHOD_NOT_ALLOWED, "Version discovery documents are read with GET only.");
+    /// `error` in the configured format, its code naming the first API's service.
+    fn render(&self, error: &ApiError) -> Response {
+        error.render(&*self.format, self.service())
+    }
+
+    /// The answer to any method but GET.
+    fn refuse_method(&self) -> Response {
+        let mut res = self.render(&Discovery::not_allowed());
         res.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET"));
         res
     }
@@ -225,7 +124,7 @@ impl Discovery {
         })
         .fallback(move || {
             let this = Arc::clone(&other_this);
-            async move { this.not_allowed() }
+            async move { this.refuse_method() }
         })
     }
 }
@@ -234,19 +133,6 @@ impl Discovery {
 struct Links {
     root: String,
     vary: Option<&'static str>,
-}
-
-/// A document, with `Vary` naming the headers it was built from.
-fn document(vary: &[String], body: &impl serde::Serialize) -> Response {
-    let text = serde_json::to_string(body).unwrap_or_else(|_| "{}".to_owned());
-    let mut res = Response::new(Body::from(text));
-    res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    if let Ok(value) = HeaderValue::try_from(vary.join(", "))
-        && !vary.is_empty()
-    {
-        res.headers_mut().insert(header::VARY, value);
-    }
-    res
 }
 
 impl From<Discovery> for Router {
@@ -276,9 +162,11 @@ impl From<Discovery> for Router {
                             && rest.chars().all(|c| c.is_ascii_digit() || c == '.')
                     });
                     match (version_like, method) {
-                        (true, Method::GET) => this.unknown(&id),
-                        (true, _) => this.not_allowed(),
-                        (false, _) => this.error(StatusCode::NOT_FOUND, "The resource could not be found."),
+                        (true, Method::GET) => this.render(&this.unknown(&id)),
+                        (true, _) => this.refuse_method(),
+                        (false, _) => {
+                            this.render(&ApiError::not_found(microversion_core::PATH_REFUSED_DETAIL))
+                        }
                     }
                 }
             }),
@@ -290,7 +178,7 @@ impl From<Discovery> for Router {
 mod tests {
     use super::*;
     use http_body_util::BodyExt as _;
-    use microversion_core::Microversion;
+    use microversion_core::{Api, Microversion};
     use tower::ServiceExt as _;
 
     const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial version.")]);

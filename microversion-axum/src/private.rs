@@ -25,6 +25,7 @@ pub use crate::operation::{
     UnservedVersion,
 };
 pub use crate::route::{MethodNotAllowed, OperationInput, OperationRoute, RoutesFn, missing, router};
+pub use microversion_core::MissingVariant;
 
 use microversion_core::body::{ParsedJson, ValidatedAs, ValidatedQuery};
 use microversion_core::schema::AnswerVerdict;

@@ -198,18 +198,10 @@ where
     }
 }
 
-/// The answer of an operation at a version none of its variants serves, as
-/// on actix: the status of its `missing` (404 unless set), the removal
-/// version named when the operation was removed, and for a 405 the `Allow`
-/// of its path at that version.
-pub fn missing(
-    version: Version,
-    status: u16,
-    removed_in: Option<Version>,
-    operations: &'static [Operation],
-    name: &str,
-) -> Response {
-    let missing = MissingVariant::new(version, status, removed_in, operations, name);
+/// The answer of an operation at a version none of its variants serves
+/// (the core's [`MissingVariant`]: its status, the removal, and for a 405
+/// the `Allow` of its path at that version).
+pub fn missing(missing: MissingVariant) -> Response {
     let mut res = ApiError::from(&missing).into_response();
     if let Some(allow) = missing.allow.and_then(|allow| HeaderValue::from_str(&allow).ok()) {
         res.headers_mut().insert(ALLOW, allow);

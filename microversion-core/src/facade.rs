@@ -474,6 +474,171 @@ macro_rules! facade_links {
     };
 }
 
+/// Declares `pub struct Discovery` in the calling facade, with the
+/// attributes and docs given before it: the version discovery endpoints'
+/// settings, their builders, and the documents and refusals they answer
+/// (docs/reference.md §7). `hook` is the facade's `ClientDefault`, whose
+/// `choose(&headers)` is awaited for a client's version; `status` its
+/// `http::StatusCode`. The facade registers the routes and writes the
+/// answers. Not for services: a facade's `discovery` module calls it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! facade_discovery {
+    ($(#[$meta:meta])* pub struct Discovery; hook = $hook:ty; headers = $headers:ty; status = $status:ty;) => {
+        $(#[$meta])*
+        #[derive(Clone)]
+        pub struct Discovery {
+            /// The APIs, each with the cap handle it follows and its client default.
+            listed: $crate::ListedApis<$hook>,
+            public_url: ::core::option::Option<$crate::PublicUrl>,
+            prefix: ::std::string::String,
+            format: ::std::sync::Arc<dyn $crate::ErrorFormat>,
+        }
+
+        impl ::core::fmt::Debug for Discovery {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct("Discovery")
+                    .field("apis", &self.listed.declared())
+                    .field("public_url", &self.public_url)
+                    .field("prefix", &self.prefix)
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl Discovery {
+            /// The endpoints for `apis`, listed in this order in `GET /`.
+            pub fn new(apis: &[$crate::Api]) -> Discovery {
+                Discovery {
+                    listed: $crate::ListedApis::new(apis),
+                    public_url: ::core::option::Option::None,
+                    prefix: ::std::string::String::new(),
+                    format: ::std::sync::Arc::new($crate::ApiSigErrors),
+                }
+            }
+
+            /// A path prefix added to `self` links, for a proxy that serves the
+            /// service under `/compute` and strips it before forwarding. A fixed
+            /// [`PublicUrl`]($crate::PublicUrl) carries its own prefix: this one is then not added.
+            pub fn with_prefix(mut self, prefix: impl ::core::convert::Into<::std::string::String>) -> Discovery {
+                self.prefix = $crate::path_prefix(&prefix.into());
+                self
+            }
+
+            /// Builds `self` links as `public_url` says, whatever the request
+            /// carries: a fixed URL ([`PublicUrl::fixed`]($crate::PublicUrl::fixed)),
+            /// or the request read through trusted proxies.
+            pub fn with_public_url(mut self, public_url: $crate::PublicUrl) -> Discovery {
+                self.public_url = ::core::option::Option::Some(public_url);
+                self
+            }
+
+            /// Shows the served maximum of `cap`'s API as it is when each document
+            /// is asked for (docs/reference.md §13.4): share the handle given to
+            /// [`VersionNegotiation::with_version_cap`](crate::VersionNegotiation::with_version_cap).
+            /// The API is the one with the same path (and service type) among those
+            /// given to [`Discovery::new`]; its declaration becomes the handle's, so
+            /// a retirement shows too. A handle of an API not listed is added at the end.
+            pub fn with_version_cap(mut self, cap: $crate::VersionCap) -> Discovery {
+                self.listed.follow_cap(cap);
+                self
+            }
+
+            /// Shows each client the version its requests to `api` get when they
+            /// name none (`client_version` in the API's documents), as
+            /// `client_default` chooses it for the negotiation
+            /// ([`VersionNegotiation::with_client_default`](crate::VersionNegotiation::with_client_default));
+            /// the documents then name the headers it reads in `Vary`, and a
+            /// hook that fails answers its error. `api` is matched as in
+            /// [`Discovery::with_version_cap`]; one not listed is added at the end.
+            pub fn with_client_default(mut self, api: &$crate::Api, client_default: $hook) -> Discovery {
+                self.listed.attach(api, client_default);
+                self
+            }
+
+            /// Renders the refusals (an unknown version id, a method but GET)
+            /// with `format` (API-SIG errors by default).
+            pub fn with_error_format(mut self, format: impl $crate::ErrorFormat) -> Discovery {
+                self.format = ::std::sync::Arc::new(format);
+                self
+            }
+
+            /// The `client_version` for a request with `headers` of each API
+            /// of `indexes` (as served now), and the headers the hooks read.
+            async fn client_versions(
+                &self,
+                headers: &$headers,
+                indexes: &[usize],
+            ) -> ::core::result::Result<(::std::vec::Vec<::core::option::Option<$crate::Version>>, ::std::vec::Vec<&str>), ApiError> {
+                let mut versions = ::std::vec::Vec::with_capacity(indexes.len());
+                let mut vary = ::std::vec::Vec::new();
+                for &index in indexes {
+                    let ::core::option::Option::Some(client_default) = self.listed.hook(index) else {
+                        versions.push(::core::option::Option::None);
+                        continue;
+                    };
+                    vary.push(client_default.vary());
+                    let chosen = client_default.choose(headers).await?;
+                    versions.push(chosen.and_then(|pinned| self.listed.current(index).client_version(pinned)));
+                }
+                ::core::result::Result::Ok((versions, vary))
+            }
+
+            /// `GET /` for a request with `headers`, its links under `root`:
+            /// the document and the headers it was built from, for `Vary`.
+            async fn list_document(
+                &self,
+                headers: &$headers,
+                root: &str,
+            ) -> ::core::result::Result<($crate::VersionList, ::std::vec::Vec<&str>), ApiError> {
+                let indexes: ::std::vec::Vec<usize> = (0..self.listed.declared().len()).collect();
+                let (chosen, vary) = self.client_versions(headers, &indexes).await?;
+                let apis: ::std::vec::Vec<$crate::Api> = indexes.iter().map(|&i| self.listed.current(i)).collect();
+                let mut list = $crate::VersionList::new(&apis, root);
+                for (document, version) in list.versions.iter_mut().zip(chosen) {
+                    document.client_version = version;
+                }
+                ::core::result::Result::Ok((list, vary))
+            }
+
+            /// `GET /v2.1/` of the API at `index`, as [`Discovery::list_document`].
+            async fn single_document(
+                &self,
+                index: usize,
+                headers: &$headers,
+                root: &str,
+            ) -> ::core::result::Result<($crate::SingleVersion, ::std::vec::Vec<&str>), ApiError> {
+                let (chosen, vary) = self.client_versions(headers, &[index]).await?;
+                let mut single = self.listed.current(index).single_version_document(root);
+                single.version.client_version = chosen.into_iter().next().flatten();
+                ::core::result::Result::Ok((single, vary))
+            }
+
+            /// The 404 of a version id no API declares.
+            fn unknown(&self, id: &str) -> ApiError {
+                let known: ::std::vec::Vec<::std::string::String> =
+                    self.listed.declared().iter().map(|a| a.id().into_owned()).collect();
+                ApiError::not_found(::std::format!(
+                    "API version {id} does not exist; this service offers {}.",
+                    known.join(", ")
+                ))
+            }
+
+            /// The 405 of any method but GET (the facade adds `Allow: GET`).
+            fn not_allowed() -> ApiError {
+                ApiError::from_status(
+                    <$status>::METHOD_NOT_ALLOWED,
+                    "Version discovery documents are read with GET only.",
+                )
+            }
+
+            /// The service errors name in their code: the first API's.
+            fn service(&self) -> ::core::option::Option<&'static str> {
+                self.listed.declared().first().map($crate::Api::service_type)
+            }
+        }
+    };
+}
+
 /// Declares `pub struct ApiVersion` in the calling facade, with the
 /// attributes and docs given before it: the negotiated version, compared
 /// with versions, shown as one, and turned into one for versioned helpers.

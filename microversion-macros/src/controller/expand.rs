@@ -236,8 +236,13 @@ fn route_handler(rt: &TokenStream, api: &syn::Path, op: &Operation, nth: usize) 
     // The route answers an `HttpResponse` itself, an error as its response
     // (as actix's `Result` responder would, without moving it once more).
     let name = op.name.to_string();
-    let miss =
-        quote!(#rt::missing(#version, #status, #removed_in, <Self as #rt::Controller>::OPERATIONS, #name));
+    let miss = quote!(#rt::missing(#rt::MissingVariant::new(
+        #version,
+        #status,
+        #removed_in,
+        <Self as #rt::Controller>::OPERATIONS,
+        #name,
+    )));
     // What a variant needs before its call: its schemas checked, then its
     // arguments extracted, one call each; a refusal is answered at once, in
     // the API's format (`tried!`: a `?` whose error is the answer, without

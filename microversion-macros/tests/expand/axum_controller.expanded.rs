@@ -38,11 +38,13 @@ impl Servers {
                     >>::respond(__out, &__input.request)
                 } else {
                     ::microversion_axum::__private::missing(
-                        __version,
-                        404u16,
-                        ::core::option::Option::None,
-                        <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
-                        "show",
+                        ::microversion_axum::__private::MissingVariant::new(
+                            __version,
+                            404u16,
+                            ::core::option::Option::None,
+                            <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
+                            "show",
+                        ),
                     )
                 }
             } else {
@@ -83,11 +85,13 @@ impl Servers {
                 >>::respond(__out, &__input.request)
             } else {
                 ::microversion_axum::__private::missing(
-                    __version,
-                    405u16,
-                    ::core::option::Option::None,
-                    <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
-                    "lock",
+                    ::microversion_axum::__private::MissingVariant::new(
+                        __version,
+                        405u16,
+                        ::core::option::Option::None,
+                        <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
+                        "lock",
+                    ),
                 )
             }
         }

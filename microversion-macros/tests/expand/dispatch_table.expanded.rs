@@ -81,11 +81,13 @@ impl Servers {
                     0usize
                 } else {
                     return ::microversion_actix::__private::missing(
-                        __version,
-                        404u16,
-                        ::core::option::Option::None,
-                        <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
-                        "show",
+                        ::microversion_actix::__private::MissingVariant::new(
+                            __version,
+                            404u16,
+                            ::core::option::Option::None,
+                            <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
+                            "show",
+                        ),
                     )
                 }
             } else {

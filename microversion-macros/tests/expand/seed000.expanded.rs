@@ -89,11 +89,13 @@ impl Servers {
                 >>::respond(__out, &__input.request)
             } else {
                 ::microversion_actix::__private::missing(
-                    __version,
-                    404u16,
-                    ::core::option::Option::None,
-                    <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
-                    "update",
+                    ::microversion_actix::__private::MissingVariant::new(
+                        __version,
+                        404u16,
+                        ::core::option::Option::None,
+                        <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
+                        "update",
+                    ),
                 )
             }
         }
