@@ -17,7 +17,11 @@ use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 
+use crate::departure::Peer;
 use crate::errors;
+
+/// What the log says of a request dropped because its client went away.
+pub const CLIENT_GONE: &str = "cancelled: its client closed the connection";
 
 /// How long a request may take, unless `--request-deadline` says otherwise:
 /// below the read timeout of the usual proxies (nginx's and HAProxy's
@@ -60,8 +64,18 @@ pub async fn within(
         let res = actix_web::HttpResponse::from_error(errors::deadline_passed());
         return Ok(ServiceResponse::new(req, res).map_into_right_body());
     }
-    let res = DEADLINE.scope(deadline, next.call(req)).await?;
-    Ok(res.map_into_left_body())
+    // The request is dropped, its transaction with it, if its client goes.
+    let Some(peer) = req.conn_data::<Peer>().cloned() else {
+        return Ok(DEADLINE.scope(deadline, next.call(req)).await?.map_into_left_body());
+    };
+    let (method, path) = (req.method().clone(), req.path().to_owned());
+    tokio::select! {
+        res = DEADLINE.scope(deadline, next.call(req)) => Ok(res?.map_into_left_body()),
+        () = peer.gone() => {
+            eprintln!("placement: {method} {path} {CLIENT_GONE}");
+            Err(errors::client_gone().into())
+        }
+    }
 }
 
 /// The deadline of a request that started at `started` (the proxy's clock)

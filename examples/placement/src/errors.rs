@@ -350,6 +350,18 @@ pub fn deadline_passed() -> ApiError {
     )
 }
 
+/// 400: the client closed its connection, or shut its sending side,
+/// before the request was done ([`crate::departure`]); nothing of it was
+/// kept. A client gone reads nothing; one that only half-closed reads that
+/// its own close ended the request (a 4xx, as nginx counts its 499).
+pub fn client_gone() -> ApiError {
+    coded(
+        StatusCode::BAD_REQUEST,
+        "undefined_code",
+        "The request was not carried out: its client closed the connection before it was done.",
+    )
+}
+
 /// 503: the connection to the database was lost while it committed, so
 /// whether the change was kept is unknown. The answer says how to find
 /// out rather than "not carried out"; the log line pairs the cause with

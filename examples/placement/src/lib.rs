@@ -15,6 +15,7 @@ mod candidates;
 mod database;
 pub mod db;
 pub mod deadline;
+mod departure;
 pub mod errors;
 mod http;
 mod inventories;
@@ -113,6 +114,7 @@ pub async fn server_at(listener: TcpListener, database: &str) -> std::io::Result
 pub fn serve(listener: TcpListener, store: Store) -> std::io::Result<actix_web::dev::Server> {
     let store = Arc::new(store);
     Ok(HttpServer::new(move || App::new().configure(routes(store.clone())))
+        .on_connect(departure::watch)
         .workers(2)
         .listen(listener)?
         .run())

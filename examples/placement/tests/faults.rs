@@ -9,6 +9,9 @@
 //! - a process frozen in the middle of a transaction: PostgreSQL ends its
 //!   session at the request's deadline, so its locks are released while it
 //!   is still frozen and it cannot commit when it wakes;
+//! - a client that closes its connection while its claim waits for a
+//!   lock: the claim is dropped with its transaction, and does not land
+//!   when the lock is released;
 //! - a node started while PostgreSQL refuses connections (every slot
 //!   taken) waits and says why, without printing its password, and serves
 //!   once a slot frees;
@@ -37,6 +40,8 @@ const PROJECT: &str = "aaaaaaaa-0000-4000-8000-00000000000a";
 const USER: &str = "bbbbbbbb-0000-4000-8000-00000000000b";
 /// What the log says of a request refused for its age.
 const REFUSED_LATE: &str = "refused: it reached the fleet more than";
+/// What the log says of a request dropped because its client went away.
+const CLIENT_GONE: &str = placement::deadline::CLIENT_GONE;
 
 /// `future` run to its end on a runtime of its own, as a process runs it.
 fn run<F: std::future::Future>(future: F) -> F::Output {
@@ -171,6 +176,85 @@ fn postgres_ends_the_transaction_of_a_frozen_process() {
     });
     let kept = stamp(&database);
     assert_eq!(kept, Some(2), "the other node's write stands, the frozen one's does not");
+}
+
+/// How many sessions of the server wait for a lock.
+async fn waiting_for_locks(observer: &placement::Store) -> i64 {
+    let sql = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'";
+    observer.read(async |tx| tx.query_row(sql, &[], |r| r.get::<i64>(0)).await).await.expect("pg_stat_activity")
+}
+
+#[test]
+fn a_client_that_goes_away_cancels_its_claim() {
+    let pg = PgServer::start();
+    let database = pg.create_database("departed");
+    // A deadline far away: only the client's going can end the claim early.
+    let node = Node::start_with(free_port(), &database, &["--request-deadline", "60"]);
+    let base = node.url();
+    let res = send(&base, "POST", "/resource_providers", Some(&json!({"name": "departed", "uuid": PROVIDER})));
+    assert_eq!(res.status, 200, "{}", res.describe());
+    let body = json!({"resource_provider_generation": 0, "inventories": {"VCPU": {"total": 64}}});
+    let res = send(&base, "PUT", &format!("/resource_providers/{PROVIDER}/inventories"), Some(&body));
+    assert_eq!(res.status, 200, "{}", res.describe());
+
+    let (locked_tx, locked_rx) = std::sync::mpsc::channel();
+    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        run(async {
+            // Connected before the row is held (connecting creates the schema).
+            let observer = placement::Store::connect(&database).await.expect("the observer's store");
+            // Another transaction holds the provider's row: the claim, which
+            // bumps the provider's generation, waits for it.
+            let held_at = database.as_str();
+            let holder = scope.spawn(move || {
+                run(async {
+                    let store = placement::Store::connect(held_at).await.expect("the store");
+                    let store = store.with_deadline(Duration::from_secs(60));
+                    store
+                        .tx(async |tx| {
+                            let sql = "UPDATE resource_providers SET updated_at = updated_at WHERE uuid = $1";
+                            tx.execute(sql, &[PROVIDER.into()]).await?;
+                            let _ = locked_tx.send(());
+                            let _ = release_rx.recv_timeout(Duration::from_secs(60));
+                            Ok(())
+                        })
+                        .await
+                })
+            });
+            locked_rx.recv().expect("the row is held");
+            let claim = json!({"allocations": {PROVIDER: {"resources": {"VCPU": 2}}},
+                               "project_id": PROJECT, "user_id": USER, "consumer_generation": null,
+                               "consumer_type": "INSTANCE"})
+            .to_string();
+            let mut client = TcpStream::connect(("127.0.0.1", node.port)).expect("connects");
+            let request = format!(
+                "PUT /allocations/{} HTTP/1.1\r\nHost: 127.0.0.1\r\nOpenStack-API-Version: placement 1.39\r\n\
+                 Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{claim}",
+                consumer(0),
+                claim.len()
+            );
+            client.write_all(request.as_bytes()).expect("sends the claim");
+            let waiting = Instant::now();
+            while waiting_for_locks(&observer).await < 1 {
+                assert!(waiting.elapsed() < Duration::from_secs(30), "the claim never waited for the row");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            drop(client);
+            let gone = node.log.wait_for(1, Duration::from_secs(30), |line| line.contains(CLIENT_GONE));
+            assert_eq!(gone.len(), 1, "the node drops the claim: {:?}", node.log.lines());
+            release_tx.send(()).expect("the holder waits");
+            let held = holder.join().expect("the holder's thread");
+            assert!(held.is_ok(), "{:?}", held.err().map(|e| e.detail().to_owned()));
+        })
+    });
+    // The row released, the dropped claim did not land.
+    let res = send(&base, "GET", &format!("/allocations/{}", consumer(0)), None);
+    assert_eq!(res.json()["allocations"], json!({}), "{}", res.describe());
+    let res = send(&base, "GET", &format!("/resource_providers/{PROVIDER}/usages"), None);
+    assert_eq!(res.json()["usages"]["VCPU"], 0, "{}", res.describe());
+    // And the node serves on, its pool whole: a claim now succeeds.
+    let res = claim(&base, 1);
+    assert_eq!(res.status, 204, "{}", res.describe());
 }
 
 #[test]
