@@ -48,7 +48,9 @@ impl Peer {
             match self.0.ready(Interest::READABLE).await {
                 Ok(ready) if !ready.is_read_closed() => {
                     // Readable only: forget this readiness, wait for the next.
-                    let _ = self.0.try_io(Interest::READABLE, || Err::<(), _>(std::io::ErrorKind::WouldBlock.into()));
+                    let _ = self
+                        .0
+                        .try_io(Interest::READABLE, || Err::<(), _>(std::io::ErrorKind::WouldBlock.into()));
                 }
                 _ => return,
             }

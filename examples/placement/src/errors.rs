@@ -351,7 +351,7 @@ pub fn deadline_passed() -> ApiError {
 }
 
 /// 400: the client closed its connection, or shut its sending side,
-/// before the request was done ([`crate::departure`]); nothing of it was
+/// before the request was done (`src/departure.rs`); nothing of it was
 /// kept. A client gone reads nothing; one that only half-closed reads that
 /// its own close ended the request (a 4xx, as nginx counts its 499).
 pub fn client_gone() -> ApiError {

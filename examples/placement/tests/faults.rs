@@ -181,7 +181,10 @@ fn postgres_ends_the_transaction_of_a_frozen_process() {
 /// How many sessions of the server wait for a lock.
 async fn waiting_for_locks(observer: &placement::Store) -> i64 {
     let sql = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'";
-    observer.read(async |tx| tx.query_row(sql, &[], |r| r.get::<i64>(0)).await).await.expect("pg_stat_activity")
+    observer
+        .read(async |tx| tx.query_row(sql, &[], |r| r.get::<i64>(0)).await)
+        .await
+        .expect("pg_stat_activity")
 }
 
 #[test]
@@ -191,7 +194,8 @@ fn a_client_that_goes_away_cancels_its_claim() {
     // A deadline far away: only the client's going can end the claim early.
     let node = Node::start_with(free_port(), &database, &["--request-deadline", "60"]);
     let base = node.url();
-    let res = send(&base, "POST", "/resource_providers", Some(&json!({"name": "departed", "uuid": PROVIDER})));
+    let res =
+        send(&base, "POST", "/resource_providers", Some(&json!({"name": "departed", "uuid": PROVIDER})));
     assert_eq!(res.status, 200, "{}", res.describe());
     let body = json!({"resource_provider_generation": 0, "inventories": {"VCPU": {"total": 64}}});
     let res = send(&base, "PUT", &format!("/resource_providers/{PROVIDER}/inventories"), Some(&body));
