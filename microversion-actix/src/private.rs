@@ -24,7 +24,7 @@ pub use microversion_core::derive::{
     DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
 };
 pub use microversion_core::schema::{LazySchemas, json_schema_of};
-pub use microversion_core::{Deprecation, stamp_deprecation};
+pub use microversion_core::{Deprecation, stamp_deprecation, typed_client};
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};

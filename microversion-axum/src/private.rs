@@ -16,7 +16,7 @@ pub use microversion_core::schema::{
     LazySchemas, SchemaError, SchemaSource, VersionedSchemas, json_schema_of,
 };
 pub use microversion_core::{
-    Api, Deprecation, Microversion, Version, VersionRange, Violation, stamp_deprecation,
+    Api, Deprecation, Microversion, Version, VersionRange, Violation, stamp_deprecation, typed_client,
 };
 pub use serde;
 

@@ -76,6 +76,9 @@ mod routing;
 pub mod schema;
 mod stamp;
 mod timestamp;
+#[cfg(feature = "schema")]
+#[cfg_attr(docsrs, doc(cfg(feature = "schema")))]
+pub mod typed_client;
 mod version;
 pub mod violation;
 

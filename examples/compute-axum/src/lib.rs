@@ -8,7 +8,7 @@
 pub use compute_library::on_axum::{RunningServer, router, run, token_pins};
 pub use compute_library::{
     COMPUTE, CapChange, DISCONNECT_TIMEOUT, Framework, KEEP_ALIVE, MAX_CONNECTIONS, PublicUrl,
-    REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings, Store, TOKEN_HEADER, Version, api, description,
+    REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings, Store, TOKEN_HEADER, Version, api, client, description,
     on_actix, on_axum, read_cap_file, reload_cap,
 };
 

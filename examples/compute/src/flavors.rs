@@ -19,7 +19,7 @@ use crate::api::COMPUTE;
 use crate::store::{Conflict, Flavor, Store};
 
 /// The flavor resource.
-pub(crate) struct Flavors {
+pub struct Flavors {
     store: Arc<Store>,
 }
 
@@ -33,7 +33,7 @@ impl Flavors {
 /// struct for every version, each field with the versions that have it.
 #[derive(VersionedModel)]
 #[versioned(api = COMPUTE)]
-struct FlavorView {
+pub struct FlavorView {
     id: String,
     name: String,
     ram: u64,
@@ -83,7 +83,7 @@ impl FlavorView {
 /// A `GET /flavors` entry.
 #[derive(VersionedModel)]
 #[versioned(api = COMPUTE)]
-struct FlavorSummary {
+pub struct FlavorSummary {
     id: String,
     name: String,
     links: Value,
@@ -104,7 +104,7 @@ impl FlavorSummary {
 
 /// `{"flavor": {...}}`
 #[derive(VersionedModel)]
-struct OneFlavor {
+pub struct OneFlavor {
     #[versioned(nested)]
     flavor: FlavorView,
 }
@@ -117,19 +117,19 @@ impl OneFlavor {
 
 /// `{"flavors": [...]}` of `GET /flavors`.
 #[derive(VersionedModel)]
-struct FlavorList {
+pub struct FlavorList {
     #[versioned(nested)]
     flavors: Vec<FlavorSummary>,
 }
 
 /// `{"flavors": [...]}` of `GET /flavors/detail`.
 #[derive(VersionedModel)]
-struct FlavorDetails {
+pub struct FlavorDetails {
     #[versioned(nested)]
     flavors: Vec<FlavorView>,
 }
 
-#[controller(api = COMPUTE, actix, axum)]
+#[controller(api = COMPUTE, actix, axum, client)]
 impl Flavors {
     /// The query is lenient until 2.74; unknown parameters are refused from 2.75.
     #[get("/flavors")]
@@ -268,7 +268,7 @@ impl Flavors {
 }
 
 /// Extra specs of a flavor (`/flavors/{id}/os-extra_specs`), the same at every version.
-pub(crate) struct FlavorExtraSpecs {
+pub struct FlavorExtraSpecs {
     store: Arc<Store>,
 }
 
@@ -278,7 +278,7 @@ impl FlavorExtraSpecs {
     }
 }
 
-#[controller(api = COMPUTE, actix, axum)]
+#[controller(api = COMPUTE, actix, axum, client)]
 impl FlavorExtraSpecs {
     #[get("/flavors/{id}/os-extra_specs")]
     #[errors(404, 503)]

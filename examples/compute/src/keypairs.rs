@@ -10,7 +10,7 @@ use crate::web::{
 };
 use md5::Digest as _;
 use microversion_core::Version;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use ssh_key::rand_core::OsRng;
 
@@ -25,7 +25,7 @@ const V2_75: Version = Version::lit("2.75");
 const V2_92: Version = Version::lit("2.92");
 
 /// The keypair resource.
-pub(crate) struct Keypairs {
+pub struct Keypairs {
     store: Arc<Store>,
 }
 
@@ -56,7 +56,7 @@ fn owner(version: ApiVersion, query: &JsonQuery) -> Result<&str, ApiError> {
     Ok(query.values("user_id").next().filter(|user| !user.is_empty()).unwrap_or(DEFAULT_USER))
 }
 
-#[controller(api = COMPUTE, actix, axum)]
+#[controller(api = COMPUTE, actix, axum, client)]
 impl Keypairs {
     /// The query grows with the versions: `user_id` from 2.10, paging from
     /// 2.35, and nothing unknown from 2.75.
@@ -277,22 +277,28 @@ fn not_found(user: &str, name: &str) -> ApiError {
 const MAX_LIMIT: usize = 1000;
 
 /// `{"keypair": {...}}` of a create, as the version's schema (Nova's own,
-/// which the documents show and whose words the refusals use) accepted it.
-#[derive(Deserialize)]
-struct CreateBody {
-    keypair: NewKeypair,
+/// which the documents show and whose words the refusals use) accepted it,
+/// and as the typed client sends it.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct CreateBody {
+    /// The keypair.
+    pub keypair: NewKeypair,
 }
 
 /// A keypair to create: imported when it has a public key, else generated.
-#[derive(Deserialize)]
-struct NewKeypair {
-    name: String,
-    public_key: Option<String>,
-    /// From 2.2.
-    #[serde(rename = "type", default)]
-    key_type: KeyType,
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct NewKeypair {
+    /// Its name, unique per user.
+    pub name: String,
+    /// The key to import; none to have one generated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub public_key: Option<String>,
+    /// From 2.2 (not sent when `ssh`, the default of every version).
+    #[serde(rename = "type", default, skip_serializing_if = "KeyType::is_ssh")]
+    pub key_type: KeyType,
     /// From 2.10, an administrator's.
-    user_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<String>,
 }
 
 /// The `next` link of a full page: the request's `limit` (if it gave one),

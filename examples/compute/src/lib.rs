@@ -10,6 +10,7 @@
 //! microversion-example-compute-axum`).
 
 pub mod api;
+pub mod client;
 #[path = "../../common/database.rs"]
 mod database;
 mod flavors;

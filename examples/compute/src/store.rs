@@ -32,15 +32,22 @@ pub(crate) struct Flavor {
 }
 
 /// The two kinds of keypair Nova knows; `ssh` unless a body names one.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
-pub(crate) enum KeyType {
+pub enum KeyType {
+    /// An OpenSSH public key.
     #[default]
     Ssh,
+    /// An X.509 certificate.
     X509,
 }
 
 impl KeyType {
+    /// Whether it is `ssh`, the default.
+    pub fn is_ssh(&self) -> bool {
+        *self == KeyType::Ssh
+    }
+
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             KeyType::Ssh => "ssh",

@@ -27,6 +27,8 @@ pub(crate) struct Controller {
     /// `full_schema_coverage`: no version of a schema-validated variant
     /// goes unvalidated.
     pub(crate) full_schema_coverage: bool,
+    /// `client`: generate the typed client.
+    pub(crate) client: bool,
 }
 
 impl Controller {

@@ -63,6 +63,7 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
     let checks = declared_checks(&rt, &c.api, named).into_iter().chain(totals).chain(deprecations);
     let api_type_check = api_binding(&rt, &c.api);
     let introspection = controller_impl(c);
+    let client = super::client::client(c);
     quote! {
         impl #self_ty {
             #(#passthrough)*
@@ -76,6 +77,7 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
             #(#checks)*
         };
         #(#paths)*
+        #client
     }
 }
 
@@ -179,7 +181,7 @@ fn has_receiver(method: &ImplItemFn) -> bool {
     matches!(method.sig.inputs.first(), Some(FnArg::Receiver(_)))
 }
 
-fn typed_args(method: &ImplItemFn) -> Vec<&syn::PatType> {
+pub(super) fn typed_args(method: &ImplItemFn) -> Vec<&syn::PatType> {
     method
         .sig
         .inputs
@@ -195,7 +197,7 @@ fn typed_args(method: &ImplItemFn) -> Vec<&syn::PatType> {
 /// user's own where a parameter is a plain name (`id`, `body`), else `__a0`,
 /// `__a1`, ... (a pattern such as `Path(id)`, or a name the expansion keeps
 /// for itself, which all begin with `__`).
-fn argument_names(method: &ImplItemFn) -> Vec<Ident> {
+pub(super) fn argument_names(method: &ImplItemFn) -> Vec<Ident> {
     let named = |pat: &syn::Pat| match pat {
         syn::Pat::Ident(p)
             if p.by_ref.is_none() && p.subpat.is_none() && !p.ident.to_string().starts_with("__") =>

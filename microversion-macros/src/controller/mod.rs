@@ -5,6 +5,7 @@
 //! [`routes`]).
 
 mod ast;
+mod client;
 mod dispatch;
 mod expand;
 pub(crate) mod parse;

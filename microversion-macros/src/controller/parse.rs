@@ -31,10 +31,13 @@ struct ControllerArgs {
     /// Every version of a schema-validated variant must have a schema.
     #[darling(default)]
     full_schema_coverage: bool,
+    /// Generate the typed client (`FlavorsClient`).
+    #[darling(default)]
+    client: bool,
 }
 
 /// The flags of [`ControllerArgs`]: every other bare word names a facade.
-const FLAGS: [&str; 1] = ["full_schema_coverage"];
+const FLAGS: [&str; 2] = ["full_schema_coverage", "client"];
 
 /// The bare words that name facades (`axum` in `#[controller(api = A,
 /// axum)]`, `actix, axum` for both), taken out of `metas`; a word named
@@ -98,9 +101,9 @@ pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors)
         }
     }
 
-    let (api, scope, krate, full_schema_coverage) = match args {
-        Some(a) => (a.api, a.scope, a.krate, a.full_schema_coverage),
-        None => (syn::parse_quote!(__missing_api), None, None, false),
+    let (api, scope, krate, full_schema_coverage, client) = match args {
+        Some(a) => (a.api, a.scope, a.krate, a.full_schema_coverage, a.client),
+        None => (syn::parse_quote!(__missing_api), None, None, false, false),
     };
     let facades = match krate {
         Some(krate) => {
@@ -120,7 +123,16 @@ pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors)
             if facades.is_empty() { vec![default_crate()] } else { facades }
         }
     };
-    Controller { self_ty: item.self_ty, api, scope, facades, passthrough, operations, full_schema_coverage }
+    Controller {
+        self_ty: item.self_ty,
+        api,
+        scope,
+        facades,
+        passthrough,
+        operations,
+        full_schema_coverage,
+        client,
+    }
 }
 
 fn other_attrs(item: &ImplItem) -> &[Attribute] {
