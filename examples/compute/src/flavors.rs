@@ -419,9 +419,11 @@ fn new_flavor(body: &Value) -> Result<Flavor, ApiError> {
             .map_err(|_| ApiError::bad_request("Invalid input received: rxtx_factor must be a number"))?,
         _ => 1.0,
     };
+    // Nova's `flavors.create`: `if not flavorid: flavorid = generate_uuid()`,
+    // so an id of 0 (Python's falsy number) gets a UUID too.
     let id = match &body["id"] {
         Value::String(s) => s.clone(),
-        Value::Number(n) => n.to_string(),
+        Value::Number(n) if n.as_f64() != Some(0.0) => n.to_string(),
         _ => crate::keypairs::uuid4(),
     };
     let is_public = match &body["os-flavor-access:is_public"] {

@@ -116,6 +116,18 @@ async fn flavor_create_schema_by_version() {
     .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["flavor"]["id"].as_str().map(str::len), Some(36), "a generated uuid");
+    // Nova's `flavors.create`: `if not flavorid`, so 0 gets a UUID too; any
+    // other number is kept as its text.
+    for (id, name, expected) in [(json!(0), "zero-id", None), (json!(7), "seven-id", Some("7"))] {
+        let flavor = json!({"flavor": {"name": name, "ram": 1, "vcpus": 1, "disk": 0, "id": id}});
+        let (status, body) = call("2.1", "POST", "/v2.1/flavors", Some(flavor)).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let made = body["flavor"]["id"].as_str().unwrap_or_default();
+        match expected {
+            Some(expected) => assert_eq!(made, expected),
+            None => assert_eq!(made.len(), 36, "a generated uuid for id 0: {made}"),
+        }
+    }
 
     // Nova's `parameter_types._is_printable` over the Basic Multilingual
     // Plane: a control character or an emoji in a name is `InvalidName`
