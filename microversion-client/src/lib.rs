@@ -17,7 +17,7 @@
 
 use std::fmt;
 
-use microversion_core::typed_client::{Answer, Call, CallError, Transport};
+pub use microversion_core::typed_client::{Answer, AtVersion, Call, CallError, Refusal, Rendered, Transport};
 use microversion_core::{
     Api, ClientNegotiationError, ClientRequest, STANDARD_HEADER, ServerVersion, Version, VersionRange,
     choose_version, parse_discovery,

@@ -20,12 +20,65 @@ use crate::{Version, VersionRange};
 /// What a generated client sends its requests through: an HTTP client at
 /// one negotiated version.
 pub trait Transport: Sync {
+    /// The version, when it is part of the type ([`AtVersion`]): a generated
+    /// method the version lacks is then a compile error, not a
+    /// [`CallError::NotAtVersion`].
+    const FIXED: Option<Version> = None;
+
     /// The version every request is sent at.
     fn version(&self) -> Version;
 
     /// Sends `call` (with the version header) and reads the whole answer;
     /// an answer of any status is `Ok`: only a failure to exchange is an error.
     fn send(&self, call: Call) -> impl Future<Output = Result<Answer, CallError>> + Send;
+}
+
+/// A transport whose version is part of its type: `AtVersion<HttpClient, 2,
+/// 55>`. A generated method whose operation the version lacks does not
+/// compile (`cargo build`; `cargo check` stops before it), its message
+/// naming the versions that have it.
+#[derive(Clone, Debug)]
+pub struct AtVersion<T, const MAJOR: u16, const MINOR: u16>(T);
+
+impl<T: Transport, const MAJOR: u16, const MINOR: u16> AtVersion<T, MAJOR, MINOR> {
+    /// The version of the type.
+    pub const VERSION: Version = Version::new(MAJOR, MINOR);
+
+    /// `transport` as this type, if it is at [`AtVersion::VERSION`]; else
+    /// `transport` back.
+    pub fn new(transport: T) -> Result<Self, T> {
+        if transport.version() == Self::VERSION { Ok(AtVersion(transport)) } else { Err(transport) }
+    }
+
+    /// The transport.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T: Transport, const MAJOR: u16, const MINOR: u16> Transport for AtVersion<T, MAJOR, MINOR> {
+    const FIXED: Option<Version> = Some(Version::new(MAJOR, MINOR));
+
+    fn version(&self) -> Version {
+        Self::VERSION
+    }
+
+    fn send(&self, call: Call) -> impl Future<Output = Result<Answer, CallError>> + Send {
+        self.0.send(call)
+    }
+}
+
+/// Whether one of `served` holds `version`, in a constant: what a
+/// generated method asks of an [`AtVersion`] transport at compile time.
+pub const fn served_at(served: &[VersionRange], version: Version) -> bool {
+    let mut i = 0;
+    while i < served.len() {
+        if served[i].contains(version) {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// One request of a generated client.
@@ -177,54 +230,11 @@ impl<M> Rendered<M> {
     }
 }
 
-/// A path parameter as the URL carries it.
-pub trait PathSegment {
-    /// Its text, before percent-encoding.
-    fn segment(&self) -> String;
-}
-
-macro_rules! displayed_segments {
-    ($($ty:ty),*) => {$(
-        impl PathSegment for $ty {
-            fn segment(&self) -> String {
-                self.to_string()
-            }
-        }
-    )*};
-}
-
-displayed_segments!(String, &str, u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
-
-/// The parameters of a path, in the order of the template's `{name}`s:
-/// one value (`Path<String>`) or a tuple (`Path<(String, u32)>`).
-pub trait PathArgs {
-    /// Each parameter's text.
-    fn segments(&self) -> Vec<String>;
-}
-
-impl<T: PathSegment> PathArgs for T {
-    fn segments(&self) -> Vec<String> {
-        vec![self.segment()]
-    }
-}
-
-macro_rules! tuple_args {
-    ($(($($name:ident),+)),*) => {$(
-        impl<$($name: PathSegment),+> PathArgs for ($($name,)+) {
-            #[allow(non_snake_case)]
-            fn segments(&self) -> Vec<String> {
-                let ($($name,)+) = self;
-                vec![$($name.segment()),+]
-            }
-        }
-    )*};
-}
-
-tuple_args!((A), (A, B), (A, B, C), (A, B, C, D));
-
 /// `template` (`/flavors/{id}/os-extra_specs/{key}`, a `{name:regex}` as
 /// well) with its parameters replaced by `segments`, in order, each
-/// percent-encoded but for RFC 3986's unreserved characters.
+/// percent-encoded but for RFC 3986's unreserved characters. A generated
+/// method writes each parameter with its `Display` (a tuple's elements
+/// one by one).
 pub fn fill_path(template: &str, segments: &[String]) -> Result<String, CallError> {
     let mut path = String::with_capacity(template.len());
     let mut values = segments.iter();
@@ -301,7 +311,6 @@ mod tests {
             "/flavors/a%20b%2Fc/os-extra_specs/k~1"
         );
         assert_eq!(fill_path("/items/{id:\\d+}", &["7".to_owned()]).unwrap(), "/items/7");
-        assert_eq!(("x".to_owned(), 3u32).segments(), ["x", "3"]);
         assert!(matches!(fill_path("/a/{b}", &[]), Err(CallError::Encode(_))));
         assert_eq!(query_pairs(&[("name", "a b"), ("x", "&")]), "name=a+b&x=%26");
     }

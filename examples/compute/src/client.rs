@@ -20,4 +20,4 @@ pub use crate::flavors::{
 pub use crate::keypairs::{CreateBody, Keypairs, KeypairsClient, NewKeypair};
 pub use crate::store::KeyType;
 pub use microversion_client::{ConnectError, HttpClient};
-pub use microversion_core::typed_client::{CallError, Refusal, Rendered, Transport};
+pub use microversion_core::typed_client::{AtVersion, CallError, Refusal, Rendered, Transport};

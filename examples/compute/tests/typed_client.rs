@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use compute::client::{
-    CallError, ConnectError, CreateBody, FlavorExtraSpecs, Flavors, HttpClient, KeyType, Keypairs,
+    AtVersion, CallError, ConnectError, CreateBody, FlavorExtraSpecs, Flavors, HttpClient, KeyType, Keypairs,
     NewKeypair, Transport,
 };
 use compute::{COMPUTE, RunningServer, Version};
@@ -163,6 +163,28 @@ fn the_client_settles_on_the_cap_of_a_server_capped_lower() {
             client.at(Version::new(2, 3), &COMPUTE).expect("below the cap").version(),
             Version::new(2, 3)
         );
+    });
+}
+
+#[test]
+fn a_version_that_is_a_type() {
+    let server = RunningServer::start().expect("the compute example starts");
+    run(async {
+        let client =
+            HttpClient::pinned(&endpoint(&server), &COMPUTE, Version::new(2, 55)).await.expect("2.55");
+        // Only a transport at 2.55 is one of this type.
+        let other = client.at(Version::new(2, 54), &COMPUTE).expect("2.54");
+        assert!(AtVersion::<_, 2, 55>::new(other).is_err());
+        let Ok(typed) = AtVersion::<_, 2, 55>::new(client) else { panic!("the client is at 2.55") };
+        assert_eq!(typed.version(), Version::new(2, 55));
+        assert_eq!(<AtVersion<HttpClient, 2, 55> as Transport>::FIXED, Some(Version::new(2, 55)));
+        // `update` exists from 2.55: this compiles, and is served. (Below
+        // 2.55 it does not compile: tests/ui/fail/client_operation_not_at_version.rs.)
+        let updated = Flavors::client(&typed)
+            .update("1".to_owned(), &json!({"flavor": {"description": "typed"}}))
+            .await
+            .expect("updated");
+        assert_eq!(updated.json()["flavor"]["description"], "typed");
     });
 }
 

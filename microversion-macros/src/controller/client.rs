@@ -8,7 +8,8 @@
 //! (`ApiVersion`, state, the link root) is the server's, not the client's.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{GenericArgument, PathArguments, ReturnType, Type};
 
 use super::ast::{Controller, Operation, Variant};
@@ -87,14 +88,25 @@ fn request(rt: &TokenStream, variant: &Variant) -> Request {
             Some(nth) => format_ident!("arg{nth}"),
             None => name,
         };
+        // What the argument's type must be able to do is asked at the
+        // handler's type, so that a type that cannot is an error there.
+        let at = arg.ty.span();
         match carried(&arg.ty) {
             Some(Carried::Path(ty)) => {
+                // A tuple is one parameter per element, each its `Display`.
+                let segments = match &ty {
+                    Type::Tuple(tuple) => {
+                        let index = (0..tuple.elems.len()).map(syn::Index::from);
+                        quote_spanned!(at=> ::std::vec![#(::std::string::ToString::to_string(&#name.#index)),*])
+                    }
+                    _ => quote_spanned!(at=> ::std::vec![::std::string::ToString::to_string(&#name)]),
+                };
                 request.params.push(quote!(#name: #ty));
-                request.path_args = Some(quote!(#rt::typed_client::PathArgs::segments(&#name)));
+                request.path_args = Some(segments);
             }
             Some(Carried::Query(ty)) => {
                 request.params.push(quote!(#name: &#ty));
-                request.query = Some(quote!(#rt::typed_client::query_of(#name)?));
+                request.query = Some(quote_spanned!(at=> #rt::typed_client::query_of(#name)?));
             }
             Some(Carried::Pairs) => {
                 request.params.push(quote!(#name: &[(&str, &str)]));
@@ -102,7 +114,9 @@ fn request(rt: &TokenStream, variant: &Variant) -> Request {
             }
             Some(Carried::Body(ty)) => {
                 request.params.push(quote!(#name: &#ty));
-                request.body = Some(quote!(::core::option::Option::Some(#rt::typed_client::body_of(#name)?)));
+                request.body = Some(
+                    quote_spanned!(at=> ::core::option::Option::Some(#rt::typed_client::body_of(#name)?)),
+                );
             }
             None => {}
         }
@@ -154,12 +168,25 @@ fn methods(rt: &TokenStream, c: &Controller, type_name: &str, op: &Operation) ->
             let ranges = group.iter().map(|v| range_tokens(rt, served(v)));
             let shown: Vec<String> = group.iter().map(|v| served(v).to_string()).collect();
             let doc = format!("`{method} {template}`, served at {}.", shown.join(", "));
+            let not_served =
+                format!("{operation} does not exist at this client's version; it is served at {}", shown.join(", "));
+            let ranges: Vec<TokenStream> = ranges.collect();
+            // A version that is a type is checked at compile time, the
+            // error shown at the handler the operation comes from.
+            let version_check = quote_spanned! {first.method.sig.ident.span()=>
+                const {
+                    if let ::core::option::Option::Some(version) = <T as #rt::typed_client::Transport>::FIXED {
+                        ::core::assert!(#rt::typed_client::served_at(&[#(#ranges),*], version), #not_served);
+                    }
+                }
+            };
             let path_args = path_args.unwrap_or_else(|| quote!(::std::vec::Vec::new()));
             let query = query.unwrap_or_else(|| quote!(::std::string::String::new()));
             let body = body.unwrap_or_else(|| quote!(::core::option::Option::None));
             quote! {
                 #[doc = #doc]
                 pub async fn #name(&self, #(#params),*) -> ::core::result::Result<#rt::typed_client::Rendered<#model>, #rt::typed_client::CallError> {
+                    #version_check
                     let call = #rt::typed_client::Call {
                         operation: #operation,
                         method: #method,
