@@ -2,7 +2,8 @@
 //! (docs/20-typed-clients.md): [`HttpClient`] reads a service's version
 //! document, settles on the highest version both the service and this
 //! build's declaration serve (or the one asked for), and sends every
-//! request with that version in `OpenStack-API-Version`, through reqwest.
+//! request with that version in `OpenStack-API-Version` (and in the API's
+//! legacy headers, when it declares any), through reqwest.
 //!
 //! ```no_run
 //! use microversion_client::HttpClient;
@@ -29,6 +30,7 @@ pub struct HttpClient {
     http: reqwest::Client,
     endpoint: String,
     service: &'static str,
+    legacy_headers: &'static [&'static str],
     version: Version,
     server: ServerVersion,
 }
@@ -98,7 +100,8 @@ impl HttpClient {
             .ok_or_else(|| ConnectError::Discovery(format!("the endpoint lists no {id}")))?;
         let ours = VersionRange::between(api.min(), api.max());
         let version = choose_version(ours, request, &server).map_err(ConnectError::Negotiation)?;
-        Ok(HttpClient { http, endpoint, service: api.service_type(), version, server })
+        let (service, legacy_headers) = (api.service_type(), api.legacy_headers());
+        Ok(HttpClient { http, endpoint, service, legacy_headers, version, server })
     }
 
     /// The version every request is sent at.
@@ -139,6 +142,11 @@ impl Transport for HttpClient {
             .request(method, url)
             .header(STANDARD_HEADER, format!("{} {}", self.service, self.version))
             .header("Accept", "application/json");
+        // A server older than the standard header reads its own (Nova's
+        // `X-OpenStack-Nova-API-Version`), as novaclient sends both.
+        for legacy in self.legacy_headers {
+            request = request.header(*legacy, self.version.to_string());
+        }
         if let Some(body) = call.body {
             request = request.header("Content-Type", "application/json").body(body);
         }
