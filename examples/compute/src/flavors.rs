@@ -13,6 +13,7 @@ use crate::web::{
     ApiError, Json, JsonQuery, Origin, Path, Response, StatusCode, Versioned, VersionedModel, controller,
     empty_response, json_response,
 };
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::api::COMPUTE;
@@ -31,29 +32,57 @@ impl Flavors {
 
 /// A flavor as `GET /flavors/{id}` and `/flavors/detail` show it: one
 /// struct for every version, each field with the versions that have it.
-#[derive(VersionedModel)]
+/// The typed client decodes it at any version (`Rendered::decode`): a field
+/// a version lacks reads as its default.
+#[derive(VersionedModel, Clone, Debug, Deserialize)]
 #[versioned(api = COMPUTE)]
 pub struct FlavorView {
-    id: String,
-    name: String,
-    ram: u64,
-    vcpus: u64,
-    disk: u64,
+    /// The flavor id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Memory, MiB.
+    pub ram: u64,
+    /// Virtual CPUs.
+    pub vcpus: u64,
+    /// Root disk, GiB.
+    pub disk: u64,
+    /// Ephemeral disk, GiB.
     #[versioned(rename = "OS-FLV-EXT-DATA:ephemeral")]
-    ephemeral: u64,
+    #[serde(rename = "OS-FLV-EXT-DATA:ephemeral")]
+    pub ephemeral: u64,
+    /// Always false here.
     #[versioned(rename = "OS-FLV-DISABLED:disabled")]
-    disabled: bool,
+    #[serde(rename = "OS-FLV-DISABLED:disabled")]
+    pub disabled: bool,
+    /// Whether every project sees it.
     #[versioned(rename = "os-flavor-access:is_public")]
-    is_public: bool,
-    rxtx_factor: f64,
-    /// No swap was `""` until 2.74, and is 0 from 2.75.
+    #[serde(rename = "os-flavor-access:is_public")]
+    pub is_public: bool,
+    /// The network bandwidth factor.
+    pub rxtx_factor: f64,
+    /// Swap, MiB. No swap was `""` until 2.74, and is 0 from 2.75.
     #[versioned(render(until = "2.74", with = swap_before_2_75))]
-    swap: u64,
-    links: Value,
+    #[serde(deserialize_with = "swap_of_any_version")]
+    pub swap: u64,
+    /// The `self` and `bookmark` links.
+    pub links: Value,
+    /// From 2.55.
     #[versioned(since = "2.55")]
-    description: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    /// From 2.61.
     #[versioned(since = "2.61", default)]
-    extra_specs: BTreeMap<String, String>,
+    #[serde(default)]
+    pub extra_specs: BTreeMap<String, String>,
+}
+
+/// Swap as any version writes it: `""` for none until 2.74, a number.
+fn swap_of_any_version<'de, D: serde::Deserializer<'de>>(swap: D) -> Result<u64, D::Error> {
+    match Value::deserialize(swap)? {
+        Value::String(none) if none.is_empty() => Ok(0),
+        other => u64::deserialize(other).map_err(serde::de::Error::custom),
+    }
 }
 
 fn swap_before_2_75(swap: &u64) -> Value {
@@ -81,14 +110,19 @@ impl FlavorView {
 }
 
 /// A `GET /flavors` entry.
-#[derive(VersionedModel)]
+#[derive(VersionedModel, Clone, Debug, Deserialize)]
 #[versioned(api = COMPUTE)]
 pub struct FlavorSummary {
-    id: String,
-    name: String,
-    links: Value,
+    /// The flavor id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// The `self` and `bookmark` links.
+    pub links: Value,
+    /// From 2.55.
     #[versioned(since = "2.55")]
-    description: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
 }
 
 impl FlavorSummary {
@@ -103,10 +137,11 @@ impl FlavorSummary {
 }
 
 /// `{"flavor": {...}}`
-#[derive(VersionedModel)]
+#[derive(VersionedModel, Clone, Debug, Deserialize)]
 pub struct OneFlavor {
+    /// The flavor.
     #[versioned(nested)]
-    flavor: FlavorView,
+    pub flavor: FlavorView,
 }
 
 impl OneFlavor {
@@ -116,17 +151,19 @@ impl OneFlavor {
 }
 
 /// `{"flavors": [...]}` of `GET /flavors`.
-#[derive(VersionedModel)]
+#[derive(VersionedModel, Clone, Debug, Deserialize)]
 pub struct FlavorList {
+    /// A page of flavors.
     #[versioned(nested)]
-    flavors: Vec<FlavorSummary>,
+    pub flavors: Vec<FlavorSummary>,
 }
 
 /// `{"flavors": [...]}` of `GET /flavors/detail`.
-#[derive(VersionedModel)]
+#[derive(VersionedModel, Clone, Debug, Deserialize)]
 pub struct FlavorDetails {
+    /// A page of flavors.
     #[versioned(nested)]
-    flavors: Vec<FlavorView>,
+    pub flavors: Vec<FlavorView>,
 }
 
 #[controller(api = COMPUTE, actix, axum, client)]

@@ -66,6 +66,13 @@ fn every_released_version_through_the_typed_client() {
             let has = |field: &str| flavor.get(field).is_some();
             assert_eq!(has("description"), version >= Version::new(2, 55), "{version}: {flavor}");
             assert_eq!(has("extra_specs"), version >= Version::new(2, 61), "{version}: {flavor}");
+            // Decoded into the model at every version: `swap` is `""` until
+            // 2.74 and 0 after, the same 0 in the model.
+            let decoded = shown.decode().unwrap_or_else(|e| panic!("{version}: {e}")).flavor;
+            assert_eq!((decoded.id.as_str(), decoded.swap), ("1", 0), "{version}");
+            assert_eq!(flavor["swap"], if version >= Version::new(2, 75) { json!(0) } else { json!("") });
+            let listed = list.decode().unwrap_or_else(|e| panic!("{version}: {e}"));
+            assert!(listed.flavors.iter().any(|f| f.id == "1"), "{version}");
 
             // An operation the version lacks is refused before anything is sent.
             let before = counting.sent();
