@@ -161,74 +161,26 @@ impl From<Settings> for VersionNegotiation {
     }
 }
 
-/// What a [`ClientDefault`] answers: the client's version, `None` for the
-/// API's default, or the error the request is answered with, in the API's
-/// format (a store that cannot be read is a 503, not a silent change of
-/// version).
-pub type ClientChoice = Result<Option<Version>, ApiError>;
-
-type Choose = dyn Fn(&HeaderMap) -> Pin<Box<dyn Future<Output = ClientChoice> + Send>> + Send + Sync;
-
-/// The hook that chooses the version of a request naming none, from the
-/// request headers it names (a token, an account), as Stripe pins each
-/// account to a version: the axum twin of the actix layer's
-/// `ClientDefault` (docs/reference.md §3.6).
-///
-/// ```
-/// use microversion_axum::{Version, middleware::ClientDefault};
-///
-/// let pins = ClientDefault::new(&["X-Account"], |headers| {
-///     let pinned = headers.get("X-Account").is_some_and(|v| v == "old-account");
-///     async move { Ok(pinned.then(|| Version::lit("2.1"))) }
-/// });
-/// assert_eq!(pins.vary(), "X-Account");
-/// ```
-#[derive(Clone)]
-pub struct ClientDefault {
-    reads: Vec<HeaderName>,
-    vary: String,
-    choose: Arc<Choose>,
-}
-
-impl std::fmt::Debug for ClientDefault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ClientDefault").field("reads", &self.reads).finish_non_exhaustive()
-    }
-}
-
-impl ClientDefault {
-    /// A hook reading the request headers `names`; the future `choose`
-    /// returns may wait on I/O and must not keep the headers.
+microversion_core::facade_client_default! {
+    /// The hook that chooses the version of a request naming none, from the
+    /// request headers it names (a token, an account), as Stripe pins each
+    /// account to a version: the axum twin of the actix layer's
+    /// `ClientDefault` (docs/reference.md §3.6).
     ///
-    /// # Panics
+    /// ```
+    /// use microversion_axum::{Version, middleware::ClientDefault};
     ///
-    /// If one of `names` is not a valid header name (it could not be named
-    /// in `Vary`): a mistake in the deployment, found at start-up, as on
-    /// actix.
-    pub fn new<F, Fut>(names: &[&'static str], choose: F) -> ClientDefault
-    where
-        F: Fn(&HeaderMap) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = ClientChoice> + Send + 'static,
-    {
-        let reads = microversion_core::read_header_names("ClientDefault", names);
-        let vary = names.join(", ");
-        ClientDefault { reads, vary, choose: Arc::new(move |headers| Box::pin(choose(headers))) }
-    }
-
-    /// The request headers the hook reads.
-    pub fn reads(&self) -> &[HeaderName] {
-        &self.reads
-    }
-
-    /// The names of the headers read, as a `Vary` value.
-    pub fn vary(&self) -> &str {
-        &self.vary
-    }
-
-    /// Asks the hook for the version of a request with `headers`.
-    pub(crate) fn choose(&self, headers: &HeaderMap) -> Pin<Box<dyn Future<Output = ClientChoice> + Send>> {
-        (self.choose)(headers)
-    }
+    /// let pins = ClientDefault::new(&["X-Account"], |headers| {
+    ///     let pinned = headers.get("X-Account").is_some_and(|v| v == "old-account");
+    ///     async move { Ok(pinned.then(|| Version::lit("2.1"))) }
+    /// });
+    /// assert_eq!(pins.vary(), "X-Account");
+    /// ```
+    pub struct ClientDefault;
+    headers = HeaderMap;
+    names = HeaderName;
+    future = Pin<Box<dyn Future<Output = ClientChoice> + Send>>;
+    bounds = [+ Send];
 }
 
 impl<S> tower_layer::Layer<S> for VersionNegotiation {

@@ -639,6 +639,83 @@ macro_rules! facade_discovery {
     };
 }
 
+/// Declares `pub struct ClientDefault` and `pub type ClientChoice` in the
+/// calling facade, with the attributes and docs given before the struct:
+/// the hook that chooses the version of a request naming none
+/// (docs/reference.md §3.6), over the facade's `HeaderMap` and
+/// `HeaderName`. `future` is the boxed future the hook returns, and
+/// `bounds` what the hook's future must be beyond `'static` (`Send` where
+/// the facade's server moves requests between threads). Not for services:
+/// a facade's `middleware` module calls it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! facade_client_default {
+    (
+        $(#[$meta:meta])* pub struct ClientDefault;
+        headers = $headers:ty; names = $name:ty; future = $future:ty; bounds = [$($bound:tt)*];
+    ) => {
+        /// What a [`ClientDefault`] answers: the client's version, `None` for
+        /// the API's default, or the error the request is answered with, in
+        /// the API's format (a store that cannot be read is a 503, not a
+        /// silent change of version).
+        pub type ClientChoice = ::core::result::Result<::core::option::Option<$crate::Version>, ApiError>;
+
+        $(#[$meta])*
+        #[derive(Clone)]
+        pub struct ClientDefault {
+            reads: ::std::vec::Vec<$name>,
+            vary: ::std::string::String,
+            choose: ::std::sync::Arc<dyn Fn(&$headers) -> $future + Send + Sync>,
+        }
+
+        impl ::core::fmt::Debug for ClientDefault {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct("ClientDefault").field("reads", &self.reads).finish_non_exhaustive()
+            }
+        }
+
+        impl ClientDefault {
+            /// A hook reading the request headers `names`, given the
+            /// request's headers (the same closure serves on every facade).
+            /// `choose` runs on the worker that serves the request; the
+            /// future it returns may wait on I/O (a database) and must not
+            /// keep the headers.
+            ///
+            /// # Panics
+            ///
+            /// If one of `names` is not a valid header name (it could not be
+            /// named in `Vary`): a mistake in the deployment, found at start-up.
+            pub fn new<F, Fut>(names: &[&'static str], choose: F) -> ClientDefault
+            where
+                F: Fn(&$headers) -> Fut + Send + Sync + 'static,
+                Fut: ::core::future::Future<Output = ClientChoice> $($bound)* + 'static,
+            {
+                let reads = $crate::read_header_names("ClientDefault", names);
+                let vary = names.join(", ");
+                let choose = ::std::sync::Arc::new(move |headers: &$headers| -> $future {
+                    ::std::boxed::Box::pin(choose(headers))
+                });
+                ClientDefault { reads, vary, choose }
+            }
+
+            /// The request headers the hook reads.
+            pub fn reads(&self) -> &[$name] {
+                &self.reads
+            }
+
+            /// The names of [`ClientDefault::reads`] as a `Vary` value.
+            pub fn vary(&self) -> &str {
+                &self.vary
+            }
+
+            /// Asks the hook for the version of a request with `headers`.
+            pub(crate) fn choose(&self, headers: &$headers) -> $future {
+                (self.choose)(headers)
+            }
+        }
+    };
+}
+
 /// Declares `pub struct ApiVersion` in the calling facade, with the
 /// attributes and docs given before it: the negotiated version, compared
 /// with versions, shown as one, and turned into one for versioned helpers.
