@@ -19,197 +19,103 @@ use futures_util::future::LocalBoxFuture;
 pub use crate::client_default::{ClientChoice, ClientDefault};
 pub use crate::response_validation::ResponseValidation;
 
-use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer};
+use crate::format::ErrorRenderer;
 use crate::header::ActixHeaders;
 use crate::{
     Api, ApiError, Version,
-    lifecycle::RetireError,
-    version::{CapError, Negotiated, VersionCap, VersionSource},
+    version::{Negotiated, VersionCap, VersionSource},
 };
 use microversion_core::{Stamp, observe};
 
 /// Response headers that carry a request id an error body can repeat.
 const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-request-id"];
 
-/// The microversion middleware: wrap the scope of a versioned API with it.
-///
-/// For each request it negotiates the version from the headers (docs/reference.md §2)
-/// and then:
-/// - answers **400** itself for a malformed version and **406** for one
-///   outside the served range; both bodies name the served minimum and
-///   maximum, and both carry them in the minimum/maximum headers (a client
-///   that sent garbage learns the range as well as one that asked too high);
-/// - otherwise stores the [`Negotiated`] version in the
-///   request extensions (read it with [`ApiVersion`](crate::ApiVersion)) and calls the handler;
-/// - adds `OpenStack-API-Version: <service> <version>`, each legacy header
-///   with `<version>`, and `Vary` naming them to **every** response of its
-///   scope: handler errors, extractor failures, 404 and 405 of the router,
-///   500s. `Vary` is appended to a `Vary` the handler set. 400 and 406 carry
-///   `Vary` but no version headers, since no version was negotiated, and
-///   `Cache-Control: no-store`: a shared cache compares header values, not
-///   versions, and one that takes an empty legacy header for an absent one
-///   (nginx does) would otherwise answer later requests with a stored 400;
-/// - renders every error of its scope in the configured [`ErrorFormat`]
-///   (API-SIG errors by default): an [`ApiError`] is re-rendered with the
-///   service type in its code, and any other error response that carries an
-///   actix error or has an empty body, and is not JSON already (actix's own
-///   `JsonPayloadError`, `PathError`, `QueryPayloadError`, the router's empty
-///   404 and 405), becomes a JSON error of the same status. A response a
-///   handler built by hand with a body of its own is left as it is.
-///   A 5xx that is not an [`ApiError`] shows a generic message; its cause is logged.
-///
-/// An `Err` returned by an inner middleware is rendered the same way and
-/// passed on as an error whose response is the rendered one.
-///
-/// Wrap the API's scope, not the whole app: discovery
-/// ([`Discovery`](crate::Discovery)) ignores version headers, so it must
-/// stay outside. All header values are rendered once, when the app is built.
-///
-/// ```
-/// use actix_web::{web, App, HttpResponse};
-/// use microversion_actix::{Api, Microversion, Version, VersionNegotiation, error::NovaFaults};
-///
-/// const API: Api = Api::new("compute", &[
-///     Microversion::new("2.1", "Initial version."),
-///     Microversion::new("2.2", "Keypairs gain a type."),
-/// ]);
-///
-/// let middleware = VersionNegotiation::new(API)
-///     .with_error_format(NovaFaults::default())
-///     .capped_at(Version::lit("2.1"))
-///     .expect("2.1 is declared");
-/// let app = App::new().service(
-///     web::scope("/v2.1").wrap(middleware).route("/servers", web::get().to(HttpResponse::Ok)),
-/// );
-/// # drop(app);
-/// ```
-///
-/// A version declared deprecated ([`Api::with_deprecation`]) is answered with
-/// `Deprecation`, `Sunset` and `Link` headers, rendered when the app is
-/// built (docs/reference.md §13.2). The served maximum is read per request
-/// from a [`VersionCap`] that can change while serving
-/// ([`VersionNegotiation::with_version_cap`], §13.4).
-///
-/// With the `metrics` feature, every request is counted through the
-/// [`metrics`](https://docs.rs/metrics) facade as
-/// `microversion_requests_total{service, version, chosen_by, outcome}`
-/// (§13.5); with the `tracing` feature, each request runs in a
-/// `microversion` span whose `api_version` field is the negotiated version.
-#[derive(Clone, Debug)]
-pub struct VersionNegotiation {
-    api: Api,
-    cap: VersionCap,
-    errors: ErrorRenderer,
-    client_default: Option<ClientDefault>,
+microversion_core::facade_negotiation! {
+    /// The microversion middleware: wrap the scope of a versioned API with it.
+    ///
+    /// For each request it negotiates the version from the headers (docs/reference.md §2)
+    /// and then:
+    /// - answers **400** itself for a malformed version and **406** for one
+    ///   outside the served range; both bodies name the served minimum and
+    ///   maximum, and both carry them in the minimum/maximum headers (a client
+    ///   that sent garbage learns the range as well as one that asked too high);
+    /// - otherwise stores the [`Negotiated`] version in the
+    ///   request extensions (read it with [`ApiVersion`](crate::ApiVersion)) and calls the handler;
+    /// - adds `OpenStack-API-Version: <service> <version>`, each legacy header
+    ///   with `<version>`, and `Vary` naming them to **every** response of its
+    ///   scope: handler errors, extractor failures, 404 and 405 of the router,
+    ///   500s. `Vary` is appended to a `Vary` the handler set. 400 and 406 carry
+    ///   `Vary` but no version headers, since no version was negotiated, and
+    ///   `Cache-Control: no-store`: a shared cache compares header values, not
+    ///   versions, and one that takes an empty legacy header for an absent one
+    ///   (nginx does) would otherwise answer later requests with a stored 400;
+    /// - renders every error of its scope in the configured [`ErrorFormat`]
+    ///   (API-SIG errors by default): an [`ApiError`] is re-rendered with the
+    ///   service type in its code, and any other error response that carries an
+    ///   actix error or has an empty body, and is not JSON already (actix's own
+    ///   `JsonPayloadError`, `PathError`, `QueryPayloadError`, the router's empty
+    ///   404 and 405), becomes a JSON error of the same status. A response a
+    ///   handler built by hand with a body of its own is left as it is.
+    ///   A 5xx that is not an [`ApiError`] shows a generic message; its cause is logged.
+    ///
+    /// An `Err` returned by an inner middleware is rendered the same way and
+    /// passed on as an error whose response is the rendered one.
+    ///
+    /// Wrap the API's scope, not the whole app: discovery
+    /// ([`Discovery`](crate::Discovery)) ignores version headers, so it must
+    /// stay outside. All header values are rendered once, when the app is built.
+    ///
+    /// ```
+    /// use actix_web::{web, App, HttpResponse};
+    /// use microversion_actix::{Api, Microversion, Version, VersionNegotiation, error::NovaFaults};
+    ///
+    /// const API: Api = Api::new("compute", &[
+    ///     Microversion::new("2.1", "Initial version."),
+    ///     Microversion::new("2.2", "Keypairs gain a type."),
+    /// ]);
+    ///
+    /// let middleware = VersionNegotiation::new(API)
+    ///     .with_error_format(NovaFaults::default())
+    ///     .capped_at(Version::lit("2.1"))
+    ///     .expect("2.1 is declared");
+    /// let app = App::new().service(
+    ///     web::scope("/v2.1").wrap(middleware).route("/servers", web::get().to(HttpResponse::Ok)),
+    /// );
+    /// # drop(app);
+    /// ```
+    ///
+    /// A version declared deprecated ([`Api::with_deprecation`]) is answered with
+    /// `Deprecation`, `Sunset` and `Link` headers, rendered when the app is
+    /// built (docs/reference.md §13.2). The served maximum is read per request
+    /// from a [`VersionCap`] that can change while serving
+    /// ([`VersionNegotiation::with_version_cap`], §13.4).
+    ///
+    /// With the `metrics` feature, every request is counted through the
+    /// [`metrics`](https://docs.rs/metrics) facade as
+    /// `microversion_requests_total{service, version, chosen_by, outcome}`
+    /// (§13.5); with the `tracing` feature, each request runs in a
+    /// `microversion` span whose `api_version` field is the negotiated version.
+    pub struct VersionNegotiation;
+    names = HeaderName;
 }
 
 impl VersionNegotiation {
-    /// The middleware for `api`, with API-SIG error bodies and the default
-    /// minimum/maximum header names ([`MIN_VERSION_HEADER`](crate::header::MIN_VERSION_HEADER),
-    /// [`MAX_VERSION_HEADER`](crate::header::MAX_VERSION_HEADER)). A deployer cap set
-    /// with [`Api::capped_at`] is honoured.
-    pub fn new(api: Api) -> VersionNegotiation {
-        VersionNegotiation {
-            api,
-            cap: VersionCap::new(&api),
-            errors: ErrorRenderer::new(ApiSigErrors).with_service(api.service_type()),
-            client_default: None,
-        }
-    }
-
-    /// Asks `client_default` for the version of each request that names
-    /// none (docs/reference.md §3.6): a version pinned to the client's token
-    /// or account instead of the API's default. Every response of the scope
-    /// names the headers it reads in `Vary`; metrics count its requests
-    /// under `chosen_by="client"`.
-    pub fn with_client_default(mut self, client_default: ClientDefault) -> VersionNegotiation {
-        self.client_default = Some(client_default);
-        self
-    }
-
-    /// Renders errors with `format` instead of the API-SIG errors format.
-    pub fn with_error_format(mut self, format: impl ErrorFormat) -> VersionNegotiation {
-        let (min, max) = self.errors.min_max_headers();
-        self.errors = ErrorRenderer::new(format)
-            .with_service(self.api.service_type())
-            .with_min_max_headers(min.clone(), max.clone());
-        self
-    }
-
-    /// Names the headers that carry the served minimum and maximum on 400
-    /// and 406 (Ironic uses `X-OpenStack-Ironic-API-Minimum-Version`, ...).
-    pub fn with_min_max_headers(mut self, min: HeaderName, max: HeaderName) -> VersionNegotiation {
-        self.errors = self.errors.with_min_max_headers(min, max);
-        self
-    }
-
     /// How the errors of this scope are rendered; use it for errors of the
     /// API answered outside the scope (a service-wide default 404).
-    pub fn error_renderer(&self) -> &ErrorRenderer {
-        &self.errors
+    pub fn error_renderer(&self) -> ErrorRenderer {
+        let renderer =
+            ErrorRenderer::shared(std::sync::Arc::clone(&self.format)).with_service(self.api.service_type());
+        match &self.min_max {
+            Some((min, max)) => renderer.with_min_max_headers(min.clone(), max.clone()),
+            None => renderer,
+        }
     }
 
     /// A route answering a JSON 404 in this scope's error format, for a path
     /// outside every scope: `App::new().default_service(middleware.default_service())`
     /// (see [`ErrorRenderer::default_service`]).
     pub fn default_service(&self) -> actix_web::Route {
-        self.errors.default_service()
-    }
-
-    /// Lowers the served maximum (see [`Api::capped_at`]); a fixed cap,
-    /// with a handle of its own. Use [`VersionNegotiation::with_version_cap`] for
-    /// one that changes while serving.
-    pub fn capped_at(mut self, cap: Version) -> Result<VersionNegotiation, CapError> {
-        self.api = self.api.capped_at(cap)?;
-        self.cap = VersionCap::new(&self.api);
-        Ok(self)
-    }
-
-    /// Retires the versions below `below` (see [`Api::retire_below`]): they
-    /// answer 406 naming their sunset; the cap handle starts anew. Give
-    /// discovery the same declaration, or share [`VersionNegotiation::version_cap`].
-    pub fn retire_below(mut self, below: Version) -> Result<VersionNegotiation, RetireError> {
-        self.api = self.api.retire_below(below)?;
-        self.cap = VersionCap::new(&self.api);
-        Ok(self)
-    }
-
-    /// Reads the served maximum from `cap`, a handle shared with
-    /// [`Discovery::with_version_cap`](crate::Discovery::with_version_cap)
-    /// and changed while serving; its declaration
-    /// ([`VersionCap::declaration`]) is the one served.
-    ///
-    /// ```
-    /// use microversion_actix::{
-    ///     Api, Discovery, Microversion, Version, VersionNegotiation, version::VersionCap,
-    /// };
-    ///
-    /// const API: Api = Api::new("compute", &[
-    ///     Microversion::new("2.1", "Initial version."),
-    ///     Microversion::new("2.2", "Keypairs gain a type."),
-    /// ]);
-    /// let cap = VersionCap::new(&API.capped_at(Version::lit("2.1")).unwrap());
-    /// let middleware = VersionNegotiation::new(API).with_version_cap(cap.clone());
-    /// let discovery = Discovery::new(&[API]).with_version_cap(cap.clone());
-    /// // Later, from a signal handler or an admin endpoint:
-    /// cap.set(Version::lit("2.2")).expect("a declared version");
-    /// assert_eq!(middleware.version_cap().get(), Version::lit("2.2"));
-    /// # drop(discovery);
-    /// ```
-    pub fn with_version_cap(mut self, cap: VersionCap) -> VersionNegotiation {
-        self.api = *cap.declaration();
-        self.cap = cap;
-        self
-    }
-
-    /// The handle of the served maximum, to share or to change.
-    pub fn version_cap(&self) -> &VersionCap {
-        &self.cap
-    }
-
-    /// The declaration served, with the cap in force now.
-    pub fn api(&self) -> Api {
-        self.cap.api()
+        self.error_renderer().default_service()
     }
 }
 
@@ -389,7 +295,7 @@ impl State {
         State {
             api: config.api,
             cap: config.cap.clone(),
-            errors: config.errors.clone(),
+            errors: config.error_renderer(),
             stamp: Stamp::new(config.api, more_vary),
             client_default: config.client_default.clone(),
         }

@@ -21,143 +21,55 @@ use crate::header::AxumHeaders;
 use crate::model::{NEGOTIATED, Unrendered};
 pub use crate::response_validation::ResponseValidation;
 use microversion_core::{
-    Api, ApiSigErrors, CapError, ErrorFormat, MAX_VERSION_HEADER, MIN_VERSION_HEADER, Negotiated,
-    NegotiationError, RetireError, Stamp, Version, VersionCap, VersionSource,
+    MAX_VERSION_HEADER, MIN_VERSION_HEADER, Negotiated, NegotiationError, Stamp, Version, VersionSource,
 };
 use tokio::task::futures::TaskLocalFuture;
 
-/// Negotiates the version of every request it wraps, as the actix
-/// middleware `VersionNegotiation` does (docs/reference.md §2, §3):
-///
-/// - a malformed version answers 400 and an unserved one 406, in the API's
-///   error format (API-SIG errors unless [`VersionNegotiation::with_error_format`]
-///   says otherwise), with the served range in the body and in
-///   `OpenStack-API-Minimum-Version` / `-Maximum-Version`, and
-///   `Cache-Control: no-store`;
-/// - otherwise the [`Negotiated`] version goes into the request's
-///   extensions (read it with [`ApiVersion`](crate::ApiVersion)) and the
-///   answer gains `OpenStack-API-Version`, the legacy headers, a
-///   deprecated version's `Deprecation`/`Sunset`/`Link`, and `Vary`.
-///
-/// ```
-/// use axum::{Router, routing::get};
-/// use microversion_axum::{Api, ApiVersion, Microversion, VersionNegotiation};
-///
-/// const COMPUTE: Api = Api::new("compute", &[
-///     Microversion::new("2.1", "Initial version."),
-///     Microversion::new("2.2", "Keypairs gain a type."),
-/// ]);
-///
-/// async fn show(version: ApiVersion) -> String {
-///     version.version().to_string()
-/// }
-///
-/// let app: Router = Router::new()
-///     .route("/v2.1/servers", get(show))
-///     .layer(VersionNegotiation::new(COMPUTE));
-/// ```
-#[derive(Clone)]
-pub struct VersionNegotiation {
-    state: Arc<State>,
-}
-
-impl std::fmt::Debug for VersionNegotiation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("VersionNegotiation").field("api", &self.state.settings.api).finish_non_exhaustive()
-    }
+microversion_core::facade_negotiation! {
+    /// Negotiates the version of every request it wraps, as the actix
+    /// middleware `VersionNegotiation` does (docs/reference.md §2, §3):
+    ///
+    /// - a malformed version answers 400 and an unserved one 406, in the API's
+    ///   error format (API-SIG errors unless [`VersionNegotiation::with_error_format`]
+    ///   says otherwise), with the served range in the body and in
+    ///   `OpenStack-API-Minimum-Version` / `-Maximum-Version`, and
+    ///   `Cache-Control: no-store`;
+    /// - otherwise the [`Negotiated`] version goes into the request's
+    ///   extensions (read it with [`ApiVersion`](crate::ApiVersion)) and the
+    ///   answer gains `OpenStack-API-Version`, the legacy headers, a
+    ///   deprecated version's `Deprecation`/`Sunset`/`Link`, and `Vary`.
+    ///
+    /// ```
+    /// use axum::{Router, routing::get};
+    /// use microversion_axum::{Api, ApiVersion, Microversion, VersionNegotiation};
+    ///
+    /// const COMPUTE: Api = Api::new("compute", &[
+    ///     Microversion::new("2.1", "Initial version."),
+    ///     Microversion::new("2.2", "Keypairs gain a type."),
+    /// ]);
+    ///
+    /// async fn show(version: ApiVersion) -> String {
+    ///     version.version().to_string()
+    /// }
+    ///
+    /// let app: Router = Router::new()
+    ///     .route("/v2.1/servers", get(show))
+    ///     .layer(VersionNegotiation::new(COMPUTE));
+    /// ```
+    pub struct VersionNegotiation;
+    names = HeaderName;
 }
 
 impl VersionNegotiation {
-    /// The layer for `api`, with API-SIG error bodies and the default
-    /// minimum/maximum header names; a cap set with [`Api::capped_at`] is
-    /// honoured.
-    pub fn new(api: Api) -> VersionNegotiation {
-        VersionNegotiation::from(Settings {
-            api,
-            cap: VersionCap::new(&api),
-            format: Arc::new(ApiSigErrors),
-            min_max: None,
-            client_default: None,
-        })
-    }
-
-    /// Renders errors with `format` instead of the API-SIG errors format
-    /// ([`NovaFaults`](crate::error::NovaFaults) for Nova's faults).
-    pub fn with_error_format(self, format: impl ErrorFormat) -> VersionNegotiation {
-        self.changed(|settings| settings.format = Arc::new(format))
-    }
-
-    /// Names the headers that carry the served minimum and maximum on 400
-    /// and 406 (Ironic uses `X-OpenStack-Ironic-API-Minimum-Version`, ...).
-    pub fn with_min_max_headers(self, min: HeaderName, max: HeaderName) -> VersionNegotiation {
-        self.changed(|settings| settings.min_max = Some((min, max)))
-    }
-
-    /// Lowers the served maximum (see [`Api::capped_at`]); a fixed cap,
-    /// with a handle of its own. Use [`VersionNegotiation::with_version_cap`]
-    /// for one that changes while serving.
-    pub fn capped_at(self, cap: Version) -> Result<VersionNegotiation, CapError> {
-        let api = self.state.settings.api.capped_at(cap)?;
-        Ok(self.changed(|settings| (settings.api, settings.cap) = (api, VersionCap::new(&api))))
-    }
-
-    /// Retires the versions below `below` (see [`Api::retire_below`]): they
-    /// answer 406 naming their sunset; the cap handle starts anew. Give
-    /// discovery the same declaration, or share [`VersionNegotiation::version_cap`].
-    pub fn retire_below(self, below: Version) -> Result<VersionNegotiation, RetireError> {
-        let api = self.state.settings.api.retire_below(below)?;
-        Ok(self.changed(|settings| (settings.api, settings.cap) = (api, VersionCap::new(&api))))
-    }
-
-    /// Reads the served maximum from `cap`, a handle shared with
-    /// [`Discovery::with_version_cap`](crate::Discovery::with_version_cap)
-    /// and changed while serving (docs/reference.md §13.4); its declaration
-    /// ([`VersionCap::declaration`]) is the one served.
-    pub fn with_version_cap(self, cap: VersionCap) -> VersionNegotiation {
-        self.changed(|settings| (settings.api, settings.cap) = (*cap.declaration(), cap))
-    }
-
-    /// Asks `client_default` for the version of each request that names
-    /// none (docs/reference.md §3.6): a version pinned to the client's
-    /// token or account instead of the API's default. Every answer names
-    /// the headers it reads in `Vary`.
-    pub fn with_client_default(self, client_default: ClientDefault) -> VersionNegotiation {
-        self.changed(|settings| settings.client_default = Some(client_default))
-    }
-
-    /// The handle of the served maximum, to share or to change.
-    pub fn version_cap(&self) -> &VersionCap {
-        &self.state.settings.cap
-    }
-
-    /// The declaration served, with the cap in force now.
-    pub fn api(&self) -> Api {
-        self.state.settings.cap.api()
-    }
-
     /// A service answering a JSON 404 in this layer's error format, for a
     /// path outside every route: `router.fallback_service(layer.default_service())`
     /// (axum's own 404 has an empty body).
     pub fn default_service(&self) -> axum::routing::MethodRouter {
-        let state = Arc::clone(&self.state);
+        let state = Arc::new(State::new(self));
         axum::routing::any(move || {
             let res = state.render(&ApiError::not_found("The resource could not be found."));
             std::future::ready(res)
         })
-    }
-
-    /// The layer with `change` made to its settings, its answers rendered anew.
-    fn changed(self, change: impl FnOnce(&mut Settings)) -> VersionNegotiation {
-        let mut settings = self.state.settings.clone();
-        change(&mut settings);
-        VersionNegotiation::from(settings)
-    }
-}
-
-impl From<Settings> for VersionNegotiation {
-    fn from(settings: Settings) -> VersionNegotiation {
-        let stamp = Stamp::new(settings.api, settings.client_default.as_ref().map(ClientDefault::vary));
-        VersionNegotiation { state: Arc::new(State { settings, stamp }) }
     }
 }
 
@@ -187,7 +99,7 @@ impl<S> tower_layer::Layer<S> for VersionNegotiation {
     type Service = VersionNegotiationService<S>;
 
     fn layer(&self, inner: S) -> VersionNegotiationService<S> {
-        VersionNegotiationService { inner, state: Arc::clone(&self.state) }
+        VersionNegotiationService { inner, state: Arc::new(State::new(self)) }
     }
 }
 
@@ -344,24 +256,18 @@ where
     }
 }
 
-/// What the layer was built with.
-#[derive(Clone)]
-struct Settings {
-    api: Api,
-    cap: VersionCap,
-    format: Arc<dyn ErrorFormat>,
-    /// The names of the served range's headers, when not the standard ones.
-    min_max: Option<(HeaderName, HeaderName)>,
-    client_default: Option<ClientDefault>,
-}
-
-/// Everything an answer needs, rendered once per layer.
+/// Everything an answer needs, rendered once per wrapped service.
 struct State {
-    settings: Settings,
+    settings: VersionNegotiation,
     stamp: Stamp<AxumHeaders>,
 }
 
 impl State {
+    fn new(settings: &VersionNegotiation) -> State {
+        let stamp = Stamp::new(settings.api, settings.client_default.as_ref().map(ClientDefault::vary));
+        State { settings: settings.clone(), stamp }
+    }
+
     /// `error` in the layer's format, its served range under the layer's
     /// header names.
     fn render(&self, error: &ApiError) -> Response {

@@ -63,8 +63,7 @@ async fn the_documents_are_served_alike() {
     };
     let renderer = microversion_actix::VersionNegotiation::new(API)
         .with_error_format(NovaFaults::default())
-        .error_renderer()
-        .clone();
+        .error_renderer();
     let actix = actix_test::init_service(
         actix_web::App::new().service(ActixService::new(description()).with_error_renderer(renderer)),
     )

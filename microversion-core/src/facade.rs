@@ -716,6 +716,122 @@ macro_rules! facade_client_default {
     };
 }
 
+/// Declares `pub struct VersionNegotiation` in the calling facade, with the
+/// attributes and docs given before it: the negotiation's settings and
+/// their builders (docs/reference.md §2, §3, §3.6, §13.4), over the
+/// facade's `HeaderName` and `ClientDefault`. The facade makes it its
+/// framework's middleware or layer, rendering what it answers from these
+/// settings when it wraps a service. Not for services: a facade's
+/// `middleware` module calls it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! facade_negotiation {
+    ($(#[$meta:meta])* pub struct VersionNegotiation; names = $name:ty;) => {
+        $(#[$meta])*
+        #[derive(Clone)]
+        pub struct VersionNegotiation {
+            /// The declaration served (its cap, its retirement).
+            api: $crate::Api,
+            /// The served maximum, read per request.
+            cap: $crate::VersionCap,
+            format: ::std::sync::Arc<dyn $crate::ErrorFormat>,
+            /// The names of the served range's headers, when not the standard ones.
+            min_max: ::core::option::Option<($name, $name)>,
+            client_default: ::core::option::Option<ClientDefault>,
+        }
+
+        impl ::core::fmt::Debug for VersionNegotiation {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct("VersionNegotiation")
+                    .field("api", &self.api.service_type())
+                    .field("cap", &self.cap.get())
+                    .field("min_max", &self.min_max)
+                    .field("client_default", &self.client_default)
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl VersionNegotiation {
+            /// The negotiation of `api`, with API-SIG error bodies and the
+            /// standard minimum/maximum header names; a deployer cap set with
+            /// [`Api::capped_at`]($crate::Api::capped_at) is honoured.
+            pub fn new(api: $crate::Api) -> VersionNegotiation {
+                VersionNegotiation {
+                    api,
+                    cap: $crate::VersionCap::new(&api),
+                    format: ::std::sync::Arc::new($crate::ApiSigErrors),
+                    min_max: ::core::option::Option::None,
+                    client_default: ::core::option::Option::None,
+                }
+            }
+
+            /// Asks `client_default` for the version of each request that names
+            /// none (docs/reference.md §3.6): a version pinned to the client's
+            /// token or account instead of the API's default. Every answer names
+            /// the headers it reads in `Vary`; metrics count its requests under
+            /// `chosen_by="client"`.
+            pub fn with_client_default(mut self, client_default: ClientDefault) -> VersionNegotiation {
+                self.client_default = ::core::option::Option::Some(client_default);
+                self
+            }
+
+            /// Renders errors with `format` instead of the API-SIG errors
+            /// format ([`NovaFaults`](crate::error::NovaFaults) for Nova's faults).
+            pub fn with_error_format(mut self, format: impl $crate::ErrorFormat) -> VersionNegotiation {
+                self.format = ::std::sync::Arc::new(format);
+                self
+            }
+
+            /// Names the headers that carry the served minimum and maximum on
+            /// 400 and 406 (Ironic uses `X-OpenStack-Ironic-API-Minimum-Version`, ...).
+            pub fn with_min_max_headers(mut self, min: $name, max: $name) -> VersionNegotiation {
+                self.min_max = ::core::option::Option::Some((min, max));
+                self
+            }
+
+            /// Lowers the served maximum (see [`Api::capped_at`]($crate::Api::capped_at));
+            /// a fixed cap, with a handle of its own. Use
+            /// [`VersionNegotiation::with_version_cap`] for one that changes while serving.
+            pub fn capped_at(mut self, cap: $crate::Version) -> ::core::result::Result<VersionNegotiation, $crate::CapError> {
+                self.api = self.api.capped_at(cap)?;
+                self.cap = $crate::VersionCap::new(&self.api);
+                ::core::result::Result::Ok(self)
+            }
+
+            /// Retires the versions below `below` (see
+            /// [`Api::retire_below`]($crate::Api::retire_below)): they answer 406
+            /// naming their sunset; the cap handle starts anew. Give discovery the
+            /// same declaration, or share [`VersionNegotiation::version_cap`].
+            pub fn retire_below(mut self, below: $crate::Version) -> ::core::result::Result<VersionNegotiation, $crate::RetireError> {
+                self.api = self.api.retire_below(below)?;
+                self.cap = $crate::VersionCap::new(&self.api);
+                ::core::result::Result::Ok(self)
+            }
+
+            /// Reads the served maximum from `cap`, a handle shared with
+            /// [`Discovery::with_version_cap`](crate::Discovery::with_version_cap)
+            /// and changed while serving (docs/reference.md §13.4); its
+            /// declaration ([`VersionCap::declaration`]($crate::VersionCap::declaration))
+            /// is the one served.
+            pub fn with_version_cap(mut self, cap: $crate::VersionCap) -> VersionNegotiation {
+                self.api = *cap.declaration();
+                self.cap = cap;
+                self
+            }
+
+            /// The handle of the served maximum, to share or to change.
+            pub fn version_cap(&self) -> &$crate::VersionCap {
+                &self.cap
+            }
+
+            /// The declaration served, with the cap in force now.
+            pub fn api(&self) -> $crate::Api {
+                self.cap.api()
+            }
+        }
+    };
+}
+
 /// Declares `pub struct ApiVersion` in the calling facade, with the
 /// attributes and docs given before it: the negotiated version, compared
 /// with versions, shown as one, and turned into one for versioned helpers.

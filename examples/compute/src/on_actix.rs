@@ -55,7 +55,7 @@ pub fn routes_with(
         let not_found = microversions.default_service();
         let documents = OpenApiService::new(description(api))
             .with_reference()
-            .with_error_renderer(microversions.error_renderer().clone());
+            .with_error_renderer(microversions.error_renderer());
         cfg.service(discovery)
             .service(documents)
             .service(
