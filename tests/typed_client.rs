@@ -3,7 +3,8 @@
 //! scope and route templates filled (a tuple of parameters, a pattern
 //! parameter, a regex segment, characters to encode), query strings from a
 //! type and from pairs, JSON bodies, the methods of an operation whose
-//! variants differ, and the answers read back (a body, none, text).
+//! variants differ, and the answers read back (a body, none, text); the
+//! same client from a controller of the axum facade alone.
 
 use std::sync::Mutex;
 
@@ -51,6 +52,18 @@ impl Shelves {
     #[api_version("2.3")]
     async fn create(&self, shelf: Path<String>, body: Json<NewItem>) -> Reply {
         Reply::json(StatusCode::CREATED, &json!({"shelf": *shelf, "name": body.name}))
+    }
+}
+
+/// The same client from a controller of the axum facade alone.
+struct Lamps;
+
+#[controller(api = API, axum, client)]
+impl Lamps {
+    #[put("/lamps/{id}")]
+    #[api_version("2.2")]
+    async fn switch(&self, id: Path<u32>, body: Json<Value>) -> Json<Value> {
+        Json(json!({"id": *id, "on": body["on"]}))
     }
 }
 
@@ -146,4 +159,16 @@ fn an_operation_from_a_later_version_is_refused_before_sending() {
     let refused = run(Shelves::client(&recorder).create("top".to_owned(), &NewItem { name: "x".into() }));
     assert!(matches!(refused, Err(CallError::NotAtVersion { .. })), "{refused:?}");
     assert!(recorder.calls().is_empty());
+}
+
+#[test]
+fn a_controller_of_the_axum_facade_has_the_same_client() {
+    let recorder = Recorder::at("2.2", vec![(200, r#"{"id": 3, "on": true}"#)]);
+    let switched = run(Lamps::client(&recorder).switch(3, &json!({"on": true}))).expect("switched");
+    assert_eq!(switched.json()["on"], true);
+    let calls = recorder.calls();
+    assert_eq!((calls[0].method, calls[0].path.as_str()), ("PUT", "/lamps/3"));
+    assert_eq!(calls[0].body.as_deref(), Some(br#"{"on":true}"#.as_slice()));
+    let older = Recorder::at("2.1", vec![]);
+    assert!(matches!(run(Lamps::client(&older).switch(3, &json!({}))), Err(CallError::NotAtVersion { .. })));
 }
