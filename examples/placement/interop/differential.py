@@ -571,11 +571,19 @@ def normalise(doc, known):
         doc = MISSING_TRAITS.sub(lambda m: "No such trait " + ", ".join(sorted(m.group(1).split(", "))), doc)
         return UUID.sub(lambda m: m.group(0) if m.group(0) in known else "<server-id>", doc)
     if isinstance(doc, dict):
+        pairs = [(normalise(key, known), normalise(value, known)) for key, value in doc.items()
+                 if key != "request_id"]
+        # Several keys the server picked (two providers created without a
+        # uuid) normalise alike: numbered in the order of their values, so
+        # that neither hides the other whatever order the server lists them.
         out = {}
-        for key, value in doc.items():
-            if key == "request_id":
-                continue
-            out[normalise(key, known)] = normalise(value, known)
+        for key in dict.fromkeys(k for k, _ in pairs):
+            values = sorted((v for k, v in pairs if k == key), key=lambda v: json.dumps(v, sort_keys=True))
+            if len(values) == 1:
+                out[key] = values[0]
+            else:
+                for n, value in enumerate(values, 1):
+                    out[f"{key}#{n}"] = value
         for key in ("resource_providers", "resource_classes", "traits", "aggregates",
                     "allocation_requests", "links", "errors"):
             if isinstance(out.get(key), list):
