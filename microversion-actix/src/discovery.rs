@@ -85,16 +85,16 @@ impl Discovery {
         built: Result<(T, Vec<&str>), ApiError>,
         url_vary: Option<&str>,
     ) -> HttpResponse {
-        let (body, mut vary) = match built {
-            Ok(built) => built,
-            Err(err) => return self.render(&err),
-        };
-        vary.extend(url_vary);
-        let mut res = HttpResponse::Ok();
-        if !vary.is_empty() {
-            res.insert_header((header::VARY, vary.join(", ")));
+        match Discovery::document_text(built, url_vary) {
+            Ok((text, vary)) => {
+                let mut res = HttpResponse::Ok();
+                if !vary.is_empty() {
+                    res.insert_header((header::VARY, vary));
+                }
+                res.content_type("application/json").body(text)
+            }
+            Err(err) => self.render(&err),
         }
-        res.json(body)
     }
 
     async fn list(&self, req: &HttpRequest) -> HttpResponse {

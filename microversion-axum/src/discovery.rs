@@ -75,16 +75,14 @@ impl Discovery {
         built: Result<(T, Vec<&str>), ApiError>,
         url_vary: Option<&str>,
     ) -> Response {
-        let (body, mut vary) = match built {
-            Ok(built) => built,
+        let (text, vary) = match Discovery::document_text(built, url_vary) {
+            Ok(answer) => answer,
             Err(err) => return self.render(&err),
         };
-        vary.extend(url_vary);
-        let text = serde_json::to_string(&body).unwrap_or_else(|_| "{}".to_owned());
         let mut res = Response::new(Body::from(text));
         res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        if let Ok(value) = HeaderValue::try_from(vary.join(", "))
-            && !vary.is_empty()
+        if let Ok(value) = HeaderValue::try_from(vary)
+            && !value.is_empty()
         {
             res.headers_mut().insert(header::VARY, value);
         }

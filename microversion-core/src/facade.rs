@@ -613,6 +613,19 @@ macro_rules! facade_discovery {
                 ::core::result::Result::Ok((single, vary))
             }
 
+            /// A document's JSON text and the `Vary` value naming the
+            /// headers it was built from (empty for none), or the error
+            /// of a client default's hook.
+            fn document_text<T: ::serde::Serialize>(
+                built: ::core::result::Result<(T, ::std::vec::Vec<&str>), ApiError>,
+                url_vary: ::core::option::Option<&str>,
+            ) -> ::core::result::Result<(::std::string::String, ::std::string::String), ApiError> {
+                let (body, mut vary) = built?;
+                vary.extend(url_vary);
+                let text = ::serde_json::to_string(&body).unwrap_or_else(|_| "{}".to_owned());
+                ::core::result::Result::Ok((text, vary.join(", ")))
+            }
+
             /// The 404 of a version id no API declares.
             fn unknown(&self, id: &str) -> ApiError {
                 let known: ::std::vec::Vec<::std::string::String> =
