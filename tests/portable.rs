@@ -7,7 +7,9 @@
 //! in the API's format, and the answers at versions no variant serves.
 //! Request bodies typed by `schemars` (`#[schema(json_schema = T)]`) are
 //! validated by their type's schema at the negotiated version and
-//! described by it in the OpenAPI documents.
+//! described by it in the OpenAPI documents; query strings typed the same
+//! way (`#[schema(query_json_schema = T)]`) are read by their type's types
+//! (integers, booleans, a repeated key as a list) and validated by it.
 
 use actix_web::App;
 use axum::Router;
@@ -58,6 +60,28 @@ struct Page {
     limit: Option<u32>,
 }
 
+/// The flavor list's query at 2.1 to 2.4: a minimum of memory and tags,
+/// each tag its own `tag=` key.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct FlavorQuery {
+    #[schemars(range(min = 1))]
+    min_ram: Option<u32>,
+    #[serde(default)]
+    tag: Vec<String>,
+}
+
+/// From 2.5 it may also ask for public flavors only.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct FlavorQueryV2_5 {
+    #[schemars(range(min = 1))]
+    min_ram: Option<u32>,
+    #[serde(default)]
+    tag: Vec<String>,
+    public: Option<bool>,
+}
+
 fn rename_schema() -> Value {
     json!({
         "type": "object",
@@ -97,6 +121,24 @@ impl Servers {
                 host: Some(format!("h{:?}", page.limit)),
             })),
         }
+    }
+
+    #[get("/flavors")]
+    #[api_version("2.1", "2.4")]
+    #[schema(query_json_schema = FlavorQuery)]
+    async fn flavors(&self, query: Query<FlavorQuery>) -> Reply {
+        Reply::json(StatusCode::OK, &json!({"min_ram": query.min_ram, "tags": query.tag}))
+    }
+
+    #[get("/flavors")]
+    #[api_version("2.5")]
+    #[schema(query_json_schema = FlavorQueryV2_5)]
+    async fn flavors(&self, query: Query<FlavorQueryV2_5>, all: JsonQuery) -> Reply {
+        let Query(FlavorQueryV2_5 { min_ram, tag, public }) = query;
+        Reply::json(
+            StatusCode::OK,
+            &json!({"min_ram": min_ram, "tags": tag, "public": public, "query": all.0}),
+        )
     }
 
     #[put("/servers/{id}")]
@@ -166,6 +208,12 @@ struct Answer {
 }
 
 const CASES: &[Case] = &[
+    ("GET", "/v2.1/flavors?min_ram=512&tag=a&tag=b%20c", "2.4", None),
+    ("GET", "/v2.1/flavors?min_ram=512&tag=a&public=true", "2.5", None),
+    ("GET", "/v2.1/flavors?public=true", "2.4", None),
+    ("GET", "/v2.1/flavors?min_ram=0", "2.5", None),
+    ("GET", "/v2.1/flavors?min_ram=lots", "2.5", None),
+    ("GET", "/v2.1/flavors?min_ram=1&min_ram=2", "2.5", None),
     ("GET", "/v2.1/servers", "2.1", None),
     ("GET", "/v2.1/servers?name=a&name=b", "2.7", None),
     ("GET", "/v2.1/servers?flavor=x", "2.1", None),
@@ -320,6 +368,62 @@ async fn typed_bodies_are_validated_by_their_types_schema_at_each_version() {
     assert!(
         refused["errors"][0]["detail"].as_str().unwrap_or_default().contains("'name' is a required property")
     );
+}
+
+#[actix_web::test]
+async fn typed_queries_are_read_and_validated_by_their_types_schema_at_each_version() {
+    let answer = async |case: Case| {
+        let answer = on_axum(&case).await;
+        (answer.status, serde_json::from_slice::<Value>(&answer.body).unwrap_or(Value::Null))
+    };
+    let (status, read) = answer(("GET", "/v2.1/flavors?min_ram=512&tag=a&tag=b%20c", "2.4", None)).await;
+    assert_eq!((status, read), (200, json!({"min_ram": 512, "tags": ["a", "b c"]})));
+    let (status, read) = answer(("GET", "/v2.1/flavors?public=false&tag=x", "2.5", None)).await;
+    assert_eq!(status, 200, "{read}");
+    assert_eq!(
+        (&read["min_ram"], &read["tags"], &read["public"]),
+        (&Value::Null, &json!(["x"]), &json!(false))
+    );
+    assert_eq!(read["query"], json!({"public": false, "tag": ["x"]}), "JsonQuery holds what was validated");
+    let refusal = async |query: &'static str, version: &'static str| {
+        let (status, body) = answer(("GET", query, version, None)).await;
+        assert_eq!(status, 400, "{query} at {version}: {body}");
+        body["errors"][0]["detail"].as_str().unwrap_or_default().to_owned()
+    };
+    let detail = refusal("/v2.1/flavors?public=true", "2.4").await;
+    assert!(detail.contains("Additional properties are not allowed ('public' was unexpected)"), "{detail}");
+    let detail = refusal("/v2.1/flavors?min_ram=0", "2.5").await;
+    assert!(detail.contains("min_ram") && detail.contains("less than the minimum of 1"), "{detail}");
+    let detail = refusal("/v2.1/flavors?min_ram=lots", "2.5").await;
+    assert!(detail.contains("'lots' is not of type"), "{detail}");
+    let detail = refusal("/v2.1/flavors?public=yes", "2.5").await;
+    assert!(detail.contains("'yes' is not of type"), "{detail}");
+    let detail = refusal("/v2.1/flavors?min_ram=1&min_ram=2", "2.5").await;
+    assert!(detail.contains("min_ram"), "a key given twice for one value: {detail}");
+}
+
+#[test]
+fn typed_queries_are_described_as_parameters_of_their_types() {
+    use microversion_axum::openapi::ApiDescription;
+    let description = ApiDescription::new(API).with_prefix("").controller::<Servers>();
+    let parameters = |version: &str| {
+        let document = description.document(microversion_axum::Version::lit(version));
+        let parameters = document["paths"]["/v2.1/flavors"]["get"]["parameters"].as_array().cloned();
+        let parameters = parameters.unwrap_or_default().into_iter();
+        parameters
+            .filter(|p| p["in"] == "query")
+            .map(|p| (p["name"].as_str().unwrap().to_owned(), p))
+            .collect::<Vec<_>>()
+    };
+    let at_2_4 = parameters("2.4");
+    let names: Vec<&str> = at_2_4.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["min_ram", "tag"]);
+    assert_eq!(at_2_4[0].1["schema"]["minimum"], 1);
+    assert!(at_2_4[0].1["schema"]["type"].to_string().contains("integer"), "{}", at_2_4[0].1);
+    assert_eq!(at_2_4[1].1["schema"]["type"], "array");
+    assert_eq!((&at_2_4[1].1["style"], &at_2_4[1].1["explode"]), (&json!("form"), &json!(true)));
+    let names: Vec<String> = parameters("2.5").into_iter().map(|(name, _)| name).collect();
+    assert_eq!(names, ["min_ram", "public", "tag"], "2.5 adds public");
 }
 
 #[test]

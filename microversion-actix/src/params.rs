@@ -29,7 +29,9 @@ microversion_core::facade_params! {
     /// The query string read into `T` (`?limit=10&marker=abc`), one value
     /// per key; a query string that does not read as `T` answers 400
     /// `bad-request` in the API's format. [`JsonQuery`] keeps every value
-    /// of a key, as Nova's validators see them.
+    /// of a key, as Nova's validators see them. Under a
+    /// `#[schema(query_json_schema = T)]`, `T` is read from what that schema
+    /// validated: repeated keys fill a `Vec`.
     ///
     /// ```
     /// use microversion_actix::params::Query;
@@ -59,7 +61,9 @@ impl<T: DeserializeOwned> FromRequest for Query<T> {
     type Future = Ready<Result<Query<T>, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(microversion_core::read_query(req.query_string()).map(Query).map_err(ApiError::bad_request))
+        let read =
+            microversion_core::read_query(req.query_string(), req.extensions().get::<ValidatedQuery>());
+        ready(read.map(Query).map_err(ApiError::bad_request))
     }
 }
 
@@ -69,7 +73,7 @@ impl FromRequest for JsonQuery {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let validated = req.extensions_mut().remove::<ValidatedQuery>();
-        let value = validated.map_or_else(|| query_to_json(req.query_string()), |ValidatedQuery(v)| v);
+        let value = validated.map_or_else(|| query_to_json(req.query_string()), |validated| validated.value);
         ready(Ok(JsonQuery(value)))
     }
 }

@@ -199,8 +199,8 @@ impl OperationInput {
     /// is left in the request for the variant's [`JsonQuery`](crate::JsonQuery).
     pub fn validate_query(&mut self, schemas: &LazySchemas) -> Result<(), Error> {
         let Some(set) = schemas.at(self.version).map_err(ApiError::from)? else { return Ok(()) };
-        let query = set.validate_query(self.version, self.request.query_string()).map_err(ApiError::from)?;
-        self.request.extensions_mut().insert(ValidatedQuery(query));
+        let value = set.validate_query(self.version, self.request.query_string()).map_err(ApiError::from)?;
+        self.request.extensions_mut().insert(ValidatedQuery { value, typed: set.reads_typed_query() });
         Ok(())
     }
 

@@ -129,7 +129,7 @@ impl<S: Send + Sync> FromRequestParts<S> for JsonQuery {
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<JsonQuery, std::convert::Infallible> {
         Ok(JsonQuery(match parts.extensions.remove::<ValidatedQuery>() {
-            Some(ValidatedQuery(value)) => value,
+            Some(validated) => validated.value,
             None => query_to_json(parts.uri.query().unwrap_or_default()),
         }))
     }

@@ -5,6 +5,7 @@
 use axum::extract::FromRequestParts;
 use axum::response::{IntoResponse, Response};
 use http::request::Parts;
+use microversion_core::body::ValidatedQuery;
 use serde::de::DeserializeOwned;
 
 use crate::ApiError;
@@ -26,7 +27,9 @@ microversion_core::facade_params! {
     /// The query string read into `T` (`?limit=10&marker=abc`), one value
     /// per key; a query string that does not read as `T` answers 400
     /// `bad-request` in the API's format. [`JsonQuery`](crate::JsonQuery)
-    /// keeps every value of a key, as Nova's validators see them.
+    /// keeps every value of a key, as Nova's validators see them. Under a
+    /// `#[schema(query_json_schema = T)]`, `T` is read from what that schema
+    /// validated: repeated keys fill a `Vec`.
     ///
     /// ```
     /// use microversion_axum::params::Query;
@@ -57,7 +60,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Query<T>, Response> {
         let query = parts.uri.query().unwrap_or_default();
-        microversion_core::read_query(query)
+        microversion_core::read_query(query, parts.extensions.get::<ValidatedQuery>())
             .map(Query)
             .map_err(|detail| ApiError::bad_request(detail).into_response())
     }

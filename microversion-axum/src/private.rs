@@ -221,8 +221,8 @@ impl OperationInput {
     /// [`JsonQuery`](crate::JsonQuery).
     pub fn validate_query(&mut self, schemas: &LazySchemas) -> Result<(), ApiError> {
         let Some(set) = schemas.at(self.version)? else { return Ok(()) };
-        let query = set.validate_query(self.version, self.request.uri.query().unwrap_or_default())?;
-        self.request.extensions.insert(ValidatedQuery(query));
+        let value = set.validate_query(self.version, self.request.uri.query().unwrap_or_default())?;
+        self.request.extensions.insert(ValidatedQuery { value, typed: set.reads_typed_query() });
         Ok(())
     }
 

@@ -22,10 +22,18 @@ pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 pub struct ParsedJson(pub Value);
 
 /// In a request's extensions: the query object a `#[schema(query = ...)]`
-/// validated, which `JsonQuery` takes instead of reading the query again.
+/// or `#[schema(query_json_schema = T)]` validated, which `JsonQuery` takes
+/// instead of reading the query again, and `Query<T>` reads a typed one from.
 #[doc(hidden)]
 #[derive(Clone, Debug, PartialEq)]
-pub struct ValidatedQuery(pub Value);
+pub struct ValidatedQuery {
+    /// The object the schema validated.
+    pub value: Value,
+    /// Read by the types of a `JsonSchema` type's schema
+    /// ([`VersionedSchemas::typed_query`](crate::schema::VersionedSchemas::typed_query)),
+    /// not in Nova's form of lists of strings.
+    pub typed: bool,
+}
 
 /// In a request's extensions: the body was validated by the derived schema
 /// of this model type at the request's version (a `#[schema(model = T)]`),

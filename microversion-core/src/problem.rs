@@ -289,10 +289,22 @@ pub fn bodiless_error_detail(status: u16) -> Option<&'static str> {
 /// nothing more from it than that no such resource exists.
 pub const PATH_REFUSED_DETAIL: &str = "The resource could not be found.";
 
-/// A query string read into `T`, one value per key, by one reader for
-/// every framework (`serde_urlencoded`), so that a refusal's detail is the
-/// same whichever answers: the detail of its 400 when it does not read.
+/// A query string read into `T` by one reader for every framework, so that
+/// a refusal's detail is the same whichever answers: the detail of its 400
+/// when it does not read. A query a typed schema validated
+/// (`#[schema(query_json_schema = T)]`) is read from the object it
+/// validated, its values already integers, booleans and lists; any other
+/// one value per key, by `serde_urlencoded`.
 #[cfg(feature = "schema")]
-pub fn read_query<T: serde::de::DeserializeOwned>(query: &str) -> Result<T, String> {
-    serde_urlencoded::from_str(query).map_err(|cause| format!("Invalid query string: {cause}."))
+pub fn read_query<T: serde::de::DeserializeOwned>(
+    query: &str,
+    validated: Option<&crate::body::ValidatedQuery>,
+) -> Result<T, String> {
+    match validated {
+        Some(validated) if validated.typed => {
+            T::deserialize(&validated.value).map_err(|cause| cause.to_string())
+        }
+        _ => serde_urlencoded::from_str(query).map_err(|cause| cause.to_string()),
+    }
+    .map_err(|cause| format!("Invalid query string: {cause}."))
 }

@@ -268,6 +268,8 @@ fn cut(message: String) -> String {
 #[derive(Debug, Default)]
 pub struct VersionedSchemas {
     schemas: Vec<Schema>,
+    /// Query strings are read by each schema's types ([`Self::typed_query`]).
+    typed_query: bool,
 }
 
 impl VersionedSchemas {
@@ -301,7 +303,22 @@ impl VersionedSchemas {
         }
         // Disjoint ranges ordered by their start: `schema_for` is a binary search.
         schemas.sort_by_key(|s| s.range.min());
-        Ok(VersionedSchemas { schemas })
+        Ok(VersionedSchemas { schemas, typed_query: false })
+    }
+
+    /// The same schemas, reading a query string by their types, as a
+    /// `schemars::JsonSchema` type describes a query
+    /// (`#[schema(query_json_schema = T)]`): a key whose property is an
+    /// array gets the list of its values, any other key its value; a value
+    /// becomes the integer, number or boolean its property asks for, unless
+    /// the property admits a string (see [`typed_query_to_json`]).
+    pub fn typed_query(self) -> VersionedSchemas {
+        VersionedSchemas { typed_query: true, ..self }
+    }
+
+    /// Whether [`Self::validate_query`] reads by the schemas' types.
+    pub fn reads_typed_query(&self) -> bool {
+        self.typed_query
     }
 
     /// The schema validating `version`, if any.
@@ -328,7 +345,8 @@ impl VersionedSchemas {
     /// Validates a query string at `version` the way Nova does: the query
     /// becomes an object mapping each key to the list of its values (all
     /// strings, see [`query_to_json`]), which the schema validates. Returns
-    /// that object so the handler reads the query only once.
+    /// that object so the handler reads the query only once. Schemas made
+    /// [`typed_query`](Self::typed_query) read it by their types instead.
     ///
     /// ```
     /// use microversion_core::{
@@ -349,10 +367,12 @@ impl VersionedSchemas {
     /// assert!(schemas.validate_query(Version::lit("2.1"), "sort=name").is_err());
     /// ```
     pub fn validate_query(&self, version: Version, query: &str) -> Result<Value, InvalidInput> {
-        let value = query_to_json(query);
-        if let Some(schema) = self.schema_for(version) {
-            schema.check(&value, Input::Query)?;
-        }
+        let Some(schema) = self.schema_for(version) else { return Ok(query_to_json(query)) };
+        let value = match self.typed_query {
+            true => typed_query_to_json(query, &schema.document),
+            false => query_to_json(query),
+        };
+        schema.check(&value, Input::Query)?;
         Ok(value)
     }
 }
@@ -376,6 +396,93 @@ pub fn query_to_json(query: &str) -> Value {
         }
     }
     Value::Object(map)
+}
+
+/// A query string read by the types of the schema of the object it
+/// describes (a `schemars::JsonSchema` type's): a key whose property is an
+/// array gets the list of its values, any other key its value (a key given
+/// twice gets both, which the schema then refuses). A value stays a string
+/// where its property admits one; else it becomes the integer, number or
+/// boolean (`true`, `false`) the property asks for, when it reads as one,
+/// and stays a string that the schema refuses when it does not.
+///
+/// ```
+/// use microversion_core::schema::typed_query_to_json;
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {
+///     "limit": {"type": ["integer", "null"], "minimum": 0},
+///     "tag": {"type": "array", "items": {"type": "string"}},
+///     "all": {"type": "boolean"},
+///     "name": {"type": "string"},
+/// }});
+/// assert_eq!(
+///     typed_query_to_json("limit=10&tag=a&tag=b&all=true&name=7", &schema),
+///     json!({"limit": 10, "tag": ["a", "b"], "all": true, "name": "7"}),
+/// );
+/// assert_eq!(typed_query_to_json("limit=ten&limit=1", &schema), json!({"limit": ["ten", 1]}));
+/// ```
+pub fn typed_query_to_json(query: &str, schema: &Value) -> Value {
+    let mut map = Map::new();
+    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
+        let property = &schema["properties"][key.as_ref()];
+        let (value, listed) = match types_of(property).contains(&"array") {
+            true => (typed_query_value(&property["items"], value.into_owned()), true),
+            false => (typed_query_value(property, value.into_owned()), false),
+        };
+        match map.entry(key.into_owned()) {
+            serde_json::map::Entry::Vacant(entry) => {
+                entry.insert(if listed { Value::Array(vec![value]) } else { value });
+            }
+            serde_json::map::Entry::Occupied(mut entry) => match entry.get_mut() {
+                Value::Array(values) => values.push(value),
+                first => *first = Value::Array(vec![first.take(), value]),
+            },
+        }
+    }
+    Value::Object(map)
+}
+
+/// One query value as its property's types ask (see [`typed_query_to_json`]).
+fn typed_query_value(property: &Value, text: String) -> Value {
+    let types = types_of(property);
+    let asks = |name| types.contains(&name);
+    if types.is_empty() || asks("string") {
+        return Value::String(text);
+    }
+    if asks("integer") {
+        if let Ok(integer) = text.parse::<i64>() {
+            return integer.into();
+        }
+        if let Ok(integer) = text.parse::<u64>() {
+            return integer.into();
+        }
+    }
+    if asks("number")
+        && let Some(number) = text.parse::<f64>().ok().and_then(serde_json::Number::from_f64)
+    {
+        return Value::Number(number);
+    }
+    match text.as_str() {
+        "true" | "false" if asks("boolean") => Value::Bool(text == "true"),
+        _ => Value::String(text),
+    }
+}
+
+/// The types a schema names, in its `type` or its alternatives' (`anyOf`,
+/// `oneOf`, as `schemars` writes an `Option` of a type of its own).
+fn types_of(schema: &Value) -> Vec<&str> {
+    let mut types: Vec<&str> = match &schema["type"] {
+        Value::String(name) => vec![name.as_str()],
+        Value::Array(names) => names.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    for alternatives in [&schema["anyOf"], &schema["oneOf"]] {
+        for alternative in alternatives.as_array().into_iter().flatten() {
+            types.extend(types_of(alternative));
+        }
+    }
+    types
 }
 
 /// The JSON Schema of a type that derives `schemars::JsonSchema`, as

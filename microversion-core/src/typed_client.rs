@@ -14,6 +14,7 @@ use std::marker::PhantomData;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use crate::{Version, VersionRange};
 
@@ -257,9 +258,44 @@ pub fn fill_path(template: &str, segments: &[String]) -> Result<String, CallErro
     Ok(path)
 }
 
-/// A query string of a `Query<T>` argument.
+/// A query string of a `Query<T>` argument, as the server's `Query<T>`
+/// reads it: a field per key, a list as its key repeated, `None` left out.
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// struct Page { limit: Option<u32>, tag: Vec<&'static str>, marker: Option<String> }
+///
+/// let query = microversion_core::typed_client::query_of(&Page {
+///     limit: Some(10), tag: vec!["a b", "c"], marker: None,
+/// });
+/// assert_eq!(query.unwrap(), "limit=10&tag=a+b&tag=c");
+/// ```
 pub fn query_of<T: Serialize + ?Sized>(query: &T) -> Result<String, CallError> {
-    serde_urlencoded::to_string(query).map_err(|e| CallError::Encode(e.to_string()))
+    let refused = |what: &str| CallError::Encode(format!("a query string holds {what}"));
+    let Value::Object(fields) = serde_json::to_value(query).map_err(|e| CallError::Encode(e.to_string()))?
+    else {
+        return Err(refused("the fields of a struct or the entries of a map"));
+    };
+    let mut pairs = form_urlencoded::Serializer::new(String::new());
+    for (key, value) in &fields {
+        let values = match value {
+            Value::Array(values) => values.as_slice(),
+            single => std::slice::from_ref(single),
+        };
+        for value in values {
+            match value {
+                Value::Null => {}
+                Value::String(text) => {
+                    pairs.append_pair(key, text);
+                }
+                Value::Number(_) | Value::Bool(_) => {
+                    pairs.append_pair(key, &value.to_string());
+                }
+                Value::Array(_) | Value::Object(_) => return Err(refused("no nested lists or objects")),
+            }
+        }
+    }
+    Ok(pairs.finish())
 }
 
 /// A query string of `(key, value)` pairs (a `JsonQuery` argument).

@@ -600,9 +600,14 @@ fn schema_fn(
                 let schema = schema_function(rt, &s.path, s.kind);
                 quote!(#rt::SchemaSource { name: #name, range: #range, schema: #schema })
             });
+            // A `query_json_schema` type's query is read by its types.
+            let typed = match variant.schemas_of(target).any(|s| s.kind == SchemaKind::JsonSchema) {
+                true if target == SchemaTarget::Query => quote!(.map(#rt::VersionedSchemas::typed_query)),
+                _ => quote!(),
+            };
             quote! {
                 #rt::LazySchemas::new(#rt::VersionRange::ANY, || {
-                    #rt::VersionedSchemas::compile(&[#(#sources),*])
+                    #rt::VersionedSchemas::compile(&[#(#sources),*])#typed
                 })
             }
         }

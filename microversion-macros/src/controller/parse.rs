@@ -445,53 +445,70 @@ fn error_statuses_attr(attr: &Attribute, errors: &mut Errors) -> Option<ErrorSta
     Some(ErrorStatuses { statuses, tokens: attr.to_token_stream() })
 }
 
-/// `#[schema(path::to::schema, "2.3", "2.8")]`, `#[schema(query = path, ...)]`
-/// or `#[schema(model = Type)]`.
+/// The keys of `#[schema(key = Path)]`: what the path is, and what to say
+/// when it is not a path.
+const SCHEMA_KEYS: [(&str, SchemaTarget, SchemaKind, &str); 4] = [
+    (
+        "model",
+        SchemaTarget::Body,
+        SchemaKind::Model,
+        "expected a `VersionedModel` type, e.g. #[schema(model = FlavorCreate)]",
+    ),
+    (
+        "json_schema",
+        SchemaTarget::Body,
+        SchemaKind::JsonSchema,
+        "expected a `schemars::JsonSchema` type, e.g. #[schema(json_schema = CreateServer)]",
+    ),
+    (
+        "query",
+        SchemaTarget::Query,
+        SchemaKind::Function,
+        "expected the path of a query schema function, e.g. #[schema(query = list_query, \"2.1\")]",
+    ),
+    (
+        "query_json_schema",
+        SchemaTarget::Query,
+        SchemaKind::JsonSchema,
+        "expected a `schemars::JsonSchema` type, e.g. #[schema(query_json_schema = ListQuery)]",
+    ),
+];
+
+/// `#[schema(path::to::schema, "2.3", "2.8")]`, `#[schema(query = path, ...)]`,
+/// `#[schema(model = Type)]`, `#[schema(json_schema = Type)]` or
+/// `#[schema(query_json_schema = Type)]`.
 fn schema_attr(attr: &Attribute, errors: &mut Errors) -> Option<Schema> {
     let parsed = attr.parse_args_with(Punctuated::<Expr, Token![,]>::parse_terminated);
     let args = errors.handle(parsed)?;
     let mut args = args.into_iter();
     let (path, target, kind) = match args.next() {
         Some(Expr::Path(p)) => (p.path, SchemaTarget::Body, SchemaKind::Function),
-        Some(Expr::Assign(assign)) if is_key(&assign.left, "model") => match *assign.right {
-            Expr::Path(p) => (p.path, SchemaTarget::Body, SchemaKind::Model),
-            other => {
-                errors.at(&other, "expected a `VersionedModel` type, e.g. #[schema(model = FlavorCreate)]");
-                return None;
-            }
-        },
-        Some(Expr::Assign(assign)) if is_key(&assign.left, "json_schema") => match *assign.right {
-            Expr::Path(p) => (p.path, SchemaTarget::Body, SchemaKind::JsonSchema),
-            other => {
+        Some(Expr::Assign(assign)) => {
+            let Some(&(_, target, kind, expected)) =
+                SCHEMA_KEYS.iter().find(|(key, ..)| is_key(&assign.left, key))
+            else {
                 errors.at(
-                    &other,
-                    "expected a `schemars::JsonSchema` type, e.g. #[schema(json_schema = CreateServer)]",
+                    &assign.left,
+                    format!(
+                        "Unknown field: `{}`. Available values: `model`, `json_schema`, `query`, `query_json_schema`",
+                        expr_name(&assign.left)
+                    ),
                 );
                 return None;
+            };
+            match *assign.right {
+                Expr::Path(p) => (p.path, target, kind),
+                other => {
+                    errors.at(&other, expected);
+                    return None;
+                }
             }
-        },
-        Some(Expr::Assign(assign)) if is_key(&assign.left, "query") => match *assign.right {
-            Expr::Path(p) => (p.path, SchemaTarget::Query, SchemaKind::Function),
-            other => {
-                errors.at(&other, "expected the path of a query schema function, e.g. #[schema(query = list_query, \"2.1\")]");
-                return None;
-            }
-        },
-        Some(Expr::Assign(assign)) => {
-            errors.at(
-                &assign.left,
-                format!(
-                    "Unknown field: `{}`. Available values: `model`, `json_schema`, `query`",
-                    expr_name(&assign.left)
-                ),
-            );
-            return None;
         }
         Some(other) => {
             errors.at(
                 &other,
-                "expected the path of a schema function, `query = function`, `model = Type` or \
-                 `json_schema = Type`, first",
+                "expected the path of a schema function, `query = function`, `model = Type`, \
+                 `json_schema = Type` or `query_json_schema = Type`, first",
             );
             return None;
         }

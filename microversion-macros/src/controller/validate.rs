@@ -14,6 +14,7 @@ pub(crate) fn controller(controller: &Controller, errors: &mut Errors) {
         operation(op, errors);
         for variant in &op.variants {
             deprecation(op, variant, errors);
+            query_reading(op, variant, errors);
         }
         if controller.full_schema_coverage {
             for variant in op.variants.iter().filter(|v| v.route.is_some()) {
@@ -40,6 +41,24 @@ fn deprecation(op: &Operation, variant: &Variant, errors: &mut Errors) {
             format!(
                 "`{}` is deprecated from {}, a version this variant does not serve ({served})",
                 op.name, from.version
+            ),
+        );
+    }
+}
+
+/// A variant's query string is read one way at every version: by a
+/// `query_json_schema` type's types or as Nova's lists of strings, since its
+/// `Query<T>` reads what the schema validated.
+fn query_reading(op: &Operation, variant: &Variant, errors: &mut Errors) {
+    let mut schemas = variant.schemas_of(SchemaTarget::Query);
+    let Some(first) = schemas.next() else { return };
+    for other in schemas.filter(|s| s.kind != first.kind) {
+        errors.at(
+            &other.path,
+            format!(
+                "`{}` reads its query string by `query_json_schema` types and by `query` functions: \
+                 a variant takes one kind (a type reads integers and lists, a function Nova's lists of strings)",
+                op.name
             ),
         );
     }
