@@ -1,7 +1,7 @@
 //! The compute example server:
 //! `cargo run --example compute [-- --listen HOST:PORT] [--cap X.Y] [--public-url URL]
 //! [--trust-proxies all|IP,IP] [--body-timeout SECONDS] [--database PATH] [--cap-file PATH]
-//! [--retire-below X.Y] [--metrics-listen HOST:PORT] [--pin-versions]`, and its API's
+//! [--retire-below X.Y] [--metrics-listen HOST:PORT] [--pin-versions] [--keypair-quota N]`, and its API's
 //! description: `cargo run --example compute -- openapi [--version X.Y | --history | --out DIR] [--openapi 3.0]`.
 
 use std::net::{IpAddr, TcpListener};
@@ -26,7 +26,8 @@ const USAGE: &str =
   --retire-below   answer 406 to the versions below this one (after their sunset)
   --metrics-listen serve per-version request counts at http://HOST:PORT/metrics (Prometheus text)
   --pin-versions   pin each X-Auth-Token to the served maximum at its first request naming no
-                   version; its later requests naming none keep that version";
+                   version; its later requests naming none keep that version
+  --keypair-quota  the most keypairs a user holds (default 100, Nova's; -1 for no limit)";
 
 /// Also the `compute-node` binary's entry point (`node.rs`), for tests that
 /// start whole processes.
@@ -84,6 +85,12 @@ pub(crate) fn main() -> std::io::Result<()> {
                 settings.metrics_listen = Some(addr);
             }
             "--pin-versions" => settings.pin_versions = true,
+            "--keypair-quota" => {
+                let text = args.next().ok_or_else(|| usage("--keypair-quota needs a number, or -1"))?;
+                let quota = text.parse().ok().filter(|q: &i64| *q >= -1);
+                settings.keypair_quota =
+                    Some(quota.ok_or_else(|| usage(&format!("--keypair-quota {text:?}: a number, or -1")))?);
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return Ok(());

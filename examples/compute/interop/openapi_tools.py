@@ -61,6 +61,10 @@ ACCEPTS_400 = [
     ("PUT", "/v2.1/flavors/{id}/os-extra_specs/{key}", "2.1", None,
      "the body's one key must be the `{key}` of the path: JSON Schema cannot relate a body property "
      "name to a path parameter"),
+    ("POST", "/v2.1/flavors/{id}/os-extra_specs", "2.86", None,
+     "a key Nova knows must have a value its validator accepts, and a key in a namespace Nova knows "
+     "must be one it knows: Nova's validators (api/validation/extra_specs) are code over five hundred "
+     "keys, not its request schema"),
 ]
 # Checks excluded at some versions, each with why (also in
 # docs/17-describing-the-api.md): (check, first version, last version, why).

@@ -10,14 +10,18 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::web::{
-    ApiError, Json, JsonQuery, Origin, Path, Response, StatusCode, Versioned, VersionedModel, controller,
-    empty_response, json_response,
+    ApiError, ApiVersion, Json, JsonQuery, Origin, Path, Response, StatusCode, Versioned, VersionedModel,
+    controller, empty_response, json_response,
 };
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::api::COMPUTE;
+use crate::extra_specs;
 use crate::store::{Conflict, Flavor, Store};
+
+/// Known extra specs are validated from here (`api/validation/extra_specs`).
+const V2_86: microversion_core::Version = microversion_core::Version::lit("2.86");
 
 /// The flavor resource.
 pub struct Flavors {
@@ -330,7 +334,13 @@ impl FlavorExtraSpecs {
     #[api_version("2.1")]
     #[response(200, extra_specs_response)]
     #[schema(extra_specs_create, "2.1")]
-    async fn create(&self, id: Path<String>, body: Json<Value>) -> Result<Response, ApiError> {
+    async fn create(
+        &self,
+        version: ApiVersion,
+        id: Path<String>,
+        body: Json<Value>,
+    ) -> Result<Response, ApiError> {
+        check_specs(version, &body["extra_specs"])?;
         let specs = spec_strings(&body["extra_specs"]);
         self.store
             .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))
@@ -354,8 +364,14 @@ impl FlavorExtraSpecs {
     #[api_version("2.1")]
     #[response(200, extra_spec_response)]
     #[schema(extra_spec_update, "2.1")]
-    async fn update(&self, path: Path<(String, String)>, body: Json<Value>) -> Result<Response, ApiError> {
+    async fn update(
+        &self,
+        version: ApiVersion,
+        path: Path<(String, String)>,
+        body: Json<Value>,
+    ) -> Result<Response, ApiError> {
         let (id, key) = (*path).clone();
+        check_specs(version, &body)?;
         let specs = spec_strings(&body);
         if !specs.contains_key(&key) {
             return Err(ApiError::bad_request("Request body and URI mismatch"));
@@ -403,10 +419,22 @@ fn links(origin: &Origin, id: &str) -> Value {
     ])
 }
 
-/// Extra spec values as Nova stores them: strings.
+/// Extra spec values as Nova stores them: strings, a number as Python's
+/// `str()` writes it (its `DictOfStringsField`).
 fn spec_strings(specs: &Value) -> BTreeMap<String, String> {
     let Some(specs) = specs.as_object() else { return BTreeMap::new() };
-    specs.iter().map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_owned))).collect()
+    specs.iter().map(|(k, v)| (k.clone(), extra_specs::python_str(v))).collect()
+}
+
+/// From 2.86 each extra spec Nova knows is checked by its validator, before
+/// the flavor is looked up (`FlavorExtraSpecsController._check_extra_specs_value`):
+/// 400 with the validator's words.
+/// In the body's order, as Nova iterates it: the first refused one is named.
+fn check_specs(version: ApiVersion, specs: &Value) -> Result<(), ApiError> {
+    let Some(specs) = specs.as_object().filter(|_| version >= V2_86) else { return Ok(()) };
+    specs.iter().try_for_each(|(name, value)| {
+        extra_specs::validate(name, &extra_specs::python_str(value)).map_err(ApiError::bad_request)
+    })
 }
 
 /// Two flavors in the ascending order of a list's `sort_key`, ties broken by

@@ -225,6 +225,14 @@ impl Keypairs {
             return Err(ApiError::bad_request(INVALID_NAME));
         }
         let user_id = user_id.unwrap_or_else(|| DEFAULT_USER.to_owned());
+        // Nova's `KeypairAPI._check_key_pair_quotas`, before the key is read
+        // or the name looked up: a user at the quota gets 403 for any create.
+        let quota = self.store.keypair_quota();
+        if let Some(quota) = quota
+            && self.store.keypair_count(&user_id).await? >= quota
+        {
+            return Err(over_quota());
+        }
         let (public_key, fingerprint, private_key) = match public_key {
             Some(public_key) => {
                 // Stored as sent, as Nova's `KeypairAPI.import_key_pair` keeps it.
@@ -248,6 +256,14 @@ impl Keypairs {
         };
         // A storage failure is a 503 (`?`), never "already exists".
         let keypair = self.store.insert_keypair(keypair).await?.map_err(|_| ApiError::conflict(taken))?;
+        // Nova's recheck (`CONF.quota.recheck_quota`): of creates that raced
+        // past the first check (a fleet's nodes), none keeps a keypair above the quota.
+        if let Some(quota) = quota
+            && self.store.keypair_count(&keypair.user_id).await? > quota
+        {
+            self.store.remove_keypair(&keypair.user_id, &keypair.name).await?;
+            return Err(over_quota());
+        }
         let mut view = self.view(version, &keypair);
         view.insert("user_id".into(), json!(keypair.user_id));
         if let Some(private_key) = private_key {
@@ -267,6 +283,14 @@ fn base_view(keypair: &Keypair) -> Map<String, Value> {
     view.insert("public_key".into(), json!(keypair.public_key));
     view.insert("fingerprint".into(), json!(keypair.fingerprint));
     view
+}
+
+/// Nova's default `[quota] key_pairs`: the most keypairs a user holds.
+pub const KEYPAIR_QUOTA: u64 = 100;
+
+/// Nova's `KeypairLimitExceeded`, answered 403 by its keypair controller.
+fn over_quota() -> ApiError {
+    ApiError::from_status(StatusCode::FORBIDDEN, "Quota exceeded, too many key pairs.")
 }
 
 fn not_found(user: &str, name: &str) -> ApiError {
@@ -335,18 +359,44 @@ fn fingerprint(key_type: KeyType, public_key: &str) -> Result<String, ApiError> 
             Ok(colon_hex(&md5::Md5::digest(&blob)))
         }
         KeyType::X509 => {
-            let der = certificate_der(public_key).ok_or_else(invalid_key)?;
+            let der = certificate_der(public_key).map_err(|why| {
+                ApiError::bad_request(format!(
+                    "Keypair data is invalid: failed to generate X509 fingerprint. Error message: {why}"
+                ))
+            })?;
             Ok(colon_hex(&sha1::Sha1::digest(&der)))
         }
     }
 }
 
-/// The DER bytes of a PEM certificate, if the text is one.
-fn certificate_der(text: &str) -> Option<Vec<u8>> {
-    let pem = pem::parse(text.trim()).ok().filter(|pem| pem.tag() == "CERTIFICATE")?;
-    let der = pem.into_contents();
-    // A certificate is an ASN.1 SEQUENCE.
-    (der.first() == Some(&0x30)).then_some(der)
+/// The DER bytes of the first PEM certificate in the text, read as Nova's
+/// `crypto.generate_x509_fingerprint` has `cryptography` read it
+/// (`load_pem_x509_certificate`): `Err` holds why not, in its words where
+/// they do not depend on its parser (the framing, another kind of PEM).
+fn certificate_der(text: &str) -> Result<Vec<u8>, String> {
+    use x509_cert::der::Decode as _;
+    let unreadable = |what: String| {
+        format!(
+            "Unable to load PEM file. See https://cryptography.io/en/latest/faq/#why-can-t-i-import-my-pem-file \
+             for more details. {what}"
+        )
+    };
+    let blocks = pem::parse_many(text).map_err(|e| {
+        unreadable(match e {
+            pem::PemError::InvalidData(cause) => format!("InvalidData({cause})"),
+            other => format!("{other:?}"),
+        })
+    })?;
+    if blocks.is_empty() {
+        return Err(unreadable("MalformedFraming".into()));
+    }
+    let certificate =
+        blocks.into_iter().find(|block| matches!(block.tag(), "CERTIFICATE" | "X509 CERTIFICATE"));
+    let der = certificate
+        .ok_or("Valid PEM but no BEGIN CERTIFICATE/END CERTIFICATE delimiters. Are you sure this is a certificate?")?
+        .into_contents();
+    x509_cert::Certificate::from_der(&der).map_err(|e| format!("error parsing asn1 value: {e}"))?;
+    Ok(der)
 }
 
 struct Generated {

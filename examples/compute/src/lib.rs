@@ -13,6 +13,7 @@ pub mod api;
 pub mod client;
 #[path = "../../common/database.rs"]
 mod database;
+mod extra_specs;
 mod flavors;
 mod fleet;
 mod keypairs;
@@ -29,6 +30,7 @@ pub mod on_axum;
 
 pub use api::COMPUTE;
 pub use fleet::{CapChange, TOKEN_HEADER, read_cap_file, reload_cap};
+pub use keypairs::KEYPAIR_QUOTA;
 pub use settings::{
     DISCONNECT_TIMEOUT, KEEP_ALIVE, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings,
 };

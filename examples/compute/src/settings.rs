@@ -39,6 +39,9 @@ pub struct Settings {
     pub response_validation: ResponseValidation,
     /// Pin each client token to a version (`token_pins`).
     pub pin_versions: bool,
+    /// The most keypairs a user holds (Nova's `[quota] key_pairs`):
+    /// [`KEYPAIR_QUOTA`](crate::KEYPAIR_QUOTA) unless set, `-1` for no limit.
+    pub keypair_quota: Option<i64>,
 }
 
 impl Settings {
@@ -77,6 +80,10 @@ pub(crate) async fn start(settings: &Settings) -> std::io::Result<(Arc<Store>, V
             crate::database::redacted(database)
         ))
     })?;
+    let store = store.with_keypair_quota(match settings.keypair_quota {
+        None => Some(crate::KEYPAIR_QUOTA),
+        Some(quota) => u64::try_from(quota).ok(),
+    });
     let mut api = match settings.cap {
         Some(cap) => COMPUTE.capped_at(cap).map_err(std::io::Error::other)?,
         None => COMPUTE,

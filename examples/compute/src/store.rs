@@ -76,6 +76,8 @@ pub(crate) struct Keypair {
 /// every process that opens the same database.
 pub struct Store {
     pool: AnyPool,
+    /// The most keypairs a user holds; `None`: no limit.
+    keypair_quota: Option<u64>,
 }
 
 /// Why an insert was refused.
@@ -289,9 +291,20 @@ impl Store {
     /// flavors.
     pub async fn open(database: &str) -> Result<Store, sqlx::Error> {
         let pool = crate::database::open(database, SCHEMA, SCHEMA_POSTGRES).await?;
-        let store = Store { pool };
+        let store = Store { pool, keypair_quota: Some(crate::keypairs::KEYPAIR_QUOTA) };
         store.seed().await?;
         Ok(store)
+    }
+
+    /// The same store, each user holding at most `quota` keypairs (Nova's
+    /// `[quota] key_pairs`; [`KEYPAIR_QUOTA`](crate::KEYPAIR_QUOTA) unless
+    /// set), or any number with `None`.
+    pub fn with_keypair_quota(self, quota: Option<u64>) -> Store {
+        Store { keypair_quota: quota, ..self }
+    }
+
+    pub(crate) fn keypair_quota(&self) -> Option<u64> {
+        self.keypair_quota
     }
 
     /// A private database in memory, gone with the process: what tests get.
@@ -427,6 +440,15 @@ impl Store {
             .fetch_all(&self.pool)
             .await;
         logged(logged(rows)?.iter().map(keypair_of).collect())
+    }
+
+    /// How many keypairs `user_id` holds (Nova's quota counts them).
+    pub(crate) async fn keypair_count(&self, user_id: &str) -> Stored<u64> {
+        let count = sqlx::query("SELECT COUNT(*) FROM key_pairs WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_one(&self.pool)
+            .await;
+        logged(logged(count)?.try_get::<i64, _>(0)).map(|count| count as u64)
     }
 
     pub(crate) async fn keypair(&self, user_id: &str, name: &str) -> Stored<Option<Keypair>> {

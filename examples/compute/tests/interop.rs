@@ -13,7 +13,7 @@
 #[path = "common/python.rs"]
 mod python;
 
-use compute::{RunningServer, Version};
+use compute::{RunningServer, Settings, Version};
 use microversion_testkit::python::fnv1a;
 use python::{run_script, run_script_with, tempest_venv_python};
 
@@ -40,7 +40,11 @@ fn microversion_parse_oracle() {
 /// and schemathesis against the live server at eight versions.
 #[test]
 fn openapi_documents_pass_real_tools() {
-    let server = RunningServer::start().expect("the compute example starts");
+    // Without a keypair quota: the runs at every version share one server,
+    // and the quota's 403 is not in the released documents (frozen before
+    // it; docs/14-from-nova.md), which schemathesis holds answers to.
+    let settings = Settings { keypair_quota: Some(-1), ..Settings::checked(None) };
+    let server = RunningServer::start_with(settings).expect("the compute example starts");
     let docs = python::compute_dir().join("openapi");
     run_script("openapi_tools.py", &[&server.url, &docs.to_string_lossy()]);
 }

@@ -228,6 +228,76 @@ async fn extra_specs_show_in_views_from_2_61() {
     assert_eq!(answers[7].0, StatusCode::BAD_REQUEST);
 }
 
+/// From 2.86 Nova's validators check the extra specs it knows
+/// (`FlavorExtraSpecsController._check_extra_specs_value`, then
+/// `api/validation/extra_specs/validators.validate`), before the flavor is
+/// looked up and before `PUT`'s body and URI are compared; below 2.86
+/// anything the schema takes is stored.
+#[actix_web::test]
+async fn extra_specs_are_checked_by_novas_validators_from_2_86() {
+    let app = actix_test::init_service(
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors().await), None)),
+    )
+    .await;
+    let create = |version, specs: Value| {
+        (version, "POST", "/v2.1/flavors/1/os-extra_specs", Some(json!({"extra_specs": specs})))
+    };
+    let answers = calls(
+        &app,
+        &[
+            create("2.85", json!({"hw:cpu_policy": "fast"})),
+            create("2.86", json!({"hw:cpu_policy": "fast"})),
+            create(
+                "2.86",
+                json!({"hw:cpu_policy": "dedicated", "hw:numa_nodes": 2, "acme:x": "y", "plain": "z"}),
+            ),
+            create("2.86", json!({"hw:numa_nodes": 1.5})),
+            create("2.86", json!({"hw:no_such_thing": "1"})),
+            create("2.86", json!({"resources1:VCPU": "1_0", "trait:HW_CPU_X86_AVX": "required"})),
+            (
+                "2.86",
+                "POST",
+                "/v2.1/flavors/nope/os-extra_specs",
+                Some(json!({"extra_specs": {"hw:cpu_realtime": "maybe"}})),
+            ),
+            ("2.86", "PUT", "/v2.1/flavors/1/os-extra_specs/other", Some(json!({"hw:numa_nodes": "0"}))),
+            (
+                "2.86",
+                "PUT",
+                "/v2.1/flavors/1/os-extra_specs/hw:numa_nodes",
+                Some(json!({"hw:numa_nodes": "4"})),
+            ),
+            ("2.86", "GET", "/v2.1/flavors/1/os-extra_specs", None),
+        ],
+    )
+    .await;
+    let status: Vec<u16> = answers.iter().map(|(s, _)| s.as_u16()).collect();
+    assert_eq!(status, [200, 400, 200, 400, 400, 200, 400, 400, 200, 200], "{answers:?}");
+    let message = |i: usize| answers[i].1["badRequest"]["message"].as_str().unwrap_or_default().to_owned();
+    assert_eq!(message(1), "Validation failed; 'fast' is not one of: dedicated, shared, mixed.");
+    assert_eq!(message(3), "Validation failed; '1.5' is not a valid integer value.");
+    assert_eq!(
+        message(4),
+        "Validation failed; extra spec 'hw:no_such_thing' does not appear to be a valid extra spec."
+    );
+    assert_eq!(
+        message(6),
+        "Validation failed; 'maybe' is not a valid boolean-like value.",
+        "before the lookup"
+    );
+    assert_eq!(
+        message(7),
+        "Validation failed; '0' is less than the min value of '1'.",
+        "before the URI check"
+    );
+    let stored = &answers[9].1["extra_specs"];
+    assert_eq!(stored["hw:numa_nodes"], "4");
+    assert_eq!(
+        (&stored["acme:x"], &stored["plain"], &stored["resources1:VCPU"]),
+        (&json!("y"), &json!("z"), &json!("1_0"))
+    );
+}
+
 #[actix_web::test]
 async fn flavor_list_query_by_version() {
     let (status, body) = call("2.74", "GET", "/v2.1/flavors/detail?minRam=4096&bogus=1", None).await;
@@ -317,6 +387,62 @@ async fn keypair_status_codes_and_fields_by_version() {
     assert_eq!(answers[7].1["conflictingRequest"]["message"], "Key pair 'old' already exists.");
 }
 
+/// An imported x509 public key is read as Nova's
+/// `crypto.generate_x509_fingerprint` has `cryptography` read it: the first
+/// certificate of the PEM text must parse, and a refusal says why in its
+/// words (the framing, another kind of PEM) or its parser's (the ASN.1).
+#[actix_web::test]
+async fn x509_keys_are_read_as_novas_generate_x509_fingerprint_reads_them() {
+    let app = actix_test::init_service(
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors().await), None)),
+    )
+    .await;
+    let import = |name: &str, public_key: &str| {
+        let keypair = json!({"name": name, "type": "x509", "public_key": public_key});
+        ("2.2", "POST", "/v2.1/os-keypairs", Some(json!({"keypair": keypair})))
+    };
+    let generated = calls(
+        &app,
+        &[("2.2", "POST", "/v2.1/os-keypairs", Some(json!({"keypair": {"name": "made", "type": "x509"}})))],
+    )
+    .await;
+    let certificate = generated[0].1["keypair"]["public_key"].as_str().expect("a certificate").to_owned();
+    let with_a_key_first =
+        format!("-----BEGIN PUBLIC KEY-----\nMAoGCCqGSM49AwEH\n-----END PUBLIC KEY-----\n{certificate}");
+    let answers = calls(
+        &app,
+        &[
+            import("again", &certificate),
+            import("behind-a-key", &with_a_key_first),
+            import("junk", "junk"),
+            import("a-key", "-----BEGIN PUBLIC KEY-----\nMAoGCCqGSM49AwEH\n-----END PUBLIC KEY-----\n"),
+            import("not-asn1", "-----BEGIN CERTIFICATE-----\nMAMCAQE=\n-----END CERTIFICATE-----\n"),
+        ],
+    )
+    .await;
+    let status: Vec<u16> = answers.iter().map(|(s, _)| s.as_u16()).collect();
+    assert_eq!(status, [201, 201, 400, 400, 400], "{answers:?}");
+    let fingerprint = &generated[0].1["keypair"]["fingerprint"];
+    assert_eq!(&answers[0].1["keypair"]["fingerprint"], fingerprint, "the certificate's SHA-1");
+    assert_eq!(&answers[1].1["keypair"]["fingerprint"], fingerprint, "the first certificate in the text");
+    let message = |i: usize| answers[i].1["badRequest"]["message"].as_str().unwrap_or_default().to_owned();
+    let prefix = "Keypair data is invalid: failed to generate X509 fingerprint. Error message: ";
+    assert_eq!(
+        message(2),
+        format!(
+            "{prefix}Unable to load PEM file. See https://cryptography.io/en/latest/faq/#why-can-t-i-import-my-pem-file \
+             for more details. MalformedFraming"
+        )
+    );
+    assert_eq!(
+        message(3),
+        format!(
+            "{prefix}Valid PEM but no BEGIN CERTIFICATE/END CERTIFICATE delimiters. Are you sure this is a certificate?"
+        )
+    );
+    assert!(message(4).starts_with(&format!("{prefix}error parsing asn1 value: ")), "{}", message(4));
+}
+
 /// As Nova's `KeypairController` reads a keypair: a name with whitespace at
 /// either end is refused by the `name` format its schemas include
 /// (`validators._validate_name`, `InvalidName`), an imported public key is
@@ -394,6 +520,59 @@ async fn keypairs_as_novas_keypair_controller_reads_them() {
     assert_eq!(answers[3].1["badRequest"]["message"], unexpected);
     let both = "Additional properties are not allowed ('a', 'b' were unexpected)";
     assert_eq!(answers[5].1["badRequest"]["message"], both);
+}
+
+/// Nova's `KeypairAPI._check_key_pair_quotas` with the default `[quota]
+/// key_pairs` of 100: a user holding 100 keypairs gets 403 for any create,
+/// before its key or name is looked at (`keypairs.KeypairController._create`
+/// turns `KeypairLimitExceeded` into `HTTPForbidden`); other users are not
+/// held back, and a delete makes room.
+#[actix_web::test]
+async fn keypairs_stop_at_novas_quota_per_user() {
+    let app = actix_test::init_service(
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors().await), None)),
+    )
+    .await;
+    let first = Some(json!({"keypair": {"name": "key-0"}}));
+    let generated = calls(&app, &[("2.10", "POST", "/v2.1/os-keypairs", first)]).await;
+    let public_key = generated[0].1["keypair"]["public_key"].as_str().expect("a public key").to_owned();
+    let import = |name: String, user: Option<&str>| {
+        let mut keypair = json!({"name": name, "public_key": public_key});
+        if let Some(user) = user {
+            keypair["user_id"] = json!(user);
+        }
+        ("2.10", "POST", "/v2.1/os-keypairs", Some(json!({"keypair": keypair})))
+    };
+    let filling: Vec<_> = (1..compute::KEYPAIR_QUOTA).map(|i| import(format!("key-{i}"), None)).collect();
+    let filled = calls(&app, &filling).await;
+    assert!(filled.iter().all(|(status, _)| *status == StatusCode::CREATED), "100 keypairs fit");
+    let answers = calls(
+        &app,
+        &[
+            import("one-too-many".into(), None),
+            import("key-7".into(), None),
+            (
+                "2.10",
+                "POST",
+                "/v2.1/os-keypairs",
+                Some(json!({"keypair": {"name": "k", "public_key": "junk"}})),
+            ),
+            import("alices".into(), Some("alice")),
+            ("2.10", "DELETE", "/v2.1/os-keypairs/key-3", None),
+            import("one-more".into(), None),
+            import("and-another".into(), None),
+        ],
+    )
+    .await;
+    let status: Vec<u16> = answers.iter().map(|(s, _)| s.as_u16()).collect();
+    assert_eq!(status, [403, 403, 403, 201, 204, 201, 403], "{answers:?}");
+    assert_eq!(
+        answers[0].1,
+        json!({"forbidden": {"code": 403, "message": "Quota exceeded, too many key pairs."}})
+    );
+    let listed = calls(&app, &[("2.10", "GET", "/v2.1/os-keypairs", None)]).await;
+    let count = listed[0].1["keypairs"].as_array().map_or(0, Vec::len) as u64;
+    assert_eq!(count, compute::KEYPAIR_QUOTA, "nothing refused was stored");
 }
 
 #[actix_web::test]
