@@ -247,6 +247,13 @@ const CASES: &[Case] = &[
     ("POST", "/v2.1/servers", "2.5", Some(r#"{"name":7}"#)),
 ];
 
+impl Answer {
+    /// The status and the body as JSON (null when it is not JSON).
+    fn status_and_json(&self) -> (u16, Value) {
+        (self.status, serde_json::from_slice(&self.body).unwrap_or(Value::Null))
+    }
+}
+
 async fn on_actix(case: &Case) -> Answer {
     let app = actix_web::test::init_service(
         App::new().wrap(microversion_actix::VersionNegotiation::new(API)).service(Servers),
@@ -315,10 +322,7 @@ async fn one_controller_source_answers_alike_on_actix_and_axum() {
 
 #[actix_web::test]
 async fn portable_arguments_and_answers_read_and_write_what_the_facades_own_do() {
-    let answer = async |case: Case| {
-        let answer = on_axum(&case).await;
-        (answer.status, serde_json::from_slice::<Value>(&answer.body).unwrap_or(Value::Null))
-    };
+    let answer = async |case: Case| on_axum(&case).await.status_and_json();
     let (status, body) = answer(("GET", "/v2.1/servers?name=a&name=b", "2.7", None)).await;
     assert_eq!((status, &body["at"], &body["names"]), (200, &json!("2.7"), &json!(["a", "b"])));
     assert_eq!(body["root"], "http://cloud.example");
@@ -346,10 +350,7 @@ async fn portable_arguments_and_answers_read_and_write_what_the_facades_own_do()
 
 #[actix_web::test]
 async fn typed_bodies_are_validated_by_their_types_schema_at_each_version() {
-    let answer = async |case: Case| {
-        let answer = on_actix(&case).await;
-        (answer.status, serde_json::from_slice::<Value>(&answer.body).unwrap_or(Value::Null))
-    };
+    let answer = async |case: Case| on_actix(&case).await.status_and_json();
     let (status, created) =
         answer(("POST", "/v2.1/servers", "2.4", Some(r#"{"name":"web","count":3}"#))).await;
     assert_eq!((status, created), (201, json!({"name": "web", "servers": 3})));
@@ -372,10 +373,7 @@ async fn typed_bodies_are_validated_by_their_types_schema_at_each_version() {
 
 #[actix_web::test]
 async fn typed_queries_are_read_and_validated_by_their_types_schema_at_each_version() {
-    let answer = async |case: Case| {
-        let answer = on_axum(&case).await;
-        (answer.status, serde_json::from_slice::<Value>(&answer.body).unwrap_or(Value::Null))
-    };
+    let answer = async |case: Case| on_axum(&case).await.status_and_json();
     let (status, read) = answer(("GET", "/v2.1/flavors?min_ram=512&tag=a&tag=b%20c", "2.4", None)).await;
     assert_eq!((status, read), (200, json!({"min_ram": 512, "tags": ["a", "b c"]})));
     let (status, read) = answer(("GET", "/v2.1/flavors?public=false&tag=x", "2.5", None)).await;

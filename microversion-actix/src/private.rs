@@ -32,7 +32,7 @@ pub use microversion_core::MissingVariant;
 
 use crate::ApiError;
 pub use crate::body::ParsedJson;
-use microversion_core::body::{ValidatedAs, ValidatedQuery};
+use microversion_core::body::ValidatedAs;
 
 /// The request as a route's arguments are extracted from it.
 pub type Request = HttpRequest;
@@ -199,8 +199,9 @@ impl OperationInput {
     /// is left in the request for the variant's [`JsonQuery`](crate::JsonQuery).
     pub fn validate_query(&mut self, schemas: &LazySchemas) -> Result<(), Error> {
         let Some(set) = schemas.at(self.version).map_err(ApiError::from)? else { return Ok(()) };
-        let value = set.validate_query(self.version, self.request.query_string()).map_err(ApiError::from)?;
-        self.request.extensions_mut().insert(ValidatedQuery { value, typed: set.reads_typed_query() });
+        let validated =
+            set.validated_query(self.version, self.request.query_string()).map_err(ApiError::from)?;
+        self.request.extensions_mut().insert(validated);
         Ok(())
     }
 

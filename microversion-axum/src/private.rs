@@ -27,7 +27,7 @@ pub use crate::operation::{
 pub use crate::route::{MethodNotAllowed, OperationInput, OperationRoute, RoutesFn, missing, router};
 pub use microversion_core::MissingVariant;
 
-use microversion_core::body::{ParsedJson, ValidatedAs, ValidatedQuery};
+use microversion_core::body::{ParsedJson, ValidatedAs};
 use microversion_core::schema::AnswerVerdict;
 use std::future::Future;
 use std::sync::Arc;
@@ -221,8 +221,8 @@ impl OperationInput {
     /// [`JsonQuery`](crate::JsonQuery).
     pub fn validate_query(&mut self, schemas: &LazySchemas) -> Result<(), ApiError> {
         let Some(set) = schemas.at(self.version)? else { return Ok(()) };
-        let value = set.validate_query(self.version, self.request.uri.query().unwrap_or_default())?;
-        self.request.extensions.insert(ValidatedQuery { value, typed: set.reads_typed_query() });
+        let validated = set.validated_query(self.version, self.request.uri.query().unwrap_or_default())?;
+        self.request.extensions.insert(validated);
         Ok(())
     }
 

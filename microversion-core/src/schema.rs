@@ -316,11 +316,6 @@ impl VersionedSchemas {
         VersionedSchemas { typed_query: true, ..self }
     }
 
-    /// Whether [`Self::validate_query`] reads by the schemas' types.
-    pub fn reads_typed_query(&self) -> bool {
-        self.typed_query
-    }
-
     /// The schema validating `version`, if any.
     pub fn schema_for(&self, version: Version) -> Option<&Schema> {
         // The last schema starting at or before `version` is the only candidate.
@@ -375,6 +370,17 @@ impl VersionedSchemas {
         schema.check(&value, Input::Query)?;
         Ok(value)
     }
+
+    /// [`Self::validate_query`] as a facade leaves it in the request for
+    /// the variant's `JsonQuery` and `Query<T>`, with how it was read.
+    pub fn validated_query(
+        &self,
+        version: Version,
+        query: &str,
+    ) -> Result<crate::body::ValidatedQuery, InvalidInput> {
+        let value = self.validate_query(version, query)?;
+        Ok(crate::body::ValidatedQuery { value, typed: self.typed_query })
+    }
 }
 
 /// A query string as Nova's validators see it: `{"key": ["v1", "v2"]}`,
@@ -426,7 +432,7 @@ pub fn typed_query_to_json(query: &str, schema: &Value) -> Value {
     let mut map = Map::new();
     for (key, value) in form_urlencoded::parse(query.as_bytes()) {
         let property = &schema["properties"][key.as_ref()];
-        let (value, listed) = match types_of(property).contains(&"array") {
+        let (value, listed) = match admits(property, "array") {
             true => (typed_query_value(&property["items"], value.into_owned()), true),
             false => (typed_query_value(property, value.into_owned()), false),
         };
@@ -445,9 +451,8 @@ pub fn typed_query_to_json(query: &str, schema: &Value) -> Value {
 
 /// One query value as its property's types ask (see [`typed_query_to_json`]).
 fn typed_query_value(property: &Value, text: String) -> Value {
-    let types = types_of(property);
-    let asks = |name| types.contains(&name);
-    if types.is_empty() || asks("string") {
+    let asks = |name| admits(property, name);
+    if !names_a_type(property) || asks("string") {
         return Value::String(text);
     }
     if asks("integer") {
@@ -469,20 +474,25 @@ fn typed_query_value(property: &Value, text: String) -> Value {
     }
 }
 
-/// The types a schema names, in its `type` or its alternatives' (`anyOf`,
-/// `oneOf`, as `schemars` writes an `Option` of a type of its own).
-fn types_of(schema: &Value) -> Vec<&str> {
-    let mut types: Vec<&str> = match &schema["type"] {
-        Value::String(name) => vec![name.as_str()],
-        Value::Array(names) => names.iter().filter_map(Value::as_str).collect(),
-        _ => Vec::new(),
+/// Whether a schema names the type `name`, in its `type` or its
+/// alternatives' (`anyOf`, `oneOf`, as `schemars` writes an `Option` of a
+/// type of its own).
+fn admits(schema: &Value, name: &str) -> bool {
+    let named = match &schema["type"] {
+        Value::String(own) => own == name,
+        Value::Array(names) => names.iter().any(|n| n == name),
+        _ => false,
     };
-    for alternatives in [&schema["anyOf"], &schema["oneOf"]] {
-        for alternative in alternatives.as_array().into_iter().flatten() {
-            types.extend(types_of(alternative));
-        }
-    }
-    types
+    named || alternatives(schema).any(|alternative| admits(alternative, name))
+}
+
+/// Whether a schema names any type, itself or through its alternatives.
+fn names_a_type(schema: &Value) -> bool {
+    matches!(schema["type"], Value::String(_) | Value::Array(_)) || alternatives(schema).any(names_a_type)
+}
+
+fn alternatives(schema: &Value) -> impl Iterator<Item = &Value> {
+    [&schema["anyOf"], &schema["oneOf"]].into_iter().filter_map(Value::as_array).flatten()
 }
 
 /// The JSON Schema of a type that derives `schemars::JsonSchema`, as
