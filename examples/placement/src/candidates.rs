@@ -175,7 +175,7 @@ impl Features {
 struct ProviderSummary {
     /// Per resource class, `{"capacity": N, "used": N}`.
     #[versioned(schema = summary_resources_schema)]
-    resources: Map<String, Value>,
+    resources: Ordered<String, Usage>,
     #[versioned(since = "1.17", skip_none)]
     traits: Option<Vec<String>>,
     /// `null` for a root.
@@ -183,6 +183,13 @@ struct ProviderSummary {
     parent_provider_uuid: Option<String>,
     #[versioned(since = "1.29", skip_none)]
     root_provider_uuid: Option<String>,
+}
+
+/// A class's capacity and usage in a provider's summary.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct Usage {
+    capacity: i64,
+    used: i64,
 }
 
 fn summary_resources_schema() -> Value {
@@ -1223,11 +1230,15 @@ impl Serialize for Summaries<'_> {
             // as they were made).
             let mut inventories: Vec<(&String, &Inv)> = node.inventories.iter().collect();
             inventories.sort_by_key(|(class, _)| world.class_ids.get(*class).copied().unwrap_or(i64::MAX));
-            let resources: Map<String, Value> = inventories
-                .into_iter()
-                .filter(|(class, _)| features.every_class_summarized || requested.contains(class.as_str()))
-                .map(|(class, inv)| (class.clone(), json!({"capacity": inv.capacity(), "used": inv.used})))
-                .collect();
+            let resources = Ordered(
+                inventories
+                    .into_iter()
+                    .filter(|(class, _)| {
+                        features.every_class_summarized || requested.contains(class.as_str())
+                    })
+                    .map(|(class, inv)| (class.clone(), Usage { capacity: inv.capacity(), used: inv.used }))
+                    .collect(),
+            );
             let summary = ProviderSummary {
                 resources,
                 traits: Some(node.trait_order.clone()),
@@ -1241,7 +1252,29 @@ impl Serialize for Summaries<'_> {
 }
 
 /// A JSON object with its keys in the order given.
+#[derive(Debug)]
 struct Ordered<K, V>(Vec<(K, V)>);
+
+/// Read back in the order written (a summary read by a client's model).
+impl<'de, K: serde::Deserialize<'de>, V: serde::Deserialize<'de>> serde::Deserialize<'de> for Ordered<K, V> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries<K, V>(std::marker::PhantomData<(K, V)>);
+        impl<'de, K: serde::Deserialize<'de>, V: serde::Deserialize<'de>> serde::de::Visitor<'de> for Entries<K, V> {
+            type Value = Ordered<K, V>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(Ordered(entries))
+            }
+        }
+        deserializer.deserialize_map(Entries(std::marker::PhantomData))
+    }
+}
 
 impl<K: Serialize, V: Serialize> Serialize for Ordered<K, V> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

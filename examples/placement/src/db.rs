@@ -13,6 +13,7 @@
 
 use std::time::{Duration, Instant};
 
+use futures_util::TryStreamExt;
 use futures_util::lock::Mutex;
 use microversion_actix::ApiError;
 use sqlx::any::{AnyArguments, AnyRow};
@@ -316,11 +317,14 @@ impl Tx {
         f: impl Fn(&Row) -> Result<T, ApiError>,
     ) -> Result<Vec<T>, ApiError> {
         let mut conn = self.conn.lock().await;
-        let rows = bound(AssertSqlSafe(sql.text.clone()), &sql.values)
-            .fetch_all(&mut **conn)
-            .await
-            .map_err(db_error)?;
-        rows.into_iter().map(Row).map(|row| f(&row)).collect()
+        // Each row is read as it arrives and dropped: a read of a whole
+        // table never holds all of its rows at once.
+        let mut rows = bound(AssertSqlSafe(sql.text.clone()), &sql.values).fetch(&mut **conn);
+        let mut out = Vec::new();
+        while let Some(row) = rows.try_next().await.map_err(db_error)? {
+            out.push(f(&Row(row))?);
+        }
+        Ok(out)
     }
 
     /// The rows of a query, each read by `f`.
