@@ -86,8 +86,8 @@ impl Aggregates {
     async fn list(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let (provider, aggregates) = self
             .store
-            .read(async |tx| {
-                let provider = store::provider_or_404(tx, &uuid).await?;
+            .read(async |tx| -> Result<_, ApiError> {
+                let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
                 let aggregates = aggregates_of(tx, provider.id).await?;
                 Ok((provider, aggregates))
             })
@@ -108,8 +108,8 @@ impl Aggregates {
     ) -> Result<HttpResponse, ApiError> {
         let aggregates = self
             .store
-            .tx(async |tx| {
-                let provider = store::provider_or_404(tx, &uuid).await?;
+            .tx(async |tx| -> Result<_, ApiError> {
+                let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
                 let body = body.value()?;
                 validate(put_v1_1, body)?;
                 let aggregates = uuids(body);
@@ -132,8 +132,8 @@ impl Aggregates {
     ) -> Result<HttpResponse, ApiError> {
         let (generation, aggregates) = self
             .store
-            .tx(async |tx| {
-                let provider = store::provider_or_404(tx, &uuid).await?;
+            .tx(async |tx| -> Result<_, ApiError> {
+                let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
                 let body = body.value()?;
                 validate(put_v1_19, body)?;
                 let expected = body["resource_provider_generation"].as_i64().unwrap_or(-1);

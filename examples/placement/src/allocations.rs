@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::db::{Tx, params};
+use crate::db::{StoreError, Tx, params};
 use actix_web::{HttpResponse, web};
 use microversion_actix::{ApiError, ApiVersion, Json, Version, VersionedModel, controller};
 use serde_json::{Map, Value, json};
@@ -267,7 +267,7 @@ struct Consumer {
     consumer_type: Option<String>,
 }
 
-async fn consumer(tx: &Tx, uuid: &str) -> Result<Option<Consumer>, ApiError> {
+async fn consumer(tx: &Tx, uuid: &str) -> Result<Option<Consumer>, StoreError> {
     tx.query_opt(
         "SELECT project_id, user_id, generation, consumer_type FROM consumers WHERE uuid = $1",
         params![uuid],
@@ -345,7 +345,7 @@ async fn forget_consumers(store: &Store, created: &[String]) {
         return;
     }
     let _ = store
-        .tx(async |tx| {
+        .tx(async |tx| -> Result<_, ApiError> {
             for uuid in created {
                 tx.execute(
                     "DELETE FROM consumers WHERE uuid = $1 \
@@ -609,14 +609,11 @@ pub(crate) async fn write_allocations(
     }
     for (id, generation) in touched {
         // A lost race is this 409; a storage failure stays what it is.
-        store::bump_provider(tx, id, generation).await.map_err(|e| {
-            if e.status() == actix_web::http::StatusCode::CONFLICT {
-                errors::concurrent_update(
-                    "Inventory and/or allocations changed while attempting to allocate: Another thread concurrently updated the data. Please retry your update",
-                )
-            } else {
-                e
-            }
+        store::bump_provider(tx, id, generation).await.map_err(|e| match e {
+            StoreError::GenerationChanged | StoreError::LostRace => errors::concurrent_update(
+                "Inventory and/or allocations changed while attempting to allocate: Another thread concurrently updated the data. Please retry your update",
+            ),
+            e => e.into(),
         })?;
     }
     // The consumers whose allocations were written or removed move on
@@ -652,7 +649,7 @@ impl Allocations {
     async fn show(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let (rows, found) = self
             .store
-            .read(async |tx| {
+            .read(async |tx| -> Result<_, ApiError> {
                 let rows: Vec<(String, i64, String, i64, i64)> = tx.query_map(
                 "SELECT p.uuid, p.generation, a.resource_class, a.used, a.updated_at FROM allocations a \
                  JOIN resource_providers p ON p.id = a.provider_id WHERE a.consumer_uuid = $1 ORDER BY a.id",
@@ -733,7 +730,7 @@ impl Allocations {
     async fn delete(&self, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         // As Placement does, the providers' generations stay as they are.
         self.store
-            .tx(async |tx| {
+            .tx(async |tx| -> Result<_, ApiError> {
                 let deleted =
                     tx.execute("DELETE FROM allocations WHERE consumer_uuid = $1", params![&*uuid]).await?;
                 if deleted == 0 {
@@ -754,7 +751,7 @@ impl Allocations {
     ) -> Result<HttpResponse, ApiError> {
         let (generation, rows) =
             self.store
-                .read(async |tx| {
+                .read(async |tx| -> Result<_, ApiError> {
                     let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                 errors::not_found(format!(
                     "Resource provider '{uuid}' not found: No resource provider with uuid {uuid} found"

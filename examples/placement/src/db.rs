@@ -15,12 +15,9 @@ use std::time::{Duration, Instant};
 
 use futures_util::TryStreamExt;
 use futures_util::lock::Mutex;
-use microversion_actix::ApiError;
 use sqlx::any::{AnyArguments, AnyRow};
 use sqlx::query::Query;
 use sqlx::{Any, AssertSqlSafe, Row as _};
-
-use crate::errors;
 
 /// A parameter: a value, or a `NULL` of a type (PostgreSQL is told each
 /// parameter's type).
@@ -127,9 +124,9 @@ pub struct Row(AnyRow);
 
 impl Row {
     /// Column `i` as a `T`; a missing column or another type is the server's error.
-    pub fn get<T: Column>(&self, i: usize) -> Result<T, ApiError> {
+    pub fn get<T: Column>(&self, i: usize) -> Result<T, StoreError> {
         T::read(&self.0, i).ok_or_else(|| {
-            errors::internal(format!(
+            StoreError::Unavailable(format!(
                 "column {i} of {} is not a {}",
                 self.0.len(),
                 std::any::type_name::<T>()
@@ -247,10 +244,10 @@ impl Tx {
         postgres: bool,
         access: Access,
         deadline: Instant,
-    ) -> Result<Tx, ApiError> {
+    ) -> Result<Tx, StoreError> {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
-            return Err(errors::deadline_passed());
+            return Err(StoreError::DeadlinePassed);
         }
         let begin = async {
             if postgres {
@@ -263,7 +260,9 @@ impl Tx {
         // every connection is busy, which is the store's failure.
         let conn = tokio::time::timeout_at(deadline.into(), begin)
             .await
-            .map_err(|_| errors::internal("no database connection before the request's deadline"))?
+            .map_err(|_| {
+                StoreError::Unavailable("no database connection before the request's deadline".into())
+            })?
             .map_err(db_error)?;
         Ok(Tx { conn: Mutex::new(conn), postgres })
     }
@@ -273,12 +272,12 @@ impl Tx {
     /// idle limit is first set to what is left, so that a process frozen
     /// from here on cannot commit after the deadline: the server ends its
     /// session first. A connection lost during `COMMIT` leaves the outcome
-    /// unknown, and the answer says so ([`errors::outcome_unknown`]).
-    pub async fn commit(self, deadline: Instant) -> Result<(), ApiError> {
+    /// unknown ([`StoreError::OutcomeUnknown`]).
+    pub async fn commit(self, deadline: Instant) -> Result<(), StoreError> {
         let mut conn = self.conn.into_inner();
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
-            return Err(errors::deadline_passed());
+            return Err(StoreError::DeadlinePassed);
         }
         if self.postgres {
             let ms = left.as_millis().max(1).to_string();
@@ -292,19 +291,19 @@ impl Tx {
             Ok(Ok(())) => Ok(()),
             // The server answered: it refused the commit, nothing changed.
             Ok(Err(error @ sqlx::Error::Database(_))) => Err(db_error(error)),
-            Ok(Err(error)) => Err(errors::outcome_unknown(error)),
-            Err(_) => Err(errors::outcome_unknown("no answer to COMMIT before the deadline")),
+            Ok(Err(error)) => Err(StoreError::OutcomeUnknown(error.to_string())),
+            Err(_) => Err(StoreError::OutcomeUnknown("no answer to COMMIT before the deadline".into())),
         }
     }
 
     /// Runs a statement; the number of rows it changed.
-    pub async fn execute(&self, sql: &'static str, params: &[Value]) -> Result<u64, ApiError> {
+    pub async fn execute(&self, sql: &'static str, params: &[Value]) -> Result<u64, StoreError> {
         let mut conn = self.conn.lock().await;
         Ok(bound(sql, params).execute(&mut **conn).await.map_err(db_error)?.rows_affected())
     }
 
     /// Every row of a query.
-    pub async fn query(&self, sql: &'static str, params: &[Value]) -> Result<Vec<Row>, ApiError> {
+    pub async fn query(&self, sql: &'static str, params: &[Value]) -> Result<Vec<Row>, StoreError> {
         let mut conn = self.conn.lock().await;
         let rows = bound(sql, params).fetch_all(&mut **conn).await.map_err(db_error)?;
         Ok(rows.into_iter().map(Row).collect())
@@ -314,8 +313,8 @@ impl Tx {
     pub async fn query_sql<T>(
         &self,
         sql: &Sql,
-        f: impl Fn(&Row) -> Result<T, ApiError>,
-    ) -> Result<Vec<T>, ApiError> {
+        f: impl Fn(&Row) -> Result<T, StoreError>,
+    ) -> Result<Vec<T>, StoreError> {
         let mut conn = self.conn.lock().await;
         // Each row is read as it arrives and dropped: a read of a whole
         // table never holds all of its rows at once.
@@ -332,8 +331,8 @@ impl Tx {
         &self,
         sql: &'static str,
         params: &[Value],
-        f: impl Fn(&Row) -> Result<T, ApiError>,
-    ) -> Result<Vec<T>, ApiError> {
+        f: impl Fn(&Row) -> Result<T, StoreError>,
+    ) -> Result<Vec<T>, StoreError> {
         self.query(sql, params).await?.iter().map(f).collect()
     }
 
@@ -342,8 +341,8 @@ impl Tx {
         &self,
         sql: &'static str,
         params: &[Value],
-        f: impl Fn(&Row) -> Result<T, ApiError>,
-    ) -> Result<Option<T>, ApiError> {
+        f: impl Fn(&Row) -> Result<T, StoreError>,
+    ) -> Result<Option<T>, StoreError> {
         self.query(sql, params).await?.first().map(f).transpose()
     }
 
@@ -352,29 +351,60 @@ impl Tx {
         &self,
         sql: &'static str,
         params: &[Value],
-        f: impl Fn(&Row) -> Result<T, ApiError>,
-    ) -> Result<T, ApiError> {
-        self.query_opt(sql, params, f).await?.ok_or_else(|| errors::internal("no row"))
+        f: impl Fn(&Row) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.query_opt(sql, params, f).await?.ok_or_else(|| StoreError::Unavailable("no row".into()))
     }
 
     /// Whether a query has a row.
-    pub async fn exists(&self, sql: &'static str, params: &[Value]) -> Result<bool, ApiError> {
+    pub async fn exists(&self, sql: &'static str, params: &[Value]) -> Result<bool, StoreError> {
         Ok(!self.query(sql, params).await?.is_empty())
     }
 }
 
-/// A database error: a lost race (a unique key taken meanwhile, a
-/// serialization failure, a deadlock on PostgreSQL; a busy database on
-/// SQLite) is a 409 `placement.concurrent_update`; anything else, the pool
-/// and the connection's failures too, is the server's (503).
-pub fn db_error(error: sqlx::Error) -> ApiError {
+/// What a store operation failed at, in the store's terms; the HTTP side
+/// ([`crate::errors`]) words each as an answer.
+#[derive(Debug)]
+pub enum StoreError {
+    /// Another transaction changed the same rows first (a unique key taken
+    /// meanwhile, a serialization failure, a deadlock on PostgreSQL; a busy
+    /// database on SQLite): nothing was carried out, and a retry may succeed.
+    LostRace,
+    /// A provider's generation is not the one the change was made against.
+    GenerationChanged,
+    /// The database cannot be used (unreachable, every connection busy past
+    /// the deadline, a broken file, a row that cannot be read): nothing was
+    /// carried out. What went wrong, for the log.
+    Unavailable(String),
+    /// The request's deadline passed before it was done: nothing was kept.
+    DeadlinePassed,
+    /// The connection was lost during `COMMIT`: the change may or may not
+    /// have been kept. What went wrong, for the log.
+    OutcomeUnknown(String),
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::LostRace => f.write_str("another transaction changed the same rows first"),
+            StoreError::GenerationChanged => f.write_str("the provider's generation changed"),
+            StoreError::Unavailable(why) => write!(f, "the database cannot be used: {why}"),
+            StoreError::DeadlinePassed => f.write_str("the request's deadline passed"),
+            StoreError::OutcomeUnknown(why) => write!(f, "the connection was lost during COMMIT: {why}"),
+        }
+    }
+}
+
+/// A database error: a lost race is [`StoreError::LostRace`] (SQLSTATE
+/// 23505, 40001, 40P01; SQLite's busy code 5); anything else, the pool's
+/// and the connection's failures too, leaves the database unusable for
+/// this request.
+pub fn db_error(error: sqlx::Error) -> StoreError {
     const LOST_RACE: [&str; 4] = ["23505", "40001", "40P01", "5"];
     match &error {
         sqlx::Error::Database(db) if db.code().is_some_and(|code| LOST_RACE.contains(&code.as_ref())) => {
-            errors::concurrent_update(
-                "Another thread concurrently updated the data. Please retry your update",
-            )
+            StoreError::LostRace
         }
-        _ => errors::internal(error),
+        _ => StoreError::Unavailable(error.to_string()),
     }
 }

@@ -9,6 +9,8 @@ use microversion_actix::{
 };
 use serde_json::{Map, Value, json};
 
+use crate::db::StoreError;
+
 /// The codes Placement names (`placement.<code>`); every other error is
 /// `placement.undefined_code`.
 const CODES: [&str; 10] = [
@@ -320,6 +322,23 @@ pub fn internal(error: impl std::fmt::Display) -> ApiError {
     let request_id = format!("req-{}", uuid::Uuid::new_v4());
     eprintln!("placement: database error [{request_id}]: {error}");
     store_unavailable(&request_id)
+}
+
+/// A store failure as Placement answers it: a lost race or a stale
+/// generation 409 `placement.concurrent_update`, the rest 503 (logged with
+/// the request id the answer names, where it says more than the answer).
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> ApiError {
+        match error {
+            StoreError::LostRace => {
+                concurrent_update("Another thread concurrently updated the data. Please retry your update")
+            }
+            StoreError::GenerationChanged => provider_generation_conflict(),
+            StoreError::Unavailable(why) => internal(why),
+            StoreError::DeadlinePassed => deadline_passed(),
+            StoreError::OutcomeUnknown(why) => outcome_unknown(why),
+        }
+    }
 }
 
 /// 404 for a missing provider.

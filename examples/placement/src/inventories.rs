@@ -154,7 +154,7 @@ impl Inventories {
     async fn list(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let (provider, inventories) = self
             .store
-            .read(async |tx| {
+            .read(async |tx| -> Result<_, ApiError> {
                 let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                     errors::not_found(format!(
                         "No resource provider with uuid {uuid} found : No resource provider with uuid {uuid} found"
@@ -176,7 +176,7 @@ impl Inventories {
         let (uuid, class) = path.into_inner();
         let (provider, inventories) = self
             .store
-            .read(async |tx| {
+            .read(async |tx| -> Result<_, ApiError> {
                 let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                     errors::not_found(format!(
                         "No resource provider with uuid {uuid} found : No resource provider with uuid {uuid} found"
@@ -202,8 +202,8 @@ impl Inventories {
     ) -> Result<HttpResponse, ApiError> {
         let class = body.or_null()["resource_class"].as_str().unwrap_or_default().to_owned();
         let inv = inventory_from(&class, body.or_null());
-        let generation = self.store.tx(async |tx| {
-            let provider = store::provider_or_404(tx, &uuid).await?;
+        let generation = self.store.tx(async |tx| -> Result<_, ApiError> {
+            let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
             validate(post_schema, body.value()?)?;
             check_capacity(version, &provider, &inv, "create")?;
             if !store::class_exists(tx, &class).await? {
@@ -217,7 +217,7 @@ impl Inventories {
                 )));
             }
             store::put_inventory(tx, provider.id, &inv).await?;
-            store::bump_provider(tx, provider.id, provider.generation).await
+            Ok(store::bump_provider(tx, provider.id, provider.generation).await?)
         }).await?;
         let mut res = inventory_response(version, StatusCode::CREATED, generation, &inv);
         res.headers_mut().insert(
@@ -245,8 +245,8 @@ impl Inventories {
         let expected = body.or_null()["resource_provider_generation"].as_i64().unwrap_or(-1);
         let generation = self
             .store
-            .tx(async |tx| {
-                let provider = store::provider_or_404(tx, &uuid).await?;
+            .tx(async |tx| -> Result<_, ApiError> {
+                let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
                 validate(put_all_schema, body.value()?)?;
                 if provider.generation != expected {
                     return Err(errors::concurrent_update("resource provider generation conflict"));
@@ -271,8 +271,8 @@ impl Inventories {
         let (uuid, class) = path.into_inner();
         let inv = inventory_from(&class, body.or_null());
         let expected = body.or_null()["resource_provider_generation"].as_i64().unwrap_or(-1);
-        let generation = self.store.tx(async |tx| {
-            let provider = store::provider_or_404(tx, &uuid).await?;
+        let generation = self.store.tx(async |tx| -> Result<_, ApiError> {
+            let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
             validate(update_schema, body.value()?)?;
             if provider.generation != expected {
                 return Err(errors::concurrent_update("resource provider generation conflict"));
@@ -289,7 +289,7 @@ impl Inventories {
                 )));
             }
             store::put_inventory(tx, provider.id, &inv).await?;
-            store::bump_provider(tx, provider.id, provider.generation).await
+            Ok(store::bump_provider(tx, provider.id, provider.generation).await?)
         }).await?;
         Ok(inventory_response(version, StatusCode::OK, generation, &inv))
     }
@@ -297,8 +297,8 @@ impl Inventories {
     #[delete("/resource_providers/{uuid}/inventories/{resource_class}")]
     async fn delete(&self, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
         let (uuid, class) = path.into_inner();
-        self.store.tx(async |tx| {
-            let provider = store::provider_or_404(tx, &uuid).await?;
+        self.store.tx(async |tx| -> Result<_, ApiError> {
+            let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
             // `delete_inventory` reads the class's id first.
             if !store::class_exists(tx, &class).await? {
                 return Err(errors::not_found(format!(
@@ -320,7 +320,7 @@ impl Inventories {
                     "No inventory of class {class} found for delete: No inventory of class {class} found for delete"
                 )));
             }
-            store::bump_provider(tx, provider.id, provider.generation).await
+            Ok(store::bump_provider(tx, provider.id, provider.generation).await?)
         }).await?;
         Ok(HttpResponse::NoContent().finish())
     }
@@ -329,8 +329,8 @@ impl Inventories {
     #[api_version("1.5", missing = 405)]
     async fn delete_all(&self, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         self.store
-            .tx(async |tx| {
-                let provider = store::provider_or_404(tx, &uuid).await?;
+            .tx(async |tx| -> Result<_, ApiError> {
+                let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
                 // The in-use message bare (`delete_inventories`).
                 set_inventories(tx, &provider, &[]).await.map_err(|error| {
                     match error.detail().strip_prefix("update conflict: ") {
@@ -353,7 +353,7 @@ pub(crate) async fn set_inventories(
 ) -> Result<i64, ApiError> {
     add_inventories(tx, provider, wanted).await?;
     remove_other_inventories(tx, provider, wanted).await?;
-    store::bump_provider(tx, provider.id, provider.generation).await
+    Ok(store::bump_provider(tx, provider.id, provider.generation).await?)
 }
 
 /// Adds or updates the `wanted` inventories of `provider`, removing none.

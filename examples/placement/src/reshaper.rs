@@ -67,7 +67,7 @@ impl Reshaper {
         // the write. A reshape checks no inventory's capacity.
         let wanted = self
             .store
-            .read(async |tx| {
+            .read(async |tx| -> Result<_, ApiError> {
                 let mut wanted: Vec<(Provider, Vec<Inventory>)> = Vec::new();
                 for (uuid, data) in body["inventories"].as_object().into_iter().flatten() {
                     let provider = store::provider(tx, uuid).await?.ok_or_else(|| {
@@ -104,13 +104,13 @@ impl Reshaper {
                 if records.is_empty() {
                     continue;
                 }
-                let current = store::provider_or_404(tx, &provider.uuid).await?;
+                let current = crate::resource_providers::provider_or_404(tx, &provider.uuid).await?;
                 inventories::add_inventories(tx, &current, records).await.map_err(malformed)?;
                 store::bump_provider(tx, current.id, current.generation).await?;
             }
             allocations::write_allocations(tx, version, &requests, ensured).await?;
             for (provider, records) in &wanted {
-                let current = store::provider_or_404(tx, &provider.uuid).await?;
+                let current = crate::resource_providers::provider_or_404(tx, &provider.uuid).await?;
                 inventories::set_inventories(tx, &current, records).await.map_err(malformed)?;
             }
             Ok(())

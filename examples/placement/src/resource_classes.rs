@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::db::{Tx, params};
+use crate::db::{StoreError, Tx, params};
 use actix_web::{HttpResponse, web};
 use microversion_actix::{ApiError, ApiVersion, Json, controller};
 use serde_json::{Value, json};
@@ -42,7 +42,7 @@ fn is_standard(name: &str) -> bool {
     standard::RESOURCE_CLASSES.contains(&name)
 }
 
-async fn class_updated(tx: &Tx, name: &str) -> Result<Option<i64>, ApiError> {
+async fn class_updated(tx: &Tx, name: &str) -> Result<Option<i64>, StoreError> {
     tx.query_opt("SELECT updated_at FROM resource_classes WHERE name = $1", params![name], |r| r.get(0)).await
 }
 
@@ -89,13 +89,13 @@ impl ResourceClasses {
     async fn create(&self, body: Json<Value>) -> Result<HttpResponse, ApiError> {
         let name = body["name"].as_str().unwrap_or_default().to_owned();
         self.store
-            .tx(async |tx| {
+            .tx(async |tx| -> Result<_, ApiError> {
                 if store::class_exists(tx, &name).await? {
                     return Err(errors::conflict(format!(
                         "Conflicting resource class already exists: {name}"
                     )));
                 }
-                store::create_class(tx, &name).await
+                Ok(store::create_class(tx, &name).await?)
             })
             .await?;
         Ok(HttpResponse::Created().insert_header(("location", format!("/resource_classes/{name}"))).finish())
@@ -108,7 +108,7 @@ impl ResourceClasses {
     async fn update(&self, name: web::Path<String>, body: Json<Value>) -> Result<HttpResponse, ApiError> {
         let new_name = body["name"].as_str().unwrap_or_default().to_owned();
         self.store
-            .tx(async |tx| {
+            .tx(async |tx| -> Result<_, ApiError> {
                 if !store::class_exists(tx, &name).await? {
                     return Err(no_such(&name));
                 }
@@ -153,7 +153,7 @@ impl ResourceClasses {
         }
         let created = self
             .store
-            .tx(async |tx| {
+            .tx(async |tx| -> Result<_, ApiError> {
                 if store::class_exists(tx, &name).await? {
                     return Ok(false);
                 }
@@ -168,7 +168,7 @@ impl ResourceClasses {
     #[delete("/resource_classes/{name}")]
     #[api_version("1.2")]
     async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        self.store.tx(async |tx| {
+        self.store.tx(async |tx| -> Result<_, ApiError> {
             if !store::class_exists(tx, &name).await? {
                 return Err(no_such(&name));
             }

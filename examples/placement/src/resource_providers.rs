@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::db::{Tx, params};
+use crate::db::{StoreError, Tx, params};
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, http::StatusCode, web};
 use microversion_actix::{ApiError, ApiVersion, Json, Version, VersionedModel, controller};
 use serde::{Deserialize, Serialize};
@@ -194,7 +194,7 @@ async fn create_provider(store: &Store, body: &Value) -> Result<Provider, ApiErr
             "Unable to create resource provider \"\", {uuid}: Object action create failed because: name is required"
         )));
     }
-    store.tx(async |tx| {
+    store.tx(async |tx| -> Result<_, ApiError> {
         // The parent first (`_create_in_db`), then the unique uuid and name
         // (the insert's duplicate entry).
         let (parent_id, root_id) = match &parent {
@@ -247,7 +247,7 @@ async fn create_provider(store: &Store, body: &Value) -> Result<Provider, ApiErr
         if root_id.is_none() {
             tx.execute("UPDATE resource_providers SET root_id = id WHERE id = $1", params![id]).await?;
         }
-        store::provider_or_404(tx, &uuid).await
+        crate::resource_providers::provider_or_404(tx, &uuid).await
     }).await
 }
 
@@ -288,7 +288,7 @@ impl ResourceProviders {
         // The filters in `_get_all_by_filters_from_db`'s order: a tree, a
         // trait or an aggregate that no provider anywhere matches lists
         // nothing at once, before a later filter can refuse the request.
-        let providers = self.store.read(async |tx| {
+        let providers = self.store.read(async |tx| -> Result<_, ApiError> {
             let mut providers = store::all_providers(tx).await?;
             // An empty `name` filters nothing, as Placement's `if name:`.
             if let Some(name) = q.get("name").filter(|name| !name.is_empty()) {
@@ -373,7 +373,8 @@ impl ResourceProviders {
 
     #[get("/resource_providers/{uuid}")]
     async fn show(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        let provider = self.store.read(async |tx| store::provider_or_404(tx, &uuid).await).await?;
+        let provider =
+            self.store.read(async |tx| crate::resource_providers::provider_or_404(tx, &uuid).await).await?;
         Ok(show_provider(version, HttpResponse::Ok(), &provider))
     }
 
@@ -410,8 +411,8 @@ impl ResourceProviders {
         let name = body.or_null()["name"].as_str().unwrap_or_default().to_owned();
         let provider = self
             .store
-            .tx(async |tx| {
-                let provider = store::provider_or_404(tx, &uuid).await?;
+            .tx(async |tx| -> Result<_, ApiError> {
+                let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
                 let body = body.value()?;
                 validate(if version >= V1_14 { update_v1_14 } else { update_v1_0 }, body)?;
                 // The parent first, then the name (`_update_in_db` flushes last).
@@ -439,7 +440,7 @@ impl ResourceProviders {
                     params![name, store::now(), provider.id],
                 )
                 .await?;
-                store::provider_or_404(tx, &uuid).await
+                crate::resource_providers::provider_or_404(tx, &uuid).await
             })
             .await?;
         Ok(show_provider(version, HttpResponse::Ok(), &provider))
@@ -447,7 +448,7 @@ impl ResourceProviders {
 
     #[delete("/resource_providers/{uuid}")]
     async fn delete(&self, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        self.store.tx(async |tx| {
+        self.store.tx(async |tx| -> Result<_, ApiError> {
             let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                 errors::not_found(format!("No resource provider with uuid {uuid} found for delete"))
             })?;
@@ -577,7 +578,7 @@ async fn set_root(tx: &Tx, id: i64, root: i64) -> Result<(), ApiError> {
 }
 
 /// The aggregates of provider `id`.
-pub(crate) async fn aggregates_of(tx: &Tx, id: i64) -> Result<Vec<String>, ApiError> {
+pub(crate) async fn aggregates_of(tx: &Tx, id: i64) -> Result<Vec<String>, StoreError> {
     tx.query_map(
         "SELECT aggregate FROM provider_aggregates WHERE provider_id = $1 ORDER BY aggregate",
         params![id],
@@ -603,11 +604,16 @@ fn unknown_trait(name: &str) -> ApiError {
 }
 
 /// The traits of provider `id`.
-pub(crate) async fn traits_of(tx: &Tx, id: i64) -> Result<Vec<String>, ApiError> {
+pub(crate) async fn traits_of(tx: &Tx, id: i64) -> Result<Vec<String>, StoreError> {
     tx.query_map(
         "SELECT trait FROM provider_traits WHERE provider_id = $1 ORDER BY trait",
         params![id],
         |r| r.get(0),
     )
     .await
+}
+
+/// The provider with `uuid`, or Placement's 404 for it.
+pub(crate) async fn provider_or_404(tx: &Tx, uuid: &str) -> Result<store::Provider, ApiError> {
+    store::provider(tx, uuid).await?.ok_or_else(|| errors::provider_not_found(uuid))
 }

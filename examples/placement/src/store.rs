@@ -2,12 +2,9 @@
 //! path over both ([`crate::db`], sqlx); the schema made on first start, every
 //! change in a transaction that checks the generations it relies on.
 
-use microversion_actix::ApiError;
-
 use std::time::Duration;
 
-use crate::db::{Access, Pool, Row, Tx, params};
-use crate::errors;
+use crate::db::{Access, Pool, Row, StoreError, Tx, params};
 use crate::standard;
 
 const SCHEMA: &str = "
@@ -198,7 +195,7 @@ impl Store {
         let pool = crate::database::open(database, SCHEMA, SCHEMA_POSTGRES).await?;
         let postgres = crate::database::is_postgres_url(database);
         let store = Store { pool, postgres, deadline: crate::deadline::DEFAULT };
-        store.seed().await.map_err(|e| sqlx::Error::Protocol(e.detail().to_owned()))?;
+        store.seed().await.map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
         Ok(store)
     }
 
@@ -217,11 +214,31 @@ impl Store {
         Store::connect(":memory:").await
     }
 
-    async fn seed(&self) -> Result<(), ApiError> {
-        // Start-up is no request: its transaction has a minute, not a
-        // request's deadline (nodes starting together on a busy machine
-        // wait for each other's seeding).
+    /// Seeds the standard classes and traits. On a crowded PostgreSQL
+    /// server the slot the schema was made on may be taken before the pool
+    /// opens its own: a store that cannot be used yet is tried again,
+    /// waiting longer each time, with a log line that says why, until
+    /// [`SEED_DEADLINE`].
+    async fn seed(&self) -> Result<(), StoreError> {
+        // Start-up is no request: it has a minute, not a request's deadline
+        // (nodes starting together on a busy machine wait for each other).
         let deadline = std::time::Instant::now() + SEED_DEADLINE;
+        let mut wait = Duration::from_millis(100);
+        loop {
+            match self.seed_until(deadline).await {
+                Err(StoreError::Unavailable(why)) if std::time::Instant::now() + wait < deadline => {
+                    eprintln!(
+                        "placement: the database cannot be used yet ({why}); seeding again in {wait:?}"
+                    );
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(Duration::from_secs(5));
+                }
+                seeded => return seeded,
+            }
+        }
+    }
+
+    async fn seed_until(&self, deadline: std::time::Instant) -> Result<(), StoreError> {
         self.run_until(Access::Write, deadline, async |tx| {
             let now = now();
             for (id, name) in standard::RESOURCE_CLASSES.iter().enumerate() {
@@ -246,36 +263,39 @@ impl Store {
 
     /// Runs `f`, which only reads, in a read-only transaction: one
     /// connection, one snapshot of the data (see [`Tx`]), within the
-    /// request's deadline.
-    pub async fn read<T>(&self, f: impl AsyncFnOnce(&Tx) -> Result<T, ApiError>) -> Result<T, ApiError> {
+    /// request's deadline. `f` fails with its own errors or the store's.
+    pub async fn read<T, E: From<StoreError>>(
+        &self,
+        f: impl AsyncFnOnce(&Tx) -> Result<T, E>,
+    ) -> Result<T, E> {
         self.run(Access::Read, f).await
     }
 
     /// Runs `f` in a transaction, committed when it returns `Ok` before the
     /// request's deadline (and rolled back when it fails or the deadline
-    /// passes: 503, not carried out).
-    pub async fn tx<T>(&self, f: impl AsyncFnOnce(&Tx) -> Result<T, ApiError>) -> Result<T, ApiError> {
+    /// passes: [`StoreError::DeadlinePassed`], not carried out).
+    pub async fn tx<T, E: From<StoreError>>(&self, f: impl AsyncFnOnce(&Tx) -> Result<T, E>) -> Result<T, E> {
         self.run(Access::Write, f).await
     }
 
-    async fn run<T>(
+    async fn run<T, E: From<StoreError>>(
         &self,
         access: Access,
-        f: impl AsyncFnOnce(&Tx) -> Result<T, ApiError>,
-    ) -> Result<T, ApiError> {
+        f: impl AsyncFnOnce(&Tx) -> Result<T, E>,
+    ) -> Result<T, E> {
         self.run_until(access, crate::deadline::current(self.deadline), f).await
     }
 
-    async fn run_until<T>(
+    async fn run_until<T, E: From<StoreError>>(
         &self,
         access: Access,
         deadline: std::time::Instant,
-        f: impl AsyncFnOnce(&Tx) -> Result<T, ApiError>,
-    ) -> Result<T, ApiError> {
+        f: impl AsyncFnOnce(&Tx) -> Result<T, E>,
+    ) -> Result<T, E> {
         let tx = Tx::begin(&self.pool, self.postgres, access, deadline).await?;
         let value = tokio::time::timeout_at(deadline.into(), f(&tx))
             .await
-            .map_err(|_| errors::deadline_passed())??;
+            .map_err(|_| StoreError::DeadlinePassed)??;
         tx.commit(deadline).await?;
         Ok(value)
     }
@@ -315,7 +335,7 @@ macro_rules! select_providers {
     };
 }
 
-fn provider_row(row: &Row) -> Result<Provider, ApiError> {
+fn provider_row(row: &Row) -> Result<Provider, StoreError> {
     Ok(Provider {
         id: row.get(0)?,
         uuid: row.get(1)?,
@@ -329,17 +349,12 @@ fn provider_row(row: &Row) -> Result<Provider, ApiError> {
 }
 
 /// The provider with `uuid`.
-pub async fn provider(tx: &Tx, uuid: &str) -> Result<Option<Provider>, ApiError> {
+pub async fn provider(tx: &Tx, uuid: &str) -> Result<Option<Provider>, StoreError> {
     tx.query_opt(select_providers!("WHERE p.uuid = $1"), params![uuid], provider_row).await
 }
 
-/// The provider with `uuid`, or 404.
-pub async fn provider_or_404(tx: &Tx, uuid: &str) -> Result<Provider, ApiError> {
-    provider(tx, uuid).await?.ok_or_else(|| errors::provider_not_found(uuid))
-}
-
 /// Every provider, by id.
-pub async fn all_providers(tx: &Tx) -> Result<Vec<Provider>, ApiError> {
+pub async fn all_providers(tx: &Tx) -> Result<Vec<Provider>, StoreError> {
     tx.query_map(select_providers!("ORDER BY p.id"), params![], provider_row).await
 }
 
@@ -347,25 +362,25 @@ pub async fn all_providers(tx: &Tx) -> Result<Vec<Provider>, ApiError> {
 /// otherwise the change lost a race, 409 `placement.concurrent_update`.
 /// (On PostgreSQL a concurrent writer of the row makes this wait for its
 /// end, then see its generation: the same 409, never a lost update.)
-pub async fn bump_provider(tx: &Tx, id: i64, expected: i64) -> Result<i64, ApiError> {
+pub async fn bump_provider(tx: &Tx, id: i64, expected: i64) -> Result<i64, StoreError> {
     let changed = tx.execute(
         "UPDATE resource_providers SET generation = generation + 1, updated_at = $3 WHERE id = $1 AND generation = $2",
         params![id, expected, now()],
     ).await?;
     if changed == 0 {
-        return Err(errors::provider_generation_conflict());
+        return Err(StoreError::GenerationChanged);
     }
     Ok(expected + 1)
 }
 
 /// Whether a resource class exists.
-pub async fn class_exists(tx: &Tx, name: &str) -> Result<bool, ApiError> {
+pub async fn class_exists(tx: &Tx, name: &str) -> Result<bool, StoreError> {
     tx.exists("SELECT 1 FROM resource_classes WHERE name = $1", params![name]).await
 }
 
 /// The id of every resource class, by name: Placement's order of
 /// resource-class-keyed answers (its rows grouped by class id).
-pub async fn class_ids(tx: &Tx) -> Result<std::collections::HashMap<String, i64>, ApiError> {
+pub async fn class_ids(tx: &Tx) -> Result<std::collections::HashMap<String, i64>, StoreError> {
     Ok(tx
         .query_map("SELECT name, id FROM resource_classes", params![], |r| Ok((r.get(0)?, r.get(1)?)))
         .await?
@@ -374,7 +389,7 @@ pub async fn class_ids(tx: &Tx) -> Result<std::collections::HashMap<String, i64>
 }
 
 /// Creates a custom resource class.
-pub async fn create_class(tx: &Tx, name: &str) -> Result<(), ApiError> {
+pub async fn create_class(tx: &Tx, name: &str) -> Result<(), StoreError> {
     let next: i64 = tx
         .query_row(
             "SELECT CAST(COALESCE(MAX(id) + 1, $1) AS BIGINT) FROM resource_classes WHERE id >= $1",
@@ -392,12 +407,12 @@ pub async fn create_class(tx: &Tx, name: &str) -> Result<(), ApiError> {
 }
 
 /// The name of every trait.
-pub async fn trait_names(tx: &Tx) -> Result<std::collections::HashSet<String>, ApiError> {
+pub async fn trait_names(tx: &Tx) -> Result<std::collections::HashSet<String>, StoreError> {
     Ok(tx.query_map("SELECT name FROM traits", params![], |r| r.get(0)).await?.into_iter().collect())
 }
 
 /// Whether a trait exists.
-pub async fn trait_exists(tx: &Tx, name: &str) -> Result<bool, ApiError> {
+pub async fn trait_exists(tx: &Tx, name: &str) -> Result<bool, StoreError> {
     tx.exists("SELECT 1 FROM traits WHERE name = $1", params![name]).await
 }
 
@@ -430,7 +445,7 @@ impl Inventory {
 }
 
 /// The inventories of provider `id`, by resource class name.
-pub async fn inventories(tx: &Tx, id: i64) -> Result<Vec<Inventory>, ApiError> {
+pub async fn inventories(tx: &Tx, id: i64) -> Result<Vec<Inventory>, StoreError> {
     tx.query_map(
         "SELECT resource_class, total, reserved, min_unit, max_unit, step_size, allocation_ratio, updated_at \
          FROM inventories WHERE provider_id = $1 ORDER BY resource_class",
@@ -452,7 +467,7 @@ pub async fn inventories(tx: &Tx, id: i64) -> Result<Vec<Inventory>, ApiError> {
 }
 
 /// What is used of each class on provider `id`.
-pub async fn usages(tx: &Tx, id: i64) -> Result<Vec<(String, i64)>, ApiError> {
+pub async fn usages(tx: &Tx, id: i64) -> Result<Vec<(String, i64)>, StoreError> {
     tx.query_map(
         "SELECT resource_class, CAST(SUM(used) AS BIGINT) FROM allocations WHERE provider_id = $1 \
          GROUP BY resource_class",
@@ -463,7 +478,7 @@ pub async fn usages(tx: &Tx, id: i64) -> Result<Vec<(String, i64)>, ApiError> {
 }
 
 /// Replaces an inventory record (insert or update).
-pub async fn put_inventory(tx: &Tx, id: i64, inv: &Inventory) -> Result<(), ApiError> {
+pub async fn put_inventory(tx: &Tx, id: i64, inv: &Inventory) -> Result<(), StoreError> {
     let now = now();
     tx.execute(
         "INSERT INTO inventories (provider_id, resource_class, total, reserved, min_unit, max_unit, step_size, \

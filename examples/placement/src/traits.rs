@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::db::{Tx, params};
+use crate::db::{StoreError, Tx, params};
 use actix_web::{HttpRequest, HttpResponse, web};
 use microversion_actix::{ApiError, ApiVersion, Json, controller};
 use serde_json::{Value, json};
@@ -42,7 +42,7 @@ fn valid_custom(name: &str) -> bool {
         })
 }
 
-async fn trait_created(tx: &Tx, name: &str) -> Result<Option<i64>, ApiError> {
+async fn trait_created(tx: &Tx, name: &str) -> Result<Option<i64>, StoreError> {
     tx.query_opt("SELECT created_at FROM traits WHERE name = $1", params![name], |r| r.get(0)).await
 }
 
@@ -132,7 +132,7 @@ impl Traits {
         }
         let (created, at) = self
             .store
-            .tx(async |tx| {
+            .tx(async |tx| -> Result<_, ApiError> {
                 if let Some(at) = trait_created(tx, &name).await? {
                     return Ok((false, at));
                 }
@@ -152,7 +152,7 @@ impl Traits {
     #[api_version("1.6")]
     async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
         self.store
-            .tx(async |tx| {
+            .tx(async |tx| -> Result<_, ApiError> {
                 if trait_created(tx, &name).await?.is_none() {
                     return Err(errors::not_found(format!("No such trait(s): {name}.")));
                 }
@@ -187,7 +187,7 @@ impl Traits {
     ) -> Result<HttpResponse, ApiError> {
         let (traits, generation) = self
             .store
-            .read(async |tx| {
+            .read(async |tx| -> Result<_, ApiError> {
                 let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                     errors::not_found(format!(
                         "No resource provider with uuid {uuid} found: No resource provider with uuid {uuid} found"
@@ -213,8 +213,8 @@ impl Traits {
             .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
             .unwrap_or_default();
         let expected = body["resource_provider_generation"].as_i64().unwrap_or(-1);
-        let (traits, generation) = self.store.tx(async |tx| {
-            let provider = store::provider_or_404(tx, &uuid).await?;
+        let (traits, generation) = self.store.tx(async |tx| -> Result<_, ApiError> {
+            let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
             if provider.generation != expected {
                 return Err(errors::concurrent_update(
                     "Resource provider's generation already changed. Please update the generation and try again.",
@@ -250,8 +250,8 @@ impl Traits {
     #[api_version("1.6")]
     async fn provider_clear(&self, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         self.store
-            .tx(async |tx| {
-                let provider = store::provider_or_404(tx, &uuid).await?;
+            .tx(async |tx| -> Result<_, ApiError> {
+                let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
                 if set_traits(tx, provider.id, &[]).await? {
                     store::bump_provider(tx, provider.id, provider.generation).await?;
                 }

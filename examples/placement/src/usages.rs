@@ -36,7 +36,7 @@ async fn usage_rows(store: &Store, q: &Query) -> Result<Vec<UsageRow>, ApiError>
         }
     }
     let user = q.get("user_id");
-    store
+    Ok(store
         .read(async |tx| {
             tx.query_map(
                 "SELECT c.uuid, c.consumer_type, a.resource_class, a.used FROM allocations a \
@@ -49,7 +49,7 @@ async fn usage_rows(store: &Store, q: &Query) -> Result<Vec<UsageRow>, ApiError>
             )
             .await
         })
-        .await
+        .await?)
 }
 
 fn usages_response(version: ApiVersion, body: Value) -> HttpResponse {
@@ -79,7 +79,7 @@ impl Usages {
     async fn provider(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let (generation, usages) = self
             .store
-            .read(async |tx| {
+            .read(async |tx| -> Result<_, ApiError> {
                 let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                     errors::not_found(format!(
                         "No resource provider with uuid {uuid} found: No resource provider with uuid {uuid} found"

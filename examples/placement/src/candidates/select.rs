@@ -29,7 +29,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use microversion_actix::ApiError;
+use crate::db::StoreError;
 
 use super::{Group, Inv, Node, SHARES, Wide, World};
 use crate::db::{Row, Sql, Tx, Value, params};
@@ -60,8 +60,8 @@ async fn by_chunks<T, V: Clone + Into<Value>>(
     head: &'static str,
     values: &[V],
     tail: &'static str,
-    f: impl Fn(&Row) -> Result<T, ApiError>,
-) -> Result<Vec<T>, ApiError> {
+    f: impl Fn(&Row) -> Result<T, StoreError>,
+) -> Result<Vec<T>, StoreError> {
     let mut out = Vec::new();
     for chunk in chunks(values) {
         let mut sql = Sql::new(head);
@@ -82,7 +82,7 @@ pub(super) fn tree_uuid(tree: &str) -> String {
 
 /// The providers in every one of `member_of`'s lists (in any aggregate of
 /// each): Placement's `provider_ids_matching_aggregates`.
-async fn in_aggregates(tx: &Tx, member_of: &[Vec<String>]) -> Result<BTreeSet<i64>, ApiError> {
+async fn in_aggregates(tx: &Tx, member_of: &[Vec<String>]) -> Result<BTreeSet<i64>, StoreError> {
     let mut out: Option<BTreeSet<i64>> = None;
     for any in member_of {
         let found: BTreeSet<i64> =
@@ -105,7 +105,7 @@ async fn in_aggregates(tx: &Tx, member_of: &[Vec<String>]) -> Result<BTreeSet<i6
 }
 
 /// The providers of the tree of the provider `tree` names.
-async fn tree_members(tx: &Tx, tree: &str) -> Result<BTreeSet<i64>, ApiError> {
+async fn tree_members(tx: &Tx, tree: &str) -> Result<BTreeSet<i64>, StoreError> {
     Ok(tx
         .query_map(
             "SELECT p.id FROM resource_providers p JOIN resource_providers t ON t.root_id = p.root_id \
@@ -121,7 +121,7 @@ async fn tree_members(tx: &Tx, tree: &str) -> Result<BTreeSet<i64>, ApiError> {
 /// The providers a group's search may keep before capacity, when its
 /// `in_tree` or `member_of` narrows them (`None`: every provider), each
 /// provider on its own: the tree's, in the aggregates.
-async fn scope(tx: &Tx, group: &Group, in_aggs: &BTreeSet<i64>) -> Result<Option<BTreeSet<i64>>, ApiError> {
+async fn scope(tx: &Tx, group: &Group, in_aggs: &BTreeSet<i64>) -> Result<Option<BTreeSet<i64>>, StoreError> {
     let tree = match &group.in_tree {
         Some(tree) => Some(tree_members(tx, tree).await?),
         None => None,
@@ -186,7 +186,7 @@ async fn any_root_with(
     tx: &Tx,
     required: &BTreeSet<String>,
     forbidden: &BTreeSet<String>,
-) -> Result<bool, ApiError> {
+) -> Result<bool, StoreError> {
     let mut sql = Sql::new("SELECT 1 FROM resource_providers p WHERE p.parent_id IS NULL");
     for name in required {
         sql.push(" AND EXISTS (SELECT 1 FROM provider_traits t WHERE t.provider_id = p.id AND t.trait = ")
@@ -205,7 +205,7 @@ async fn any_root_with(
 }
 
 /// Reads the part of the provider graph the search of `groups` needs.
-pub(super) async fn load(store: &Store, groups: &[Group], wide: &Wide) -> Result<World, ApiError> {
+pub(super) async fn load(store: &Store, groups: &[Group], wide: &Wide) -> Result<World, StoreError> {
     store.read(async |tx| read(tx, groups, wide, Reach::Selected).await).await
 }
 
@@ -223,7 +223,7 @@ enum Reach {
     AlwaysSelected,
 }
 
-async fn read(tx: &Tx, groups: &[Group], wide: &Wide, reach: Reach) -> Result<World, ApiError> {
+async fn read(tx: &Tx, groups: &[Group], wide: &Wide, reach: Reach) -> Result<World, StoreError> {
     let class_ids: HashMap<String, i64> = tx
         .query_map("SELECT name, id FROM resource_classes", params![], |r| Ok((r.get(0)?, r.get(1)?)))
         .await?
@@ -279,7 +279,7 @@ async fn selected_roots(
     groups: &[Group],
     in_aggs: &[BTreeSet<i64>],
     bounded: bool,
-) -> Result<Option<(Vec<i64>, bool)>, ApiError> {
+) -> Result<Option<(Vec<i64>, bool)>, StoreError> {
     // Per group, whether it may find anything, and its scope.
     let mut scopes: Vec<(bool, Option<BTreeSet<i64>>)> = Vec::with_capacity(groups.len());
     let mut selected = 0;
@@ -395,8 +395,8 @@ async fn tree_rows<T>(
     tx: &Tx,
     roots: Option<&[i64]>,
     (select, of_trees, close, tail): (&'static str, &'static str, &'static str, &'static str),
-    f: impl Fn(&Row) -> Result<T, ApiError>,
-) -> Result<Vec<T>, ApiError> {
+    f: impl Fn(&Row) -> Result<T, StoreError>,
+) -> Result<Vec<T>, StoreError> {
     let Some(roots) = roots else {
         let mut sql = Sql::new(select);
         sql.push(tail);
@@ -421,7 +421,7 @@ async fn read_trees(
     tx: &Tx,
     roots: Option<&[i64]>,
     trait_ids: &HashMap<String, i64>,
-) -> Result<Vec<Node>, ApiError> {
+) -> Result<Vec<Node>, StoreError> {
     // A provider's traits and aggregates come on its own row, joined by
     // commas (neither a trait nor an aggregate holds one): a read of the
     // whole cloud is then one row per provider and one per inventory,

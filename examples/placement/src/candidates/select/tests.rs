@@ -61,7 +61,7 @@ struct Shape {
 /// Writes a random cloud of `roots` trees; the number of providers.
 async fn cloud(store: &Store, rng: &mut Rng, shape: Shape, roots: usize) -> usize {
     store
-        .tx(async |tx| {
+        .tx(async |tx| -> Result<_, StoreError> {
             let mut next = 0usize;
             let mut consumer = 0usize;
             for _ in 0..roots {
@@ -274,7 +274,7 @@ async fn same_answers(open: impl AsyncFn(usize) -> Store, roots: usize, queries:
                 let features = Features::at(Version::lit(version));
                 let Ok((groups, wide)) = parse(features, &Query::parse(&text)) else { continue };
                 let (selected, always, everything) = store
-                    .read(async |tx| {
+                    .read(async |tx| -> Result<_, StoreError> {
                         Ok((
                             read(tx, &groups, &wide, Reach::Selected).await?,
                             read(tx, &groups, &wide, Reach::AlwaysSelected).await?,
@@ -338,7 +338,7 @@ fn the_capacity_clause_keeps_what_fits() {
         cloud(&store, &mut rng, Shape { nested: true, sharing: true }, 60).await;
         let everything = Group::default();
         store
-            .read(async |tx| {
+            .read(async |tx| -> Result<_, StoreError> {
                 let world = read(tx, &[], &Wide::default(), Reach::Everything).await?;
                 let mut kept = 0;
                 for class in CLASSES {
