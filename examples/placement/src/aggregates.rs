@@ -9,11 +9,9 @@ use microversion_actix::{ApiError, ApiVersion, VersionedModel, controller};
 use serde_json::{Value, json};
 
 use crate::api::PLACEMENT;
-use crate::db::{Tx, params};
 use crate::errors;
 use crate::http::{BodyAfterLookup, cache_headers, validate};
 use crate::query::UUID_PATTERN;
-use crate::resource_providers::aggregates_of;
 use crate::store::{self, Store};
 
 /// The aggregates resource.
@@ -66,19 +64,6 @@ fn uuids(list: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Replaces the aggregates of provider `id`.
-async fn set_aggregates(tx: &Tx, id: i64, aggregates: &[String]) -> Result<(), ApiError> {
-    tx.execute("DELETE FROM provider_aggregates WHERE provider_id = $1", params![id]).await?;
-    for aggregate in aggregates {
-        tx.execute(
-            "INSERT INTO provider_aggregates (provider_id, aggregate) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-            params![id, aggregate],
-        )
-        .await?;
-    }
-    Ok(())
-}
-
 #[controller(api = PLACEMENT)]
 impl Aggregates {
     #[get("/resource_providers/{uuid}/aggregates")]
@@ -88,7 +73,7 @@ impl Aggregates {
             .store
             .read(async |tx| -> Result<_, ApiError> {
                 let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
-                let aggregates = aggregates_of(tx, provider.id).await?;
+                let aggregates = store::aggregates::of_provider(tx, provider.id).await?;
                 Ok((provider, aggregates))
             })
             .await?;
@@ -113,7 +98,7 @@ impl Aggregates {
                 let body = body.value()?;
                 validate(put_v1_1, body)?;
                 let aggregates = uuids(body);
-                set_aggregates(tx, provider.id, &aggregates).await?;
+                store::aggregates::set_for_provider(tx, provider.id, &aggregates).await?;
                 Ok(aggregates)
             })
             .await?;
@@ -144,7 +129,7 @@ impl Aggregates {
                 }
                 let generation = store::bump_provider(tx, provider.id, provider.generation).await?;
                 let aggregates = uuids(&body["aggregates"]);
-                set_aggregates(tx, provider.id, &aggregates).await?;
+                store::aggregates::set_for_provider(tx, provider.id, &aggregates).await?;
                 Ok((generation, aggregates))
             })
             .await?;

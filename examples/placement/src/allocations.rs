@@ -373,7 +373,7 @@ pub(crate) enum Claimant {
 /// The first consumer and resource class the requests name that does not
 /// exist.
 async fn unknown_class(tx: &Tx, requests: &[ConsumerRequest]) -> Result<Option<(String, String)>, ApiError> {
-    let known = store::class_ids(tx).await?;
+    let known = store::classes::ids(tx).await?;
     Ok(requests.iter().find_map(|request| {
         let mut classes = request.allocations.iter().flat_map(|(_, resources)| resources);
         classes
@@ -529,7 +529,7 @@ pub(crate) async fn write_allocations(
     // the allocations, 400), then every class (`_check_capacity_exceeded`
     // resolves them all, 400), and only then are capacities checked (409).
     let providers = find_providers(tx, requests).await?;
-    let known = store::class_ids(tx).await?;
+    let known = store::classes::ids(tx).await?;
     for request in requests {
         for (class, _) in request.allocations.iter().flat_map(|(_, resources)| resources) {
             if !known.contains_key(class) {

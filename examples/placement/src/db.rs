@@ -372,9 +372,13 @@ pub enum StoreError {
     LostRace,
     /// A provider's generation is not the one the change was made against.
     GenerationChanged,
-    /// The database cannot be used (unreachable, every connection busy past
-    /// the deadline, a broken file, a row that cannot be read): nothing was
-    /// carried out. What went wrong, for the log.
+    /// No connection could be had: the server refuses them for now (it is
+    /// full, starting or stopping), or every one was busy until the
+    /// deadline. Nothing was carried out; it passes. What happened, for the
+    /// log.
+    NoConnection(String),
+    /// The database cannot be used (unreachable, a broken file, a row that
+    /// cannot be read): nothing was carried out. What went wrong, for the log.
     Unavailable(String),
     /// The request's deadline passed before it was done: nothing was kept.
     DeadlinePassed,
@@ -388,6 +392,7 @@ impl std::fmt::Display for StoreError {
         match self {
             StoreError::LostRace => f.write_str("another transaction changed the same rows first"),
             StoreError::GenerationChanged => f.write_str("the provider's generation changed"),
+            StoreError::NoConnection(why) => write!(f, "no database connection: {why}"),
             StoreError::Unavailable(why) => write!(f, "the database cannot be used: {why}"),
             StoreError::DeadlinePassed => f.write_str("the request's deadline passed"),
             StoreError::OutcomeUnknown(why) => write!(f, "the connection was lost during COMMIT: {why}"),
@@ -396,14 +401,23 @@ impl std::fmt::Display for StoreError {
 }
 
 /// A database error: a lost race is [`StoreError::LostRace`] (SQLSTATE
-/// 23505, 40001, 40P01; SQLite's busy code 5); anything else, the pool's
-/// and the connection's failures too, leaves the database unusable for
-/// this request.
+/// 23505, 40001, 40P01; SQLite's busy code 5); a connection not had,
+/// [`StoreError::NoConnection`] (the pool's wait timed out, the server
+/// refused the connection or is full, 53300, or starting or stopping,
+/// 57P03); anything else leaves the database unusable for this request.
 pub fn db_error(error: sqlx::Error) -> StoreError {
     const LOST_RACE: [&str; 4] = ["23505", "40001", "40P01", "5"];
-    match &error {
-        sqlx::Error::Database(db) if db.code().is_some_and(|code| LOST_RACE.contains(&code.as_ref())) => {
-            StoreError::LostRace
+    const REFUSED: [&str; 2] = ["53300", "57P03"];
+    let code = match &error {
+        sqlx::Error::Database(db) => db.code().map(|code| code.into_owned()),
+        _ => None,
+    };
+    match (&error, code.as_deref()) {
+        (_, Some(code)) if LOST_RACE.contains(&code) => StoreError::LostRace,
+        (_, Some(code)) if REFUSED.contains(&code) => StoreError::NoConnection(error.to_string()),
+        (sqlx::Error::PoolTimedOut, _) => StoreError::NoConnection(error.to_string()),
+        (sqlx::Error::Io(io), _) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
+            StoreError::NoConnection(error.to_string())
         }
         _ => StoreError::Unavailable(error.to_string()),
     }

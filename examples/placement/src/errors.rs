@@ -334,7 +334,7 @@ impl From<StoreError> for ApiError {
                 concurrent_update("Another thread concurrently updated the data. Please retry your update")
             }
             StoreError::GenerationChanged => provider_generation_conflict(),
-            StoreError::Unavailable(why) => internal(why),
+            StoreError::NoConnection(why) | StoreError::Unavailable(why) => internal(why),
             StoreError::DeadlinePassed => deadline_passed(),
             StoreError::OutcomeUnknown(why) => outcome_unknown(why),
         }

@@ -206,7 +206,7 @@ impl Inventories {
             let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
             validate(post_schema, body.value()?)?;
             check_capacity(version, &provider, &inv, "create")?;
-            if !store::class_exists(tx, &class).await? {
+            if !store::classes::exists(tx, &class).await? {
                 return Err(errors::bad_request(format!(
                     "Unable to create inventory for resource provider {uuid}: No such resource class {class}."
                 )));
@@ -280,7 +280,7 @@ impl Inventories {
             check_capacity(version, &provider, &inv, "update")?;
             // `update_inventory` looks the class up before the provider's
             // record of it (`ResourceClassNotFound`, a 404).
-            if !store::class_exists(tx, &class).await? {
+            if !store::classes::exists(tx, &class).await? {
                 return Err(errors::not_found(format!("No such resource class {class}.")));
             }
             if !store::inventories(tx, provider.id).await?.iter().any(|i| i.resource_class == class) {
@@ -300,7 +300,7 @@ impl Inventories {
         self.store.tx(async |tx| -> Result<_, ApiError> {
             let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
             // `delete_inventory` reads the class's id first.
-            if !store::class_exists(tx, &class).await? {
+            if !store::classes::exists(tx, &class).await? {
                 return Err(errors::not_found(format!(
                     "No inventory of class {class} found for delete: No such resource class {class}."
                 )));
@@ -365,7 +365,7 @@ pub(crate) async fn add_inventories(
     // Every class (`_set_inventory`); capacities are the handler's
     // (`_validate_inventory_capacity`), which the reshaper does not check.
     for inv in wanted {
-        if !store::class_exists(tx, &inv.resource_class).await? {
+        if !store::classes::exists(tx, &inv.resource_class).await? {
             return Err(errors::bad_request(format!(
                 "Unknown resource class in inventory for resource provider {}: No such resource class {}.",
                 provider.uuid, inv.resource_class

@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use crate::db::{StoreError, Tx, params};
 use actix_web::{HttpResponse, web};
 use microversion_actix::{ApiError, ApiVersion, Json, controller};
 use serde_json::{Value, json};
@@ -42,10 +41,6 @@ fn is_standard(name: &str) -> bool {
     standard::RESOURCE_CLASSES.contains(&name)
 }
 
-async fn class_updated(tx: &Tx, name: &str) -> Result<Option<i64>, StoreError> {
-    tx.query_opt("SELECT updated_at FROM resource_classes WHERE name = $1", params![name], |r| r.get(0)).await
-}
-
 fn no_such(name: &str) -> ApiError {
     errors::not_found(format!("No such resource class {name}."))
 }
@@ -55,15 +50,7 @@ impl ResourceClasses {
     #[get("/resource_classes")]
     #[api_version("1.2")]
     async fn list(&self, version: ApiVersion) -> Result<HttpResponse, ApiError> {
-        let classes: Vec<(String, i64)> = self
-            .store
-            .read(async |tx| {
-                tx.query_map("SELECT name, updated_at FROM resource_classes ORDER BY id", params![], |r| {
-                    Ok((r.get(0)?, r.get(1)?))
-                })
-                .await
-            })
-            .await?;
+        let classes: Vec<(String, i64)> = self.store.read(async |tx| store::classes::all(tx).await).await?;
         let modified = classes.iter().map(|c| c.1).max().unwrap_or_else(store::now);
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, modified);
@@ -75,7 +62,7 @@ impl ResourceClasses {
     async fn show(&self, version: ApiVersion, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let updated = self
             .store
-            .read(async |tx| class_updated(tx, &name).await)
+            .read(async |tx| store::classes::updated_at(tx, &name).await)
             .await?
             .ok_or_else(|| no_such(&name))?;
         let mut res = HttpResponse::Ok();
@@ -90,12 +77,12 @@ impl ResourceClasses {
         let name = body["name"].as_str().unwrap_or_default().to_owned();
         self.store
             .tx(async |tx| -> Result<_, ApiError> {
-                if store::class_exists(tx, &name).await? {
+                if store::classes::exists(tx, &name).await? {
                     return Err(errors::conflict(format!(
                         "Conflicting resource class already exists: {name}"
                     )));
                 }
-                Ok(store::create_class(tx, &name).await?)
+                Ok(store::classes::create(tx, &name).await?)
             })
             .await?;
         Ok(HttpResponse::Created().insert_header(("location", format!("/resource_classes/{name}"))).finish())
@@ -109,27 +96,16 @@ impl ResourceClasses {
         let new_name = body["name"].as_str().unwrap_or_default().to_owned();
         self.store
             .tx(async |tx| -> Result<_, ApiError> {
-                if !store::class_exists(tx, &name).await? {
+                if !store::classes::exists(tx, &name).await? {
                     return Err(no_such(&name));
                 }
                 if is_standard(&name) {
                     return Err(errors::bad_request(format!("Cannot update standard resource class {name}")));
                 }
-                if store::class_exists(tx, &new_name).await? {
+                if store::classes::exists(tx, &new_name).await? {
                     return Err(errors::conflict(format!("Resource class already exists: {new_name}")));
                 }
-                let now = store::now();
-                tx.execute(
-                    "UPDATE resource_classes SET name = $1, updated_at = $2 WHERE name = $3",
-                    params![new_name, now, *name],
-                )
-                .await?;
-                for statement in [
-                    "UPDATE inventories SET resource_class = $1 WHERE resource_class = $2",
-                    "UPDATE allocations SET resource_class = $1 WHERE resource_class = $2",
-                ] {
-                    tx.execute(statement, params![new_name, *name]).await?;
-                }
+                store::classes::rename(tx, &name, &new_name).await?;
                 Ok(())
             })
             .await?;
@@ -154,10 +130,10 @@ impl ResourceClasses {
         let created = self
             .store
             .tx(async |tx| -> Result<_, ApiError> {
-                if store::class_exists(tx, &name).await? {
+                if store::classes::exists(tx, &name).await? {
                     return Ok(false);
                 }
-                store::create_class(tx, &name).await?;
+                store::classes::create(tx, &name).await?;
                 Ok(true)
             })
             .await?;
@@ -169,7 +145,7 @@ impl ResourceClasses {
     #[api_version("1.2")]
     async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
         self.store.tx(async |tx| -> Result<_, ApiError> {
-            if !store::class_exists(tx, &name).await? {
+            if !store::classes::exists(tx, &name).await? {
                 return Err(no_such(&name));
             }
             if is_standard(&name) {
@@ -177,17 +153,12 @@ impl ResourceClasses {
                     "Error in delete resource class: Cannot delete standard resource class {name}."
                 )));
             }
-            let used: i64 = tx.query_row(
-                "SELECT COUNT(*) FROM inventories WHERE resource_class = $1",
-                params![&*name],
-                |r| r.get(0),
-            ).await?;
-            if used > 0 {
+            if store::classes::in_inventory(tx, &name).await? {
                 return Err(errors::conflict(format!(
                     "Error in delete resource class: Cannot delete resource class {name}. Class is in use in inventory."
                 )));
             }
-            tx.execute("DELETE FROM resource_classes WHERE name = $1", params![&*name]).await?;
+            store::classes::delete(tx, &name).await?;
             Ok(())
         }).await?;
         Ok(HttpResponse::NoContent().finish())

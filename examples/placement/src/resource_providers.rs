@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::db::{StoreError, Tx, params};
+use crate::db::{Tx, params};
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, http::StatusCode, web};
 use microversion_actix::{ApiError, ApiVersion, Json, Version, VersionedModel, controller};
 use serde::{Deserialize, Serialize};
@@ -308,7 +308,7 @@ impl ResourceProviders {
             }
             if let Some((required, forbidden)) = &required {
                 for name in required.iter().flatten() {
-                    if !store::trait_exists(tx, name).await? {
+                    if !store::traits::exists(tx, name).await? {
                         return Err(unknown_trait(name));
                     }
                 }
@@ -319,7 +319,7 @@ impl ResourceProviders {
                     return Ok(Vec::new());
                 }
                 for name in forbidden {
-                    if !store::trait_exists(tx, name).await? {
+                    if !store::traits::exists(tx, name).await? {
                         return Err(unknown_trait(name));
                     }
                 }
@@ -337,7 +337,7 @@ impl ResourceProviders {
             }
             if let Some(resources) = &resources {
                 for (name, _) in resources {
-                    if !store::class_exists(tx, name).await? {
+                    if !store::classes::exists(tx, name).await? {
                         return Err(errors::bad_request(format!(
                             "Invalid resource class in resources parameter: No such resource class {name}."
                         )));
@@ -577,16 +577,6 @@ async fn set_root(tx: &Tx, id: i64, root: i64) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// The aggregates of provider `id`.
-pub(crate) async fn aggregates_of(tx: &Tx, id: i64) -> Result<Vec<String>, StoreError> {
-    tx.query_map(
-        "SELECT aggregate FROM provider_aggregates WHERE provider_id = $1 ORDER BY aggregate",
-        params![id],
-        |r| r.get(0),
-    )
-    .await
-}
-
 /// Every provider's names of one kind (its traits, its aggregates), by
 /// provider id: `query` selects the id and the name.
 async fn every_provider(tx: &Tx, query: &'static str) -> Result<HashMap<i64, HashSet<String>>, ApiError> {
@@ -601,16 +591,6 @@ async fn every_provider(tx: &Tx, query: &'static str) -> Result<HashMap<i64, Has
 /// `TraitNotFound` in a provider list's `required`.
 fn unknown_trait(name: &str) -> ApiError {
     errors::bad_request(format!("Invalid trait(s) in \"required\" parameter: No such trait(s): {name}."))
-}
-
-/// The traits of provider `id`.
-pub(crate) async fn traits_of(tx: &Tx, id: i64) -> Result<Vec<String>, StoreError> {
-    tx.query_map(
-        "SELECT trait FROM provider_traits WHERE provider_id = $1 ORDER BY trait",
-        params![id],
-        |r| r.get(0),
-    )
-    .await
 }
 
 /// The provider with `uuid`, or Placement's 404 for it.

@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use crate::db::{StoreError, Tx, params};
 use actix_web::{HttpRequest, HttpResponse, web};
 use microversion_actix::{ApiError, ApiVersion, Json, controller};
 use serde_json::{Value, json};
@@ -12,7 +11,6 @@ use crate::api::PLACEMENT;
 use crate::errors;
 use crate::http::cache_headers;
 use crate::query::Query;
-use crate::resource_providers::traits_of;
 use crate::standard;
 use crate::store::{self, Store};
 
@@ -40,10 +38,6 @@ fn valid_custom(name: &str) -> bool {
             !rest.is_empty()
                 && rest.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
         })
-}
-
-async fn trait_created(tx: &Tx, name: &str) -> Result<Option<i64>, StoreError> {
-    tx.query_opt("SELECT created_at FROM traits WHERE name = $1", params![name], |r| r.get(0)).await
 }
 
 fn provider_traits_response(version: ApiVersion, traits: &[String], generation: i64) -> HttpResponse {
@@ -85,23 +79,12 @@ impl Traits {
                 ));
             }
         };
-        let rows: Vec<(String, i64)> = self
-            .store
-            .read(async |tx| {
-                tx.query_map(
-                    "SELECT name, CASE WHEN name IN (SELECT trait FROM provider_traits) THEN 1 ELSE 0 END \
-                     FROM traits ORDER BY name",
-                    params![],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .await
-            })
-            .await?;
+        let rows = self.store.read(async |tx| store::traits::all(tx).await).await?;
         let traits: Vec<String> = rows
             .into_iter()
             .filter(|(name, _)| names.as_ref().is_none_or(|names| names.contains(&name.as_str())))
             .filter(|(name, _)| prefix.is_none_or(|prefix| name.starts_with(prefix)))
-            .filter(|(_, used)| associated.is_none_or(|wanted| wanted == (*used == 1)))
+            .filter(|(_, used)| associated.is_none_or(|wanted| wanted == *used))
             .map(|(name, _)| name)
             .collect();
         let mut res = HttpResponse::Ok();
@@ -114,7 +97,7 @@ impl Traits {
     async fn show(&self, version: ApiVersion, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let created = self
             .store
-            .read(async |tx| trait_created(tx, &name).await)
+            .read(async |tx| store::traits::created_at(tx, &name).await)
             .await?
             .ok_or_else(|| errors::not_found(format!("No such trait(s): {name}.")))?;
         let mut res = HttpResponse::NoContent();
@@ -133,12 +116,11 @@ impl Traits {
         let (created, at) = self
             .store
             .tx(async |tx| -> Result<_, ApiError> {
-                if let Some(at) = trait_created(tx, &name).await? {
+                if let Some(at) = store::traits::created_at(tx, &name).await? {
                     return Ok((false, at));
                 }
                 let now = store::now();
-                tx.execute("INSERT INTO traits (name, created_at) VALUES ($1, $2)", params![*name, now])
-                    .await?;
+                store::traits::create(tx, &name, now).await?;
                 Ok((true, now))
             })
             .await?;
@@ -153,25 +135,18 @@ impl Traits {
     async fn delete(&self, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
         self.store
             .tx(async |tx| -> Result<_, ApiError> {
-                if trait_created(tx, &name).await?.is_none() {
+                if store::traits::created_at(tx, &name).await?.is_none() {
                     return Err(errors::not_found(format!("No such trait(s): {name}.")));
                 }
                 if standard::TRAITS.contains(&name.as_str()) {
                     return Err(errors::bad_request(format!("Cannot delete standard trait {name}.")));
                 }
-                let used: i64 = tx
-                    .query_row(
-                        "SELECT COUNT(*) FROM provider_traits WHERE trait = $1",
-                        params![&*name],
-                        |r| r.get(0),
-                    )
-                    .await?;
-                if used > 0 {
+                if store::traits::in_use(tx, &name).await? {
                     return Err(errors::conflict(format!(
                         "The trait {name} is in use by a resource provider."
                     )));
                 }
-                tx.execute("DELETE FROM traits WHERE name = $1", params![&*name]).await?;
+                store::traits::delete(tx, &name).await?;
                 Ok(())
             })
             .await?;
@@ -193,7 +168,7 @@ impl Traits {
                         "No resource provider with uuid {uuid} found: No resource provider with uuid {uuid} found"
                     ))
                 })?;
-                Ok((traits_of(tx, provider.id).await?, provider.generation))
+                Ok((store::traits::of_provider(tx, provider.id).await?, provider.generation))
             })
             .await?;
         Ok(provider_traits_response(version, &traits, generation))
@@ -221,7 +196,7 @@ impl Traits {
                 ));
             }
             // One read of every trait, however many the body names.
-            let known = store::trait_names(tx).await?;
+            let known = store::traits::names(tx).await?;
             let mut seen = std::collections::HashSet::new();
             let missing: Vec<&str> = wanted
                 .iter()
@@ -236,12 +211,12 @@ impl Traits {
                 }
                 return Err(errors::bad_request(format!("No such trait {list}")));
             }
-            let generation = if set_traits(tx, provider.id, &wanted).await? {
+            let generation = if store::traits::set_for_provider(tx, provider.id, &wanted).await? {
                 store::bump_provider(tx, provider.id, provider.generation).await?
             } else {
                 provider.generation
             };
-            Ok((traits_of(tx, provider.id).await?, generation))
+            Ok((store::traits::of_provider(tx, provider.id).await?, generation))
         }).await?;
         Ok(provider_traits_response(version, &traits, generation))
     }
@@ -252,7 +227,7 @@ impl Traits {
         self.store
             .tx(async |tx| -> Result<_, ApiError> {
                 let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
-                if set_traits(tx, provider.id, &[]).await? {
+                if store::traits::set_for_provider(tx, provider.id, &[]).await? {
                     store::bump_provider(tx, provider.id, provider.generation).await?;
                 }
                 Ok(())
@@ -264,22 +239,3 @@ impl Traits {
 
 /// How many unknown traits an error names.
 const MAX_NAMED: usize = 100;
-
-/// Replaces the traits of provider `id`; whether they changed. An
-/// unchanged set writes nothing, so that the caller leaves the provider's
-/// generation as it is (Placement's `_set_traits` returns early).
-pub(crate) async fn set_traits(tx: &Tx, id: i64, traits: &[String]) -> Result<bool, ApiError> {
-    let existing: std::collections::BTreeSet<String> = traits_of(tx, id).await?.into_iter().collect();
-    if existing == traits.iter().cloned().collect() {
-        return Ok(false);
-    }
-    tx.execute("DELETE FROM provider_traits WHERE provider_id = $1", params![id]).await?;
-    for name in traits {
-        tx.execute(
-            "INSERT INTO provider_traits (provider_id, trait) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-            params![id, name],
-        )
-        .await?;
-    }
-    Ok(true)
-}

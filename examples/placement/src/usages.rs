@@ -9,19 +9,14 @@ use microversion_actix::{ApiError, ApiVersion, controller};
 use serde_json::{Map, Value, json};
 
 use crate::api::PLACEMENT;
-use crate::db::params;
 use crate::errors;
 use crate::http::cache_headers;
 use crate::query::Query;
 use crate::store::{self, Store};
 
-/// An allocation as `GET /usages` counts it: its consumer, the consumer's
-/// type, the class and the amount.
-type UsageRow = (String, Option<String>, String, i64);
-
 /// The allocations of the project (and user) `q` names, once those are
 /// checked, by class id as Placement groups its rows.
-async fn usage_rows(store: &Store, q: &Query) -> Result<Vec<UsageRow>, ApiError> {
+async fn usage_rows(store: &Store, q: &Query) -> Result<Vec<store::ProjectAllocation>, ApiError> {
     let project = q.get("project_id").ok_or_else(|| {
         errors::bad_request("Invalid query string parameters: 'project_id' is a required property")
     })?;
@@ -36,20 +31,7 @@ async fn usage_rows(store: &Store, q: &Query) -> Result<Vec<UsageRow>, ApiError>
         }
     }
     let user = q.get("user_id");
-    Ok(store
-        .read(async |tx| {
-            tx.query_map(
-                "SELECT c.uuid, c.consumer_type, a.resource_class, a.used FROM allocations a \
-             JOIN consumers c ON c.uuid = a.consumer_uuid \
-             LEFT JOIN resource_classes rc ON rc.name = a.resource_class \
-             WHERE c.project_id = $1 AND (CAST($2 AS TEXT) IS NULL OR c.user_id = $2) \
-             ORDER BY rc.id, a.id",
-                params![project, user],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )
-            .await
-        })
-        .await?)
+    Ok(store.read(async |tx| store::project_allocations(tx, project, user).await).await?)
 }
 
 fn usages_response(version: ApiVersion, body: Value) -> HttpResponse {
@@ -94,7 +76,7 @@ impl Usages {
                     usages.insert(class, used);
                 }
                 // By resource class id, as Placement groups its rows.
-                let ids = store::class_ids(tx).await?;
+                let ids = store::classes::ids(tx).await?;
                 let mut usages: Vec<(String, i64)> = usages.into_iter().collect();
                 usages.sort_by_key(|(class, _)| ids.get(class).copied().unwrap_or(i64::MAX));
                 let usages: Map<String, Value> = usages.into_iter().map(|(c, u)| (c, json!(u))).collect();

@@ -5,6 +5,10 @@
 use std::time::Duration;
 
 use crate::db::{Access, Pool, Row, StoreError, Tx, params};
+
+pub mod aggregates;
+pub mod classes;
+pub mod traits;
 use crate::standard;
 
 const SCHEMA: &str = "
@@ -161,9 +165,6 @@ CREATE INDEX IF NOT EXISTS provider_aggregates_aggregate ON provider_aggregates 
 /// How long the start-up seeding of the standard classes and traits may take.
 const SEED_DEADLINE: Duration = Duration::from_secs(60);
 
-/// The first id of a custom resource class (Placement's `CUSTOM_NAMESPACE`).
-const FIRST_CUSTOM_CLASS_ID: i64 = 10000;
-
 /// The database: a pool of connections, and how long a request may take
 /// ([`crate::deadline`]).
 ///
@@ -216,20 +217,20 @@ impl Store {
 
     /// Seeds the standard classes and traits. On a crowded PostgreSQL
     /// server the slot the schema was made on may be taken before the pool
-    /// opens its own: a store that cannot be used yet is tried again,
-    /// waiting longer each time, with a log line that says why, until
-    /// [`SEED_DEADLINE`].
+    /// opens its own, and the other nodes may hold every slot while they
+    /// are busy: as long as no connection can be had, seeding is tried
+    /// again, waiting longer each time (up to 5 s), with a log line that
+    /// says why, as the first connection is ([`crate::database`]); any
+    /// other failure ends the start.
     async fn seed(&self) -> Result<(), StoreError> {
-        // Start-up is no request: it has a minute, not a request's deadline
-        // (nodes starting together on a busy machine wait for each other).
-        let deadline = std::time::Instant::now() + SEED_DEADLINE;
         let mut wait = Duration::from_millis(100);
         loop {
-            match self.seed_until(deadline).await {
-                Err(StoreError::Unavailable(why)) if std::time::Instant::now() + wait < deadline => {
-                    eprintln!(
-                        "placement: the database cannot be used yet ({why}); seeding again in {wait:?}"
-                    );
+            // Start-up is no request: each try has a minute, not a
+            // request's deadline (nodes starting together on a busy
+            // machine wait for each other's seeding).
+            match self.seed_until(std::time::Instant::now() + SEED_DEADLINE).await {
+                Err(StoreError::NoConnection(why)) => {
+                    eprintln!("placement: no database connection yet ({why}); seeding again in {wait:?}");
                     tokio::time::sleep(wait).await;
                     wait = (wait * 2).min(Duration::from_secs(5));
                 }
@@ -373,49 +374,6 @@ pub async fn bump_provider(tx: &Tx, id: i64, expected: i64) -> Result<i64, Store
     Ok(expected + 1)
 }
 
-/// Whether a resource class exists.
-pub async fn class_exists(tx: &Tx, name: &str) -> Result<bool, StoreError> {
-    tx.exists("SELECT 1 FROM resource_classes WHERE name = $1", params![name]).await
-}
-
-/// The id of every resource class, by name: Placement's order of
-/// resource-class-keyed answers (its rows grouped by class id).
-pub async fn class_ids(tx: &Tx) -> Result<std::collections::HashMap<String, i64>, StoreError> {
-    Ok(tx
-        .query_map("SELECT name, id FROM resource_classes", params![], |r| Ok((r.get(0)?, r.get(1)?)))
-        .await?
-        .into_iter()
-        .collect())
-}
-
-/// Creates a custom resource class.
-pub async fn create_class(tx: &Tx, name: &str) -> Result<(), StoreError> {
-    let next: i64 = tx
-        .query_row(
-            "SELECT CAST(COALESCE(MAX(id) + 1, $1) AS BIGINT) FROM resource_classes WHERE id >= $1",
-            params![FIRST_CUSTOM_CLASS_ID],
-            |r| r.get(0),
-        )
-        .await?;
-    let now = now();
-    tx.execute(
-        "INSERT INTO resource_classes (id, name, created_at, updated_at) VALUES ($1, $2, $3, $3)",
-        params![next, name, now],
-    )
-    .await?;
-    Ok(())
-}
-
-/// The name of every trait.
-pub async fn trait_names(tx: &Tx) -> Result<std::collections::HashSet<String>, StoreError> {
-    Ok(tx.query_map("SELECT name FROM traits", params![], |r| r.get(0)).await?.into_iter().collect())
-}
-
-/// Whether a trait exists.
-pub async fn trait_exists(tx: &Tx, name: &str) -> Result<bool, StoreError> {
-    tx.exists("SELECT 1 FROM traits WHERE name = $1", params![name]).await
-}
-
 /// One inventory record.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Inventory {
@@ -473,6 +431,29 @@ pub async fn usages(tx: &Tx, id: i64) -> Result<Vec<(String, i64)>, StoreError> 
          GROUP BY resource_class",
         params![id],
         |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .await
+}
+
+/// An allocation as `GET /usages` counts it: its consumer, the consumer's
+/// type, the class and the amount.
+pub type ProjectAllocation = (String, Option<String>, String, i64);
+
+/// The allocations of the consumers of `project` (and `user`, if given),
+/// by class id, as Placement groups its rows.
+pub async fn project_allocations(
+    tx: &Tx,
+    project: &str,
+    user: Option<&str>,
+) -> Result<Vec<ProjectAllocation>, StoreError> {
+    tx.query_map(
+        "SELECT c.uuid, c.consumer_type, a.resource_class, a.used FROM allocations a \
+         JOIN consumers c ON c.uuid = a.consumer_uuid \
+         LEFT JOIN resource_classes rc ON rc.name = a.resource_class \
+         WHERE c.project_id = $1 AND (CAST($2 AS TEXT) IS NULL OR c.user_id = $2) \
+         ORDER BY rc.id, a.id",
+        params![project, user],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )
     .await
 }
