@@ -6,7 +6,7 @@ use std::net::TcpListener;
 /// The candidates search builds and drops tens of thousands of small
 /// values per request (rows, names, sets): glibc's `malloc` and `free`
 /// were a third of its instructions, mimalloc's are a seventh of fewer
-/// (docs/performance.md, "What the candidates search costs").
+/// (docs/16-placement.md, "What the perfload query costs").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
