@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::db::{Tx, params};
+use crate::db::Tx;
 use actix_web::{HttpResponse, http::StatusCode, web};
 use microversion_actix::{ApiError, ApiVersion, Version, controller};
 use serde_json::{Map, Value, json};
@@ -131,17 +131,6 @@ fn inventory_response(
     let mut res = HttpResponse::build(status);
     cache_headers(&mut res, version, inv.updated_at);
     res.json(view)
-}
-
-async fn in_use(tx: &Tx, provider: &Provider, class: &str) -> Result<bool, ApiError> {
-    let used: i64 = tx
-        .query_row(
-            "SELECT COUNT(*) FROM allocations WHERE provider_id = $1 AND resource_class = $2",
-            params![provider.id, class],
-            |r| r.get(0),
-        )
-        .await?;
-    Ok(used > 0)
 }
 
 fn in_use_message(provider: &Provider, class: &str) -> String {
@@ -305,17 +294,13 @@ impl Inventories {
                     "No inventory of class {class} found for delete: No such resource class {class}."
                 )));
             }
-            if in_use(tx, &provider, &class).await? {
+            if store::inventories::allocated(tx, provider.id, &class).await? {
                 return Err(errors::concurrent_update(format!(
                     "Unable to delete inventory of class {class}: {}",
                     in_use_message(&provider, &class)
                 )));
             }
-            let deleted = tx.execute(
-                "DELETE FROM inventories WHERE provider_id = $1 AND resource_class = $2",
-                params![provider.id, class],
-            ).await?;
-            if deleted == 0 {
+            if !store::inventories::delete(tx, provider.id, &class).await? {
                 return Err(errors::not_found(format!(
                     "No inventory of class {class} found for delete: No inventory of class {class} found for delete"
                 )));
@@ -396,14 +381,7 @@ pub(crate) async fn remove_other_inventories(
     }
     // The classes still allocated, in the order of their ids, as Placement
     // names them.
-    let allocated: Vec<String> = tx
-        .query_map(
-            "SELECT a.resource_class FROM allocations a JOIN resource_classes c ON c.name = a.resource_class \
-         WHERE a.provider_id = $1 GROUP BY a.resource_class, c.id ORDER BY c.id",
-            params![provider.id],
-            |r| r.get(0),
-        )
-        .await?;
+    let allocated = store::inventories::allocated_classes(tx, provider.id).await?;
     let in_use: Vec<&str> =
         allocated.iter().filter(|class| removed.contains(class)).map(String::as_str).collect();
     if !in_use.is_empty() {
@@ -414,11 +392,7 @@ pub(crate) async fn remove_other_inventories(
         ));
     }
     for class in &removed {
-        tx.execute(
-            "DELETE FROM inventories WHERE provider_id = $1 AND resource_class = $2",
-            params![provider.id, class],
-        )
-        .await?;
+        store::inventories::delete(tx, provider.id, class).await?;
     }
     Ok(())
 }

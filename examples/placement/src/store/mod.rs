@@ -8,8 +8,11 @@ use crate::db::{Access, Pool, Row, StoreError, Tx, params};
 
 pub mod aggregates;
 pub mod classes;
+pub mod inventories;
 pub mod traits;
+
 use crate::standard;
+pub use inventories::{Inventory, inventories, put_inventory, usages};
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS resource_providers (
@@ -374,67 +377,6 @@ pub async fn bump_provider(tx: &Tx, id: i64, expected: i64) -> Result<i64, Store
     Ok(expected + 1)
 }
 
-/// One inventory record.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Inventory {
-    /// Its resource class.
-    pub resource_class: String,
-    /// The total amount.
-    pub total: i64,
-    /// Held back from allocation.
-    pub reserved: i64,
-    /// Smallest allocation.
-    pub min_unit: i64,
-    /// Largest allocation.
-    pub max_unit: i64,
-    /// Allocations are multiples of this.
-    pub step_size: i64,
-    /// Overcommit factor.
-    pub allocation_ratio: f64,
-    /// Last change.
-    pub updated_at: i64,
-}
-
-impl Inventory {
-    /// What can be allocated: `(total - reserved) * allocation_ratio`.
-    pub fn capacity(&self) -> i64 {
-        ((self.total - self.reserved) as f64 * self.allocation_ratio) as i64
-    }
-}
-
-/// The inventories of provider `id`, by resource class name.
-pub async fn inventories(tx: &Tx, id: i64) -> Result<Vec<Inventory>, StoreError> {
-    tx.query_map(
-        "SELECT resource_class, total, reserved, min_unit, max_unit, step_size, allocation_ratio, updated_at \
-         FROM inventories WHERE provider_id = $1 ORDER BY resource_class",
-        params![id],
-        |r| {
-            Ok(Inventory {
-                resource_class: r.get(0)?,
-                total: r.get(1)?,
-                reserved: r.get(2)?,
-                min_unit: r.get(3)?,
-                max_unit: r.get(4)?,
-                step_size: r.get(5)?,
-                allocation_ratio: r.get(6)?,
-                updated_at: r.get(7)?,
-            })
-        },
-    )
-    .await
-}
-
-/// What is used of each class on provider `id`.
-pub async fn usages(tx: &Tx, id: i64) -> Result<Vec<(String, i64)>, StoreError> {
-    tx.query_map(
-        "SELECT resource_class, CAST(SUM(used) AS BIGINT) FROM allocations WHERE provider_id = $1 \
-         GROUP BY resource_class",
-        params![id],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )
-    .await
-}
-
 /// An allocation as `GET /usages` counts it: its consumer, the consumer's
 /// type, the class and the amount.
 pub type ProjectAllocation = (String, Option<String>, String, i64);
@@ -456,27 +398,4 @@ pub async fn project_allocations(
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )
     .await
-}
-
-/// Replaces an inventory record (insert or update).
-pub async fn put_inventory(tx: &Tx, id: i64, inv: &Inventory) -> Result<(), StoreError> {
-    let now = now();
-    tx.execute(
-        "INSERT INTO inventories (provider_id, resource_class, total, reserved, min_unit, max_unit, step_size, \
-         allocation_ratio, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) \
-         ON CONFLICT (provider_id, resource_class) DO UPDATE SET total = $3, reserved = $4, min_unit = $5, \
-         max_unit = $6, step_size = $7, allocation_ratio = $8, updated_at = $9",
-        params![
-            id,
-            inv.resource_class.as_str(),
-            inv.total,
-            inv.reserved,
-            inv.min_unit,
-            inv.max_unit,
-            inv.step_size,
-            inv.allocation_ratio,
-            now
-        ],
-    ).await?;
-    Ok(())
 }
