@@ -2,10 +2,9 @@
 //! and roots from 1.14, the provider in the create answer from 1.20,
 //! re-parenting from 1.37, and the list filters of each version.
 
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::db::{Tx, params};
+use crate::db::Tx;
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, http::StatusCode, web};
 use microversion_actix::{ApiError, ApiVersion, Json, Version, VersionedModel, controller};
 use serde::{Deserialize, Serialize};
@@ -197,7 +196,7 @@ async fn create_provider(store: &Store, body: &Value) -> Result<Provider, ApiErr
     store.tx(async |tx| -> Result<_, ApiError> {
         // The parent first (`_create_in_db`), then the unique uuid and name
         // (the insert's duplicate entry).
-        let (parent_id, root_id) = match &parent {
+        let parent = match &parent {
             Some(parent_uuid) if *parent_uuid == uuid => {
                 return Err(errors::bad_request(format!(
                     "Unable to create resource provider \"{name}\", {uuid}: Object action create failed because: parent provider UUID cannot be same as UUID. Please set parent provider UUID to None if there is no parent."
@@ -209,23 +208,15 @@ async fn create_provider(store: &Store, body: &Value) -> Result<Provider, ApiErr
                         "Unable to create resource provider \"{name}\", {uuid}: Object action create failed because: parent provider UUID does not exist."
                     ))
                 })?;
-                let root: i64 = tx.query_row(
-                    "SELECT root_id FROM resource_providers WHERE id = $1",
-                    params![parent.id],
-                    |r| r.get(0),
-                ).await?;
-                (Some(parent.id), Some(root))
+                Some((parent.id, store::providers::root_of(tx, parent.id).await?))
             }
-            None => (None, None),
+            None => None,
         };
         // The database names the one unique key the insert broke first:
         // the uuid's, else the name's (`DBDuplicateEntry.columns`).
         let duplicate = if store::provider(tx, &uuid).await?.is_some() {
             Some(format!("uuid: {uuid}"))
-        } else if tx.query_row("SELECT COUNT(*) FROM resource_providers WHERE name = $1", params![&name], |r| {
-            r.get::<i64>(0)
-        }).await? > 0
-        {
+        } else if store::providers::name_taken(tx, &name, None).await? {
             Some(format!("name: {name}"))
         } else {
             None
@@ -237,16 +228,7 @@ async fn create_provider(store: &Store, body: &Value) -> Result<Provider, ApiErr
                 format!("Conflicting resource provider {duplicate} already exists."),
             ));
         }
-        let now = store::now();
-        let id: i64 = tx.query_row(
-            "INSERT INTO resource_providers (uuid, name, generation, parent_id, root_id, created_at, updated_at) \
-             VALUES ($1, $2, 0, $3, $4, $5, $5) RETURNING id",
-            params![uuid, name, parent_id, root_id, now],
-            |r| r.get(0),
-        ).await?;
-        if root_id.is_none() {
-            tx.execute("UPDATE resource_providers SET root_id = id WHERE id = $1", params![id]).await?;
-        }
+        store::providers::insert(tx, &uuid, &name, parent).await?;
         crate::resource_providers::provider_or_404(tx, &uuid).await
     }).await
 }
@@ -312,7 +294,7 @@ impl ResourceProviders {
                         return Err(unknown_trait(name));
                     }
                 }
-                let traits = every_provider(tx, "SELECT provider_id, trait FROM provider_traits").await?;
+                let traits = store::traits::by_provider(tx).await?;
                 let has = |id: i64, wanted: &String| traits.get(&id).is_some_and(|t| t.contains(wanted));
                 let matching = |id: i64| required.iter().all(|any| any.iter().any(|t| has(id, t)));
                 if !required.is_empty() && !traits.keys().any(|id| matching(*id)) {
@@ -326,8 +308,7 @@ impl ResourceProviders {
                 providers.retain(|p| matching(p.id) && !forbidden.iter().any(|t| has(p.id, t)));
             }
             if let Some((required, forbidden)) = &member_of {
-                let aggregates =
-                    every_provider(tx, "SELECT provider_id, aggregate FROM provider_aggregates").await?;
+                let aggregates = store::aggregates::by_provider(tx).await?;
                 let has = |id: i64, wanted: &String| aggregates.get(&id).is_some_and(|a| a.contains(wanted));
                 let matching = |id: i64| required.iter().all(|any| any.iter().any(|a| has(id, a)));
                 if !required.is_empty() && !aggregates.keys().any(|id| matching(*id)) {
@@ -420,26 +401,14 @@ impl ResourceProviders {
                     let parent = body["parent_provider_uuid"].as_str().map(normalize_uuid);
                     reparent(tx, &provider, parent.as_deref(), version >= V1_37).await?;
                 }
-                if tx
-                    .query_row(
-                        "SELECT COUNT(*) FROM resource_providers WHERE name = $1 AND id != $2",
-                        params![name, provider.id],
-                        |r| r.get::<i64>(0),
-                    )
-                    .await?
-                    > 0
-                {
+                if store::providers::name_taken(tx, &name, Some(provider.id)).await? {
                     return Err(errors::coded(
                         StatusCode::CONFLICT,
                         "duplicate_name",
                         format!("Conflicting resource provider {name} already exists."),
                     ));
                 }
-                tx.execute(
-                    "UPDATE resource_providers SET name = $1, updated_at = $2 WHERE id = $3",
-                    params![name, store::now(), provider.id],
-                )
-                .await?;
+                store::providers::rename(tx, provider.id, &name).await?;
                 crate::resource_providers::provider_or_404(tx, &uuid).await
             })
             .await?;
@@ -453,12 +422,7 @@ impl ResourceProviders {
                 errors::not_found(format!("No resource provider with uuid {uuid} found for delete"))
             })?;
             // Placement's `ResourceProvider._delete`: children first, then allocations.
-            let children: i64 = tx.query_row(
-                "SELECT COUNT(*) FROM resource_providers WHERE parent_id = $1",
-                params![provider.id],
-                |r| r.get(0),
-            ).await?;
-            if children > 0 {
+            if store::providers::has_children(tx, provider.id).await? {
                 return Err(errors::coded(
                     StatusCode::CONFLICT,
                     "resource_provider.cannot_delete_parent",
@@ -467,27 +431,14 @@ impl ResourceProviders {
                     ),
                 ));
             }
-            let allocations: i64 = tx.query_row(
-                "SELECT COUNT(*) FROM allocations WHERE provider_id = $1",
-                params![provider.id],
-                |r| r.get(0),
-            ).await?;
-            if allocations > 0 {
+            if store::providers::has_allocations(tx, provider.id).await? {
                 return Err(errors::coded(
                     StatusCode::CONFLICT,
                     "resource_provider.inuse",
                     format!("Unable to delete resource provider {uuid}: Resource provider has allocations."),
                 ));
             }
-            for statement in [
-                "DELETE FROM inventories WHERE provider_id = $1",
-                "DELETE FROM provider_traits WHERE provider_id = $1",
-                "DELETE FROM provider_aggregates WHERE provider_id = $1",
-            ] {
-                tx.execute(statement, params![provider.id]).await?;
-            }
-            tx.execute("DELETE FROM resource_providers WHERE id = $1", params![provider.id]).await?;
-            Ok(())
+            Ok(store::providers::delete(tx, provider.id).await?)
         }).await?;
         Ok(HttpResponse::NoContent().finish())
     }
@@ -510,9 +461,7 @@ async fn reparent(tx: &Tx, provider: &Provider, parent: Option<&str>, allowed: b
             if !allowed {
                 return Err(fail("un-parenting a provider is not currently allowed."));
             }
-            tx.execute("UPDATE resource_providers SET parent_id = NULL WHERE id = $1", params![provider.id])
-                .await?;
-            set_root(tx, provider.id, provider.id).await?;
+            store::providers::set_parent(tx, provider.id, None).await?;
         }
         Some(parent_uuid) => {
             // The parent is found first, then may it change (`_update_in_db`).
@@ -542,50 +491,10 @@ async fn reparent(tx: &Tx, provider: &Provider, parent: Option<&str>, allowed: b
             if !allowed && provider.root_uuid != provider.uuid {
                 return Err(fail("re-parenting a provider is not currently allowed."));
             }
-            let root: i64 = tx
-                .query_row("SELECT root_id FROM resource_providers WHERE id = $1", params![parent.id], |r| {
-                    r.get(0)
-                })
-                .await?;
-            tx.execute(
-                "UPDATE resource_providers SET parent_id = $1 WHERE id = $2",
-                params![parent.id, provider.id],
-            )
-            .await?;
-            set_root(tx, provider.id, root).await?;
+            store::providers::set_parent(tx, provider.id, Some(parent.id)).await?;
         }
     }
     Ok(())
-}
-
-/// Sets the root of `id` and all its descendants, level by level.
-async fn set_root(tx: &Tx, id: i64, root: i64) -> Result<(), ApiError> {
-    let mut level = vec![id];
-    while !level.is_empty() {
-        let mut next = Vec::new();
-        for id in level {
-            tx.execute("UPDATE resource_providers SET root_id = $1 WHERE id = $2", params![root, id]).await?;
-            let children: Vec<i64> = tx
-                .query_map("SELECT id FROM resource_providers WHERE parent_id = $1", params![id], |r| {
-                    r.get(0)
-                })
-                .await?;
-            next.extend(children);
-        }
-        level = next;
-    }
-    Ok(())
-}
-
-/// Every provider's names of one kind (its traits, its aggregates), by
-/// provider id: `query` selects the id and the name.
-async fn every_provider(tx: &Tx, query: &'static str) -> Result<HashMap<i64, HashSet<String>>, ApiError> {
-    let pairs: Vec<(i64, String)> = tx.query_map(query, params![], |r| Ok((r.get(0)?, r.get(1)?))).await?;
-    let mut by_provider: HashMap<i64, HashSet<String>> = HashMap::new();
-    for (id, name) in pairs {
-        by_provider.entry(id).or_default().insert(name);
-    }
-    Ok(by_provider)
 }
 
 /// `TraitNotFound` in a provider list's `required`.

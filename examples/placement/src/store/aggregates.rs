@@ -1,5 +1,7 @@
 //! The aggregates each provider is in.
 
+use std::collections::HashSet;
+
 use crate::db::{StoreError, Tx, params};
 
 /// The aggregates of provider `id`, by uuid.
@@ -23,4 +25,9 @@ pub async fn set_for_provider(tx: &Tx, id: i64, aggregates: &[String]) -> Result
         .await?;
     }
     Ok(())
+}
+
+/// Every provider's aggregates, by provider id.
+pub async fn by_provider(tx: &Tx) -> Result<std::collections::HashMap<i64, HashSet<String>>, StoreError> {
+    super::names_by_provider(tx, "SELECT provider_id, aggregate FROM provider_aggregates").await
 }

@@ -2,17 +2,20 @@
 //! path over both ([`crate::db`], sqlx); the schema made on first start, every
 //! change in a transaction that checks the generations it relies on.
 
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use crate::db::{Access, Pool, Row, StoreError, Tx, params};
+use crate::db::{Access, Pool, StoreError, Tx, params};
 
 pub mod aggregates;
 pub mod classes;
 pub mod inventories;
+pub mod providers;
 pub mod traits;
 
 use crate::standard;
 pub use inventories::{Inventory, inventories, put_inventory, usages};
+pub use providers::{Provider, all_providers, bump_provider, provider};
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS resource_providers (
@@ -305,76 +308,18 @@ impl Store {
     }
 }
 
-/// A resource provider row.
-#[derive(Clone, Debug)]
-pub struct Provider {
-    /// Row id.
-    pub id: i64,
-    /// Its uuid.
-    pub uuid: String,
-    /// Its unique name.
-    pub name: String,
-    /// Bumped by every change of what it provides.
-    pub generation: i64,
-    /// The parent's uuid.
-    pub parent_uuid: Option<String>,
-    /// The root's uuid.
-    pub root_uuid: String,
-    /// Creation time.
-    pub created_at: i64,
-    /// Last change.
-    pub updated_at: i64,
-}
-
-/// A query of providers, `SELECT`ing the columns [`provider_row`] reads,
-/// followed by `$rest` (a literal: the statement stays `&'static str`).
-macro_rules! select_providers {
-    ($rest:literal) => {
-        concat!(
-            "SELECT p.id, p.uuid, p.name, p.generation, pp.uuid, r.uuid, p.created_at, p.updated_at \
-             FROM resource_providers p LEFT JOIN resource_providers pp ON pp.id = p.parent_id \
-             LEFT JOIN resource_providers r ON r.id = p.root_id ",
-            $rest
-        )
-    };
-}
-
-fn provider_row(row: &Row) -> Result<Provider, StoreError> {
-    Ok(Provider {
-        id: row.get(0)?,
-        uuid: row.get(1)?,
-        name: row.get(2)?,
-        generation: row.get(3)?,
-        parent_uuid: row.get(4)?,
-        root_uuid: row.get(5)?,
-        created_at: row.get(6)?,
-        updated_at: row.get(7)?,
-    })
-}
-
-/// The provider with `uuid`.
-pub async fn provider(tx: &Tx, uuid: &str) -> Result<Option<Provider>, StoreError> {
-    tx.query_opt(select_providers!("WHERE p.uuid = $1"), params![uuid], provider_row).await
-}
-
-/// Every provider, by id.
-pub async fn all_providers(tx: &Tx) -> Result<Vec<Provider>, StoreError> {
-    tx.query_map(select_providers!("ORDER BY p.id"), params![], provider_row).await
-}
-
-/// Bumps the generation of provider `id` if it is still `expected`:
-/// otherwise the change lost a race, 409 `placement.concurrent_update`.
-/// (On PostgreSQL a concurrent writer of the row makes this wait for its
-/// end, then see its generation: the same 409, never a lost update.)
-pub async fn bump_provider(tx: &Tx, id: i64, expected: i64) -> Result<i64, StoreError> {
-    let changed = tx.execute(
-        "UPDATE resource_providers SET generation = generation + 1, updated_at = $3 WHERE id = $1 AND generation = $2",
-        params![id, expected, now()],
-    ).await?;
-    if changed == 0 {
-        return Err(StoreError::GenerationChanged);
+/// Every provider's names of one kind (its traits, its aggregates), by
+/// provider id: `query` selects the id and the name.
+async fn names_by_provider(
+    tx: &Tx,
+    query: &'static str,
+) -> Result<HashMap<i64, HashSet<String>>, StoreError> {
+    let pairs: Vec<(i64, String)> = tx.query_map(query, params![], |r| Ok((r.get(0)?, r.get(1)?))).await?;
+    let mut by_provider: HashMap<i64, HashSet<String>> = HashMap::new();
+    for (id, name) in pairs {
+        by_provider.entry(id).or_default().insert(name);
     }
-    Ok(expected + 1)
+    Ok(by_provider)
 }
 
 /// An allocation as `GET /usages` counts it: its consumer, the consumer's

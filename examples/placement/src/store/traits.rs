@@ -76,3 +76,8 @@ pub async fn set_for_provider(tx: &Tx, id: i64, traits: &[String]) -> Result<boo
     }
     Ok(true)
 }
+
+/// Every provider's traits, by provider id.
+pub async fn by_provider(tx: &Tx) -> Result<std::collections::HashMap<i64, HashSet<String>>, StoreError> {
+    super::names_by_provider(tx, "SELECT provider_id, trait FROM provider_traits").await
+}
