@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::db::{StoreError, Tx, params};
+use crate::db::{StoreError, Tx};
 use actix_web::{HttpResponse, web};
 use microversion_actix::{ApiError, ApiVersion, Json, Version, VersionedModel, controller};
 use serde_json::{Map, Value, json};
@@ -260,29 +260,6 @@ impl ConsumerRequest {
     }
 }
 
-struct Consumer {
-    project_id: String,
-    user_id: String,
-    generation: i64,
-    consumer_type: Option<String>,
-}
-
-async fn consumer(tx: &Tx, uuid: &str) -> Result<Option<Consumer>, StoreError> {
-    tx.query_opt(
-        "SELECT project_id, user_id, generation, consumer_type FROM consumers WHERE uuid = $1",
-        params![uuid],
-        |r| {
-            Ok(Consumer {
-                project_id: r.get(0)?,
-                user_id: r.get(1)?,
-                generation: r.get(2)?,
-                consumer_type: r.get(3)?,
-            })
-        },
-    )
-    .await
-}
-
 /// `items` without repeats, in their first order.
 fn unique<'a>(items: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let mut seen = Vec::new();
@@ -347,12 +324,7 @@ async fn forget_consumers(store: &Store, created: &[String]) {
     let _ = store
         .tx(async |tx| -> Result<_, ApiError> {
             for uuid in created {
-                tx.execute(
-                    "DELETE FROM consumers WHERE uuid = $1 \
-                     AND NOT EXISTS (SELECT 1 FROM allocations WHERE consumer_uuid = $1)",
-                    params![uuid],
-                )
-                .await?;
+                store::consumers::delete_if_empty(tx, uuid).await?;
             }
             Ok(())
         })
@@ -387,25 +359,23 @@ async fn unknown_class(tx: &Tx, requests: &[ConsumerRequest]) -> Result<Option<(
 /// at generation 0, with the request's owner (the incomplete consumer's
 /// before 1.8). Whether it created one.
 async fn ensure_consumer(tx: &Tx, request: &ConsumerRequest) -> Result<bool, ApiError> {
-    let existing = consumer(tx, &request.uuid).await?;
+    let existing = store::consumers::get(tx, &request.uuid).await?;
     check_consumer_generation(existing.as_ref(), request)?;
     if existing.is_some() {
         return Ok(false);
     }
     let project = request.project_id.clone().unwrap_or_else(|| INCOMPLETE.to_owned());
     let user = request.user_id.clone().unwrap_or_else(|| INCOMPLETE.to_owned());
-    tx.execute(
-        "INSERT INTO consumers (uuid, project_id, user_id, generation, consumer_type, created_at, updated_at) \
-         VALUES ($1, $2, $3, 0, $4, $5, $5)",
-        params![request.uuid, project, user, request.consumer_type, store::now()],
-    )
-    .await?;
+    store::consumers::insert(tx, &request.uuid, &project, &user, request.consumer_type.as_deref()).await?;
     Ok(true)
 }
 
 /// The consumer generation check: the one the request names must be the
 /// consumer's, or null for a consumer that does not exist.
-fn check_consumer_generation(existing: Option<&Consumer>, request: &ConsumerRequest) -> Result<(), ApiError> {
+fn check_consumer_generation(
+    existing: Option<&store::consumers::Consumer>,
+    request: &ConsumerRequest,
+) -> Result<(), ApiError> {
     let Some(expected) = request.generation else { return Ok(()) };
     match (existing, expected) {
         (Some(c), Some(g)) if c.generation == g => Ok(()),
@@ -453,9 +423,8 @@ pub(crate) async fn write_allocations(
     ensured: &[String],
 ) -> Result<(), ApiError> {
     let mut touched: BTreeMap<i64, i64> = BTreeMap::new();
-    let now = store::now();
     for request in requests {
-        let existing = consumer(tx, &request.uuid).await?;
+        let existing = store::consumers::get(tx, &request.uuid).await?;
         if !ensured.contains(&request.uuid) {
             check_consumer_generation(existing.as_ref(), request)?;
         }
@@ -468,19 +437,17 @@ pub(crate) async fn write_allocations(
                 // Below 1.8 the owner is the configured incomplete
                 // consumer's, and `ensure_consumer` re-owns an existing
                 // consumer to it, as to any other owner the request names.
-                tx.execute(
-                    "UPDATE consumers SET project_id = $1, user_id = $2, consumer_type = $3, \
-                     updated_at = $4 WHERE uuid = $5",
-                    params![project, user, consumer_type, now, request.uuid],
-                )
-                .await?;
+                store::consumers::reown(tx, &request.uuid, &project, &user, consumer_type.as_deref()).await?;
             }
             None => {
-                tx.execute(
-                    "INSERT INTO consumers (uuid, project_id, user_id, generation, consumer_type, created_at, updated_at) \
-                     VALUES ($1, $2, $3, 0, $4, $5, $5)",
-                    params![request.uuid, project, user, request.consumer_type, now],
-                ).await?;
+                store::consumers::insert(
+                    tx,
+                    &request.uuid,
+                    &project,
+                    &user,
+                    request.consumer_type.as_deref(),
+                )
+                .await?;
             }
         }
     }
@@ -489,14 +456,7 @@ pub(crate) async fn write_allocations(
     let mut previous_usage: BTreeMap<(i64, String), i64> = BTreeMap::new();
     let mut had_allocations = Vec::with_capacity(requests.len());
     for request in requests {
-        let rows: Vec<(i64, i64, String)> = tx
-            .query_map(
-                "SELECT a.provider_id, p.generation, a.resource_class FROM allocations a \
-             JOIN resource_providers p ON p.id = a.provider_id WHERE a.consumer_uuid = $1",
-                params![&request.uuid],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .await?;
+        let rows = store::allocations::providers_of_consumer(tx, &request.uuid).await?;
         if request.allocations.is_empty() {
             touched.extend(rows.iter().map(|(id, generation, _)| (*id, *generation)));
         }
@@ -506,15 +466,11 @@ pub(crate) async fn write_allocations(
         }
     }
     for ((id, class), used) in previous_usage.iter_mut() {
-        *used = tx.query_row(
-            "SELECT CAST(COALESCE(SUM(used), 0) AS BIGINT) FROM allocations WHERE provider_id = $1 AND resource_class = $2",
-            params![id, class],
-            |r| r.get(0),
-        ).await?;
+        *used = store::allocations::used(tx, *id, class).await?;
     }
     // A new consumer has nothing to delete: one statement less per claim.
     for (request, _) in requests.iter().zip(&had_allocations).filter(|(_, had)| **had) {
-        tx.execute("DELETE FROM allocations WHERE consumer_uuid = $1", params![&request.uuid]).await?;
+        store::allocations::delete_of_consumer(tx, &request.uuid).await?;
     }
     // What the whole request asks of each provider and class.
     let mut asked: BTreeMap<(String, String), i64> = BTreeMap::new();
@@ -598,11 +554,7 @@ pub(crate) async fn write_allocations(
                         return Err(invalid("exceed the capacity"));
                     }
                 }
-                tx.execute(
-                    "INSERT INTO allocations (provider_id, consumer_uuid, resource_class, used, created_at, updated_at) \
-                     VALUES ($1, $2, $3, $4, $5, $5)",
-                    params![provider.id, request.uuid, class, amount, now],
-                ).await?;
+                store::allocations::insert(tx, provider.id, &request.uuid, class, *amount).await?;
             }
             touched.insert(provider.id, provider.generation);
         }
@@ -622,16 +574,10 @@ pub(crate) async fn write_allocations(
     // consumer that had none and is given none stays, as in Placement.
     let emptied = |r: &ConsumerRequest| r.allocations.iter().all(|(_, resources)| resources.is_empty());
     for (request, _) in requests.iter().zip(&had_allocations).filter(|(r, had)| **had || !emptied(r)) {
-        tx.execute("UPDATE consumers SET generation = generation + 1 WHERE uuid = $1", params![request.uuid])
-            .await?;
+        store::consumers::bump(tx, &request.uuid).await?;
     }
     for (request, _) in requests.iter().zip(&had_allocations).filter(|(r, had)| **had && emptied(r)) {
-        tx.execute(
-            "DELETE FROM consumers WHERE uuid = $1 \
-             AND NOT EXISTS (SELECT 1 FROM allocations WHERE consumer_uuid = $1)",
-            params![request.uuid],
-        )
-        .await?;
+        store::consumers::delete_if_empty(tx, &request.uuid).await?;
     }
     Ok(())
 }
@@ -650,13 +596,8 @@ impl Allocations {
         let (rows, found) = self
             .store
             .read(async |tx| -> Result<_, ApiError> {
-                let rows: Vec<(String, i64, String, i64, i64)> = tx.query_map(
-                "SELECT p.uuid, p.generation, a.resource_class, a.used, a.updated_at FROM allocations a \
-                 JOIN resource_providers p ON p.id = a.provider_id WHERE a.consumer_uuid = $1 ORDER BY a.id",
-                params![&*uuid],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-            ).await?;
-                Ok((rows, consumer(tx, &uuid).await?))
+                let rows = store::allocations::of_consumer(tx, &uuid).await?;
+                Ok((rows, store::consumers::get(tx, &uuid).await?))
             })
             .await?;
         // Placement's `_serialize_allocations_for_consumer`: providers and
@@ -731,12 +672,9 @@ impl Allocations {
         // As Placement does, the providers' generations stay as they are.
         self.store
             .tx(async |tx| -> Result<_, ApiError> {
-                let deleted =
-                    tx.execute("DELETE FROM allocations WHERE consumer_uuid = $1", params![&*uuid]).await?;
-                if deleted == 0 {
+                if !store::consumers::delete_with_allocations(tx, &uuid).await? {
                     return Err(errors::not_found(format!("No allocations for consumer '{uuid}'")));
                 }
-                tx.execute("DELETE FROM consumers WHERE uuid = $1", params![&*uuid]).await?;
                 Ok(())
             })
             .await?;
@@ -749,23 +687,18 @@ impl Allocations {
         version: ApiVersion,
         uuid: web::Path<String>,
     ) -> Result<HttpResponse, ApiError> {
-        let (generation, rows) =
-            self.store
-                .read(async |tx| -> Result<_, ApiError> {
-                    let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
-                errors::not_found(format!(
-                    "Resource provider '{uuid}' not found: No resource provider with uuid {uuid} found"
-                ))
-            })?;
-                    let rows: Vec<(String, String, i64, Option<i64>)> = tx.query_map(
-                "SELECT a.consumer_uuid, a.resource_class, a.used, c.generation FROM allocations a \
-                 LEFT JOIN consumers c ON c.uuid = a.consumer_uuid WHERE a.provider_id = $1 ORDER BY a.id",
-                params![provider.id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            ).await?;
-                    Ok((provider.generation, rows))
-                })
-                .await?;
+        let (generation, rows) = self
+            .store
+            .read(async |tx| -> Result<_, ApiError> {
+                let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
+                    errors::not_found(format!(
+                        "Resource provider '{uuid}' not found: No resource provider with uuid {uuid} found"
+                    ))
+                })?;
+                let rows = store::allocations::of_provider(tx, provider.id).await?;
+                Ok((provider.generation, rows))
+            })
+            .await?;
         // Placement's `_serialize_allocations_for_resource_provider`:
         // consumers and classes in the order of the rows (by id), each
         // consumer's generation after its resources from 1.28.

@@ -8,7 +8,9 @@ use std::time::Duration;
 use crate::db::{Access, Pool, StoreError, Tx, params};
 
 pub mod aggregates;
+pub mod allocations;
 pub mod classes;
+pub mod consumers;
 pub mod inventories;
 pub mod providers;
 pub mod traits;

@@ -1,0 +1,92 @@
+//! Consumers: who owns a set of allocations (project, user, type), and
+//! the generation a client names to change them.
+
+use crate::db::{StoreError, Tx, params};
+
+/// A consumer's row.
+#[derive(Clone, Debug)]
+pub struct Consumer {
+    /// The owning project.
+    pub project_id: String,
+    /// The owning user.
+    pub user_id: String,
+    /// Bumped by every change of its allocations.
+    pub generation: i64,
+    /// Its type (`INSTANCE`, `MIGRATION`), from 1.38.
+    pub consumer_type: Option<String>,
+}
+
+/// The consumer `uuid`, if it exists.
+pub async fn get(tx: &Tx, uuid: &str) -> Result<Option<Consumer>, StoreError> {
+    tx.query_opt(
+        "SELECT project_id, user_id, generation, consumer_type FROM consumers WHERE uuid = $1",
+        params![uuid],
+        |r| {
+            Ok(Consumer {
+                project_id: r.get(0)?,
+                user_id: r.get(1)?,
+                generation: r.get(2)?,
+                consumer_type: r.get(3)?,
+            })
+        },
+    )
+    .await
+}
+
+/// Makes the consumer `uuid`, at generation 0.
+pub async fn insert(
+    tx: &Tx,
+    uuid: &str,
+    project: &str,
+    user: &str,
+    consumer_type: Option<&str>,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO consumers (uuid, project_id, user_id, generation, consumer_type, created_at, updated_at) \
+         VALUES ($1, $2, $3, 0, $4, $5, $5)",
+        params![uuid, project, user, consumer_type, super::now()],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Gives the consumer `uuid` another owner and type.
+pub async fn reown(
+    tx: &Tx,
+    uuid: &str,
+    project: &str,
+    user: &str,
+    consumer_type: Option<&str>,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "UPDATE consumers SET project_id = $1, user_id = $2, consumer_type = $3, updated_at = $4 WHERE uuid = $5",
+        params![project, user, consumer_type, super::now(), uuid],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Moves the consumer `uuid` on to its next generation.
+pub async fn bump(tx: &Tx, uuid: &str) -> Result<(), StoreError> {
+    tx.execute("UPDATE consumers SET generation = generation + 1 WHERE uuid = $1", params![uuid]).await?;
+    Ok(())
+}
+
+/// Deletes the consumer `uuid` if it has no allocations.
+pub async fn delete_if_empty(tx: &Tx, uuid: &str) -> Result<(), StoreError> {
+    tx.execute(
+        "DELETE FROM consumers WHERE uuid = $1 AND NOT EXISTS (SELECT 1 FROM allocations WHERE consumer_uuid = $1)",
+        params![uuid],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Deletes the consumer `uuid` with its allocations; whether it had any.
+pub async fn delete_with_allocations(tx: &Tx, uuid: &str) -> Result<bool, StoreError> {
+    if tx.execute("DELETE FROM allocations WHERE consumer_uuid = $1", params![uuid]).await? == 0 {
+        return Ok(false);
+    }
+    tx.execute("DELETE FROM consumers WHERE uuid = $1", params![uuid]).await?;
+    Ok(true)
+}
