@@ -4,7 +4,7 @@
 //! /allocations` for several consumers from 1.13, and the allocations of
 //! a provider.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use crate::db::{StoreError, Tx};
@@ -58,6 +58,23 @@ fn by_provider_schema() -> Value {
             "resources": {"type": "object", "additionalProperties": {"type": "integer"}},
             "generation": {"type": "integer"}},
         "required": ["resources", "generation"]}})
+}
+
+/// One consumer's allocations in `GET /resource_providers/{uuid}/allocations`:
+/// its amounts per class, in the order of its rows, then from 1.28 its
+/// generation (`null` for a consumer without a row).
+#[derive(VersionedModel)]
+#[versioned(api = PLACEMENT)]
+struct ConsumerOnProvider {
+    #[versioned(schema = amounts_schema)]
+    resources: Map<String, Value>,
+    #[versioned(since = "1.28")]
+    consumer_generation: Option<i64>,
+}
+
+/// Amounts per resource class.
+fn amounts_schema() -> Value {
+    json!({"type": "object", "additionalProperties": {"type": "integer"}})
 }
 
 /// The allocation resources.
@@ -700,16 +717,20 @@ impl Allocations {
             })
             .await?;
         // Placement's `_serialize_allocations_for_resource_provider`:
-        // consumers and classes in the order of the rows (by id), each
-        // consumer's generation after its resources from 1.28.
-        let mut allocations = Map::new();
+        // consumers and classes in the order of the rows (by id).
+        let mut consumers: Vec<(String, ConsumerOnProvider)> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
         for (consumer, class, used, consumer_generation) in rows {
-            let entry = allocations.entry(consumer).or_insert_with(|| json!({"resources": {}}));
-            entry["resources"][class] = json!(used);
-            if version >= V1_28 {
-                entry["consumer_generation"] = json!(consumer_generation);
-            }
+            let at = *index.entry(consumer.clone()).or_insert_with(|| {
+                consumers.push((consumer, ConsumerOnProvider { resources: Map::new(), consumer_generation }));
+                consumers.len() - 1
+            });
+            consumers[at].1.resources.insert(class, json!(used));
         }
+        let allocations: Map<String, Value> = consumers
+            .iter()
+            .map(|(consumer, model)| (consumer.clone(), json!(model.at(version.version()))))
+            .collect();
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, store::now());
         Ok(res.json(json!({"allocations": allocations, "resource_provider_generation": generation})))

@@ -261,7 +261,7 @@ impl Tx {
         let conn = tokio::time::timeout_at(deadline.into(), begin)
             .await
             .map_err(|_| {
-                StoreError::Unavailable("no database connection before the request's deadline".into())
+                StoreError::NoConnection("no database connection before the request's deadline".into())
             })?
             .map_err(db_error)?;
         Ok(Tx { conn: Mutex::new(conn), postgres })

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use crate::db::{Access, Pool, StoreError, Tx, params};
+use crate::standard;
 
 pub mod aggregates;
 pub mod allocations;
@@ -15,7 +16,6 @@ pub mod inventories;
 pub mod providers;
 pub mod traits;
 
-use crate::standard;
 pub use inventories::{Inventory, inventories, put_inventory, usages};
 pub use providers::{Provider, all_providers, bump_provider, provider};
 
