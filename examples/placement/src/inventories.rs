@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::db::Tx;
 use actix_web::{HttpResponse, http::StatusCode, web};
-use microversion_actix::{ApiError, ApiVersion, Version, controller};
+use microversion_actix::{ApiError, ApiVersion, controller};
 use serde_json::{Map, Value, json};
 
 use crate::api::PLACEMENT;
@@ -14,7 +14,6 @@ use crate::errors;
 use crate::http::{BodyAfterLookup, cache_headers, validate};
 use crate::store::{self, Inventory, Provider, Store};
 
-const V1_26: Version = Version::lit("1.26");
 const MAX_INT: i64 = 2_147_483_647;
 const RC_PATTERN: &str = "^[A-Z0-9_]+$";
 
@@ -88,26 +87,12 @@ fn inventory_view(inv: &Inventory) -> Map<String, Value> {
     map
 }
 
-/// The capacity rule of the version: before 1.26 something must remain
-/// after the reserved amount.
-fn check_capacity(
-    version: ApiVersion,
-    provider: &Provider,
-    inv: &Inventory,
-    action: &str,
-) -> Result<(), ApiError> {
-    let (bad, what) = if version >= V1_26 {
-        (inv.reserved > inv.total, "The reserved value is greater than total.")
-    } else {
-        (inv.reserved >= inv.total, "The reserved value is greater than or equal to total.")
-    };
-    if bad || inv.capacity() <= 0 && version < V1_26 {
-        return Err(errors::bad_request(format!(
-            "Unable to {action} inventory for resource provider {}: Invalid inventory for '{}' on resource provider '{}'. {what}",
-            provider.uuid, inv.resource_class, provider.uuid
-        )));
-    }
-    Ok(())
+/// The 400 of an inventory the capacity rule refuses.
+fn invalid_inventory(provider: &Provider, inv: &Inventory, action: &str, why: &str) -> ApiError {
+    errors::bad_request(format!(
+        "Unable to {action} inventory for resource provider {}: Invalid inventory for '{}' on resource provider '{}'. {why}",
+        provider.uuid, inv.resource_class, provider.uuid
+    ))
 }
 
 fn inventories_response(version: ApiVersion, generation: i64, inventories: &[Inventory]) -> HttpResponse {
@@ -139,6 +124,35 @@ fn in_use_message(provider: &Provider, class: &str) -> String {
 
 #[controller(api = PLACEMENT)]
 impl Inventories {
+    /// The capacity rule before 1.26: something must remain after the
+    /// reserved amount.
+    #[api_version("1.0", "1.25")]
+    fn check_capacity(&self, provider: &Provider, inv: &Inventory, action: &str) -> Result<(), ApiError> {
+        if inv.reserved >= inv.total || inv.capacity() <= 0 {
+            return Err(invalid_inventory(
+                provider,
+                inv,
+                action,
+                "The reserved value is greater than or equal to total.",
+            ));
+        }
+        Ok(())
+    }
+
+    /// From 1.26 the reserved amount may be the whole total.
+    #[api_version("1.26")]
+    fn check_capacity(&self, provider: &Provider, inv: &Inventory, action: &str) -> Result<(), ApiError> {
+        if inv.reserved > inv.total {
+            return Err(invalid_inventory(
+                provider,
+                inv,
+                action,
+                "The reserved value is greater than total.",
+            ));
+        }
+        Ok(())
+    }
+
     #[get("/resource_providers/{uuid}/inventories")]
     async fn list(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         let (provider, inventories) = self
@@ -194,7 +208,7 @@ impl Inventories {
         let generation = self.store.tx(async |tx| -> Result<_, ApiError> {
             let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
             validate(post_schema, body.value()?)?;
-            check_capacity(version, &provider, &inv, "create")?;
+            self.check_capacity(version, &provider, &inv, "create")?;
             if !store::classes::exists(tx, &class).await? {
                 return Err(errors::bad_request(format!(
                     "Unable to create inventory for resource provider {uuid}: No such resource class {class}."
@@ -241,7 +255,7 @@ impl Inventories {
                     return Err(errors::concurrent_update("resource provider generation conflict"));
                 }
                 for inv in &wanted {
-                    check_capacity(version, &provider, inv, "update")?;
+                    self.check_capacity(version, &provider, inv, "update")?;
                 }
                 set_inventories(tx, &provider, &wanted).await
             })
@@ -266,7 +280,7 @@ impl Inventories {
             if provider.generation != expected {
                 return Err(errors::concurrent_update("resource provider generation conflict"));
             }
-            check_capacity(version, &provider, &inv, "update")?;
+            self.check_capacity(version, &provider, &inv, "update")?;
             // `update_inventory` looks the class up before the provider's
             // record of it (`ResourceClassNotFound`, a 404).
             if !store::classes::exists(tx, &class).await? {
