@@ -1302,3 +1302,20 @@ impl Candidates {
         Ok(res.content_type("application/json").body(body))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A summary's resources read back keep the order they were written in
+    /// (by class id, not by name), and the model writes them so.
+    #[test]
+    fn summary_resources_keep_their_order_both_ways() {
+        let text = r#"{"VCPU":{"capacity":8,"used":1},"MEMORY_MB":{"capacity":4096,"used":0},"DISK_GB":{"capacity":10,"used":2}}"#;
+        let read: Ordered<String, Usage> = serde_json::from_str(text).expect("an object of usages");
+        let classes: Vec<&str> = read.0.iter().map(|(class, _)| class.as_str()).collect();
+        assert_eq!(classes, ["VCPU", "MEMORY_MB", "DISK_GB"]);
+        assert_eq!(serde_json::to_string(&read).expect("serializable"), text);
+        assert!(serde_json::from_str::<Ordered<String, Usage>>("[1]").is_err(), "a list is no object");
+    }
+}

@@ -315,15 +315,7 @@ impl Tx {
         sql: &Sql,
         f: impl Fn(&Row) -> Result<T, StoreError>,
     ) -> Result<Vec<T>, StoreError> {
-        let mut conn = self.conn.lock().await;
-        // Each row is read as it arrives and dropped: a read of a whole
-        // table never holds all of its rows at once.
-        let mut rows = bound(AssertSqlSafe(sql.text.clone()), &sql.values).fetch(&mut **conn);
-        let mut out = Vec::new();
-        while let Some(row) = rows.try_next().await.map_err(db_error)? {
-            out.push(f(&Row(row))?);
-        }
-        Ok(out)
+        self.read_rows(bound(AssertSqlSafe(sql.text.clone()), &sql.values), f).await
     }
 
     /// The rows of a query, each read by `f`.
@@ -333,7 +325,23 @@ impl Tx {
         params: &[Value],
         f: impl Fn(&Row) -> Result<T, StoreError>,
     ) -> Result<Vec<T>, StoreError> {
-        self.query(sql, params).await?.iter().map(f).collect()
+        self.read_rows(bound(sql, params), f).await
+    }
+
+    /// The rows of `query`, each read by `f` as it arrives and dropped: a
+    /// read of a whole table never holds all of its rows at once.
+    async fn read_rows<'q, T>(
+        &self,
+        query: Query<'q, Any, AnyArguments>,
+        f: impl Fn(&Row) -> Result<T, StoreError>,
+    ) -> Result<Vec<T>, StoreError> {
+        let mut conn = self.conn.lock().await;
+        let mut rows = query.fetch(&mut **conn);
+        let mut out = Vec::new();
+        while let Some(row) = rows.try_next().await.map_err(db_error)? {
+            out.push(f(&Row(row))?);
+        }
+        Ok(out)
     }
 
     /// The first row of a query read by `f`, if there is one.

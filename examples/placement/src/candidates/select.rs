@@ -484,7 +484,7 @@ async fn read_trees(
         .into_iter()
         .enumerate()
         .map(|(i, (_, uuid, parent, root, traits, aggregates))| {
-            let traits: BTreeSet<String> = names(traits).collect();
+            let traits: BTreeSet<String> = names(traits);
             // A provider's traits in the order they were made (Placement's ids).
             let mut trait_order: Vec<String> = traits.iter().cloned().collect();
             trait_order.sort_by_cached_key(|name| trait_ids.get(name).copied().unwrap_or(i64::MAX));
@@ -495,7 +495,7 @@ async fn read_trees(
                 inventories: BTreeMap::new(),
                 traits,
                 trait_order,
-                aggregates: names(aggregates).collect(),
+                aggregates: names(aggregates),
             }
         })
         .collect();
@@ -531,8 +531,8 @@ const PROVIDERS_OF_TREES: &str = "SELECT p.id, p.uuid, p.parent_id, p.root_id, \
      FROM resource_providers p WHERE p.root_id IN ";
 
 /// The names of a comma-joined list.
-fn names(list: Option<String>) -> impl Iterator<Item = String> {
-    list.into_iter().flat_map(|list| list.split(',').map(str::to_owned).collect::<Vec<_>>())
+fn names<C: FromIterator<String> + Default>(list: Option<String>) -> C {
+    list.map(|list| list.split(',').map(str::to_owned).collect()).unwrap_or_default()
 }
 
 #[cfg(test)]
