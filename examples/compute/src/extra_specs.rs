@@ -169,9 +169,27 @@ pub(crate) fn python_str(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),
         Value::Number(n) if n.is_f64() => python_float(n.as_f64().unwrap_or_default()),
-        Value::Bool(true) => "True".to_owned(),
-        Value::Bool(false) => "False".to_owned(),
         other => other.to_string(),
+    }
+}
+
+/// A request's value written back as Nova writes it (`jsonutils.dumps`):
+/// a float as Python's `repr` (`1e+20`, `100.0`), the rest as serde_json
+/// writes it. Only for JSON.
+pub(crate) struct PythonJson<'a>(pub(crate) &'a Value);
+
+impl serde::Serialize for PythonJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Number(n) if n.is_f64() => {
+                serde_json::value::RawValue::from_string(python_float(n.as_f64().unwrap_or_default()))
+                    .map_err(serde::ser::Error::custom)?
+                    .serialize(serializer)
+            }
+            Value::Object(map) => serializer.collect_map(map.iter().map(|(k, v)| (k, PythonJson(v)))),
+            Value::Array(items) => serializer.collect_seq(items.iter().map(PythonJson)),
+            other => other.serialize(serializer),
+        }
     }
 }
 

@@ -18,6 +18,7 @@ use serde_json::{Map, Value, json};
 
 use crate::api::COMPUTE;
 use crate::extra_specs;
+use crate::listing;
 use crate::store::{Conflict, Flavor, Store};
 
 /// Known extra specs are validated from here (`api/validation/extra_specs`).
@@ -160,6 +161,10 @@ pub struct FlavorList {
     /// A page of flavors.
     #[versioned(nested)]
     pub flavors: Vec<FlavorSummary>,
+    /// The `next` link of a full page (Nova's `_get_collection_links`).
+    #[versioned(skip_none, schema = listing::links_schema)]
+    #[serde(default)]
+    pub flavors_links: Option<Value>,
 }
 
 /// `{"flavors": [...]}` of `GET /flavors/detail`.
@@ -168,6 +173,10 @@ pub struct FlavorDetails {
     /// A page of flavors.
     #[versioned(nested)]
     pub flavors: Vec<FlavorView>,
+    /// The `next` link of a full page (Nova's `_get_collection_links`).
+    #[versioned(skip_none, schema = listing::links_schema)]
+    #[serde(default)]
+    pub flavors_links: Option<Value>,
 }
 
 #[controller(api = COMPUTE, actix, axum, client)]
@@ -179,8 +188,9 @@ impl Flavors {
     #[response(200, model = FlavorList)]
     #[schema(query = list_query_v2_75, "2.75")]
     async fn list(&self, origin: Origin, query: JsonQuery) -> Result<Versioned<FlavorList>, ApiError> {
-        let flavors = self.select(&query).await?.iter().map(|f| FlavorSummary::new(f, &origin)).collect();
-        Ok(Versioned::ok(FlavorList { flavors }))
+        let (flavors, flavors_links) = self.page(&origin, "flavors", &query).await?;
+        let flavors = flavors.iter().map(|f| FlavorSummary::new(f, &origin)).collect();
+        Ok(Versioned::ok(FlavorList { flavors, flavors_links }))
     }
 
     #[get("/flavors/detail")]
@@ -193,8 +203,9 @@ impl Flavors {
         origin: Origin,
         query: JsonQuery,
     ) -> Result<Versioned<FlavorDetails>, ApiError> {
-        let flavors = self.select(&query).await?.iter().map(|f| FlavorView::new(f, &origin)).collect();
-        Ok(Versioned::ok(FlavorDetails { flavors }))
+        let (flavors, flavors_links) = self.page(&origin, "flavors/detail", &query).await?;
+        let flavors = flavors.iter().map(|f| FlavorView::new(f, &origin)).collect();
+        Ok(Versioned::ok(FlavorDetails { flavors, flavors_links }))
     }
 
     #[get("/flavors/{id}")]
@@ -259,21 +270,45 @@ impl Flavors {
         }
     }
 
+    /// A list's page and, when it is full, the link to the next one
+    /// (`views/flavors.py` `_list_view`).
+    async fn page(
+        &self,
+        origin: &Origin,
+        collection: &str,
+        query: &JsonQuery,
+    ) -> Result<(Vec<Flavor>, Option<Value>), ApiError> {
+        let flavors = self.select(query).await?;
+        let last_id = flavors.last().map(|f| f.id.as_str());
+        let links =
+            listing::next_link(origin, collection, query, listing::page_size(query), last_id, flavors.len());
+        Ok((flavors, links))
+    }
+
     /// The flavors a list request selects: filters, sort, marker and limit
     /// from the query the version's schema accepted.
     async fn select(&self, query: &JsonQuery) -> Result<Vec<Flavor>, ApiError> {
         let last = |key: &str| query.last(key);
-        let number = |key: &str| -> Result<Option<u64>, ApiError> {
+        // `int(req.params['minRam'])`, refused in `_get_flavors`'s words.
+        let minimum = |key: &str| -> Result<Option<i128>, ApiError> {
             last(key)
-                .map(|v| v.parse().map_err(|_| ApiError::bad_request(format!("Invalid {key} filter [{v}]"))))
+                .map(|v| {
+                    python_int(v).ok_or_else(|| ApiError::bad_request(format!("Invalid {key} filter [{v}]")))
+                })
                 .transpose()
         };
-        let (min_ram, min_disk, limit) = (number("minRam")?, number("minDisk")?, number("limit")?);
-        let public = match last("is_public").map(str::to_ascii_lowercase).as_deref() {
-            None | Some("true" | "t" | "1" | "yes" | "y" | "on") => Some(true),
-            Some("false" | "f" | "0" | "no" | "n" | "off") => Some(false),
-            Some("none") => None,
-            Some(other) => return Err(ApiError::bad_request(format!("Invalid is_public filter [{other}]"))),
+        let (min_ram, min_disk) = (minimum("minRam")?, minimum("minDisk")?);
+        let limit = listing::page_size(query);
+        // `_parse_is_public`: public only unless asked, `none` for every
+        // flavor, else `bool_from_string(strict=True)`.
+        let public = match last("is_public") {
+            None => Some(true),
+            Some(text) if text.to_lowercase() == "none" => None,
+            Some(text) => match text.trim().to_lowercase().as_str() {
+                "true" | "t" | "1" | "yes" | "y" | "on" => Some(true),
+                "false" | "f" | "0" | "no" | "n" | "off" => Some(false),
+                _ => return Err(ApiError::bad_request(format!("Invalid is_public filter [{text}]"))),
+            },
         };
         let all = self.store.flavors().await?;
         // Nova's `_flavor_get_all_from_db` looks the marker up among every
@@ -295,15 +330,13 @@ impl Flavors {
         };
         let mut flavors: Vec<Flavor> = all
             .into_iter()
-            .filter(|f| min_ram.is_none_or(|min| f.ram >= min))
-            .filter(|f| min_disk.is_none_or(|min| f.disk >= min))
+            .filter(|f| min_ram.is_none_or(|min| i128::from(f.ram) >= min))
+            .filter(|f| min_disk.is_none_or(|min| i128::from(f.disk) >= min))
             .filter(|f| public.is_none_or(|p| f.is_public == p))
             .filter(|f| marker.as_ref().is_none_or(|m| in_order(f, m).is_gt()))
             .collect();
         flavors.sort_by(in_order);
-        if let Some(limit) = limit {
-            flavors.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-        }
+        flavors.truncate(limit);
         Ok(flavors)
     }
 }
@@ -332,7 +365,7 @@ impl FlavorExtraSpecs {
     #[post("/flavors/{id}/os-extra_specs")]
     #[errors(404, 503)]
     #[api_version("2.1")]
-    #[response(200, extra_specs_response)]
+    #[response(200, extra_specs_create)]
     #[schema(extra_specs_create, "2.1")]
     async fn create(
         &self,
@@ -346,7 +379,8 @@ impl FlavorExtraSpecs {
             .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))
             .await?
             .ok_or_else(|| not_found(&id))?;
-        Ok(json_response(StatusCode::OK, &json!({"extra_specs": specs})))
+        // `return body`: the values as sent, a number still a number.
+        Ok(json_response(StatusCode::OK, &extra_specs::PythonJson(&body)))
     }
 
     #[get("/flavors/{id}/os-extra_specs/{key}")]
@@ -362,7 +396,7 @@ impl FlavorExtraSpecs {
     #[put("/flavors/{id}/os-extra_specs/{key}")]
     #[errors(400, 404, 503)]
     #[api_version("2.1")]
-    #[response(200, extra_spec_response)]
+    #[response(200, extra_spec_update)]
     #[schema(extra_spec_update, "2.1")]
     async fn update(
         &self,
@@ -380,7 +414,7 @@ impl FlavorExtraSpecs {
             .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))
             .await?
             .ok_or_else(|| not_found(&id))?;
-        Ok(json_response(StatusCode::OK, &specs))
+        Ok(json_response(StatusCode::OK, &extra_specs::PythonJson(&body)))
     }
 
     /// 200 OK with no body, as Nova answers (`flavors_extraspecs.py` `delete`
@@ -435,6 +469,31 @@ fn check_specs(version: ApiVersion, specs: &Value) -> Result<(), ApiError> {
     specs.iter().try_for_each(|(name, value)| {
         extra_specs::validate(name, &extra_specs::python_str(value)).map_err(ApiError::bad_request)
     })
+}
+
+/// Python's `int(text)`: surrounding whitespace, a sign, ASCII digits with
+/// single underscores between them. Beyond `i128` it saturates, which no
+/// flavor's size reaches either way.
+fn python_int(text: &str) -> Option<i128> {
+    let text = text.trim();
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let well_formed = !digits.is_empty()
+        && !digits.starts_with('_')
+        && !digits.ends_with('_')
+        && !digits.contains("__")
+        && digits.chars().all(|c| c.is_ascii_digit() || c == '_');
+    if !well_formed {
+        return None;
+    }
+    let magnitude = digits
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .fold(0i128, |n, d| n.saturating_mul(10).saturating_add(i128::from(d - b'0')));
+    Some(if negative { -magnitude } else { magnitude })
 }
 
 /// Two flavors in the ascending order of a list's `sort_key`, ties broken by
@@ -652,8 +711,10 @@ fn update_v2_55() -> Value {
     })
 }
 
+/// Nova's `flavors_extraspecs._metadata` value: a string or a number (not
+/// a boolean: Python's jsonschema does not count one as a number).
 fn spec_value() -> Value {
-    json!({"type": ["string", "number", "boolean"], "minLength": 0, "maxLength": 255})
+    json!({"type": ["string", "number"], "maxLength": 255})
 }
 
 fn extra_specs_create() -> Value {
@@ -697,26 +758,10 @@ fn extra_spec_update() -> Value {
 /// The list query (`GET /flavors` and `/flavors/detail`), as Nova's
 /// `schemas/flavors.py` has it; `strict` from 2.75.
 fn list_query(strict: bool) -> Value {
+    // Nova's schema checks only `limit`'s digits; the handler reads the
+    // filters as `_get_flavors` does, with its own refusals.
     let strings = json!({"type": "array", "items": {"type": "string"}});
-    // What the handler parses: a u64 and Nova's boolean strings, in any case.
-    let integers =
-        json!({"type": "array", "items": {"type": "string", "pattern": decimal_pattern(0, u64::MAX)}});
-    let any_case = |word: &str| -> String {
-        word.chars()
-            .map(|c| {
-                if c.is_ascii_alphabetic() {
-                    format!("[{}{}]", c.to_ascii_uppercase(), c)
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect()
-    };
-    let booleans: Vec<String> =
-        ["true", "t", "1", "yes", "y", "on", "false", "f", "0", "no", "n", "off", "none"]
-            .map(any_case)
-            .into();
-    let is_public = json!({"type": "array", "items": {"type": "string", "pattern": format!("^({})$", booleans.join("|"))}});
+    let limit = json!({"type": "array", "items": listing::non_negative_integer()});
     let sort_keys = [
         "created_at",
         "description",
@@ -737,8 +782,8 @@ fn list_query(strict: bool) -> Value {
     json!({
         "type": "object",
         "properties": {
-            "limit": integers, "marker": strings, "is_public": is_public,
-            "minRam": integers, "minDisk": integers,
+            "limit": limit, "marker": strings, "is_public": strings,
+            "minRam": strings, "minDisk": strings,
             "sort_key": {"type": "array", "items": {"type": "string", "enum": sort_keys}},
             "sort_dir": {"type": "array", "items": {"type": "string", "enum": ["asc", "desc"]}},
         },

@@ -87,18 +87,13 @@ impl Keypairs {
                 |k| &k.name,
                 |marker| ApiError::bad_request(format!("Marker {marker} could not be found.")),
             )?;
-            // Nova's `get_limit_and_marker`: at most `max_limit` a page,
-            // asked for or not; `_get_collection_links`: a `next` link
-            // whenever the page is full, even when nothing follows it.
-            let asked = last("limit").and_then(|l| l.parse::<usize>().ok());
-            let limit = asked.unwrap_or(MAX_LIMIT).min(MAX_LIMIT);
-            keypairs.truncate(limit);
-            if limit > 0
-                && keypairs.len() == limit
-                && let Some(last_name) = keypairs.last().map(|k| k.name.clone())
-            {
-                page_links = Some(next_link(&origin, asked, &last_name, last("user_id")));
-            }
+            // Nova's `get_limit_and_marker` and `_get_collection_links`: at
+            // most `max_limit` a page, and a `next` link whenever the page is
+            // full, even when nothing follows it.
+            let size = listing::page_size(&query);
+            keypairs.truncate(size);
+            let last_name = keypairs.last().map(|k| k.name.as_str());
+            page_links = listing::next_link(&origin, "os-keypairs", &query, size, last_name, keypairs.len());
         }
         let views: Vec<Value> = keypairs.iter().map(|k| json!({"keypair": self.view(version, k)})).collect();
         let mut body = json!({"keypairs": views});
@@ -133,7 +128,7 @@ impl Keypairs {
 
     /// 2.1 answers 200 OK; the body schema allows name and public_key only.
     #[post("/os-keypairs")]
-    #[errors(400, 409, 503)]
+    #[errors(400, 403, 409, 503)]
     #[api_version("2.1", "2.1")]
     #[response(200, create_response)]
     #[schema(create_v2_1, "2.1", "2.1")]
@@ -143,7 +138,7 @@ impl Keypairs {
 
     /// From 2.2 a created keypair answers 201; the schema grows with the versions.
     #[post("/os-keypairs")]
-    #[errors(400, 409, 503)]
+    #[errors(400, 403, 409, 503)]
     #[api_version("2.2")]
     #[response(201, create_response)]
     #[schema(create_v2_2, "2.2", "2.9")]
@@ -297,9 +292,6 @@ fn not_found(user: &str, name: &str) -> ApiError {
     ApiError::not_found(format!("Keypair {name} not found for user {user}"))
 }
 
-/// Nova's `CONF.api.max_limit`: the most items a page holds.
-const MAX_LIMIT: usize = 1000;
-
 /// `{"keypair": {...}}` of a create, as the version's schema (Nova's own,
 /// which the documents show and whose words the refusals use) accepted it,
 /// and as the typed client sends it.
@@ -323,22 +315,6 @@ pub struct NewKeypair {
     /// From 2.10, an administrator's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_id: Option<String>,
-}
-
-/// The `next` link of a full page: the request's `limit` (if it gave one),
-/// the last name as `marker`, and its `user_id`.
-fn next_link(origin: &Origin, limit: Option<usize>, marker: &str, user: Option<&str>) -> Value {
-    let root = origin.as_str();
-    let mut query = form_urlencoded::Serializer::new(String::new());
-    if let Some(limit) = limit {
-        query.append_pair("limit", &limit.to_string());
-    }
-    query.append_pair("marker", marker);
-    if let Some(user) = user {
-        query.append_pair("user_id", user);
-    }
-    let query = query.finish();
-    json!([{"rel": "next", "href": format!("{root}/v2.1/os-keypairs?{query}")}])
 }
 
 fn invalid_key() -> ApiError {
@@ -586,16 +562,13 @@ fn create_response() -> Value {
     one_keypair(json!({"private_key": {"type": "string"}}))
 }
 
-/// The list query with `keys` (all strings, `limit` digits), unknown keys
+/// The list query with `keys` (all strings, `limit` Nova's
+/// `non_negative_integer`), unknown keys
 /// allowed unless `strict`.
 fn list_query(keys: &[&str], strict: bool) -> Value {
     let mut properties = Map::new();
     for key in keys {
-        let item = if *key == "limit" {
-            json!({"type": "string", "pattern": "^[0-9]+$"})
-        } else {
-            json!({"type": "string"})
-        };
+        let item = if *key == "limit" { listing::non_negative_integer() } else { json!({"type": "string"}) };
         properties.insert((*key).to_owned(), json!({"type": "array", "items": item}));
     }
     json!({"type": "object", "properties": properties, "additionalProperties": !strict})

@@ -181,10 +181,10 @@ fn operations_declare_their_error_statuses() {
         statuses(&at("2.55"), "/flavors/{id}", "put"),
         ["200", "400", "404", "406", "408", "413", "415", "500", "503"]
     );
-    // Create: the body's statuses and the conflict.
+    // Create: the body's statuses, the quota (`_check_key_pair_quotas`) and the conflict.
     assert_eq!(
         statuses(&at("2.2"), "/os-keypairs", "post"),
-        ["201", "400", "406", "408", "409", "413", "415", "500", "503"]
+        ["201", "400", "403", "406", "408", "409", "413", "415", "500", "503"]
     );
     // Path parameters are never empty.
     let show = &at("2.96")["paths"]["/v2.1/flavors/{id}"]["get"];

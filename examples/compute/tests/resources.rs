@@ -215,10 +215,8 @@ async fn extra_specs_show_in_views_from_2_61() {
         ],
     )
     .await;
-    assert_eq!(
-        answers[0],
-        (StatusCode::OK, json!({"extra_specs": {"hw:cpu_policy": "dedicated", "n": "2"}}))
-    );
+    // Echoed as sent (`return body`), the number a number.
+    assert_eq!(answers[0], (StatusCode::OK, json!({"extra_specs": {"hw:cpu_policy": "dedicated", "n": 2}})));
     assert!(answers[1].1["flavor"].get("extra_specs").is_none());
     assert_eq!(answers[2].1["flavor"]["extra_specs"], json!({"hw:cpu_policy": "dedicated", "n": "2"}));
     assert_eq!(answers[3].1, json!({"n": "2"}));
@@ -641,4 +639,154 @@ async fn capped_server_refuses_versions_above_the_cap() {
     )
     .await;
     assert_eq!(doc["version"]["version"], "2.60");
+}
+
+/// Nova's `views/flavors.py` `_list_view` with `common.get_limit_and_marker`
+/// and `_get_collection_links`: a page holds at most `max_limit` (1000)
+/// flavors, asked for or not, and a full page links to the next one with
+/// every parameter of the query and the page's last flavor id as `marker`.
+#[actix_web::test]
+async fn flavor_lists_page_as_novas_list_view_pages_them() {
+    let app = actix_test::init_service(
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors().await), None)),
+    )
+    .await;
+    let get = |path: &'static str| ("2.1", "GET", path, None);
+    let answers = calls(
+        &app,
+        &[
+            get("/v2.1/flavors?limit=2"),
+            get("/v2.1/flavors/detail?sort_key=name&limit=2&marker=4"),
+            get("/v2.1/flavors?limit=10"),
+            get("/v2.1/flavors?limit=5"),
+            get("/v2.1/flavors?limit=0"),
+        ],
+    )
+    .await;
+    let ids = |body: &Value| -> Vec<String> {
+        body["flavors"]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .map(|f| f["id"].as_str().expect("an id").to_owned())
+            .collect()
+    };
+    let next = |body: &Value| body["flavors_links"][0]["href"].as_str().map(str::to_owned);
+    assert_eq!(ids(&answers[0].1), ["1", "2"]);
+    assert_eq!(next(&answers[0].1).as_deref(), Some("http://localhost:8080/v2.1/flavors?limit=2&marker=2"));
+    assert_eq!(answers[0].1["flavors_links"][0]["rel"], "next");
+    // The detail list's own collection; the pairs sorted, `marker` replaced where it sorts.
+    // By name after m1.large: m1.medium, m1.small.
+    assert_eq!(ids(&answers[1].1), ["3", "2"]);
+    assert_eq!(
+        next(&answers[1].1).as_deref(),
+        Some("http://localhost:8080/v2.1/flavors/detail?limit=2&marker=2&sort_key=name")
+    );
+    // A page with room left has no link; a full one has, even when nothing follows.
+    assert!(answers[2].1.get("flavors_links").is_none(), "{}", answers[2].1);
+    assert_eq!(next(&answers[3].1).as_deref(), Some("http://localhost:8080/v2.1/flavors?limit=5&marker=5"));
+    // `limit=0`: an empty page, and no link (`if max_items and ...`).
+    assert_eq!((ids(&answers[4].1).len(), answers[4].1.get("flavors_links")), (0, None));
+
+    // Beyond `max_limit`: 1,000 a page without `limit` and with a larger one.
+    let bodies: Vec<Value> = (0..996)
+        .map(|n| flavor_body(json!({"name": format!("bulk-{n:04}"), "id": format!("bulk-{n:04}")})))
+        .collect();
+    let creates: Vec<(&str, &str, &str, Option<Value>)> =
+        bodies.into_iter().map(|body| ("2.1", "POST", "/v2.1/flavors", Some(body))).collect();
+    assert!(calls(&app, &creates).await.iter().all(|(status, _)| *status == StatusCode::OK));
+    let answers = calls(
+        &app,
+        &[get("/v2.1/flavors"), get("/v2.1/flavors?limit=5000"), get("/v2.1/flavors?marker=bulk-0995")],
+    )
+    .await;
+    for body in [&answers[0].1, &answers[1].1] {
+        assert_eq!(body["flavors"].as_array().map(Vec::len), Some(1000));
+    }
+    // 1000 of 1001 flavors by flavorid ("1" < "2" < ... < "5" < "bulk-0000" ...): the last shown is bulk-0994.
+    assert_eq!(next(&answers[0].1).as_deref(), Some("http://localhost:8080/v2.1/flavors?marker=bulk-0994"));
+    assert_eq!(
+        next(&answers[1].1).as_deref(),
+        Some("http://localhost:8080/v2.1/flavors?limit=5000&marker=bulk-0994")
+    );
+    assert_eq!((ids(&answers[2].1), answers[2].1.get("flavors_links")), (vec![], None));
+}
+
+/// `FlavorsController._get_flavors`: `minRam` and `minDisk` are read by
+/// Python's `int()` and `is_public` by `_parse_is_public`, each refused in
+/// its own words; only `limit` is checked by the query schema
+/// (`parameter_types.non_negative_integer`).
+#[actix_web::test]
+async fn flavor_filters_are_read_as_novas_get_flavors_reads_them() {
+    let count = |body: &Value| body["flavors"].as_array().map(Vec::len);
+    for (query, flavors) in [
+        ("minRam=-1", 5),
+        ("minRam=%204096%20", 3),
+        ("minRam=4_096", 3),
+        ("minRam=%2B8192&minDisk=0", 2),
+        ("is_public=%20TRUE%20", 5),
+        ("is_public=None", 5),
+        ("is_public=off", 0),
+        ("limit=007", 5),
+    ] {
+        let path = format!("/v2.1/flavors?{query}");
+        let (status, body) = call("2.1", "GET", &path, None).await;
+        assert_eq!((status, count(&body)), (StatusCode::OK, Some(flavors)), "{query}: {body}");
+    }
+    for (query, message) in [
+        ("minRam=lots", "Invalid minRam filter [lots]"),
+        ("minRam=4__096", "Invalid minRam filter [4__096]"),
+        ("minDisk=1.5", "Invalid minDisk filter [1.5]"),
+        ("is_public=maybe", "Invalid is_public filter [maybe]"),
+        ("limit=-1", "Invalid input for query parameters limit. Value: -1. '-1' does not match '^[0-9]*$'"),
+    ] {
+        let path = format!("/v2.1/flavors?{query}");
+        let (status, body) = call("2.1", "GET", &path, None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}");
+        assert_eq!(body["badRequest"]["message"], message, "{query}");
+    }
+}
+
+/// `FlavorExtraSpecsController.create` and `update` `return body`: the
+/// values as sent, a number still a number and written as Python's json
+/// writes it, while the stored value is its `str()`; a boolean is refused
+/// (`schemas/flavors_extraspecs.py`: a string or a number).
+#[actix_web::test]
+async fn extra_specs_are_echoed_as_sent_and_stored_as_strings() {
+    let app = actix_test::init_service(
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors().await), None)),
+    )
+    .await;
+    let raw = |method: &str, path: &str, body: &str| {
+        actix_test::TestRequest::default()
+            .method(method.parse().expect("a method"))
+            .uri(path)
+            .insert_header(("Content-Type", "application/json"))
+            .set_payload(body.to_owned())
+    };
+    let sent = r#"{"extra_specs": {"b": 1e20, "a": 2, "c": "x", "d": 0.5}}"#;
+    let res = call_at(&app, &COMPUTE, "2.1", raw("POST", "/v2.1/flavors/1/os-extra_specs", sent)).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let echoed = String::from_utf8(actix_test::read_body(res).await.to_vec()).expect("UTF-8");
+    // In the order of the keys (docs/14-from-nova.md: Nova keeps the order sent).
+    assert_eq!(echoed, r#"{"extra_specs":{"a":2,"b":1e+20,"c":"x","d":0.5}}"#);
+    let res =
+        call_at(&app, &COMPUTE, "2.1", raw("PUT", "/v2.1/flavors/1/os-extra_specs/e", r#"{"e": 3.0}"#)).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(actix_test::read_body(res).await, r#"{"e":3.0}"#);
+    let answers = calls(
+        &app,
+        &[
+            ("2.1", "GET", "/v2.1/flavors/1/os-extra_specs", None),
+            ("2.1", "POST", "/v2.1/flavors/1/os-extra_specs", Some(json!({"extra_specs": {"f": true}}))),
+            ("2.1", "PUT", "/v2.1/flavors/1/os-extra_specs/f", Some(json!({"f": false}))),
+        ],
+    )
+    .await;
+    assert_eq!(
+        answers[0].1["extra_specs"],
+        json!({"a": "2", "b": "1e+20", "c": "x", "d": "0.5", "e": "3.0"}),
+        "stored as Python's str() writes them"
+    );
+    assert_eq!((answers[1].0, answers[2].0), (StatusCode::BAD_REQUEST, StatusCode::BAD_REQUEST));
 }

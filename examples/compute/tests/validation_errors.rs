@@ -44,9 +44,11 @@ fn bodies_and_query_strings_fail_in_novas_words() {
         .header("OpenStack-API-Version", "compute 2.60")
         .send(&server.url);
     let message = bad_request_message(&res);
-    let expected =
-        "Invalid input for query parameters limit. Value: ten. 'ten' does not match '^(0+|0*([1-9]";
-    assert!(message.starts_with(expected), "{message}");
+    // Nova's `non_negative_integer`, in the words of its `_SchemaValidator`.
+    assert_eq!(
+        message,
+        "Invalid input for query parameters limit. Value: ten. 'ten' does not match '^[0-9]*$'"
+    );
     let res = Request::new("POST", "/v2.1/os-keypairs")
         .header("OpenStack-API-Version", "compute 2.60")
         .json(&json!({"keypair": {"name": "x y!"}}))
