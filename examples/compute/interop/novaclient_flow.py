@@ -260,6 +260,31 @@ def flavors_at(c, nova, version):
         if exc is not None:
             c.equal(exc.code, 404, "novaclient's NotFound.code")
 
+    # Flavor access: the private flavor's projects (FlavorAccessManager).
+    access = nova_v.flavor_access
+    c.equal(access.list(flavor=explicit), [], "flavor_access.list() of a new private flavor")
+    added = access.add_tenant_access(explicit, "interop-project-b")
+    added = access.add_tenant_access(explicit, "interop-project-a")
+    c.equal(sorted((a.flavor_id, a.tenant_id) for a in added),
+            [(explicit.id, "interop-project-a"), (explicit.id, "interop-project-b")],
+            "add_tenant_access() answers the flavor's projects")
+    c.raises(nova_exc.Conflict, access.add_tenant_access, "the same project again -> 409",
+             explicit, "interop-project-a")
+    left = access.remove_tenant_access(explicit, "interop-project-b")
+    c.equal([a.tenant_id for a in left], ["interop-project-a"], "remove_tenant_access() result")
+    c.equal([a.tenant_id for a in access.list(flavor=explicit)], ["interop-project-a"],
+            "flavor_access.list() after remove")
+    c.raises(nova_exc.NotFound, access.remove_tenant_access, "a project not there -> 404",
+             explicit, "interop-project-b")
+    c.raises(nova_exc.NotFound, access.list, "the list of a public flavor -> 404", flavor=auto)
+    if version >= V("2.7"):
+        c.raises(nova_exc.Conflict, access.add_tenant_access,
+                 "a project for a public flavor -> 409 from 2.7", auto, "interop-project-c")
+    c.check(explicit.id not in {f.id for f in nova_v.flavors.list()},
+            "a private flavor is not in the default list")
+    c.check(explicit.id in {f.id for f in nova_v.flavors.list(is_public=False)},
+            "a private flavor is in list(is_public=False)")
+
     # Extra specs.
     specs = auto.set_keys({"hw:cpu_policy": "dedicated", "interop:tier": tag})
     c.equal(dict(specs), {"hw:cpu_policy": "dedicated", "interop:tier": tag}, "set_keys() result")

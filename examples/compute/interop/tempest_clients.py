@@ -2,7 +2,7 @@
 
 usage: tempest_clients.py ROOT_URL
 
-Every operation the example serves (flavors, their extra specs, keypairs) is
+Every operation the example serves (flavors, their extra specs and access, keypairs) is
 called through tempest.lib's ``FlavorsClient`` and ``KeyPairsClient``,
 unmodified (tempest from PyPI, pinned in ``requirements-tempest.txt``), at
 each microversion where tempest's response schemas or the example's
@@ -107,6 +107,15 @@ def flavors(c, client, version, tag):
     call(c, "list_flavors(detail=True) with extra specs", client.list_flavors, detail=True)
     call(c, "unset_flavor_extra_spec", client.unset_flavor_extra_spec, flavor_id, "hw:numa_nodes")
     call(c, "delete_flavor", client.delete_flavor, flavor_id)
+    private = call(c, "create_flavor(private)", client.create_flavor,
+                   **dict(fields, name=f"tempest-{tag}-private", id=f"tempest-{tag}-private", is_public=False))
+    if private is None:
+        return
+    private_id = private["flavor"]["id"]
+    call(c, "add_flavor_access", client.add_flavor_access, private_id, "tempest-project")
+    call(c, "list_flavor_access", client.list_flavor_access, private_id)
+    call(c, "remove_flavor_access", client.remove_flavor_access, private_id, "tempest-project")
+    call(c, "delete_flavor(private)", client.delete_flavor, private_id)
 
 
 def keypairs(c, client, version, tag):

@@ -13,6 +13,7 @@
 //! # Ok(()) }
 //! ```
 
+pub use crate::flavor_access::{FlavorAccess, FlavorAccessClient};
 pub use crate::flavors::{
     FlavorDetails, FlavorExtraSpecs, FlavorExtraSpecsClient, FlavorList, FlavorSummary, FlavorView, Flavors,
     FlavorsClient, OneFlavor,

@@ -21,6 +21,9 @@ use crate::extra_specs;
 use crate::listing;
 use crate::store::{Conflict, Flavor, Store};
 
+/// Nova's `db_const.SQL_SP_FLOAT_MAX`: the largest `rxtx_factor`.
+const SQL_SP_FLOAT_MAX: f64 = 3.40282e38;
+
 /// Known extra specs are validated from here (`api/validation/extra_specs`).
 const V2_86: microversion_core::Version = microversion_core::Version::lit("2.86");
 
@@ -435,7 +438,8 @@ impl FlavorExtraSpecs {
     }
 }
 
-fn not_found(id: &str) -> ApiError {
+/// Nova's `FlavorNotFound`.
+pub(crate) fn not_found(id: &str) -> ApiError {
     ApiError::not_found(format!("Flavor {id} could not be found."))
 }
 
@@ -517,32 +521,41 @@ fn order(a: &Flavor, b: &Flavor, key: &str) -> std::cmp::Ordering {
 /// A flavor from a create body the schema accepted. Numbers may arrive as
 /// strings (Nova accepts `"512"`), so their bounds are checked here.
 fn new_flavor(body: &Value) -> Result<Flavor, ApiError> {
-    let int = |key: &str, min: u64, default: u64| -> Result<u64, ApiError> {
+    // oslo's `validate_integer`: `int(str(value))`, then the bounds; a
+    // field left out is 0.
+    let int = |key: &str, name: &str, min: u64| -> Result<u64, ApiError> {
         let value = match &body[key] {
-            Value::Null => return Ok(default),
-            Value::Number(n) => n.as_u64(),
-            Value::String(s) => s.parse().ok(),
+            Value::Null => return Ok(0),
+            Value::Number(n) => n.as_i64().map(i128::from),
+            Value::String(s) => python_int(s),
             _ => None,
         };
         match value {
-            Some(v) if (min..=i32::MAX as u64).contains(&v) => Ok(v),
-            Some(v) if v < min => {
-                Err(ApiError::bad_request(format!("Invalid input received: {key} must be >= {min}")))
+            Some(v) if v < i128::from(min) => {
+                Err(ApiError::bad_request(format!("Invalid input received: {name} must be >= {min}")))
             }
-            Some(_) => {
-                Err(ApiError::bad_request(format!("Invalid input received: {key} must be <= {}", i32::MAX)))
-            }
-            None => Err(ApiError::bad_request(format!("Invalid input received: {key} must be an integer"))),
+            Some(v) => u64::try_from(v).ok().filter(|v| *v <= i32::MAX as u64).ok_or_else(|| {
+                ApiError::bad_request(format!("Invalid input received: {name} must be <= {}", i32::MAX))
+            }),
+            None => Err(ApiError::bad_request(format!("Invalid input received: {name} must be an integer"))),
         }
     };
+    // In `flavors.create`'s order: the integers, then the factor.
+    let (ram, vcpus, disk) = (int("ram", "ram", 1)?, int("vcpus", "vcpus", 1)?, int("disk", "disk", 0)?);
+    let ephemeral = int("OS-FLV-EXT-DATA:ephemeral", "ephemeral", 0)?;
+    let swap = int("swap", "swap", 0)?;
     let rxtx_factor = match &body["rxtx_factor"] {
-        Value::Null => 1.0,
-        Value::Number(n) => n.as_f64().unwrap_or(1.0),
-        Value::String(s) => s
-            .parse()
-            .map_err(|_| ApiError::bad_request("Invalid input received: rxtx_factor must be a number"))?,
-        _ => 1.0,
-    };
+        Value::Null => Some(1.0),
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.parse().ok(),
+        _ => None,
+    }
+    .filter(|f: &f64| *f > 0.0 && *f <= SQL_SP_FLOAT_MAX)
+    .ok_or_else(|| {
+        ApiError::bad_request(
+            "Invalid input received: 'rxtx_factor' argument must be a float between 0 and 3.40282e+38",
+        )
+    })?;
     // Nova's `flavors.create`: `if not flavorid: flavorid = generate_uuid()`,
     // so an id of 0 (Python's falsy number) gets a UUID too.
     let id = match &body["id"] {
@@ -563,11 +576,11 @@ fn new_flavor(body: &Value) -> Result<Flavor, ApiError> {
     Ok(Flavor {
         id,
         name: name.to_owned(),
-        ram: int("ram", 1, 0)?,
-        vcpus: int("vcpus", 1, 0)?,
-        disk: int("disk", 0, 0)?,
-        ephemeral: int("OS-FLV-EXT-DATA:ephemeral", 0, 0)?,
-        swap: int("swap", 0, 0)?,
+        ram,
+        vcpus,
+        disk,
+        ephemeral,
+        swap,
         rxtx_factor,
         is_public,
         description,
@@ -612,41 +625,11 @@ fn checked_description(description: &str) -> Result<String, ApiError> {
 // with the bounds the handlers check said in the schema too.
 
 /// An integer, or a string of its digits, from `min` to 2147483647: Nova's
-/// `flavor_param_positive`/`_non_negative`, whose string form
-/// (`^[0-9]*$`) the handler bounds too; here the pattern says the bounds,
-/// so that the document is as strict as the handler.
+/// Nova's `flavor_param_positive`/`_non_negative` (`volume_size`): a
+/// number is bounded by the schema, a digit string only by the handler
+/// (`flavors.create`'s `validate_integer`), in its own words.
 fn int_param(min: u64) -> Value {
-    let pattern = decimal_pattern(min, i32::MAX as u64);
-    json!({"type": ["integer", "string"], "pattern": pattern, "minimum": min, "maximum": i32::MAX})
-}
-
-/// A regular expression matching the decimal strings (leading zeros
-/// allowed) of the numbers from `min` (0 or 1) to `max`.
-fn decimal_pattern(min: u64, max: u64) -> String {
-    let digits: Vec<u32> = max.to_string().chars().filter_map(|c| c.to_digit(10)).collect();
-    let n = digits.len();
-    // The positive numbers with fewer digits than `max`, then those with as
-    // many: each below `max` at its first differing digit, and `max` itself.
-    let mut alternatives = Vec::new();
-    if n > 1 {
-        alternatives.push(format!("[1-9][0-9]{{0,{}}}", n - 2));
-    }
-    for (i, digit) in digits.iter().enumerate() {
-        let low = u32::from(i == 0);
-        if *digit > low {
-            let prefix: String = digits[..i].iter().map(|d| d.to_string()).collect();
-            let below = if *digit - 1 == low { low.to_string() } else { format!("[{low}-{}]", digit - 1) };
-            let tail = match n - i - 1 {
-                0 => String::new(),
-                1 => "[0-9]".to_owned(),
-                rest => format!("[0-9]{{{rest}}}"),
-            };
-            alternatives.push(format!("{prefix}{below}{tail}"));
-        }
-    }
-    alternatives.push(max.to_string());
-    let positive = format!("0*({})", alternatives.join("|"));
-    if min == 0 { format!("^(0+|{positive})$") } else { format!("^{positive}$") }
+    json!({"type": ["integer", "string"], "pattern": "^[0-9]+$", "minimum": min, "maximum": i32::MAX})
 }
 
 fn create_properties() -> Map<String, Value> {
@@ -662,8 +645,10 @@ fn create_properties() -> Map<String, Value> {
         "disk": int_param(0),
         "OS-FLV-EXT-DATA:ephemeral": int_param(0),
         "swap": int_param(0),
+        // Nova's draft 4 `exclusiveMinimum: 0` is a false flag, not a
+        // bound: the handler refuses 0.
         "rxtx_factor": {"type": ["number", "string"], "pattern": "^[0-9]+(\\.[0-9]+)?$",
-                        "exclusiveMinimum": 0, "maximum": 3.40282e38},
+                        "maximum": SQL_SP_FLOAT_MAX},
         "os-flavor-access:is_public": boolean,
     });
     properties.as_object().cloned().unwrap_or_default()
@@ -801,37 +786,28 @@ fn list_query_v2_75() -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::decimal_pattern;
+    use super::python_int;
 
-    /// The pattern takes exactly the decimal strings of the range, checked
-    /// around every boundary against the parse the handler does.
+    /// What Python's `int()` reads of a query value, and what it refuses.
     #[test]
-    fn decimal_patterns_take_exactly_their_range() {
-        for (min, max) in [(1, i32::MAX as u64), (0, i32::MAX as u64), (0, u64::MAX), (1, 7), (0, 10)] {
-            let pattern = decimal_pattern(min, max);
-            let schema = serde_json::json!({"type": "string", "pattern": pattern});
-            let schemas = microversion_actix::schema::VersionedSchemas::compile_documents([(
-                "digits",
-                microversion_actix::version::VersionRange::ANY,
-                schema,
-            )])
-            .expect("a valid pattern");
-            let valid = |text: &str| {
-                schemas.validate(microversion_actix::Version::new(2, 1), &serde_json::json!(text)).is_ok()
-            };
-            let mut texts: Vec<String> = vec!["".into(), "x".into(), "-1".into(), "+1".into(), "1 ".into()];
-            for n in [0u64, 1, 2, 6, 7, 8, 9, 10, 11, 99, 100, 999_999_999, 1_000_000_000] {
-                texts.extend([n.to_string(), format!("00{n}")]);
-            }
-            for edge in [max.saturating_sub(1), max] {
-                texts.extend([edge.to_string(), format!("0{edge}")]);
-            }
-            texts.extend([format!("{max}0"), format!("{}1", max / 10 + 1), "18446744073709551616".into()]);
-            for text in texts {
-                let accepted =
-                    text.parse::<u64>().is_ok_and(|n| (min..=max).contains(&n)) && !text.starts_with('+');
-                assert_eq!(valid(&text), accepted, "{text:?} against {pattern}");
-            }
+    fn python_int_reads_what_pythons_int_reads() {
+        for (text, read) in [
+            ("7", Some(7)),
+            ("007", Some(7)),
+            (" -12 ", Some(-12)),
+            ("+3", Some(3)),
+            ("1_000", Some(1000)),
+            ("", None),
+            ("-", None),
+            ("1__0", None),
+            ("_1", None),
+            ("1_", None),
+            ("1.5", None),
+            ("1e3", None),
+            ("0x10", None),
+        ] {
+            assert_eq!(python_int(text), read, "{text:?}");
         }
+        assert_eq!(python_int(&"9".repeat(60)), Some(i128::MAX), "saturates");
     }
 }

@@ -14,6 +14,7 @@ pub mod client;
 #[path = "../../common/database.rs"]
 mod database;
 mod extra_specs;
+mod flavor_access;
 mod flavors;
 mod fleet;
 mod keypairs;
@@ -63,6 +64,7 @@ pub fn description(api: microversion_core::Api) -> microversion_core::openapi::A
         .with_prefix("/v2.1")
         .controller::<flavors::Flavors>()
         .controller::<flavors::FlavorExtraSpecs>()
+        .controller::<flavor_access::FlavorAccess>()
         .controller::<keypairs::Keypairs>()
         .with_error_format(&microversion_core::NovaFaults::default())
 }

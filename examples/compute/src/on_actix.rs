@@ -17,7 +17,7 @@ use microversion_actix::{
 use crate::settings::{
     self, DISCONNECT_TIMEOUT, KEEP_ALIVE, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings,
 };
-use crate::{COMPUTE, Store, TOKEN_HEADER, description, flavors, fleet, keypairs, request_id};
+use crate::{COMPUTE, Store, TOKEN_HEADER, description, flavor_access, flavors, fleet, keypairs, request_id};
 
 /// Registers discovery at `/` and `/v2.1` and the API under `/v2.1`, with
 /// Nova-style fault bodies, and a JSON 404 for every other path. `cap`
@@ -92,6 +92,7 @@ pub fn routes_with(
                     })
                     .service(flavors::Flavors::new(store.clone()))
                     .service(flavors::FlavorExtraSpecs::new(store.clone()))
+                    .service(flavor_access::FlavorAccess::new(store.clone()))
                     .service(keypairs::Keypairs::new(store)),
             )
             // A path outside discovery and the API: actix's own 404 has an empty body.

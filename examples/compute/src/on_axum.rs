@@ -19,7 +19,7 @@ use microversion_axum::version::VersionCap;
 use microversion_axum::{ApiError, Discovery, Version, VersionNegotiation};
 
 use crate::settings::{self, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings};
-use crate::{COMPUTE, Store, TOKEN_HEADER, description, flavors, fleet, keypairs, request_id};
+use crate::{COMPUTE, Store, TOKEN_HEADER, description, flavor_access, flavors, fleet, keypairs, request_id};
 
 /// Discovery at `/` and `/v2.1`, the documents at `/openapi.json`, the API
 /// under `/v2.1` with Nova-style faults, and a JSON 404 for every other path.
@@ -43,6 +43,7 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
     let versioned = Router::new()
         .merge(flavors::Flavors::new(Arc::clone(&store)))
         .merge(flavors::FlavorExtraSpecs::new(Arc::clone(&store)))
+        .merge(flavor_access::FlavorAccess::new(Arc::clone(&store)))
         .merge(keypairs::Keypairs::new(store))
         // A path under `/v2.1` that no route takes is negotiated too, as
         // on actix: its 404 carries the version headers.

@@ -80,6 +80,17 @@ pub struct Store {
     keypair_quota: Option<u64>,
 }
 
+/// What sharing a flavor with a project, or ending it, did.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Shared {
+    /// Done: the flavor's projects now, by id.
+    Done(Vec<String>),
+    /// Nothing to do: already shared, or not shared.
+    Unchanged,
+    /// No such flavor.
+    NoFlavor,
+}
+
 /// Why an insert was refused.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Conflict {
@@ -155,6 +166,11 @@ CREATE TABLE IF NOT EXISTS key_pairs (
     created_at TEXT NOT NULL,
     UNIQUE (user_id, name)
 );
+CREATE TABLE IF NOT EXISTS flavor_projects (
+    flavor_id TEXT NOT NULL,
+    project_id TEXT NOT NULL,
+    PRIMARY KEY (flavor_id, project_id)
+);
 CREATE TABLE IF NOT EXISTS client_versions (
     token_digest TEXT PRIMARY KEY,
     version TEXT NOT NULL
@@ -187,6 +203,11 @@ CREATE TABLE IF NOT EXISTS key_pairs (
     key_type TEXT NOT NULL,
     created_at TEXT NOT NULL,
     UNIQUE (user_id, name)
+);
+CREATE TABLE IF NOT EXISTS flavor_projects (
+    flavor_id TEXT COLLATE "C" NOT NULL,
+    project_id TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (flavor_id, project_id)
 );
 CREATE TABLE IF NOT EXISTS client_versions (
     token_digest TEXT COLLATE "C" PRIMARY KEY,
@@ -427,10 +448,84 @@ impl Store {
         )
     }
 
-    /// Deletes the flavor `id`; `false`: there was none.
+    /// Deletes the flavor `id` and its projects (Nova's `_flavor_destroy`);
+    /// `false`: there was none.
     pub(crate) async fn remove_flavor(&self, id: &str) -> Stored<bool> {
-        let deleted = sqlx::query("DELETE FROM flavors WHERE id = $1").bind(id).execute(&self.pool).await;
-        logged(deleted).map(|done| done.rows_affected() > 0)
+        logged(
+            async {
+                let mut tx = self.pool.begin().await?;
+                let deleted =
+                    sqlx::query("DELETE FROM flavors WHERE id = $1").bind(id).execute(&mut *tx).await?;
+                sqlx::query("DELETE FROM flavor_projects WHERE flavor_id = $1")
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                Ok(deleted.rows_affected() > 0)
+            }
+            .await,
+        )
+    }
+
+    /// The projects the flavor `id` is shared with, by id.
+    pub(crate) async fn flavor_projects(&self, id: &str) -> Stored<Vec<String>> {
+        let rows =
+            sqlx::query("SELECT project_id FROM flavor_projects WHERE flavor_id = $1 ORDER BY project_id")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await;
+        logged(logged(rows)?.iter().map(|row| row.try_get(0)).collect())
+    }
+
+    /// Shares the flavor `id` with `project` (Nova's `Flavor.add_access`).
+    pub(crate) async fn share_flavor(&self, id: &str, project: &str) -> Stored<Shared> {
+        self.change_projects(
+            id,
+            "INSERT INTO flavor_projects (flavor_id, project_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            project,
+        )
+        .await
+    }
+
+    /// Ends sharing the flavor `id` with `project` (`Flavor.remove_access`).
+    pub(crate) async fn unshare_flavor(&self, id: &str, project: &str) -> Stored<Shared> {
+        self.change_projects(
+            id,
+            "DELETE FROM flavor_projects WHERE flavor_id = $1 AND project_id = $2",
+            project,
+        )
+        .await
+    }
+
+    /// Runs `statement` on the flavor's projects while its row is held, so
+    /// that a flavor deleted meanwhile keeps no project.
+    async fn change_projects(&self, id: &str, statement: &'static str, project: &str) -> Stored<Shared> {
+        logged(
+            async {
+                let mut tx = self.pool.begin().await?;
+                let claimed = sqlx::query("UPDATE flavors SET id = id WHERE id = $1")
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+                if claimed.rows_affected() == 0 {
+                    return Ok(Shared::NoFlavor);
+                }
+                let changed = sqlx::query(statement).bind(id).bind(project).execute(&mut *tx).await?;
+                if changed.rows_affected() == 0 {
+                    return Ok(Shared::Unchanged);
+                }
+                let rows = sqlx::query(
+                    "SELECT project_id FROM flavor_projects WHERE flavor_id = $1 ORDER BY project_id",
+                )
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?;
+                let projects = rows.iter().map(|row| row.try_get(0)).collect::<Result<_, _>>()?;
+                tx.commit().await?;
+                Ok(Shared::Done(projects))
+            }
+            .await,
+        )
     }
 
     /// The keypairs of `user_id`, ordered by name.

@@ -790,3 +790,93 @@ async fn extra_specs_are_echoed_as_sent_and_stored_as_strings() {
     );
     assert_eq!((answers[1].0, answers[2].0), (StatusCode::BAD_REQUEST, StatusCode::BAD_REQUEST));
 }
+
+/// `os-flavor-access` as Nova's `FlavorAccessController` and
+/// `FlavorActionController` keep it: a private flavor's projects, added and
+/// removed through `POST /flavors/{id}/action` (the body's only key names
+/// the action, `wsgi.action_peek`), a public flavor refused from 2.7, and
+/// the projects gone with the flavor (`_flavor_destroy`).
+#[actix_web::test]
+async fn flavor_access_as_novas_flavor_access_controllers_keep_it() {
+    let app = actix_test::init_service(
+        App::new().configure(compute::routes(Arc::new(Store::with_default_flavors().await), None)),
+    )
+    .await;
+    let act =
+        |version, id: &str, body: Value| (version, "POST", format!("/v2.1/flavors/{id}/action"), Some(body));
+    let add =
+        |version, id: &str, tenant: &str| act(version, id, json!({"addTenantAccess": {"tenant": tenant}}));
+    let remove = |id: &str, tenant: &str| act("2.7", id, json!({"removeTenantAccess": {"tenant": tenant}}));
+    let list = |id: &str| ("2.1", "GET", format!("/v2.1/flavors/{id}/os-flavor-access"), None);
+    let private =
+        flavor_body(json!({"id": "p1", "name": "private.one", "os-flavor-access:is_public": false}));
+    let requests: Vec<(&str, &str, String, Option<Value>)> = vec![
+        list("1"),
+        list("nope"),
+        ("2.1", "POST", "/v2.1/flavors".into(), Some(private.clone())),
+        list("p1"),
+        add("2.7", "p1", "proj-b"),
+        add("2.7", "p1", "proj-a"),
+        add("2.7", "p1", "proj-a"),
+        remove("p1", "proj-b"),
+        remove("p1", "proj-b"),
+        list("p1"),
+        add("2.6", "1", "proj-x"),
+        add("2.7", "1", "proj-y"),
+        add("2.7", "nope", "proj-a"),
+        act("2.7", "p1", json!({})),
+        act("2.7", "p1", json!({"addTenantAccess": {"tenant": "a"}, "removeTenantAccess": {"tenant": "a"}})),
+        act("2.7", "p1", json!({"fly": {}})),
+        act("2.7", "p1", json!({"addTenantAccess": {}})),
+        act("2.7", "p1", json!({"addTenantAccess": {"tenant": ""}})),
+        ("2.1", "DELETE", "/v2.1/flavors/p1".into(), None),
+        ("2.1", "POST", "/v2.1/flavors".into(), Some(private)),
+        list("p1"),
+    ];
+    let requests: Vec<(&str, &str, &str, Option<Value>)> =
+        requests.iter().map(|(v, m, p, b)| (*v, *m, p.as_str(), b.clone())).collect();
+    let answers = calls(&app, &requests).await;
+    let status: Vec<u16> = answers.iter().map(|(s, _)| s.as_u16()).collect();
+    assert_eq!(
+        status,
+        [
+            404, 404, 200, 200, 200, 200, 409, 200, 404, 200, 200, 409, 404, 400, 400, 400, 400, 400, 202,
+            200, 200
+        ],
+        "{answers:?}"
+    );
+    let message = |i: usize| -> String {
+        let body = &answers[i].1;
+        let fault = body.as_object().and_then(|o| o.values().next()).expect("a fault");
+        fault["message"].as_str().expect("a message").to_owned()
+    };
+    let entries = |i: usize| answers[i].1["flavor_access"].clone();
+    assert_eq!(message(0), "Access list not available for public flavors.");
+    assert_eq!(message(1), "Flavor nope could not be found.");
+    assert_eq!(entries(3), json!([]));
+    assert_eq!(entries(4), json!([{"flavor_id": "p1", "tenant_id": "proj-b"}]));
+    assert_eq!(
+        entries(5),
+        json!([{"flavor_id": "p1", "tenant_id": "proj-a"}, {"flavor_id": "p1", "tenant_id": "proj-b"}])
+    );
+    assert_eq!(message(6), "Flavor access already exists for flavor p1 and project proj-a combination.");
+    assert_eq!(entries(7), json!([{"flavor_id": "p1", "tenant_id": "proj-a"}]));
+    assert_eq!(message(8), "Flavor access not found for p1 / proj-b combination.");
+    assert_eq!(entries(9), entries(7));
+    // Until 2.6 a public flavor takes a project; from 2.7 it is a conflict.
+    assert_eq!(entries(10), json!([{"flavor_id": "1", "tenant_id": "proj-x"}]));
+    assert_eq!(message(11), "Can not add access to a public flavor.");
+    assert_eq!(message(12), "Flavor nope could not be found.");
+    assert_eq!(
+        (message(13), message(14)),
+        ("Malformed request body".into(), "Malformed request body".into())
+    );
+    assert_eq!(message(15), "There is no such action: fly");
+    assert_eq!(
+        message(16),
+        "Invalid input for field/attribute addTenantAccess. Value: {}. 'tenant' is a required property"
+    );
+    assert_eq!(message(17), "Invalid input for field/attribute tenant. Value: . '' should be non-empty");
+    // The projects went with the flavor.
+    assert_eq!(entries(20), json!([]));
+}

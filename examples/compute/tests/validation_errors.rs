@@ -40,6 +40,39 @@ fn bodies_and_query_strings_fail_in_novas_words() {
     for (flavor, expected) in cases {
         assert_eq!(bad_request_message(&create(flavor)), expected);
     }
+    // Nova's `flavor_param_positive` bounds a number; a digit string is
+    // bounded by `flavors.create` (oslo's `validate_integer`, then the
+    // factor), in that order and in its words.
+    let flavor = |extra: Value| {
+        let mut flavor = json!({"name": "m1", "ram": 512, "vcpus": 1, "disk": 1});
+        flavor.as_object_mut().expect("an object").extend(extra.as_object().expect("an object").clone());
+        flavor
+    };
+    let cases = [
+        (
+            json!({"ram": 0}),
+            "Invalid input for field/attribute ram. Value: 0. 0 is less than the minimum of 1",
+        ),
+        (json!({"ram": "0", "vcpus": "0"}), "Invalid input received: ram must be >= 1"),
+        (json!({"vcpus": "0"}), "Invalid input received: vcpus must be >= 1"),
+        (json!({"disk": "99999999999999999999999"}), "Invalid input received: disk must be <= 2147483647"),
+        (
+            json!({"OS-FLV-EXT-DATA:ephemeral": "2147483648"}),
+            "Invalid input received: ephemeral must be <= 2147483647",
+        ),
+        (json!({"ram": ""}), "Invalid input for field/attribute ram. Value: . '' does not match '^[0-9]+$'"),
+        (
+            json!({"rxtx_factor": 0, "swap": "1"}),
+            "Invalid input received: 'rxtx_factor' argument must be a float between 0 and 3.40282e+38",
+        ),
+        (
+            json!({"rxtx_factor": "0.0", "swap": "x"}),
+            "Invalid input for field/attribute swap. Value: x. 'x' does not match '^[0-9]+$'",
+        ),
+    ];
+    for (extra, expected) in cases {
+        assert_eq!(bad_request_message(&create(flavor(extra.clone()))), expected, "{extra}");
+    }
     let res = Request::new("GET", "/v2.1/flavors?limit=ten")
         .header("OpenStack-API-Version", "compute 2.60")
         .send(&server.url);
