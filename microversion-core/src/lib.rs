@@ -51,6 +51,7 @@ mod discovery;
 #[cfg(feature = "schema")]
 #[doc(hidden)]
 pub mod facade;
+mod gates;
 mod headers;
 mod lifecycle;
 #[cfg(feature = "schema")]

@@ -21,16 +21,12 @@ use crate::http::{cache_headers, validate};
 use crate::query::{self, Query};
 use crate::store::{self, Store};
 
-const V1_12: Version = Version::lit("1.12");
 const V1_16: Version = Version::lit("1.16");
 const V1_17: Version = Version::lit("1.17");
 const V1_21: Version = Version::lit("1.21");
 const V1_25: Version = Version::lit("1.25");
-const V1_27: Version = Version::lit("1.27");
-const V1_29: Version = Version::lit("1.29");
 const V1_31: Version = Version::lit("1.31");
 const V1_33: Version = Version::lit("1.33");
-const V1_34: Version = Version::lit("1.34");
 const V1_35: Version = Version::lit("1.35");
 const V1_36: Version = Version::lit("1.36");
 
@@ -113,30 +109,39 @@ fn schema_1_36() -> Value {
     s
 }
 
-/// What `GET /allocation_candidates` reads and answers at a version:
-/// each of Placement's changes named once, here, and read by the parser
-/// and the view rather than compared with versions in the handler.
+microversion_actix::version::version_gates! {
+    /// What `GET /allocation_candidates` reads and answers at a version:
+    /// each of Placement's changes named once, here, and read by the parser
+    /// and the view rather than compared with versions in the handler.
+    #[derive(Clone, Copy)]
+    struct Changes for PLACEMENT {
+        /// A candidate's allocations keyed by provider uuid (a list of
+        /// objects before).
+        allocations_by_uuid: "1.12",
+        /// Numbered request groups (`resources1`, ...).
+        granular: "1.25",
+        /// A summary lists every class of its provider, not only those asked for.
+        every_class_summarized: "1.27",
+        /// Nested providers: a candidate may span a tree.
+        nested: "1.29",
+        /// Any suffix of letters, digits, `_` and `-`, up to 64.
+        string_suffixes: "1.33",
+        /// A candidate's `mappings` of groups to providers.
+        mappings: "1.34",
+        /// `same_subtree`, and groups without resources.
+        resourceless_groups: "1.36",
+    }
+}
+
+/// Everything a version decides about a candidates request: its query
+/// schema, the filters' syntax and the changes above.
 #[derive(Clone, Copy)]
 struct Features {
     /// The query schema.
     schema: fn() -> Value,
-    /// 1.12: a candidate's allocations keyed by provider uuid (a list of
-    /// objects before).
-    allocations_by_uuid: bool,
-    /// The trait and aggregate filters' syntax (1.22, 1.24, 1.32, 1.39).
+    /// The trait and aggregate filters' syntax.
     syntax: query::Syntax,
-    /// 1.25: numbered request groups (`resources1`, ...).
-    granular: bool,
-    /// 1.27: a summary lists every class of its provider, not only those asked for.
-    every_class_summarized: bool,
-    /// 1.29: nested providers: a candidate may span a tree.
-    nested: bool,
-    /// 1.33: any suffix of letters, digits, `_` and `-`, up to 64.
-    string_suffixes: bool,
-    /// 1.34: a candidate's `mappings` of groups to providers.
-    mappings: bool,
-    /// 1.36: `same_subtree`, and groups without resources.
-    resourceless_groups: bool,
+    changes: Changes,
 }
 
 impl Features {
@@ -154,17 +159,7 @@ impl Features {
         .into_iter()
         .find(|(since, _)| version >= *since)
         .map_or(schema_1_10 as fn() -> Value, |(_, schema)| schema);
-        Features {
-            schema,
-            allocations_by_uuid: version >= V1_12,
-            syntax: query::Syntax::at(version),
-            granular: version >= V1_25,
-            every_class_summarized: version >= V1_27,
-            nested: version >= V1_29,
-            string_suffixes: version >= V1_33,
-            mappings: version >= V1_34,
-            resourceless_groups: version >= V1_36,
-        }
+        Features { schema, syntax: query::Syntax::at(version), changes: Changes::at(version) }
     }
 }
 
@@ -293,8 +288,8 @@ fn parse(features: Features, q: &Query) -> Result<(Vec<Group>, Wide), ApiError> 
 
     let mut groups: Vec<Group> = Vec::new();
     for (key, value) in q.pairs() {
-        let Some((prefix, suffix)) = group_key(key, features.string_suffixes) else { continue };
-        if !features.granular && !suffix.is_empty() {
+        let Some((prefix, suffix)) = group_key(key, features.changes.string_suffixes) else { continue };
+        if !features.changes.granular && !suffix.is_empty() {
             continue;
         }
         let index = match groups.iter().position(|g| g.suffix == suffix) {
@@ -335,7 +330,7 @@ fn parse(features: Features, q: &Query) -> Result<(Vec<Group>, Wide), ApiError> 
         }
     }
 
-    if features.resourceless_groups {
+    if features.changes.resourceless_groups {
         let resourceless: Vec<&str> =
             groups.iter().filter(|g| g.resources.is_empty()).map(|g| g.suffix.as_str()).collect();
         let subtree: BTreeSet<&str> = wide.same_subtrees.iter().flatten().map(String::as_str).collect();
@@ -1185,7 +1180,7 @@ impl Serialize for CandidateView<'_> {
         }
         let uuid = |p: usize| self.world.nodes[p].uuid.as_str();
         let mut view = serializer.serialize_map(None)?;
-        if self.features.allocations_by_uuid {
+        if self.features.changes.allocations_by_uuid {
             let allocations: Ordered<&str, BTreeMap<&str, Ordered<&str, i64>>> = Ordered(
                 by_provider
                     .iter()
@@ -1193,7 +1188,7 @@ impl Serialize for CandidateView<'_> {
                     .collect(),
             );
             view.serialize_entry("allocations", &allocations)?;
-            if self.features.mappings {
+            if self.features.changes.mappings {
                 let mappings: BTreeMap<&str, Vec<&str>> = self
                     .request
                     .mappings
@@ -1234,7 +1229,7 @@ impl Serialize for Summaries<'_> {
                 inventories
                     .into_iter()
                     .filter(|(class, _)| {
-                        features.every_class_summarized || requested.contains(class.as_str())
+                        features.changes.every_class_summarized || requested.contains(class.as_str())
                     })
                     .map(|(class, inv)| (class.clone(), Usage { capacity: inv.capacity(), used: inv.used }))
                     .collect(),
@@ -1291,7 +1286,7 @@ impl Candidates {
         let q = Query::parse(req.query_string());
         let (groups, wide) = parse(features, &q)?;
         let world = select::load(&self.store, &groups, &wide).await?;
-        let (areqs, summaries) = search(&world, &groups, &wide, features.nested)?;
+        let (areqs, summaries) = search(&world, &groups, &wide, features.changes.nested)?;
         let requested: BTreeSet<&str> =
             groups.iter().flat_map(|g| g.resources.iter().map(|(c, _)| c.as_str())).collect();
         let answer =

@@ -1,8 +1,9 @@
 //! Query strings read as Placement reads them: every value of every key,
 //! in order, with Placement's messages for values it refuses.
 
-use microversion_actix::{ApiError, Version};
+use microversion_actix::ApiError;
 
+use crate::api::PLACEMENT;
 use crate::errors;
 
 /// The pairs of a query string, decoded.
@@ -64,30 +65,20 @@ pub(crate) fn is_uuid(text: &str) -> bool {
 pub(crate) const UUID_PATTERN: &str =
     "^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$";
 
-/// What the trait and aggregate filters accept at a version: one table,
-/// read by every handler that parses them (`GET /resource_providers` and
-/// `GET /allocation_candidates`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Syntax {
-    /// 1.22: `!TRAIT`, a forbidden trait.
-    pub(crate) forbidden_traits: bool,
-    /// 1.24: `member_of` repeated, each one more aggregate condition.
-    pub(crate) repeated_member_of: bool,
-    /// 1.32: `member_of=!...`, forbidden aggregates.
-    pub(crate) forbidden_aggregates: bool,
-    /// 1.39: `required=in:A,B` (any of several traits), `required` repeated.
-    pub(crate) any_traits: bool,
-}
-
-impl Syntax {
-    /// The syntax of `version`.
-    pub(crate) fn at(version: Version) -> Syntax {
-        Syntax {
-            forbidden_traits: version >= Version::lit("1.22"),
-            repeated_member_of: version >= Version::lit("1.24"),
-            forbidden_aggregates: version >= Version::lit("1.32"),
-            any_traits: version >= Version::lit("1.39"),
-        }
+microversion_actix::version::version_gates! {
+    /// What the trait and aggregate filters accept at a version: one table,
+    /// read by every handler that parses them (`GET /resource_providers` and
+    /// `GET /allocation_candidates`).
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Syntax for PLACEMENT {
+        /// `!TRAIT`, a forbidden trait.
+        pub(crate) forbidden_traits: "1.22",
+        /// `member_of` repeated, each one more aggregate condition.
+        pub(crate) repeated_member_of: "1.24",
+        /// `member_of=!...`, forbidden aggregates.
+        pub(crate) forbidden_aggregates: "1.32",
+        /// `required=in:A,B` (any of several traits), `required` repeated.
+        pub(crate) any_traits: "1.39",
     }
 }
 

@@ -283,9 +283,17 @@ async fn same_answers(open: impl AsyncFn(usize) -> Store, roots: usize, queries:
                     })
                     .await
                     .expect("the graph is read");
-                let want = answer(&everything, &groups, &wide, features.nested);
-                assert_eq!(answer(&always, &groups, &wide, features.nested), want, "{text} at {version}");
-                assert_eq!(answer(&selected, &groups, &wide, features.nested), want, "{text} at {version}");
+                let want = answer(&everything, &groups, &wide, features.changes.nested);
+                assert_eq!(
+                    answer(&always, &groups, &wide, features.changes.nested),
+                    want,
+                    "{text} at {version}"
+                );
+                assert_eq!(
+                    answer(&selected, &groups, &wide, features.changes.nested),
+                    want,
+                    "{text} at {version}"
+                );
                 compared += 1;
                 if want.lines().next().is_some_and(|l| !l.starts_with("error")) {
                     found += 1;
