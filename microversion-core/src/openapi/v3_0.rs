@@ -132,6 +132,10 @@ pub fn to_openapi_3_0(document: &Value) -> Value {
         converter.move_to_extension(components, "pathItems", "/components");
         converter.components(components);
     }
+    // In pointer order, not the walk's: the walk follows the maps' order,
+    // which serde_json's `preserve_order` (on in any build that unifies
+    // it) changes, and a frozen document must not depend on the build.
+    converter.loosened.sort();
     let mut note = Map::new();
     note.insert("converted-from".into(), from);
     note.insert("loosened".into(), json!(converter.loosened));
@@ -742,6 +746,24 @@ mod tests {
             schema["additionalProperties"],
             json!({"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "boolean"}]})
         );
+    }
+
+    /// The list is in pointer order whatever order the document's maps
+    /// keep (serde_json's `preserve_order`, which a workspace build may
+    /// turn on, keeps `responses` before `requestBody` here).
+    #[test]
+    fn the_loosened_places_are_listed_in_pointer_order() {
+        let pattern = json!({"type": "object", "additionalProperties": false,
+            "patternProperties": {"^[a-z]+$": {"type": "string"}}});
+        let body = json!({"content": {"application/json": {"schema": pattern}}});
+        let document = json!({"openapi": "3.1.0", "paths": {"/b": {"post": {
+            "responses": {"200": body.clone()}, "requestBody": body.clone()}}, "/a": {"put": {"requestBody": body}}}});
+        let loosened = to_openapi_3_0(&document)[CONVERSION_NOTE]["loosened"].clone();
+        let listed: Vec<&str> =
+            loosened.as_array().expect("a list").iter().filter_map(Value::as_str).collect();
+        let mut sorted = listed.clone();
+        sorted.sort_unstable();
+        assert_eq!((listed.len(), &listed), (3, &sorted));
     }
 
     #[test]
