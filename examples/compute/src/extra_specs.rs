@@ -175,7 +175,9 @@ pub(crate) fn python_str(value: &Value) -> String {
 
 /// A request's value written back as Nova writes it (`jsonutils.dumps`):
 /// a float as Python's `repr` (`1e+20`, `100.0`), the rest as serde_json
-/// writes it. Only for JSON.
+/// writes it, an object's keys in their sorted order whatever the build
+/// (serde_json's `preserve_order` would keep the order sent, as Nova does,
+/// in some builds and not in others). Only for JSON.
 pub(crate) struct PythonJson<'a>(pub(crate) &'a Value);
 
 impl serde::Serialize for PythonJson<'_> {
@@ -186,7 +188,11 @@ impl serde::Serialize for PythonJson<'_> {
                     .map_err(serde::ser::Error::custom)?
                     .serialize(serializer)
             }
-            Value::Object(map) => serializer.collect_map(map.iter().map(|(k, v)| (k, PythonJson(v)))),
+            Value::Object(map) => {
+                let mut entries: Vec<_> = map.iter().collect();
+                entries.sort_unstable_by_key(|(key, _)| *key);
+                serializer.collect_map(entries.into_iter().map(|(k, v)| (k, PythonJson(v))))
+            }
             Value::Array(items) => serializer.collect_seq(items.iter().map(PythonJson)),
             other => other.serialize(serializer),
         }
