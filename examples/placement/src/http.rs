@@ -26,9 +26,18 @@ use crate::root;
 use crate::traits::Traits;
 use crate::usages::Usages;
 
-const V1_7: Version = Version::lit("1.7");
-const V1_15: Version = Version::lit("1.15");
-const V1_23: Version = Version::lit("1.23");
+microversion_actix::version::version_gates! {
+    /// What the HTTP layer does differently from a version on.
+    struct Protocol for crate::api::PLACEMENT {
+        /// `PUT /resource_classes/{name}` takes no body (it created a class
+        /// from a body before).
+        bodiless_class_put: "1.7",
+        /// Reads send `Cache-Control: no-cache` and `Last-Modified`.
+        cache_headers: "1.15",
+        /// An error document names a `code` (`json_error_formatter`).
+        error_codes: "1.23",
+    }
+}
 
 /// The operations a request path reaches, from the controllers'
 /// declarations (their routes and versions).
@@ -161,7 +170,7 @@ fn bodiless_put(path: &str, version: Option<Version>) -> bool {
     let segments = segments(path);
     match segments.as_slice() {
         ["traits", _] => true,
-        ["resource_classes", _] => version.is_none_or(|v| v >= V1_7),
+        ["resource_classes", _] => version.is_none_or(|v| Protocol::at(v).bodiless_class_put),
         _ => false,
     }
 }
@@ -338,7 +347,7 @@ pub(crate) async fn placement_outer(
     // Placement's error documents name a `code` from 1.23 only
     // (`json_error_formatter`); a refused version negotiated none.
     let negotiated = ApiVersion::from_http_request(&req).ok();
-    let with_code = negotiated.is_some_and(|v| v.version() >= V1_23);
+    let with_code = negotiated.is_some_and(|v| Protocol::at(v.version()).error_codes);
     // The version middleware's own refusals send no `Cache-Control`.
     if negotiated.is_none() && matches!(res.status(), StatusCode::BAD_REQUEST | StatusCode::NOT_ACCEPTABLE) {
         res.headers_mut().remove(header::CACHE_CONTROL);
@@ -549,7 +558,7 @@ pub(crate) fn cache_headers(
     version: ApiVersion,
     modified: impl Into<Option<i64>>,
 ) {
-    if version >= V1_15 {
+    if Protocol::at(version.version()).cache_headers {
         builder.insert_header((header::CACHE_CONTROL, "no-cache"));
         // Without a date (an empty inventory list), webob sends none.
         if let Some(modified) = modified.into() {
