@@ -139,27 +139,23 @@ def boundaries(documents):
     return set(found) | {list(documents)[-1]}
 
 
+def operation_setting(method, path, setting):
+    """One `[[operations]]` entry: `setting` for the one operation named.
+    `include-name`, because `include-path` and `include-method` would each
+    select operations of their own (schemathesis ORs filters)."""
+    return ["[[operations]]", f"include-name = {json.dumps(f'{method} {path}')}", setting, ""]
+
+
 def config_for(version):
-    """The schemathesis configuration at `version`: ACCEPTS_400's operations there."""
+    """The schemathesis configuration at `version`: ACCEPTS_400's operations
+    there, and OPERATION_EXCLUDED's checks."""
     lines = []
     for method, path, first, last, _why in ACCEPTS_400:
-        if not applies(version, first, last):
-            continue
-        lines += [
-            "[[operations]]",
-            # One operation: `include-path` and `include-method` would each
-            # select operations of their own (schemathesis ORs filters).
-            f"include-name = {json.dumps(f'{method} {path}')}",
-            'checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404", "409"]',
-            "",
-        ]
+        if applies(version, first, last):
+            lines += operation_setting(
+                method, path, 'checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404", "409"]')
     for method, path, check, _why in OPERATION_EXCLUDED:
-        lines += [
-            "[[operations]]",
-            f"include-name = {json.dumps(f'{method} {path}')}",
-            f"checks.{check}.enabled = false",
-            "",
-        ]
+        lines += operation_setting(method, path, f"checks.{check}.enabled = false")
     return "\n".join(lines)
 
 

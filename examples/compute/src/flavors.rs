@@ -281,16 +281,16 @@ impl Flavors {
         collection: &str,
         query: &JsonQuery,
     ) -> Result<(Vec<Flavor>, Option<Value>), ApiError> {
-        let flavors = self.select(query).await?;
+        let size = listing::page_size(query);
+        let flavors = self.select(query, size).await?;
         let last_id = flavors.last().map(|f| f.id.as_str());
-        let links =
-            listing::next_link(origin, collection, query, listing::page_size(query), last_id, flavors.len());
+        let links = listing::next_link(origin, collection, query, size, last_id, flavors.len());
         Ok((flavors, links))
     }
 
-    /// The flavors a list request selects: filters, sort, marker and limit
-    /// from the query the version's schema accepted.
-    async fn select(&self, query: &JsonQuery) -> Result<Vec<Flavor>, ApiError> {
+    /// The flavors a list request selects: filters, sort and marker from
+    /// the query the version's schema accepted, at most `limit` of them.
+    async fn select(&self, query: &JsonQuery, limit: usize) -> Result<Vec<Flavor>, ApiError> {
         let last = |key: &str| query.last(key);
         // `int(req.params['minRam'])`, refused in `_get_flavors`'s words.
         let minimum = |key: &str| -> Result<Option<i128>, ApiError> {
@@ -301,7 +301,6 @@ impl Flavors {
                 .transpose()
         };
         let (min_ram, min_disk) = (minimum("minRam")?, minimum("minDisk")?);
-        let limit = listing::page_size(query);
         // `_parse_is_public`: public only unless asked, `none` for every
         // flavor, else `bool_from_string(strict=True)`.
         let public = match last("is_public") {

@@ -80,6 +80,10 @@ pub struct Store {
     keypair_quota: Option<u64>,
 }
 
+/// A flavor's projects, by id.
+const SELECT_PROJECTS: &str =
+    "SELECT project_id FROM flavor_projects WHERE flavor_id = $1 ORDER BY project_id";
+
 /// What sharing a flavor with a project, or ending it, did.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Shared {
@@ -469,11 +473,7 @@ impl Store {
 
     /// The projects the flavor `id` is shared with, by id.
     pub(crate) async fn flavor_projects(&self, id: &str) -> Stored<Vec<String>> {
-        let rows =
-            sqlx::query("SELECT project_id FROM flavor_projects WHERE flavor_id = $1 ORDER BY project_id")
-                .bind(id)
-                .fetch_all(&self.pool)
-                .await;
+        let rows = sqlx::query(SELECT_PROJECTS).bind(id).fetch_all(&self.pool).await;
         logged(logged(rows)?.iter().map(|row| row.try_get(0)).collect())
     }
 
@@ -514,12 +514,7 @@ impl Store {
                 if changed.rows_affected() == 0 {
                     return Ok(Shared::Unchanged);
                 }
-                let rows = sqlx::query(
-                    "SELECT project_id FROM flavor_projects WHERE flavor_id = $1 ORDER BY project_id",
-                )
-                .bind(id)
-                .fetch_all(&mut *tx)
-                .await?;
+                let rows = sqlx::query(SELECT_PROJECTS).bind(id).fetch_all(&mut *tx).await?;
                 let projects = rows.iter().map(|row| row.try_get(0)).collect::<Result<_, _>>()?;
                 tx.commit().await?;
                 Ok(Shared::Done(projects))
