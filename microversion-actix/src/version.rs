@@ -3,9 +3,47 @@
 //! where it came from ([`Negotiated`]), or why none was chosen
 //! ([`NegotiationError`]).
 
-/// Behaviours that each begin at a version, read together (docs/05-in-handler-checks.md).
-pub use microversion_core::version_gates;
 pub use microversion_core::{
     CapError, InvertedRange, Negotiated, NegotiationError, ParseVersionError, Version, VersionCap,
     VersionHeader, VersionRange, VersionSource,
 };
+/// Behaviours that each begin at a version, read together (docs/05-in-handler-checks.md):
+///
+/// ```
+/// use microversion_actix::{Api, Microversion, Version, version::version_gates};
+///
+/// const PLACEMENT: Api = Api::new("placement", &[
+///     Microversion::new("1.0", "Initial."),
+///     Microversion::new("1.22", "Forbidden traits."),
+///     Microversion::new("1.24", "member_of repeated."),
+/// ]);
+///
+/// version_gates! {
+///     /// What the trait and aggregate filters accept at a version.
+///     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///     pub struct Syntax for PLACEMENT {
+///         /// `!TRAIT`: a forbidden trait.
+///         pub forbidden_traits: "1.22",
+///         /// `member_of` repeated, each one more condition.
+///         pub repeated_member_of: "1.24",
+///     }
+/// }
+///
+/// let syntax = Syntax::at(Version::lit("1.22"));
+/// assert!(syntax.forbidden_traits && !syntax.repeated_member_of);
+/// assert_eq!(Syntax::INTRODUCED[1], ("repeated_member_of", Version::lit("1.24")));
+/// ```
+///
+/// A version the API does not declare does not compile:
+///
+/// ```compile_fail
+/// use microversion_actix::{Api, Microversion, version::version_gates};
+/// const API: Api = Api::new("placement", &[Microversion::new("1.0", "Initial.")]);
+/// version_gates! {
+///     struct Syntax for API {
+///         forbidden_traits: "1.22",
+///     }
+/// }
+/// ```
+#[doc(inline)]
+pub use microversion_macros::version_gates;

@@ -3,9 +3,10 @@
 //! where it came from ([`Negotiated`]), or why none was chosen
 //! ([`NegotiationError`]). The same names as `microversion_actix::version`.
 
-/// Behaviours that each begin at a version, read together (docs/05-in-handler-checks.md).
-pub use microversion_core::version_gates;
 pub use microversion_core::{
     CapError, InvertedRange, Negotiated, NegotiationError, ParseVersionError, Version, VersionCap,
     VersionHeader, VersionRange, VersionSource,
 };
+/// Behaviours that each begin at a version, read together (docs/05-in-handler-checks.md).
+#[doc(inline)]
+pub use microversion_macros::version_gates;

@@ -51,7 +51,6 @@ mod discovery;
 #[cfg(feature = "schema")]
 #[doc(hidden)]
 pub mod facade;
-mod gates;
 mod headers;
 mod lifecycle;
 #[cfg(feature = "schema")]

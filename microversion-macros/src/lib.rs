@@ -10,6 +10,7 @@
 //! use; the entry points below only convert token streams.
 
 mod controller;
+mod gates;
 mod history;
 mod shared;
 mod versioned_model;
@@ -42,6 +43,18 @@ pub fn controller(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn history(input: TokenStream) -> TokenStream {
     history::expand(input.into()).into()
+}
+
+/// Declares a struct of behaviours, each a `bool` that is `true` from the
+/// version it was introduced in, and `at(version)` to read them all at
+/// once: `struct Syntax for API { forbidden_traits: "1.22", ... }`. Every
+/// version must be declared by the API named after `for`; a malformed one,
+/// or one outside the history, is a compile error on its literal.
+/// `INTRODUCED` lists each behaviour's name and version, in the order
+/// written. See the guide's chapter on in-handler checks.
+#[proc_macro]
+pub fn version_gates(input: TokenStream) -> TokenStream {
+    gates::expand(input.into()).into()
 }
 
 /// Derives `VersionedModel` for a struct whose fields carry versions:

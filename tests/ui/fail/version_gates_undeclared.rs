@@ -1,5 +1,6 @@
-// mistakes: 1
-// A behaviour begins at a version the API does not declare: one error, at the declaration.
+// mistakes: 2
+// A behaviour begins at a version the API does not declare, another at a
+// malformed one: one error each, on its literal.
 use microversion_actix::version::version_gates;
 use microversion_actix::{Api, Microversion};
 
@@ -9,6 +10,7 @@ version_gates! {
     struct Syntax for PLACEMENT {
         forbidden_traits: "1.22",
         repeated_member_of: "1.24",
+        any_trait: "1.2x",
     }
 }
 
