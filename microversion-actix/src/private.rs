@@ -20,6 +20,7 @@ pub use crate::{
     },
     version::VersionRange,
 };
+pub use microversion_core::__microversion_tried as tried;
 pub use microversion_core::derive::{
     DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
 };
@@ -224,21 +225,6 @@ impl OperationInput {
         Ok(())
     }
 }
-
-/// The value of a `Result` whose error is answered: the route returns
-/// [`error_response`] of it. One line per argument and per schema check in
-/// the generated routes.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! __microversion_actix_tried {
-    ($result:expr) => {
-        match $result {
-            ::core::result::Result::Ok(value) => value,
-            ::core::result::Result::Err(error) => return $crate::__private::error_response(error),
-        }
-    };
-}
-pub use __microversion_actix_tried as tried;
 
 /// The registration of a controller: an `HttpServiceFactory`, so that
 /// `App::service(controller)` registers its routes ([`register`]). The one

@@ -1,20 +1,25 @@
 //! Version discovery (docs/reference.md §7): both documents, both paths, prefix, cap,
 //! statuses, version headers ignored, routing next to the API scope, the
-//! public URL of links (§7.1) and an API path apart from its id (§7.2).
+//! public URL of links (§7.1), read from a request by `RequestLinks`, and
+//! an API path apart from its id (§7.2).
 
 mod common;
 
+use std::net::IpAddr;
+
 use actix_web::http::StatusCode;
 use actix_web::test::{self, TestRequest};
+use actix_web::{HttpRequest, web};
 use common::*;
 use microversion_actix::test::{TestRequestExt, call_at, header, read_json};
 use microversion_actix::{
     Api, Discovery, Microversion, VersionNegotiation,
     client::parse_discovery,
-    discovery::PublicUrl,
+    discovery::{PublicUrl, RequestLinks},
     error::{ErrorRenderer, NovaFaults},
     lifecycle::VersionStatus,
 };
+use microversion_core::FORWARDED_AND_HOST;
 use serde_json::json;
 
 fn entry(href: &str, max: &str) -> serde_json::Value {
@@ -379,4 +384,48 @@ async fn discovery_must_come_before_the_api_scope() {
     assert_version_headers(&res, "2.1");
     let res = test::call_service(&app, TestRequest::get().uri("/").to_request()).await;
     assert_eq!(res.status(), StatusCode::OK);
+}
+
+/// A request through a proxy at `peer`, with `public` as app data.
+fn proxied(public: PublicUrl, peer: &str) -> HttpRequest {
+    TestRequest::get()
+        .app_data(public)
+        .peer_addr(peer.parse().unwrap())
+        .insert_header(("Host", "api.internal:8774"))
+        .insert_header(("X-Forwarded-Host", "cloud.example"))
+        .insert_header(("X-Forwarded-Proto", "https"))
+        .to_http_request()
+}
+
+#[test]
+fn forwarded_headers_count_only_from_trusted_peers() {
+    let proxy: IpAddr = [10, 0, 0, 1].into();
+    let trusting = || PublicUrl::trust_proxies([proxy]);
+    assert_eq!(proxied(trusting(), "10.0.0.1:4000").link_base(), "https://cloud.example");
+    assert_eq!(proxied(trusting(), "10.0.0.1:4000").link_vary(), Some(FORWARDED_AND_HOST));
+    assert_eq!(proxied(trusting(), "[::ffff:10.0.0.1]:4000").link_base(), "https://cloud.example");
+    assert_eq!(proxied(trusting(), "10.0.0.2:4000").link_base(), "http://api.internal:8774");
+    assert_eq!(proxied(trusting(), "10.0.0.2:4000").link_vary(), Some("Host"));
+    let default = proxied(PublicUrl::default(), "10.0.0.1:4000");
+    assert_eq!(default.link_base(), "http://api.internal:8774");
+    assert_eq!(proxied(PublicUrl::trust_all_proxies(), "192.0.2.9:1").link_base(), "https://cloud.example");
+    let fixed = proxied(PublicUrl::fixed("https://public.example/compute").unwrap(), "10.0.0.1:4000");
+    assert_eq!(fixed.link_base(), "https://public.example/compute");
+    assert_eq!(fixed.link_vary(), None);
+}
+
+#[test]
+fn without_app_data_links_come_from_the_request() {
+    let req = TestRequest::get().insert_header(("X-Forwarded-Host", "evil.example")).to_http_request();
+    assert_eq!(*req.public_url(), PublicUrl::from_request());
+    let data = TestRequest::get()
+        .app_data(web::Data::new(PublicUrl::fixed("https://cloud.example").unwrap()))
+        .to_http_request();
+    assert_eq!(data.link_base(), "https://cloud.example");
+}
+
+#[test]
+fn a_host_that_is_not_plain_falls_back_to_the_configured_one() {
+    let req = TestRequest::get().insert_header(("Host", "evil.example/x?")).to_http_request();
+    assert_eq!(req.link_base(), "http://localhost:8080");
 }

@@ -244,20 +244,7 @@ impl OperationInput {
     }
 }
 
-/// The value of a `Result` whose error is answered: the route returns
-/// [`error_response`] of it. One line per argument and per schema check in
-/// the generated routes.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! __microversion_axum_tried {
-    ($result:expr) => {
-        match $result {
-            ::core::result::Result::Ok(value) => value,
-            ::core::result::Result::Err(error) => return $crate::__private::error_response(error),
-        }
-    };
-}
-pub use __microversion_axum_tried as tried;
+pub use microversion_core::__microversion_tried as tried;
 
 /// The registration of a controller: it converts into an axum `Router` of
 /// any state ([`router`]), so that `Router::merge(controller)` serves its

@@ -38,10 +38,6 @@ microversion_core::facade_links! {
     /// let app: Router = Router::new().route("/v2.1/servers/42", get(show)).layer(Extension(public));
     /// ```
     pub trait RequestLinks;
-    /// The service root a request's answer links to (`http://cloud.example:8774`,
-    /// no trailing `/`), as [`RequestLinks::link_base`] reads it: a handler
-    /// argument, under the same name on actix, for the links a handler writes.
-    pub struct LinkRoot;
 }
 
 impl RequestLinks for Parts {
@@ -101,61 +97,5 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for LinkRoot {
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<LinkRoot, Self::Rejection> {
         Ok(LinkRoot(parts.link_base()))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parts(public: Option<PublicUrl>, peer: Option<&str>) -> Parts {
-        let (mut parts, ()) = http::Request::builder()
-            .uri("/v2.1/")
-            .header("Host", "api.internal:8774")
-            .header("X-Forwarded-Host", "cloud.example")
-            .header("X-Forwarded-Proto", "https")
-            .body(())
-            .unwrap()
-            .into_parts();
-        if let Some(peer) = peer {
-            parts.extensions.insert(ConnectInfo(peer.parse::<SocketAddr>().unwrap()));
-        }
-        if let Some(public) = public {
-            parts.extensions.insert(public);
-        }
-        parts
-    }
-
-    #[test]
-    fn forwarded_headers_count_only_from_trusted_peers() {
-        let trusting = || Some(PublicUrl::trust_proxies([[10, 0, 0, 1].into()]));
-        assert_eq!(parts(trusting(), Some("10.0.0.1:4000")).link_base(), "https://cloud.example");
-        assert_eq!(
-            parts(trusting(), Some("10.0.0.1:4000")).link_vary(),
-            Some(microversion_core::FORWARDED_AND_HOST)
-        );
-        assert_eq!(parts(trusting(), Some("10.0.0.2:4000")).link_base(), "http://api.internal:8774");
-        assert_eq!(parts(trusting(), Some("10.0.0.2:4000")).link_vary(), Some("Host"));
-        // No connect info: no peer to trust.
-        assert_eq!(parts(trusting(), None).link_base(), "http://api.internal:8774");
-        assert_eq!(parts(Some(PublicUrl::trust_all_proxies()), None).link_base(), "https://cloud.example");
-        assert_eq!(parts(None, Some("10.0.0.1:4000")).link_base(), "http://api.internal:8774");
-        let fixed = parts(Some(PublicUrl::fixed("https://public.example/compute").unwrap()), None);
-        assert_eq!(fixed.link_base(), "https://public.example/compute");
-        assert_eq!(fixed.link_vary(), None);
-    }
-
-    #[test]
-    fn a_request_reads_as_its_parts() {
-        let request = http::Request::from_parts(parts(Some(PublicUrl::trust_all_proxies()), None), ());
-        assert_eq!(request.link_base(), "https://cloud.example");
-        assert_eq!(request.link_vary(), Some(microversion_core::FORWARDED_AND_HOST));
-    }
-
-    #[test]
-    fn a_host_that_is_not_plain_is_not_written_into_links() {
-        let (parts, ()) =
-            http::Request::builder().header("Host", "evil.example/x?").body(()).unwrap().into_parts();
-        assert_eq!(parts.link_base(), "http://localhost");
     }
 }

@@ -16,6 +16,22 @@
 //!
 //! Only the response and extractor impls stay in each facade.
 
+/// The value of a `Result` whose error is answered: `tried!(answer, result)`
+/// returns `answer(error)` from the generated route, a `?` without the inner
+/// `async` block one would need. One line per argument and per schema check
+/// in the generated routes; each facade's `__private` re-exports it, and the
+/// routes pass the facade's `error_response`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __microversion_tried {
+    ($answer:expr, $result:expr) => {
+        match $result {
+            ::core::result::Result::Ok(value) => value,
+            ::core::result::Result::Err(error) => return $answer(error),
+        }
+    };
+}
+
 /// Declares `pub struct ApiError` in the calling facade, its status typed
 /// `$status` (the facade's `http::StatusCode`), with the attributes and
 /// docs given before it. Not for services: a facade's `error` module calls it.
@@ -444,7 +460,7 @@ macro_rules! facade_json {
 #[macro_export]
 #[doc(hidden)]
 macro_rules! facade_links {
-    ($(#[$links:meta])* pub trait RequestLinks; $(#[$root:meta])* pub struct LinkRoot;) => {
+    ($(#[$links:meta])* pub trait RequestLinks;) => {
         $(#[$links])*
         pub trait RequestLinks {
             /// The [`PublicUrl`]($crate::PublicUrl) configured for the
@@ -461,7 +477,9 @@ macro_rules! facade_links {
             fn link_vary(&self) -> ::core::option::Option<&'static str>;
         }
 
-        $(#[$root])*
+        /// The service root a request's answer links to (`http://cloud.example:8774`,
+        /// no trailing `/`), as [`RequestLinks::link_base`] reads it: a handler
+        /// argument, under this name on every facade, for the links a handler writes.
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub struct LinkRoot(::std::string::String);
 

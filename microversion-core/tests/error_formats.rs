@@ -128,3 +128,22 @@ fn nova_fault_carries_the_range_fields() {
         }})
     );
 }
+
+#[test]
+fn codes_from_statuses() {
+    assert_eq!(ApiError::from_status(StatusCode::NOT_FOUND, "x").code(), "not-found");
+    assert_eq!(ApiError::from_status(StatusCode::PAYLOAD_TOO_LARGE, "x").code(), "payload-too-large");
+    assert_eq!(ApiError::from_status(StatusCode::IM_A_TEAPOT, "x").code(), "i-m-a-teapot");
+}
+
+#[test]
+fn negotiation_errors_keep_range_and_message() {
+    let err = ApiError::from(NegotiationError::NotAcceptable {
+        requested: Version::new(3, 7),
+        min: Version::new(2, 1),
+        max: Version::new(2, 96),
+    });
+    assert_eq!(err.status(), StatusCode::NOT_ACCEPTABLE);
+    assert_eq!(err.detail(), "Version 3.7 is not supported by the API. Minimum is 2.1 and maximum is 2.96.");
+    assert_eq!((err.min_version(), err.max_version()), (Some(Version::new(2, 1)), Some(Version::new(2, 96))));
+}

@@ -262,16 +262,16 @@ fn route_handler(rt: &TokenStream, api: &syn::Path, op: &Operation, nth: usize) 
                 let input_at = Ident::new("__input", Span::call_site().located_at(at));
                 let extracted =
                     quote_spanned!(at=> <#ty_at as #rt_at::RouteArgument<_>>::extract(&mut #input_at));
-                quote!(let #name: #ty = #rt::tried!(#extracted.await);)
+                quote!(let #name: #ty = #rt::tried!(#rt::error_response, #extracted.await);)
             },
         );
         let validate_query = variant.schemas_of(SchemaTarget::Query).next().map(|_| {
             let schemas = names::schemas(&op.name, i, SchemaTarget::Query);
-            quote!(#rt::tried!(#input.validate_query(Self::#schemas()));)
+            quote!(#rt::tried!(#rt::error_response, #input.validate_query(Self::#schemas()));)
         });
         let validate_body = variant.schemas_of(SchemaTarget::Body).next().map(|_| {
             let schemas = names::schemas(&op.name, i, SchemaTarget::Body);
-            quote!(#rt::tried!(#input.validate_body(Self::#schemas()).await);)
+            quote!(#rt::tried!(#rt::error_response, #input.validate_body(Self::#schemas()).await);)
         });
         quote! {
             #validate_query

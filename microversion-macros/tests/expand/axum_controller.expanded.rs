@@ -28,9 +28,9 @@ impl Servers {
             if __version < ::microversion_axum::__private::Version::new(2, 3) {
                 if __version >= ::microversion_axum::__private::Version::new(2, 1) {
                     let id: Path<String> = ::microversion_axum::__private::tried!(
-                        < Path < String > as
-                        ::microversion_axum::__private::RouteArgument < _ >> ::extract(&
-                        mut __input). await
+                        ::microversion_axum::__private::error_response, < Path < String >
+                        as ::microversion_axum::__private::RouteArgument < _ >>
+                        ::extract(& mut __input). await
                     );
                     let __out = __controller.__mv_show_v0(id).await;
                     <_ as ::microversion_axum::__private::RouteResponse<
@@ -49,12 +49,14 @@ impl Servers {
                 }
             } else {
                 let id: Path<String> = ::microversion_axum::__private::tried!(
-                    < Path < String > as ::microversion_axum::__private::RouteArgument <
-                    _ >> ::extract(& mut __input). await
+                    ::microversion_axum::__private::error_response, < Path < String > as
+                    ::microversion_axum::__private::RouteArgument < _ >> ::extract(& mut
+                    __input). await
                 );
                 let version: ApiVersion = ::microversion_axum::__private::tried!(
-                    < ApiVersion as ::microversion_axum::__private::RouteArgument < _ >>
-                    ::extract(& mut __input). await
+                    ::microversion_axum::__private::error_response, < ApiVersion as
+                    ::microversion_axum::__private::RouteArgument < _ >> ::extract(& mut
+                    __input). await
                 );
                 let __out = __controller.__mv_show_v1(id, version).await;
                 <_ as ::microversion_axum::__private::RouteResponse<
@@ -76,8 +78,9 @@ impl Servers {
             let __version = __input.version;
             if __version >= ::microversion_axum::__private::Version::new(2, 4) {
                 let body: Json<Value> = ::microversion_axum::__private::tried!(
-                    < Json < Value > as ::microversion_axum::__private::RouteArgument < _
-                    >> ::extract(& mut __input). await
+                    ::microversion_axum::__private::error_response, < Json < Value > as
+                    ::microversion_axum::__private::RouteArgument < _ >> ::extract(& mut
+                    __input). await
                 );
                 let __out = __controller.__mv_lock_v0(body).await;
                 <_ as ::microversion_axum::__private::RouteResponse<

@@ -94,8 +94,9 @@ impl Servers {
                 1usize
             };
             let id: Path<u32> = ::microversion_actix::__private::tried!(
-                < Path < u32 > as ::microversion_actix::__private::RouteArgument < _ >>
-                ::extract(& mut __input). await
+                ::microversion_actix::__private::error_response, < Path < u32 > as
+                ::microversion_actix::__private::RouteArgument < _ >> ::extract(& mut
+                __input). await
             );
             match __variant {
                 0usize => {

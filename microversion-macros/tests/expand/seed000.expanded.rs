@@ -73,15 +73,18 @@ impl Servers {
             let __version = __input.version;
             if __version >= ::microversion_actix::__private::Version::new(2, 1) {
                 ::microversion_actix::__private::tried!(
-                    __input.validate_body(Self::__mv_schemas_update_v0()). await
+                    ::microversion_actix::__private::error_response, __input
+                    .validate_body(Self::__mv_schemas_update_v0()). await
                 );
                 let id: Path<String> = ::microversion_actix::__private::tried!(
-                    < Path < String > as ::microversion_actix::__private::RouteArgument <
-                    _ >> ::extract(& mut __input). await
+                    ::microversion_actix::__private::error_response, < Path < String > as
+                    ::microversion_actix::__private::RouteArgument < _ >> ::extract(& mut
+                    __input). await
                 );
                 let body: Json<Value> = ::microversion_actix::__private::tried!(
-                    < Json < Value > as ::microversion_actix::__private::RouteArgument <
-                    _ >> ::extract(& mut __input). await
+                    ::microversion_actix::__private::error_response, < Json < Value > as
+                    ::microversion_actix::__private::RouteArgument < _ >> ::extract(& mut
+                    __input). await
                 );
                 let __out = __controller.__mv_update_v0(id, body).await;
                 <_ as ::microversion_actix::__private::RouteResponse<

@@ -1,0 +1,104 @@
+//! [`serve`](microversion_axum::serve): what it does as actix-web's
+//! `HttpServer` does (docs/12-deploying.md): the connection limit, the 408
+//! of a late first head, and a first head read in pieces.
+
+use std::future::IntoFuture as _;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::Router;
+use microversion_axum::serve::{Serve, serve};
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use tokio::net::{TcpListener, TcpStream};
+
+const REQUEST: &[u8] = b"GET / HTTP/1.1\r\nHost: test\r\n\r\n";
+
+/// Reads one answer of `stream` up to its body, `ok`.
+async fn answered(stream: &mut TcpStream) -> String {
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 256];
+    while !answer.ends_with(b"ok") {
+        let n = stream.read(&mut buf).await.expect("readable");
+        assert!(n > 0, "closed before the answer: {:?}", String::from_utf8_lossy(&answer));
+        answer.extend_from_slice(&buf[..n]);
+    }
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// A server of `ok` at `/`, set up by `configure`: its address, what
+/// stops it, and its task.
+async fn serving_ok(
+    configure: impl FnOnce(Serve) -> Serve,
+) -> (SocketAddr, tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<std::io::Result<()>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let addr = listener.local_addr().expect("bound");
+    let app = Router::new().route("/", axum::routing::get(|| async { "ok" }));
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let stopped = async move {
+        let _ = stopped.await;
+    };
+    let server = configure(serve(listener, app)).with_graceful_shutdown(stopped);
+    (addr, stop, tokio::spawn(server.into_future()))
+}
+
+#[tokio::test]
+async fn a_connection_beyond_the_limit_waits_for_one_to_close() {
+    let (addr, stop, server) = serving_ok(|serve| serve.max_connections(1)).await;
+
+    // The first connection, kept alive, holds the only place.
+    let mut first = TcpStream::connect(addr).await.expect("connects");
+    first.write_all(REQUEST).await.expect("writes");
+    assert!(answered(&mut first).await.starts_with("HTTP/1.1 200"));
+    // The second waits in the backlog, unanswered (the wait only bounds
+    // the check: a server without the limit answers at once).
+    let mut second = TcpStream::connect(addr).await.expect("connects");
+    second.write_all(REQUEST).await.expect("writes");
+    let mut byte = [0u8; 1];
+    let early = tokio::time::timeout(Duration::from_millis(300), second.read(&mut byte)).await;
+    assert!(early.is_err(), "answered beyond the limit: {early:?}");
+    // Served once the first closes.
+    drop(first);
+    let answer = tokio::time::timeout(Duration::from_secs(10), answered(&mut second)).await;
+    assert!(answer.expect("answered in time").starts_with("HTTP/1.1 200"));
+
+    drop(second);
+    let _ = stop.send(());
+    server.await.expect("the server task").expect("a clean stop");
+}
+
+#[tokio::test]
+async fn a_late_first_head_is_answered_408_then_closed() {
+    let (addr, _stop, _) = serving_ok(|serve| serve.head_timeout(Duration::from_millis(200))).await;
+    for start in [&b""[..], b"GET / HTTP/1.1\r\nHost: te"] {
+        let mut stream = TcpStream::connect(addr).await.expect("connects");
+        stream.write_all(start).await.expect("writes");
+        // Read to the end: the bound only keeps a server that never
+        // closes from hanging the test.
+        let mut answer = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer)).await;
+        assert!(read.expect("closed in time").is_ok());
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(answer.starts_with("HTTP/1.1 408 Request Timeout\r\n"), "{answer:?}");
+        assert!(answer.contains("\r\ncontent-length: 0\r\n"), "{answer:?}");
+        assert!(answer.contains("\r\ndate: "), "{answer:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_first_head_read_in_pieces_reaches_the_app_whole_with_what_follows() {
+    let (addr, _stop, _) = serving_ok(|serve| serve).await;
+    let mut stream = TcpStream::connect(addr).await.expect("connects");
+    // The head's blank line split over two writes, a second request
+    // pipelined behind it.
+    stream.write_all(b"GET / HTTP/1.1\r\nHost: test\r\n\r").await.expect("writes");
+    stream.flush().await.expect("flushes");
+    tokio::task::yield_now().await;
+    stream.write_all(b"\nGET / HTTP/1.1\r\nHost: test\r\n\r\n").await.expect("writes");
+    // Both answers, however the reads split them.
+    let mut answers = String::new();
+    while answers.matches("HTTP/1.1 200").count() < 2 || !answers.ends_with("ok") {
+        let more = tokio::time::timeout(Duration::from_secs(10), answered(&mut stream)).await;
+        answers.push_str(&more.expect("answered in time"));
+    }
+    assert_eq!(answers.matches("HTTP/1.1 ").count(), 2, "{answers:?}");
+}
