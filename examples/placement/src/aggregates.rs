@@ -6,11 +6,12 @@ use std::sync::Arc;
 
 use actix_web::{HttpResponse, web};
 use microversion_actix::{ApiError, ApiVersion, VersionedModel, controller};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::api::PLACEMENT;
 use crate::errors;
-use crate::http::{BodyAfterLookup, cache_headers, validate};
+use crate::http::{BodyAfterLookup, cache_headers, generation};
 use crate::query::UUID_PATTERN;
 use crate::store::{self, Store};
 
@@ -58,10 +59,12 @@ impl ProviderAggregates {
 }
 
 /// The aggregate uuids of a body the schema accepted.
-fn uuids(list: &Value) -> Vec<String> {
-    list.as_array()
-        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-        .unwrap_or_default()
+/// The body of `PUT /resource_providers/{uuid}/aggregates` from 1.19.
+#[derive(Deserialize)]
+struct AggregatesUpdate {
+    aggregates: Vec<String>,
+    #[serde(deserialize_with = "generation")]
+    resource_provider_generation: Option<i64>,
 }
 
 #[controller(api = PLACEMENT)]
@@ -95,9 +98,7 @@ impl Aggregates {
             .store
             .tx(async |tx| -> Result<_, ApiError> {
                 let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
-                let body = body.value()?;
-                validate(put_v1_1, body)?;
-                let aggregates = uuids(body);
+                let aggregates: Vec<String> = body.read(put_v1_1)?;
                 store::aggregates::set_for_provider(tx, provider.id, &aggregates).await?;
                 Ok(aggregates)
             })
@@ -119,16 +120,13 @@ impl Aggregates {
             .store
             .tx(async |tx| -> Result<_, ApiError> {
                 let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
-                let body = body.value()?;
-                validate(put_v1_19, body)?;
-                let expected = body["resource_provider_generation"].as_i64().unwrap_or(-1);
-                if expected != provider.generation {
+                let AggregatesUpdate { aggregates, resource_provider_generation } = body.read(put_v1_19)?;
+                if resource_provider_generation != Some(provider.generation) {
                     return Err(errors::concurrent_update(
                         "Resource provider's generation already changed. Please update the generation and try again.",
                     ));
                 }
                 let generation = store::bump_provider(tx, provider.id, provider.generation).await?;
-                let aggregates = uuids(&body["aggregates"]);
                 store::aggregates::set_for_provider(tx, provider.id, &aggregates).await?;
                 Ok((generation, aggregates))
             })

@@ -237,7 +237,13 @@ fn amounts(resources: &Value) -> Vec<(String, i64)> {
 }
 
 impl ConsumerRequest {
+    /// The request of consumer `uuid` in a body its version's schema
+    /// accepted. One reader for the three operations that carry a
+    /// consumer's allocations (`PUT /allocations/{c}`, `POST /allocations`,
+    /// `POST /reshaper`), each declared over versions on both sides of the
+    /// changes below: the version says which form the schema let through.
     pub(crate) fn from_body(uuid: &str, version: ApiVersion, body: &Value) -> ConsumerRequest {
+        // 1.12: allocations keyed by provider instead of a list.
         let allocations = if version >= V1_12 {
             body["allocations"]
                 .as_object()
@@ -271,6 +277,8 @@ impl ConsumerRequest {
             allocations,
             project_id: body["project_id"].as_str().map(str::to_owned),
             user_id: body["user_id"].as_str().map(str::to_owned),
+            // 1.28: the consumer's generation is checked (`None` before:
+            // not checked at all; `Some(None)`: a new consumer).
             generation: if version >= V1_28 { Some(body["consumer_generation"].as_i64()) } else { None },
             consumer_type: body["consumer_type"].as_str().map(str::to_owned),
         }
@@ -449,6 +457,9 @@ pub(crate) async fn write_allocations(
         let user = request.user_id.clone().unwrap_or_else(|| INCOMPLETE.to_owned());
         match &existing {
             Some(c) => {
+                // 1.38: the request names the consumer's type; before, an
+                // existing consumer keeps its own (a rule of the write, not
+                // of the body's form, so no schema can say it).
                 let consumer_type =
                     if version >= V1_38 { request.consumer_type.clone() } else { c.consumer_type.clone() };
                 // Below 1.8 the owner is the configured incomplete

@@ -283,6 +283,12 @@ pub fn bad_request(detail: impl Into<String>) -> ApiError {
     coded(StatusCode::BAD_REQUEST, "undefined_code", detail)
 }
 
+/// 400 for a body its schema accepted but its type cannot hold (a
+/// number beyond what the field stores).
+pub fn malformed(error: serde_json::Error) -> ApiError {
+    bad_request(format!("Malformed request body: {error}"))
+}
+
 /// 404 Not Found.
 pub fn not_found(detail: impl Into<String>) -> ApiError {
     coded(StatusCode::NOT_FOUND, "undefined_code", detail)

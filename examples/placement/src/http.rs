@@ -581,11 +581,24 @@ impl BodyAfterLookup {
         self.0.as_ref().map_err(Clone::clone)
     }
 
-    /// The body, or `null` when it cannot be read (for what a handler
-    /// prepares before it reads [`value`](Self::value)).
-    pub(crate) fn or_null(&self) -> &serde_json::Value {
-        self.0.as_ref().unwrap_or(&serde_json::Value::Null)
+    /// The body judged by `schema`, then read as `T`, the type of what
+    /// the schema accepts.
+    pub(crate) fn read<T: serde::de::DeserializeOwned>(
+        &self,
+        schema: fn() -> serde_json::Value,
+    ) -> Result<T, ApiError> {
+        let body = self.value()?;
+        validate(schema, body)?;
+        T::deserialize(body).map_err(errors::malformed)
     }
+}
+
+/// A resource provider generation as a body gives it, for
+/// `#[serde(deserialize_with = "generation")]`: `None` for a number that is
+/// no 64-bit integer (the schemas' `integer` has no bound), which equals no
+/// provider's generation, so the write is a conflict.
+pub(crate) fn generation<'de, D: serde::Deserializer<'de>>(body: D) -> Result<Option<i64>, D::Error> {
+    Ok(<serde_json::Value as serde::Deserialize>::deserialize(body)?.as_i64())
 }
 
 impl actix_web::FromRequest for BodyAfterLookup {

@@ -6,12 +6,14 @@ use std::sync::Arc;
 
 use crate::db::Tx;
 use actix_web::{HttpResponse, http::StatusCode, web};
+use indexmap::IndexMap;
 use microversion_actix::{ApiError, ApiVersion, controller};
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::api::PLACEMENT;
 use crate::errors;
-use crate::http::{BodyAfterLookup, cache_headers, validate};
+use crate::http::{BodyAfterLookup, cache_headers, generation};
 use crate::store::{self, Inventory, Provider, Store};
 
 const MAX_INT: i64 = 2_147_483_647;
@@ -61,18 +63,84 @@ pub(crate) fn put_all_schema() -> Value {
            "required": ["resource_provider_generation", "inventories"], "additionalProperties": false})
 }
 
-/// An inventory from a validated body, with Placement's defaults.
-pub(crate) fn inventory_from(resource_class: &str, body: &Value) -> Inventory {
-    let int = |key: &str, default: i64| body.get(key).and_then(Value::as_i64).unwrap_or(default);
-    Inventory {
-        resource_class: resource_class.to_owned(),
-        total: int("total", 0),
-        reserved: int("reserved", 0),
-        min_unit: int("min_unit", 1),
-        max_unit: int("max_unit", MAX_INT),
-        step_size: int("step_size", 1),
-        allocation_ratio: body.get("allocation_ratio").and_then(Value::as_f64).unwrap_or(1.0),
-        updated_at: store::now(),
+/// An inventory record as a body the schema accepted gives it, with
+/// Placement's defaults for what it leaves out.
+#[derive(Deserialize)]
+pub(crate) struct InventoryRecord {
+    total: i64,
+    #[serde(default)]
+    reserved: i64,
+    #[serde(default = "one")]
+    min_unit: i64,
+    #[serde(default = "max_int")]
+    max_unit: i64,
+    #[serde(default = "one")]
+    step_size: i64,
+    #[serde(default = "one_to_one")]
+    allocation_ratio: f64,
+}
+
+const fn one() -> i64 {
+    1
+}
+
+const fn max_int() -> i64 {
+    MAX_INT
+}
+
+const fn one_to_one() -> f64 {
+    1.0
+}
+
+impl InventoryRecord {
+    /// The inventory of `resource_class` this record describes.
+    pub(crate) fn of(self, resource_class: &str) -> Inventory {
+        let InventoryRecord { total, reserved, min_unit, max_unit, step_size, allocation_ratio } = self;
+        let resource_class = resource_class.to_owned();
+        Inventory {
+            resource_class,
+            total,
+            reserved,
+            min_unit,
+            max_unit,
+            step_size,
+            allocation_ratio,
+            updated_at: store::now(),
+        }
+    }
+}
+
+/// `POST /resource_providers/{uuid}/inventories`: one record and its class.
+#[derive(Deserialize)]
+struct NewInventory {
+    resource_class: String,
+    #[serde(flatten)]
+    record: InventoryRecord,
+}
+
+/// `PUT /resource_providers/{uuid}/inventories/{class}`: one record and
+/// the generation it was read at.
+#[derive(Deserialize)]
+struct InventoryUpdate {
+    #[serde(deserialize_with = "generation")]
+    resource_provider_generation: Option<i64>,
+    #[serde(flatten)]
+    record: InventoryRecord,
+}
+
+/// `PUT /resource_providers/{uuid}/inventories` (and each provider of a
+/// reshape): every record by class, in the order sent, and the generation.
+#[derive(Deserialize)]
+pub(crate) struct ProviderInventories {
+    #[serde(deserialize_with = "generation")]
+    pub(crate) resource_provider_generation: Option<i64>,
+    inventories: IndexMap<String, InventoryRecord>,
+}
+
+impl ProviderInventories {
+    /// The inventories, in the order sent.
+    pub(crate) fn into_inventories(self) -> Vec<Inventory> {
+        self.inventories.into_iter().map(|(class, record)| record.of(&class)).collect()
     }
 }
 
@@ -203,11 +271,10 @@ impl Inventories {
         uuid: web::Path<String>,
         body: BodyAfterLookup,
     ) -> Result<HttpResponse, ApiError> {
-        let class = body.or_null()["resource_class"].as_str().unwrap_or_default().to_owned();
-        let inv = inventory_from(&class, body.or_null());
-        let generation = self.store.tx(async |tx| -> Result<_, ApiError> {
+        let (generation, inv) = self.store.tx(async |tx| -> Result<_, ApiError> {
             let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
-            validate(post_schema, body.value()?)?;
+            let NewInventory { resource_class: class, record } = body.read(post_schema)?;
+            let inv = record.of(&class);
             self.check_capacity(version, &provider, &inv, "create")?;
             if !store::classes::exists(tx, &class).await? {
                 return Err(errors::bad_request(format!(
@@ -220,8 +287,9 @@ impl Inventories {
                 )));
             }
             store::put_inventory(tx, provider.id, &inv).await?;
-            Ok(store::bump_provider(tx, provider.id, provider.generation).await?)
+            Ok((store::bump_provider(tx, provider.id, provider.generation).await?, inv))
         }).await?;
+        let class = &inv.resource_class;
         let mut res = inventory_response(version, StatusCode::CREATED, generation, &inv);
         res.headers_mut().insert(
             actix_web::http::header::LOCATION,
@@ -241,23 +309,19 @@ impl Inventories {
         uuid: web::Path<String>,
         body: BodyAfterLookup,
     ) -> Result<HttpResponse, ApiError> {
-        let wanted: Vec<Inventory> = body.or_null()["inventories"]
-            .as_object()
-            .map(|m| m.iter().map(|(class, record)| inventory_from(class, record)).collect())
-            .unwrap_or_default();
-        let expected = body.or_null()["resource_provider_generation"].as_i64().unwrap_or(-1);
-        let generation = self
+        let (generation, wanted) = self
             .store
             .tx(async |tx| -> Result<_, ApiError> {
                 let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
-                validate(put_all_schema, body.value()?)?;
-                if provider.generation != expected {
+                let body: ProviderInventories = body.read(put_all_schema)?;
+                if body.resource_provider_generation != Some(provider.generation) {
                     return Err(errors::concurrent_update("resource provider generation conflict"));
                 }
+                let wanted = body.into_inventories();
                 for inv in &wanted {
                     self.check_capacity(version, &provider, inv, "update")?;
                 }
-                set_inventories(tx, &provider, &wanted).await
+                Ok((set_inventories(tx, &provider, &wanted).await?, wanted))
             })
             .await?;
         Ok(inventories_response(version, generation, &wanted))
@@ -272,14 +336,13 @@ impl Inventories {
         body: BodyAfterLookup,
     ) -> Result<HttpResponse, ApiError> {
         let (uuid, class) = path.into_inner();
-        let inv = inventory_from(&class, body.or_null());
-        let expected = body.or_null()["resource_provider_generation"].as_i64().unwrap_or(-1);
-        let generation = self.store.tx(async |tx| -> Result<_, ApiError> {
+        let (generation, inv) = self.store.tx(async |tx| -> Result<_, ApiError> {
             let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
-            validate(update_schema, body.value()?)?;
-            if provider.generation != expected {
+            let update: InventoryUpdate = body.read(update_schema)?;
+            if update.resource_provider_generation != Some(provider.generation) {
                 return Err(errors::concurrent_update("resource provider generation conflict"));
             }
+            let inv = update.record.of(&class);
             self.check_capacity(version, &provider, &inv, "update")?;
             // `update_inventory` looks the class up before the provider's
             // record of it (`ResourceClassNotFound`, a 404).
@@ -292,7 +355,7 @@ impl Inventories {
                 )));
             }
             store::put_inventory(tx, provider.id, &inv).await?;
-            Ok(store::bump_provider(tx, provider.id, provider.generation).await?)
+            Ok((store::bump_provider(tx, provider.id, provider.generation).await?, inv))
         }).await?;
         Ok(inventory_response(version, StatusCode::OK, generation, &inv))
     }

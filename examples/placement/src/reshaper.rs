@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use actix_web::{HttpResponse, http::StatusCode};
 use microversion_actix::{ApiError, ApiVersion, Json, controller};
+use serde::Deserialize as _;
 use serde_json::{Value, json};
 
 use crate::allocations::{self, ConsumerRequest, Extras};
@@ -79,18 +80,15 @@ impl Reshaper {
                             ),
                         )
                     })?;
-                    let given = data["resource_provider_generation"].as_i64().unwrap_or(-1);
-                    if given != provider.generation {
+                    let data = inventories::ProviderInventories::deserialize(data).map_err(errors::malformed)?;
+                    if data.resource_provider_generation != Some(provider.generation) {
+                        let given = data.resource_provider_generation.unwrap_or(-1);
                         return Err(errors::concurrent_update(format!(
                             "resource provider generation conflict for provider {uuid}: actual: {}, given: {given}",
                             provider.generation
                         )));
                     }
-                    let records = data["inventories"]
-                        .as_object()
-                        .map(|m| m.iter().map(|(class, r)| inventories::inventory_from(class, r)).collect())
-                        .unwrap_or_default();
-                    wanted.push((provider, records));
+                    wanted.push((provider, data.into_inventories()));
                 }
                 Ok(wanted)
             })

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use actix_web::{HttpResponse, web};
 use microversion_actix::{ApiError, ApiVersion, Json, controller};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::api::PLACEMENT;
@@ -31,6 +32,12 @@ fn class_schema() -> Value {
     json!({"type": "object",
            "properties": {"name": {"type": "string", "pattern": CUSTOM_PATTERN, "maxLength": 255}},
            "required": ["name"], "additionalProperties": false})
+}
+
+/// The body of a custom class's creation, and of its rename until 1.6.
+#[derive(Deserialize)]
+struct ClassName {
+    name: String,
 }
 
 fn view(name: &str) -> Value {
@@ -73,8 +80,8 @@ impl ResourceClasses {
     #[post("/resource_classes")]
     #[api_version("1.2")]
     #[schema(class_schema, "1.2")]
-    async fn create(&self, body: Json<Value>) -> Result<HttpResponse, ApiError> {
-        let name = body["name"].as_str().unwrap_or_default().to_owned();
+    async fn create(&self, body: Json<ClassName>) -> Result<HttpResponse, ApiError> {
+        let ClassName { name } = body.into_inner();
         self.store
             .tx(async |tx| -> Result<_, ApiError> {
                 if store::classes::exists(tx, &name).await? {
@@ -92,8 +99,8 @@ impl ResourceClasses {
     #[put("/resource_classes/{name}")]
     #[api_version("1.2", "1.6")]
     #[schema(class_schema, "1.2", "1.6")]
-    async fn update(&self, name: web::Path<String>, body: Json<Value>) -> Result<HttpResponse, ApiError> {
-        let new_name = body["name"].as_str().unwrap_or_default().to_owned();
+    async fn update(&self, name: web::Path<String>, body: Json<ClassName>) -> Result<HttpResponse, ApiError> {
+        let ClassName { name: new_name } = body.into_inner();
         self.store
             .tx(async |tx| -> Result<_, ApiError> {
                 if !store::classes::exists(tx, &name).await? {

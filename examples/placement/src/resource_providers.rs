@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::api::PLACEMENT;
 use crate::errors;
-use crate::http::{BodyAfterLookup, cache_headers, validate};
+use crate::http::{BodyAfterLookup, cache_headers};
 use crate::query::{self, Query, UUID_PATTERN};
 use crate::store::{self, Provider, Store};
 
@@ -180,13 +180,38 @@ fn location_of(provider: &Provider) -> String {
     format!("/resource_providers/{}", provider.uuid)
 }
 
+/// The body of `POST /resource_providers` (a parent from 1.14, `null`
+/// for none).
+#[derive(Deserialize)]
+struct NewProvider {
+    name: String,
+    uuid: Option<String>,
+    #[serde(default)]
+    parent_provider_uuid: Option<String>,
+}
+
+/// The body of `PUT /resource_providers/{uuid}`: the name, and from 1.14
+/// the parent, where `null` (un-parent, from 1.37) differs from absent
+/// (keep it).
+#[derive(Deserialize)]
+struct ProviderUpdate {
+    name: String,
+    #[serde(default, deserialize_with = "present")]
+    parent_provider_uuid: Option<Option<String>>,
+}
+
+/// A field that is present, `null` or not.
+fn present<'de, D: serde::Deserializer<'de>>(field: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(field).map(Some)
+}
+
 /// Creates the provider a body the schema accepted describes: 409
 /// `placement.duplicate_name` when its uuid or name is taken, 400 for a
 /// parent that is itself or does not exist.
-async fn create_provider(store: &Store, body: &Value) -> Result<Provider, ApiError> {
-    let name = body["name"].as_str().unwrap_or_default().to_owned();
-    let uuid = body["uuid"].as_str().map(normalize_uuid).unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
-    let parent = body.get("parent_provider_uuid").and_then(Value::as_str).map(normalize_uuid);
+async fn create_provider(store: &Store, body: NewProvider) -> Result<Provider, ApiError> {
+    let name = body.name;
+    let uuid = body.uuid.as_deref().map(normalize_uuid).unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    let parent = body.parent_provider_uuid.as_deref().map(normalize_uuid);
     // The schema takes an empty name; `ResourceProvider.create` does not.
     if name.is_empty() {
         return Err(errors::bad_request(format!(
@@ -364,8 +389,8 @@ impl ResourceProviders {
     #[api_version("1.0", "1.19")]
     #[schema(create_v1_0, "1.0", "1.13")]
     #[schema(create_v1_14, "1.14", "1.19")]
-    async fn create(&self, body: Json<Value>) -> Result<HttpResponse, ApiError> {
-        let provider = create_provider(&self.store, &body).await?;
+    async fn create(&self, body: Json<NewProvider>) -> Result<HttpResponse, ApiError> {
+        let provider = create_provider(&self.store, body.into_inner()).await?;
         Ok(HttpResponse::Created().insert_header(("location", location_of(&provider))).finish())
     }
 
@@ -373,8 +398,8 @@ impl ResourceProviders {
     #[post("/resource_providers")]
     #[api_version("1.20")]
     #[schema(create_v1_14, "1.20")]
-    async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
-        let provider = create_provider(&self.store, &body).await?;
+    async fn create(&self, version: ApiVersion, body: Json<NewProvider>) -> Result<HttpResponse, ApiError> {
+        let provider = create_provider(&self.store, body.into_inner()).await?;
         let mut res = HttpResponse::Ok();
         res.insert_header(("location", location_of(&provider)));
         Ok(show_provider(version, res, &provider))
@@ -389,16 +414,20 @@ impl ResourceProviders {
         uuid: web::Path<String>,
         body: BodyAfterLookup,
     ) -> Result<HttpResponse, ApiError> {
-        let name = body.or_null()["name"].as_str().unwrap_or_default().to_owned();
         let provider = self
             .store
             .tx(async |tx| -> Result<_, ApiError> {
                 let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
-                let body = body.value()?;
-                validate(if version >= V1_14 { update_v1_14 } else { update_v1_0 }, body)?;
+                // The schema by version here, not in a `#[schema]`: the body
+                // is judged after the lookup (`BodyAfterLookup`). Before
+                // 1.14 it refuses a parent, so none is read.
+                let ProviderUpdate { name, parent_provider_uuid } =
+                    body.read(if version >= V1_14 { update_v1_14 } else { update_v1_0 })?;
                 // The parent first, then the name (`_update_in_db` flushes last).
-                if version >= V1_14 && body.get("parent_provider_uuid").is_some() {
-                    let parent = body["parent_provider_uuid"].as_str().map(normalize_uuid);
+                if let Some(parent) = parent_provider_uuid {
+                    let parent = parent.as_deref().map(normalize_uuid);
+                    // Un-parenting came at 1.37, a behaviour of the
+                    // reparenting rules rather than of the body's form.
                     reparent(tx, &provider, parent.as_deref(), version >= V1_37).await?;
                 }
                 if store::providers::name_taken(tx, &name, Some(provider.id)).await? {

@@ -5,11 +5,12 @@ use std::sync::Arc;
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use microversion_actix::{ApiError, ApiVersion, Json, controller};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::api::PLACEMENT;
 use crate::errors;
-use crate::http::cache_headers;
+use crate::http::{cache_headers, generation};
 use crate::query::Query;
 use crate::standard;
 use crate::store::{self, Store};
@@ -30,6 +31,14 @@ fn set_schema() -> Value {
            "properties": {"traits": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 255}},
                           "resource_provider_generation": {"type": "integer"}},
            "required": ["traits", "resource_provider_generation"], "additionalProperties": false})
+}
+
+/// The body of `PUT /resource_providers/{uuid}/traits`.
+#[derive(Deserialize)]
+struct ProviderTraits {
+    traits: Vec<String>,
+    #[serde(deserialize_with = "generation")]
+    resource_provider_generation: Option<i64>,
 }
 
 fn valid_custom(name: &str) -> bool {
@@ -181,16 +190,12 @@ impl Traits {
         &self,
         version: ApiVersion,
         uuid: web::Path<String>,
-        body: Json<Value>,
+        body: Json<ProviderTraits>,
     ) -> Result<HttpResponse, ApiError> {
-        let wanted: Vec<String> = body["traits"]
-            .as_array()
-            .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-            .unwrap_or_default();
-        let expected = body["resource_provider_generation"].as_i64().unwrap_or(-1);
+        let ProviderTraits { traits: wanted, resource_provider_generation } = body.into_inner();
         let (traits, generation) = self.store.tx(async |tx| -> Result<_, ApiError> {
             let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
-            if provider.generation != expected {
+            if resource_provider_generation != Some(provider.generation) {
                 return Err(errors::concurrent_update(
                     "Resource provider's generation already changed. Please update the generation and try again.",
                 ));
