@@ -310,9 +310,10 @@ impl State {
             (Some(unrendered), Some(version)) => unrendered.render(version, res),
             _ => res,
         };
-        let mut res = match res.extensions().get::<ApiError>() {
+        let error = res.extensions().get::<ApiError>().cloned().or_else(|| bodiless_error(&res));
+        let mut res = match error {
             Some(error) => {
-                let mut rendered = self.render(error);
+                let mut rendered = self.render(&error);
                 let (parts, _) = res.into_parts();
                 let mut headers = parts.headers;
                 headers.remove(header::CONTENT_LENGTH);
@@ -333,6 +334,25 @@ impl State {
         self.stamp.stamp(res.headers_mut(), version);
         res
     }
+}
+
+/// The error to render for an error answer without a body of its own
+/// (the router's 405, a handler's bare status) that is not JSON, as the
+/// actix middleware renders one: Nova's words for 404, 405 and a server
+/// error, else the reason phrase. Headers such as `Allow` stay.
+fn bodiless_error(res: &Response) -> Option<ApiError> {
+    let status = res.status();
+    let is_json = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(microversion_core::body::is_json_type);
+    let bodiless = axum::body::HttpBody::size_hint(res.body()).exact() == Some(0);
+    if !(status.is_client_error() || status.is_server_error()) || !bodiless || is_json {
+        return None;
+    }
+    let detail = microversion_core::bodiless_error_detail(status.as_u16()).or(status.canonical_reason());
+    Some(ApiError::from_status(status, detail.unwrap_or("Error")))
 }
 
 /// The version a negotiated request carries in its extensions.

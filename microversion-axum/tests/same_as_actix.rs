@@ -269,6 +269,18 @@ async fn compare(api: Api, setup: Setup) {
     }
     let (status, _, _) = axum_answer(&axum, "GET", "/nowhere", &[]).await;
     assert_eq!(status, 404);
+    // Another method on a route inside the layer: axum's router answers 405
+    // with `Allow` and no body (actix's scope hands it to the app's default
+    // service, a 404); the layer puts it in the API's format, as the actix
+    // middleware does an empty 405, with its version headers.
+    let req = http::Request::delete("/v2.1/servers").header("Host", "cloud.example");
+    let res = axum.clone().oneshot(req.body(axum::body::Body::empty()).unwrap()).await.unwrap();
+    assert_eq!(res.status(), 405);
+    assert_eq!(res.headers().get("allow").map(|v| v.to_str().unwrap()), Some("GET,HEAD"));
+    assert!(res.headers().contains_key("openstack-api-version"));
+    let body: Value = serde_json::from_slice(&res.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    let detail = if nova { &body["badMethod"]["message"] } else { &body["errors"][0]["detail"] };
+    assert_eq!(detail, "The method is not allowed for this resource.", "{body}");
     if !nova {
         let (status, _, body) = axum_answer(&axum, "GET", "/v2.1/servers/locked", &[]).await;
         assert_eq!(status, 409);
