@@ -9,19 +9,6 @@ use futures_util::future::LocalBoxFuture;
 use crate::ApiError;
 
 microversion_core::facade_client_default! {
-    /// The hook that chooses the version of a request naming none, and the
-    /// request headers it reads. Given to
-    /// [`VersionNegotiation::with_client_default`](crate::VersionNegotiation::with_client_default)
-    /// it is asked for every such request of the scope; given to
-    /// [`Discovery::with_client_default`](crate::Discovery::with_client_default)
-    /// the version documents show the asking client its version
-    /// (`client_version`). Every response of either names the headers read in
-    /// `Vary`, so that a shared cache keeps one client's answer from another.
-    ///
-    /// The chosen version is served within what the API serves at the time
-    /// ([`Api::negotiate_pinned`](crate::Api::negotiate_pinned)); requests that
-    /// name a version are never affected.
-    ///
     /// ```
     /// use std::collections::HashMap;
     /// use std::sync::Arc;

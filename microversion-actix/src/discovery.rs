@@ -17,31 +17,9 @@ use crate::client_default::ClientDefault;
 use crate::format::ErrorRenderer;
 
 microversion_core::facade_discovery! {
-    /// The version discovery endpoints of a service, generated from its API
-    /// declarations (cap and statuses included) and registered with
-    /// `App::service`:
-    ///
-    /// - `GET /`: the [`VersionList`] of every API;
-    /// - `GET /v2.1` and `GET /v2.1/`: the [`SingleVersion`]
-    ///   document of one API (python-novaclient reads it from its endpoint URL,
-    ///   without the slash), at the API's [`Api::with_path`] (`/` + its id unless
-    ///   set: Cinder's `v3.0` is served at `/v3`);
-    /// - `GET /v3` and other version-like ids no API declares: 404 with a JSON body;
-    /// - any other method on these paths: 405 with `Allow: GET` and a JSON body.
-    ///
-    /// Version headers are ignored. `self` links are built from the
-    /// [`PublicUrl`] given to [`Discovery::with_public_url`], else the one in
-    /// app data (by default the request's own `Host` and the
-    /// connection's scheme, forwarded headers ignored), the configured
-    /// [`Discovery::with_prefix`] for a proxy that strips a path (when the links come
-    /// from the request), the path the endpoints are mounted at, and the API's
-    /// path; the documents carry `Vary` naming the headers read
-    /// ([`PublicUrl::vary`]), so a shared cache keeps one copy per host a
-    /// client names.
-    ///
-    /// Register it **before** the API's own scope: the scope `/v2.1` would
-    /// otherwise also claim the exact path `/v2.1`. And keep it out of the
-    /// [`VersionNegotiation`](crate::VersionNegotiation) middleware, whose scope it is not:
+    /// On actix it is registered with `App::service`, **before** the API's
+    /// own scope (the scope `/v2.1` would otherwise also claim the exact path
+    /// `/v2.1`), and outside the middleware's scope:
     ///
     /// ```
     /// use actix_web::{test, web, App, HttpResponse};

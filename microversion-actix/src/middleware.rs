@@ -31,39 +31,14 @@ use microversion_core::{Stamp, observe};
 const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-request-id"];
 
 microversion_core::facade_negotiation! {
-    /// The microversion middleware: wrap the scope of a versioned API with it.
-    ///
-    /// For each request it negotiates the version from the headers (docs/reference.md §2)
-    /// and then:
-    /// - answers **400** itself for a malformed version and **406** for one
-    ///   outside the served range; both bodies name the served minimum and
-    ///   maximum, and both carry them in the minimum/maximum headers (a client
-    ///   that sent garbage learns the range as well as one that asked too high);
-    /// - otherwise stores the [`Negotiated`] version in the
-    ///   request extensions (read it with [`ApiVersion`](crate::ApiVersion)) and calls the handler;
-    /// - adds `OpenStack-API-Version: <service> <version>`, each legacy header
-    ///   with `<version>`, and `Vary` naming them to **every** response of its
-    ///   scope: handler errors, extractor failures, 404 and 405 of the router,
-    ///   500s. `Vary` is appended to a `Vary` the handler set. 400 and 406 carry
-    ///   `Vary` but no version headers, since no version was negotiated, and
-    ///   `Cache-Control: no-store`: a shared cache compares header values, not
-    ///   versions, and one that takes an empty legacy header for an absent one
-    ///   (nginx does) would otherwise answer later requests with a stored 400;
-    /// - renders every error of its scope in the configured [`ErrorFormat`]
-    ///   (API-SIG errors by default): an [`ApiError`] is re-rendered with the
-    ///   service type in its code, and any other error response that carries an
-    ///   actix error or has an empty body, and is not JSON already (actix's own
-    ///   `JsonPayloadError`, `PathError`, `QueryPayloadError`, the router's empty
-    ///   404 and 405), becomes a JSON error of the same status. A response a
-    ///   handler built by hand with a body of its own is left as it is.
-    ///   A 5xx that is not an [`ApiError`] shows a generic message; its cause is logged.
-    ///
-    /// An `Err` returned by an inner middleware is rendered the same way and
-    /// passed on as an error whose response is the rendered one.
-    ///
-    /// Wrap the API's scope, not the whole app: discovery
-    /// ([`Discovery`](crate::Discovery)) ignores version headers, so it must
-    /// stay outside. All header values are rendered once, when the app is built.
+    /// On actix it is a middleware: wrap the scope of a versioned API with it.
+    /// Besides its own errors, it renders actix's (`JsonPayloadError`,
+    /// `PathError`, `QueryPayloadError`) and any other error response that
+    /// carries an actix error and is not JSON already as a JSON error of the
+    /// same status; a response a handler built by hand with a body of its
+    /// own is left as it is. An `Err` returned by an inner middleware is
+    /// rendered the same way and passed on as an error whose response is
+    /// the rendered one.
     ///
     /// ```
     /// use actix_web::{web, App, HttpResponse};
@@ -83,18 +58,6 @@ microversion_core::facade_negotiation! {
     /// );
     /// # drop(app);
     /// ```
-    ///
-    /// A version declared deprecated ([`Api::with_deprecation`]) is answered with
-    /// `Deprecation`, `Sunset` and `Link` headers, rendered when the app is
-    /// built (docs/reference.md §13.2). The served maximum is read per request
-    /// from a [`VersionCap`] that can change while serving
-    /// ([`VersionNegotiation::with_version_cap`], §13.4).
-    ///
-    /// With the `metrics` feature, every request is counted through the
-    /// [`metrics`](https://docs.rs/metrics) facade as
-    /// `microversion_requests_total{service, version, chosen_by, outcome}`
-    /// (§13.5); with the `tracing` feature, each request runs in a
-    /// `microversion` span whose `api_version` field is the negotiated version.
     pub struct VersionNegotiation;
     names = HeaderName;
 }

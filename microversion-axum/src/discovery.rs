@@ -20,22 +20,14 @@ use crate::public_url;
 pub use crate::public_url::{InvalidPublicUrl, LinkRoot, PublicUrl, RequestLinks};
 
 microversion_core::facade_discovery! {
-    /// The version discovery endpoints of a service: `GET /` (every API) and
-    /// `GET /v2.1` and `GET /v2.1/` (one API, at its [`Api::path`](crate::Api::path)); a
-    /// version-like id no API declares (`/v3`) answers 404 and any method but
-    /// GET 405 with `Allow: GET`, both with a JSON body in the error format.
-    /// axum cannot route on a pattern, so the router also answers every other
-    /// one-segment path (`/servers`) not routed elsewhere: 404, for any method,
-    /// in the same format. A router of yours with a one-segment parameter
-    /// route (`/{tenant}`) cannot be merged with it (axum refuses the overlap
-    /// at start-up): nest one of the two.
-    /// Version headers are ignored. `self` links are built, as on actix, from
-    /// the [`PublicUrl`] given to [`Discovery::with_public_url`] (else the one
-    /// in the request's extensions, else the request's own `Host`), the
-    /// [`Discovery::with_prefix`] of a proxy that strips a path (when the links
-    /// come from the request), the path the router is nested at
-    /// (`Router::nest("/compute", ..)`), and the API's path; `Vary` names the
-    /// headers read.
+    /// On axum it becomes a `Router` (`Router::from`). axum cannot route on
+    /// a pattern, so the router also answers every other one-segment path
+    /// (`/servers`) not routed elsewhere: 404, for any method, in the same
+    /// format. A router of yours with a one-segment parameter route
+    /// (`/{tenant}`) cannot be merged with it (axum refuses the overlap at
+    /// start-up): nest one of the two. The links' public URL is else the one
+    /// in the request's extensions, and the mount is the path the router is
+    /// nested at (`Router::nest("/compute", ..)`).
     ///
     /// ```
     /// use axum::Router;

@@ -26,18 +26,10 @@ use microversion_core::{
 use tokio::task::futures::TaskLocalFuture;
 
 microversion_core::facade_negotiation! {
-    /// Negotiates the version of every request it wraps, as the actix
-    /// middleware `VersionNegotiation` does (docs/reference.md §2, §3):
-    ///
-    /// - a malformed version answers 400 and an unserved one 406, in the API's
-    ///   error format (API-SIG errors unless [`VersionNegotiation::with_error_format`]
-    ///   says otherwise), with the served range in the body and in
-    ///   `OpenStack-API-Minimum-Version` / `-Maximum-Version`, and
-    ///   `Cache-Control: no-store`;
-    /// - otherwise the [`Negotiated`] version goes into the request's
-    ///   extensions (read it with [`ApiVersion`](crate::ApiVersion)) and the
-    ///   answer gains `OpenStack-API-Version`, the legacy headers, a
-    ///   deprecated version's `Deprecation`/`Sunset`/`Link`, and `Vary`.
+    /// On axum it is a tower `Layer` over the routes of one API. An answer
+    /// with a body of its own is passed on as it is, axum's extractors'
+    /// rejections (text) included: the framework's own extractors (`Json`,
+    /// `params::Path`, `params::Query`) answer in the API's format.
     ///
     /// ```
     /// use axum::{Router, routing::get};
@@ -74,11 +66,6 @@ impl VersionNegotiation {
 }
 
 microversion_core::facade_client_default! {
-    /// The hook that chooses the version of a request naming none, from the
-    /// request headers it names (a token, an account), as Stripe pins each
-    /// account to a version: the axum twin of the actix layer's
-    /// `ClientDefault` (docs/reference.md §3.6).
-    ///
     /// ```
     /// use microversion_axum::{Version, middleware::ClientDefault};
     ///

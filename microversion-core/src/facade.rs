@@ -503,6 +503,31 @@ macro_rules! facade_links {
 #[doc(hidden)]
 macro_rules! facade_discovery {
     ($(#[$meta:meta])* pub struct Discovery; hook = $hook:ty; headers = $headers:ty; status = $status:ty;) => {
+        /// The version discovery endpoints of a service, generated from its
+        /// API declarations (cap and statuses included), the same on every
+        /// facade (docs/reference.md §7):
+        ///
+        /// - `GET /`: the version list ([`VersionList`]($crate::VersionList)) of every API;
+        /// - `GET /v2.1` and `GET /v2.1/`: the document of one API
+        ///   ([`SingleVersion`]($crate::SingleVersion); python-novaclient reads it
+        ///   from its endpoint URL, without the slash), at the API's
+        ///   [`Api::with_path`]($crate::Api::with_path) (`/` + its id unless set:
+        ///   Cinder's `v3.0` is served at `/v3`);
+        /// - `GET /v3` and other version-like ids no API declares: 404 with a
+        ///   JSON body in the error format;
+        /// - any other method on these paths: 405 with `Allow: GET` and a JSON body.
+        ///
+        /// Version headers are ignored. `self` links are built from the
+        /// [`PublicUrl`]($crate::PublicUrl) given to [`Discovery::with_public_url`],
+        /// else the one configured for the request (by default the request's own
+        /// `Host` and the connection's scheme, forwarded headers ignored), the
+        /// [`Discovery::with_prefix`] of a proxy that strips a path (when the
+        /// links come from the request), the path the endpoints are mounted at,
+        /// and the API's path; the documents carry `Vary` naming the headers
+        /// read, so that a shared cache keeps one copy per host a client names.
+        /// Keep it out of [`VersionNegotiation`](crate::VersionNegotiation),
+        /// which would negotiate its requests.
+        ///
         $(#[$meta])*
         #[derive(Clone)]
         pub struct Discovery {
@@ -691,6 +716,20 @@ macro_rules! facade_client_default {
         /// silent change of version).
         pub type ClientChoice = ::core::result::Result<::core::option::Option<$crate::Version>, ApiError>;
 
+        /// The hook that chooses the version of a request naming none, from the
+        /// request headers it names (a token, an account), as Stripe pins each
+        /// account to a version (docs/reference.md §3.6). Given to
+        /// [`VersionNegotiation::with_client_default`](crate::VersionNegotiation::with_client_default)
+        /// it is asked for every such request; given to
+        /// [`Discovery::with_client_default`](crate::Discovery::with_client_default)
+        /// the version documents show the asking client its version
+        /// (`client_version`). Every answer of either names the headers read in
+        /// `Vary`, so that a shared cache keeps one client's answer from another.
+        ///
+        /// The chosen version is served within what the API serves at the time
+        /// ([`Api::negotiate_pinned`]($crate::Api::negotiate_pinned)); requests
+        /// that name a version are never affected.
+        ///
         $(#[$meta])*
         #[derive(Clone)]
         pub struct ClientDefault {
@@ -758,6 +797,50 @@ macro_rules! facade_client_default {
 #[doc(hidden)]
 macro_rules! facade_negotiation {
     ($(#[$meta:meta])* pub struct VersionNegotiation; names = $name:ty;) => {
+        /// Negotiates the version of every request it wraps, by the core's
+        /// rules, the same on every facade (docs/reference.md §2, §3):
+        ///
+        /// - a malformed version answers **400** and an unserved one **406**, in
+        ///   the API's error format (API-SIG errors unless
+        ///   [`VersionNegotiation::with_error_format`] says otherwise); both bodies
+        ///   name the served minimum and maximum, and both carry them in the
+        ///   minimum/maximum headers, so a client that sent garbage learns the
+        ///   range as well as one that asked too high. Both carry `Vary` and
+        ///   `Cache-Control: no-store` but no version headers (no version was
+        ///   negotiated): a shared cache compares header values, not versions,
+        ///   and one that takes an empty legacy header for an absent one (nginx
+        ///   does) would otherwise answer later requests with a stored 400;
+        /// - otherwise the negotiated version ([`Negotiated`]($crate::Negotiated))
+        ///   goes into the request's extensions (read it with
+        ///   [`ApiVersion`](crate::ApiVersion)) and the wrapped routes answer; a
+        ///   [`ClientDefault`] may choose the version of a request that names none;
+        /// - every answer of its routes gains `OpenStack-API-Version: <service>
+        ///   <version>`, each legacy header with `<version>`, and `Vary` naming
+        ///   them (appended to a `Vary` the handler set): handler errors, the
+        ///   router's 404 and 405, 500s alike;
+        /// - every error of its routes is in the API's format: an
+        ///   [`ApiError`](crate::ApiError) with the service type in its code, and
+        ///   an error answer without a body of its own (the router's 404 and 405,
+        ///   a handler's bare status) as a JSON error of the same status, its
+        ///   other headers (`Allow`) kept. A 5xx that is not an `ApiError` shows a
+        ///   generic message; its cause is logged.
+        ///
+        /// A version declared deprecated
+        /// ([`Api::with_deprecation`]($crate::Api::with_deprecation)) is answered
+        /// with `Deprecation`, `Sunset` and `Link` headers (§13.2). The served
+        /// maximum is read per request from a [`VersionCap`]($crate::VersionCap)
+        /// that can change while serving
+        /// ([`VersionNegotiation::with_version_cap`], §13.4). With the `metrics`
+        /// feature, every request is counted through the
+        /// [`metrics`](https://docs.rs/metrics) facade as
+        /// `microversion_requests_total{service, version, chosen_by, outcome}`
+        /// (§13.5); with the `tracing` feature, each request runs in a
+        /// `microversion` span whose `api_version` field is the negotiated version.
+        ///
+        /// Wrap the API's routes, not discovery ([`Discovery`](crate::Discovery)),
+        /// which ignores version headers. Every header value is rendered once,
+        /// when the service is built.
+        ///
         $(#[$meta])*
         #[derive(Clone)]
         pub struct VersionNegotiation {
