@@ -4,10 +4,8 @@
 //! of a refused body or query, in the words of Python's `jsonschema`.
 
 use actix_web::http::StatusCode;
-use actix_web::http::header::HeaderValue;
 use actix_web::{HttpResponse, ResponseError};
 
-use crate::Version;
 pub use crate::format::{ApiSigErrors, ErrorFormat, ErrorRenderer, NovaFaults, Problem};
 pub use microversion_core::violation::{
     Input as ViolationInput, MAX_ECHOED_VALUE_CHARS, MAX_MESSAGE_CHARS, Violation, best_match, python_repr,
@@ -39,13 +37,6 @@ microversion_core::facade_api_error! {
     /// assert_eq!(err.qualified_code(Some("compute")), "compute.conflict");
     /// ```
     status = StatusCode;
-}
-
-/// A version as a header value, without allocating.
-pub(crate) fn version_value(version: Version) -> HeaderValue {
-    let mut buf = [0u8; 11];
-    // Digits and a dot are always a valid header value.
-    HeaderValue::from_str(version.write_to(&mut buf)).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
 
 /// Standalone, an error renders with the defaults: API-SIG errors, no

@@ -10,7 +10,7 @@ use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 pub use microversion_core::{ApiSigErrors, ErrorFormat, NovaFaults, Problem};
 
 use crate::ApiError;
-use crate::error::version_value;
+use crate::header::version_value;
 use crate::header::{MAX_VERSION_HEADER_NAME, MIN_VERSION_HEADER_NAME};
 
 /// A 408 closes its connection: the body it gave up on may still be on

@@ -5,7 +5,6 @@ use axum::response::{IntoResponse, Response};
 use http::request::Parts;
 
 use crate::ApiError;
-pub(crate) use crate::middleware::negotiated;
 
 microversion_core::facade_api_version! {
     /// The version [`VersionNegotiation`](crate::VersionNegotiation)
@@ -41,4 +40,9 @@ pub(crate) fn no_layer(parts: &Parts) -> Response {
         parts.uri.path()
     );
     ApiError::internal(detail).into_response()
+}
+
+/// The version a negotiated request carries in its extensions.
+pub(crate) fn negotiated(extensions: &http::Extensions) -> Option<microversion_core::Negotiated> {
+    extensions.get::<microversion_core::Negotiated>().copied()
 }

@@ -341,8 +341,3 @@ fn bodiless_error(res: &Response) -> Option<ApiError> {
     let detail = microversion_core::bodiless_error_detail(status.as_u16()).or(status.canonical_reason());
     Some(ApiError::from_status(status, detail.unwrap_or("Error")))
 }
-
-/// The version a negotiated request carries in its extensions.
-pub(crate) fn negotiated(extensions: &http::Extensions) -> Option<Negotiated> {
-    extensions.get::<Negotiated>().copied()
-}

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+pub use crate::model::object_at;
 use crate::model::{FieldSchema, VersionedModel, compile_model_schemas};
 use crate::schema::{SchemaError, VersionedSchemas};
 use crate::{Version, VersionRange, Violation};
@@ -68,19 +69,6 @@ pub fn read_field<T>(
 /// Parses a plain (non-model) field value with serde.
 pub fn parse_plain<T: DeserializeOwned>(value: Value, path: &str, errors: &mut Vec<Violation>) -> Option<T> {
     serde_json::from_value(value).map_err(|e| errors.push(Violation::new(path, "type", e.to_string()))).ok()
-}
-
-/// The object a struct model is read from, or an error if the value is not one.
-pub fn object_at(value: Value, path: &str, errors: &mut Vec<Violation>) -> Option<Map<String, Value>> {
-    match value {
-        Value::Object(object) => Some(object),
-        other => {
-            let path = if path.is_empty() { "/" } else { path };
-            let message = format!("expected an object, got {other}");
-            errors.push(Violation::new(path, "type", message).with_value(&other));
-            None
-        }
-    }
 }
 
 /// Records every key left in `object` as unknown.

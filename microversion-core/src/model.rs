@@ -9,9 +9,8 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serializer;
 
 use serde::ser::{SerializeMap, SerializeSeq};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
-use crate::derive::object_at;
 use crate::schema::{InvalidInput, SchemaError, VersionedSchemas};
 use crate::{Version, VersionRange, Violation};
 
@@ -322,6 +321,19 @@ impl<T: VersionedModel> VersionedModel for BTreeMap<String, T> {
 
     fn changes(out: &mut Vec<Version>) {
         T::changes(out);
+    }
+}
+
+/// The object a struct model is read from, or an error if the value is not one.
+pub fn object_at(value: Value, path: &str, errors: &mut Vec<Violation>) -> Option<Map<String, Value>> {
+    match value {
+        Value::Object(object) => Some(object),
+        other => {
+            let path = if path.is_empty() { "/" } else { path };
+            let message = format!("expected an object, got {other}");
+            errors.push(Violation::new(path, "type", message).with_value(&other));
+            None
+        }
     }
 }
 

@@ -550,8 +550,9 @@ impl LazySchemas {
         LazySchemas { range, compile, compiled: std::sync::OnceLock::new(), model: None }
     }
 
-    /// The derived schemas of the versioned model `T`, applied at the versions of `range`.
-    pub const fn model<T: crate::model::VersionedModel + 'static>(
+    /// The derived schemas of the versioned model `T` (the type that
+    /// derives `VersionedModel`), applied at the versions of `range`.
+    pub const fn model<T: ?Sized + 'static>(
         range: VersionRange,
         compile: fn() -> Result<VersionedSchemas, SchemaError>,
     ) -> LazySchemas {

@@ -235,8 +235,8 @@ fn route_handler(rt: &TokenStream, api: &syn::Path, op: &Operation, nth: usize) 
         }
         None => quote!(::core::option::Option::None),
     };
-    // The route answers an `HttpResponse` itself, an error as its response
-    // (as actix's `Result` responder would, without moving it once more).
+    // The route answers with the facade's response itself, an error as its response
+    // (as a framework's `Result` responder would, without moving it once more).
     let name = op.name.to_string();
     let miss = quote!(#rt::missing(#rt::MissingVariant::new(
         #version,
