@@ -3,10 +3,20 @@
 //! where it came from ([`Negotiated`]), or why none was chosen
 //! ([`NegotiationError`]). The same names as `microversion_actix::version`.
 
+/// Behaviours that each begin at a version, read together (docs/05-in-handler-checks.md).
+#[doc(inline)]
+pub use crate::__microversion_axum_version_gates as version_gates;
 pub use microversion_core::{
     CapError, InvertedRange, Negotiated, NegotiationError, ParseVersionError, Version, VersionCap,
     VersionHeader, VersionRange, VersionSource,
 };
-/// Behaviours that each begin at a version, read together (docs/05-in-handler-checks.md).
-#[doc(inline)]
-pub use microversion_macros::version_gates;
+
+/// `version_gates!` through this facade: the procedural macro, told the
+/// facade's own path (`$crate`) whatever name the calling crate gives it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __microversion_axum_version_gates {
+    ($($gates:tt)*) => {
+        $crate::__private::version_gates! { crate = $crate; $($gates)* }
+    };
+}

@@ -15,8 +15,10 @@ use crate::shared::errors::Errors;
 use crate::shared::names::{default_crate, runtime};
 use crate::shared::ranges::{RangeLit, VersionLit, version_tokens};
 
-/// `$(#[meta])* $vis struct Name for API { $(#[meta])* $vis field: "X.Y", ... }`
+/// `$(#[meta])* $vis struct Name for API { $(#[meta])* $vis field: "X.Y", ... }`,
+/// after `crate = path;` when a facade's forwarding macro names itself.
 struct Gates {
+    krate: Option<syn::Path>,
     attrs: Vec<Attribute>,
     vis: Visibility,
     name: Ident,
@@ -34,6 +36,15 @@ struct Gate {
 
 impl Parse for Gates {
     fn parse(input: ParseStream<'_>) -> syn::Result<Gates> {
+        let krate = if input.peek(Token![crate]) && input.peek2(Token![=]) {
+            input.parse::<Token![crate]>()?;
+            input.parse::<Token![=]>()?;
+            let path = input.call(syn::Path::parse_mod_style)?;
+            input.parse::<Token![;]>()?;
+            Some(path)
+        } else {
+            None
+        };
         let attrs = input.call(Attribute::parse_outer)?;
         let vis = input.parse()?;
         input.parse::<Token![struct]>()?;
@@ -43,7 +54,7 @@ impl Parse for Gates {
         let body;
         syn::braced!(body in input);
         let gates = body.parse_terminated(Gate::parse, Token![,])?;
-        Ok(Gates { attrs, vis, name, api, gates })
+        Ok(Gates { krate, attrs, vis, name, api, gates })
     }
 }
 
@@ -60,11 +71,14 @@ impl Parse for Gate {
 /// The expansion of `version_gates! { ... }`: the struct, its `INTRODUCED`
 /// table and `at(version)`, and the checks against the API's history.
 pub(crate) fn expand(input: TokenStream) -> TokenStream {
-    let Gates { attrs, vis, name, api, gates } = match syn::parse2(input) {
+    let Gates { krate, attrs, vis, name, api, gates } = match syn::parse2(input) {
         Ok(gates) => gates,
         Err(e) => return e.to_compile_error(),
     };
-    let rt = runtime(&default_crate());
+    // The facade's own path when its forwarding macro gives it (`$crate`),
+    // so that a crate that reaches the facade by a re-export, or depends on
+    // several, names the right one.
+    let rt = runtime(&krate.unwrap_or_else(default_crate));
     let mut errors = Errors::default();
     // Each version, or `None` after its error: a malformed one stands as
     // 0.0 in the expansion, so that its one error is all the user sees.
@@ -118,5 +132,25 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
             #binding
             #(#checks)*
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    #[test]
+    fn the_facade_named_by_its_forwarding_macro_is_the_one_written() {
+        let out = super::expand(quote!(crate = ::renamed_facade; struct S for API { a: "2.1" }));
+        let text = out.to_string();
+        assert!(text.contains(":: renamed_facade :: __private :: Version"), "{text}");
+        assert!(!text.contains("compile_error"), "{text}");
+    }
+
+    #[test]
+    fn a_malformed_version_is_one_error_and_the_struct_still_stands() {
+        let text = super::expand(quote!(struct S for API { a: "2.x", b: "2.2" })).to_string();
+        assert_eq!(text.matches("compile_error").count(), 1, "{text}");
+        assert!(text.contains("struct S"), "{text}");
     }
 }
