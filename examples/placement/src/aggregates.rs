@@ -58,7 +58,6 @@ impl ProviderAggregates {
     }
 }
 
-/// The aggregate uuids of a body the schema accepted.
 /// The body of `PUT /resource_providers/{uuid}/aggregates` from 1.19.
 #[derive(Deserialize)]
 struct AggregatesUpdate {

@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 
 use crate::api::PLACEMENT;
 use crate::errors;
-use crate::http::cache_headers;
+use crate::http::{as_integer, cache_headers};
 use crate::query::{self, UUID_PATTERN};
 use crate::store::{self, Store};
 
@@ -232,7 +232,7 @@ pub(crate) struct ConsumerRequest {
 fn amounts(resources: &Value) -> Vec<(String, i64)> {
     resources
         .as_object()
-        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_i64().unwrap_or(0))).collect())
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), as_integer(v).unwrap_or(0))).collect())
         .unwrap_or_default()
 }
 
@@ -279,7 +279,7 @@ impl ConsumerRequest {
             user_id: body["user_id"].as_str().map(str::to_owned),
             // 1.28: the consumer's generation is checked (`None` before:
             // not checked at all; `Some(None)`: a new consumer).
-            generation: if version >= V1_28 { Some(body["consumer_generation"].as_i64()) } else { None },
+            generation: if version >= V1_28 { Some(as_integer(&body["consumer_generation"])) } else { None },
             consumer_type: body["consumer_type"].as_str().map(str::to_owned),
         }
     }

@@ -283,10 +283,11 @@ pub fn bad_request(detail: impl Into<String>) -> ApiError {
     coded(StatusCode::BAD_REQUEST, "undefined_code", detail)
 }
 
-/// 400 for a body its schema accepted but its type cannot hold (a
-/// number beyond what the field stores).
-pub fn malformed(error: serde_json::Error) -> ApiError {
-    bad_request(format!("Malformed request body: {error}"))
+/// 400 for a part of a body its schema leaves unchecked and the handler
+/// cannot read: an inventory under a key that is no class name whose
+/// record is no object (`"vcpu": 5`).
+pub fn unreadable(what: &str, error: serde_json::Error) -> ApiError {
+    bad_request(format!("Unable to read {what}: {error}"))
 }
 
 /// 404 Not Found.

@@ -589,16 +589,34 @@ impl BodyAfterLookup {
     ) -> Result<T, ApiError> {
         let body = self.value()?;
         validate(schema, body)?;
-        T::deserialize(body).map_err(errors::malformed)
+        T::deserialize(body).map_err(|e| errors::unreadable("the request body", e))
     }
 }
 
 /// A resource provider generation as a body gives it, for
-/// `#[serde(deserialize_with = "generation")]`: `None` for a number that is
-/// no 64-bit integer (the schemas' `integer` has no bound), which equals no
-/// provider's generation, so the write is a conflict.
+/// `#[serde(deserialize_with = "generation")]`: [`integer`]'s reading, or
+/// `None` for a number that is none (the schemas' `integer` has no bound),
+/// which equals no provider's generation, so the write is a conflict.
 pub(crate) fn generation<'de, D: serde::Deserializer<'de>>(body: D) -> Result<Option<i64>, D::Error> {
-    Ok(<serde_json::Value as serde::Deserialize>::deserialize(body)?.as_i64())
+    Ok(as_integer(&<serde_json::Value as serde::Deserialize>::deserialize(body)?))
+}
+
+/// An integer field of a body, for `#[serde(deserialize_with = "integer")]`:
+/// the schemas' `integer` (JSON Schema 2020-12, as Placement's `jsonschema`
+/// reads it) takes `1.0` and `1e3`, which Python then compares and stores
+/// as the integers they are.
+pub(crate) fn integer<'de, D: serde::Deserializer<'de>>(body: D) -> Result<i64, D::Error> {
+    let value = <serde_json::Value as serde::Deserialize>::deserialize(body)?;
+    as_integer(&value).ok_or_else(|| serde::de::Error::custom(format!("{value} is not an integer")))
+}
+
+/// A JSON number as the integer it is, if it is one that fits 64 bits.
+pub(crate) fn as_integer(value: &serde_json::Value) -> Option<i64> {
+    const BOUND: f64 = 9_223_372_036_854_775_808.0; // 2^63
+    value.as_i64().or_else(|| {
+        let float = value.as_f64()?;
+        (float.fract() == 0.0 && (-BOUND..BOUND).contains(&float)).then_some(float as i64)
+    })
 }
 
 impl actix_web::FromRequest for BodyAfterLookup {

@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 
 use crate::api::PLACEMENT;
 use crate::errors;
-use crate::http::{BodyAfterLookup, cache_headers, generation};
+use crate::http::{BodyAfterLookup, cache_headers, generation, integer};
 use crate::store::{self, Inventory, Provider, Store};
 
 const MAX_INT: i64 = 2_147_483_647;
@@ -67,14 +67,15 @@ pub(crate) fn put_all_schema() -> Value {
 /// Placement's defaults for what it leaves out.
 #[derive(Deserialize)]
 pub(crate) struct InventoryRecord {
+    #[serde(deserialize_with = "integer")]
     total: i64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "integer")]
     reserved: i64,
-    #[serde(default = "one")]
+    #[serde(default = "one", deserialize_with = "integer")]
     min_unit: i64,
-    #[serde(default = "max_int")]
+    #[serde(default = "max_int", deserialize_with = "integer")]
     max_unit: i64,
-    #[serde(default = "one")]
+    #[serde(default = "one", deserialize_with = "integer")]
     step_size: i64,
     #[serde(default = "one_to_one")]
     allocation_ratio: f64,
@@ -129,18 +130,25 @@ struct InventoryUpdate {
 }
 
 /// `PUT /resource_providers/{uuid}/inventories` (and each provider of a
-/// reshape): every record by class, in the order sent, and the generation.
+/// reshape): the generation, and every record by class in the order sent.
+/// The schema checks the records of class-like keys only, so each is read
+/// after the generation is compared, as Placement reads them.
 #[derive(Deserialize)]
 pub(crate) struct ProviderInventories {
     #[serde(deserialize_with = "generation")]
     pub(crate) resource_provider_generation: Option<i64>,
-    inventories: IndexMap<String, InventoryRecord>,
+    inventories: IndexMap<String, Value>,
 }
 
 impl ProviderInventories {
     /// The inventories, in the order sent.
-    pub(crate) fn into_inventories(self) -> Vec<Inventory> {
-        self.inventories.into_iter().map(|(class, record)| record.of(&class)).collect()
+    pub(crate) fn into_inventories(self) -> Result<Vec<Inventory>, ApiError> {
+        let read = |(class, record): (String, Value)| {
+            let record = InventoryRecord::deserialize(record)
+                .map_err(|e| errors::unreadable(&format!("the inventory of {class}"), e))?;
+            Ok(record.of(&class))
+        };
+        self.inventories.into_iter().map(read).collect()
     }
 }
 
@@ -317,7 +325,7 @@ impl Inventories {
                 if body.resource_provider_generation != Some(provider.generation) {
                     return Err(errors::concurrent_update("resource provider generation conflict"));
                 }
-                let wanted = body.into_inventories();
+                let wanted = body.into_inventories()?;
                 for inv in &wanted {
                     self.check_capacity(version, &provider, inv, "update")?;
                 }

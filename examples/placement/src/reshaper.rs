@@ -80,7 +80,8 @@ impl Reshaper {
                             ),
                         )
                     })?;
-                    let data = inventories::ProviderInventories::deserialize(data).map_err(errors::malformed)?;
+                    let data = inventories::ProviderInventories::deserialize(data)
+                        .map_err(|e| errors::unreadable("the reshaped inventories", e))?;
                     if data.resource_provider_generation != Some(provider.generation) {
                         let given = data.resource_provider_generation.unwrap_or(-1);
                         return Err(errors::concurrent_update(format!(
@@ -88,7 +89,7 @@ impl Reshaper {
                             provider.generation
                         )));
                     }
-                    wanted.push((provider, data.into_inventories()));
+                    wanted.push((provider, data.into_inventories()?));
                 }
                 Ok(wanted)
             })

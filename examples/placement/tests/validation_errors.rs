@@ -93,3 +93,68 @@ fn bodies_and_query_strings_fail_in_placements_words() {
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The schemas' `integer` (JSON Schema 2020-12, as Placement's `jsonschema`
+/// reads it) takes `4.0`: Placement stores the integer it is, and compares
+/// a generation so written as the integer it is. The generation is
+/// compared before any record is read.
+#[test]
+fn integral_floats_are_the_integers_they_are() {
+    let dir =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("integers-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a database directory");
+    let server = RunningServer::start(&dir.join("placement.sqlite")).expect("the placement example starts");
+    let send = |method: &str, path: &str, body: Option<serde_json::Value>| {
+        let req = Request::new(method, path)
+            .header("X-Auth-Token", "admin")
+            .header("OpenStack-API-Version", "placement 1.39");
+        match body {
+            Some(body) => req.json(&body),
+            None => req,
+        }
+        .send(&server.url)
+    };
+    let uuid = "7ff7e1d4-4c3a-4b2f-9d0e-3c5f9a8b1e2d";
+    let path = format!("/resource_providers/{uuid}/inventories");
+    assert_eq!(send("POST", "/resource_providers", Some(json!({"name": "rp", "uuid": uuid}))).status, 200);
+
+    let whole = json!({"resource_provider_generation": 0.0,
+                       "inventories": {"VCPU": {"total": 4.0, "max_unit": 2e0}}});
+    let res = send("PUT", &path, Some(whole));
+    assert_eq!(res.status, 200, "{}", res.describe());
+    let inventory = &res.json()["inventories"]["VCPU"];
+    assert_eq!(
+        (inventory["total"].as_i64(), inventory["max_unit"].as_i64()),
+        (Some(4), Some(2)),
+        "{inventory}"
+    );
+
+    // A stale generation is a conflict first, whatever records the schema
+    // leaves unchecked hold.
+    let stale = json!({"resource_provider_generation": 99,
+                       "inventories": {"VCPU": {"total": 4.0}, "vcpu": 5}});
+    assert_eq!(send("PUT", &path, Some(stale)).status, 409);
+    // A record the schema leaves unchecked (its key is no class name) and
+    // that is no object is refused, naming it.
+    let odd = json!({"resource_provider_generation": 1, "inventories": {"vcpu": 5}});
+    let res = send("PUT", &path, Some(odd));
+    assert_eq!(res.status, 400, "{}", res.describe());
+    let detail = res.json()["errors"][0]["detail"].as_str().unwrap_or_default().to_owned();
+    assert!(detail.contains("Unable to read the inventory of vcpu"), "{detail}");
+
+    let one = json!({"resource_provider_generation": 1.0, "total": 8.0, "reserved": 1e0});
+    let res = send("PUT", &format!("{path}/VCPU"), Some(one));
+    assert_eq!(res.status, 200, "{}", res.describe());
+    assert_eq!((res.json()["total"].as_i64(), res.json()["reserved"].as_i64()), (Some(8), Some(1)));
+
+    // An allocation's amount, likewise.
+    let consumer = "/allocations/5d4c3b2a-1f0e-4d9c-8b7a-6e5f4d3c2b1a";
+    let claim = json!({"allocations": {uuid: {"resources": {"VCPU": 2.0}}}, "consumer_generation": null,
+                       "project_id": "p", "user_id": "u", "consumer_type": "INSTANCE"});
+    let res = send("PUT", consumer, Some(claim));
+    assert_eq!(res.status, 204, "{}", res.describe());
+    let res = send("GET", consumer, None);
+    assert_eq!(res.json()["allocations"][uuid]["resources"]["VCPU"].as_i64(), Some(2), "{}", res.describe());
+    let _ = std::fs::remove_dir_all(&dir);
+}
