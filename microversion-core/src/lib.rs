@@ -41,6 +41,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod api;
+#[cfg(feature = "schema")]
+mod answers;
 pub mod body;
 mod cap;
 mod client;
@@ -69,6 +71,9 @@ mod operation;
 pub mod portable;
 mod problem;
 mod public_url;
+mod python;
+#[cfg(feature = "schema")]
+mod query;
 mod range;
 mod routing;
 #[cfg(feature = "schema")]
@@ -86,11 +91,10 @@ pub use api::{
     Api, CapError, MAX_DEPRECATIONS, MAX_LEGACY_HEADERS, Microversion, STANDARD_HEADER, VersionStatus,
 };
 pub use cap::VersionCap;
-pub use client::{ClientNegotiationError, ClientRequest, choose_version};
-pub use discovery::{
-    DiscoveryParseError, Link, ListedApis, MediaType, ServerVersion, SingleVersion, VersionDocument,
-    VersionList, parse_discovery,
+pub use client::{
+    ClientNegotiationError, ClientRequest, DiscoveryParseError, ServerVersion, choose_version, parse_discovery,
 };
+pub use discovery::{Link, ListedApis, MediaType, SingleVersion, VersionDocument, VersionList};
 pub use headers::{
     MAX_VERSION_HEADER, MIN_VERSION_HEADER, ResponseHeaders, VaryUpdate, VersionHeaderValues, append_vary,
     appends_to_handlers, read_header_names, vary_update,

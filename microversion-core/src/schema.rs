@@ -1,13 +1,18 @@
 //! Versioned JSON-Schema validation of request bodies and query strings
 //! (docs/reference.md §6): schemas keyed by non-overlapping version ranges, compiled
 //! once with `jsonschema`, whatever the framework. A refused input is an
-//! [`InvalidInput`], which each facade answers as its 400.
+//! [`InvalidInput`], which each facade answers as its 400. Query strings are
+//! read as JSON by [`query_to_json`] and [`typed_query_to_json`]; a
+//! service's own answers are checked by [`ResponseValidation`].
 
 use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::violation::{Input, MAX_MESSAGE_CHARS, Violation, keyword_of, python_message};
+pub use crate::answers::{AnswerVerdict, ResponseValidation, answer_problems};
+use crate::python::{MAX_MESSAGE_CHARS, keyword_of, python_message};
+pub use crate::query::{query_to_json, typed_query_to_json};
+use crate::violation::{Input, Violation};
 use crate::{Version, VersionRange};
 
 /// How many violations one error lists; the rest are counted.
@@ -383,118 +388,6 @@ impl VersionedSchemas {
     }
 }
 
-/// A query string as Nova's validators see it: `{"key": ["v1", "v2"]}`,
-/// every value a string, repeated keys collected in order, percent-encoding
-/// and `+` decoded (invalid UTF-8 replaced, never an error).
-///
-/// ```
-/// use microversion_core::schema::query_to_json;
-/// use serde_json::json;
-///
-/// assert_eq!(query_to_json("a=1&b=x%20y&a=2&c"), json!({"a": ["1", "2"], "b": ["x y"], "c": [""]}));
-/// ```
-pub fn query_to_json(query: &str) -> Value {
-    let mut map = Map::new();
-    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
-        let entry = map.entry(key.into_owned()).or_insert_with(|| Value::Array(Vec::new()));
-        if let Value::Array(values) = entry {
-            values.push(Value::String(value.into_owned()));
-        }
-    }
-    Value::Object(map)
-}
-
-/// A query string read by the types of the schema of the object it
-/// describes (a `schemars::JsonSchema` type's): a key whose property is an
-/// array gets the list of its values, any other key its value (a key given
-/// twice gets both, which the schema then refuses). A value stays a string
-/// where its property admits one; else it becomes the integer, number or
-/// boolean (`true`, `false`) the property asks for, when it reads as one,
-/// and stays a string that the schema refuses when it does not.
-///
-/// ```
-/// use microversion_core::schema::typed_query_to_json;
-/// use serde_json::json;
-///
-/// let schema = json!({"type": "object", "properties": {
-///     "limit": {"type": ["integer", "null"], "minimum": 0},
-///     "tag": {"type": "array", "items": {"type": "string"}},
-///     "all": {"type": "boolean"},
-///     "name": {"type": "string"},
-/// }});
-/// assert_eq!(
-///     typed_query_to_json("limit=10&tag=a&tag=b&all=true&name=7", &schema),
-///     json!({"limit": 10, "tag": ["a", "b"], "all": true, "name": "7"}),
-/// );
-/// assert_eq!(typed_query_to_json("limit=ten&limit=1", &schema), json!({"limit": ["ten", 1]}));
-/// ```
-pub fn typed_query_to_json(query: &str, schema: &Value) -> Value {
-    let mut map = Map::new();
-    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
-        let property = &schema["properties"][key.as_ref()];
-        let (value, listed) = match admits(property, "array") {
-            true => (typed_query_value(&property["items"], value.into_owned()), true),
-            false => (typed_query_value(property, value.into_owned()), false),
-        };
-        match map.entry(key.into_owned()) {
-            serde_json::map::Entry::Vacant(entry) => {
-                entry.insert(if listed { Value::Array(vec![value]) } else { value });
-            }
-            serde_json::map::Entry::Occupied(mut entry) => match entry.get_mut() {
-                Value::Array(values) => values.push(value),
-                first => *first = Value::Array(vec![first.take(), value]),
-            },
-        }
-    }
-    Value::Object(map)
-}
-
-/// One query value as its property's types ask (see [`typed_query_to_json`]).
-fn typed_query_value(property: &Value, text: String) -> Value {
-    let asks = |name| admits(property, name);
-    if !names_a_type(property) || asks("string") {
-        return Value::String(text);
-    }
-    if asks("integer") {
-        if let Ok(integer) = text.parse::<i64>() {
-            return integer.into();
-        }
-        if let Ok(integer) = text.parse::<u64>() {
-            return integer.into();
-        }
-    }
-    if asks("number")
-        && let Some(number) = text.parse::<f64>().ok().and_then(serde_json::Number::from_f64)
-    {
-        return Value::Number(number);
-    }
-    match text.as_str() {
-        "true" | "false" if asks("boolean") => Value::Bool(text == "true"),
-        _ => Value::String(text),
-    }
-}
-
-/// Whether a schema names the type `name`, in its `type` or its
-/// alternatives' (`anyOf`, `oneOf`, as `schemars` writes an `Option` of a
-/// type of its own).
-fn admits(schema: &Value, name: &str) -> bool {
-    let named = match &schema["type"] {
-        Value::String(own) => own == name,
-        Value::Array(names) => names.iter().any(|n| n == name),
-        _ => false,
-    };
-    named || alternatives(schema).any(|alternative| admits(alternative, name))
-}
-
-/// Whether a schema names any type, itself or through its alternatives.
-fn names_a_type(schema: &Value) -> bool {
-    matches!(schema["type"], Value::String(_) | Value::Array(_)) || alternatives(schema).any(names_a_type)
-}
-
-fn alternatives(schema: &Value) -> impl Iterator<Item = &Value> {
-    [&schema["anyOf"], &schema["oneOf"]].into_iter().filter_map(Value::as_array).flatten()
-}
-
 /// The JSON Schema of a type that derives `schemars::JsonSchema`, as
 /// `#[schema(json_schema = T)]` and `#[response(.., json_schema = T)]`
 /// validate and describe it: draft 2020-12, the types it names written in
@@ -587,122 +480,6 @@ impl LazySchemas {
     pub fn model_type(&self) -> Option<std::any::TypeId> {
         self.model.map(|model| model())
     }
-}
-
-/// Compiled response schemas, by document and version.
-type CompiledAnswers =
-    std::sync::Mutex<std::collections::HashMap<(usize, Version), std::sync::Arc<jsonschema::Validator>>>;
-
-fn answer_validator(
-    document: crate::SchemaDocument,
-    version: Version,
-) -> Result<std::sync::Arc<jsonschema::Validator>, String> {
-    static CACHE: std::sync::OnceLock<CompiledAnswers> = std::sync::OnceLock::new();
-    let key = match document {
-        crate::SchemaDocument::Fixed(f) => (f as usize, Version::new(0, 0)),
-        crate::SchemaDocument::AtVersion(f) => (f as usize, version),
-    };
-    let cache = CACHE.get_or_init(CompiledAnswers::default);
-    if let Some(validator) = cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(&key) {
-        return Ok(std::sync::Arc::clone(validator));
-    }
-    let validator =
-        std::sync::Arc::new(jsonschema::validator_for(&document.at(version)).map_err(|e| e.to_string())?);
-    cache
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .insert(key, std::sync::Arc::clone(&validator));
-    Ok(validator)
-}
-
-/// Whether a route's success answers are checked against the status and
-/// body schema its variant declares with `#[response(...)]`, at the
-/// negotiated version (Nova's `[api] response_validation`,
-/// docs/reference.md §14.6). Each facade reads it from its requests (app
-/// data on actix, an extension on axum); without it nothing is checked.
-///
-/// - [`ResponseValidation::Error`]: a violation answers 500 naming it (for
-///   tests: a wrong answer fails them);
-/// - [`ResponseValidation::Warn`]: a violation is logged, the answer goes out;
-/// - [`ResponseValidation::Ignore`]: nothing is checked.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ResponseValidation {
-    /// A violation answers 500.
-    Error,
-    /// A violation is logged.
-    Warn,
-    /// Nothing is checked.
-    #[default]
-    Ignore,
-}
-
-/// What becomes of a checked answer ([`ResponseValidation::judge`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AnswerVerdict {
-    /// It goes out as it is.
-    Send,
-    /// It goes out, and this is logged as a warning.
-    SendAndWarn(String),
-    /// A 500 with this detail answers instead.
-    Refuse(String),
-}
-
-impl ResponseValidation {
-    /// Whether an answer with `status` is read and checked at all: only
-    /// successes are, and nothing when ignored.
-    pub fn checks(self, status: u16) -> bool {
-        self != ResponseValidation::Ignore && (200..300).contains(&status)
-    }
-
-    /// The verdict on the answer `(status, body)` of `method path` at
-    /// `version` against `declared`.
-    pub fn judge(
-        self,
-        (method, path): (&str, &str),
-        (status, body): (u16, &[u8]),
-        version: Version,
-        declared: &crate::ResponseDescription,
-    ) -> AnswerVerdict {
-        let problems = answer_problems(status, body, version, declared);
-        if problems.is_empty() || self == ResponseValidation::Ignore {
-            return AnswerVerdict::Send;
-        }
-        let detail = format!(
-            "The response of {method} {path} at version {version} breaks its declaration: {}.",
-            problems.join("; ")
-        );
-        match self {
-            ResponseValidation::Error => AnswerVerdict::Refuse(detail),
-            _ => AnswerVerdict::SendAndWarn(detail),
-        }
-    }
-}
-
-/// How a service's own success answer breaks what its variant declares
-/// with `#[response(...)]` at `version`: a status other than the declared
-/// one, a body that is not JSON or breaks the declared schema (the first
-/// ten violations). Empty when it keeps it. Each facade checks its answers
-/// with it, as Nova's `[api] response_validation` says.
-pub fn answer_problems(
-    status: u16,
-    body: &[u8],
-    version: Version,
-    declared: &crate::ResponseDescription,
-) -> Vec<String> {
-    let mut problems = Vec::new();
-    if status != declared.status {
-        problems.push(format!("status {status} where {} is declared", declared.status));
-    }
-    if let Some(document) = declared.body {
-        match (serde_json::from_slice::<Value>(body), answer_validator(document, version)) {
-            (Ok(value), Ok(validator)) => problems.extend(
-                validator.iter_errors(&value).take(10).map(|e| format!("{}: {e}", e.instance_path())),
-            ),
-            (Err(e), _) => problems.push(format!("the body is not JSON: {e}")),
-            (_, Err(e)) => problems.push(format!("the declared schema is invalid: {e}")),
-        }
-    }
-    problems
 }
 
 #[cfg(test)]

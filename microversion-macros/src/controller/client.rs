@@ -81,8 +81,8 @@ struct Request {
 
 fn request(rt: &TokenStream, variant: &Variant) -> Request {
     let mut request = Request { params: Vec::new(), path_args: None, query: None, body: None };
-    let names = super::expand::argument_names(&variant.method);
-    for (arg, name) in super::expand::typed_args(&variant.method).into_iter().zip(names) {
+    let names = super::route::argument_names(&variant.method);
+    for (arg, name) in super::route::typed_args(&variant.method).into_iter().zip(names) {
         // A pattern's `__a1` is the client's `arg1`.
         let name = match name.to_string().strip_prefix("__a") {
             Some(nth) => format_ident!("arg{nth}"),

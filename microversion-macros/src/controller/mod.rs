@@ -1,14 +1,16 @@
 //! `#[controller]`: an impl block whose same-named methods are variants of
 //! one operation. Parse ([`parse`]) into the [`ast`], validate the whole of
 //! it ([`validate`]), then write code from the ast only ([`expand`], with the
-//! variant-picking [`dispatch`] tree and the registration order of
-//! [`routes`]).
+//! variant-picking [`dispatch`] tree, each operation's [`route`] and the
+//! variants' [`schemas`]).
 
 mod ast;
 mod client;
 mod dispatch;
 mod expand;
 pub(crate) mod parse;
+mod route;
+mod schemas;
 mod validate;
 
 use proc_macro2::TokenStream;

@@ -1,0 +1,309 @@
+//! The routes of a controller: each operation's route handler (its
+//! variant chosen by the negotiated version, its schemas checked, then its
+//! arguments extracted, one call each, and its answer), and the one
+//! function that runs the routed operation at an index, which the facade
+//! registers with its framework. Nothing here names a framework.
+
+use microversion_core::Version;
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
+use syn::{FnArg, Ident, ImplItemFn};
+
+use super::ast::{Controller, Operation, Variant};
+use super::dispatch::{Key, decision_tree, served, sorted};
+use super::schemas::{deprecation_tokens, response_description};
+use crate::shared::names::{self, DEFAULT_MISSING_STATUS, SchemaTarget, last_segment_span};
+use crate::shared::ranges::version_tokens;
+
+pub(super) fn has_receiver(method: &ImplItemFn) -> bool {
+    matches!(method.sig.inputs.first(), Some(FnArg::Receiver(_)))
+}
+
+pub(super) fn typed_args(method: &ImplItemFn) -> Vec<&syn::PatType> {
+    method
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|arg| match arg {
+            FnArg::Typed(t) => Some(t),
+            FnArg::Receiver(_) => None,
+        })
+        .collect()
+}
+
+/// The names a method's arguments are bound to in generated code: the
+/// user's own where a parameter is a plain name (`id`, `body`), else `__a0`,
+/// `__a1`, ... (a pattern such as `Path(id)`, or a name the expansion keeps
+/// for itself, which all begin with `__`).
+pub(super) fn argument_names(method: &ImplItemFn) -> Vec<Ident> {
+    let named = |pat: &syn::Pat| match pat {
+        syn::Pat::Ident(p)
+            if p.by_ref.is_none() && p.subpat.is_none() && !p.ident.to_string().starts_with("__") =>
+        {
+            let mut name = p.ident.clone();
+            name.set_span(Span::call_site());
+            Some(name)
+        }
+        _ => None,
+    };
+    typed_args(method)
+        .iter()
+        .enumerate()
+        .map(|(n, arg)| named(&arg.pat).unwrap_or_else(|| format_ident!("__a{}", n)))
+        .collect()
+}
+
+pub(super) fn missing_status(op: &Operation) -> u16 {
+    op.missing.map_or(DEFAULT_MISSING_STATUS, |(s, _)| s)
+}
+
+pub(super) fn route_handler(rt: &TokenStream, api: &syn::Path, op: &Operation, nth: usize) -> TokenStream {
+    let handler = names::route_handler(&op.name, nth);
+    let version = format_ident!("__version");
+    // The locals that tokens spanned at the user's types refer to: named at
+    // the call site, so that they resolve even when those types came from a
+    // `macro_rules!`, whose hygiene would hide them.
+    let (input, out) = (format_ident!("__input"), format_ident!("__out"));
+    let status = missing_status(op);
+    // The version after the last variant's end, if it has one: the operation was removed there.
+    let removed_in = match sorted(op).last().and_then(|(_, v)| served(v).max()).and_then(Version::successor) {
+        Some(removed) => {
+            let removed = version_tokens(rt, removed);
+            quote!(::core::option::Option::Some(#removed))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    // The route answers with the facade's response itself, an error as its response
+    // (as a framework's `Result` responder would, without moving it once more).
+    let name = op.name.to_string();
+    let miss = quote!(#rt::missing(#rt::MissingVariant::new(
+        #version,
+        #status,
+        #removed_in,
+        <Self as #rt::Controller>::OPERATIONS,
+        #name,
+    )));
+    // What a variant needs before its call: its schemas checked, then its
+    // arguments extracted, one call each; a refusal is answered at once, in
+    // the API's format (`tried!`: a `?` whose error is the answer, without
+    // the inner `async` block a `?` would need, which costs compile time).
+    let prologue = |i: usize, variant: &Variant| {
+        let extract = typed_args(&variant.method).into_iter().zip(argument_names(&variant.method)).map(
+            |(arg, name)| {
+                let ty = &arg.ty;
+                // The trait called at the type, every token of the call
+                // placed there (the local keeps the expansion's hygiene):
+                // one that is no extractor is one error, there, in the
+                // words of the facade's trait.
+                let at = ty_span(ty);
+                let (ty_at, rt_at) = (relocated(ty.to_token_stream(), at), respanned(rt.clone(), at));
+                let input_at = Ident::new("__input", Span::call_site().located_at(at));
+                let extracted =
+                    quote_spanned!(at=> <#ty_at as #rt_at::RouteArgument<_>>::extract(&mut #input_at));
+                quote!(let #name: #ty = #rt::tried!(#rt::error_response, #extracted.await);)
+            },
+        );
+        let validate_query = variant.schemas_of(SchemaTarget::Query).next().map(|_| {
+            let schemas = names::schemas(&op.name, i, SchemaTarget::Query);
+            quote!(#rt::tried!(#rt::error_response, #input.validate_query(Self::#schemas()));)
+        });
+        let validate_body = variant.schemas_of(SchemaTarget::Body).next().map(|_| {
+            let schemas = names::schemas(&op.name, i, SchemaTarget::Body);
+            quote!(#rt::tried!(#rt::error_response, #input.validate_body(Self::#schemas()).await);)
+        });
+        quote! {
+            #validate_query
+            #validate_body
+            #(#extract)*
+        }
+    };
+    // The call of a variant with the arguments bound to `arg_names`, and its answer.
+    let call = |i: usize, variant: &Variant, arg_names: &[Ident]| {
+        let method = names::variant(&op.name, i, &variant.method.sig.ident);
+        let call = if has_receiver(&variant.method) {
+            quote!(__controller.#method(#(#arg_names),*))
+        } else {
+            quote!(Self::#method(#(#arg_names),*))
+        };
+        let call = if variant.method.sig.asyncness.is_some() { quote!(#call.await) } else { call };
+        // The answer through the facade's trait, its type spanned at the
+        // return type: one that is no response is one error, there.
+        let respond_at = match &variant.method.sig.output {
+            syn::ReturnType::Type(_, ty) => ty_span(ty),
+            syn::ReturnType::Default => variant.method.sig.ident.span(),
+        };
+        let answer_type = quote_spanned!(respond_at=> _);
+        let respond = quote!(<#answer_type as #rt::RouteResponse<_>>::respond(#out, &#input.request));
+        // A declared answer is checked when the service asks for it.
+        let checked = match &variant.response {
+            Some(response) => {
+                let declared = response_description(rt, response);
+                quote! {
+                    const __DECLARED: #rt::ResponseDescription = #declared;
+                    #rt::check_response(&#input.request, #version, &__DECLARED, #respond).await
+                }
+            }
+            None => respond,
+        };
+        quote! {
+            let __out = #call;
+            #checked
+        }
+    };
+    let key = Key { version: &version, runtime: rt };
+    let variants = sorted(op);
+    let tree = if let Some(((last_i, last), others)) = variants.split_last().filter(|_| shared_arguments(op))
+    {
+        // Every variant takes the same arguments and checks no schema: the
+        // variant is chosen first (a miss answers before any extraction, as
+        // when each variant extracts its own), then the arguments are
+        // extracted once, where each variant would have extracted them.
+        let chosen = format_ident!("__variant");
+        let index = |i: usize, _: &Variant| {
+            let i = syn::LitInt::new(&format!("{i}usize"), Span::call_site());
+            quote!(#i)
+        };
+        let choose = decision_tree(key, &variants, &index, &quote!(return #miss));
+        let extract = prologue(0, &op.variants[0]);
+        let extracted = argument_names(&op.variants[0].method);
+        let arms = others.iter().map(|(i, variant)| {
+            let body = call(*i, variant, &extracted);
+            quote!(#i => { #body })
+        });
+        let last = call(*last_i, last, &extracted);
+        quote! {
+            let #chosen: usize = #choose;
+            #extract
+            match #chosen {
+                #(#arms)*
+                _ => { #last }
+            }
+        }
+    } else {
+        let leaf = |i: usize, variant: &Variant| {
+            let (prologue, call) = (prologue(i, variant), call(i, variant, &argument_names(&variant.method)));
+            match deprecation_tokens(rt, variant) {
+                None => quote!(#prologue #call),
+                // Every answer of a deprecated variant carries its notice,
+                // a refused argument's too: the variant's block is awaited
+                // whole, its early answers included.
+                Some(deprecation) => quote! {
+                    const __DEPRECATION: #rt::Deprecation = #deprecation;
+                    let mut __answer: #rt::Response = async { #prologue #call }.await;
+                    #rt::stamp_deprecation::<#rt::Headers>(
+                        __answer.headers_mut(), &__DEPRECATION, #version, &#api, #name,
+                    );
+                    __answer
+                },
+            }
+        };
+        decision_tree(key, &variants, &leaf, &miss)
+    };
+    quote! {
+        #[doc(hidden)]
+        #[allow(unused_mut, unused_variables)]
+        fn #handler(
+            __controller: #rt::Shared<Self>,
+            __input: #rt::OperationInput,
+        ) -> impl ::core::future::Future<Output = #rt::Response> + 'static {
+            async move {
+                let mut __input = __input;
+                let #version = __input.version;
+                #tree
+            }
+        }
+    }
+}
+
+/// Whether every variant of a route takes arguments of the same types and
+/// checks no schema, so that the arguments can be extracted once.
+pub(super) fn shared_arguments(op: &Operation) -> bool {
+    let types = |variant: &Variant| -> Vec<String> {
+        typed_args(&variant.method).iter().map(|arg| arg.ty.to_token_stream().to_string()).collect()
+    };
+    let first = types(&op.variants[0]);
+    op.variants.len() > 1
+        && op.variants.iter().all(|variant| variant.deprecation.is_none())
+        && op.variants.iter().all(|variant| {
+            types(variant) == first
+                && variant.schemas_of(SchemaTarget::Body).next().is_none()
+                && variant.schemas_of(SchemaTarget::Query).next().is_none()
+        })
+}
+
+/// Where an error about a type reads best: the last segment of a path type
+/// (`Value` in `serde_json::Value`), else its first token.
+/// `tokens` with every span set to `span`, so that what rustc reports
+/// about them (a `const` panic) points there.
+pub(super) fn respanned(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            token.set_span(span);
+            token
+        })
+        .collect()
+}
+
+/// `tokens` placed at `at`, each keeping its own hygiene.
+pub(super) fn relocated(tokens: TokenStream, at: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|token| match token {
+            proc_macro2::TokenTree::Group(group) => {
+                let mut moved = proc_macro2::Group::new(group.delimiter(), relocated(group.stream(), at));
+                moved.set_span(group.span().located_at(at));
+                proc_macro2::TokenTree::Group(moved)
+            }
+            mut token => {
+                token.set_span(token.span().located_at(at));
+                token
+            }
+        })
+        .collect()
+}
+
+pub(super) fn ty_span(ty: &syn::Type) -> Span {
+    match ty {
+        syn::Type::Path(path) => last_segment_span(&path.path),
+        _ => ty.to_token_stream().into_iter().next().map_or_else(Span::call_site, |t| t.span()),
+    }
+}
+
+/// The position of `op` among the controller's operations with a route: its
+/// arm in the controller's route dispatch.
+pub(super) fn route_index(c: &Controller, op: &Operation) -> syn::LitInt {
+    let index = c.operations.iter().filter(|o| o.is_route()).position(|o| o.name == op.name).unwrap_or(0);
+    syn::LitInt::new(&format!("{index}usize"), Span::call_site())
+}
+
+/// The routes of a controller, one function: the operation at an index,
+/// awaited in place. Its future is one type for the controller, so a
+/// framework's service is instantiated once per controller (compile time,
+/// docs/performance.md section 7), and a framework that boxes a service's
+/// future boxes it once, with the operation's own future inside.
+pub(super) fn route_dispatch(rt: &TokenStream, c: &Controller, nth: usize) -> Option<TokenStream> {
+    let routes: Vec<&Operation> = c.operations.iter().filter(|o| o.is_route()).collect();
+    let (last, others) = routes.split_last()?;
+    let arms = others.iter().map(|op| {
+        let (index, handler) = (route_index(c, op), names::route_handler(&op.name, nth));
+        quote!(#index => Self::#handler(__controller, __input).await,)
+    });
+    let last = names::route_handler(&last.name, nth);
+    let dispatch = names::route_dispatch(nth);
+    Some(quote! {
+        #[doc(hidden)]
+        fn #dispatch(
+            __controller: #rt::Shared<Self>,
+            __route: usize,
+            __input: #rt::OperationInput,
+        ) -> impl ::core::future::Future<Output = #rt::Response> + 'static {
+            async move {
+                match __route {
+                    #(#arms)*
+                    _ => Self::#last(__controller, __input).await,
+                }
+            }
+        }
+    })
+}
