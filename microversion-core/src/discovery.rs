@@ -2,7 +2,6 @@
 //! declarations (Nova's `GET /` and `GET /v2.1/`); a client reads them with
 //! [`parse_discovery`](crate::parse_discovery).
 
-
 use serde::{Deserialize, Serialize};
 
 use crate::{Api, Version, VersionCap, VersionStatus};
@@ -403,5 +402,4 @@ mod tests {
         neither.as_object_mut().unwrap().remove("max_version");
         assert!(serde_json::from_value::<VersionDocument>(neither).is_err());
     }
-
 }

@@ -40,9 +40,9 @@
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod api;
 #[cfg(feature = "schema")]
 mod answers;
+mod api;
 pub mod body;
 mod cap;
 mod client;
@@ -92,7 +92,8 @@ pub use api::{
 };
 pub use cap::VersionCap;
 pub use client::{
-    ClientNegotiationError, ClientRequest, DiscoveryParseError, ServerVersion, choose_version, parse_discovery,
+    ClientNegotiationError, ClientRequest, DiscoveryParseError, ServerVersion, choose_version,
+    parse_discovery,
 };
 pub use discovery::{Link, ListedApis, MediaType, SingleVersion, VersionDocument, VersionList};
 pub use headers::{

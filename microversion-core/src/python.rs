@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 /// How many characters of an offending value a message or a
-/// [`Violation::value`] echoes: a client sees what it sent (a name of 255
+/// [`Violation::value`](crate::Violation::value) echoes: a client sees what it sent (a name of 255
 /// characters, the longest OpenStack's APIs take), never a whole huge
 /// document sent back.
 pub const MAX_ECHOED_VALUE_CHARS: usize = 255;

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 pub use crate::answers::{AnswerVerdict, ResponseValidation, answer_problems};
 use crate::python::{MAX_MESSAGE_CHARS, keyword_of, python_message};

@@ -17,7 +17,9 @@ use super::dispatch::{Key, decision_tree, served, sorted, total_tree, without_ga
 use super::route::{
     argument_names, has_receiver, missing_status, respanned, route_dispatch, route_handler, typed_args,
 };
-use super::schemas::{deprecation_tokens, response_description, schema_document, schema_fn, schema_fns, schema_name};
+use super::schemas::{
+    deprecation_tokens, response_description, schema_document, schema_fn, schema_fns, schema_name,
+};
 use crate::shared::api::{api_binding, declared_checks};
 use crate::shared::names::{self, SchemaTarget, path_text, runtime};
 use crate::shared::ranges::{RangeLit, range_tokens, version_tokens};
