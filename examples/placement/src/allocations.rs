@@ -9,17 +9,17 @@ use std::sync::Arc;
 
 use crate::db::{StoreError, Tx};
 use actix_web::{HttpResponse, web};
+use indexmap::IndexMap;
 use microversion_actix::{ApiError, ApiVersion, Json, Version, VersionedModel, controller};
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::api::PLACEMENT;
 use crate::errors;
-use crate::http::{as_integer, cache_headers};
+use crate::http::{cache_headers, generation, integer};
 use crate::query::{self, UUID_PATTERN};
 use crate::store::{self, Store};
 
-const V1_12: Version = Version::lit("1.12");
-const V1_28: Version = Version::lit("1.28");
 const V1_38: Version = Version::lit("1.38");
 /// The project and user of consumers created without them (before 1.8).
 const INCOMPLETE: &str = "00000000-0000-0000-0000-000000000000";
@@ -228,60 +228,113 @@ pub(crate) struct ConsumerRequest {
     consumer_type: Option<String>,
 }
 
-/// The amounts per resource class, in the order of the body.
-fn amounts(resources: &Value) -> Vec<(String, i64)> {
-    resources
-        .as_object()
-        .map(|m| m.iter().map(|(k, v)| (k.clone(), as_integer(v).unwrap_or(0))).collect())
-        .unwrap_or_default()
+/// One consumer's allocations as a body its version's schema accepted
+/// gives them. The form tells the versions apart, so no version is read
+/// here: a list of providers until 1.11, keyed by provider from 1.12;
+/// `consumer_generation` present (required) from 1.28, `consumer_type`
+/// from 1.38. One body for the three operations that carry a consumer's
+/// allocations: `PUT /allocations/{c}`, each consumer of `POST
+/// /allocations` and of `POST /reshaper`.
+#[derive(Deserialize)]
+pub(crate) struct ConsumerBody {
+    allocations: AllocationsBody,
+    project_id: Option<String>,
+    user_id: Option<String>,
+    /// Absent: not checked (before 1.28); `Some(None)`: a new consumer.
+    #[serde(default, deserialize_with = "present_generation")]
+    consumer_generation: Option<Option<i64>>,
+    consumer_type: Option<String>,
+}
+
+/// The two forms of a consumer's allocations.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum AllocationsBody {
+    /// From 1.12: `{"<provider>": {"resources": {...}}}`, in the order sent.
+    ByProvider(IndexMap<String, ProviderResources>),
+    /// Until 1.11: `[{"resource_provider": {"uuid": ...}, "resources": {...}}]`.
+    Listed(Vec<ListedAllocation>),
+}
+
+#[derive(Deserialize)]
+struct ProviderResources {
+    resources: IndexMap<String, Amount>,
+}
+
+#[derive(Deserialize)]
+struct ListedAllocation {
+    resource_provider: ProviderRef,
+    resources: IndexMap<String, Amount>,
+}
+
+#[derive(Deserialize)]
+struct ProviderRef {
+    uuid: String,
+}
+
+/// An amount of a class, an integer however written (`2`, `2.0`).
+#[derive(Deserialize)]
+struct Amount(#[serde(deserialize_with = "integer")] i64);
+
+/// A present `consumer_generation`, `null` (a new consumer) or not.
+fn present_generation<'de, D: serde::Deserializer<'de>>(field: D) -> Result<Option<Option<i64>>, D::Error> {
+    generation(field).map(Some)
+}
+
+/// The amounts of `resources`, in the order sent.
+fn amounts(resources: IndexMap<String, Amount>) -> Vec<(String, i64)> {
+    resources.into_iter().map(|(class, Amount(amount))| (class, amount)).collect()
 }
 
 impl ConsumerRequest {
-    /// The request of consumer `uuid` in a body its version's schema
-    /// accepted. One reader for the three operations that carry a
-    /// consumer's allocations (`PUT /allocations/{c}`, `POST /allocations`,
-    /// `POST /reshaper`), each declared over versions on both sides of the
-    /// changes below: the version says which form the schema let through.
-    pub(crate) fn from_body(uuid: &str, version: ApiVersion, body: &Value) -> ConsumerRequest {
-        // 1.12: allocations keyed by provider instead of a list.
-        let allocations = if version >= V1_12 {
-            body["allocations"]
-                .as_object()
-                .map(|m| m.iter().map(|(rp, a)| (rp.clone(), amounts(&a["resources"]))).collect())
-                .unwrap_or_default()
-        } else {
-            // One entry per provider, where it first appears; a later
-            // item's amount of a class replaces an earlier one's.
-            let mut list: Vec<(String, Vec<(String, i64)>)> = Vec::new();
-            for a in body["allocations"].as_array().into_iter().flatten() {
-                let rp = a["resource_provider"]["uuid"].as_str().unwrap_or_default();
-                let index = match list.iter().position(|(p, _)| p == rp) {
-                    Some(i) => i,
-                    None => {
-                        list.push((rp.to_owned(), Vec::new()));
-                        list.len() - 1
-                    }
-                };
-                for (class, amount) in amounts(&a["resources"]) {
-                    let resources = &mut list[index].1;
-                    match resources.iter_mut().find(|(c, _)| *c == class) {
-                        Some(entry) => entry.1 = amount,
-                        None => resources.push((class, amount)),
+    /// The request of consumer `uuid`.
+    pub(crate) fn from_body(uuid: &str, body: ConsumerBody) -> ConsumerRequest {
+        let allocations = match body.allocations {
+            AllocationsBody::ByProvider(providers) => {
+                providers.into_iter().map(|(rp, a)| (rp, amounts(a.resources))).collect()
+            }
+            AllocationsBody::Listed(listed) => {
+                // One entry per provider, where it first appears; a later
+                // item's amount of a class replaces an earlier one's.
+                let mut list: Vec<(String, Vec<(String, i64)>)> = Vec::new();
+                for ListedAllocation { resource_provider: ProviderRef { uuid: rp }, resources } in listed {
+                    let index = match list.iter().position(|(p, _)| *p == rp) {
+                        Some(i) => i,
+                        None => {
+                            list.push((rp, Vec::new()));
+                            list.len() - 1
+                        }
+                    };
+                    for (class, amount) in amounts(resources) {
+                        let resources = &mut list[index].1;
+                        match resources.iter_mut().find(|(c, _)| *c == class) {
+                            Some(entry) => entry.1 = amount,
+                            None => resources.push((class, amount)),
+                        }
                     }
                 }
+                list
             }
-            list
         };
         ConsumerRequest {
             uuid: uuid.to_owned(),
             allocations,
-            project_id: body["project_id"].as_str().map(str::to_owned),
-            user_id: body["user_id"].as_str().map(str::to_owned),
-            // 1.28: the consumer's generation is checked (`None` before:
-            // not checked at all; `Some(None)`: a new consumer).
-            generation: if version >= V1_28 { Some(as_integer(&body["consumer_generation"])) } else { None },
-            consumer_type: body["consumer_type"].as_str().map(str::to_owned),
+            project_id: body.project_id,
+            user_id: body.user_id,
+            generation: body.consumer_generation,
+            consumer_type: body.consumer_type,
         }
+    }
+
+    /// The requests of the consumers of a `POST /allocations` or a
+    /// reshape, in the order sent, each consumer's uuid checked.
+    pub(crate) fn of_consumers(
+        consumers: IndexMap<String, ConsumerBody>,
+    ) -> Result<Vec<ConsumerRequest>, ApiError> {
+        consumers
+            .into_iter()
+            .map(|(uuid, body)| Ok(ConsumerRequest::from_body(&check_consumer_uuid(&uuid)?, body)))
+            .collect()
     }
 }
 
@@ -666,10 +719,10 @@ impl Allocations {
         &self,
         version: ApiVersion,
         uuid: web::Path<String>,
-        body: Json<Value>,
+        body: Json<ConsumerBody>,
     ) -> Result<HttpResponse, ApiError> {
         let uuid = check_consumer_uuid(&uuid)?;
-        let request = ConsumerRequest::from_body(&uuid, version, &body);
+        let request = ConsumerRequest::from_body(&uuid, body.into_inner());
         let requests = [request];
         let write =
             async |tx: &Tx, ensured: &[String]| write_allocations(tx, version, &requests, ensured).await;
@@ -683,12 +736,12 @@ impl Allocations {
     #[schema(post_v1_28, "1.28", "1.33")]
     #[schema(post_v1_34, "1.34", "1.37")]
     #[schema(post_v1_38, "1.38")]
-    async fn create(&self, version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
-        let mut requests = Vec::new();
-        for (uuid, data) in body.as_object().into_iter().flatten() {
-            let uuid = check_consumer_uuid(uuid)?;
-            requests.push(ConsumerRequest::from_body(&uuid, version, data));
-        }
+    async fn create(
+        &self,
+        version: ApiVersion,
+        body: Json<IndexMap<String, ConsumerBody>>,
+    ) -> Result<HttpResponse, ApiError> {
+        let requests = ConsumerRequest::of_consumers(body.into_inner())?;
         let write =
             async |tx: &Tx, ensured: &[String]| write_allocations(tx, version, &requests, ensured).await;
         claim(&self.store, &requests, Claimant::Consumers, write).await?;

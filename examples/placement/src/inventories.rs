@@ -142,13 +142,13 @@ pub(crate) struct ProviderInventories {
 
 impl ProviderInventories {
     /// The inventories, in the order sent.
-    pub(crate) fn into_inventories(self) -> Result<Vec<Inventory>, ApiError> {
-        let read = |(class, record): (String, Value)| {
+    pub(crate) fn inventories(&self) -> Result<Vec<Inventory>, ApiError> {
+        let read = |(class, record): (&String, &Value)| {
             let record = InventoryRecord::deserialize(record)
                 .map_err(|e| errors::unreadable(&format!("the inventory of {class}"), e))?;
-            Ok(record.of(&class))
+            Ok(record.of(class))
         };
-        self.inventories.into_iter().map(read).collect()
+        self.inventories.iter().map(read).collect()
     }
 }
 
@@ -325,7 +325,7 @@ impl Inventories {
                 if body.resource_provider_generation != Some(provider.generation) {
                     return Err(errors::concurrent_update("resource provider generation conflict"));
                 }
-                let wanted = body.into_inventories()?;
+                let wanted = body.inventories()?;
                 for inv in &wanted {
                     self.check_capacity(version, &provider, inv, "update")?;
                 }

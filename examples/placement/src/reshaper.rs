@@ -4,11 +4,12 @@
 use std::sync::Arc;
 
 use actix_web::{HttpResponse, http::StatusCode};
+use indexmap::IndexMap;
 use microversion_actix::{ApiError, ApiVersion, Json, controller};
-use serde::Deserialize as _;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::allocations::{self, ConsumerRequest, Extras};
+use crate::allocations::{self, ConsumerBody, ConsumerRequest, Extras};
 use crate::api::PLACEMENT;
 use crate::db::Tx;
 use crate::errors;
@@ -49,6 +50,14 @@ fn reshape_v1_38() -> Value {
     body(Extras { generations: true, mappings: true, types: true })
 }
 
+/// The body of `POST /reshaper`: every consumer's allocations, and every
+/// provider's inventories, each in the order sent.
+#[derive(Deserialize)]
+struct Reshape {
+    allocations: IndexMap<String, ConsumerBody>,
+    inventories: IndexMap<String, inventories::ProviderInventories>,
+}
+
 #[controller(api = PLACEMENT)]
 impl Reshaper {
     #[post("/reshaper")]
@@ -56,12 +65,9 @@ impl Reshaper {
     #[schema(reshape_v1_30, "1.30", "1.33")]
     #[schema(reshape_v1_34, "1.34", "1.37")]
     #[schema(reshape_v1_38, "1.38")]
-    async fn reshape(&self, version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
-        let mut requests = Vec::new();
-        for (uuid, data) in body["allocations"].as_object().into_iter().flatten() {
-            let uuid = allocations::check_consumer_uuid(uuid)?;
-            requests.push(ConsumerRequest::from_body(&uuid, version, data));
-        }
+    async fn reshape(&self, version: ApiVersion, body: Json<Reshape>) -> Result<HttpResponse, ApiError> {
+        let Reshape { allocations, inventories } = body.into_inner();
+        let requests = ConsumerRequest::of_consumers(allocations)?;
         // Placement's order: each provider of `inventories` and its
         // generation, then the consumers and the providers of the
         // allocations (`inspect_consumers`, `create_allocation_list`), then
@@ -70,7 +76,7 @@ impl Reshaper {
             .store
             .read(async |tx| -> Result<_, ApiError> {
                 let mut wanted: Vec<(Provider, Vec<Inventory>)> = Vec::new();
-                for (uuid, data) in body["inventories"].as_object().into_iter().flatten() {
+                for (uuid, data) in &inventories {
                     let provider = store::provider(tx, uuid).await?.ok_or_else(|| {
                         errors::coded(
                             StatusCode::BAD_REQUEST,
@@ -80,8 +86,6 @@ impl Reshaper {
                             ),
                         )
                     })?;
-                    let data = inventories::ProviderInventories::deserialize(data)
-                        .map_err(|e| errors::unreadable("the reshaped inventories", e))?;
                     if data.resource_provider_generation != Some(provider.generation) {
                         let given = data.resource_provider_generation.unwrap_or(-1);
                         return Err(errors::concurrent_update(format!(
@@ -89,7 +93,7 @@ impl Reshaper {
                             provider.generation
                         )));
                     }
-                    wanted.push((provider, data.into_inventories()?));
+                    wanted.push((provider, data.inventories()?));
                 }
                 Ok(wanted)
             })
