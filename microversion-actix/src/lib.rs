@@ -66,6 +66,11 @@ pub use microversion_macros::controller;
 #[doc(inline)]
 pub use microversion_macros::{VersionedModel, api_version, schema};
 
+/// A version history, checked where it is written: one
+/// `"X.Y" => "the change it made"` per version, oldest first, for
+/// `Api::new`. A malformed version, one out of order or declared twice, or
+/// an empty history is a compile error on the literal itself.
+///
 /// ```
 /// use microversion_actix::{Api, Version, history};
 ///
@@ -83,7 +88,7 @@ pub use microversion_macros::{VersionedModel, api_version, schema};
 /// const VOLUME: Api = Api::new("volume", history!["3.0" => "Initial.", "3.O" => "Types."]);
 /// ```
 #[doc(inline)]
-pub use microversion_macros::history;
+pub use crate::__microversion_actix_history as history;
 
 /// The guide in `docs/`, compiled as doctests so that its snippets stay true.
 #[cfg(doctest)]

@@ -26,7 +26,7 @@ pub use microversion_core::derive::{
 };
 pub use microversion_core::schema::{LazySchemas, json_schema_of};
 pub use microversion_core::{Deprecation, stamp_deprecation, typed_client};
-pub use microversion_macros::version_gates;
+pub use microversion_macros::{history, version_gates};
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};

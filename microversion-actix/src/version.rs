@@ -48,12 +48,21 @@ pub use microversion_core::{
     VersionHeader, VersionRange, VersionSource,
 };
 
-/// `version_gates!` through this facade: the procedural macro, told the
-/// facade's own path (`$crate`) whatever name the calling crate gives it.
+/// `version_gates!` and `history!` through this facade: the procedural
+/// macros, told the facade's own path (`$crate`) whatever name the calling
+/// crate gives it.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __microversion_actix_version_gates {
     ($($gates:tt)*) => {
         $crate::__private::version_gates! { crate = $crate; $($gates)* }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __microversion_actix_history {
+    ($($entries:tt)*) => {
+        $crate::__private::history! { crate = $crate; $($entries)* }
     };
 }

@@ -62,6 +62,11 @@ pub use serve::serve;
 #[doc(inline)]
 pub use microversion_macros::{VersionedModel, api_version, controller, schema};
 
+/// A version history, checked where it is written: one
+/// `"X.Y" => "the change it made"` per version, oldest first, for
+/// `Api::new`. A malformed version, one out of order or declared twice, or
+/// an empty history is a compile error on the literal itself.
+///
 /// ```
 /// use microversion_axum::{Api, Version, history};
 ///
@@ -69,7 +74,7 @@ pub use microversion_macros::{VersionedModel, api_version, controller, schema};
 /// assert_eq!(VOLUME.max(), Version::lit("3.1"));
 /// ```
 #[doc(inline)]
-pub use microversion_macros::history;
+pub use crate::__microversion_axum_history as history;
 
 /// The guide's chapter on axum, compiled as doctests so that it stays true.
 #[cfg(doctest)]

@@ -245,7 +245,7 @@ impl OperationInput {
 }
 
 pub use microversion_core::__microversion_tried as tried;
-pub use microversion_macros::version_gates;
+pub use microversion_macros::{history, version_gates};
 
 /// The registration of a controller: it converts into an axum `Router` of
 /// any state ([`router`]), so that `Router::merge(controller)` serves its

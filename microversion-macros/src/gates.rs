@@ -36,15 +36,7 @@ struct Gate {
 
 impl Parse for Gates {
     fn parse(input: ParseStream<'_>) -> syn::Result<Gates> {
-        let krate = if input.peek(Token![crate]) && input.peek2(Token![=]) {
-            input.parse::<Token![crate]>()?;
-            input.parse::<Token![=]>()?;
-            let path = input.call(syn::Path::parse_mod_style)?;
-            input.parse::<Token![;]>()?;
-            Some(path)
-        } else {
-            None
-        };
+        let krate = crate::shared::names::crate_argument(input)?;
         let attrs = input.call(Attribute::parse_outer)?;
         let vis = input.parse()?;
         input.parse::<Token![struct]>()?;

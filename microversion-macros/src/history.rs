@@ -28,10 +28,23 @@ impl Parse for Entry {
     }
 }
 
+/// `crate = path;`, which a facade's forwarding macro puts first, then the entries.
+struct History {
+    krate: Option<syn::Path>,
+    entries: Punctuated<Entry, Token![,]>,
+}
+
+impl Parse for History {
+    fn parse(input: ParseStream<'_>) -> syn::Result<History> {
+        let krate = crate::shared::names::crate_argument(input)?;
+        Ok(History { krate, entries: Punctuated::parse_terminated(input)? })
+    }
+}
+
 /// The expansion of `history![...]`: a `&'static [Microversion]`.
 pub(crate) fn expand(input: TokenStream) -> TokenStream {
-    let entries = match syn::parse::Parser::parse2(Punctuated::<Entry, Token![,]>::parse_terminated, input) {
-        Ok(entries) => entries,
+    let History { krate, entries } = match syn::parse2(input) {
+        Ok(history) => history,
         Err(e) => return e.to_compile_error(),
     };
     let mut errors = Errors::default();
@@ -64,7 +77,7 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
         }
         versions.push((version, &entry.change));
     }
-    let rt = runtime(&default_crate());
+    let rt = runtime(&krate.unwrap_or_else(default_crate));
     match errors.finish() {
         Ok(()) => {
             let entries = versions.iter().map(|(version, change)| {
@@ -106,5 +119,12 @@ mod tests {
         assert!(found[1].contains("version 2.3 is declared twice"), "{found:?}");
         assert!(found[2].contains("version 2.2 comes after 2.3"), "{found:?}");
         assert_eq!(errors(quote!()).len(), 1);
+    }
+
+    #[test]
+    fn the_facade_named_by_its_forwarding_macro_is_the_one_written() {
+        let text = super::expand(quote!(crate = ::renamed_facade; "2.1" => "a")).to_string();
+        assert!(text.contains(":: renamed_facade :: __private :: Microversion"), "{text}");
+        assert!(errors(quote!(crate = ::renamed_facade;)).len() == 1, "an empty history is still refused");
     }
 }

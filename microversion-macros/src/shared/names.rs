@@ -43,6 +43,21 @@ pub(crate) fn facade_crates(named: &[Ident]) -> (Vec<syn::Path>, Vec<(Option<&Id
     (chosen.iter().map(|package| crate_path(package)).collect(), errors)
 }
 
+/// The `crate = path;` a facade's forwarding `macro_rules!` puts before the
+/// input of a function-like macro (`history!`, `version_gates!`): the
+/// facade's own path (`$crate`), right whatever name the calling crate
+/// gives the facade; `None` when the macro is called directly.
+pub(crate) fn crate_argument(input: syn::parse::ParseStream<'_>) -> syn::Result<Option<syn::Path>> {
+    if !(input.peek(syn::Token![crate]) && input.peek2(syn::Token![=])) {
+        return Ok(None);
+    }
+    input.parse::<syn::Token![crate]>()?;
+    input.parse::<syn::Token![=]>()?;
+    let path = input.call(syn::Path::parse_mod_style)?;
+    input.parse::<syn::Token![;]>()?;
+    Ok(Some(path))
+}
+
 /// The path of `package` as the calling crate names it.
 fn crate_path(package: &str) -> syn::Path {
     let name = crate_name(package).unwrap_or_else(|| package.replace('-', "_"));
