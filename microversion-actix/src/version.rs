@@ -62,7 +62,11 @@ macro_rules! __microversion_actix_version_gates {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __microversion_actix_history {
-    ($($entries:tt)*) => {
+    // Said here, where the user's empty brackets are the call site.
+    () => {
+        ::core::compile_error!("a version history lists at least one version, e.g. history![\"2.1\" => \"Initial version.\"]")
+    };
+    ($($entries:tt)+) => {
         $crate::__private::history! { crate = $crate; $($entries)* }
     };
 }
