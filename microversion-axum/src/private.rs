@@ -8,6 +8,7 @@ pub use axum;
 pub use serde_json;
 
 pub use crate::header::AxumHeaders as Headers;
+pub use microversion_core::__microversion_tried as tried;
 pub use microversion_core::derive::{
     DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
 };
@@ -26,6 +27,7 @@ pub use crate::operation::{
 };
 pub use crate::route::{MethodNotAllowed, OperationInput, OperationRoute, RoutesFn, missing, router};
 pub use microversion_core::MissingVariant;
+pub use microversion_macros::{history, version_gates};
 
 use microversion_core::body::{ParsedJson, ValidatedAs};
 use microversion_core::schema::AnswerVerdict;
@@ -243,9 +245,6 @@ impl OperationInput {
         Ok(())
     }
 }
-
-pub use microversion_core::__microversion_tried as tried;
-pub use microversion_macros::{history, version_gates};
 
 /// The registration of a controller: it converts into an axum `Router` of
 /// any state ([`router`]), so that `Router::merge(controller)` serves its
