@@ -373,14 +373,11 @@ fn generic_error(status: StatusCode, cause: Option<&Error>) -> ApiError {
     {
         log::error!("{status} from a versioned handler: {cause}");
     }
-    let detail = match (cause, microversion_core::bodiless_error_detail(status.as_u16())) {
+    match cause {
         // A server error's cause is for the log, never the client.
-        (_, Some(detail)) if status.is_server_error() => detail.to_owned(),
-        (Some(cause), _) => cause.to_string(),
-        (None, Some(detail)) => detail.to_owned(),
-        (None, None) => status.canonical_reason().unwrap_or("Error").to_owned(),
-    };
-    ApiError::from_status(status, detail)
+        Some(cause) if !status.is_server_error() => ApiError::from_status(status, cause.to_string()),
+        _ => ApiError::bodiless(status),
+    }
 }
 
 #[cfg(test)]

@@ -329,15 +329,15 @@ impl State {
 /// error, else the reason phrase. Headers such as `Allow` stay.
 fn bodiless_error(res: &Response) -> Option<ApiError> {
     let status = res.status();
+    // Most answers are successes: one comparison, nothing read.
+    if !(status.is_client_error() || status.is_server_error()) {
+        return None;
+    }
     let is_json = res
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(microversion_core::body::is_json_type);
     let bodiless = axum::body::HttpBody::size_hint(res.body()).exact() == Some(0);
-    if !(status.is_client_error() || status.is_server_error()) || !bodiless || is_json {
-        return None;
-    }
-    let detail = microversion_core::bodiless_error_detail(status.as_u16()).or(status.canonical_reason());
-    Some(ApiError::from_status(status, detail.unwrap_or("Error")))
+    (bodiless && !is_json).then(|| ApiError::bodiless(status))
 }

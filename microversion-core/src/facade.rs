@@ -74,6 +74,15 @@ macro_rules! facade_api_error {
                 ApiError::new(status, $crate::facade::code_of(title), title, detail)
             }
 
+            /// The error an error answer without a body of its own stands
+            /// for (the router's 404 or 405, a handler's bare status), as
+            /// every facade renders one: Nova's words for 404, 405 and a
+            /// server error, else the reason phrase.
+            pub fn bodiless(status: $status) -> ApiError {
+                let detail = $crate::bodiless_error_detail(status.as_u16()).or(status.canonical_reason());
+                ApiError::from_status(status, detail.unwrap_or("Error"))
+            }
+
             /// 400 Bad Request.
             pub fn bad_request(detail: impl ::core::convert::Into<::std::string::String>) -> ApiError {
                 ApiError::new(<$status>::BAD_REQUEST, "bad-request", "Bad Request", detail)
