@@ -15,7 +15,7 @@ use syn::{FnArg, Ident};
 use super::ast::{Controller, Operation, Variant};
 use super::dispatch::{Key, decision_tree, served, sorted, total_tree, without_gaps};
 use super::route::{
-    argument_names, has_receiver, missing_status, respanned, route_dispatch, route_handler, typed_args,
+    argument_names, missing_status, respanned, route_dispatch, route_handler, typed_args, variant_call,
 };
 use super::schemas::{
     deprecation_tokens, response_description, schema_document, schema_fn, schema_fns, schema_name,
@@ -231,13 +231,7 @@ fn helper_dispatcher(rt: &TokenStream, op: &Operation) -> TokenStream {
     // Every variant is called with the arguments of the dispatcher, named as the first variant names them.
     let arg_names = argument_names(&op.variants[0].method);
     let leaf = |i: usize, variant: &Variant| {
-        let method = names::variant(&op.name, i, &variant.method.sig.ident);
-        let call = if has_receiver(&variant.method) {
-            quote!(self.#method(#(#arg_names),*))
-        } else {
-            quote!(Self::#method(#(#arg_names),*))
-        };
-        let call = if variant.method.sig.asyncness.is_some() { quote!(#call.await) } else { call };
+        let call = variant_call(op, i, variant, &quote!(self), &arg_names);
         if is_total(op) { call } else { quote!(::core::result::Result::Ok(#call)) }
     };
     let key = Key { version: &version, runtime: rt };

@@ -15,7 +15,25 @@ use super::schemas::{deprecation_tokens, response_description};
 use crate::shared::names::{self, DEFAULT_MISSING_STATUS, SchemaTarget, last_segment_span};
 use crate::shared::ranges::version_tokens;
 
-pub(super) fn has_receiver(method: &ImplItemFn) -> bool {
+/// The call of variant `i` of `op` on `receiver` (when it takes `self`)
+/// with `args`, awaited when it is `async`.
+pub(super) fn variant_call(
+    op: &Operation,
+    i: usize,
+    variant: &Variant,
+    receiver: &TokenStream,
+    args: &[Ident],
+) -> TokenStream {
+    let method = names::variant(&op.name, i, &variant.method.sig.ident);
+    let call = if has_receiver(&variant.method) {
+        quote!(#receiver.#method(#(#args),*))
+    } else {
+        quote!(Self::#method(#(#args),*))
+    };
+    if variant.method.sig.asyncness.is_some() { quote!(#call.await) } else { call }
+}
+
+fn has_receiver(method: &ImplItemFn) -> bool {
     matches!(method.sig.inputs.first(), Some(FnArg::Receiver(_)))
 }
 
@@ -119,13 +137,7 @@ pub(super) fn route_handler(rt: &TokenStream, api: &syn::Path, op: &Operation, n
     };
     // The call of a variant with the arguments bound to `arg_names`, and its answer.
     let call = |i: usize, variant: &Variant, arg_names: &[Ident]| {
-        let method = names::variant(&op.name, i, &variant.method.sig.ident);
-        let call = if has_receiver(&variant.method) {
-            quote!(__controller.#method(#(#arg_names),*))
-        } else {
-            quote!(Self::#method(#(#arg_names),*))
-        };
-        let call = if variant.method.sig.asyncness.is_some() { quote!(#call.await) } else { call };
+        let call = variant_call(op, i, variant, &quote!(__controller), arg_names);
         // The answer through the facade's trait, its type spanned at the
         // return type: one that is no response is one error, there.
         let respond_at = match &variant.method.sig.output {
