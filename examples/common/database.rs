@@ -1,13 +1,14 @@
-//! The pool both examples open, through sqlx's `Any` driver: a
-//! `postgres://` (`postgresql://`) URL, a SQLite file (made on first
-//! start) or `:memory:`, with the schema of its kind made. Shared by the
+//! The pool both examples open: a `postgres://` (`postgresql://`) URL, a
+//! SQLite file (made on first start) or `:memory:`, with the schema of its
+//! kind made, through any sqlx driver (the compute example's `Any`, the
+//! placement example's own PostgreSQL and SQLite drivers). Shared by the
 //! compute and placement examples (`#[path]`), as a team would keep it in
 //! a crate of its own.
 
 use std::time::Duration;
 
-use sqlx::AnyPool;
-use sqlx::any::AnyPoolOptions;
+use sqlx::pool::PoolOptions;
+use sqlx::{Database, Executor, IntoArguments, Pool};
 
 /// How long a request waits for a connection (all busy, or the server
 /// unreachable) before its store call fails (a 503): a client retries
@@ -72,10 +73,10 @@ pub(crate) fn redacted(database: &str) -> String {
 /// tried again, waiting longer each time up to [`START_RETRY_MAX`], with
 /// a log line that says why; any other failure (a wrong password, a
 /// missing database) is returned at once.
-async fn first_connection(url: &str) -> Result<sqlx::AnyConnection, sqlx::Error> {
+async fn first_connection<C: sqlx::Connection>(url: &str) -> Result<C, sqlx::Error> {
     let mut wait = Duration::from_millis(100);
     loop {
-        match <sqlx::AnyConnection as sqlx::Connection>::connect(url).await {
+        match C::connect(url).await {
             Ok(conn) => return Ok(conn),
             Err(error) if refused_for_now(&error) => {
                 eprintln!(
@@ -100,44 +101,59 @@ fn refused_for_now(error: &sqlx::Error) -> bool {
     }
 }
 
-/// Opens `database` and makes `sqlite_schema` or `postgres_schema` in it.
+/// Options both kinds of pool share: a failed connection is found by the
+/// statement that uses it (a 503); no round trip checks each one before use.
+fn pool_options<DB: Database>() -> PoolOptions<DB> {
+    PoolOptions::new().test_before_acquire(false).acquire_timeout(ACQUIRE_TIMEOUT)
+}
+
+/// Opens the PostgreSQL server at `url` and makes `schema` in it.
 ///
-/// PostgreSQL gets [`POSTGRES_CONNECTIONS`], opened as requests need them
-/// and closed after [`POSTGRES_IDLE_TIMEOUT`] unused;
-/// the first connection is waited for while the server refuses connections
+/// The pool has [`POSTGRES_CONNECTIONS`], opened as requests need them
+/// and closed after [`POSTGRES_IDLE_TIMEOUT`] unused; the first connection
+/// is waited for while the server refuses connections
 /// ([`first_connection`]), so that a node starts on a crowded server once a
 /// slot frees. Nodes starting together make the schema one at a time
-/// (`CREATE TABLE IF NOT EXISTS` is not safe to race), under an advisory lock. SQLite gets one connection: one writer
-/// at a time, as SQLite allows, and an in-memory database lives as long as
-/// its connection; it is in WAL mode, and processes sharing a file wait
-/// for each other (sqlx's busy timeout, 5 s). Either way a failed
-/// connection is found by the statement that uses it (a 503); no round
-/// trip checks each one before use.
-pub(crate) async fn open(
+/// (`CREATE TABLE IF NOT EXISTS` is not safe to race), under an advisory
+/// lock.
+pub(crate) async fn open_postgres<DB: Database>(
+    url: &str,
+    schema: &'static str,
+) -> Result<Pool<DB>, sqlx::Error>
+where
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments: IntoArguments<DB>,
+{
+    let mut conn: DB::Connection = first_connection(url).await?;
+    sqlx::query("SELECT pg_advisory_lock(7274)").execute(&mut conn).await?;
+    let made = sqlx::raw_sql(schema).execute(&mut conn).await;
+    sqlx::query("SELECT pg_advisory_unlock(7274)").execute(&mut conn).await?;
+    made?;
+    sqlx::Connection::close(conn).await?;
+    pool_options().max_connections(POSTGRES_CONNECTIONS).idle_timeout(POSTGRES_IDLE_TIMEOUT).connect_lazy(url)
+}
+
+/// Opens the SQLite file `database` (made if missing; `:memory:` for a
+/// private database in memory) and makes `schema` in it.
+///
+/// The pool has one connection: one writer at a time, as SQLite allows,
+/// and an in-memory database lives as long as its connection. It is in WAL
+/// mode, and processes sharing a file wait for each other (sqlx's busy
+/// timeout, 5 s).
+pub(crate) async fn open_sqlite<DB: Database>(
     database: &str,
-    sqlite_schema: &'static str,
-    postgres_schema: &'static str,
-) -> Result<AnyPool, sqlx::Error> {
-    sqlx::any::install_default_drivers();
-    let options = AnyPoolOptions::new().test_before_acquire(false).acquire_timeout(ACQUIRE_TIMEOUT);
-    if is_postgres_url(database) {
-        let mut conn = first_connection(database).await?;
-        sqlx::query("SELECT pg_advisory_lock(7274)").execute(&mut conn).await?;
-        let made = sqlx::raw_sql(postgres_schema).execute(&mut conn).await;
-        sqlx::query("SELECT pg_advisory_unlock(7274)").execute(&mut conn).await?;
-        made?;
-        sqlx::Connection::close(conn).await?;
-        return options
-            .max_connections(POSTGRES_CONNECTIONS)
-            .idle_timeout(POSTGRES_IDLE_TIMEOUT)
-            .connect_lazy(database);
-    }
+    schema: &'static str,
+) -> Result<Pool<DB>, sqlx::Error>
+where
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments: IntoArguments<DB>,
+{
     let url = if database == ":memory:" {
         "sqlite::memory:".to_owned()
     } else {
         format!("sqlite://{database}?mode=rwc")
     };
-    let pool = options
+    let pool = pool_options()
         .max_connections(1)
         .min_connections(1)
         .idle_timeout(None)
@@ -152,7 +168,7 @@ pub(crate) async fn open(
         })
         .connect(&url)
         .await?;
-    sqlx::raw_sql(sqlite_schema).execute(&pool).await?;
+    sqlx::raw_sql(schema).execute(&pool).await?;
     Ok(pool)
 }
 

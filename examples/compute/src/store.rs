@@ -315,7 +315,12 @@ impl Store {
     /// file, made on first start. A new database gets devstack's m1
     /// flavors.
     pub async fn open(database: &str) -> Result<Store, sqlx::Error> {
-        let pool = crate::database::open(database, SCHEMA, SCHEMA_POSTGRES).await?;
+        sqlx::any::install_default_drivers();
+        let pool = if crate::database::is_postgres_url(database) {
+            crate::database::open_postgres(database, SCHEMA_POSTGRES).await?
+        } else {
+            crate::database::open_sqlite(database, SCHEMA).await?
+        };
         let store = Store { pool, keypair_quota: Some(crate::keypairs::KEYPAIR_QUOTA) };
         store.seed().await?;
         Ok(store)

@@ -422,25 +422,13 @@ async fn read_trees(
     roots: Option<&[i64]>,
     trait_ids: &HashMap<String, i64>,
 ) -> Result<Vec<Node>, StoreError> {
-    // A provider's traits and aggregates come on its own row, joined by
-    // commas (neither a trait nor an aggregate holds one): a read of the
-    // whole cloud is then one row per provider and one per inventory,
-    // instead of one more per trait and per aggregate, each of which costs
-    // the driver more than its two columns. Of the whole cloud they are
-    // aggregated table by table; of some trees, provider by provider.
-    let provider = |r: &Row| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?));
-    let mut providers: Vec<ProviderRow> = match roots {
-        None => tx.query_sql(&Sql::new(PROVIDERS), provider).await?,
-        Some(roots) => {
-            let mut rows = Vec::new();
-            for chunk in chunks(roots) {
-                let mut sql = Sql::new(PROVIDERS_OF_TREES);
-                sql.list(chunk);
-                rows.extend(tx.query_sql(&sql, provider).await?);
-            }
-            rows
-        }
-    };
+    let mut providers: Vec<(i64, String, Option<i64>, i64)> = tree_rows(
+        tx,
+        roots,
+        ("SELECT id, uuid, parent_id, root_id FROM resource_providers", " WHERE root_id IN ", "", ""),
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+    )
+    .await?;
     providers.sort_by_key(|p| p.0);
     let inventories = tree_rows(
         tx,
@@ -479,26 +467,40 @@ async fn read_trees(
     )
     .await?;
 
+    let named = |select| tree_rows(tx, roots, (select, OF_TREES, ")", ""), |r| Ok((r.get(0)?, r.get(1)?)));
+    let traits: Vec<(i64, String)> = named("SELECT provider_id, trait FROM provider_traits").await?;
+    let aggregates: Vec<(i64, String)> =
+        named("SELECT provider_id, aggregate FROM provider_aggregates").await?;
+
     let index: HashMap<i64, usize> = providers.iter().enumerate().map(|(i, p)| (p.0, i)).collect();
     let mut nodes: Vec<Node> = providers
         .into_iter()
         .enumerate()
-        .map(|(i, (_, uuid, parent, root, traits, aggregates))| {
-            let traits: BTreeSet<String> = names(traits);
-            // A provider's traits in the order they were made (Placement's ids).
-            let mut trait_order: Vec<String> = traits.iter().cloned().collect();
-            trait_order.sort_by_cached_key(|name| trait_ids.get(name).copied().unwrap_or(i64::MAX));
-            Node {
-                uuid,
-                parent: parent.and_then(|p| index.get(&p).copied()),
-                root: index.get(&root).copied().unwrap_or(i),
-                inventories: BTreeMap::new(),
-                traits,
-                trait_order,
-                aggregates: names(aggregates),
-            }
+        .map(|(i, (_, uuid, parent, root))| Node {
+            uuid,
+            parent: parent.and_then(|p| index.get(&p).copied()),
+            root: index.get(&root).copied().unwrap_or(i),
+            inventories: BTreeMap::new(),
+            traits: BTreeSet::new(),
+            trait_order: Vec::new(),
+            aggregates: BTreeSet::new(),
         })
         .collect();
+    for (id, name) in traits {
+        if let Some(&i) = index.get(&id) {
+            nodes[i].traits.insert(name);
+        }
+    }
+    for node in &mut nodes {
+        // A provider's traits in the order they were made (Placement's ids).
+        node.trait_order = node.traits.iter().cloned().collect();
+        node.trait_order.sort_by_cached_key(|name| trait_ids.get(name).copied().unwrap_or(i64::MAX));
+    }
+    for (id, name) in aggregates {
+        if let Some(&i) = index.get(&id) {
+            nodes[i].aggregates.insert(name);
+        }
+    }
     for (id, class, inv) in inventories {
         if let Some(&i) = index.get(&id) {
             nodes[i].inventories.insert(class, inv);
@@ -510,29 +512,6 @@ async fn read_trees(
         }
     }
     Ok(nodes)
-}
-
-/// A provider's row: id, uuid, parent, root, and its traits and its
-/// aggregates, each joined by commas (`NULL` for none).
-type ProviderRow = (i64, String, Option<i64>, i64, Option<String>, Option<String>);
-
-/// Every provider's row.
-const PROVIDERS: &str = "SELECT p.id, p.uuid, p.parent_id, p.root_id, t.names, g.names \
-     FROM resource_providers p \
-     LEFT JOIN (SELECT provider_id, string_agg(trait, ',') AS names FROM provider_traits \
-     GROUP BY provider_id) t ON t.provider_id = p.id \
-     LEFT JOIN (SELECT provider_id, string_agg(aggregate, ',') AS names FROM provider_aggregates \
-     GROUP BY provider_id) g ON g.provider_id = p.id";
-
-/// The rows of the providers of some trees, the list of roots to follow.
-const PROVIDERS_OF_TREES: &str = "SELECT p.id, p.uuid, p.parent_id, p.root_id, \
-     (SELECT string_agg(trait, ',') FROM provider_traits t WHERE t.provider_id = p.id), \
-     (SELECT string_agg(aggregate, ',') FROM provider_aggregates g WHERE g.provider_id = p.id) \
-     FROM resource_providers p WHERE p.root_id IN ";
-
-/// The names of a comma-joined list.
-fn names<C: FromIterator<String> + Default>(list: Option<String>) -> C {
-    list.map(|list| list.split(',').map(str::to_owned).collect()).unwrap_or_default()
 }
 
 #[cfg(test)]

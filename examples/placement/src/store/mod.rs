@@ -182,7 +182,6 @@ const SEED_DEADLINE: Duration = Duration::from_secs(60);
 /// (`database::open`), and the server orders concurrent writers.
 pub struct Store {
     pool: Pool,
-    postgres: bool,
     deadline: Duration,
 }
 
@@ -201,9 +200,8 @@ impl Store {
     }
 
     async fn open(database: &str) -> Result<Store, sqlx::Error> {
-        let pool = crate::database::open(database, SCHEMA, SCHEMA_POSTGRES).await?;
-        let postgres = crate::database::is_postgres_url(database);
-        let store = Store { pool, postgres, deadline: crate::deadline::DEFAULT };
+        let pool = Pool::open(database, SCHEMA, SCHEMA_POSTGRES).await?;
+        let store = Store { pool, deadline: crate::deadline::DEFAULT };
         store.seed().await.map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
         Ok(store)
     }
@@ -301,7 +299,7 @@ impl Store {
         deadline: std::time::Instant,
         f: impl AsyncFnOnce(&Tx) -> Result<T, E>,
     ) -> Result<T, E> {
-        let tx = Tx::begin(&self.pool, self.postgres, access, deadline).await?;
+        let tx = Tx::begin(&self.pool, access, deadline).await?;
         let value = tokio::time::timeout_at(deadline.into(), f(&tx))
             .await
             .map_err(|_| StoreError::DeadlinePassed)??;

@@ -8,7 +8,7 @@ use crate::db::{StoreError, Tx, params};
 /// Every trait's name, by name, and whether a provider has it.
 pub async fn all(tx: &Tx) -> Result<Vec<(String, bool)>, StoreError> {
     tx.query_map(
-        "SELECT name, CASE WHEN name IN (SELECT trait FROM provider_traits) THEN 1 ELSE 0 END \
+        "SELECT name, CAST(CASE WHEN name IN (SELECT trait FROM provider_traits) THEN 1 ELSE 0 END AS BIGINT) \
          FROM traits ORDER BY name",
         params![],
         |r| Ok((r.get(0)?, r.get::<i64>(1)? == 1)),
