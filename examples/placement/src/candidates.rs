@@ -489,26 +489,29 @@ struct World {
 
 /// One request group's providers of one class and amount in an allocation.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-struct Arr {
+struct Arr<'g> {
     provider: usize,
-    class: String,
+    class: &'g str,
     amount: i64,
 }
 
 /// An allocation request: what it takes from which providers, the tree it
 /// is anchored to, and which providers satisfied which group.
 #[derive(Clone, Debug)]
-struct AReq {
+struct AReq<'g> {
     anchor: usize,
     use_same_provider: bool,
-    resources: Vec<Arr>,
-    mappings: BTreeMap<String, BTreeSet<usize>>,
+    resources: Vec<Arr<'g>>,
+    mappings: BTreeMap<&'g str, BTreeSet<usize>>,
 }
 
-impl AReq {
+impl<'g> AReq<'g> {
     /// Placement's equality: the same resources (as a set) and mappings.
-    fn key(&self) -> (BTreeSet<Arr>, BTreeMap<String, BTreeSet<usize>>) {
-        (self.resources.iter().cloned().collect(), self.mappings.clone())
+    fn key(&self) -> (Vec<Arr<'g>>, BTreeMap<&'g str, BTreeSet<usize>>) {
+        let mut resources = self.resources.clone();
+        resources.sort_unstable();
+        resources.dedup();
+        (resources, self.mappings.clone())
     }
 }
 
@@ -582,7 +585,7 @@ struct GroupCtx<'a> {
     group: &'a Group,
     rps_in_aggs: BTreeSet<usize>,
     tree_root: Option<usize>,
-    with_resource: BTreeMap<String, BTreeSet<usize>>,
+    with_resource: BTreeMap<&'a str, BTreeSet<usize>>,
 }
 
 /// Group `index`'s search state.
@@ -619,7 +622,7 @@ fn group_ctx<'a>(world: &World, index: usize, group: &'a Group) -> Result<GroupC
         if providers.is_empty() {
             return Err(SearchError::Empty);
         }
-        with_resource.insert(class.clone(), providers);
+        with_resource.insert(class.as_str(), providers);
     }
     Ok(GroupCtx { group, rps_in_aggs, tree_root, with_resource })
 }
@@ -671,7 +674,7 @@ fn providers_matching(world: &World, g: &GroupCtx<'_>) -> Vec<(usize, usize)> {
     }
     let mut first = true;
     for (class, _) in &group.resources {
-        let ids = &g.with_resource[class];
+        let ids = &g.with_resource[class.as_str()];
         if first {
             first = false;
             if !filtered.is_empty() {
@@ -696,25 +699,26 @@ fn providers_matching(world: &World, g: &GroupCtx<'_>) -> Vec<(usize, usize)> {
 }
 
 /// Placement's `RPCandidateList`: (provider, anchor root, class) triples.
-type RpCandidates = BTreeSet<(usize, usize, String)>;
+type RpCandidates<'g> = BTreeSet<(usize, usize, &'g str)>;
 
-fn trees(c: &RpCandidates) -> BTreeSet<usize> {
+fn trees(c: &RpCandidates<'_>) -> BTreeSet<usize> {
     c.iter().map(|t| t.1).collect()
 }
 
 /// Placement's `get_trees_matching_all`: the providers of trees (and
 /// sharing providers) that can together satisfy the group.
-fn trees_matching_all(world: &World, g: &GroupCtx<'_>, wide: &mut WideCtx) -> RpCandidates {
+fn trees_matching_all<'g>(world: &World, g: &GroupCtx<'g>, wide: &mut WideCtx) -> RpCandidates<'g> {
     let group = g.group;
     let bad_aggs = if group.forbidden_aggs.is_empty() {
         BTreeSet::new()
     } else {
         in_aggregates(world, &[group.forbidden_aggs.iter().cloned().collect()])
     };
-    let mut all: RpCandidates = BTreeSet::new();
+    let mut all: RpCandidates<'_> = BTreeSet::new();
     for (class, _) in &group.resources {
-        let with = &g.with_resource[class];
-        let mut rc: RpCandidates = with.iter().map(|&i| (i, world.nodes[i].root, class.clone())).collect();
+        let with = &g.with_resource[class.as_str()];
+        let mut rc: RpCandidates<'_> =
+            with.iter().map(|&i| (i, world.nodes[i].root, class.as_str())).collect();
         if rc.is_empty() {
             return BTreeSet::new();
         }
@@ -727,7 +731,7 @@ fn trees_matching_all(world: &World, g: &GroupCtx<'_>, wide: &mut WideCtx) -> Rp
         if !sharing.is_empty() && g.tree_root.is_none() {
             for &sp in &sharing {
                 for anchor in anchors_for(world, sp) {
-                    rc.insert((sp, anchor, class.clone()));
+                    rc.insert((sp, anchor, class.as_str()));
                 }
             }
         }
@@ -801,31 +805,31 @@ fn amount_of(group: &Group, class: &str) -> i64 {
     group.resources.iter().find(|(c, _)| c == class).map_or(0, |(_, a)| *a)
 }
 
-fn multiple_providers(
+fn multiple_providers<'g>(
     world: &World,
-    g: &GroupCtx<'_>,
+    g: &GroupCtx<'g>,
     wide: &mut WideCtx,
-    cands: &RpCandidates,
-) -> Vec<AReq> {
+    cands: &RpCandidates<'g>,
+) -> Vec<AReq<'g>> {
     if cands.is_empty() {
         return Vec::new();
     }
     let mut roots: BTreeSet<usize> = cands.iter().map(|t| t.0).collect();
     roots.extend(trees(cands));
     summarize(world, wide, &roots);
-    let mut tree_dict: BTreeMap<usize, BTreeMap<i64, Vec<Arr>>> = BTreeMap::new();
+    let mut tree_dict: BTreeMap<usize, BTreeMap<i64, Vec<Arr<'g>>>> = BTreeMap::new();
     for (rp, root, class) in cands {
-        let rc_id = world.class_ids.get(class).copied().unwrap_or(i64::MAX);
+        let rc_id = world.class_ids.get(*class).copied().unwrap_or(i64::MAX);
         tree_dict.entry(*root).or_default().entry(rc_id).or_default().push(Arr {
             provider: *rp,
-            class: class.clone(),
+            class,
             amount: amount_of(g.group, class),
         });
     }
-    let mut out: Vec<AReq> = Vec::new();
+    let mut out: Vec<AReq<'_>> = Vec::new();
     let mut seen = BTreeSet::new();
     for (root, by_class) in tree_dict {
-        let lists: Vec<Vec<Arr>> = by_class.into_values().collect();
+        let lists: Vec<Vec<Arr<'_>>> = by_class.into_values().collect();
         for combination in product(&lists) {
             // Placement's `_check_traits_for_alloc_request`.
             let mut traits: BTreeSet<&String> = BTreeSet::new();
@@ -840,9 +844,9 @@ fn multiple_providers(
             if forbidden || !g.group.required.iter().all(|any| any.iter().any(|t| traits.contains(t))) {
                 continue;
             }
-            let mut mappings: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+            let mut mappings: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
             mappings
-                .entry(g.group.suffix.clone())
+                .entry(g.group.suffix.as_str())
                 .or_default()
                 .extend(combination.iter().map(|a| a.provider));
             let areq = AReq { anchor: root, use_same_provider: false, resources: combination, mappings };
@@ -854,12 +858,12 @@ fn multiple_providers(
     out
 }
 
-fn single_provider(
+fn single_provider<'g>(
     world: &World,
-    g: &GroupCtx<'_>,
+    g: &GroupCtx<'g>,
     wide: &mut WideCtx,
     tuples: &[(usize, usize)],
-) -> Vec<AReq> {
+) -> Vec<AReq<'g>> {
     if tuples.is_empty() {
         return Vec::new();
     }
@@ -867,16 +871,16 @@ fn single_provider(
     summarize(world, wide, &roots);
     let mut out = Vec::new();
     for &(rp, root) in tuples {
-        let resources: Vec<Arr> = g
+        let resources: Vec<Arr<'_>> = g
             .group
             .resources
             .iter()
-            .map(|(class, amount)| Arr { provider: rp, class: class.clone(), amount: *amount })
+            .map(|(class, amount)| Arr { provider: rp, class, amount: *amount })
             .collect();
         let mut mappings = BTreeMap::new();
-        mappings.insert(g.group.suffix.clone(), BTreeSet::from([rp]));
+        mappings.insert(g.group.suffix.as_str(), BTreeSet::from([rp]));
         let areq = AReq { anchor: world.nodes[rp].root, use_same_provider: false, resources, mappings };
-        let shared: Vec<AReq> = if world.nodes[rp].traits.contains(SHARES) {
+        let shared: Vec<AReq<'_>> = if world.nodes[rp].traits.contains(SHARES) {
             anchors_for(world, rp)
                 .into_iter()
                 .filter(|&anchor| anchor != root && wide.in_filtered_anchors(anchor))
@@ -938,16 +942,16 @@ fn same_subtree(world: &World, providers: &BTreeSet<usize>) -> bool {
 }
 
 /// Allocation requests by group suffix, in the order of the groups.
-type BySuffix<'a> = Vec<(&'a str, Vec<&'a AReq>)>;
+type BySuffix<'a, 'g> = Vec<(&'a str, Vec<&'a AReq<'g>>)>;
 
 /// The whole search: allocation requests and the providers to summarize
 /// (in the order of their summaries).
-fn search(
+fn search<'g>(
     world: &World,
-    groups: &[Group],
+    groups: &'g [Group],
     wide_params: &Wide,
     nested_aware: bool,
-) -> Result<(Vec<AReq>, Vec<usize>), ApiError> {
+) -> Result<(Vec<AReq<'g>>, Vec<usize>), ApiError> {
     let has_trees = world.has_trees;
     let sharing: BTreeSet<usize> =
         (0..world.nodes.len()).filter(|&i| world.nodes[i].traits.contains(SHARES)).collect();
@@ -973,7 +977,7 @@ fn search(
         }
         wide.anchor_roots = Some(roots);
     }
-    let mut candidates: Vec<(String, Vec<AReq>)> = Vec::new();
+    let mut candidates: Vec<(&str, Vec<AReq<'_>>)> = Vec::new();
     for (index, group) in groups.iter().enumerate() {
         let g = match group_ctx(world, index, group) {
             Ok(g) => g,
@@ -1005,10 +1009,10 @@ fn search(
         for areq in &mut areqs {
             areq.use_same_provider = group.use_same_provider;
         }
-        candidates.push((group.suffix.clone(), areqs));
+        candidates.push((group.suffix.as_str(), areqs));
     }
     // Placement's `_merge_candidates`.
-    let mut by_anchor: Vec<(usize, BySuffix<'_>)> = Vec::new();
+    let mut by_anchor: Vec<(usize, BySuffix<'_, '_>)> = Vec::new();
     let mut anchor_index: HashMap<usize, usize> = HashMap::new();
     for (suffix, areqs) in &candidates {
         for areq in areqs {
@@ -1024,7 +1028,7 @@ fn search(
         }
     }
     let num_granular = candidates.iter().filter(|(s, _)| !s.is_empty()).count();
-    let mut out: Vec<AReq> = Vec::new();
+    let mut out: Vec<AReq<'_>> = Vec::new();
     let mut seen = BTreeSet::new();
     for (_, lists) in &by_anchor {
         if lists.len() != candidates.len() {
@@ -1048,7 +1052,7 @@ fn search(
             }
         }
         // Lists in the order of the groups.
-        let ordered: Vec<Vec<&AReq>> = candidates
+        let ordered: Vec<Vec<&AReq<'_>>> = candidates
             .iter()
             .map(|(s, _)| lists.iter().find(|(x, _)| x == s).map(|(_, l)| l.clone()).unwrap_or_default())
             .collect();
@@ -1068,7 +1072,7 @@ fn search(
             let subtree_ok = wide_params.same_subtrees.iter().all(|suffixes| {
                 let providers: BTreeSet<usize> = combination
                     .iter()
-                    .flat_map(|a| suffixes.iter().filter_map(|s| a.mappings.get(s)).flatten())
+                    .flat_map(|a| suffixes.iter().filter_map(|s| a.mappings.get(s.as_str())).flatten())
                     .copied()
                     .collect();
                 same_subtree(world, &providers)
@@ -1077,8 +1081,8 @@ fn search(
                 continue;
             }
             // Consolidate.
-            let mut resources: Vec<Arr> = Vec::new();
-            let mut mappings: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+            let mut resources: Vec<Arr<'_>> = Vec::new();
+            let mut mappings: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
             for areq in &combination {
                 for arr in &areq.resources {
                     match resources.iter_mut().find(|r| r.provider == arr.provider && r.class == arr.class) {
@@ -1087,13 +1091,13 @@ fn search(
                     }
                 }
                 for (s, p) in &areq.mappings {
-                    mappings.entry(s.clone()).or_default().extend(p.iter().copied());
+                    mappings.entry(*s).or_default().extend(p.iter().copied());
                 }
             }
             let exceeds = resources.iter().any(|arr| {
                 world.nodes[arr.provider]
                     .inventories
-                    .get(&arr.class)
+                    .get(arr.class)
                     .is_none_or(|inv| inv.used + arr.amount > inv.capacity() || arr.amount > inv.max_unit)
             });
             if exceeds {
@@ -1137,7 +1141,7 @@ fn search(
 /// candidates are half a megabyte of JSON, not worth a tree of values first.
 struct Answer<'a> {
     world: &'a World,
-    requests: &'a [AReq],
+    requests: &'a [AReq<'a>],
     summaries: &'a [usize],
     /// The classes the request names (the summaries' before 1.27).
     requested: BTreeSet<&'a str>,
@@ -1163,7 +1167,7 @@ impl Serialize for Answer<'_> {
 /// a list before) and its `mappings` (from 1.34).
 struct CandidateView<'a> {
     world: &'a World,
-    request: &'a AReq,
+    request: &'a AReq<'a>,
     features: Features,
 }
 
@@ -1174,8 +1178,8 @@ impl Serialize for CandidateView<'_> {
         let mut by_provider: Vec<(usize, Vec<(&str, i64)>)> = Vec::new();
         for arr in &self.request.resources {
             match by_provider.iter_mut().find(|(p, _)| *p == arr.provider) {
-                Some((_, resources)) => resources.push((&arr.class, arr.amount)),
-                None => by_provider.push((arr.provider, vec![(&arr.class, arr.amount)])),
+                Some((_, resources)) => resources.push((arr.class, arr.amount)),
+                None => by_provider.push((arr.provider, vec![(arr.class, arr.amount)])),
             }
         }
         let uuid = |p: usize| self.world.nodes[p].uuid.as_str();
@@ -1193,9 +1197,7 @@ impl Serialize for CandidateView<'_> {
                     .request
                     .mappings
                     .iter()
-                    .map(|(suffix, providers)| {
-                        (suffix.as_str(), providers.iter().map(|&p| uuid(p)).collect())
-                    })
+                    .map(|(suffix, providers)| (*suffix, providers.iter().map(|&p| uuid(p)).collect()))
                     .collect();
                 view.serialize_entry("mappings", &mappings)?;
             }

@@ -231,9 +231,9 @@ fn answer(world: &World, groups: &[Group], wide: &Wide, nested: bool) -> String 
     let mut out = String::new();
     for a in &requests {
         let resources: Vec<(&str, &str, i64)> =
-            a.resources.iter().map(|r| (uuid(r.provider), r.class.as_str(), r.amount)).collect();
+            a.resources.iter().map(|r| (uuid(r.provider), r.class, r.amount)).collect();
         let mappings: Vec<(&str, Vec<&str>)> =
-            a.mappings.iter().map(|(s, p)| (s.as_str(), p.iter().map(|&p| uuid(p)).collect())).collect();
+            a.mappings.iter().map(|(s, p)| (*s, p.iter().map(|&p| uuid(p)).collect())).collect();
         writeln!(out, "{} {resources:?} {mappings:?}", uuid(a.anchor)).expect("a string");
     }
     for &i in &summaries {
