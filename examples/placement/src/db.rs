@@ -117,6 +117,7 @@ macro_rules! on_row {
 /// A row of PostgreSQL's `COPY ... TO STDOUT` text format: one line, its
 /// fields separated by tabs, `\N` for `NULL`, backslash escapes in text.
 /// The server sends each row in one message.
+#[derive(Default)]
 struct CopiedRow {
     line: bytes::Bytes,
     /// Where each field is in `line`.
@@ -124,16 +125,20 @@ struct CopiedRow {
 }
 
 impl CopiedRow {
-    fn new(line: bytes::Bytes) -> CopiedRow {
+    /// Holds `line` instead of the line before (one row read after the
+    /// other, its fields' places kept in the same vector).
+    fn read(&mut self, line: bytes::Bytes) {
         let end = line.len() - usize::from(line.last() == Some(&b'\n'));
-        let mut fields = Vec::new();
+        self.fields.clear();
         let mut start = 0;
-        for at in (0..end).filter(|&at| line[at] == b'\t') {
-            fields.push(start..at);
-            start = at + 1;
+        for (at, &byte) in line[..end].iter().enumerate() {
+            if byte == b'\t' {
+                self.fields.push(start..at);
+                start = at + 1;
+            }
         }
-        fields.push(start..end);
-        CopiedRow { line, fields }
+        self.fields.push(start..end);
+        self.line = line;
     }
 
     /// Field `i` as written (`None` for `NULL`); `Err` when there is none.
@@ -270,6 +275,7 @@ const COMMIT_GRACE: Duration = Duration::from_secs(1);
 /// share it as `&Tx` while each awaits its statement.
 pub struct Tx {
     conn: Mutex<Conn>,
+    access: Access,
 }
 
 /// A transaction's connection, of either database.
@@ -402,22 +408,23 @@ impl Tx {
                 StoreError::NoConnection("no database connection before the request's deadline".into())
             })?
             .map_err(db_error)?;
-        Ok(Tx { conn: Mutex::new(conn) })
+        Ok(Tx { conn: Mutex::new(conn), access })
     }
 
     /// Commits, if the deadline has not passed: once it has, the
     /// transaction is rolled back (503, not carried out). On PostgreSQL the
-    /// idle limit is first set to what is left, so that a process frozen
-    /// from here on cannot commit after the deadline: the server ends its
-    /// session first. A connection lost during `COMMIT` leaves the outcome
-    /// unknown ([`StoreError::OutcomeUnknown`]).
+    /// idle limit of a write is first set to what is left, so that a
+    /// process frozen from here on cannot commit after the deadline: the
+    /// server ends its session first (a read changes nothing whenever it
+    /// ends, and saves the round trip). A connection lost during `COMMIT`
+    /// leaves the outcome unknown ([`StoreError::OutcomeUnknown`]).
     pub async fn commit(self, deadline: Instant) -> Result<(), StoreError> {
         let mut conn = self.conn.into_inner();
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Err(StoreError::DeadlinePassed);
         }
-        if let Conn::Postgres(conn) = &mut conn {
+        if let (Conn::Postgres(conn), Access::Write) = (&mut conn, self.access) {
             let ms = left.as_millis().max(1).to_string();
             sqlx::query("SELECT set_config('idle_in_transaction_session_timeout', $1, true)")
                 .bind(ms)
@@ -496,8 +503,12 @@ impl Tx {
             Conn::Postgres(c) if params.is_empty() => {
                 let copy = format!("COPY ({}) TO STDOUT", sql.into_sql_str().as_str());
                 let mut lines = c.copy_out_raw(&copy).await.map_err(db_error)?;
+                let mut row = Row(RowOf::Copied(CopiedRow::default()));
                 while let Some(line) = lines.try_next().await.map_err(db_error)? {
-                    out.push(f(&Row(RowOf::Copied(CopiedRow::new(line))))?);
+                    if let RowOf::Copied(copied) = &mut row.0 {
+                        copied.read(line);
+                    }
+                    out.push(f(&row)?);
                 }
             }
             conn => on_conn!(conn, c, row => {
@@ -603,7 +614,8 @@ mod tests {
 
     #[test]
     fn a_copied_line_reads_as_its_fields() {
-        let row = CopiedRow::new(bytes::Bytes::from_static(b"7\ttab\\there\\nnew\\\\\t\\N\t\t1.5\n"));
+        let mut row = CopiedRow::default();
+        row.read(bytes::Bytes::from_static(b"7\ttab\\there\\nnew\\\\\t\\N\t\t1.5\n"));
         assert_eq!(row.fields.len(), 5);
         assert_eq!(row.field(0), Ok(Some("7")));
         assert_eq!(row.text(1).as_deref(), Some("tab\there\nnew\\"));
@@ -611,6 +623,8 @@ mod tests {
         assert_eq!(row.text(3).as_deref(), Some(""), "an empty text is no NULL");
         assert_eq!(row.field(4), Ok(Some("1.5")));
         assert_eq!(row.field(5), Err(()), "no sixth field");
+        row.read(bytes::Bytes::from_static(b"8\n"));
+        assert_eq!((row.field(0), row.field(1)), (Ok(Some("8")), Err(())), "the next line, alone");
     }
 
     /// The values a `COPY` line gives are those of the typed rows of the

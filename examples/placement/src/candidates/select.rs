@@ -472,14 +472,16 @@ async fn read_trees(
     let aggregates: Vec<(i64, String)> =
         named("SELECT provider_id, aggregate FROM provider_aggregates").await?;
 
-    let index: HashMap<i64, usize> = providers.iter().enumerate().map(|(i, p)| (p.0, i)).collect();
+    // A provider's place among them, by id (they are in id order).
+    let ids: Vec<i64> = providers.iter().map(|p| p.0).collect();
+    let index = |id: i64| ids.binary_search(&id).ok();
     let mut nodes: Vec<Node> = providers
         .into_iter()
         .enumerate()
         .map(|(i, (_, uuid, parent, root))| Node {
             uuid,
-            parent: parent.and_then(|p| index.get(&p).copied()),
-            root: index.get(&root).copied().unwrap_or(i),
+            parent: parent.and_then(index),
+            root: index(root).unwrap_or(i),
             inventories: BTreeMap::new(),
             traits: BTreeSet::new(),
             trait_order: Vec::new(),
@@ -487,7 +489,7 @@ async fn read_trees(
         })
         .collect();
     for (id, name) in traits {
-        if let Some(&i) = index.get(&id) {
+        if let Some(i) = index(id) {
             nodes[i].traits.insert(name);
         }
     }
@@ -497,17 +499,17 @@ async fn read_trees(
         node.trait_order.sort_by_cached_key(|name| trait_ids.get(name).copied().unwrap_or(i64::MAX));
     }
     for (id, name) in aggregates {
-        if let Some(&i) = index.get(&id) {
+        if let Some(i) = index(id) {
             nodes[i].aggregates.insert(name);
         }
     }
     for (id, class, inv) in inventories {
-        if let Some(&i) = index.get(&id) {
+        if let Some(i) = index(id) {
             nodes[i].inventories.insert(class, inv);
         }
     }
     for (id, class, amount) in used {
-        if let Some(inv) = index.get(&id).and_then(|&i| nodes[i].inventories.get_mut(&class)) {
+        if let Some(inv) = index(id).and_then(|i| nodes[i].inventories.get_mut(&class)) {
             inv.used = amount;
         }
     }
