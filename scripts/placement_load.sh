@@ -8,7 +8,9 @@
 # 1. the request mix below with wrk: requests per second, p50 and p99;
 # 2. Placement's own perfload job (PyPI `placeload`): the time to load
 #    1,000 providers (each with inventory, the aggregate and traits), then
-#    the best of five times of the job's allocation-candidates query and
+#    on the database vacuumed and analysed (as in a cloud's steady
+#    state), the best of ten times (after one untimed try) of the job's
+#    allocation-candidates query and
 #    of two queries that select 10 providers: one whose `member_of` names
 #    an aggregate of 10 providers of this script's own, one whose `in_tree`
 #    names a tree of 10 (made for the query, then deleted, so that the
@@ -20,7 +22,7 @@
 #    $NESTED trees of its gabbit's topology (gate/gabbits/nested-perfload.yaml:
 #    a compute node, two NUMA nodes, four devices; 7 providers a tree),
 #    loaded by this script's own client with 8 connections (not 1,000 runs
-#    of gabbi-run), then the best of five times of the job's query.
+#    of gabbi-run), then the best of ten times of the job's query.
 #
 #   scripts/placement_load.sh            # 20 s per server, 8 connections
 #   DURATION=60s CONNECTIONS=16 LARGE=0 NESTED=0 scripts/placement_load.sh
@@ -227,10 +229,14 @@ AGG10=5e1ec7ed-0000-4000-8000-00000000a010
 TREE10=5e1ec7ed-0000-4000-8000-000000000000
 MEMBER_QUERY="resources=VCPU:1&member_of=$AGG10"
 TREE_QUERY="resources=VCPU:1&in_tree=$TREE10"
-# The best of five times of query $2 on $1, and how many candidates it gave.
+# The best of ten times of query $2 on $1, and how many candidates it gave:
+# one untimed try first, so that neither server is timed on caches the load
+# left cold (the same for both).
 query_time() {
   local times=() t
-  for _ in 1 2 3 4 5; do
+  curl -fs -o /dev/null -H 'OpenStack-API-Version: placement latest' -H 'X-Auth-Token: admin' \
+    "$1/allocation_candidates?$2"
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
     t=$(curl -fs -o "$WORK/run/candidates.json" -w '%{time_total}' -H 'OpenStack-API-Version: placement latest' \
       -H 'X-Auth-Token: admin' "$1/allocation_candidates?$2")
     times+=("$t")
@@ -287,11 +293,19 @@ del_tree10() {
   curl -fs "${H[@]}" -X DELETE "$1/resource_providers/$TREE10" >/dev/null
 }
 declare -A RESULT
+# Database $1 vacuumed and analysed after a load, as a cloud's database is
+# in its steady state: no query of either server is timed while autovacuum
+# works through the rows just loaded, nor planned on statistics of an
+# empty table.
+settle() {
+  psql -q "postgres://$PG/$1" -c "VACUUM ANALYZE"
+}
 # Adds $3 providers with placeload on server $1 (at $2) to reach $4, then
 # times the three queries there: one line of the table.
 measure() {
   local which=$1 base=$2 add=$3 size=$4 load q qn m mn t tn
   load=$(seconds placeload "$base" "$add")
+  settle "${which}_perf"
   read -r q qn <<<"$(query_time "$base" "$QUERY")"
   read -r m mn <<<"$(query_time "$base" "$MEMBER_QUERY")"
   add_tree10 "$base"
@@ -390,6 +404,7 @@ if [ "$NESTED" -gt 0 ]; then
   for which in "${servers[@]}"; do
     base="http://127.0.0.1:$(port_of $which)"
     load=$(seconds "$venv/bin/python" "$WORK/run/nested.py" "$base" "$NESTED")
+    settle "${which}_nested"
     read -r q qn <<<"$(query_time "$base" "$NESTED_QUERY")"
     RESULT[$which,nested]=$q
     printf '%-30s %9s %9s %18s\n' "$(name_of $which)" "$NESTED" "$load" "$q ($qn)"
