@@ -98,82 +98,16 @@ pub struct Row(RowOf);
 enum RowOf {
     Postgres(PgRow),
     Sqlite(SqliteRow),
-    /// A line of PostgreSQL's `COPY` ([`Tx::query_map`] says when).
-    Copied(CopiedRow),
 }
 
-/// `$typed` with `$r` the row of whichever driver `$row` holds, or
-/// `$text` with `$t` its [`CopiedRow`].
+/// `$body` with `$r` the row of whichever driver `$row` holds.
 macro_rules! on_row {
-    ($row:expr, $r:ident => $typed:expr, $t:ident => $text:expr) => {
+    ($row:expr, $r:ident => $body:expr) => {
         match &$row.0 {
-            RowOf::Postgres($r) => $typed,
-            RowOf::Sqlite($r) => $typed,
-            RowOf::Copied($t) => $text,
+            RowOf::Postgres($r) => $body,
+            RowOf::Sqlite($r) => $body,
         }
     };
-}
-
-/// A row of PostgreSQL's `COPY ... TO STDOUT` text format: one line, its
-/// fields separated by tabs, `\N` for `NULL`, backslash escapes in text.
-/// The server sends each row in one message.
-#[derive(Default)]
-struct CopiedRow {
-    line: bytes::Bytes,
-    /// Where each field is in `line`.
-    fields: Vec<std::ops::Range<usize>>,
-}
-
-impl CopiedRow {
-    /// Holds `line` instead of the line before (one row read after the
-    /// other, its fields' places kept in the same vector).
-    fn read(&mut self, line: bytes::Bytes) {
-        let end = line.len() - usize::from(line.last() == Some(&b'\n'));
-        self.fields.clear();
-        let mut start = 0;
-        for (at, &byte) in line[..end].iter().enumerate() {
-            if byte == b'\t' {
-                self.fields.push(start..at);
-                start = at + 1;
-            }
-        }
-        self.fields.push(start..end);
-        self.line = line;
-    }
-
-    /// Field `i` as written (`None` for `NULL`); `Err` when there is none.
-    fn field(&self, i: usize) -> Result<Option<&str>, ()> {
-        let bytes = &self.line[self.fields.get(i).ok_or(())?.clone()];
-        if bytes == b"\\N" {
-            return Ok(None);
-        }
-        std::str::from_utf8(bytes).map(Some).map_err(drop)
-    }
-
-    /// Field `i` as text, its escapes undone.
-    fn text(&self, i: usize) -> Option<String> {
-        let field = self.field(i).ok()??;
-        if !field.contains('\\') {
-            return Some(field.to_owned());
-        }
-        let mut text = String::with_capacity(field.len());
-        let mut chars = field.chars();
-        while let Some(c) = chars.next() {
-            text.push(match (c, c == '\\') {
-                (_, false) => c,
-                (_, true) => match chars.next()? {
-                    'b' => '\u{8}',
-                    'f' => '\u{c}',
-                    'n' => '\n',
-                    'r' => '\r',
-                    't' => '\t',
-                    'v' => '\u{b}',
-                    other => other,
-                },
-            });
-        }
-        Some(text)
-    }
 }
 
 /// A column read back as a Rust type.
@@ -183,35 +117,26 @@ pub trait Column: Sized {
 }
 impl Column for i64 {
     fn read(row: &Row, i: usize) -> Option<i64> {
-        on_row!(row, r => r.try_get(i).ok(), t => t.field(i).ok()??.parse().ok())
+        on_row!(row, r => r.try_get(i).ok())
     }
 }
 impl Column for f64 {
     /// SQLite gives an integer for a float expression with a whole value.
     fn read(row: &Row, i: usize) -> Option<f64> {
-        on_row!(
-            row,
-            r => r.try_get(i).ok().or_else(|| r.try_get::<i64, _>(i).ok().map(|v| v as f64)),
-            t => t.field(i).ok()??.parse().ok()
-        )
+        on_row!(row, r => r.try_get(i).ok().or_else(|| r.try_get::<i64, _>(i).ok().map(|v| v as f64)))
     }
 }
 impl Column for String {
     fn read(row: &Row, i: usize) -> Option<String> {
-        on_row!(row, r => r.try_get(i).ok(), t => t.text(i))
+        on_row!(row, r => r.try_get(i).ok())
     }
 }
 impl<T: Column> Column for Option<T> {
     fn read(row: &Row, i: usize) -> Option<Option<T>> {
-        let null = on_row!(
-            row,
-            r => r.try_get_raw(i).map(|value| sqlx::ValueRef::is_null(&value)).map_err(drop),
-            t => t.field(i).map(|field| field.is_none())
-        );
-        match null {
+        match on_row!(row, r => r.try_get_raw(i).map(|value| sqlx::ValueRef::is_null(&value))) {
             Ok(true) => Some(None),
             Ok(false) => T::read(row, i).map(Some),
-            Err(()) => None,
+            Err(_) => None,
         }
     }
 }
@@ -222,7 +147,7 @@ impl Row {
         T::read(self, i).ok_or_else(|| {
             StoreError::Unavailable(format!(
                 "column {i} of {} is not a {}",
-                on_row!(self, r => r.len(), t => t.fields.len()),
+                on_row!(self, r => r.len()),
                 std::any::type_name::<T>()
             ))
         })
@@ -473,13 +398,6 @@ impl Tx {
     }
 
     /// The rows of a query, each read by `f`.
-    ///
-    /// On PostgreSQL a query without parameters (a whole table, as the
-    /// candidates search reads a cloud it mostly reaches) is run as `COPY
-    /// (query) TO STDOUT`: its rows come as lines of text (`CopiedRow`),
-    /// which cost the process less than typed rows (no per-column type
-    /// checks, no row allocated per line), and its columns read as
-    /// they would from a typed row.
     pub async fn query_map<T>(
         &self,
         sql: &'static str,
@@ -490,8 +408,7 @@ impl Tx {
     }
 
     /// The rows of `sql`, each read by `f` as it arrives and dropped: a
-    /// read of a whole table never holds all of its rows at once
-    /// ([`Tx::query_map`] says when they come from `COPY`).
+    /// read of a whole table never holds all of its rows at once.
     async fn read_rows<T>(
         &self,
         sql: impl sqlx::SqlSafeStr,
@@ -500,25 +417,12 @@ impl Tx {
     ) -> Result<Vec<T>, StoreError> {
         let mut conn = self.conn.lock().await;
         let mut out = Vec::new();
-        match &mut *conn {
-            Conn::Postgres(c) if params.is_empty() => {
-                let copy = format!("COPY ({}) TO STDOUT", sql.into_sql_str().as_str());
-                let mut lines = c.copy_out_raw(&copy).await.map_err(db_error)?;
-                let mut row = Row(RowOf::Copied(CopiedRow::default()));
-                while let Some(line) = lines.try_next().await.map_err(db_error)? {
-                    if let RowOf::Copied(copied) = &mut row.0 {
-                        copied.read(line);
-                    }
-                    out.push(f(&row)?);
-                }
+        on_conn!(&mut *conn, c, row => {
+            let mut rows = bound(sql, params).fetch(&mut **c);
+            while let Some(next) = rows.try_next().await.map_err(db_error)? {
+                out.push(f(&row(next))?);
             }
-            conn => on_conn!(conn, c, row => {
-                let mut rows = bound(sql, params).fetch(&mut **c);
-                while let Some(next) = rows.try_next().await.map_err(db_error)? {
-                    out.push(f(&row(next))?);
-                }
-            }),
-        }
+        });
         Ok(out)
     }
 
@@ -606,78 +510,5 @@ pub fn db_error(error: sqlx::Error) -> StoreError {
             StoreError::NoConnection(error.to_string())
         }
         _ => StoreError::Unavailable(error.to_string()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_copied_line_reads_as_its_fields() {
-        let mut row = CopiedRow::default();
-        row.read(bytes::Bytes::from_static(b"7\ttab\\there\\nnew\\\\\t\\N\t\t1.5\n"));
-        assert_eq!(row.fields.len(), 5);
-        assert_eq!(row.field(0), Ok(Some("7")));
-        assert_eq!(row.text(1).as_deref(), Some("tab\there\nnew\\"));
-        assert_eq!(row.field(2), Ok(None), "\\N is NULL");
-        assert_eq!(row.text(3).as_deref(), Some(""), "an empty text is no NULL");
-        assert_eq!(row.field(4), Ok(Some("1.5")));
-        assert_eq!(row.field(5), Err(()), "no sixth field");
-        row.read(bytes::Bytes::from_static(b"8\n"));
-        assert_eq!((row.field(0), row.field(1)), (Ok(Some("8")), Err(())), "the next line, alone");
-    }
-
-    /// The values a `COPY` line gives are those of the typed rows of the
-    /// same query, on a real PostgreSQL server: text with every escape,
-    /// `NULL`s, integers at their bounds, floats that need every digit.
-    #[test]
-    fn copied_rows_read_as_typed_rows_on_postgres() {
-        const VALUES: &str = concat!(
-            r"SELECT E'tab\there', E'new\nline\r', E'back\\slash', '\N', 'café ☃', CAST(NULL AS TEXT), ",
-            "CAST(NULL AS BIGINT), CAST(9223372036854775807 AS BIGINT), CAST(-9223372036854775808 AS BIGINT), ",
-            "CAST(0.1 AS DOUBLE PRECISION), CAST(1e300 AS DOUBLE PRECISION) / 3, CAST(16 AS DOUBLE PRECISION)"
-        );
-        type Values = (Vec<Option<String>>, Vec<Option<i64>>, Vec<f64>);
-        fn values(r: &Row) -> Result<Values, StoreError> {
-            Ok((
-                (0..6).map(|i| r.get(i)).collect::<Result<_, _>>()?,
-                (6..9).map(|i| r.get(i)).collect::<Result<_, _>>()?,
-                (9..12).map(|i| r.get(i)).collect::<Result<_, _>>()?,
-            ))
-        }
-        let pg = microversion_testkit::postgres::PgServer::start();
-        let url = pg.create_database("copied_rows");
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
-        runtime.block_on(async {
-            let store = crate::store::Store::connect(&url).await.expect("a store");
-            let (copied, typed) = store
-                .read(async |tx| -> Result<_, StoreError> {
-                    let copied = tx.query_map(VALUES, params![], values).await?;
-                    // A parameter makes the same rows typed ones.
-                    let mut with_parameter = Sql::new(VALUES);
-                    with_parameter.push(" WHERE 1 = ").bind(1_i64);
-                    let typed = tx.query_sql(&with_parameter, values).await?;
-                    Ok((copied, typed))
-                })
-                .await
-                .expect("the reads");
-            assert_eq!(copied, typed);
-            let (texts, integers, floats) = &copied[0];
-            let texts: Vec<Option<&str>> = texts.iter().map(Option::as_deref).collect();
-            assert_eq!(
-                texts,
-                [
-                    Some("tab\there"),
-                    Some("new\nline\r"),
-                    Some(r"back\slash"),
-                    Some(r"\N"),
-                    Some("café ☃"),
-                    None
-                ]
-            );
-            assert_eq!(integers, &[None, Some(i64::MAX), Some(i64::MIN)]);
-            assert_eq!(floats, &[0.1, 1e300 / 3.0, 16.0]);
-        });
     }
 }
