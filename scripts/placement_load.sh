@@ -28,6 +28,11 @@
 #   DURATION=60s CONNECTIONS=16 LARGE=0 NESTED=0 scripts/placement_load.sh
 #   LARGE2=100000 scripts/placement_load.sh   # and 100,000 providers (ours)
 #   REAL=0 LARGE=0 LARGE2=100000 NESTED=0 scripts/placement_load.sh  # ours alone
+#   CALLGRIND=1 REAL=0 LARGE=0 NESTED=0 DURATION=5s scripts/placement_load.sh
+#
+# With CALLGRIND=1 (needs valgrind), this example is also run under
+# callgrind on the 1,000 providers: two untimed perfload queries, then
+# the instructions of three, per query.
 #
 # The real Placement runs under gunicorn (`placement.wsgi.api:application`,
 # its WSGI entry point) with as many sync workers as this example has actix
@@ -52,6 +57,7 @@ CONNECTIONS=${CONNECTIONS:-8}
 LARGE=${LARGE:-10000}
 LARGE2=${LARGE2:-0}
 REAL=${REAL:-1}
+CALLGRIND=${CALLGRIND:-0}
 NESTED=${NESTED:-1000}
 WORK=${PLACEMENT_LOAD_DIR:-${CARGO_TARGET_DIR:-$PWD/target}/placement-load}
 OURS_PORT=${OURS_PORT:-18801}
@@ -317,6 +323,24 @@ measure() {
   printf '%-30s %9s %9s %18s %18s %18s\n' "$(name_of "$which")" "$size" "$load" "$q ($qn)" "$m ($mn)" "$t ($tn)"
 }
 ratio() { python3 -c "print(f'{$1 / $2:.1f}')"; }
+# This example under callgrind on the perfload database: the instructions
+# of one perfload query, the mean of three after two untimed ones.
+instructions() {
+  local port=$((OURS_PORT + 10)) pid file
+  valgrind --tool=callgrind --callgrind-out-file="$WORK/run/callgrind.%p" \
+    "$ours_bin" --listen "127.0.0.1:$port" --database "postgres://$PG/ours_perf" >>"$WORK/run/ours.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 300); do curl -fs -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.2; done
+  perfload_query() { curl -fs -o /dev/null -H 'OpenStack-API-Version: placement latest' -H 'X-Auth-Token: admin' \
+    "http://127.0.0.1:$port/allocation_candidates?$QUERY"; }
+  perfload_query && perfload_query
+  callgrind_control -z "$pid" >/dev/null 2>&1
+  perfload_query && perfload_query && perfload_query
+  callgrind_control -d "$pid" >/dev/null 2>&1
+  kill "$pid" && wait "$pid" 2>/dev/null || true
+  file="$WORK/run/callgrind.$pid.1"
+  echo "ours under callgrind, 1000 providers: $(callgrind_annotate "$file" | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); printf "%.1f M", $1 / 3e6}') instructions per perfload query"
+}
 start_servers _perf
 printf '\n%-30s %9s %9s %18s %18s %18s\n' "server (PostgreSQL)" providers "load s" "perfload q s (n)" \
   "member_of 10 s (n)" "in_tree 10 s (n)"
@@ -329,6 +353,7 @@ for which in "${servers[@]}"; do
   for size in "${sizes[@]}"; do
     measure "$which" "$base" $((size - have)) "$size"
     have=$size
+    if [ "$which" = ours ] && [ "$size" = 1000 ] && [ "$CALLGRIND" = 1 ]; then instructions; fi
   done
   if [ "$which" = ours ] && [ "$LARGE2" -gt "$have" ]; then
     measure ours "$base" $((LARGE2 - have)) "$LARGE2"
