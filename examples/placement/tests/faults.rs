@@ -117,8 +117,18 @@ fn a_frozen_node_does_not_carry_out_requests_nginx_gave_up_on() {
     assert!(held >= 1, "no claim reached the frozen node");
 
     frozen.signal("CONT");
-    let refused = frozen.log.wait_for(held, Duration::from_secs(30), |line| line.contains(REFUSED_LATE));
-    assert_eq!(refused.len(), held, "the woken node refuses what it held: {:?}", frozen.log.lines());
+    // The woken node refuses what it held as late. A held request whose
+    // connection nginx closed before the node read it may never reach the
+    // service, and one whose session PostgreSQL ended is refused by the
+    // database: none is carried out, which is what the reads below check.
+    let refused = frozen.log.wait_for(1, Duration::from_secs(30), |line| line.contains(REFUSED_LATE));
+    assert!(
+        !refused.is_empty() && refused.len() <= held,
+        "the woken node refuses what it held ({held}): {:?}",
+        frozen.log.lines()
+    );
+    let res = send(&frozen.url(), "GET", "/", None);
+    assert_eq!(res.status, 200, "the woken node serves again: {}", res.describe());
 
     // Nothing came back, through either node.
     for node in &nodes {
