@@ -24,6 +24,7 @@ import json
 import random
 import re
 import sys
+import collections
 import urllib.parse
 import uuid
 import zlib
@@ -55,6 +56,15 @@ FREEDOMS = {
                            "is compared",
     "server-ids": "a uuid the server picks (a provider created without one) is compared as "
                   "'<server-id>': every uuid the client never sent",
+    "isolate-aliasing": "with group_policy=isolate, Placement's consolidation adds a granular "
+                        "group's amount into the unsuffixed group's own record of a provider's class "
+                        "(research_context.copy_arr_if_needed copies only under group_policy=none), "
+                        "so every candidate that reuses that record asks the sum, and one the sum "
+                        "overflows is dropped; the example gives each candidate the amounts asked. "
+                        "For a request whose unsuffixed and granular groups share a class, the "
+                        "candidates are compared by their providers, classes and mappings, the "
+                        "real ones must be among the example's, and each of the example's must ask "
+                        "exactly the request's total of every class",
     "vary-on-errors": "Placement's version middleware adds Vary only to the answers its handlers "
                       "return, not to the errors they raise; the example varies every answer by "
                       "the version header, as a cache needs (Vary is compared on success only)",
@@ -620,6 +630,55 @@ def plain_page(body):
                         "form": "text/plain"}]}
 
 
+def isolate_shared_classes(path):
+    """Of a candidates search under group_policy=isolate, the classes both
+    the unsuffixed group and a granular one ask for, with the request's total
+    of every class (FREEDOMS: isolate-aliasing); an empty set otherwise."""
+    if not path.startswith("/allocation_candidates?"):
+        return set(), {}
+    query = urllib.parse.parse_qsl(path.split("?", 1)[1])
+    if ("group_policy", "isolate") not in query:
+        return set(), {}
+    totals, unsuffixed, granular = collections.Counter(), set(), set()
+    for key, value in query:
+        if not key.startswith("resources"):
+            continue
+        for part in value.split(","):
+            name, _, amount = part.partition(":")
+            totals[name] += int(amount) if amount.isdigit() else 0
+            (unsuffixed if key == "resources" else granular).add(name)
+    return unsuffixed & granular, dict(totals)
+
+
+def aliased_candidates(rj, oj, totals):
+    """The differences between two candidate lists under the freedom
+    isolate-aliasing; both lists and summaries are then left out of the
+    plain comparison."""
+    found = []
+
+    def shape(candidate):
+        allocations = {p: sorted(a["resources"]) for p, a in candidate["allocations"].items()}
+        return json.dumps({"allocations": allocations, "mappings": candidate.get("mappings")}, sort_keys=True)
+
+    real = {shape(c) for c in rj.pop("allocation_requests")}
+    ours_list = oj.pop("allocation_requests")
+    ours = {shape(c) for c in ours_list}
+    if not real <= ours:
+        found.append(f"candidates only the real Placement offers: {sorted(real - ours)[:3]}")
+    for candidate in ours_list:
+        asked = collections.Counter()
+        for allocation in candidate["allocations"].values():
+            asked.update(allocation["resources"])
+        if dict(asked) != totals:
+            found.append(f"candidate {json.dumps(candidate, sort_keys=True)} asks {dict(asked)}, not {totals}")
+    real_summaries, our_summaries = rj.pop("provider_summaries", {}), oj.pop("provider_summaries", {})
+    if real == ours and real_summaries != our_summaries or any(
+            our_summaries.get(p) != s for p, s in real_summaries.items()):
+        found.append(f"provider summaries {json.dumps(real_summaries, sort_keys=True)[:1500]} != "
+                     f"{json.dumps(our_summaries, sort_keys=True)[:1500]}")
+    return found
+
+
 # The freedoms of wording: `strict` comparison forgives none of them, so
 # that the share of answers the same even in words can be reported.
 WORDING_FREEDOMS = ("schema-dumps", "validation-wording", "json-syntax-wording", "vary-on-errors")
@@ -662,6 +721,9 @@ def differences(real, ours, known, sent, strict=False):
         rj, oj = normalise(rj, known), normalise(oj, known)
         if limited and rs == 200 and os_ == 200:
             rj, oj = (len(doc.get("allocation_requests", [])) for doc in (rj, oj))
+        shared, totals = isolate_shared_classes(path)
+        if shared and rs == 200 and os_ == 200 and not limited:
+            found += aliased_candidates(rj, oj, totals)
         if not strict and isinstance(rj, dict) and isinstance(oj, dict) and "errors" in rj and "errors" in oj:
             real_details = " ".join(str(e.get("detail")) for e in rj["errors"])
             schema_failure = "Failed validating" in real_details or "JSON does not validate" in real_details
