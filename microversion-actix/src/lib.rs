@@ -3,7 +3,6 @@
 
 mod api_version;
 pub mod body;
-pub mod client;
 mod client_default;
 pub mod discovery;
 pub mod error;
@@ -19,28 +18,13 @@ pub mod params;
 mod public_url;
 mod response_validation;
 mod route;
-pub mod schema;
 pub mod test;
 pub mod version;
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
-// Named here so that rustc's diagnostics about a route's argument or
-// answer name the trait by its bare name, not by the hidden module.
-#[doc(hidden)]
-pub use __private::{RouteArgument, RouteResponse};
-
-pub use api_version::ApiVersion;
-pub use body::{Json, JsonQuery};
-pub use discovery::Discovery;
-pub use error::ApiError;
-/// The arguments and answers of a controller that every facade serves
-/// (docs/reference.md §4.8).
-pub use microversion_core::portable;
-pub use microversion_core::{Api, Microversion, Version};
-pub use middleware::VersionNegotiation;
-pub use model::{Versioned, VersionedModel};
+microversion_core::facade_face!();
 
 /// ```
 /// use microversion_actix::{Api, Microversion, controller};

@@ -137,26 +137,13 @@ pub async fn check_response(
     crate::response_validation::check(req, version, declared, res).await
 }
 
-/// What a route variant returns: an actix `Responder`. The generated code
-/// answers through this trait, named at the variant's return type, so that
-/// a type that is no responder is one error there.
-#[diagnostic::on_unimplemented(
+microversion_core::facade_route_response! {
     message = "`{Self}` cannot be returned by a route: it is not an actix-web `Responder`",
     label = "not a `Responder`",
     note = "return `HttpResponse`, `Json<T>`, `Versioned<T>`, a `String`, a portable `Reply`, \
-            or `Result<_, ApiError>` of one"
-)]
-pub trait RouteResponse<M> {
-    /// The response (`M`, inferred: the facade's own responders or the
-    /// core's portable answers).
-    fn respond(self, req: &HttpRequest) -> HttpResponse;
-}
-
-#[diagnostic::do_not_recommend]
-impl<T: Responder> RouteResponse<()> for T {
-    fn respond(self, req: &HttpRequest) -> HttpResponse {
-        self.respond_to(req).map_into_boxed_body()
-    }
+            or `Result<_, ApiError>` of one",
+    own = Responder,
+    |answer, request| answer.respond_to(request).map_into_boxed_body(),
 }
 
 /// The status type of answers.

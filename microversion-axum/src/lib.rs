@@ -1,10 +1,10 @@
 #![doc = include_str!("../README.md")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod api_version;
 pub mod body;
 pub mod discovery;
 pub mod error;
-mod extract;
 pub mod header;
 pub mod lifecycle;
 pub mod middleware;
@@ -14,24 +14,6 @@ pub mod model;
 pub mod openapi;
 pub mod operation;
 pub mod params;
-
-/// Versioned JSON-Schema validation of request bodies and query strings
-/// (docs/reference.md §6), as `microversion_actix::schema`: the core's.
-pub mod schema {
-    pub use microversion_core::schema::{
-        InvalidInput, MAX_LISTED_VIOLATIONS, Schema, SchemaError, SchemaSource, VersionedSchemas,
-        json_schema_of, query_to_json,
-    };
-}
-
-/// The client's side (docs/10-client-negotiation.md), as
-/// `microversion_actix::client`: read a service's version discovery and
-/// choose the version to ask for, as keystoneauth1 does.
-pub mod client {
-    pub use microversion_core::{
-        ClientNegotiationError, ClientRequest, DiscoveryParseError, choose_version, parse_discovery,
-    };
-}
 mod public_url;
 mod response_validation;
 mod route;
@@ -42,21 +24,7 @@ pub mod version;
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
-// Named here so that rustc's diagnostics about a route's argument or
-// answer name the trait by its bare name, not by the hidden module.
-#[doc(hidden)]
-pub use __private::{RouteArgument, RouteResponse};
-
-pub use body::{Json, JsonQuery};
-pub use discovery::Discovery;
-pub use error::ApiError;
-pub use extract::ApiVersion;
-/// The arguments and answers of a controller that every facade serves
-/// (docs/reference.md §4.8).
-pub use microversion_core::portable;
-pub use microversion_core::{Api, Microversion, Version};
-pub use middleware::VersionNegotiation;
-pub use model::{Versioned, VersionedModel};
+microversion_core::facade_face!();
 pub use serve::serve;
 
 #[doc(inline)]

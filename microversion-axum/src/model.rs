@@ -15,8 +15,8 @@ use microversion_core::Version;
 pub use microversion_core::model::{At, FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
 
 use crate::ApiError;
+use crate::api_version::{negotiated, no_layer};
 use crate::body::read_bytes;
-use crate::extract::{negotiated, no_layer};
 use microversion_core::body::{ParsedJson, ValidatedAs};
 
 microversion_core::facade_versioned! {

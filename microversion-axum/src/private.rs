@@ -143,26 +143,13 @@ async fn in_api_format(rejection: Response) -> Response {
     crate::ApiError::from_status(status, detail).into_response()
 }
 
-/// What a route variant returns: anything axum answers with. The generated
-/// code answers through this trait, named at the variant's return type, so
-/// that a type that is no response is one error there.
-#[diagnostic::on_unimplemented(
+microversion_core::facade_route_response! {
     message = "`{Self}` cannot be returned by a route: it is not an axum `IntoResponse`",
     label = "not an `IntoResponse`",
     note = "return `Response`, `axum::Json<T>`, `(StatusCode, T)`, a `String`, a portable `Reply`, \
-            or `Result<_, ApiError>` of one"
-)]
-pub trait RouteResponse<M> {
-    /// The answer (`M`, inferred: axum's responses or the core's portable
-    /// answers).
-    fn respond(self, request: &Request) -> Response;
-}
-
-#[diagnostic::do_not_recommend]
-impl<T: IntoResponse> RouteResponse<()> for T {
-    fn respond(self, _: &Request) -> Response {
-        self.into_response()
-    }
+            or `Result<_, ApiError>` of one",
+    own = IntoResponse,
+    |answer, _| answer.into_response(),
 }
 
 /// The status type of answers.

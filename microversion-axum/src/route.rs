@@ -23,7 +23,7 @@ use http::{Request, StatusCode};
 use microversion_core::{AllowedMethods, Controller, MissingVariant, Operation, RoutedPath, Version};
 
 use crate::ApiError;
-use crate::extract::{negotiated, no_layer};
+use crate::api_version::{negotiated, no_layer};
 
 /// The request of an operation's route: its head, its body (until an
 /// argument reads it), and the version it is served at.

@@ -14,6 +14,12 @@
 //!   arguments and answers ([`portable`](crate::portable)) as the facade's
 //!   routes take and answer them, each through the facade's own type.
 //!
+//! - [`facade_face!`](crate::facade_face): the names at a facade's root and
+//!   its `schema` and `client` modules, the same on every facade.
+//!
+//! - [`facade_route_response!`](crate::facade_route_response): what a
+//!   route variant may return, in the facade's words.
+//!
 //! Only the response and extractor impls stay in each facade.
 
 /// The value of a `Result` whose error is answered: `tried!(answer, result)`
@@ -1245,6 +1251,95 @@ macro_rules! facade_portable {
                     Ok(answer) => answer.respond(request),
                     Err(error) => answer_error(error.into(), request),
                 }
+            }
+        }
+    };
+}
+
+/// Declares, at the calling facade's root, the names every facade exports
+/// there and the modules that are the core's alone (`schema`, `client`):
+/// one face, written once, so that moving a service from one facade to
+/// another changes the crate its imports name and nothing else
+/// (docs/19-axum.md, "From actix to axum"). The facade declares the
+/// modules the names come from (`__private`, `api_version`, `body`,
+/// `discovery`, `error`, `middleware`, `model`). Not for services: a
+/// facade's `lib.rs` calls it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! facade_face {
+    () => {
+        // Named at the root so that rustc's diagnostics about a route's
+        // argument or answer name the trait by its bare name, not by the
+        // hidden module.
+        #[doc(hidden)]
+        pub use __private::{RouteArgument, RouteResponse};
+
+        pub use api_version::ApiVersion;
+        pub use body::{Json, JsonQuery};
+        pub use discovery::Discovery;
+        pub use error::ApiError;
+        pub use middleware::VersionNegotiation;
+        pub use model::{Versioned, VersionedModel};
+        /// The arguments and answers of a controller that every facade
+        /// serves (docs/reference.md §4.8).
+        pub use $crate::portable;
+        pub use $crate::{Api, Microversion, Version};
+
+        /// Versioned JSON-Schema validation of request bodies and query
+        /// strings (docs/reference.md §6): schemas keyed by non-overlapping
+        /// version ranges, compiled once with `jsonschema`. The core's, the
+        /// same on every facade; an [`InvalidInput`] becomes the 400
+        /// [`ApiError::invalid_input`](crate::ApiError::invalid_input).
+        pub mod schema {
+            pub use $crate::schema::{
+                InvalidInput, MAX_LISTED_VIOLATIONS, Schema, SchemaError, SchemaSource, VersionedSchemas,
+                json_schema_of, query_to_json,
+            };
+        }
+
+        /// The client's side (docs/10-client-negotiation.md): read a
+        /// service's version discovery and choose the version to ask for,
+        /// as keystoneauth1 does. The core's, the same on every facade.
+        pub mod client {
+            pub use $crate::{
+                ClientNegotiationError, ClientRequest, DiscoveryParseError, choose_version, parse_discovery,
+            };
+        }
+    };
+}
+
+/// Declares `RouteResponse<M>` in the calling facade's `__private`: what a
+/// route variant returns, answered through the facade's `Request` and
+/// `Response`, and its impl for every answer of the facade's framework
+/// (`own`, answered by the closure). The generated code answers through
+/// this trait, named at the variant's return type, so that a type that is
+/// no answer is one error there, in the facade's words (`message`,
+/// `label`, `note`). Not for services: a facade's `__private` calls it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! facade_route_response {
+    (
+        message = $message:literal,
+        label = $label:literal,
+        note = $note:literal,
+        own = $own:path,
+        |$answer:ident, $request:pat_param| $respond:expr $(,)?
+    ) => {
+        /// What a route variant returns: anything the framework answers
+        /// with, or one of the core's portable answers.
+        #[diagnostic::on_unimplemented(message = $message, label = $label, note = $note)]
+        pub trait RouteResponse<M> {
+            /// The answer (`M`, inferred: the framework's own answers or
+            /// the core's portable ones).
+            fn respond(self, request: &Request) -> Response;
+        }
+
+        #[diagnostic::do_not_recommend]
+        impl<T: $own> RouteResponse<()> for T {
+            #[inline]
+            fn respond(self, $request: &Request) -> Response {
+                let $answer = self;
+                $respond
             }
         }
     };
