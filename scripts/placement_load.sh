@@ -9,7 +9,8 @@
 # 2. Placement's own perfload job (PyPI `placeload`): the time to load
 #    1,000 providers (each with inventory, the aggregate and traits), then
 #    on the database vacuumed and analysed (as in a cloud's steady
-#    state), the best of ten times (after one untimed try) of the job's
+#    state), the best of ten times (after $WARMUP untimed tries, 30
+#    unless set) of the job's
 #    allocation-candidates query and
 #    of two queries that select 10 providers: one whose `member_of` names
 #    an aggregate of 10 providers of this script's own, one whose `in_tree`
@@ -58,6 +59,7 @@ LARGE=${LARGE:-10000}
 LARGE2=${LARGE2:-0}
 REAL=${REAL:-1}
 CALLGRIND=${CALLGRIND:-0}
+WARMUP=${WARMUP:-30}
 NESTED=${NESTED:-1000}
 WORK=${PLACEMENT_LOAD_DIR:-${CARGO_TARGET_DIR:-$PWD/target}/placement-load}
 OURS_PORT=${OURS_PORT:-18801}
@@ -236,12 +238,18 @@ TREE10=5e1ec7ed-0000-4000-8000-000000000000
 MEMBER_QUERY="resources=VCPU:1&member_of=$AGG10"
 TREE_QUERY="resources=VCPU:1&in_tree=$TREE10"
 # The best of ten times of query $2 on $1, and how many candidates it gave:
-# one untimed try first, so that neither server is timed on caches the load
-# left cold (the same for both).
+# $WARMUP untimed tries first (the same for both servers), so that neither
+# is timed on what the load left cold: PostgreSQL's caches, and this
+# example's pooled connections, each of which prepares the search's
+# statements on its first use (docs/16-placement.md: the best of the
+# example's first ten queries after a load was 10.1 ms, of sixty later
+# ones 7.2 ms).
 query_time() {
   local times=() t
-  curl -fs -o /dev/null -H 'OpenStack-API-Version: placement latest' -H 'X-Auth-Token: admin' \
-    "$1/allocation_candidates?$2"
+  for _ in $(seq "$WARMUP"); do
+    curl -fs -o /dev/null -H 'OpenStack-API-Version: placement latest' -H 'X-Auth-Token: admin' \
+      "$1/allocation_candidates?$2"
+  done
   for _ in 1 2 3 4 5 6 7 8 9 10; do
     t=$(curl -fs -o "$WORK/run/candidates.json" -w '%{time_total}' -H 'OpenStack-API-Version: placement latest' \
       -H 'X-Auth-Token: admin' "$1/allocation_candidates?$2")
