@@ -30,6 +30,8 @@
 #   LARGE2=100000 scripts/placement_load.sh   # and 100,000 providers (ours)
 #   REAL=0 LARGE=0 LARGE2=100000 NESTED=0 scripts/placement_load.sh  # ours alone
 #   CALLGRIND=1 REAL=0 LARGE=0 NESTED=0 DURATION=5s scripts/placement_load.sh
+#   PG_OPTIONS="-c log_min_duration_statement=0" REAL=0 ... # every statement
+#     and its time in $WORK/run/pg/log (PG_OPTIONS: more postgres -c settings)
 #
 # With CALLGRIND=1 (needs valgrind), this example is also run under
 # callgrind on the 1,000 providers: two untimed perfload queries, then
@@ -101,7 +103,7 @@ mkdir -p "$pgdir"
 if [ ${#as_pg[@]} != 0 ]; then chown postgres "$pgdir"; fi
 "${as_pg[@]}" "$pgbin/initdb" -D "$pgdir/data" -A trust -U placement --no-locale -E UTF8 --no-sync >/dev/null
 "${as_pg[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w -t 60 \
-  -o "-p $PG_PORT -k $pgdir -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
+  -o "-p $PG_PORT -k $pgdir -c listen_addresses=127.0.0.1 -c max_connections=200 ${PG_OPTIONS:-}" start >/dev/null
 PG="placement@127.0.0.1:$PG_PORT"
 for db in ours real ours_perf real_perf ours_nested real_nested; do
   psql -q "postgres://$PG/postgres" -c "CREATE DATABASE $db"

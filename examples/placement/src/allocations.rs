@@ -373,8 +373,16 @@ pub(crate) async fn claim(
             }
         }
     }
-    store.read(async |tx| find_providers(tx, requests).await.map(drop)).await?;
-    let written = match store.read(async |tx| unknown_class(tx, requests).await).await {
+    // One read answers both checks, in Placement's order: an unknown
+    // provider first (a 400 that leaves the consumers just made), then an
+    // unknown class (a 400 that removes them).
+    let checked = store
+        .read(async |tx| match find_providers(tx, requests).await {
+            Ok(_) => Ok(unknown_class(tx, requests).await),
+            Err(unknown_provider) => Err(unknown_provider),
+        })
+        .await?;
+    let written = match checked {
         Ok(Some((consumer, class))) => Err(errors::bad_request(match by {
             Claimant::OneConsumer => {
                 format!(
@@ -584,11 +592,13 @@ pub(crate) async fn write_allocations(
         requests.iter().flat_map(|r| &r.allocations).flat_map(|(_, res)| res).map(|(c, _)| c.as_str()),
     );
     let mut bare = Vec::new();
+    let mut inventories_of = BTreeMap::new();
     for (rp_uuid, provider) in &providers {
         let inventories = store::inventories(tx, provider.id).await?;
         if !inventories.iter().any(|i| classes.contains(&i.resource_class.as_str())) {
             bare.push(*rp_uuid);
         }
+        inventories_of.insert(provider.id, inventories);
     }
     if !bare.is_empty() {
         return Err(errors::conflict(format!(
@@ -603,7 +613,7 @@ pub(crate) async fn write_allocations(
     for request in requests {
         for (rp_uuid, resources) in &request.allocations {
             let provider = &providers[rp_uuid.as_str()];
-            let inventories = store::inventories(tx, provider.id).await?;
+            let inventories = &inventories_of[&provider.id];
             if let std::collections::btree_map::Entry::Vacant(entry) = base_usage.entry(provider.id) {
                 entry.insert(store::usages(tx, provider.id).await?);
             }

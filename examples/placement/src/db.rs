@@ -374,6 +374,16 @@ impl Tx {
 
     /// Runs a statement; the number of rows it changed.
     pub async fn execute(&self, sql: &'static str, params: &[Value]) -> Result<u64, StoreError> {
+        self.run(sql, params).await
+    }
+
+    /// Runs a statement put together as an [`Sql`]; the number of rows it
+    /// changed.
+    pub async fn execute_sql(&self, sql: &Sql) -> Result<u64, StoreError> {
+        self.run(AssertSqlSafe(sql.text.clone()), &sql.values).await
+    }
+
+    async fn run(&self, sql: impl sqlx::SqlSafeStr, params: &[Value]) -> Result<u64, StoreError> {
         let mut conn = self.conn.lock().await;
         let done = on_conn!(&mut *conn, c, _row => bound(sql, params).execute(&mut **c).await.map(|d| d.rows_affected()));
         done.map_err(db_error)

@@ -294,7 +294,7 @@ impl Inventories {
                     "Update conflict: Inventory for '{class}' on resource provider '{uuid}' already exists."
                 )));
             }
-            store::put_inventory(tx, provider.id, &inv).await?;
+            store::put_inventories(tx, provider.id, std::slice::from_ref(&inv)).await?;
             Ok((store::bump_provider(tx, provider.id, provider.generation).await?, inv))
         }).await?;
         let class = &inv.resource_class;
@@ -362,7 +362,7 @@ impl Inventories {
                     "No inventory record with resource class for resource provider {uuid}: No inventory of class {class} found."
                 )));
             }
-            store::put_inventory(tx, provider.id, &inv).await?;
+            store::put_inventories(tx, provider.id, std::slice::from_ref(&inv)).await?;
             Ok((store::bump_provider(tx, provider.id, provider.generation).await?, inv))
         }).await?;
         Ok(inventory_response(version, StatusCode::OK, generation, &inv))
@@ -434,17 +434,14 @@ pub(crate) async fn add_inventories(
 ) -> Result<(), ApiError> {
     // Every class (`_set_inventory`); capacities are the handler's
     // (`_validate_inventory_capacity`), which the reshaper does not check.
-    for inv in wanted {
-        if !store::classes::exists(tx, &inv.resource_class).await? {
-            return Err(errors::bad_request(format!(
-                "Unknown resource class in inventory for resource provider {}: No such resource class {}.",
-                provider.uuid, inv.resource_class
-            )));
-        }
+    let classes: Vec<&str> = wanted.iter().map(|inv| inv.resource_class.as_str()).collect();
+    if let Some(class) = store::classes::first_unknown(tx, &classes).await? {
+        return Err(errors::bad_request(format!(
+            "Unknown resource class in inventory for resource provider {}: No such resource class {class}.",
+            provider.uuid
+        )));
     }
-    for inv in wanted {
-        store::put_inventory(tx, provider.id, inv).await?;
-    }
+    store::put_inventories(tx, provider.id, wanted).await?;
     Ok(())
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::db::{StoreError, Tx, params};
+use crate::db::{Sql, StoreError, Tx, params};
 
 /// The first id of a custom resource class (Placement's `CUSTOM_NAMESPACE`).
 const FIRST_CUSTOM_ID: i64 = 10000;
@@ -24,6 +24,18 @@ pub async fn updated_at(tx: &Tx, name: &str) -> Result<Option<i64>, StoreError> 
 /// Whether a resource class exists.
 pub async fn exists(tx: &Tx, name: &str) -> Result<bool, StoreError> {
     tx.exists("SELECT 1 FROM resource_classes WHERE name = $1", params![name]).await
+}
+
+/// The first of `names` that is no resource class, if any: one statement
+/// for them all.
+pub async fn first_unknown<'n>(tx: &Tx, names: &[&'n str]) -> Result<Option<&'n str>, StoreError> {
+    if names.is_empty() {
+        return Ok(None);
+    }
+    let mut sql = Sql::new("SELECT name FROM resource_classes WHERE name IN ");
+    sql.list(names.iter().copied());
+    let known: Vec<String> = tx.query_sql(&sql, |r| r.get(0)).await?;
+    Ok(names.iter().copied().find(|name| !known.iter().any(|k| k == name)))
 }
 
 /// The id of every resource class, by name: Placement's order of

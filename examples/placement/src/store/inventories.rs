@@ -1,7 +1,7 @@
 //! Inventories: what each provider has of each resource class, and what
 //! its allocations use of it.
 
-use crate::db::{StoreError, Tx, params};
+use crate::db::{Sql, StoreError, Tx, Value, params};
 
 /// One inventory record.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,26 +64,41 @@ pub async fn usages(tx: &Tx, id: i64) -> Result<Vec<(String, i64)>, StoreError> 
     .await
 }
 
-/// Replaces an inventory record (insert or update).
-pub async fn put_inventory(tx: &Tx, id: i64, inv: &Inventory) -> Result<(), StoreError> {
+/// Replaces inventory records of provider `id` (each inserted or updated),
+/// in one statement.
+pub async fn put_inventories(tx: &Tx, id: i64, inventories: &[Inventory]) -> Result<(), StoreError> {
+    if inventories.is_empty() {
+        return Ok(());
+    }
     let now = super::now();
-    tx.execute(
+    let mut sql = Sql::new(
         "INSERT INTO inventories (provider_id, resource_class, total, reserved, min_unit, max_unit, step_size, \
-         allocation_ratio, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) \
-         ON CONFLICT (provider_id, resource_class) DO UPDATE SET total = $3, reserved = $4, min_unit = $5, \
-         max_unit = $6, step_size = $7, allocation_ratio = $8, updated_at = $9",
-        params![
-            id,
-            inv.resource_class.as_str(),
-            inv.total,
-            inv.reserved,
-            inv.min_unit,
-            inv.max_unit,
-            inv.step_size,
-            inv.allocation_ratio,
-            now
-        ],
-    ).await?;
+         allocation_ratio, created_at, updated_at) VALUES ",
+    );
+    for (i, inv) in inventories.iter().enumerate() {
+        if i > 0 {
+            sql.push(", ");
+        }
+        sql.list([
+            Value::from(id),
+            Value::from(inv.resource_class.as_str()),
+            Value::from(inv.total),
+            Value::from(inv.reserved),
+            Value::from(inv.min_unit),
+            Value::from(inv.max_unit),
+            Value::from(inv.step_size),
+            Value::from(inv.allocation_ratio),
+            Value::from(now),
+            Value::from(now),
+        ]);
+    }
+    sql.push(
+        " ON CONFLICT (provider_id, resource_class) DO UPDATE SET total = excluded.total, \
+         reserved = excluded.reserved, min_unit = excluded.min_unit, max_unit = excluded.max_unit, \
+         step_size = excluded.step_size, allocation_ratio = excluded.allocation_ratio, \
+         updated_at = excluded.updated_at",
+    );
+    tx.execute_sql(&sql).await?;
     Ok(())
 }
 

@@ -16,7 +16,7 @@ pub mod inventories;
 pub mod providers;
 pub mod traits;
 
-pub use inventories::{Inventory, inventories, put_inventory, usages};
+pub use inventories::{Inventory, inventories, put_inventories, usages};
 pub use providers::{Provider, all_providers, bump_provider, provider};
 
 const SCHEMA: &str = "
