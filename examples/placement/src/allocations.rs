@@ -445,15 +445,19 @@ async fn unknown_class(tx: &Tx, requests: &[ConsumerRequest]) -> Result<Option<(
 /// at generation 0, with the request's owner (the incomplete consumer's
 /// before 1.8). Whether it created one.
 async fn ensure_consumer(tx: &Tx, request: &ConsumerRequest) -> Result<bool, ApiError> {
+    let project = request.project_id.as_deref().unwrap_or(INCOMPLETE);
+    let user = request.user_id.as_deref().unwrap_or(INCOMPLETE);
+    // A new consumer, the usual case, is made in one statement; if the
+    // request names a generation for it, the refusal rolls the row back.
+    if store::consumers::insert_if_new(tx, &request.uuid, project, user, request.consumer_type.as_deref())
+        .await?
+    {
+        check_consumer_generation(None, request)?;
+        return Ok(true);
+    }
     let existing = store::consumers::get(tx, &request.uuid).await?;
     check_consumer_generation(existing.as_ref(), request)?;
-    if existing.is_some() {
-        return Ok(false);
-    }
-    let project = request.project_id.clone().unwrap_or_else(|| INCOMPLETE.to_owned());
-    let user = request.user_id.clone().unwrap_or_else(|| INCOMPLETE.to_owned());
-    store::consumers::insert(tx, &request.uuid, &project, &user, request.consumer_type.as_deref()).await?;
-    Ok(true)
+    Ok(false)
 }
 
 /// The consumer generation check: the one the request names must be the

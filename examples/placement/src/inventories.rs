@@ -231,19 +231,17 @@ impl Inventories {
 
     #[get("/resource_providers/{uuid}/inventories")]
     async fn list(&self, version: ApiVersion, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
-        let (provider, inventories) = self
+        let (generation, inventories) = self
             .store
             .read(async |tx| -> Result<_, ApiError> {
-                let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
+                store::inventories::of_provider(tx, &uuid).await?.ok_or_else(|| {
                     errors::not_found(format!(
                         "No resource provider with uuid {uuid} found : No resource provider with uuid {uuid} found"
                     ))
-                })?;
-                let inventories = store::inventories(tx, provider.id).await?;
-                Ok((provider, inventories))
+                })
             })
             .await?;
-        Ok(inventories_response(version, provider.generation, &inventories))
+        Ok(inventories_response(version, generation, &inventories))
     }
 
     #[get("/resource_providers/{uuid}/inventories/{resource_class}")]

@@ -50,6 +50,25 @@ pub async fn insert(
     Ok(())
 }
 
+/// Makes the consumer `uuid`, at generation 0, unless it exists: whether
+/// it made it.
+pub async fn insert_if_new(
+    tx: &Tx,
+    uuid: &str,
+    project: &str,
+    user: &str,
+    consumer_type: Option<&str>,
+) -> Result<bool, StoreError> {
+    let inserted = tx
+        .execute(
+            "INSERT INTO consumers (uuid, project_id, user_id, generation, consumer_type, created_at, updated_at) \
+             VALUES ($1, $2, $3, 0, $4, $5, $5) ON CONFLICT (uuid) DO NOTHING",
+            params![uuid, project, user, consumer_type, super::now()],
+        )
+        .await?;
+    Ok(inserted == 1)
+}
+
 /// Gives the consumer `uuid` another owner and type.
 pub async fn reown(
     tx: &Tx,

@@ -1,7 +1,7 @@
 //! Inventories: what each provider has of each resource class, and what
 //! its allocations use of it.
 
-use crate::db::{Sql, StoreError, Tx, Value, params};
+use crate::db::{Row, Sql, StoreError, Tx, Value, params};
 
 /// One inventory record.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,20 +37,43 @@ pub async fn inventories(tx: &Tx, id: i64) -> Result<Vec<Inventory>, StoreError>
         "SELECT resource_class, total, reserved, min_unit, max_unit, step_size, allocation_ratio, updated_at \
          FROM inventories WHERE provider_id = $1 ORDER BY resource_class",
         params![id],
-        |r| {
-            Ok(Inventory {
-                resource_class: r.get(0)?,
-                total: r.get(1)?,
-                reserved: r.get(2)?,
-                min_unit: r.get(3)?,
-                max_unit: r.get(4)?,
-                step_size: r.get(5)?,
-                allocation_ratio: r.get(6)?,
-                updated_at: r.get(7)?,
-            })
-        },
+        |r| inventory_at(r, 0),
     )
     .await
+}
+
+/// The generation and the inventories (by resource class name) of the
+/// provider `uuid`, in one statement; `None` when there is no such provider.
+pub async fn of_provider(tx: &Tx, uuid: &str) -> Result<Option<(i64, Vec<Inventory>)>, StoreError> {
+    let rows = tx
+        .query_map(
+            "SELECT p.generation, i.resource_class, i.total, i.reserved, i.min_unit, i.max_unit, i.step_size, \
+             i.allocation_ratio, i.updated_at FROM resource_providers p \
+             LEFT JOIN inventories i ON i.provider_id = p.id WHERE p.uuid = $1 ORDER BY i.resource_class",
+            params![uuid],
+            |r| {
+                // A provider without inventories is one row of nulls.
+                let inventory = r.get::<Option<String>>(1)?.map(|_| inventory_at(r, 1)).transpose()?;
+                Ok((r.get::<i64>(0)?, inventory))
+            },
+        )
+        .await?;
+    let Some(&(generation, _)) = rows.first() else { return Ok(None) };
+    Ok(Some((generation, rows.into_iter().filter_map(|(_, inventory)| inventory).collect())))
+}
+
+/// The inventory in the eight columns of `row` from `first` on.
+fn inventory_at(row: &Row, first: usize) -> Result<Inventory, StoreError> {
+    Ok(Inventory {
+        resource_class: row.get(first)?,
+        total: row.get(first + 1)?,
+        reserved: row.get(first + 2)?,
+        min_unit: row.get(first + 3)?,
+        max_unit: row.get(first + 4)?,
+        step_size: row.get(first + 5)?,
+        allocation_ratio: row.get(first + 6)?,
+        updated_at: row.get(first + 7)?,
+    })
 }
 
 /// What is used of each class on provider `id`.
