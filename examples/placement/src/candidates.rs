@@ -7,7 +7,9 @@
 
 mod select;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
 
 use actix_web::{HttpRequest, HttpResponse};
@@ -474,7 +476,6 @@ struct Node {
 /// needs to know of the whole cloud.
 struct World {
     nodes: Vec<Node>,
-    by_uuid: HashMap<String, usize>,
     class_ids: HashMap<String, i64>,
     /// Every trait's name.
     traits: BTreeSet<String>,
@@ -610,7 +611,10 @@ fn group_ctx<'a>(world: &World, index: usize, group: &'a Group) -> Result<GroupC
     check_traits(world, group.forbidden.iter().cloned())?;
     let mut tree_root = None;
     if let Some(tree) = &group.in_tree {
-        let Some(&i) = world.by_uuid.get(&select::tree_uuid(tree)) else { return Err(SearchError::Empty) };
+        // One lookup per group that names a tree: a scan, rather than a map
+        // of every provider's uuid built for each request.
+        let uuid = select::tree_uuid(tree);
+        let Some(i) = world.nodes.iter().position(|n| n.uuid == uuid) else { return Err(SearchError::Empty) };
         tree_root = Some(world.nodes[i].root);
     }
     let mut with_resource = BTreeMap::new();

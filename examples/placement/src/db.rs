@@ -115,9 +115,17 @@ pub trait Column: Sized {
     /// Column `i` of `row`, `None` when it holds another type.
     fn read(row: &Row, i: usize) -> Option<Self>;
 }
+// On PostgreSQL, integers and text are read without sqlx's check of the
+// column's type against the Rust one (a tenth of the instructions of a
+// candidates search that reads every provider): the schema makes every
+// integer a BIGINT and every string TEXT, and a decode that meets another
+// type is still an error (an integer of another width is read as it is).
 impl Column for i64 {
     fn read(row: &Row, i: usize) -> Option<i64> {
-        on_row!(row, r => r.try_get(i).ok())
+        match &row.0 {
+            RowOf::Postgres(r) => r.try_get_unchecked(i).ok(),
+            RowOf::Sqlite(r) => r.try_get(i).ok(),
+        }
     }
 }
 impl Column for f64 {
@@ -128,7 +136,10 @@ impl Column for f64 {
 }
 impl Column for String {
     fn read(row: &Row, i: usize) -> Option<String> {
-        on_row!(row, r => r.try_get(i).ok())
+        match &row.0 {
+            RowOf::Postgres(r) => r.try_get_unchecked(i).ok(),
+            RowOf::Sqlite(r) => r.try_get(i).ok(),
+        }
     }
 }
 impl<T: Column> Column for Option<T> {

@@ -27,7 +27,9 @@
 //! providers sharing an aggregate with a sharing provider that has room
 //! (its anchors).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use foldhash::HashMap;
 
 use crate::db::StoreError;
 
@@ -259,9 +261,8 @@ async fn read(tx: &Tx, groups: &[Group], wide: &Wide, reach: Reach) -> Result<Wo
             (nodes, has_trees)
         }
     };
-    let by_uuid = nodes.iter().enumerate().map(|(i, n)| (n.uuid.clone(), i)).collect();
     let traits = trait_ids.into_keys().collect();
-    Ok(World { nodes, by_uuid, class_ids, traits, has_trees, in_aggs_anywhere, root_required })
+    Ok(World { nodes, class_ids, traits, has_trees, in_aggs_anywhere, root_required })
 }
 
 /// A request may select this share of the providers, at most, for its
