@@ -9,12 +9,11 @@ use axum::extract::Request;
 use axum::response::Response;
 use axum::routing::get;
 use http::StatusCode;
-use http::header::{self, HeaderValue};
-use microversion_core::openapi::DOCUMENT_CACHE_CONTROL;
+use http::header::{self, HeaderName, HeaderValue};
 pub use microversion_core::openapi::{
-    ApiDescription, BLESS_VARIABLE, CONVERSION_NOTE, Change, DocumentRefusal, Documents, OPENAPI_3_0,
-    OpenApiVersion, RenderedDocument, check_released, check_released_as, check_released_blessing,
-    classify_changes, requested_version, to_openapi_3_0,
+    ApiDescription, BLESS_VARIABLE, CONVERSION_NOTE, Change, DocumentAnswer, DocumentRefusal,
+    DocumentRequest, Documents, OPENAPI_3_0, OpenApiVersion, RenderedDocument, check_released,
+    check_released_as, check_released_blessing, classify_changes, requested_version, to_openapi_3_0,
 };
 use microversion_core::{ApiSigErrors, ErrorFormat};
 
@@ -77,30 +76,30 @@ impl OpenApiService {
     }
 }
 
-/// The answer of a rendered document: 304 when `If-None-Match` names it.
-fn respond(document: &RenderedDocument, req: &Request) -> Response {
-    respond_as(document, req, "application/json")
-}
-
-/// The answer of a rendered document of `content_type`.
-fn respond_as(document: &RenderedDocument, req: &Request, content_type: &'static str) -> Response {
+/// The core's answer to `request` (docs/reference.md §14), as axum's: the
+/// document, a 304, or the refusal in `format`.
+fn answer(
+    documents: &Documents,
+    format: &dyn ErrorFormat,
+    req: &Request,
+    request: DocumentRequest<'_>,
+) -> Response {
     let if_none_match = req.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok());
-    let matches = document.matches(if_none_match);
-    let mut res = if matches {
-        let mut res = Response::new(Body::empty());
-        *res.status_mut() = StatusCode::NOT_MODIFIED;
-        res
-    } else {
-        let mut res = Response::new(Body::from(document.body().to_owned()));
-        res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-        res
-    };
-    let headers = res.headers_mut();
-    if let Ok(etag) = HeaderValue::from_str(document.etag()) {
-        headers.insert(header::ETAG, etag);
+    let service_type = documents.description().api().service_type();
+    match documents.answer(request, req.uri().query().unwrap_or_default(), if_none_match) {
+        Ok(answer) => {
+            let mut res =
+                Response::new(answer.body().map_or_else(Body::empty, |body| Body::from(body.to_owned())));
+            *res.status_mut() = StatusCode::from_u16(answer.status()).unwrap_or(StatusCode::OK);
+            for (name, value) in answer.headers() {
+                if let Ok(value) = HeaderValue::from_str(value) {
+                    res.headers_mut().insert(HeaderName::from_static(name), value);
+                }
+            }
+            res
+        }
+        Err(refusal) => refused(refusal).render(format, Some(service_type)),
     }
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(DOCUMENT_CACHE_CONTROL));
-    res
 }
 
 /// A version no document answers, refused as negotiation refuses it.
@@ -115,44 +114,26 @@ fn refused(refusal: DocumentRefusal) -> ApiError {
 
 impl<S: Clone + Send + Sync + 'static> From<OpenApiService> for Router<S> {
     fn from(service: OpenApiService) -> Router<S> {
-        let service_type = service.description.api().service_type();
         let documents = Arc::new(Documents::new(service.description));
         let format = service.format;
-        let (one, pages, page_format) = (Arc::clone(&documents), Arc::clone(&documents), Arc::clone(&format));
+        // One route per path, each answering its kind of request.
+        let route = |request: fn(&Request) -> DocumentRequest<'_>| {
+            let (documents, format) = (Arc::clone(&documents), Arc::clone(&format));
+            get(move |req: Request| async move { answer(&documents, &*format, &req, request(&req)) })
+        };
         let router = Router::new()
-            .route(
-                "/openapi.json",
-                get(move |req: Request| async move {
-                    match one.at(requested_version(req.uri().query().unwrap_or_default()).as_deref()) {
-                        Ok(document) => respond(document, &req),
-                        Err(refusal) => refused(refusal).render(&*format, Some(service_type)),
-                    }
-                }),
-            )
-            .route(
-                "/openapi-history.json",
-                get(move |req: Request| async move { respond(documents.history(), &req) }),
-            );
+            .route("/openapi.json", route(|_| DocumentRequest::Document))
+            .route("/openapi-history.json", route(|_| DocumentRequest::History));
         if !service.reference {
             return router;
         }
-        let page = move |req: Request| async move {
-            let named = req.uri().path().strip_prefix("/docs/").filter(|v| !v.is_empty()).map(str::to_owned);
-            let requested = named.or_else(|| requested_version(req.uri().query().unwrap_or_default()));
-            match pages.reference_page(requested.as_deref()) {
-                Ok(page) => respond_as(page, &req, "text/html; charset=utf-8"),
-                Err(refusal) => refused(refusal).render(&*page_format, Some(service_type)),
-            }
-        };
+        let page = route(|req| DocumentRequest::Reference(req.uri().path().strip_prefix("/docs/")));
         let moved = || async {
             let mut res = Response::new(Body::empty());
             *res.status_mut() = StatusCode::PERMANENT_REDIRECT;
             res.headers_mut().insert(header::LOCATION, HeaderValue::from_static("docs/"));
             res
         };
-        router
-            .route("/docs", get(moved))
-            .route("/docs/", get(page.clone()))
-            .route("/docs/{version}", get(page))
+        router.route("/docs", get(moved)).route("/docs/", page.clone()).route("/docs/{version}", page)
     }
 }

@@ -3,12 +3,10 @@
 use std::sync::Arc;
 
 use actix_web::dev::{AppService, HttpServiceFactory};
-use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
 
-use microversion_core::openapi::{
-    DOCUMENT_CACHE_CONTROL, DocumentRefusal, Documents, RenderedDocument, requested_version,
-};
+use microversion_core::openapi::{DocumentRefusal, DocumentRequest, Documents};
 
 use super::ApiDescription;
 use crate::ApiError;
@@ -54,19 +52,29 @@ pub struct OpenApiService {
     reference: bool,
 }
 
-/// The answer of a rendered document: 304 when `If-None-Match` names it.
-fn respond(document: &RenderedDocument, req: &HttpRequest) -> HttpResponse {
-    respond_as(document, req, "application/json")
-}
-
-/// The answer of a rendered document of `content_type`.
-fn respond_as(document: &RenderedDocument, req: &HttpRequest, content_type: &'static str) -> HttpResponse {
+/// The core's answer to `request` (docs/reference.md §14), as actix's:
+/// the document, a 304, or the refusal in the service's error format.
+fn answer(
+    documents: &Documents,
+    errors: &ErrorRenderer,
+    req: &HttpRequest,
+    request: DocumentRequest<'_>,
+) -> HttpResponse {
     let if_none_match = req.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok());
-    let matches = document.matches(if_none_match);
-    let mut res = if matches { HttpResponse::NotModified() } else { HttpResponse::Ok() };
-    res.insert_header((header::ETAG, document.etag()))
-        .insert_header((header::CACHE_CONTROL, HeaderValue::from_static(DOCUMENT_CACHE_CONTROL)));
-    if matches { res.finish() } else { res.content_type(content_type).body(document.body().to_owned()) }
+    match documents.answer(request, req.query_string(), if_none_match) {
+        Ok(answer) => {
+            let mut res =
+                HttpResponse::build(StatusCode::from_u16(answer.status()).unwrap_or(StatusCode::OK));
+            for header in answer.headers() {
+                res.insert_header(header);
+            }
+            match answer.body() {
+                Some(body) => res.body(body.to_owned()),
+                None => res.finish(),
+            }
+        }
+        Err(refusal) => refused(refusal, errors),
+    }
 }
 
 impl OpenApiService {
@@ -98,16 +106,6 @@ impl OpenApiService {
     }
 }
 
-/// The answer to `GET /docs/` (`?version=`) or `GET /docs/{version}`.
-fn reference_page(documents: &Documents, errors: &ErrorRenderer, req: &HttpRequest) -> HttpResponse {
-    let named = req.match_info().get("version").map(str::to_owned);
-    let requested = named.or_else(|| requested_version(req.query_string()));
-    match documents.reference_page(requested.as_deref()) {
-        Ok(page) => respond_as(page, req, "text/html; charset=utf-8"),
-        Err(refusal) => refused(refusal, errors),
-    }
-}
-
 /// A version no document answers, refused as negotiation refuses it.
 fn refused(refusal: DocumentRefusal, errors: &ErrorRenderer) -> HttpResponse {
     match refusal {
@@ -118,28 +116,22 @@ fn refused(refusal: DocumentRefusal, errors: &ErrorRenderer) -> HttpResponse {
     }
 }
 
-/// The answer to `GET /openapi.json?version=...`.
-fn version_document(documents: &Documents, errors: &ErrorRenderer, req: &HttpRequest) -> HttpResponse {
-    let requested = requested_version(req.query_string());
-    match documents.at(requested.as_deref()) {
-        Ok(document) => respond(document, req),
-        Err(refusal) => refused(refusal, errors),
-    }
-}
-
 impl HttpServiceFactory for OpenApiService {
     fn register(self, config: &mut AppService) {
         let documents = Arc::new(Documents::new(self.description));
         let errors = Arc::new(self.errors);
-        let one = Arc::clone(&documents);
+        // One route per path, each answering its kind of request.
+        let route = |request: fn(&HttpRequest) -> DocumentRequest<'_>| {
+            let (documents, errors) = (Arc::clone(&documents), Arc::clone(&errors));
+            web::get().to(move |req: HttpRequest| {
+                let (documents, errors) = (Arc::clone(&documents), Arc::clone(&errors));
+                async move { answer(&documents, &errors, &req, request(&req)) }
+            })
+        };
         if self.reference {
             for path in ["/docs/", "/docs/{version}"] {
-                let (documents, errors) = (Arc::clone(&documents), Arc::clone(&errors));
                 web::resource(path)
-                    .route(web::get().to(move |req: HttpRequest| {
-                        let (documents, errors) = (Arc::clone(&documents), Arc::clone(&errors));
-                        async move { reference_page(&documents, &errors, &req) }
-                    }))
+                    .route(route(|req| DocumentRequest::Reference(req.match_info().get("version"))))
                     .register(config);
             }
             web::resource("/docs")
@@ -148,17 +140,7 @@ impl HttpServiceFactory for OpenApiService {
                 }))
                 .register(config);
         }
-        web::resource("/openapi.json")
-            .route(web::get().to(move |req: HttpRequest| {
-                let (documents, errors) = (Arc::clone(&one), Arc::clone(&errors));
-                async move { version_document(&documents, &errors, &req) }
-            }))
-            .register(config);
-        web::resource("/openapi-history.json")
-            .route(web::get().to(move |req: HttpRequest| {
-                let documents = Arc::clone(&documents);
-                async move { respond(documents.history(), &req) }
-            }))
-            .register(config);
+        web::resource("/openapi.json").route(route(|_| DocumentRequest::Document)).register(config);
+        web::resource("/openapi-history.json").route(route(|_| DocumentRequest::History)).register(config);
     }
 }

@@ -69,6 +69,52 @@ pub fn requested_version(query: &str) -> Option<String> {
         .map(|(_, v)| v.into_owned())
 }
 
+/// Which of the documents a `GET` asks for, by its path; the version comes
+/// from the path or the query string ([`Documents::answer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DocumentRequest<'a> {
+    /// `/openapi.json`: the document of the version `?version=` asks for,
+    /// else of the newest served one.
+    Document,
+    /// `/openapi-history.json`: the whole history.
+    History,
+    /// `/docs/` or `/docs/{version}`: the reference page of the version the
+    /// path names, else of the one `?version=` asks for, else of the newest.
+    Reference(Option<&'a str>),
+}
+
+/// A document as answered to a `GET` (docs/reference.md §14): 200 with
+/// its body, or 304 without one when the request's `If-None-Match` names
+/// it; a strong `ETag` and `Cache-Control` either way. Each facade writes
+/// these parts into its own response.
+#[derive(Clone, Copy, Debug)]
+pub struct DocumentAnswer<'d> {
+    document: &'d RenderedDocument,
+    content_type: &'static str,
+    not_modified: bool,
+}
+
+impl<'d> DocumentAnswer<'d> {
+    /// 200, or 304 when `If-None-Match` named the document.
+    pub fn status(&self) -> u16 {
+        if self.not_modified { 304 } else { 200 }
+    }
+
+    /// The response headers: `ETag`, `Cache-Control`, and the body's
+    /// `Content-Type` unless the answer is a 304.
+    pub fn headers(&self) -> impl Iterator<Item = (&'static str, &'d str)> + use<'d> {
+        let content_type = (!self.not_modified).then_some(("content-type", self.content_type));
+        [("etag", self.document.etag()), ("cache-control", DOCUMENT_CACHE_CONTROL)]
+            .into_iter()
+            .chain(content_type)
+    }
+
+    /// The body, unless the answer is a 304.
+    pub fn body(&self) -> Option<&'d str> {
+        (!self.not_modified).then(|| self.document.body())
+    }
+}
+
 /// Why no document answers a `?version=`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DocumentRefusal {
@@ -78,6 +124,16 @@ pub enum DocumentRefusal {
     /// A served version without a document (404); not reached while the
     /// description serves the API's versions.
     Missing(Version),
+}
+
+impl DocumentRefusal {
+    /// The status it is answered with: 400, 406 or 404.
+    pub fn status(&self) -> u16 {
+        match self {
+            DocumentRefusal::Version(refusal) => refusal.status(),
+            DocumentRefusal::Missing(_) => 404,
+        }
+    }
 }
 
 /// The documents of one description, rendered on first use: an API of
@@ -167,5 +223,43 @@ impl Documents {
     /// The whole history in OpenStack's encoding.
     pub fn history(&self) -> &RenderedDocument {
         self.history.get_or_init(|| RenderedDocument::new(&self.description.history_document()))
+    }
+
+    /// The answer to a `GET` of one of the documents' paths, given the
+    /// request's query string and `If-None-Match`: what every facade's
+    /// service answers, refusals included.
+    ///
+    /// ```
+    /// use microversion_core::openapi::{ApiDescription, DocumentRequest, Documents};
+    /// use microversion_core::{Api, Microversion};
+    ///
+    /// const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial."), Microversion::new("2.2", "More.")]);
+    /// let documents = Documents::new(ApiDescription::new(API));
+    /// let answer = documents.answer(DocumentRequest::Document, "version=2.1", None).unwrap();
+    /// assert_eq!(answer.status(), 200);
+    /// assert!(answer.body().unwrap().contains("\"version\":\"2.1\""));
+    /// let etag = answer.headers().find(|(name, _)| *name == "etag").unwrap().1;
+    /// let again = documents.answer(DocumentRequest::Document, "version=2.1", Some(etag)).unwrap();
+    /// assert_eq!((again.status(), again.body()), (304, None));
+    /// let page = documents.answer(DocumentRequest::Reference(Some("2.2")), "", None).unwrap();
+    /// assert!(page.headers().any(|header| header == ("content-type", "text/html; charset=utf-8")));
+    /// assert_eq!(documents.answer(DocumentRequest::Document, "version=2.9", None).unwrap_err().status(), 406);
+    /// ```
+    pub fn answer(
+        &self,
+        request: DocumentRequest<'_>,
+        query: &str,
+        if_none_match: Option<&str>,
+    ) -> Result<DocumentAnswer<'_>, DocumentRefusal> {
+        let (document, content_type) = match request {
+            DocumentRequest::Document => (self.at(requested_version(query).as_deref())?, "application/json"),
+            DocumentRequest::History => (self.history(), "application/json"),
+            DocumentRequest::Reference(named) => {
+                let requested =
+                    named.filter(|v| !v.is_empty()).map(str::to_owned).or_else(|| requested_version(query));
+                (self.reference_page(requested.as_deref())?, "text/html; charset=utf-8")
+            }
+        };
+        Ok(DocumentAnswer { document, content_type, not_modified: document.matches(if_none_match) })
     }
 }

@@ -34,7 +34,8 @@ use serde_json::{Map, Value, json};
 
 pub use changes::{Change, classify_changes};
 pub use documents::{
-    DOCUMENT_CACHE_CONTROL, DocumentRefusal, Documents, RenderedDocument, requested_version,
+    DOCUMENT_CACHE_CONTROL, DocumentAnswer, DocumentRefusal, DocumentRequest, Documents, RenderedDocument,
+    requested_version,
 };
 pub use released::{
     BLESS_VARIABLE, OpenApiVersion, check_released, check_released_as, check_released_blessing,
