@@ -98,17 +98,7 @@ fn answer(
             }
             res
         }
-        Err(refusal) => refused(refusal).render(format, Some(service_type)),
-    }
-}
-
-/// A version no document answers, refused as negotiation refuses it.
-fn refused(refusal: DocumentRefusal) -> ApiError {
-    match refusal {
-        DocumentRefusal::Version(refusal) => ApiError::from(refusal),
-        DocumentRefusal::Missing(version) => {
-            ApiError::not_found(format!("No document for version {version}."))
-        }
+        Err(refusal) => ApiError::from(refusal).render(format, Some(service_type)),
     }
 }
 

@@ -328,6 +328,21 @@ macro_rules! facade_api_error {
                 ApiError::new(status, err.code(), err.title(), err.to_string()).with_versions(err.min(), err.max())
             }
         }
+
+        /// A document no version answers (docs/reference.md §14), refused
+        /// as negotiation refuses the version; 404 for a served version
+        /// without one. With the facade's `openapi` feature.
+        #[cfg(feature = "openapi")]
+        impl ::core::convert::From<$crate::openapi::DocumentRefusal> for ApiError {
+            fn from(refusal: $crate::openapi::DocumentRefusal) -> ApiError {
+                match refusal {
+                    $crate::openapi::DocumentRefusal::Version(refusal) => ApiError::from(refusal),
+                    $crate::openapi::DocumentRefusal::Missing(version) => {
+                        ApiError::not_found(format!("No document for version {version}."))
+                    }
+                }
+            }
+        }
     };
 }
 

@@ -6,7 +6,7 @@ use actix_web::dev::{AppService, HttpServiceFactory};
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
 
-use microversion_core::openapi::{DocumentRefusal, DocumentRequest, Documents};
+use microversion_core::openapi::{DocumentRequest, Documents};
 
 use super::ApiDescription;
 use crate::ApiError;
@@ -73,7 +73,7 @@ fn answer(
                 None => res.finish(),
             }
         }
-        Err(refusal) => refused(refusal, errors),
+        Err(refusal) => errors.render(&ApiError::from(refusal)),
     }
 }
 
@@ -103,16 +103,6 @@ impl OpenApiService {
     pub fn with_error_renderer(mut self, errors: ErrorRenderer) -> OpenApiService {
         self.errors = errors;
         self
-    }
-}
-
-/// A version no document answers, refused as negotiation refuses it.
-fn refused(refusal: DocumentRefusal, errors: &ErrorRenderer) -> HttpResponse {
-    match refusal {
-        DocumentRefusal::Version(refusal) => errors.render(&ApiError::from(refusal)),
-        DocumentRefusal::Missing(version) => {
-            errors.render(&ApiError::not_found(format!("No document for version {version}.")))
-        }
     }
 }
 
