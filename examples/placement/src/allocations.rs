@@ -533,7 +533,7 @@ pub(crate) async fn write_allocations(
                 store::consumers::reown(tx, &request.uuid, &project, &user, consumer_type.as_deref()).await?;
             }
             None => {
-                store::consumers::insert(
+                let made = store::consumers::insert_if_new(
                     tx,
                     &request.uuid,
                     &project,
@@ -541,6 +541,10 @@ pub(crate) async fn write_allocations(
                     request.consumer_type.as_deref(),
                 )
                 .await?;
+                // Made meanwhile by another request: a lost race, as a taken key is.
+                if !made {
+                    return Err(StoreError::LostRace.into());
+                }
             }
         }
     }

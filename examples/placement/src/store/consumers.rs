@@ -33,23 +33,6 @@ pub async fn get(tx: &Tx, uuid: &str) -> Result<Option<Consumer>, StoreError> {
     .await
 }
 
-/// Makes the consumer `uuid`, at generation 0.
-pub async fn insert(
-    tx: &Tx,
-    uuid: &str,
-    project: &str,
-    user: &str,
-    consumer_type: Option<&str>,
-) -> Result<(), StoreError> {
-    tx.execute(
-        "INSERT INTO consumers (uuid, project_id, user_id, generation, consumer_type, created_at, updated_at) \
-         VALUES ($1, $2, $3, 0, $4, $5, $5)",
-        params![uuid, project, user, consumer_type, super::now()],
-    )
-    .await?;
-    Ok(())
-}
-
 /// Makes the consumer `uuid`, at generation 0, unless it exists: whether
 /// it made it.
 pub async fn insert_if_new(
