@@ -12,63 +12,20 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use microversion_core::body::{
-    BodyRefusal, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, check_content_type, check_declared_length,
-    deserialize, parse_json,
+    BodyRefusal, check_content_type, check_declared_length, deserialize, parse_json,
 };
 
 use crate::ApiError;
 
-/// The largest request body read, in bytes; register it as app data
-/// (`.app_data(BodyLimit(64 * 1024))` or in `web::Data`) to change the
-/// default of [`BodyLimit::DEFAULT`]. A larger body answers 413.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BodyLimit(pub usize);
+pub use microversion_core::body::{BodyLimit, BodyTimeout};
 
-impl BodyLimit {
-    /// 1 MiB.
-    pub const DEFAULT: BodyLimit = BodyLimit(DEFAULT_BODY_LIMIT);
-
-    /// The limit configured for `req`, or the default.
-    pub fn of(req: &HttpRequest) -> BodyLimit {
-        req.app_data::<BodyLimit>()
-            .or_else(|| req.app_data::<web::Data<BodyLimit>>().map(|d| d.get_ref()))
-            .copied()
-            .unwrap_or_default()
-    }
-}
-
-impl Default for BodyLimit {
-    fn default() -> BodyLimit {
-        BodyLimit::DEFAULT
-    }
-}
-
-/// How long reading a request body may take in all, from the first read
-/// to the last byte; register it as app data (`.app_data(BodyTimeout(Duration::from_secs(10)))`
-/// or in `web::Data`) to change the default of [`BodyTimeout::DEFAULT`]. A
-/// client that declares a length and then stalls, or trickles its body,
-/// answers **408** (`request-timeout`) when it runs out, and its connection
-/// is closed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BodyTimeout(pub Duration);
-
-impl BodyTimeout {
-    /// 30 seconds.
-    pub const DEFAULT: BodyTimeout = BodyTimeout(DEFAULT_BODY_TIMEOUT);
-
-    /// The deadline configured for `req`, or the default.
-    pub fn of(req: &HttpRequest) -> BodyTimeout {
-        req.app_data::<BodyTimeout>()
-            .or_else(|| req.app_data::<web::Data<BodyTimeout>>().map(|d| d.get_ref()))
-            .copied()
-            .unwrap_or_default()
-    }
-}
-
-impl Default for BodyTimeout {
-    fn default() -> BodyTimeout {
-        BodyTimeout::DEFAULT
-    }
+/// The setting `T` registered as app data (`T` or `web::Data<T>`), else
+/// its default.
+fn configured<T: Copy + Default + 'static>(req: &HttpRequest) -> T {
+    req.app_data::<T>()
+        .or_else(|| req.app_data::<web::Data<T>>().map(|d| d.get_ref()))
+        .copied()
+        .unwrap_or_default()
 }
 
 /// Keeps the payload of a request answered 408 alive, discarding what still
@@ -110,10 +67,10 @@ pub async fn read_json_body(req: &HttpRequest, payload: &mut Payload) -> Result<
 /// its content type, size and time, unparsed.
 pub(crate) async fn read_body(req: &HttpRequest, payload: &mut Payload) -> Result<web::Bytes, ApiError> {
     check_content_type(req.headers().get(header::CONTENT_TYPE).map(|v| v.as_bytes()))?;
-    let BodyLimit(limit) = BodyLimit::of(req);
+    let BodyLimit(limit) = configured(req);
     let declared =
         check_declared_length(req.headers().get(header::CONTENT_LENGTH).map(|v| v.as_bytes()), limit)?;
-    let BodyTimeout(timeout) = BodyTimeout::of(req);
+    let BodyTimeout(timeout) = configured(req);
     let read = async {
         let mut bytes = web::BytesMut::with_capacity(declared.map_or(0, |len| len as usize));
         while let Some(chunk) = payload.next().await {

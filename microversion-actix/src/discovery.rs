@@ -6,15 +6,15 @@ use std::sync::Arc;
 
 use actix_web::dev::{AppService, HttpServiceFactory};
 use actix_web::http::StatusCode;
-use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 pub use crate::public_url::{InvalidPublicUrl, LinkRoot, PublicUrl, RequestLinks};
 pub use microversion_core::{Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList};
 
 use crate::ApiError;
+use crate::error::ErrorRenderer;
 use crate::client_default::ClientDefault;
-use crate::format::ErrorRenderer;
 
 microversion_core::facade_discovery! {
     /// On actix it is registered with `App::service`, **before** the API's
@@ -43,6 +43,8 @@ microversion_core::facade_discovery! {
     hook = ClientDefault;
     headers = actix_web::http::header::HeaderMap;
     status = StatusCode;
+    response = HttpResponse;
+    wire = crate::header::ActixHeaders;
 }
 
 impl Discovery {
@@ -83,22 +85,6 @@ impl Discovery {
     async fn single(&self, req: &HttpRequest, index: usize) -> HttpResponse {
         let (root, url_vary) = self.root_url(req, &self.listed.declared()[index].path());
         self.answer(self.single_document(index, req.headers(), &root).await, url_vary)
-    }
-
-    /// `error` in the configured format, its code naming the first API's service.
-    fn render(&self, error: &ApiError) -> HttpResponse {
-        let renderer = ErrorRenderer::shared(std::sync::Arc::clone(&self.format));
-        match self.service() {
-            Some(service) => renderer.with_service(service).render(error),
-            None => renderer.render(error),
-        }
-    }
-
-    /// The answer to any method but GET: actix's own 405 has an empty body.
-    fn refuse_method(&self) -> HttpResponse {
-        let mut res = self.render(&Discovery::not_allowed());
-        res.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET"));
-        res
     }
 }
 

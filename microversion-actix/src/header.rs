@@ -2,9 +2,7 @@
 //! as strings (shared with the core) and as actix header names, the bounds
 //! on what is read from them, and [`append_vary`].
 
-use actix_web::http::header::{HeaderName, HeaderValue};
-
-use crate::Version;
+use actix_web::http::header::HeaderName;
 
 pub use microversion_core::{
     DEPRECATION_HEADER, LINK_HEADER, MAX_ECHOED_BYTES, MAX_LEGACY_HEADERS, MAX_VERSION_HEADER,
@@ -22,10 +20,3 @@ pub const MIN_VERSION_HEADER_NAME: HeaderName = HeaderName::from_static("opensta
 pub const MAX_VERSION_HEADER_NAME: HeaderName = HeaderName::from_static("openstack-api-maximum-version");
 
 microversion_core::header_wire!(ActixHeaders, actix_web::http::header);
-
-/// A version as a header value, without allocating.
-pub(crate) fn version_value(version: Version) -> HeaderValue {
-    let mut buf = [0u8; 11];
-    // Digits and a dot are always a valid header value.
-    HeaderValue::from_str(version.write_to(&mut buf)).unwrap_or_else(|_| HeaderValue::from_static(""))
-}

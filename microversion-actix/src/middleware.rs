@@ -63,17 +63,6 @@ microversion_core::facade_negotiation! {
 }
 
 impl VersionNegotiation {
-    /// How the errors of this scope are rendered; use it for errors of the
-    /// API answered outside the scope (a service-wide default 404).
-    pub fn error_renderer(&self) -> ErrorRenderer {
-        let renderer =
-            ErrorRenderer::shared(std::sync::Arc::clone(&self.format)).with_service(self.api.service_type());
-        match &self.min_max {
-            Some((min, max)) => renderer.with_min_max_headers(min.clone(), max.clone()),
-            None => renderer,
-        }
-    }
-
     /// A route answering a JSON 404 in this scope's error format, for a path
     /// outside every scope: `App::new().default_service(middleware.default_service())`
     /// (see [`ErrorRenderer::default_service`]).

@@ -10,7 +10,7 @@ use std::time::Duration;
 use actix_web::{App, HttpResponse, HttpServer, web};
 use microversion_actix::{
     Api, Json, Microversion, VersionNegotiation,
-    body::{BodyTimeout, read_json_body},
+    body::{BodyLimit, BodyTimeout, read_json_body},
 };
 use microversion_testkit::http::{IO_TIMEOUT, Response, parse_response, send_raw};
 
@@ -161,10 +161,25 @@ fn bodies_within_the_deadline_are_read() {
 #[test]
 fn the_default_deadline_is_thirty_seconds() {
     assert_eq!(BodyTimeout::default(), BodyTimeout(Duration::from_secs(30)));
-    let req = actix_web::test::TestRequest::default().to_http_request();
-    assert_eq!(BodyTimeout::of(&req), BodyTimeout::DEFAULT);
-    let req = actix_web::test::TestRequest::default()
-        .app_data(web::Data::new(BodyTimeout(DEADLINE)))
-        .to_http_request();
-    assert_eq!(BodyTimeout::of(&req), BodyTimeout(DEADLINE));
+    assert_eq!(BodyTimeout::DEFAULT, BodyTimeout::default());
+}
+
+/// A setting registered as `web::Data` is read as one registered bare.
+#[actix_web::test]
+async fn a_limit_in_web_data_is_read() {
+    let (req, mut payload) = actix_web::test::TestRequest::post()
+        .app_data(web::Data::new(BodyLimit(4)))
+        .insert_header(("Content-Type", "application/json"))
+        .set_payload("[1, 2, 3]")
+        .to_http_parts();
+    let err = read_json_body(&req, &mut payload).await.expect_err("over the limit");
+    assert_eq!(err.status(), 413, "{err:?}");
+    let (req, mut payload) = actix_web::test::TestRequest::post()
+        .insert_header(("Content-Type", "application/json"))
+        .set_payload("[1, 2, 3]")
+        .to_http_parts();
+    assert_eq!(
+        read_json_body(&req, &mut payload).await.expect("within the default"),
+        serde_json::json!([1, 2, 3])
+    );
 }

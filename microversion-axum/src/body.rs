@@ -2,8 +2,6 @@
 //! §6.2): content type, size limit, deadline, parsing, read once; the
 //! [`Json`] and [`JsonQuery`] extractors.
 
-use std::time::Duration;
-
 use axum::body::{Body, Bytes};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::response::{IntoResponse, Response};
@@ -11,47 +9,15 @@ use http::header;
 use http::request::Parts;
 use http_body_util::BodyExt as _;
 use microversion_core::body::{
-    BodyRefusal, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, ParsedJson, ValidatedQuery, check_content_type,
-    check_declared_length, deserialize, parse_json,
+    BodyRefusal, ParsedJson, ValidatedQuery, check_content_type, check_declared_length, deserialize,
+    parse_json,
 };
 use microversion_core::schema::query_to_json;
 use serde::de::DeserializeOwned;
 
 use crate::ApiError;
 
-/// The largest request body read, in bytes (1 MiB unless set): put it in
-/// the request's extensions (`.layer(axum::Extension(BodyLimit(64 * 1024)))`)
-/// to change it. A larger body answers 413.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BodyLimit(pub usize);
-
-/// How long a whole request body may take to arrive (30 s unless set): put
-/// it in the request's extensions to change it. A client that stalls
-/// answers 408.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BodyTimeout(pub Duration);
-
-impl BodyLimit {
-    /// 1 MiB.
-    pub const DEFAULT: BodyLimit = BodyLimit(DEFAULT_BODY_LIMIT);
-}
-
-impl Default for BodyLimit {
-    fn default() -> BodyLimit {
-        BodyLimit::DEFAULT
-    }
-}
-
-impl BodyTimeout {
-    /// 30 seconds.
-    pub const DEFAULT: BodyTimeout = BodyTimeout(DEFAULT_BODY_TIMEOUT);
-}
-
-impl Default for BodyTimeout {
-    fn default() -> BodyTimeout {
-        BodyTimeout::DEFAULT
-    }
-}
+pub use microversion_core::body::{BodyLimit, BodyTimeout};
 
 /// Reads a whole body within the limit and deadline of `parts` (or the
 /// defaults): a declared length above the limit is refused before reading.

@@ -15,6 +15,7 @@ use http::header::{self, HeaderValue};
 use http::{HeaderMap, Method, StatusCode};
 
 use crate::ApiError;
+use crate::error::ErrorRenderer;
 use crate::middleware::ClientDefault;
 use crate::public_url;
 pub use crate::public_url::{InvalidPublicUrl, LinkRoot, PublicUrl, RequestLinks};
@@ -41,6 +42,8 @@ microversion_core::facade_discovery! {
     hook = ClientDefault;
     headers = HeaderMap;
     status = StatusCode;
+    response = Response;
+    wire = crate::header::AxumHeaders;
 }
 
 impl Discovery {
@@ -87,18 +90,6 @@ impl Discovery {
 
     async fn single(&self, index: usize, headers: &HeaderMap, Links { root, vary }: Links) -> Response {
         self.answer(self.single_document(index, headers, &root).await, vary)
-    }
-
-    /// `error` in the configured format, its code naming the first API's service.
-    fn render(&self, error: &ApiError) -> Response {
-        error.render(&*self.format, self.service())
-    }
-
-    /// The answer to any method but GET.
-    fn refuse_method(&self) -> Response {
-        let mut res = self.render(&Discovery::not_allowed());
-        res.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET"));
-        res
     }
 
     /// A GET route answering `answer`, and 405 for any other method.

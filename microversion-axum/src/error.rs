@@ -1,13 +1,15 @@
 //! Errors: [`ApiError`], the error a handler or a generated route answers
 //! with, rendered by the layer in front of it in the API's format
-//! ([`ApiSigErrors`], [`NovaFaults`], any [`ErrorFormat`]); and the
+//! ([`ApiSigErrors`], [`NovaFaults`], any [`ErrorFormat`]) through one
+//! [`ErrorRenderer`]; and the
 //! [`Violation`]s of a refused body or query, in the words of Python's
 //! `jsonschema`. The same names as `microversion_actix::error`.
 
 use axum::body::Body;
 use axum::response::{IntoResponse, Response};
 use http::StatusCode;
-use http::header::{self, HeaderValue};
+
+use crate::header::AxumHeaders;
 
 pub use microversion_core::violation::{
     Input as ViolationInput, MAX_ECHOED_VALUE_CHARS, MAX_MESSAGE_CHARS, Violation, best_match, python_repr,
@@ -39,30 +41,41 @@ microversion_core::facade_api_error! {
     status = StatusCode;
 }
 
-impl ApiError {
-    /// The answer to this error in `format`, its code prefixed with
-    /// `service` (else the one set on the error): the body, its content
-    /// type, and the served range in `OpenStack-API-Minimum-Version` /
-    /// `-Maximum-Version` when it has one. What the layer answers; for an
-    /// answer outside any layer (a service's JSON 404 for unknown paths),
-    /// in the API's format.
-    pub fn render(&self, format: &dyn ErrorFormat, service: Option<&str>) -> Response {
-        let service = service.or(self.service());
-        let mut res = Response::new(Body::from(self.body(format, service).to_string()));
-        *res.status_mut() = self.status();
-        let headers = res.headers_mut();
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        if let (Some(min), Some(max)) = (self.min_version(), self.max_version()) {
-            for (name, version) in
-                [(microversion_core::MIN_VERSION_HEADER, min), (microversion_core::MAX_VERSION_HEADER, max)]
-            {
-                if let (Ok(name), Ok(value)) =
-                    (http::HeaderName::try_from(name), HeaderValue::try_from(version.to_string()))
-                {
-                    headers.insert(name, value);
-                }
-            }
-        }
+microversion_core::facade_error_renderer! {
+    /// ```
+    /// use axum::http::StatusCode;
+    /// use microversion_axum::{ApiError, error::{ErrorRenderer, NovaFaults}};
+    ///
+    /// let renderer = ErrorRenderer::new(NovaFaults::default()).with_service("compute");
+    /// let res = renderer.render(&ApiError::not_found("No such flavor."));
+    /// assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    ///
+    /// // The defaults: API-SIG errors, no service prefix, the standard header names.
+    /// let plain = ErrorRenderer::default().render(&ApiError::conflict("Locked."));
+    /// assert_eq!(plain.status(), StatusCode::CONFLICT);
+    /// ```
+    pub struct ErrorRenderer;
+    wire = AxumHeaders;
+}
+
+impl ErrorRenderer {
+    /// A service answering every request with a JSON 404 in this format,
+    /// for `Router::fallback_service`: axum's own 404 has an empty body.
+    pub fn default_service(&self) -> axum::routing::MethodRouter {
+        let renderer = self.clone();
+        axum::routing::any(move || {
+            let res = renderer.render(&ApiError::not_found("The resource could not be found."));
+            std::future::ready(res)
+        })
+    }
+
+    /// The answer to `error`: its status, the body in this format, JSON
+    /// content type, and the minimum/maximum headers when it carries versions.
+    pub fn render(&self, error: &ApiError) -> Response {
+        let mut res = Response::new(Body::empty());
+        *res.status_mut() = error.status();
+        let body = self.write(error, res.headers_mut());
+        *res.body_mut() = Body::from(body);
         res
     }
 }
@@ -72,7 +85,7 @@ impl ApiError {
 /// again in the API's format.
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut res = self.render(&ApiSigErrors, None);
+        let mut res = ErrorRenderer::default().render(&self);
         res.extensions_mut().insert(self);
         res
     }

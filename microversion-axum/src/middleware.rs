@@ -17,12 +17,11 @@ use http::{Request, StatusCode};
 use microversion_core::observe;
 
 use crate::ApiError;
+use crate::error::ErrorRenderer;
 use crate::header::AxumHeaders;
 use crate::model::{NEGOTIATED, Unrendered};
 pub use crate::response_validation::ResponseValidation;
-use microversion_core::{
-    MAX_VERSION_HEADER, MIN_VERSION_HEADER, Negotiated, NegotiationError, Stamp, Version, VersionSource,
-};
+use microversion_core::{Negotiated, NegotiationError, Stamp, Version, VersionSource};
 use tokio::task::futures::TaskLocalFuture;
 
 microversion_core::facade_negotiation! {
@@ -57,11 +56,7 @@ impl VersionNegotiation {
     /// path outside every route: `router.fallback_service(layer.default_service())`
     /// (axum's own 404 has an empty body).
     pub fn default_service(&self) -> axum::routing::MethodRouter {
-        let state = Arc::new(State::new(self));
-        axum::routing::any(move || {
-            let res = state.render(&ApiError::not_found("The resource could not be found."));
-            std::future::ready(res)
-        })
+        self.error_renderer().default_service()
     }
 }
 
@@ -246,33 +241,19 @@ where
 /// Everything an answer needs, rendered once per wrapped service.
 struct State {
     settings: VersionNegotiation,
+    errors: ErrorRenderer,
     stamp: Stamp<AxumHeaders>,
 }
 
 impl State {
     fn new(settings: &VersionNegotiation) -> State {
         let stamp = Stamp::new(settings.api, settings.client_default.as_ref().map(ClientDefault::vary));
-        State { settings: settings.clone(), stamp }
-    }
-
-    /// `error` in the layer's format, its served range under the layer's
-    /// header names.
-    fn render(&self, error: &ApiError) -> Response {
-        let mut res = error.render(&*self.settings.format, Some(self.settings.api.service_type()));
-        if let Some((min, max)) = &self.settings.min_max {
-            let headers = res.headers_mut();
-            for (standard, name) in [(MIN_VERSION_HEADER, min), (MAX_VERSION_HEADER, max)] {
-                if let Some(value) = headers.remove(standard) {
-                    headers.insert(name.clone(), value);
-                }
-            }
-        }
-        res
+        State { settings: settings.clone(), errors: settings.error_renderer(), stamp }
     }
 
     /// The 400 or 406 of a version that did not negotiate.
     fn refusal(&self, err: &NegotiationError) -> Response {
-        let mut res = self.render(&ApiError::from(err.clone()));
+        let mut res = self.errors.render(&ApiError::from(err.clone()));
         let headers = res.headers_mut();
         // A cache matches `Vary` on header values, not on versions: a stored
         // 400/406 could answer a request that negotiates fine.
@@ -300,21 +281,10 @@ impl State {
         let error = res.extensions().get::<ApiError>().cloned().or_else(|| bodiless_error(&res));
         let mut res = match error {
             Some(error) => {
-                let mut rendered = self.render(&error);
-                let (parts, _) = res.into_parts();
-                let mut headers = parts.headers;
-                headers.remove(header::CONTENT_LENGTH);
-                for name in [MIN_VERSION_HEADER, MAX_VERSION_HEADER] {
-                    headers.remove(name);
-                }
-                if let Some((min, max)) = &self.settings.min_max {
-                    headers.remove(min);
-                    headers.remove(max);
-                }
-                headers.extend(std::mem::take(rendered.headers_mut()));
-                *rendered.headers_mut() = headers;
-                *rendered.extensions_mut() = parts.extensions;
-                rendered
+                let (mut parts, _) = res.into_parts();
+                parts.status = error.status();
+                let body = self.errors.write(&error, &mut parts.headers);
+                Response::from_parts(parts, Body::from(body))
             }
             None => res,
         };

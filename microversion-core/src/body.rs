@@ -14,6 +14,44 @@ pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 /// How long a facade waits for a whole request body by default: 30 s.
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The largest request body read, in bytes ([`BodyLimit::DEFAULT`] unless
+/// set): a larger body answers 413, and a `Content-Length` above it is
+/// refused before reading. On actix it is set as app data
+/// (`.app_data(BodyLimit(64 * 1024))`, or in `web::Data`); on axum as a
+/// request extension (`.layer(Extension(BodyLimit(64 * 1024)))`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BodyLimit(pub usize);
+
+impl BodyLimit {
+    /// 1 MiB.
+    pub const DEFAULT: BodyLimit = BodyLimit(DEFAULT_BODY_LIMIT);
+}
+
+impl Default for BodyLimit {
+    fn default() -> BodyLimit {
+        BodyLimit::DEFAULT
+    }
+}
+
+/// How long reading a request body may take in all, from the first read
+/// to the last byte ([`BodyTimeout::DEFAULT`] unless set), where
+/// [`BodyLimit`] is set. A client that declares a length and then stalls,
+/// or trickles its body, answers **408** (`request-timeout`) when it runs
+/// out, and its connection is closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BodyTimeout(pub Duration);
+
+impl BodyTimeout {
+    /// 30 seconds.
+    pub const DEFAULT: BodyTimeout = BodyTimeout(DEFAULT_BODY_TIMEOUT);
+}
+
+impl Default for BodyTimeout {
+    fn default() -> BodyTimeout {
+        BodyTimeout::DEFAULT
+    }
+}
+
 /// In a request's extensions: the body a route's `#[schema]` check read,
 /// parsed and validated, so that the body extractors (`Json`, `Versioned`)
 /// do not read or parse it again.

@@ -7,6 +7,10 @@
 //!   constructors, builders, getters, the [`Problem`](crate::Problem) every
 //!   format renders, and the conversions from the core's refusals
 //!   (docs/reference.md §5);
+//! - [`facade_error_renderer!`](crate::facade_error_renderer): `ErrorRenderer`,
+//!   how one API renders its errors, over the facade's header types;
+//! - [`facade_openapi_service!`](crate::facade_openapi_service): the
+//!   documents' names and `OpenApiService`'s settings;
 //! - [`facade_versioned!`](crate::facade_versioned): `Versioned<T>`, a
 //!   model with the status it is answered with (docs/reference.md §16).
 //!
@@ -372,6 +376,193 @@ pub fn code_of(title: &str) -> String {
     title.to_ascii_lowercase().replace([' ', '\''], "-")
 }
 
+/// Declares `pub struct ErrorRenderer` in the calling facade, over the
+/// facade's [`HeaderWire`](crate::HeaderWire) `$wire`, with the attributes
+/// and docs given before it: the settings of how one API renders its
+/// errors, and `write`, of an error's headers and body into
+/// an answer. The facade adds `render` (a whole answer) and
+/// `default_service` in its framework's types. Not for services: a
+/// facade's `error` module calls it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! facade_error_renderer {
+    ($(#[$meta:meta])* pub struct ErrorRenderer; wire = $wire:ty;) => {
+        /// How one API renders its errors: the body [`ErrorFormat`]($crate::ErrorFormat),
+        /// the service type that prefixes error codes, and the names of the
+        /// headers that carry the served minimum and maximum versions (on
+        /// 400 and 406).
+        ///
+        /// [`VersionNegotiation`](crate::VersionNegotiation) and
+        /// [`Discovery`](crate::Discovery) render every error through one
+        /// ([`VersionNegotiation::error_renderer`](crate::VersionNegotiation::error_renderer));
+        /// use one for errors of your own outside them, so that clients see a
+        /// single shape.
+        ///
+        $(#[$meta])*
+        #[derive(Clone)]
+        pub struct ErrorRenderer {
+            format: ::std::sync::Arc<dyn $crate::ErrorFormat>,
+            service: ::core::option::Option<&'static str>,
+            min_header: <$wire as $crate::HeaderWire>::Name,
+            max_header: <$wire as $crate::HeaderWire>::Name,
+        }
+
+        impl ::core::fmt::Debug for ErrorRenderer {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct("ErrorRenderer")
+                    .field("service", &self.service)
+                    .field("min_header", &self.min_header)
+                    .field("max_header", &self.max_header)
+                    .finish_non_exhaustive()
+            }
+        }
+
+        /// API-SIG errors, no service prefix, the standard header names: one
+        /// renderer shared by every standalone [`ApiError`](crate::ApiError) answer.
+        impl ::core::default::Default for ErrorRenderer {
+            fn default() -> ErrorRenderer {
+                static DEFAULT: ::std::sync::LazyLock<ErrorRenderer> =
+                    ::std::sync::LazyLock::new(|| ErrorRenderer::new($crate::ApiSigErrors));
+                ErrorRenderer::clone(&DEFAULT)
+            }
+        }
+
+        impl ErrorRenderer {
+            /// Renders bodies with `format`, without a service prefix, with the
+            /// standard minimum/maximum header names.
+            pub fn new(format: impl $crate::ErrorFormat) -> ErrorRenderer {
+                ErrorRenderer::shared(::std::sync::Arc::new(format))
+            }
+
+            /// [`ErrorRenderer::new`] with a format shared with other renderers.
+            pub fn shared(format: ::std::sync::Arc<dyn $crate::ErrorFormat>) -> ErrorRenderer {
+                let (min_header, max_header) = $crate::min_max_names::<$wire>();
+                ErrorRenderer { format, service: ::core::option::Option::None, min_header, max_header }
+            }
+
+            /// Prefixes error codes with `service` (`compute.not-found`).
+            pub fn with_service(mut self, service: &'static str) -> ErrorRenderer {
+                self.service = ::core::option::Option::Some(service);
+                self
+            }
+
+            /// Names the headers that carry the served minimum and maximum (Ironic
+            /// uses `X-OpenStack-Ironic-API-Minimum-Version`, ...).
+            pub fn with_min_max_headers(
+                mut self,
+                min: <$wire as $crate::HeaderWire>::Name,
+                max: <$wire as $crate::HeaderWire>::Name,
+            ) -> ErrorRenderer {
+                (self.min_header, self.max_header) = (min, max);
+                self
+            }
+
+            /// The body format.
+            pub fn format(&self) -> &dyn $crate::ErrorFormat {
+                &*self.format
+            }
+
+            /// The names of the minimum and maximum version headers.
+            pub fn min_max_headers(
+                &self,
+            ) -> (&<$wire as $crate::HeaderWire>::Name, &<$wire as $crate::HeaderWire>::Name) {
+                (&self.min_header, &self.max_header)
+            }
+
+            /// The service type that prefixes codes, if set.
+            pub fn service_type(&self) -> ::core::option::Option<&'static str> {
+                self.service
+            }
+
+            /// Makes `headers` those of `error`'s answer (a handler's own
+            /// kept: see [`error_headers`]($crate::error_headers)) and returns
+            /// its body in this format.
+            pub fn write(
+                &self,
+                error: &ApiError,
+                headers: &mut <$wire as $crate::HeaderWire>::Map,
+            ) -> ::std::string::String {
+                let range = error.min_version().zip(error.max_version());
+                $crate::error_headers::<$wire>(headers, range, (&self.min_header, &self.max_header));
+                error.body(&*self.format, self.service.or(error.service())).to_string()
+            }
+        }
+    };
+}
+
+/// Declares, in the calling facade's `openapi` module, the core's
+/// documents under the same names on every facade and `pub struct
+/// OpenApiService` with the docs given before it: the documents' settings
+/// and their builders. The facade serves it in its framework's way
+/// (docs/reference.md §14). Not for services.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! facade_openapi_service {
+    ($(#[$meta:meta])* pub struct OpenApiService;) => {
+        pub use $crate::openapi::{
+            ApiDescription, BLESS_VARIABLE, CONVERSION_NOTE, Change, DocumentAnswer, DocumentRefusal,
+            DocumentRequest, Documents, OPENAPI_3_0, OpenApiVersion, RenderedDocument, check_released,
+            check_released_as, check_released_blessing, classify_changes, requested_version, to_openapi_3_0,
+        };
+
+        /// The API's documents, served beside [`Discovery`](crate::Discovery):
+        ///
+        /// - `GET /openapi.json`: the document of the newest served version (the cap
+        ///   included);
+        /// - `GET /openapi.json?version=2.61`: the document of that version; a
+        ///   malformed version answers 400 and one the API does not serve 406,
+        ///   exactly as negotiation answers them;
+        /// - `GET /openapi-history.json`: the whole history in OpenStack's encoding;
+        /// - with [`OpenApiService::with_reference`], `GET /docs/` and
+        ///   `GET /docs/2.61`: the API reference of the newest and of that version
+        ///   as one self-contained HTML page (docs/reference.md §14.8).
+        ///
+        /// Every document is rendered once, on its first request, and kept: an API
+        /// of 1,000 versions does not pay for 1,000 documents at start-up. Each has
+        /// a strong `ETag` (a request with a matching `If-None-Match` gets 304) and
+        /// `Cache-Control: public, max-age=300`.
+        ///
+        $(#[$meta])*
+        #[derive(Clone, Debug)]
+        pub struct OpenApiService {
+            description: ApiDescription,
+            errors: ErrorRenderer,
+            reference: bool,
+        }
+
+        impl OpenApiService {
+            /// Serves the documents of `description`, errors as API-SIG errors.
+            pub fn new(description: ApiDescription) -> OpenApiService {
+                let errors = ErrorRenderer::default().with_service(description.api().service_type());
+                OpenApiService { description, errors, reference: false }
+            }
+
+            /// Serves the API reference too: `GET /docs/` (the newest served
+            /// version, or `?version=`), `GET /docs/2.61`, and `/docs` sent on to
+            /// `/docs/` (docs/reference.md §14.8).
+            pub fn with_reference(mut self) -> OpenApiService {
+                self.reference = true;
+                self
+            }
+
+            /// Renders its 400 and 406 in `format` (the API's own).
+            pub fn with_error_format(mut self, format: impl $crate::ErrorFormat) -> OpenApiService {
+                let service = self.description.api().service_type();
+                self.errors = ErrorRenderer::new(format).with_service(service);
+                self
+            }
+
+            /// Renders its 400 and 406 with `errors` (the API's own renderer,
+            /// [`VersionNegotiation::error_renderer`](crate::VersionNegotiation::error_renderer),
+            /// whose version header names it keeps too).
+            pub fn with_error_renderer(mut self, errors: ErrorRenderer) -> OpenApiService {
+                self.errors = errors;
+                self
+            }
+        }
+    };
+}
+
 /// Declares `pub struct Versioned<T>` in the calling facade, its status
 /// typed `$status` (the facade's `http::StatusCode`), with the attributes
 /// and docs given before it: a model and the status it is answered with.
@@ -527,12 +718,17 @@ macro_rules! facade_links {
 /// settings, their builders, and the documents and refusals they answer
 /// (docs/reference.md §7). `hook` is the facade's `ClientDefault`, whose
 /// `choose(&headers)` is awaited for a client's version; `status` its
-/// `http::StatusCode`. The facade registers the routes and writes the
-/// answers. Not for services: a facade's `discovery` module calls it.
+/// `http::StatusCode`, `response` its answer and `wire` its
+/// [`HeaderWire`](crate::HeaderWire). The facade registers the routes and
+/// writes the documents' answers. Not for services: a facade's `discovery`
+/// module calls it.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! facade_discovery {
-    ($(#[$meta:meta])* pub struct Discovery; hook = $hook:ty; headers = $headers:ty; status = $status:ty;) => {
+    (
+        $(#[$meta:meta])* pub struct Discovery;
+        hook = $hook:ty; headers = $headers:ty; status = $status:ty; response = $response:ty; wire = $wire:ty;
+    ) => {
         /// The version discovery endpoints of a service, generated from its
         /// API declarations (cap and statuses included), the same on every
         /// facade (docs/reference.md §7):
@@ -709,7 +905,7 @@ macro_rules! facade_discovery {
                 ))
             }
 
-            /// The 405 of any method but GET (the facade adds `Allow: GET`).
+            /// The 405 of any method but GET.
             fn not_allowed() -> ApiError {
                 ApiError::from_status(
                     <$status>::METHOD_NOT_ALLOWED,
@@ -717,9 +913,22 @@ macro_rules! facade_discovery {
                 )
             }
 
-            /// The service errors name in their code: the first API's.
-            fn service(&self) -> ::core::option::Option<&'static str> {
-                self.listed.declared().first().map($crate::Api::service_type)
+            /// `error` in the configured format, its code naming the first
+            /// API's service.
+            fn render(&self, error: &ApiError) -> $response {
+                let renderer = ErrorRenderer::shared(::std::sync::Arc::clone(&self.format));
+                match self.listed.declared().first() {
+                    ::core::option::Option::Some(api) => renderer.with_service(api.service_type()).render(error),
+                    ::core::option::Option::None => renderer.render(error),
+                }
+            }
+
+            /// The answer to any method but GET (the frameworks' own 405
+            /// has an empty body).
+            fn refuse_method(&self) -> $response {
+                let mut res = self.render(&Discovery::not_allowed());
+                $crate::set_constant::<$wire>(res.headers_mut(), "allow", "GET");
+                res
             }
         }
     };
@@ -971,6 +1180,17 @@ macro_rules! facade_negotiation {
             /// The declaration served, with the cap in force now.
             pub fn api(&self) -> $crate::Api {
                 self.cap.api()
+            }
+
+            /// How the errors of these routes are rendered; use it for errors
+            /// of the API answered outside them (a service-wide default 404).
+            pub fn error_renderer(&self) -> ErrorRenderer {
+                let renderer = ErrorRenderer::shared(::std::sync::Arc::clone(&self.format))
+                    .with_service(self.api.service_type());
+                match &self.min_max {
+                    ::core::option::Option::Some((min, max)) => renderer.with_min_max_headers(min.clone(), max.clone()),
+                    ::core::option::Option::None => renderer,
+                }
             }
         }
     };

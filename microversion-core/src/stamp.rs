@@ -7,7 +7,10 @@ use std::collections::BTreeSet;
 use std::sync::{Mutex, PoisonError};
 
 use crate::api::STANDARD_HEADER;
-use crate::headers::{ResponseHeaders, VaryUpdate, append_vary, appends_to_handlers, vary_update};
+use crate::headers::{
+    MAX_VERSION_HEADER, MIN_VERSION_HEADER, ResponseHeaders, VaryUpdate, append_vary, appends_to_handlers,
+    vary_update,
+};
 use crate::{Api, Deprecation, Version};
 
 /// How one framework's header map is read and written: implemented by each
@@ -36,6 +39,8 @@ pub trait HeaderWire {
     fn insert(map: &mut Self::Map, name: &Self::Name, value: &Self::Value);
     /// Adds `value` as another line of `name`.
     fn append(map: &mut Self::Map, name: &Self::Name, value: &Self::Value);
+    /// Removes every line of `name`.
+    fn remove(map: &mut Self::Map, name: &Self::Name);
 }
 
 /// The version headers of one API in a framework's types, rendered once per
@@ -194,6 +199,42 @@ pub fn stamp_deprecation<W: HeaderWire>(
     }
 }
 
+/// Makes `headers` those of an error answer, a handler's own kept: a JSON
+/// body of a length yet unknown, and the served range, when the error
+/// carries one, under `names` (Ironic's, or the standard ones) and no other.
+pub fn error_headers<W: HeaderWire>(
+    headers: &mut W::Map,
+    range: Option<(Version, Version)>,
+    names: (&W::Name, &W::Name),
+) {
+    W::remove(headers, &constant_name::<W>("content-length"));
+    for name in [MIN_VERSION_HEADER, MAX_VERSION_HEADER].into_iter().filter_map(lowercase_name::<W>) {
+        W::remove(headers, &name);
+    }
+    let json = W::static_value("application/json").unwrap_or_else(|| unreachable!("a header value"));
+    W::insert(headers, &constant_name::<W>("content-type"), &json);
+    for (name, version) in [(names.0, range.map(|r| r.0)), (names.1, range.map(|r| r.1))] {
+        W::remove(headers, name);
+        if let Some(value) = version.and_then(|version| W::value(&version.to_string())) {
+            W::insert(headers, name, &value);
+        }
+    }
+}
+
+/// Sets `name` (lower case) to `value`, both constants of the contract
+/// (`Allow: GET`).
+pub fn set_constant<W: HeaderWire>(headers: &mut W::Map, name: &'static str, value: &'static str) {
+    if let Some(value) = W::static_value(value) {
+        W::insert(headers, &constant_name::<W>(name), &value);
+    }
+}
+
+/// The standard names of the served range's headers, in the framework's types.
+pub fn min_max_names<W: HeaderWire>() -> (W::Name, W::Name) {
+    let name = |name| lowercase_name::<W>(name).unwrap_or_else(|| unreachable!("{name} is a header name"));
+    (name(MIN_VERSION_HEADER), name(MAX_VERSION_HEADER))
+}
+
 /// `OpenStack-API-Version` in the framework's types.
 fn standard_name<W: HeaderWire>() -> W::Name {
     lowercase_name::<W>(STANDARD_HEADER).unwrap_or_else(|| unreachable!("{STANDARD_HEADER} is a header name"))
@@ -280,6 +321,10 @@ macro_rules! header_wire {
             fn append(map: &mut Self::Map, name: &Self::Name, value: &Self::Value) {
                 map.append(name.clone(), value.clone());
             }
+
+            fn remove(map: &mut Self::Map, name: &Self::Name) {
+                map.remove(name);
+            }
         }
     };
 }
@@ -318,6 +363,9 @@ mod tests {
         }
         fn append(map: &mut Self::Map, name: &&'static str, value: &String) {
             map.push((name, value.clone()));
+        }
+        fn remove(map: &mut Self::Map, name: &&'static str) {
+            map.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
         }
     }
 

@@ -19,7 +19,7 @@ use microversion_axum::version::VersionCap;
 use microversion_axum::{ApiError, Discovery, Version, VersionNegotiation};
 
 use crate::settings::{self, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings};
-use crate::{COMPUTE, Store, TOKEN_HEADER, description, flavor_access, flavors, fleet, keypairs, request_id};
+use crate::{Store, TOKEN_HEADER, description, flavor_access, flavors, fleet, keypairs, request_id};
 
 /// Discovery at `/` and `/v2.1`, the documents at `/openapi.json`, the API
 /// under `/v2.1` with Nova-style faults, and a JSON 404 for every other path.
@@ -36,10 +36,10 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
         negotiation = negotiation.with_client_default(pins.clone());
         discovery = discovery.with_client_default(&api, pins);
     }
-    let not_found = || async {
-        ApiError::not_found("The resource could not be found.")
-            .render(&NovaFaults::default(), Some(COMPUTE.service_type()))
-    };
+    let not_found = negotiation.default_service();
+    let documents = OpenApiService::new(description(api))
+        .with_reference()
+        .with_error_renderer(negotiation.error_renderer());
     let versioned = Router::new()
         .merge(flavors::Flavors::new(Arc::clone(&store)))
         .merge(flavors::FlavorExtraSpecs::new(Arc::clone(&store)))
@@ -47,7 +47,7 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
         .merge(keypairs::Keypairs::new(store))
         // A path under `/v2.1` that no route takes is negotiated too, as
         // on actix: its 404 carries the version headers.
-        .fallback(not_found)
+        .fallback_service(not_found.clone())
         // Links come from the public URL: name what it read in `Vary`, or
         // a shared cache serves one client's links to all.
         .layer(axum::middleware::from_fn(links_vary))
@@ -60,11 +60,9 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
         // (`store::Unavailable`).
         .layer(axum::middleware::map_response(request_id_headers));
     Router::from(discovery)
-        .merge(Router::from(
-            OpenApiService::new(description(api)).with_reference().with_error_format(NovaFaults::default()),
-        ))
+        .merge(Router::from(documents))
         .nest("/v2.1", versioned)
-        .fallback(not_found)
+        .fallback_service(not_found)
 }
 
 /// Each client token pinned to a version (`fleet::pinned_version`).

@@ -52,9 +52,24 @@
 
 mod service;
 
-pub use microversion_core::openapi::{
-    ApiDescription, BLESS_VARIABLE, CONVERSION_NOTE, Change, DocumentRefusal, Documents, OPENAPI_3_0,
-    OpenApiVersion, RenderedDocument, check_released, check_released_as, check_released_blessing,
-    classify_changes, to_openapi_3_0,
-};
-pub use service::OpenApiService;
+use crate::error::ErrorRenderer;
+
+microversion_core::facade_openapi_service! {
+    /// ```
+    /// use actix_web::{App, test};
+    /// use microversion_actix::openapi::{ApiDescription, OpenApiService};
+    /// use microversion_actix::{Api, history};
+    ///
+    /// const API: Api = Api::new("compute", history!["2.1" => "Initial.", "2.2" => "More."]);
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let app = test::init_service(App::new().service(OpenApiService::new(ApiDescription::new(API)))).await;
+    /// let req = test::TestRequest::get().uri("/openapi.json?version=2.1").to_request();
+    /// let doc: serde_json::Value = test::call_and_read_body_json(&app, req).await;
+    /// assert_eq!(doc["info"]["version"], "2.1");
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/openapi.json?version=2.9").to_request()).await;
+    /// assert_eq!(res.status(), 406);
+    /// # });
+    /// ```
+    pub struct OpenApiService;
+}
