@@ -13,8 +13,8 @@ pub use crate::public_url::{InvalidPublicUrl, LinkRoot, PublicUrl, RequestLinks}
 pub use microversion_core::{Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList};
 
 use crate::ApiError;
-use crate::error::ErrorRenderer;
 use crate::client_default::ClientDefault;
+use crate::error::ErrorRenderer;
 
 microversion_core::facade_discovery! {
     /// On actix it is registered with `App::service`, **before** the API's

@@ -25,7 +25,7 @@ pub use crate::operation::{
     Controller, Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument,
     UnservedVersion,
 };
-pub use crate::route::{MethodNotAllowed, OperationInput, OperationRoute, RoutesFn, missing, router};
+pub use crate::route::{MethodNotAllowed, OperationInput, RoutesFn, missing, router};
 pub use microversion_core::MissingVariant;
 pub use microversion_macros::{history, version_gates};
 

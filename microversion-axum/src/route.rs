@@ -1,7 +1,7 @@
 //! The routes of a controller on axum (docs/reference.md §16.2): what
 //! [`router`] makes of the table `#[controller]` expands to, one method
-//! router per path, each operation a tower service ([`OperationRoute`]),
-//! and the 405 of a path at a version ([`MethodNotAllowed`]).
+//! router per path answering each method with its operation, and the 405
+//! of a path at a version ([`MethodNotAllowed`]).
 //!
 //! The controller's generated route function runs the operation at an
 //! index on an [`OperationInput`] (the request's head, its body, and the
@@ -16,7 +16,6 @@ use std::task::{Context, Poll};
 
 use axum::body::Body;
 use axum::response::{IntoResponse, Response};
-use axum::routing::MethodRouter;
 use http::header::{ALLOW, HeaderValue};
 use http::request::Parts;
 use http::{Request, StatusCode};
@@ -60,39 +59,36 @@ where
 {
     C::check_schemas_at_startup();
     let controller = Arc::new(controller);
-    RoutedPath::of(C::OPERATIONS).into_iter().fold(
-        axum::Router::new(),
-        |router, RoutedPath { path, routes: methods }| {
-            let methods = methods
-                .into_iter()
-                .map(|(method, index)| {
-                    (method, OperationRoute { controller: Arc::clone(&controller), index, routes })
-                })
-                .collect();
-            let other = MethodNotAllowed::for_path(C::OPERATIONS, path);
-            let path_routes: MethodRouter<S> =
-                axum::routing::any_service(PathRoutes { routes: Arc::new(methods), other });
-            router.route(path, path_routes)
-        },
-    )
+    RoutedPath::of(C::OPERATIONS).into_iter().fold(axum::Router::new(), |router, path_routes| {
+        let path = path_routes.path;
+        let service = PathRoutes {
+            controller: Arc::clone(&controller),
+            routes,
+            methods: Arc::new(path_routes.routes),
+            other: MethodNotAllowed::for_path(C::OPERATIONS, path),
+        };
+        router.route(path, axum::routing::any_service::<_, S>(service))
+    })
 }
 
-/// The tower service of one operation's route: calls the controller's
-/// route function with the controller, the operation's index and the
-/// request at its negotiated version.
-pub struct OperationRoute<C, F> {
+/// The operations of one path of a controller: its operations' indexes by
+/// method, answered by the controller's route function, and the 405 of
+/// any other method.
+struct PathRoutes<C, F> {
     controller: Arc<C>,
-    index: usize,
     routes: RoutesFn<C, F>,
+    methods: Arc<Vec<(&'static str, usize)>>,
+    other: MethodNotAllowed,
 }
 
-impl<C, F> Clone for OperationRoute<C, F> {
+impl<C, F> Clone for PathRoutes<C, F> {
     fn clone(&self) -> Self {
-        OperationRoute { controller: Arc::clone(&self.controller), index: self.index, routes: self.routes }
+        let (controller, methods) = (Arc::clone(&self.controller), Arc::clone(&self.methods));
+        PathRoutes { controller, routes: self.routes, methods, other: self.other.clone() }
     }
 }
 
-impl<C, F> tower_service::Service<Request<Body>> for OperationRoute<C, F>
+impl<C, F> tower_service::Service<Request<Body>> for PathRoutes<C, F>
 where
     C: Send + Sync + 'static,
     F: Future<Output = Response> + Send + 'static,
@@ -106,33 +102,31 @@ where
     }
 
     fn call(&mut self, req: Request<Body>) -> Answering {
+        let Some(&(_, index)) = self.methods.iter().find(|(method, _)| *method == req.method().as_str())
+        else {
+            return Answering(Box::pin(ready(self.other.answer(&req))));
+        };
         let (request, body) = req.into_parts();
         // Without the layer in front there is no version to dispatch on: a
         // 500 that names the mistake, as the `ApiVersion` extractor answers.
         match negotiated(&request.extensions) {
             Some(negotiated) => {
                 let input = OperationInput { request, payload: Some(body), version: negotiated.version };
-                Answering(Box::pin((self.routes)(Arc::clone(&self.controller), self.index, input)))
+                Answering(Box::pin((self.routes)(Arc::clone(&self.controller), index, input)))
             }
             None => Answering(Box::pin(ready(no_layer(&request)))),
         }
     }
 }
 
-/// The future of [`OperationRoute`]: the route's answer.
-pub struct Answering(RouteFuture);
+/// The future of a route: its answer.
+struct Answering(RouteFuture);
 
 impl Future for Answering {
     type Output = Result<Response, Infallible>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         self.0.as_mut().poll(cx).map(Ok)
-    }
-}
-
-impl std::fmt::Debug for Answering {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Answering").finish_non_exhaustive()
     }
 }
 
@@ -162,39 +156,6 @@ impl MethodNotAllowed {
             res.headers_mut().insert(ALLOW, allow);
         }
         res
-    }
-}
-
-/// The operations of one path, by method.
-struct PathRoutes<C, F> {
-    routes: Arc<Vec<(&'static str, OperationRoute<C, F>)>>,
-    other: MethodNotAllowed,
-}
-
-impl<C, F> Clone for PathRoutes<C, F> {
-    fn clone(&self) -> Self {
-        PathRoutes { routes: Arc::clone(&self.routes), other: self.other.clone() }
-    }
-}
-
-impl<C, F> tower_service::Service<Request<Body>> for PathRoutes<C, F>
-where
-    C: Send + Sync + 'static,
-    F: Future<Output = Response> + Send + 'static,
-{
-    type Response = Response;
-    type Error = Infallible;
-    type Future = Answering;
-
-    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, req: Request<Body>) -> Answering {
-        match self.routes.iter().find(|(method, _)| *method == req.method().as_str()) {
-            Some((_, route)) => route.clone().call(req),
-            None => Answering(Box::pin(ready(self.other.answer(&req)))),
-        }
     }
 }
 
