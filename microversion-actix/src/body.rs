@@ -43,7 +43,7 @@ fn hold_until_closed(mut payload: Payload) {
 /// How long [`hold_until_closed`] waits for a connection to close.
 const HOLD_LIMIT: Duration = Duration::from_secs(60);
 
-pub use microversion_core::body::ParsedJson;
+use microversion_core::body::ParsedJson;
 
 /// Reads and parses a JSON request body, once.
 ///
@@ -94,8 +94,8 @@ pub(crate) async fn read_body(req: &HttpRequest, payload: &mut Payload) -> Resul
 
 microversion_core::facade_json! {
     /// The request body as a `T` (this crate's own `Json`, with errors as
-    /// [`ApiError`]s). It takes the [`ParsedJson`] a dispatcher left in the
-    /// request extensions, else reads the payload with [`read_json_body`].
+    /// [`ApiError`]s). It takes the body a `#[schema]` check already parsed,
+    /// else reads the payload with [`read_json_body`].
     /// `Json<serde_json::Value>` is the raw body, handed over as parsed.
     ///
     /// The body is consumed by the first body extractor of a handler, as with

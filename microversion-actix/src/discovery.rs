@@ -10,7 +10,6 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 pub use crate::public_url::{InvalidPublicUrl, LinkRoot, PublicUrl, RequestLinks};
-pub use microversion_core::{Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList};
 
 use crate::ApiError;
 use crate::client_default::ClientDefault;

@@ -2,21 +2,10 @@
 //! as strings (shared with the core) and as actix header names, the bounds
 //! on what is read from them, and [`append_vary`].
 
-use actix_web::http::header::HeaderName;
-
 pub use microversion_core::{
     DEPRECATION_HEADER, LINK_HEADER, MAX_ECHOED_BYTES, MAX_LEGACY_HEADERS, MAX_VERSION_HEADER,
     MIN_VERSION_HEADER, ResponseHeaders, STANDARD_HEADER, SUNSET_HEADER, VaryUpdate, VersionHeaderValues,
     append_vary, appends_to_handlers, vary_update,
 };
-
-/// `OpenStack-API-Version` as an actix header name.
-pub const STANDARD_HEADER_NAME: HeaderName = HeaderName::from_static("openstack-api-version");
-/// The default name of the header carrying the served minimum
-/// ([`MIN_VERSION_HEADER`]) as an actix header name.
-pub const MIN_VERSION_HEADER_NAME: HeaderName = HeaderName::from_static("openstack-api-minimum-version");
-/// The default name of the header carrying the served maximum
-/// ([`MAX_VERSION_HEADER`]) as an actix header name.
-pub const MAX_VERSION_HEADER_NAME: HeaderName = HeaderName::from_static("openstack-api-maximum-version");
 
 microversion_core::header_wire!(ActixHeaders, actix_web::http::header);

@@ -33,7 +33,7 @@ use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};
 pub use microversion_core::MissingVariant;
 
 use crate::ApiError;
-pub use crate::body::ParsedJson;
+pub use microversion_core::body::ParsedJson;
 use microversion_core::body::ValidatedAs;
 
 /// The request as a route's arguments are extracted from it.

@@ -1,7 +1,7 @@
-//! The headers of the contract (docs/reference.md §3, §12): their names, the
+//! The headers of the contract (docs/reference.md §3, §12): their names,
+//! as strings (shared with the core) and as `http` header names, the
 //! bounds on what is read from them, and [`append_vary`]. The same names
-//! as `microversion_actix::header` (whose actix `HeaderName` constants axum
-//! does not need: `http`'s header maps take these strings).
+//! as `microversion_actix::header`.
 
 pub use microversion_core::{
     DEPRECATION_HEADER, LINK_HEADER, MAX_ECHOED_BYTES, MAX_LEGACY_HEADERS, MAX_VERSION_HEADER,

@@ -714,7 +714,8 @@ macro_rules! facade_links {
 }
 
 /// Declares `pub struct Discovery` in the calling facade, with the
-/// attributes and docs given before it: the version discovery endpoints'
+/// attributes and docs given before it, and the core's documents under
+/// their names: the version discovery endpoints'
 /// settings, their builders, and the documents and refusals they answer
 /// (docs/reference.md §7). `hook` is the facade's `ClientDefault`, whose
 /// `choose(&headers)` is awaited for a client's version; `status` its
@@ -729,6 +730,8 @@ macro_rules! facade_discovery {
         $(#[$meta:meta])* pub struct Discovery;
         hook = $hook:ty; headers = $headers:ty; status = $status:ty; response = $response:ty; wire = $wire:ty;
     ) => {
+        pub use $crate::{Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList};
+
         /// The version discovery endpoints of a service, generated from its
         /// API declarations (cap and statuses included), the same on every
         /// facade (docs/reference.md §7):

@@ -274,11 +274,25 @@ pub fn interned(text: String) -> &'static str {
 /// Declares `$wire`, the [`HeaderWire`] of a framework whose header types
 /// are `$header::{HeaderMap, HeaderName, HeaderValue}` with the `http`
 /// crate's methods (actix's and `http`'s both have them): one
-/// implementation for every facade.
+/// implementation for every facade; and the contract's header names as
+/// constants of that `HeaderName` (`STANDARD_HEADER_NAME`,
+/// `MIN_VERSION_HEADER_NAME`, `MAX_VERSION_HEADER_NAME`).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! header_wire {
     ($wire:ident, $($header:ident)::+) => {
+        /// `OpenStack-API-Version` as this framework's header name.
+        pub const STANDARD_HEADER_NAME: $($header)::+::HeaderName =
+            $($header)::+::HeaderName::from_static("openstack-api-version");
+        /// The default name of the header carrying the served minimum
+        /// ([`MIN_VERSION_HEADER`]($crate::MIN_VERSION_HEADER)) as this framework's header name.
+        pub const MIN_VERSION_HEADER_NAME: $($header)::+::HeaderName =
+            $($header)::+::HeaderName::from_static("openstack-api-minimum-version");
+        /// The default name of the header carrying the served maximum
+        /// ([`MAX_VERSION_HEADER`]($crate::MAX_VERSION_HEADER)) as this framework's header name.
+        pub const MAX_VERSION_HEADER_NAME: $($header)::+::HeaderName =
+            $($header)::+::HeaderName::from_static("openstack-api-maximum-version");
+
         /// How the core's [`Stamp`](microversion_core::Stamp) reads and
         /// writes this framework's headers; public for generated code,
         /// which reaches it through the facade's `__private`.
