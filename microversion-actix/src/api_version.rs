@@ -3,7 +3,7 @@
 use std::future::{Ready, ready};
 
 use actix_web::dev::Payload;
-use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
+use actix_web::{FromRequest, HttpMessage, HttpRequest};
 
 use crate::{Api, ApiError, version::Negotiated};
 
@@ -47,8 +47,7 @@ impl ApiVersion {
         if let Some(negotiated) = req.extensions().get::<Negotiated>() {
             return Ok(ApiVersion { negotiated: *negotiated });
         }
-        let api = req.app_data::<Api>().or_else(|| req.app_data::<web::Data<Api>>().map(|d| d.get_ref()));
-        match api {
+        match crate::app_setting::<Api>(req) {
             Some(api) => {
                 let negotiated = api.negotiate(req.headers().iter()).map_err(ApiError::from)?;
                 Ok(ApiVersion { negotiated })

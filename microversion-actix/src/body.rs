@@ -19,15 +19,6 @@ use crate::ApiError;
 
 pub use microversion_core::body::{BodyLimit, BodyTimeout};
 
-/// The setting `T` registered as app data (`T` or `web::Data<T>`), else
-/// its default.
-fn configured<T: Copy + Default + 'static>(req: &HttpRequest) -> T {
-    req.app_data::<T>()
-        .or_else(|| req.app_data::<web::Data<T>>().map(|d| d.get_ref()))
-        .copied()
-        .unwrap_or_default()
-}
-
 /// Keeps the payload of a request answered 408 alive, discarding what still
 /// arrives, until its connection closes (at most [`HOLD_LIMIT`]). Dropped
 /// at once, a chunked payload would be drained by actix after the response,
@@ -67,10 +58,10 @@ pub async fn read_json_body(req: &HttpRequest, payload: &mut Payload) -> Result<
 /// its content type, size and time, unparsed.
 pub(crate) async fn read_body(req: &HttpRequest, payload: &mut Payload) -> Result<web::Bytes, ApiError> {
     check_content_type(req.headers().get(header::CONTENT_TYPE).map(|v| v.as_bytes()))?;
-    let BodyLimit(limit) = configured(req);
+    let BodyLimit(limit) = crate::app_setting(req).copied().unwrap_or_default();
     let declared =
         check_declared_length(req.headers().get(header::CONTENT_LENGTH).map(|v| v.as_bytes()), limit)?;
-    let BodyTimeout(timeout) = configured(req);
+    let BodyTimeout(timeout) = crate::app_setting(req).copied().unwrap_or_default();
     let read = async {
         let mut bytes = web::BytesMut::with_capacity(declared.map_or(0, |len| len as usize));
         while let Some(chunk) = payload.next().await {

@@ -26,6 +26,12 @@ pub mod version;
 pub mod __private;
 microversion_core::facade_face!();
 
+/// A setting of the app's, registered as app data bare (`.app_data(x)`)
+/// or in `web::Data`.
+fn app_setting<T: 'static>(req: &actix_web::HttpRequest) -> Option<&T> {
+    req.app_data::<T>().or_else(|| req.app_data::<actix_web::web::Data<T>>().map(|d| d.get_ref()))
+}
+
 /// ```
 /// use microversion_actix::{Api, Microversion, controller};
 ///

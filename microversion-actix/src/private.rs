@@ -28,7 +28,7 @@ pub use microversion_core::schema::{LazySchemas, json_schema_of};
 pub use microversion_core::{Deprecation, stamp_deprecation, typed_client};
 pub use microversion_macros::{history, version_gates};
 
-use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::header::HeaderValue;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};
 pub use microversion_core::MissingVariant;
 
@@ -174,8 +174,8 @@ microversion_core::facade_portable!();
 /// the `Allow` of its path at that version).
 pub fn missing(missing: MissingVariant) -> HttpResponse {
     let mut response = HttpResponse::from_error(ApiError::from(&missing));
-    if let Some(allow) = missing.allow.and_then(|allow| HeaderValue::from_str(&allow).ok()) {
-        response.headers_mut().insert(header::ALLOW, allow);
+    if let Some(allow) = &missing.allow {
+        microversion_core::set_header::<Headers>(response.headers_mut(), "allow", allow);
     }
     response
 }

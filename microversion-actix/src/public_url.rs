@@ -1,8 +1,8 @@
 //! Where the scheme and host of the links a service writes come from
 //! (docs/reference.md §7.1): the core's [`PublicUrl`] over an actix request.
 
+use actix_web::HttpRequest;
 use actix_web::http::header;
-use actix_web::{HttpRequest, web};
 use microversion_core::RequestOrigin;
 
 pub use microversion_core::{InvalidPublicUrl, PublicUrl};
@@ -37,9 +37,7 @@ microversion_core::facade_links! {
 
 impl RequestLinks for HttpRequest {
     fn public_url(&self) -> &PublicUrl {
-        self.app_data::<PublicUrl>()
-            .or_else(|| self.app_data::<web::Data<PublicUrl>>().map(|d| d.get_ref()))
-            .unwrap_or(&FROM_REQUEST)
+        crate::app_setting(self).unwrap_or(&FROM_REQUEST)
     }
 
     fn link_base(&self) -> String {

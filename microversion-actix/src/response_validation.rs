@@ -2,7 +2,7 @@
 //! (Nova's `[api] response_validation = error|warn|ignore`), by the core's
 //! [`ResponseValidation`] registered as app data.
 
-use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
+use actix_web::{HttpRequest, HttpResponse, ResponseError};
 use microversion_core::schema::AnswerVerdict;
 
 /// Whether a route's success answers are checked; register it as app data
@@ -19,14 +19,6 @@ pub use microversion_core::schema::ResponseValidation;
 
 use crate::{ApiError, Version, operation::ResponseDescription};
 
-/// The setting registered for `req`, or [`ResponseValidation::Ignore`].
-fn registered(req: &HttpRequest) -> ResponseValidation {
-    req.app_data::<ResponseValidation>()
-        .or_else(|| req.app_data::<web::Data<ResponseValidation>>().map(|d| d.get_ref()))
-        .copied()
-        .unwrap_or_default()
-}
-
 /// Checks a variant's success answer at `version` against `declared`, as
 /// the registered [`ResponseValidation`] says (called by `#[controller]`).
 pub(crate) async fn check(
@@ -35,7 +27,7 @@ pub(crate) async fn check(
     declared: &ResponseDescription,
     res: HttpResponse,
 ) -> HttpResponse {
-    let mode = registered(req);
+    let mode: ResponseValidation = crate::app_setting(req).copied().unwrap_or_default();
     if !mode.checks(res.status().as_u16()) {
         return res;
     }

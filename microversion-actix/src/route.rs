@@ -31,6 +31,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use microversion_core::{AllowedMethods, Controller, RoutedPath};
 
+use crate::header::ActixHeaders;
 use crate::{ApiVersion, Version};
 
 /// The request of an operation's route, its body stream, and its version.
@@ -241,9 +242,11 @@ impl Service<ServiceRequest> for MethodNotAllowed {
         );
         let mut response = HttpResponse::from_error(error);
         // An empty `Allow` is valid: nothing is served here at this version.
-        if let Ok(allow) = actix_web::http::header::HeaderValue::from_str(&self.methods.at(version)) {
-            response.headers_mut().insert(actix_web::http::header::ALLOW, allow);
-        }
+        microversion_core::set_header::<ActixHeaders>(
+            response.headers_mut(),
+            "allow",
+            &self.methods.at(version),
+        );
         // `ServiceResponse::new` keeps the error for the middleware to render
         // in the API's format (`into_response` would drop it).
         let (request, _) = req.into_parts();

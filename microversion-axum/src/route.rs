@@ -16,13 +16,15 @@ use std::task::{Context, Poll};
 
 use axum::body::Body;
 use axum::response::{IntoResponse, Response};
-use http::header::{ALLOW, HeaderValue};
 use http::request::Parts;
 use http::{Request, StatusCode};
-use microversion_core::{AllowedMethods, Controller, MissingVariant, Operation, RoutedPath, Version};
+use microversion_core::{
+    AllowedMethods, Controller, MissingVariant, Operation, RoutedPath, Version, set_header,
+};
 
 use crate::ApiError;
 use crate::api_version::{negotiated, no_layer};
+use crate::header::AxumHeaders;
 
 /// The request of an operation's route: its head, its body (until an
 /// argument reads it), and the version it is served at.
@@ -152,9 +154,7 @@ impl MethodNotAllowed {
         let detail = format!("The method {} is not allowed for this resource.", req.method());
         let mut res = ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED, detail).into_response();
         // An empty `Allow` is valid: nothing is served here at this version.
-        if let Ok(allow) = HeaderValue::from_str(&self.methods.at(version)) {
-            res.headers_mut().insert(ALLOW, allow);
-        }
+        set_header::<AxumHeaders>(res.headers_mut(), "allow", &self.methods.at(version));
         res
     }
 }
@@ -164,8 +164,8 @@ impl MethodNotAllowed {
 /// the `Allow` of its path at that version).
 pub fn missing(missing: MissingVariant) -> Response {
     let mut res = ApiError::from(&missing).into_response();
-    if let Some(allow) = missing.allow.and_then(|allow| HeaderValue::from_str(&allow).ok()) {
-        res.headers_mut().insert(ALLOW, allow);
+    if let Some(allow) = &missing.allow {
+        set_header::<AxumHeaders>(res.headers_mut(), "allow", allow);
     }
     res
 }

@@ -930,7 +930,7 @@ macro_rules! facade_discovery {
             /// has an empty body).
             fn refuse_method(&self) -> $response {
                 let mut res = self.render(&Discovery::not_allowed());
-                $crate::set_constant::<$wire>(res.headers_mut(), "allow", "GET");
+                $crate::set_header::<$wire>(res.headers_mut(), "allow", "GET");
                 res
             }
         }

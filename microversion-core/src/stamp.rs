@@ -221,10 +221,10 @@ pub fn error_headers<W: HeaderWire>(
     }
 }
 
-/// Sets `name` (lower case) to `value`, both constants of the contract
-/// (`Allow: GET`).
-pub fn set_constant<W: HeaderWire>(headers: &mut W::Map, name: &'static str, value: &'static str) {
-    if let Some(value) = W::static_value(value) {
+/// Sets `name`, one of the contract's (lower case), to `value` (`Allow`
+/// on a 405); a value that cannot be a header's is left out.
+pub fn set_header<W: HeaderWire>(headers: &mut W::Map, name: &'static str, value: &str) {
+    if let Some(value) = W::value(value) {
         W::insert(headers, &constant_name::<W>(name), &value);
     }
 }
