@@ -7,10 +7,7 @@ use std::collections::BTreeSet;
 use std::sync::{Mutex, PoisonError};
 
 use crate::api::STANDARD_HEADER;
-use crate::headers::{
-    MAX_VERSION_HEADER, MIN_VERSION_HEADER, ResponseHeaders, VaryUpdate, append_vary, appends_to_handlers,
-    vary_update,
-};
+use crate::headers::{ResponseHeaders, VaryUpdate, append_vary, appends_to_handlers, vary_update};
 use crate::{Api, Deprecation, Version};
 
 /// How one framework's header map is read and written: implemented by each
@@ -207,32 +204,40 @@ pub fn error_headers<W: HeaderWire>(
     range: Option<(Version, Version)>,
     names: (&W::Name, &W::Name),
 ) {
-    W::remove(headers, &constant_name::<W>("content-length"));
-    for name in [MIN_VERSION_HEADER, MAX_VERSION_HEADER].into_iter().filter_map(lowercase_name::<W>) {
+    // Answered on every error: lower-case names as they are (no interning,
+    // no lock), and nothing that can panic.
+    for name in ["content-length", MIN_NAME, MAX_NAME].into_iter().filter_map(W::name) {
         W::remove(headers, &name);
     }
-    let json = W::static_value("application/json").unwrap_or_else(|| unreachable!("a header value"));
-    W::insert(headers, &constant_name::<W>("content-type"), &json);
+    if let (Some(name), Some(json)) = (W::name("content-type"), W::static_value("application/json")) {
+        W::insert(headers, &name, &json);
+    }
     for (name, version) in [(names.0, range.map(|r| r.0)), (names.1, range.map(|r| r.1))] {
         W::remove(headers, name);
-        if let Some(value) = version.and_then(|version| W::value(&version.to_string())) {
+        let mut digits = [0u8; 11];
+        if let Some(value) = version.and_then(|version| W::value(version.write_to(&mut digits))) {
             W::insert(headers, name, &value);
         }
     }
 }
 
 /// Sets `name`, one of the contract's (lower case), to `value` (`Allow`
-/// on a 405); a value that cannot be a header's is left out.
+/// on a 405); a name or value that cannot be a header's is left out.
 pub fn set_header<W: HeaderWire>(headers: &mut W::Map, name: &'static str, value: &str) {
-    if let Some(value) = W::value(value) {
-        W::insert(headers, &constant_name::<W>(name), &value);
+    if let (Some(name), Some(value)) = (W::name(name), W::value(value)) {
+        W::insert(headers, &name, &value);
     }
 }
 
-/// The standard names of the served range's headers, in the framework's types.
+/// [`MIN_VERSION_HEADER`](crate::MIN_VERSION_HEADER) and [`MAX_VERSION_HEADER`](crate::MAX_VERSION_HEADER) in lower case, as
+/// [`HeaderWire::name`] takes them.
+const MIN_NAME: &str = "openstack-api-minimum-version";
+const MAX_NAME: &str = "openstack-api-maximum-version";
+
+/// The standard names of the served range's headers, in the framework's
+/// types (for a renderer, built once).
 pub fn min_max_names<W: HeaderWire>() -> (W::Name, W::Name) {
-    let name = |name| lowercase_name::<W>(name).unwrap_or_else(|| unreachable!("{name} is a header name"));
-    (name(MIN_VERSION_HEADER), name(MAX_VERSION_HEADER))
+    (constant_name::<W>(MIN_NAME), constant_name::<W>(MAX_NAME))
 }
 
 /// `OpenStack-API-Version` in the framework's types.
@@ -460,5 +465,36 @@ mod tests {
         let mut undeprecated = Vec::new();
         stamp.stamp(&mut undeprecated, Some(Version::new(2, 2)));
         assert!(!undeprecated.iter().any(|(n, _)| *n == "deprecation"));
+    }
+
+    #[test]
+    fn an_error_answer_keeps_the_handlers_headers_and_names_its_range_once() {
+        let get = |map: &Vec<(&'static str, String)>, name: &str| {
+            map.iter()
+                .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.clone())
+                .collect::<Vec<_>>()
+        };
+        let mut headers: Vec<(&'static str, String)> = vec![
+            ("Content-Length", "5".into()),
+            ("OpenStack-API-Minimum-Version", "1.0".into()),
+            ("x-request-id", "req-1".into()),
+        ];
+        let range = Some((Version::new(2, 1), Version::new(2, 15)));
+        error_headers::<ListWire>(&mut headers, range, (&"x-min", &"x-max"));
+        assert!(get(&headers, "content-length").is_empty(), "the handler's length is stale");
+        assert!(get(&headers, "openstack-api-minimum-version").is_empty(), "one name for the range");
+        assert_eq!(get(&headers, "content-type"), ["application/json"]);
+        assert_eq!(
+            (get(&headers, "x-min"), get(&headers, "x-max")),
+            (vec!["2.1".into()], vec!["2.15".into()])
+        );
+        assert_eq!(get(&headers, "x-request-id"), ["req-1"]);
+
+        error_headers::<ListWire>(&mut headers, None, (&"x-min", &"x-max"));
+        assert!(
+            get(&headers, "x-min").is_empty() && get(&headers, "x-max").is_empty(),
+            "no range, no headers"
+        );
     }
 }
