@@ -5,13 +5,14 @@ use std::sync::Arc;
 
 use crate::ApiError;
 use crate::error::ErrorRenderer;
+use crate::header::AxumHeaders;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing::get;
 use http::StatusCode;
-use http::header::{self, HeaderName, HeaderValue};
+use http::header::{self, HeaderValue};
 
 microversion_core::facade_openapi_service! {
     /// ```
@@ -40,9 +41,7 @@ fn answer(served: &Served, req: &Request, request: DocumentRequest<'_>) -> Respo
                 Response::new(answer.body().map_or_else(Body::empty, |body| Body::from(body.to_owned())));
             *res.status_mut() = StatusCode::from_u16(answer.status()).unwrap_or(StatusCode::OK);
             for (name, value) in answer.headers() {
-                if let Ok(value) = HeaderValue::from_str(value) {
-                    res.headers_mut().insert(HeaderName::from_static(name), value);
-                }
+                microversion_core::set_header::<AxumHeaders>(res.headers_mut(), name, value);
             }
             res
         }

@@ -11,6 +11,7 @@ use microversion_core::openapi::{DocumentRequest, Documents};
 use super::OpenApiService;
 use crate::ApiError;
 use crate::error::ErrorRenderer;
+use crate::header::ActixHeaders;
 
 /// The documents, each rendered once, and the renderer of their refusals.
 type Served = (Documents, ErrorRenderer);
@@ -22,15 +23,15 @@ fn answer(served: &Served, req: &HttpRequest, request: DocumentRequest<'_>) -> H
     let if_none_match = req.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok());
     match documents.answer(request, req.query_string(), if_none_match) {
         Ok(answer) => {
-            let mut res =
-                HttpResponse::build(StatusCode::from_u16(answer.status()).unwrap_or(StatusCode::OK));
-            for header in answer.headers() {
-                res.insert_header(header);
+            let status = StatusCode::from_u16(answer.status()).unwrap_or(StatusCode::OK);
+            let mut res = match answer.body() {
+                Some(body) => HttpResponse::with_body(status, body.to_owned()).map_into_boxed_body(),
+                None => HttpResponse::new(status),
+            };
+            for (name, value) in answer.headers() {
+                microversion_core::set_header::<ActixHeaders>(res.headers_mut(), name, value);
             }
-            match answer.body() {
-                Some(body) => res.body(body.to_owned()),
-                None => res.finish(),
-            }
+            res
         }
         Err(refusal) => errors.render(&ApiError::from(refusal)),
     }
