@@ -13,15 +13,28 @@
 //! A statement whose shape depends on the request (how many values an
 //! `IN` list holds, how many trait conditions it has) is an [`Sql`], put
 //! together from `&'static str` pieces and numbered parameters only.
+//!
+//! On PostgreSQL, a query without parameters (a whole table, as the
+//! candidates search reads a cloud it mostly reaches) runs as `COPY (query)
+//! TO STDOUT`: its rows come as lines of text, which cost the process less
+//! than typed rows (no message per row decoded into a row of its own, no
+//! per-column type checks), and read as typed rows would. A `COPY` can only
+//! be stopped by closing its connection, so a transaction owns its pooled
+//! connection and closes it when a `COPY` was not read to its end (a
+//! request cancelled by its deadline or its client mid-read).
 
 use std::time::{Duration, Instant};
 
 use futures_util::TryStreamExt;
 use futures_util::lock::Mutex;
-use sqlx::postgres::PgRow;
+use sqlx::pool::PoolConnection;
+use sqlx::postgres::{PgConnection, PgRow, PgTransactionManager};
 use sqlx::query::Query;
 use sqlx::sqlite::SqliteRow;
-use sqlx::{AssertSqlSafe, Database, Encode, Postgres, Row as _, Sqlite, Type};
+use sqlx::{AssertSqlSafe, Database, Encode, Postgres, Row as _, SqlSafeStr as _, Sqlite, Type};
+// The trait of `PgTransactionManager`'s `begin`, `commit` and
+// `start_rollback`, which sqlx's `Transaction` calls and does not re-export.
+use sqlx_core::transaction::TransactionManager as _;
 
 /// A parameter: a value, or a `NULL` of a type (PostgreSQL is told each
 /// parameter's type).
@@ -98,16 +111,82 @@ pub struct Row(RowOf);
 enum RowOf {
     Postgres(PgRow),
     Sqlite(SqliteRow),
+    /// A line of PostgreSQL's `COPY` (the module says when).
+    Copied(CopiedRow),
 }
 
-/// `$body` with `$r` the row of whichever driver `$row` holds.
+/// `$typed` with `$r` the row of whichever driver `$row` holds, or
+/// `$text` with `$t` its [`CopiedRow`].
 macro_rules! on_row {
-    ($row:expr, $r:ident => $body:expr) => {
+    ($row:expr, $r:ident => $typed:expr, $t:ident => $text:expr) => {
         match &$row.0 {
-            RowOf::Postgres($r) => $body,
-            RowOf::Sqlite($r) => $body,
+            RowOf::Postgres($r) => $typed,
+            RowOf::Sqlite($r) => $typed,
+            RowOf::Copied($t) => $text,
         }
     };
+}
+
+/// A row of PostgreSQL's `COPY ... TO STDOUT` text format: one line, its
+/// fields separated by tabs, `\N` for `NULL`, backslash escapes in text.
+/// The server sends each row in one message.
+#[derive(Default)]
+struct CopiedRow {
+    line: bytes::Bytes,
+    /// Where each field is in `line`.
+    fields: Vec<std::ops::Range<usize>>,
+}
+
+impl CopiedRow {
+    /// Holds `line` instead of the line before (one row read after the
+    /// other, its fields' places kept in the same vector).
+    fn read(&mut self, line: bytes::Bytes) {
+        let end = line.len() - usize::from(line.last() == Some(&b'\n'));
+        self.fields.clear();
+        let mut start = 0;
+        for (at, &byte) in line[..end].iter().enumerate() {
+            if byte == b'\t' {
+                self.fields.push(start..at);
+                start = at + 1;
+            }
+        }
+        self.fields.push(start..end);
+        self.line = line;
+    }
+
+    /// Field `i` as written (`None` for `NULL`); `Err` when there is none.
+    fn field(&self, i: usize) -> Result<Option<&str>, ()> {
+        let bytes = &self.line[self.fields.get(i).ok_or(())?.clone()];
+        if bytes == b"\\N" {
+            return Ok(None);
+        }
+        std::str::from_utf8(bytes).map(Some).map_err(drop)
+    }
+
+    /// Field `i` as text, its escapes undone.
+    fn text(&self, i: usize) -> Option<String> {
+        let field = self.field(i).ok()??;
+        if !field.contains('\\') {
+            return Some(field.to_owned());
+        }
+        let mut text = String::with_capacity(field.len());
+        let mut chars = field.chars();
+        while let Some(c) = chars.next() {
+            text.push(match (c, c == '\\') {
+                (_, false) => c,
+                (_, true) => match chars.next()? {
+                    'b' => '\u{8}',
+                    'f' => '\u{c}',
+                    'n' => '\n',
+                    'r' => '\r',
+                    't' => '\t',
+                    'v' => '\u{b}',
+                    other => other,
+                },
+            });
+        }
+        Some(text)
+    }
 }
 
 /// A column read back as a Rust type.
@@ -125,13 +204,18 @@ impl Column for i64 {
         match &row.0 {
             RowOf::Postgres(r) => r.try_get_unchecked(i).ok(),
             RowOf::Sqlite(r) => r.try_get(i).ok(),
+            RowOf::Copied(t) => t.field(i).ok()??.parse().ok(),
         }
     }
 }
 impl Column for f64 {
     /// SQLite gives an integer for a float expression with a whole value.
     fn read(row: &Row, i: usize) -> Option<f64> {
-        on_row!(row, r => r.try_get(i).ok().or_else(|| r.try_get::<i64, _>(i).ok().map(|v| v as f64)))
+        on_row!(
+            row,
+            r => r.try_get(i).ok().or_else(|| r.try_get::<i64, _>(i).ok().map(|v| v as f64)),
+            t => t.field(i).ok()??.parse().ok()
+        )
     }
 }
 impl Column for String {
@@ -139,15 +223,21 @@ impl Column for String {
         match &row.0 {
             RowOf::Postgres(r) => r.try_get_unchecked(i).ok(),
             RowOf::Sqlite(r) => r.try_get(i).ok(),
+            RowOf::Copied(t) => t.text(i),
         }
     }
 }
 impl<T: Column> Column for Option<T> {
     fn read(row: &Row, i: usize) -> Option<Option<T>> {
-        match on_row!(row, r => r.try_get_raw(i).map(|value| sqlx::ValueRef::is_null(&value))) {
+        let null = on_row!(
+            row,
+            r => r.try_get_raw(i).map(|value| sqlx::ValueRef::is_null(&value)).map_err(drop),
+            t => t.field(i).map(|field| field.is_none())
+        );
+        match null {
             Ok(true) => Some(None),
             Ok(false) => T::read(row, i).map(Some),
-            Err(_) => None,
+            Err(()) => None,
         }
     }
 }
@@ -158,7 +248,7 @@ impl Row {
         T::read(self, i).ok_or_else(|| {
             StoreError::Unavailable(format!(
                 "column {i} of {} is not a {}",
-                on_row!(self, r => r.len()),
+                on_row!(self, r => r.len(), t => t.fields.len()),
                 std::any::type_name::<T>()
             ))
         })
@@ -216,8 +306,72 @@ pub struct Tx {
 
 /// A transaction's connection, of either database.
 enum Conn {
-    Postgres(sqlx::Transaction<'static, Postgres>),
+    Postgres(PgTx),
     Sqlite(sqlx::Transaction<'static, Sqlite>),
+}
+
+/// A PostgreSQL transaction on a pooled connection it owns: rolled back
+/// when dropped open, as sqlx's `Transaction` is, and its connection closed
+/// instead of returned to the pool when a `COPY` was begun and not read to
+/// its end (sqlx would hand the next statement the rest of its answer).
+struct PgTx {
+    conn: PoolConnection<Postgres>,
+    /// A `COPY` is under way: set before it is sent, cleared at its end.
+    copying: bool,
+}
+
+impl PgTx {
+    /// Begins a transaction with `statement` on a connection of `pool`.
+    async fn begin(pool: &sqlx::PgPool, statement: String) -> Result<PgTx, sqlx::Error> {
+        let mut conn = pool.acquire().await?;
+        PgTransactionManager::begin(&mut conn, Some(AssertSqlSafe(statement).into_sql_str())).await?;
+        Ok(PgTx { conn, copying: false })
+    }
+
+    /// The rows of `COPY (sql) TO STDOUT`, each read by `f` into `out`.
+    async fn copy<T>(
+        &mut self,
+        sql: impl sqlx::SqlSafeStr,
+        f: impl Fn(&Row) -> Result<T, StoreError>,
+        out: &mut Vec<T>,
+    ) -> Result<(), StoreError> {
+        self.copying = true;
+        let copy = format!("COPY ({}) TO STDOUT", sql.into_sql_str().as_str());
+        let mut lines = self.conn.copy_out_raw(&copy).await.map_err(db_error)?;
+        let mut row = Row(RowOf::Copied(CopiedRow::default()));
+        while let Some(line) = lines.try_next().await.map_err(db_error)? {
+            if let RowOf::Copied(copied) = &mut row.0 {
+                copied.read(line);
+            }
+            out.push(f(&row)?);
+        }
+        drop(lines);
+        self.copying = false;
+        Ok(())
+    }
+}
+
+impl std::ops::Deref for PgTx {
+    type Target = PgConnection;
+    fn deref(&self) -> &PgConnection {
+        &self.conn
+    }
+}
+impl std::ops::DerefMut for PgTx {
+    fn deref_mut(&mut self) -> &mut PgConnection {
+        &mut self.conn
+    }
+}
+
+impl Drop for PgTx {
+    fn drop(&mut self) {
+        if self.copying {
+            // The server aborts the transaction with the session.
+            self.conn.close_on_drop();
+        } else {
+            PgTransactionManager::start_rollback(&mut self.conn);
+        }
+    }
 }
 
 /// `$body` with `$c` the transaction of whichever driver `$conn` holds and
@@ -235,6 +389,17 @@ macro_rules! on_conn {
             }
         }
     };
+}
+
+/// Refuses a connection whose `COPY` was left unread (a row its reader
+/// refused): its next answer would be the rest of that `COPY`.
+fn usable(conn: &Conn) -> Result<(), StoreError> {
+    match conn {
+        Conn::Postgres(PgTx { copying: true, .. }) => {
+            Err(StoreError::Unavailable("a COPY on this transaction was not read to its end".into()))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// What a transaction is for.
@@ -331,7 +496,7 @@ impl Tx {
         let begin = async {
             match pool {
                 Pool::Postgres(pool) => {
-                    pool.begin_with(AssertSqlSafe(postgres_begin(access, left))).await.map(Conn::Postgres)
+                    PgTx::begin(pool, postgres_begin(access, left)).await.map(Conn::Postgres)
                 }
                 Pool::Sqlite(pool) => pool.begin().await.map(Conn::Sqlite),
             }
@@ -356,6 +521,7 @@ impl Tx {
     /// leaves the outcome unknown ([`StoreError::OutcomeUnknown`]).
     pub async fn commit(self, deadline: Instant) -> Result<(), StoreError> {
         let mut conn = self.conn.into_inner();
+        usable(&conn)?;
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Err(StoreError::DeadlinePassed);
@@ -370,7 +536,7 @@ impl Tx {
         }
         let commit = async {
             match conn {
-                Conn::Postgres(conn) => conn.commit().await,
+                Conn::Postgres(mut tx) => PgTransactionManager::commit(&mut tx).await,
                 Conn::Sqlite(conn) => conn.commit().await,
             }
         };
@@ -395,14 +561,14 @@ impl Tx {
     }
 
     async fn run(&self, sql: impl sqlx::SqlSafeStr, params: &[Value]) -> Result<u64, StoreError> {
-        let mut conn = self.conn.lock().await;
+        let mut conn = self.lock().await?;
         let done = on_conn!(&mut *conn, c, _row => bound(sql, params).execute(&mut **c).await.map(|d| d.rows_affected()));
         done.map_err(db_error)
     }
 
     /// Every row of a query.
     pub async fn query(&self, sql: &'static str, params: &[Value]) -> Result<Vec<Row>, StoreError> {
-        let mut conn = self.conn.lock().await;
+        let mut conn = self.lock().await?;
         let rows = on_conn!(&mut *conn, c, row => {
             bound(sql, params).fetch_all(&mut **c).await.map(|rows| rows.into_iter().map(row).collect())
         });
@@ -429,22 +595,34 @@ impl Tx {
     }
 
     /// The rows of `sql`, each read by `f` as it arrives and dropped: a
-    /// read of a whole table never holds all of its rows at once.
+    /// read of a whole table never holds all of its rows at once. On
+    /// PostgreSQL a query without parameters is read through `COPY` (the
+    /// module says why).
     async fn read_rows<T>(
         &self,
         sql: impl sqlx::SqlSafeStr,
         params: &[Value],
         f: impl Fn(&Row) -> Result<T, StoreError>,
     ) -> Result<Vec<T>, StoreError> {
-        let mut conn = self.conn.lock().await;
+        let mut conn = self.lock().await?;
         let mut out = Vec::new();
-        on_conn!(&mut *conn, c, row => {
-            let mut rows = bound(sql, params).fetch(&mut **c);
-            while let Some(next) = rows.try_next().await.map_err(db_error)? {
-                out.push(f(&row(next))?);
-            }
-        });
+        match &mut *conn {
+            Conn::Postgres(tx) if params.is_empty() => tx.copy(sql, f, &mut out).await?,
+            conn => on_conn!(conn, c, row => {
+                let mut rows = bound(sql, params).fetch(&mut **c);
+                while let Some(next) = rows.try_next().await.map_err(db_error)? {
+                    out.push(f(&row(next))?);
+                }
+            }),
+        }
         Ok(out)
+    }
+
+    /// The connection, for the next statement.
+    async fn lock(&self) -> Result<futures_util::lock::MutexGuard<'_, Conn>, StoreError> {
+        let conn = self.conn.lock().await;
+        usable(&conn)?;
+        Ok(conn)
     }
 
     /// The first row of a query read by `f`, if there is one.
@@ -531,5 +709,128 @@ pub fn db_error(error: sqlx::Error) -> StoreError {
             StoreError::NoConnection(error.to_string())
         }
         _ => StoreError::Unavailable(error.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copied_line_reads_as_its_fields() {
+        let mut row = CopiedRow::default();
+        row.read(bytes::Bytes::from_static(b"7\ttab\\there\\nnew\\\\\t\\N\t\t1.5\n"));
+        assert_eq!(row.fields.len(), 5);
+        assert_eq!(row.field(0), Ok(Some("7")));
+        assert_eq!(row.text(1).as_deref(), Some("tab\there\nnew\\"));
+        assert_eq!(row.field(2), Ok(None), "\\N is NULL");
+        assert_eq!(row.text(3).as_deref(), Some(""), "an empty text is no NULL");
+        assert_eq!(row.field(4), Ok(Some("1.5")));
+        assert_eq!(row.field(5), Err(()), "no sixth field");
+        row.read(bytes::Bytes::from_static(b"8\n"));
+        assert_eq!((row.field(0), row.field(1)), (Ok(Some("8")), Err(())), "the next line, alone");
+    }
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime")
+    }
+
+    /// The values a `COPY` line gives are those of the typed rows of the
+    /// same query, on a real PostgreSQL server: text with every escape,
+    /// `NULL`s, integers at their bounds, floats that need every digit.
+    #[test]
+    fn copied_rows_read_as_typed_rows_on_postgres() {
+        const VALUES: &str = concat!(
+            r"SELECT E'tab\there', E'new\nline\r', E'back\\slash', '\N', 'café ☃', CAST(NULL AS TEXT), ",
+            "CAST(NULL AS BIGINT), CAST(9223372036854775807 AS BIGINT), CAST(-9223372036854775808 AS BIGINT), ",
+            "CAST(0.1 AS DOUBLE PRECISION), CAST(1e300 AS DOUBLE PRECISION) / 3, CAST(16 AS DOUBLE PRECISION)"
+        );
+        type Values = (Vec<Option<String>>, Vec<Option<i64>>, Vec<f64>);
+        fn values(r: &Row) -> Result<Values, StoreError> {
+            Ok((
+                (0..6).map(|i| r.get(i)).collect::<Result<_, _>>()?,
+                (6..9).map(|i| r.get(i)).collect::<Result<_, _>>()?,
+                (9..12).map(|i| r.get(i)).collect::<Result<_, _>>()?,
+            ))
+        }
+        let pg = microversion_testkit::postgres::PgServer::start();
+        let url = pg.create_database("copied_rows");
+        runtime().block_on(async {
+            let store = crate::store::Store::connect(&url).await.expect("a store");
+            let (copied, typed) = store
+                .read(async |tx| -> Result<_, StoreError> {
+                    let copied = tx.query_map(VALUES, params![], values).await?;
+                    // A parameter makes the same rows typed ones.
+                    let mut with_parameter = Sql::new(VALUES);
+                    with_parameter.push(" WHERE 1 = ").bind(1_i64);
+                    let typed = tx.query_sql(&with_parameter, values).await?;
+                    Ok((copied, typed))
+                })
+                .await
+                .expect("the reads");
+            assert_eq!(copied, typed);
+            let (texts, integers, floats) = &copied[0];
+            let texts: Vec<Option<&str>> = texts.iter().map(Option::as_deref).collect();
+            assert_eq!(
+                texts,
+                [
+                    Some("tab\there"),
+                    Some("new\nline\r"),
+                    Some(r"back\slash"),
+                    Some(r"\N"),
+                    Some("café ☃"),
+                    None
+                ]
+            );
+            assert_eq!(integers, &[None, Some(i64::MAX), Some(i64::MIN)]);
+            assert_eq!(floats, &[0.1, 1e300 / 3.0, 16.0]);
+        });
+    }
+
+    /// A `COPY` left before its end, because its request was cancelled
+    /// mid-read or a row was refused, leaves a connection that owes the
+    /// rest of its answer: the transaction refuses every later statement,
+    /// and the connection is closed, not handed to the next request (a pool
+    /// of one connection here, so the next transaction would get it).
+    #[test]
+    fn a_copy_left_before_its_end_never_answers_another_statement() {
+        const MANY: &str = "SELECT n FROM generate_series(1, 200000) AS n";
+        const FEW: &str = "SELECT n FROM generate_series(1, 3) AS n";
+        let pg = microversion_testkit::postgres::PgServer::start();
+        let url = pg.create_database("copy_left");
+        runtime().block_on(async {
+            let pool = Pool::Postgres(
+                sqlx::postgres::PgPoolOptions::new().max_connections(1).connect(&url).await.expect("a pool"),
+            );
+            let deadline = || Instant::now() + Duration::from_secs(10);
+            let integer = |r: &Row| r.get::<i64>(0);
+            let refused =
+                |_: &Row| -> Result<i64, StoreError> { Err(StoreError::Unavailable("refused".into())) };
+
+            // Cancelled: the read's future polled once (the `COPY` sent and
+            // its first lines pending), then dropped.
+            let tx = Tx::begin(&pool, Access::Read, deadline()).await.expect("a transaction");
+            let once = futures_util::FutureExt::now_or_never(tx.query_map(MANY, params![], integer));
+            assert!(once.is_none(), "200,000 rows are not read in one poll");
+            assert!(tx.query_map(FEW, params![], integer).await.is_err());
+            assert!(tx.exists("SELECT 1 WHERE 1 = $1", params![1_i64]).await.is_err());
+            assert!(tx.commit(deadline()).await.is_err(), "no commit either");
+
+            // Refused by its reader at the first row.
+            let tx = Tx::begin(&pool, Access::Read, deadline()).await.expect("a second transaction");
+            assert!(tx.query_map(MANY, params![], refused).await.is_err());
+            assert!(tx.query_map(FEW, params![], integer).await.is_err());
+            drop(tx);
+
+            // The pool's one connection answers the next transaction's own
+            // statements, typed and copied.
+            let tx = Tx::begin(&pool, Access::Read, deadline()).await.expect("a third transaction");
+            let typed = tx.query_row("SELECT CAST($1 AS BIGINT) + 1", params![41_i64], integer).await;
+            assert_eq!(typed.expect("a typed row"), 42);
+            assert_eq!(tx.query_map(FEW, params![], integer).await.expect("copied rows"), [1, 2, 3]);
+            let all = tx.query_map(MANY, params![], integer).await.expect("every row");
+            assert_eq!((all.len(), all.last()), (200_000, Some(&200_000)));
+            tx.commit(deadline()).await.expect("the commit");
+        });
     }
 }
