@@ -27,9 +27,6 @@ use crate::{
 };
 use microversion_core::{Stamp, observe};
 
-/// Response headers that carry a request id an error body can repeat.
-const REQUEST_ID_HEADERS: [&str; 2] = ["x-openstack-request-id", "x-compute-request-id"];
-
 microversion_core::facade_negotiation! {
     /// On actix it is a middleware: wrap the scope of a versioned API with it.
     /// Besides its own errors, it renders actix's (`JsonPayloadError`,
@@ -264,7 +261,7 @@ impl State {
         B: MessageBody + 'static,
     {
         if let Some(error) = self.error_of(&res) {
-            res = self.rerender(res, &error);
+            res = self.errors.render_into(&error, res).map_into_right_body();
         }
         self.stamp.stamp(res.headers_mut(), version);
         res
@@ -330,19 +327,6 @@ impl State {
         }
         let empty = matches!(res.body().size(), BodySize::None | BodySize::Sized(0));
         (empty && !is_json(res.headers())).then(|| generic_error(status, None))
-    }
-
-    fn rerender<B>(&self, res: HttpResponse<EitherBody<B>>, error: &ApiError) -> HttpResponse<EitherBody<B>>
-    where
-        B: MessageBody + 'static,
-    {
-        let mut error = error.clone();
-        if error.request_id().is_none()
-            && let Some(id) = REQUEST_ID_HEADERS.iter().find_map(|n| res.headers().get(*n)?.to_str().ok())
-        {
-            error = error.with_request_id(id);
-        }
-        self.errors.render_into(&error, res).map_into_right_body()
     }
 }
 

@@ -99,3 +99,41 @@ async fn a_middleware_inside_the_layer_sees_the_versioned_answer() {
         assert_eq!(String::from_utf8_lossy(&answered), body, "{version}");
     }
 }
+
+/// A request-id middleware's header, as OpenStack's sets it.
+async fn with_request_id(mut res: axum::response::Response) -> axum::response::Response {
+    res.headers_mut().insert("x-openstack-request-id", http::HeaderValue::from_static("req-42"));
+    res
+}
+
+async fn refuse() -> Result<String, microversion_axum::ApiError> {
+    Err(microversion_axum::ApiError::bad_request("no"))
+}
+
+async fn refuse_with_own_id() -> Result<String, microversion_axum::ApiError> {
+    Err(microversion_axum::ApiError::bad_request("no").with_request_id("req-own"))
+}
+
+/// As on actix: an error's body repeats the request id of a middleware
+/// inside the layer (its header is on the answer the layer renders), not of
+/// one outside it (not set yet), and an id the error carries is kept.
+#[tokio::test]
+async fn request_ids_are_repeated_in_the_error_body() {
+    async fn request_id(app: Router, path: &str) -> (u16, Option<String>) {
+        let req = http::Request::get(path).body(axum::body::Body::empty()).expect("a request");
+        let res = app.oneshot(req).await.expect("infallible");
+        let status = res.status().as_u16();
+        let body: serde_json::Value =
+            serde_json::from_slice(&res.into_body().collect().await.expect("the body").to_bytes())
+                .expect("a JSON body");
+        (status, body["errors"][0]["request_id"].as_str().map(str::to_owned))
+    }
+    let routes = || Router::new().route("/x", get(refuse)).route("/own", get(refuse_with_own_id));
+    let inside =
+        routes().layer(axum::middleware::map_response(with_request_id)).layer(VersionNegotiation::new(API));
+    assert_eq!(request_id(inside.clone(), "/x").await, (400, Some("req-42".into())));
+    assert_eq!(request_id(inside, "/own").await, (400, Some("req-own".into())));
+    let outside =
+        routes().layer(VersionNegotiation::new(API)).layer(axum::middleware::map_response(with_request_id));
+    assert_eq!(request_id(outside, "/x").await, (400, None));
+}

@@ -476,15 +476,25 @@ macro_rules! facade_error_renderer {
 
             /// Makes `headers` those of `error`'s answer (a handler's own
             /// kept: see [`error_headers`]($crate::error_headers)) and returns
-            /// its body in this format.
+            /// its body in this format, with the request id the headers
+            /// carry when the error has none
+            /// ([`answer_request_id`]($crate::answer_request_id)).
             pub fn write(
                 &self,
                 error: &ApiError,
                 headers: &mut <$wire as $crate::HeaderWire>::Map,
             ) -> ::std::string::String {
+                let service = self.service.or(error.service());
+                let code = error.qualified_code(service);
+                let mut problem = error.problem(&code);
+                let carried = match problem.request_id {
+                    ::core::option::Option::Some(_) => ::core::option::Option::None,
+                    ::core::option::Option::None => $crate::answer_request_id::<$wire>(headers),
+                };
+                problem.request_id = problem.request_id.or(carried.as_deref());
                 let range = error.min_version().zip(error.max_version());
                 $crate::error_headers::<$wire>(headers, range, (&self.min_header, &self.max_header));
-                error.body(&*self.format, self.service.or(error.service())).to_string()
+                self.format.render(&problem, service).to_string()
             }
         }
     };

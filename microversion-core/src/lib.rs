@@ -120,7 +120,10 @@ pub use public_url::{
 };
 pub use range::{InvertedRange, VersionRange};
 pub use routing::RoutedPath;
-pub use stamp::{HeaderWire, Stamp, error_headers, interned, min_max_names, set_header, stamp_deprecation};
+pub use stamp::{
+    HeaderWire, Stamp, answer_request_id, error_headers, interned, min_max_names, set_header,
+    stamp_deprecation,
+};
 pub use timestamp::{Timestamp, TimestampError};
 pub use version::{ParseVersionError, Version};
 pub use violation::Violation;

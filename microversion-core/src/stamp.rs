@@ -221,6 +221,19 @@ pub fn error_headers<W: HeaderWire>(
     }
 }
 
+/// Response headers that carry a request id (OpenStack's request-id
+/// middleware sets the first; Nova also the second).
+const REQUEST_ID_NAMES: [&str; 2] = ["x-openstack-request-id", "x-compute-request-id"];
+
+/// The request id an answer's headers carry (set by the handler or a
+/// middleware inside the negotiation), which its error body repeats.
+pub fn answer_request_id<W: HeaderWire>(headers: &W::Map) -> Option<String> {
+    REQUEST_ID_NAMES
+        .into_iter()
+        .filter_map(W::name)
+        .find_map(|name| W::get_all(headers, &name).next().and_then(W::text).map(str::to_owned))
+}
+
 /// Sets `name`, one of the contract's (lower case), to `value` (`Allow`
 /// on a 405); a name or value that cannot be a header's is left out.
 pub fn set_header<W: HeaderWire>(headers: &mut W::Map, name: &'static str, value: &str) {
