@@ -1189,10 +1189,10 @@ impl Serialize for CandidateView<'_> {
         let uuid = |p: usize| self.world.nodes[p].uuid.as_str();
         let mut view = serializer.serialize_map(None)?;
         if self.features.changes.allocations_by_uuid {
-            let allocations: Ordered<&str, BTreeMap<&str, Ordered<&str, i64>>> = Ordered(
+            let allocations: Ordered<&str, ProviderResources<'_>> = Ordered(
                 by_provider
                     .iter()
-                    .map(|(p, r)| (uuid(*p), BTreeMap::from([("resources", Ordered(r.clone()))])))
+                    .map(|(p, r)| (uuid(*p), ProviderResources { resources: OrderedRef(r) }))
                     .collect(),
             );
             view.serialize_entry("allocations", &allocations)?;
@@ -1208,12 +1208,18 @@ impl Serialize for CandidateView<'_> {
         } else {
             let allocations: Vec<Value> = by_provider
                 .iter()
-                .map(|(p, r)| json!({"resource_provider": {"uuid": uuid(*p)}, "resources": Ordered(r.clone())}))
+                .map(|(p, r)| json!({"resource_provider": {"uuid": uuid(*p)}, "resources": OrderedRef(r)}))
                 .collect();
             view.serialize_entry("allocations", &allocations)?;
         }
         view.end()
     }
+}
+
+/// A provider's part of an allocation request from 1.12.
+#[derive(serde::Serialize)]
+struct ProviderResources<'a> {
+    resources: OrderedRef<'a, &'a str, i64>,
 }
 
 /// The provider summaries, by provider uuid in the search's order.
@@ -1278,6 +1284,15 @@ impl<'de, K: serde::Deserialize<'de>, V: serde::Deserialize<'de>> serde::Deseria
 }
 
 impl<K: Serialize, V: Serialize> Serialize for Ordered<K, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        OrderedRef(&self.0).serialize(serializer)
+    }
+}
+
+/// [`Ordered`] borrowed: a JSON object of the entries of a slice, in order.
+struct OrderedRef<'a, K, V>(&'a [(K, V)]);
+
+impl<K: Serialize, V: Serialize> Serialize for OrderedRef<'_, K, V> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_map(self.0.iter().map(|(k, v)| (k, v)))
     }

@@ -14,11 +14,12 @@
 //! `IN` list holds, how many trait conditions it has) is an [`Sql`], put
 //! together from `&'static str` pieces and numbered parameters only.
 //!
-//! On PostgreSQL, a query without parameters (a whole table, as the
+//! On PostgreSQL, a read of a whole table ([`Tx::query_table`], as the
 //! candidates search reads a cloud it mostly reaches) runs as `COPY (query)
 //! TO STDOUT`: its rows come as lines of text, which cost the process less
 //! than typed rows (no message per row decoded into a row of its own, no
-//! per-column type checks), and read as typed rows would. A `COPY` can only
+//! per-column type checks), and read as typed rows would. A short read
+//! stays a prepared statement: a `COPY` is planned anew each time. A `COPY` can only
 //! be stopped by closing its connection, so a transaction owns its pooled
 //! connection and closes it when a `COPY` was not read to its end (a
 //! request cancelled by its deadline or its client mid-read).
@@ -144,11 +145,9 @@ impl CopiedRow {
         let end = line.len() - usize::from(line.last() == Some(&b'\n'));
         self.fields.clear();
         let mut start = 0;
-        for (at, &byte) in line[..end].iter().enumerate() {
-            if byte == b'\t' {
-                self.fields.push(start..at);
-                start = at + 1;
-            }
+        for at in memchr::memchr_iter(b'\t', &line[..end]) {
+            self.fields.push(start..at);
+            start = at + 1;
         }
         self.fields.push(start..end);
         self.line = line;
@@ -161,6 +160,29 @@ impl CopiedRow {
             return Ok(None);
         }
         std::str::from_utf8(bytes).map(Some).map_err(drop)
+    }
+
+    /// Field `i` as a decimal integer, read from its bytes (no UTF-8
+    /// check: a digit is ASCII); `None` for `NULL`, none or another text.
+    fn integer(&self, i: usize) -> Option<i64> {
+        let bytes = &self.line[self.fields.get(i)?.clone()];
+        let (negative, digits) = match bytes {
+            [b'-', rest @ ..] => (true, rest),
+            _ => (false, bytes),
+        };
+        if digits.is_empty() {
+            return None;
+        }
+        // Accumulated negative: i64::MIN has no positive counterpart.
+        let mut value: i64 = 0;
+        for &byte in digits {
+            let digit = i64::from(byte.wrapping_sub(b'0'));
+            if digit > 9 {
+                return None;
+            }
+            value = value.checked_mul(10)?.checked_sub(digit)?;
+        }
+        if negative { Some(value) } else { value.checked_neg() }
     }
 
     /// Field `i` as text, its escapes undone.
@@ -204,7 +226,7 @@ impl Column for i64 {
         match &row.0 {
             RowOf::Postgres(r) => r.try_get_unchecked(i).ok(),
             RowOf::Sqlite(r) => r.try_get(i).ok(),
-            RowOf::Copied(t) => t.field(i).ok()??.parse().ok(),
+            RowOf::Copied(t) => t.integer(i),
         }
     }
 }
@@ -594,10 +616,29 @@ impl Tx {
         self.read_rows(sql, params, f).await
     }
 
+    /// The rows of a read of a whole table (or of most of one), each read
+    /// by `f`: on PostgreSQL, a statement without parameters is read
+    /// through `COPY` (the module says why); otherwise as
+    /// [`Tx::query_sql`].
+    pub async fn query_table<T>(
+        &self,
+        sql: &Sql,
+        f: impl Fn(&Row) -> Result<T, StoreError>,
+    ) -> Result<Vec<T>, StoreError> {
+        let mut conn = self.lock().await?;
+        if let Conn::Postgres(tx) = &mut *conn
+            && sql.values.is_empty()
+        {
+            let mut out = Vec::new();
+            tx.copy(AssertSqlSafe(sql.text.clone()), f, &mut out).await?;
+            return Ok(out);
+        }
+        drop(conn);
+        self.query_sql(sql, f).await
+    }
+
     /// The rows of `sql`, each read by `f` as it arrives and dropped: a
-    /// read of a whole table never holds all of its rows at once. On
-    /// PostgreSQL a query without parameters is read through `COPY` (the
-    /// module says why).
+    /// read of a whole table never holds all of its rows at once.
     async fn read_rows<T>(
         &self,
         sql: impl sqlx::SqlSafeStr,
@@ -606,15 +647,12 @@ impl Tx {
     ) -> Result<Vec<T>, StoreError> {
         let mut conn = self.lock().await?;
         let mut out = Vec::new();
-        match &mut *conn {
-            Conn::Postgres(tx) if params.is_empty() => tx.copy(sql, f, &mut out).await?,
-            conn => on_conn!(conn, c, row => {
-                let mut rows = bound(sql, params).fetch(&mut **c);
-                while let Some(next) = rows.try_next().await.map_err(db_error)? {
-                    out.push(f(&row(next))?);
-                }
-            }),
-        }
+        on_conn!(&mut *conn, c, row => {
+            let mut rows = bound(sql, params).fetch(&mut **c);
+            while let Some(next) = rows.try_next().await.map_err(db_error)? {
+                out.push(f(&row(next))?);
+            }
+        });
         Ok(out)
     }
 
@@ -726,6 +764,25 @@ mod tests {
         assert_eq!(row.field(2), Ok(None), "\\N is NULL");
         assert_eq!(row.text(3).as_deref(), Some(""), "an empty text is no NULL");
         assert_eq!(row.field(4), Ok(Some("1.5")));
+        assert_eq!(
+            (row.integer(0), row.integer(1), row.integer(2), row.integer(4)),
+            (Some(7), None, None, None)
+        );
+        for (line, integer) in [
+            (&b"9223372036854775807"[..], Some(i64::MAX)),
+            (b"-9223372036854775808", Some(i64::MIN)),
+            (b"9223372036854775808", None),
+            (b"-9223372036854775809", None),
+            (b"-0", Some(0)),
+            (b"-", None),
+            (b"1a", None),
+            (b"+1", None),
+            (b"", None),
+        ] {
+            let mut row = CopiedRow::default();
+            row.read(bytes::Bytes::copy_from_slice(line));
+            assert_eq!(row.integer(0), integer, "{}", String::from_utf8_lossy(line));
+        }
         assert_eq!(row.field(5), Err(()), "no sixth field");
         row.read(bytes::Bytes::from_static(b"8\n"));
         assert_eq!((row.field(0), row.field(1)), (Ok(Some("8")), Err(())), "the next line, alone");
@@ -759,11 +816,8 @@ mod tests {
             let store = crate::store::Store::connect(&url).await.expect("a store");
             let (copied, typed) = store
                 .read(async |tx| -> Result<_, StoreError> {
-                    let copied = tx.query_map(VALUES, params![], values).await?;
-                    // A parameter makes the same rows typed ones.
-                    let mut with_parameter = Sql::new(VALUES);
-                    with_parameter.push(" WHERE 1 = ").bind(1_i64);
-                    let typed = tx.query_sql(&with_parameter, values).await?;
+                    let copied = tx.query_table(&Sql::new(VALUES), values).await?;
+                    let typed = tx.query_map(VALUES, params![], values).await?;
                     Ok((copied, typed))
                 })
                 .await
@@ -794,8 +848,8 @@ mod tests {
     /// of one connection here, so the next transaction would get it).
     #[test]
     fn a_copy_left_before_its_end_never_answers_another_statement() {
-        const MANY: &str = "SELECT n FROM generate_series(1, 200000) AS n";
-        const FEW: &str = "SELECT n FROM generate_series(1, 3) AS n";
+        let many = Sql::new("SELECT n FROM generate_series(1, 200000) AS n");
+        let few = Sql::new("SELECT n FROM generate_series(1, 3) AS n");
         let pg = microversion_testkit::postgres::PgServer::start();
         let url = pg.create_database("copy_left");
         runtime().block_on(async {
@@ -810,16 +864,16 @@ mod tests {
             // Cancelled: the read's future polled once (the `COPY` sent and
             // its first lines pending), then dropped.
             let tx = Tx::begin(&pool, Access::Read, deadline()).await.expect("a transaction");
-            let once = futures_util::FutureExt::now_or_never(tx.query_map(MANY, params![], integer));
+            let once = futures_util::FutureExt::now_or_never(tx.query_table(&many, integer));
             assert!(once.is_none(), "200,000 rows are not read in one poll");
-            assert!(tx.query_map(FEW, params![], integer).await.is_err());
+            assert!(tx.query_table(&few, integer).await.is_err());
             assert!(tx.exists("SELECT 1 WHERE 1 = $1", params![1_i64]).await.is_err());
             assert!(tx.commit(deadline()).await.is_err(), "no commit either");
 
             // Refused by its reader at the first row.
             let tx = Tx::begin(&pool, Access::Read, deadline()).await.expect("a second transaction");
-            assert!(tx.query_map(MANY, params![], refused).await.is_err());
-            assert!(tx.query_map(FEW, params![], integer).await.is_err());
+            assert!(tx.query_table(&many, refused).await.is_err());
+            assert!(tx.query_table(&few, integer).await.is_err());
             drop(tx);
 
             // The pool's one connection answers the next transaction's own
@@ -827,8 +881,8 @@ mod tests {
             let tx = Tx::begin(&pool, Access::Read, deadline()).await.expect("a third transaction");
             let typed = tx.query_row("SELECT CAST($1 AS BIGINT) + 1", params![41_i64], integer).await;
             assert_eq!(typed.expect("a typed row"), 42);
-            assert_eq!(tx.query_map(FEW, params![], integer).await.expect("copied rows"), [1, 2, 3]);
-            let all = tx.query_map(MANY, params![], integer).await.expect("every row");
+            assert_eq!(tx.query_table(&few, integer).await.expect("copied rows"), [1, 2, 3]);
+            let all = tx.query_table(&many, integer).await.expect("every row");
             assert_eq!((all.len(), all.last()), (200_000, Some(&200_000)));
             tx.commit(deadline()).await.expect("the commit");
         });

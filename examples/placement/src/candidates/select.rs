@@ -401,7 +401,7 @@ async fn tree_rows<T>(
     let Some(roots) = roots else {
         let mut sql = Sql::new(select);
         sql.push(tail);
-        return tx.query_sql(&sql, f).await;
+        return tx.query_table(&sql, f).await;
     };
     let mut out = Vec::new();
     for chunk in chunks(roots) {
