@@ -145,9 +145,11 @@ impl CopiedRow {
         let end = line.len() - usize::from(line.last() == Some(&b'\n'));
         self.fields.clear();
         let mut start = 0;
-        for at in memchr::memchr_iter(b'\t', &line[..end]) {
-            self.fields.push(start..at);
-            start = at + 1;
+        for (at, &byte) in line[..end].iter().enumerate() {
+            if byte == b'\t' {
+                self.fields.push(start..at);
+                start = at + 1;
+            }
         }
         self.fields.push(start..end);
         self.line = line;
