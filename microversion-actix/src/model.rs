@@ -14,7 +14,9 @@ use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};
 use futures_util::future::LocalBoxFuture;
 
-pub use microversion_core::model::{At, FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
+pub use microversion_core::model::{
+    At, DerivedSchema, FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas,
+};
 
 use crate::{ApiError, ApiVersion};
 use microversion_core::body::{ParsedJson, ValidatedAs};

@@ -12,7 +12,9 @@ use axum::response::{IntoResponse, Response};
 use http::StatusCode;
 use http::header::{self, HeaderValue};
 use microversion_core::Version;
-pub use microversion_core::model::{At, FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
+pub use microversion_core::model::{
+    At, DerivedSchema, FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas,
+};
 
 use crate::ApiError;
 use crate::api_version::{negotiated, no_layer};

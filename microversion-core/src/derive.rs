@@ -7,8 +7,9 @@ use std::sync::OnceLock;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+pub use crate::model::DerivedSchema;
 pub use crate::model::object_at;
-use crate::model::{FieldSchema, VersionedModel, compile_model_schemas};
+use crate::model::{VersionedModel, compile_model_schemas};
 use crate::schema::{SchemaError, VersionedSchemas};
 use crate::{Version, VersionRange, Violation};
 
@@ -79,26 +80,5 @@ pub fn deny_unknown(object: Map<String, Value>, path: &str, errors: &mut Vec<Vio
             "additionalProperties",
             format!("`{key}` is not a known field"),
         ));
-    }
-}
-
-/// What the derive bounds a plain field's type by: a [`FieldSchema`]. Its
-/// own trait, so that a type without a schema is one short error at the field.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` has no JSON Schema for a versioned model field",
-    label = "no derived schema for this type",
-    note = "give the field `#[versioned(schema = path::to::schema_fn)]` (a `fn() -> serde_json::Value`), \
-            `#[versioned(json_schema)]` if the type derives `schemars::JsonSchema`, \
-            or `#[versioned(nested)]` if the type is itself a `VersionedModel`"
-)]
-pub trait DerivedSchema {
-    /// The schema of values of this type.
-    fn derived_schema() -> Value;
-}
-
-#[diagnostic::do_not_recommend]
-impl<T: FieldSchema> DerivedSchema for T {
-    fn derived_schema() -> Value {
-        T::field_schema()
     }
 }

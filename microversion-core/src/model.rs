@@ -14,6 +14,31 @@ use serde_json::{Map, Value, json};
 use crate::schema::{InvalidInput, SchemaError, VersionedSchemas};
 use crate::{Version, VersionRange, Violation};
 
+/// What `#[derive(VersionedModel)]` bounds a plain field's type by: every
+/// [`FieldSchema`] has it. Its own trait, so that a type without a schema
+/// is one short error at the field naming this public trait; give the type
+/// a schema by implementing [`FieldSchema`], or the field one of the
+/// attributes the error lists (docs/07-models.md).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no JSON Schema for a versioned model field",
+    label = "no derived schema for this type",
+    note = "give the field `#[versioned(schema = path::to::schema_fn)]` (a `fn() -> serde_json::Value`), \
+            `#[versioned(json_schema)]` if the type derives `schemars::JsonSchema`, \
+            `#[versioned(nested)]` if the type is itself a `VersionedModel`, \
+            or implement `model::FieldSchema` for the type"
+)]
+pub trait DerivedSchema {
+    /// The schema of values of this type.
+    fn derived_schema() -> Value;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: FieldSchema> DerivedSchema for T {
+    fn derived_schema() -> Value {
+        T::field_schema()
+    }
+}
+
 /// A type rendered, parsed and described differently at each version.
 /// Derived for structs with `#[derive(VersionedModel)]`; implemented here
 /// for `Option`, `Vec` and string-keyed maps of models.

@@ -172,21 +172,28 @@ fn methods(rt: &TokenStream, c: &Controller, type_name: &str, op: &Operation) ->
                 format!("{operation} does not exist at this client's version; it is served at {}", shown.join(", "));
             let ranges: Vec<TokenStream> = ranges.collect();
             // A version that is a type is checked at compile time, the
-            // error shown at the handler the operation comes from.
+            // error shown at the handler the operation comes from and
+            // naming the check after the operation (an inline `const`
+            // block would be named `{closure#0}::{constant#0}`).
+            let check = format_ident!("{}_IS_SERVED", name.to_string().to_uppercase(), span = first.method.sig.ident.span());
             let version_check = quote_spanned! {first.method.sig.ident.span()=>
-                const {
+                #[doc(hidden)]
+                const #check: () = {
                     if let ::core::option::Option::Some(version) = <T as #rt::typed_client::Transport>::FIXED {
                         ::core::assert!(#rt::typed_client::served_at(&[#(#ranges),*], version), #not_served);
                     }
-                }
+                };
             };
+            let use_check = quote_spanned!(first.method.sig.ident.span()=> let () = Self::#check;);
             let path_args = path_args.unwrap_or_else(|| quote!(::std::vec::Vec::new()));
             let query = query.unwrap_or_else(|| quote!(::std::string::String::new()));
             let body = body.unwrap_or_else(|| quote!(::core::option::Option::None));
             quote! {
+                #version_check
+
                 #[doc = #doc]
                 pub async fn #name(&self, #(#params),*) -> ::core::result::Result<#rt::typed_client::Rendered<#model>, #rt::typed_client::CallError> {
-                    #version_check
+                    #use_check
                     let call = #rt::typed_client::Call {
                         operation: #operation,
                         method: #method,
