@@ -375,3 +375,29 @@ async fn path_and_query_read_and_refuse_alike() {
         assert_eq!(String::from_utf8_lossy(&res), "7 Some(3)", "{framework}");
     }
 }
+
+/// Both facades take a contract header name by `HeaderName::from_static`
+/// after the core's check, without a copy: the check takes exactly the
+/// names `http` takes as they are (a token in lower case), so that no name
+/// can make `from_static` panic and none it takes is refused.
+#[test]
+fn a_static_header_name_is_checked_as_http_checks_it() {
+    use microversion_core::HeaderWire;
+    let mut names: Vec<String> = (0u8..=255).map(|b| format!("x-{}-y", char::from(b))).collect();
+    names.extend(["", "a", "A", "x-OpenStack", "allow", "x-ünï", "x y", "x:y"].map(String::from));
+    for name in names {
+        let http_takes =
+            http::HeaderName::try_from(name.as_str()).is_ok_and(|parsed| parsed.as_str() == name);
+        let leaked: &'static str = Box::leak(name.clone().into_boxed_str());
+        assert_eq!(
+            microversion_axum::__private::Headers::name(leaked).is_some(),
+            http_takes,
+            "axum: {name:?}"
+        );
+        assert_eq!(
+            microversion_actix::__private::Headers::name(leaked).is_some(),
+            http_takes,
+            "actix: {name:?}"
+        );
+    }
+}

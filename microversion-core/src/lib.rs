@@ -80,6 +80,12 @@ mod routing;
 #[cfg_attr(docsrs, doc(cfg(feature = "schema")))]
 pub mod schema;
 mod stamp;
+/// The contract's header names in lower case, and the check of a static
+/// name, for the facades' `header_wire!`.
+#[doc(hidden)]
+pub mod __header_names {
+    pub use crate::stamp::{MAX_NAME, MIN_NAME, STANDARD_NAME, is_static_name};
+}
 mod timestamp;
 #[cfg(feature = "schema")]
 #[cfg_attr(docsrs, doc(cfg(feature = "schema")))]

@@ -242,10 +242,26 @@ pub fn set_header<W: HeaderWire>(headers: &mut W::Map, name: &'static str, value
     }
 }
 
-/// [`MIN_VERSION_HEADER`](crate::MIN_VERSION_HEADER) and [`MAX_VERSION_HEADER`](crate::MAX_VERSION_HEADER) in lower case, as
-/// [`HeaderWire::name`] takes them.
-const MIN_NAME: &str = "openstack-api-minimum-version";
-const MAX_NAME: &str = "openstack-api-maximum-version";
+/// [`STANDARD_HEADER`](crate::STANDARD_HEADER), [`MIN_VERSION_HEADER`](crate::MIN_VERSION_HEADER)
+/// and [`MAX_VERSION_HEADER`](crate::MAX_VERSION_HEADER) in lower case, as
+/// [`HeaderWire::name`] and `HeaderName::from_static` take them (a
+/// facade's `header_wire!` constants).
+#[doc(hidden)]
+pub const STANDARD_NAME: &str = "openstack-api-version";
+#[doc(hidden)]
+pub const MIN_NAME: &str = "openstack-api-minimum-version";
+#[doc(hidden)]
+pub const MAX_NAME: &str = "openstack-api-maximum-version";
+
+/// Whether `name` is a header name `HeaderName::from_static` takes: a
+/// non-empty token (RFC 9110 §5.6.2) in lower case.
+#[doc(hidden)]
+pub fn is_static_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
 
 /// The standard names of the served range's headers, in the framework's
 /// types (for a renderer, built once).
@@ -301,15 +317,15 @@ macro_rules! header_wire {
     ($wire:ident, $($header:ident)::+) => {
         /// `OpenStack-API-Version` as this framework's header name.
         pub const STANDARD_HEADER_NAME: $($header)::+::HeaderName =
-            $($header)::+::HeaderName::from_static("openstack-api-version");
+            $($header)::+::HeaderName::from_static($crate::__header_names::STANDARD_NAME);
         /// The default name of the header carrying the served minimum
         /// ([`MIN_VERSION_HEADER`]($crate::MIN_VERSION_HEADER)) as this framework's header name.
         pub const MIN_VERSION_HEADER_NAME: $($header)::+::HeaderName =
-            $($header)::+::HeaderName::from_static("openstack-api-minimum-version");
+            $($header)::+::HeaderName::from_static($crate::__header_names::MIN_NAME);
         /// The default name of the header carrying the served maximum
         /// ([`MAX_VERSION_HEADER`]($crate::MAX_VERSION_HEADER)) as this framework's header name.
         pub const MAX_VERSION_HEADER_NAME: $($header)::+::HeaderName =
-            $($header)::+::HeaderName::from_static("openstack-api-maximum-version");
+            $($header)::+::HeaderName::from_static($crate::__header_names::MAX_NAME);
 
         /// How the core's [`Stamp`](microversion_core::Stamp) reads and
         /// writes this framework's headers; public for generated code,
@@ -324,8 +340,8 @@ macro_rules! header_wire {
             type Value = $($header)::+::HeaderValue;
 
             fn name(name: &'static str) -> Option<Self::Name> {
-                Self::Name::try_from(name).ok()?;
-                Some(Self::Name::from_static(name))
+                // Checked without the copy `try_from` makes of a custom name.
+                $crate::__header_names::is_static_name(name).then(|| Self::Name::from_static(name))
             }
 
             fn static_value(text: &'static str) -> Option<Self::Value> {
@@ -478,6 +494,13 @@ mod tests {
         let mut undeprecated = Vec::new();
         stamp.stamp(&mut undeprecated, Some(Version::new(2, 2)));
         assert!(!undeprecated.iter().any(|(n, _)| *n == "deprecation"));
+    }
+
+    #[test]
+    fn the_lower_case_names_are_the_contracts() {
+        assert_eq!(STANDARD_NAME, crate::STANDARD_HEADER.to_ascii_lowercase());
+        assert_eq!(MIN_NAME, crate::MIN_VERSION_HEADER.to_ascii_lowercase());
+        assert_eq!(MAX_NAME, crate::MAX_VERSION_HEADER.to_ascii_lowercase());
     }
 
     #[test]
