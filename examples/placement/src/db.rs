@@ -352,14 +352,14 @@ impl PgTx {
         Ok(PgTx { conn, copying: false })
     }
 
-    /// The rows of `COPY (sql) TO STDOUT`, each read by `f` into `out`.
+    /// The rows of `COPY (sql) TO STDOUT`, each read by `f`.
     async fn copy<T>(
         &mut self,
         sql: impl sqlx::SqlSafeStr,
         f: impl Fn(&Row) -> Result<T, StoreError>,
-        out: &mut Vec<T>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Vec<T>, StoreError> {
         self.copying = true;
+        let mut out = Vec::new();
         let copy = format!("COPY ({}) TO STDOUT", sql.into_sql_str().as_str());
         let mut lines = self.conn.copy_out_raw(&copy).await.map_err(db_error)?;
         let mut row = Row(RowOf::Copied(CopiedRow::default()));
@@ -371,7 +371,7 @@ impl PgTx {
         }
         drop(lines);
         self.copying = false;
-        Ok(())
+        Ok(out)
     }
 }
 
@@ -631,9 +631,7 @@ impl Tx {
         if let Conn::Postgres(tx) = &mut *conn
             && sql.values.is_empty()
         {
-            let mut out = Vec::new();
-            tx.copy(AssertSqlSafe(sql.text.clone()), f, &mut out).await?;
-            return Ok(out);
+            return tx.copy(AssertSqlSafe(sql.text.clone()), f).await;
         }
         drop(conn);
         self.query_sql(sql, f).await
