@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use actix_web::dev::{AppService, HttpServiceFactory};
 use actix_web::http::StatusCode;
-use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 pub use crate::public_url::{InvalidPublicUrl, LinkRoot, PublicUrl, RequestLinks};
@@ -55,25 +54,6 @@ impl Discovery {
         let public = self.public_url.as_ref().unwrap_or_else(|| req.public_url());
         let base = crate::public_url::link_base_by(req, public);
         (public.service_root(&base, &self.prefix, mount), public.vary(req.peer_addr().map(|peer| peer.ip())))
-    }
-
-    /// A document, with `Vary` naming the headers it was built from, or
-    /// the error of a client default's hook.
-    fn answer<T: serde::Serialize>(
-        &self,
-        built: Result<(T, Vec<&str>), ApiError>,
-        url_vary: Option<&str>,
-    ) -> HttpResponse {
-        match Discovery::document_text(built, url_vary) {
-            Ok((text, vary)) => {
-                let mut res = HttpResponse::Ok();
-                if !vary.is_empty() {
-                    res.insert_header((header::VARY, vary));
-                }
-                res.content_type("application/json").body(text)
-            }
-            Err(err) => self.render(&err),
-        }
     }
 
     async fn list(&self, req: &HttpRequest) -> HttpResponse {

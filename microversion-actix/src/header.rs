@@ -9,3 +9,21 @@ pub use microversion_core::{
 };
 
 microversion_core::header_wire!(ActixHeaders, actix_web::http::header);
+
+/// The core's plain answers (its documents) as actix's.
+impl microversion_core::AnswerWire for ActixHeaders {
+    type Answer = actix_web::HttpResponse;
+
+    fn answer(status: u16, body: Option<Vec<u8>>) -> actix_web::HttpResponse {
+        let status = actix_web::http::StatusCode::from_u16(status)
+            .unwrap_or(actix_web::http::StatusCode::INTERNAL_SERVER_ERROR);
+        match body {
+            Some(body) => actix_web::HttpResponse::with_body(status, body).map_into_boxed_body(),
+            None => actix_web::HttpResponse::new(status),
+        }
+    }
+
+    fn headers(answer: &mut actix_web::HttpResponse) -> &mut actix_web::http::header::HeaderMap {
+        answer.headers_mut()
+    }
+}

@@ -6,7 +6,6 @@ pub mod body;
 mod client_default;
 pub mod discovery;
 pub mod error;
-mod format;
 pub mod header;
 pub mod lifecycle;
 pub mod middleware;

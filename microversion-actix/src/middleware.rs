@@ -11,7 +11,6 @@ use std::task::{Context, Poll};
 use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
 use actix_web::error::InternalError;
-use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use actix_web::{Error, HttpMessage, HttpResponse};
 use futures_util::future::LocalBoxFuture;
@@ -19,7 +18,7 @@ use futures_util::future::LocalBoxFuture;
 pub use crate::client_default::{ClientChoice, ClientDefault};
 pub use crate::response_validation::ResponseValidation;
 
-use crate::format::ErrorRenderer;
+use crate::error::ErrorRenderer;
 use crate::header::ActixHeaders;
 use crate::{
     Api, ApiError, Version,
@@ -112,17 +111,9 @@ where
     fn call(&self, req: ServiceRequest) -> Self::Future {
         let state = Rc::clone(&self.state);
         let api = state.api;
-        let negotiated = match api
-            .negotiate_up_to(state.stamp.version_headers(req.headers()), state.cap.get())
-        {
+        let negotiated = match state.stamp.negotiate(req.headers(), state.cap.get()) {
             Ok(negotiated) => negotiated,
             Err(err) => {
-                observe::count_refused(
-                    &api,
-                    &err,
-                    api.version_header(state.stamp.version_headers(req.headers())),
-                );
-                observe::refused(&api, &err);
                 let mut res = state.errors.render(&ApiError::from(err)).map_into_right_body();
                 // A cache matches `Vary` on header values, not on versions, and
                 // may fold values the negotiation tells apart (nginx takes an
@@ -316,17 +307,18 @@ impl State {
         if !status.is_client_error() && !status.is_server_error() {
             return None;
         }
-        if let Some(error) = res.error() {
-            if let Some(api_error) = error.as_error::<ApiError>() {
-                return Some(api_error.clone());
-            }
-            if is_json(res.headers()) {
-                return None;
-            }
-            return Some(generic_error(status, Some(error)));
+        let cause = res.error();
+        if let Some(api_error) = cause.and_then(|error| error.as_error::<ApiError>()) {
+            return Some(api_error.clone());
         }
         let empty = matches!(res.body().size(), BodySize::None | BodySize::Sized(0));
-        (empty && !is_json(res.headers())).then(|| generic_error(status, None))
+        if is_json(res.headers()) || (cause.is_none() && !empty) {
+            return None;
+        }
+        if let Some(cause) = cause.filter(|_| status.is_server_error()) {
+            log::error!("{status} from a versioned handler: {cause}");
+        }
+        Some(ApiError::from_answer(status, cause.map(ToString::to_string).as_deref()))
     }
 }
 
@@ -336,29 +328,4 @@ fn is_json(headers: &HeaderMap) -> bool {
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(microversion_core::body::is_json_type)
-}
-
-/// An [`ApiError`] for an error response produced by something other than
-/// this crate: actix's extractors, the router, a handler's own error type.
-fn generic_error(status: StatusCode, cause: Option<&Error>) -> ApiError {
-    if status.is_server_error()
-        && let Some(cause) = cause
-    {
-        log::error!("{status} from a versioned handler: {cause}");
-    }
-    match cause {
-        // A server error's cause is for the log, never the client.
-        Some(cause) if !status.is_server_error() => ApiError::from_status(status, cause.to_string()),
-        _ => ApiError::bodiless(status),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::header::STANDARD_HEADER;
-
-    #[test]
-    fn standard_header_name_is_cores() {
-        assert!(STANDARD_HEADER.eq_ignore_ascii_case("openstack-api-version"));
-    }
 }

@@ -52,7 +52,10 @@ impl<T: DeserializeOwned> FromRequest for Path<T> {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let read = web::Path::<T>::extract(req).into_inner();
-        ready(read.map(|path| Path(path.into_inner())).map_err(|_| path_refused()))
+        ready(
+            read.map(|path| Path(path.into_inner()))
+                .map_err(|_| ApiError::not_found(microversion_core::PATH_REFUSED_DETAIL)),
+        )
     }
 }
 
@@ -76,9 +79,4 @@ impl FromRequest for JsonQuery {
         let value = validated.map_or_else(|| query_to_json(req.query_string()), |validated| validated.value);
         ready(Ok(JsonQuery(value)))
     }
-}
-
-/// The 404 of a path parameter that does not read as its type.
-fn path_refused() -> ApiError {
-    ApiError::not_found(microversion_core::PATH_REFUSED_DETAIL)
 }

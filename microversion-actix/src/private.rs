@@ -10,7 +10,7 @@ pub use serde_json;
 pub use crate::header::ActixHeaders as Headers;
 pub use crate::model::{FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
 pub use crate::operation::Controller;
-pub use crate::route::{MethodNotAllowed, OperationInput, OperationRoute, RoutesFn, register};
+pub use crate::route::{OperationInput, RoutesFn, register};
 pub use crate::schema::{SchemaError, SchemaSource, VersionedSchemas};
 pub use crate::{
     Api, Microversion, Version,
@@ -30,6 +30,7 @@ pub use microversion_macros::{history, version_gates};
 
 use actix_web::http::header::HeaderValue;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};
+use futures_util::TryFutureExt as _;
 pub use microversion_core::MissingVariant;
 
 use crate::ApiError;
@@ -57,34 +58,6 @@ pub fn error_response(error: Error) -> Response {
     HttpResponse::from_error(error)
 }
 
-/// The error type of [`crate::operation::Controller::check_schemas`].
-pub type SchemaCheckError = SchemaError;
-
-pin_project_lite::pin_project! {
-    /// An argument's extraction: the extractor's future, its error made
-    /// actix's (the generated code's `?` needs a `From`, extractors promise
-    /// an `Into`).
-    pub struct Extracting<F> {
-        #[pin]
-        extractor: F,
-    }
-}
-
-impl<F, T, E> std::future::Future for Extracting<F>
-where
-    F: std::future::Future<Output = Result<T, E>>,
-    E: Into<actix_web::Error>,
-{
-    type Output = Result<T, actix_web::Error>;
-
-    fn poll(
-        self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Self::Output> {
-        self.project().extractor.poll(cx).map(|extracted| extracted.map_err(Into::into))
-    }
-}
-
 /// An argument of a route variant: an actix extractor. The generated code
 /// extracts each argument through this trait, named at the argument's type,
 /// so that a type that is no extractor is one error there, naming it.
@@ -106,7 +79,8 @@ pub trait RouteArgument<M>: Sized {
 impl<T: FromRequest> RouteArgument<()> for T {
     #[inline]
     fn extract(input: &mut OperationInput) -> impl Future<Output = Result<T, Error>> {
-        Extracting { extractor: T::from_request(&input.request, &mut input.payload) }
+        // The generated code's `?` needs a `From`; extractors promise an `Into`.
+        T::from_request(&input.request, &mut input.payload).err_into()
     }
 }
 
@@ -152,14 +126,11 @@ pub use actix_web::http::StatusCode;
 /// A JSON answer, or one without a body (a portable `Reply`).
 pub fn reply(status: StatusCode, json: Option<Vec<u8>>) -> HttpResponse {
     match json {
-        Some(json) => HttpResponse::build(status).content_type(mime_json()).body(json),
+        Some(json) => {
+            HttpResponse::build(status).content_type(HeaderValue::from_static("application/json")).body(json)
+        }
         None => HttpResponse::new(status),
     }
-}
-
-/// `application/json`, as actix's `json()` writes it.
-fn mime_json() -> HeaderValue {
-    HeaderValue::from_static("application/json")
 }
 
 /// The answer of an error, in the API's format (rendered by the layer).

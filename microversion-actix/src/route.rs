@@ -6,7 +6,7 @@
 //! request, its body stream, and the version the middleware negotiated)
 //! and answers a future. It extracts each variant's arguments itself, after
 //! choosing the variant. A controller's routes are one generated function
-//! that runs the operation at an index ([`RoutesFn`]); [`OperationRoute`]
+//! that runs the operation at an index ([`RoutesFn`]); `OperationRoute`
 //! is the actix service that calls it, holding the controller (not app
 //! data) and its operation's index.
 //!
@@ -26,13 +26,14 @@ use actix_web::dev::{
     AppService, HttpServiceFactory, Payload, Service, ServiceFactory, ServiceRequest, ServiceResponse,
     always_ready,
 };
-use actix_web::http::Method;
+use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpRequest, HttpResponse, web};
+use futures_util::future::Either;
 
-use microversion_core::{AllowedMethods, Controller, RoutedPath};
+use microversion_core::{AllowedMethods, Controller, RoutedPath, set_header};
 
 use crate::header::ActixHeaders;
-use crate::{ApiVersion, Version};
+use crate::{ApiError, ApiVersion, Version};
 
 /// The request of an operation's route, its body stream, and its version.
 pub struct OperationInput {
@@ -60,7 +61,7 @@ pub type RoutesFn<C, F> = fn(Rc<C>, usize, OperationInput) -> F;
 /// Registers `controller`'s routes with actix: its schemas checked (an
 /// invalid one stops the service at start-up, never mid-traffic), then one
 /// resource per path, each method of the path routed to `routes` at the
-/// operation's index and any other method answered by [`MethodNotAllowed`].
+/// operation's index and any other method answered 405.
 /// What the `HttpServiceFactory` impl `#[controller]` generates calls.
 pub fn register<C: Controller + 'static, F: Future<Output = HttpResponse> + 'static>(
     controller: C,
@@ -75,13 +76,11 @@ pub fn register<C: Controller + 'static, F: Future<Output = HttpResponse> + 'sta
             // `#[controller]` writes only methods by their standard names.
             let method =
                 Method::from_bytes(method.as_bytes()).unwrap_or_else(|_| panic!("no method `{method}`"));
-            resource.route(web::route().method(method).service(OperationRoute::new(
-                &controller,
-                index,
-                routes,
-            )))
+            let route = OperationRoute { controller: Rc::clone(&controller), route: index, routes };
+            resource.route(web::route().method(method).service(route))
         });
-        let resource = resource.default_service(MethodNotAllowed::for_path(C::OPERATIONS, path));
+        let resource =
+            resource.default_service(method_not_allowed(AllowedMethods::for_path(C::OPERATIONS, path)));
         HttpServiceFactory::register(resource, config);
     }
 }
@@ -89,17 +88,10 @@ pub fn register<C: Controller + 'static, F: Future<Output = HttpResponse> + 'sta
 /// The actix service of one operation's route: calls the controller's
 /// generated routes with the controller, the operation's index and the
 /// request's [`OperationInput`].
-pub struct OperationRoute<C, F> {
+struct OperationRoute<C, F> {
     controller: Rc<C>,
     route: usize,
     routes: RoutesFn<C, F>,
-}
-
-impl<C, F> OperationRoute<C, F> {
-    /// The route of operation `route` of `controller`, answered by `routes`.
-    pub fn new(controller: &Rc<C>, route: usize, routes: RoutesFn<C, F>) -> OperationRoute<C, F> {
-        OperationRoute { controller: Rc::clone(controller), route, routes }
-    }
 }
 
 impl<C, F> Clone for OperationRoute<C, F> {
@@ -138,30 +130,21 @@ impl<C: 'static, F: Future<Output = HttpResponse>> Service<ServiceRequest> for O
         let answer = match ApiVersion::from_http_request(&request) {
             Ok(version) => {
                 let input = OperationInput { request: request.clone(), payload, version: version.version() };
-                Answer::Route { route: (self.routes)(Rc::clone(&self.controller), self.route, input) }
+                Either::Left((self.routes)(Rc::clone(&self.controller), self.route, input))
             }
-            Err(refusal) => Answer::Refused { response: Some(HttpResponse::from_error(refusal)) },
+            Err(refusal) => Either::Right(ready(HttpResponse::from_error(refusal))),
         };
         Answering { answer, request: Some(request) }
     }
 }
 
 pin_project_lite::pin_project! {
-    /// The future of [`OperationRoute`]: the route's answer, with its request.
-    pub struct Answering<F> {
+    /// The future of [`OperationRoute`]: the route's answer, or the refusal
+    /// of a request no version was negotiated for, with its request.
+    struct Answering<F> {
         #[pin]
-        answer: Answer<F>,
+        answer: Either<F, Ready<HttpResponse>>,
         request: Option<HttpRequest>,
-    }
-}
-
-pin_project_lite::pin_project! {
-    /// The route running, or the refusal of a request no version was
-    /// negotiated for.
-    #[project = AnswerProjection]
-    enum Answer<F> {
-        Route { #[pin] route: F },
-        Refused { response: Option<HttpResponse> },
     }
 }
 
@@ -170,13 +153,7 @@ impl<F: Future<Output = HttpResponse>> Future for Answering<F> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
-        let response = match this.answer.project() {
-            AnswerProjection::Route { route } => std::task::ready!(route.poll(cx)),
-            AnswerProjection::Refused { response } => match response.take() {
-                Some(response) => response,
-                None => return Poll::Pending,
-            },
-        };
+        let response = std::task::ready!(this.answer.poll(cx));
         // `None` only if polled again after answering, which actix never does.
         match this.request.take() {
             Some(request) => Poll::Ready(Ok(ServiceResponse::new(request, response))),
@@ -185,71 +162,22 @@ impl<F: Future<Output = HttpResponse>> Future for Answering<F> {
     }
 }
 
-impl<F> std::fmt::Debug for Answering<F> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Answering").field("request", &self.request).finish_non_exhaustive()
-    }
-}
-
 /// The answer of a controller's path to a method none of its operations
 /// has: 405 with `Allow` naming the methods served *at the request's
 /// version* (docs/reference.md §4.2). An operation whose first variant
 /// comes later is not allowed yet (`PUT /flavors/{id}` before 2.55), one
 /// removed is no longer; without a negotiated version, every method of the
-/// path is named.
-///
-/// `#[controller]` makes it the default service of each path it
-/// registers, from its [`Controller::OPERATIONS`](crate::operation::Controller::OPERATIONS).
-#[derive(Clone, Debug)]
-pub struct MethodNotAllowed {
-    /// Each method of the path with the versions it is served at.
-    methods: Rc<AllowedMethods>,
-}
-
-impl MethodNotAllowed {
-    /// The methods of `operations` routed at `path` (with the controller's
-    /// scope, as [`Operation::path`](crate::operation::Operation::path) has it).
-    pub fn for_path(operations: &'static [crate::operation::Operation], path: &str) -> MethodNotAllowed {
-        MethodNotAllowed { methods: Rc::new(AllowedMethods::for_path(operations, path)) }
-    }
-}
-
-impl ServiceFactory<ServiceRequest> for MethodNotAllowed {
-    type Response = ServiceResponse;
-    type Error = actix_web::Error;
-    type Config = ();
-    type Service = MethodNotAllowed;
-    type InitError = ();
-    type Future = Ready<Result<MethodNotAllowed, ()>>;
-
-    fn new_service(&self, _: ()) -> Self::Future {
-        ready(Ok(self.clone()))
-    }
-}
-
-impl Service<ServiceRequest> for MethodNotAllowed {
-    type Response = ServiceResponse;
-    type Error = actix_web::Error;
-    type Future = Ready<Result<ServiceResponse, actix_web::Error>>;
-
-    always_ready!();
-
-    fn call(&self, req: ServiceRequest) -> Self::Future {
-        let version = ApiVersion::from_http_request(req.request()).ok().map(|v| v.version());
-        let error = crate::ApiError::from_status(
-            actix_web::http::StatusCode::METHOD_NOT_ALLOWED,
-            format!("The method {} is not allowed for this resource.", req.method()),
-        );
-        let mut response = HttpResponse::from_error(error);
+/// path is named. The error stays in the answer for the middleware to
+/// render in the API's format.
+fn method_not_allowed(methods: AllowedMethods) -> actix_web::Route {
+    let methods = Rc::new(methods);
+    web::to(move |req: HttpRequest| {
+        let version = ApiVersion::from_http_request(&req).ok().map(|v| v.version());
+        let detail = format!("The method {} is not allowed for this resource.", req.method());
+        let mut response =
+            HttpResponse::from_error(ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED, detail));
         // An empty `Allow` is valid: nothing is served here at this version.
-        microversion_core::set_header::<ActixHeaders>(
-            response.headers_mut(),
-            "allow",
-            &self.methods.at(version),
-        );
-        // `ServiceResponse::new` keeps the error for the middleware to render
-        // in the API's format (`into_response` would drop it).
-        let (request, _) = req.into_parts();
-        ready(Ok(ServiceResponse::new(request, response)))
-    }
+        set_header::<ActixHeaders>(response.headers_mut(), "allow", &methods.at(version));
+        ready(response)
+    })
 }

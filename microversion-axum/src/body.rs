@@ -37,6 +37,15 @@ pub(crate) async fn read_bytes(parts: &Parts, body: Body) -> Result<Bytes, ApiEr
     }
 }
 
+/// The JSON body of a request: the one a `#[schema]` check parsed already,
+/// else read by [`read_bytes`] and parsed.
+pub(crate) async fn read_json(parts: &mut Parts, body: Body) -> Result<serde_json::Value, ApiError> {
+    match parts.extensions.remove::<ParsedJson>() {
+        Some(ParsedJson(value)) => Ok(value),
+        None => Ok(parse_json(&read_bytes(parts, body).await?)?),
+    }
+}
+
 microversion_core::facade_json! {
     /// The request body as a `T`, with this crate's errors (400, 408, 413, 415
     /// in the API's format). It takes the body a `#[schema]` check already
@@ -72,13 +81,7 @@ impl<T: DeserializeOwned + 'static, S: Send + Sync> FromRequest<S> for Json<T> {
 
     async fn from_request(req: Request, _: &S) -> Result<Json<T>, Response> {
         let (mut parts, body) = req.into_parts();
-        let value = match parts.extensions.remove::<ParsedJson>() {
-            Some(ParsedJson(value)) => value,
-            None => {
-                let bytes = read_bytes(&parts, body).await.map_err(IntoResponse::into_response)?;
-                parse_json(&bytes).map_err(|e| ApiError::from(e).into_response())?
-            }
-        };
+        let value = read_json(&mut parts, body).await.map_err(IntoResponse::into_response)?;
         deserialize(value).map(Json).map_err(|e| ApiError::from(e).into_response())
     }
 }

@@ -3,15 +3,13 @@
 //! by the core, as the actix layer serves them, and [`PublicUrl`], where
 //! their links (and a service's own) point.
 
-use std::future::Future;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Body;
-use axum::extract::{OriginalUri, Path, Request};
+use axum::extract::{OriginalUri, Path};
 use axum::response::Response;
 use axum::routing::{MethodRouter, any, get};
-use http::header::{self, HeaderValue};
+use http::request::Parts;
 use http::{HeaderMap, Method, StatusCode};
 
 use crate::ApiError;
@@ -49,59 +47,30 @@ microversion_core::facade_discovery! {
 impl Discovery {
     /// The service root as the client reaches it (public URL, prefix, the
     /// path the router is nested at), and the headers read for it.
-    fn root(&self, req: &Request) -> Links {
+    fn root(&self, req: &Parts) -> (String, Option<&'static str>) {
         let public = self.public_url.as_ref().unwrap_or_else(|| req.public_url());
-        let base = public_url::base(public, req.uri(), req.headers(), req.extensions());
+        let base = public_url::base(public, &req.uri, &req.headers, &req.extensions);
         // `nest` hands the router the path without its mount: the mount is
         // what the original path has before it.
-        let inner = req.uri().path().trim_end_matches('/');
-        let original = req.extensions().get::<OriginalUri>().map_or(inner, |OriginalUri(uri)| uri.path());
+        let inner = req.uri.path().trim_end_matches('/');
+        let original = req.extensions.get::<OriginalUri>().map_or(inner, |OriginalUri(uri)| uri.path());
         let mount = original.trim_end_matches('/').strip_suffix(inner).unwrap_or("");
-        Links {
-            root: public.service_root(&base, &self.prefix, mount),
-            vary: public.vary(public_url::peer(req.extensions())),
-        }
+        (public.service_root(&base, &self.prefix, mount), public.vary(public_url::peer(&req.extensions)))
     }
 
-    /// A document, with `Vary` naming the headers it was built from, or
-    /// the error of a client default's hook.
-    fn answer<T: serde::Serialize>(
-        &self,
-        built: Result<(T, Vec<&str>), ApiError>,
-        url_vary: Option<&str>,
-    ) -> Response {
-        let (text, vary) = match Discovery::document_text(built, url_vary) {
-            Ok(answer) => answer,
-            Err(err) => return self.render(&err),
-        };
-        let mut res = Response::new(Body::from(text));
-        res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        if let Ok(value) = HeaderValue::try_from(vary)
-            && !value.is_empty()
-        {
-            res.headers_mut().insert(header::VARY, value);
-        }
-        res
-    }
-
-    async fn list(&self, headers: &HeaderMap, Links { root, vary }: Links) -> Response {
-        self.answer(self.list_document(headers, &root).await, vary)
-    }
-
-    async fn single(&self, index: usize, headers: &HeaderMap, Links { root, vary }: Links) -> Response {
-        self.answer(self.single_document(index, headers, &root).await, vary)
-    }
-
-    /// A GET route answering `answer`, and 405 for any other method.
-    fn route<F, Fut>(this: &Arc<Discovery>, answer: F) -> MethodRouter
-    where
-        F: Fn(Arc<Discovery>, HeaderMap, Links) -> Fut + Clone + Send + Sync + 'static,
-        Fut: Future<Output = Response> + Send + 'static,
-    {
+    /// A GET route answering the document of the API at `index` (the list
+    /// for `None`), and 405 for any other method.
+    fn route(this: &Arc<Discovery>, index: Option<usize>) -> MethodRouter {
         let (get_this, other_this) = (Arc::clone(this), Arc::clone(this));
-        get(move |req: Request| {
-            let links = get_this.root(&req);
-            answer(Arc::clone(&get_this), req.headers().clone(), links)
+        get(move |req: Parts| {
+            let this = Arc::clone(&get_this);
+            async move {
+                let (root, vary) = this.root(&req);
+                match index {
+                    None => this.answer(this.list_document(&req.headers, &root).await, vary),
+                    Some(index) => this.answer(this.single_document(index, &req.headers, &root).await, vary),
+                }
+            }
         })
         .fallback(move || {
             let this = Arc::clone(&other_this);
@@ -110,22 +79,12 @@ impl Discovery {
     }
 }
 
-/// Where a request's links point, and the headers that said so.
-struct Links {
-    root: String,
-    vary: Option<&'static str>,
-}
-
 impl From<Discovery> for Router {
     fn from(discovery: Discovery) -> Router {
         let this = Arc::new(discovery);
-        let list = Discovery::route(&this, |d, headers, links| async move { d.list(&headers, links).await });
-        let mut router = Router::new().route("/", list);
-        for index in 0..this.listed.declared().len() {
-            let path = this.listed.declared()[index].path().into_owned();
-            let single = Discovery::route(&this, move |d, headers, links| async move {
-                d.single(index, &headers, links).await
-            });
+        let mut router = Router::new().route("/", Discovery::route(&this, None));
+        for (index, api) in this.listed.declared().iter().enumerate() {
+            let (path, single) = (api.path(), Discovery::route(&this, Some(index)));
             router = router.route(&path, single.clone()).route(&format!("{path}/"), single);
         }
         // Version-like ids no API declares: 404 to GET, 405 to the rest, in

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use axum::body::Body;
-use axum::response::Response;
+use axum::response::{IntoResponse as _, Response};
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use http::{Request, StatusCode};
 
@@ -115,81 +115,49 @@ where
     }
 
     fn call(&mut self, mut req: Request<B>) -> Self::Future {
-        let state = &self.state;
-        match state
-            .settings
-            .api
-            .negotiate_up_to(state.stamp.version_headers(req.headers()), state.settings.cap.get())
-        {
-            Ok(negotiated)
-                if negotiated.source == VersionSource::Default && state.settings.client_default.is_some() =>
-            {
-                let choice = state.settings.client_default.as_ref().map(|c| c.choose(req.headers()));
-                // The service that was made ready answers, once the choice is made.
-                let fresh = self.inner.clone();
-                let ready = std::mem::replace(&mut self.inner, fresh);
-                let state = Arc::clone(state);
-                observe::untraced(VersionNegotiationFuture {
-                    step: Step::Chosen { fut: Box::pin(chosen(ready, state, req, negotiated, choice)) },
-                })
-            }
-            Ok(negotiated) => {
-                req.extensions_mut().insert(negotiated);
-                observe::negotiated(&state.settings.api, &negotiated, || VersionNegotiationFuture {
-                    step: Step::Forwarded {
-                        inner: NEGOTIATED.scope(negotiated.version, self.inner.call(req)),
-                        state: Arc::clone(state),
-                        negotiated,
-                    },
-                })
-            }
+        let state = Arc::clone(&self.state);
+        let api = state.settings.api;
+        let negotiated = match state.stamp.negotiate(req.headers(), state.settings.cap.get()) {
+            Ok(negotiated) => negotiated,
             Err(err) => {
-                observe::count_refused(
-                    &state.settings.api,
-                    &err,
-                    state.settings.api.version_header(state.stamp.version_headers(req.headers())),
-                );
-                observe::refused(&state.settings.api, &err);
-                observe::untraced(VersionNegotiationFuture {
-                    step: Step::Refused { res: Some(state.refusal(&err)) },
-                })
+                let res = Some(state.refusal(&err));
+                return observe::untraced(VersionNegotiationFuture { step: Step::Refused { res } });
             }
+        };
+        if negotiated.source == VersionSource::Default
+            && let Some(client_default) = &state.settings.client_default
+        {
+            let choice = client_default.choose(req.headers());
+            // The service that was made ready answers, once the choice is made.
+            let fresh = self.inner.clone();
+            let mut service = std::mem::replace(&mut self.inner, fresh);
+            let fut = Box::pin(async move {
+                let negotiated = match choice.await {
+                    Ok(Some(pinned)) => api.negotiate_pinned(pinned, state.settings.cap.get()),
+                    Ok(None) => negotiated,
+                    Err(err) => {
+                        let res = state.finish(err.into_response(), None);
+                        // Counted as the request stood: naming no version.
+                        observe::count(&api, &negotiated, res.status().as_u16());
+                        return Ok(res);
+                    }
+                };
+                req.extensions_mut().insert(negotiated);
+                let answering = || NEGOTIATED.scope(negotiated.version, service.call(req));
+                let res = observe::negotiated(&api, &negotiated, answering).await?;
+                Ok(state.complete(res, negotiated))
+            });
+            return observe::untraced(VersionNegotiationFuture { step: Step::Chosen { fut } });
         }
+        req.extensions_mut().insert(negotiated);
+        observe::negotiated(&api, &negotiated, || VersionNegotiationFuture {
+            step: Step::Forwarded {
+                inner: NEGOTIATED.scope(negotiated.version, self.inner.call(req)),
+                state,
+                negotiated,
+            },
+        })
     }
-}
-
-/// A request whose version a client default chooses: the choice, then the
-/// wrapped service at that version.
-async fn chosen<S, B>(
-    mut service: S,
-    state: Arc<State>,
-    mut req: Request<B>,
-    negotiated: Negotiated,
-    choice: Option<Pin<Box<dyn Future<Output = ClientChoice> + Send>>>,
-) -> Result<Response, S::Error>
-where
-    S: tower_service::Service<Request<B>, Response = Response>,
-{
-    let chosen = match choice {
-        Some(choice) => choice.await,
-        None => Ok(None),
-    };
-    let negotiated = match chosen {
-        Ok(Some(pinned)) => state.settings.api.negotiate_pinned(pinned, state.settings.cap.get()),
-        Ok(None) => negotiated,
-        Err(err) => {
-            let res = state.finish(axum::response::IntoResponse::into_response(err), None);
-            // Counted as the request stood: naming no version.
-            observe::count(&state.settings.api, &negotiated, res.status().as_u16());
-            return Ok(res);
-        }
-    };
-    req.extensions_mut().insert(negotiated);
-    let res = observe::negotiated(&state.settings.api, &negotiated, || {
-        NEGOTIATED.scope(negotiated.version, service.call(req))
-    })
-    .await?;
-    Ok(state.complete(res, negotiated))
 }
 
 /// The boxed future of a request whose version a client default chooses.
@@ -229,11 +197,9 @@ where
             },
             // Answered at once; a second poll gets an empty 500 rather than a panic.
             StepProjection::Chosen { fut } => fut.as_mut().poll(cx),
-            StepProjection::Refused { res } => Poll::Ready(Ok(res.take().unwrap_or_else(|| {
-                let mut res = Response::new(Body::empty());
-                *res.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
-                res
-            }))),
+            StepProjection::Refused { res } => Poll::Ready(Ok(res
+                .take()
+                .unwrap_or_else(|| StatusCode::INTERNAL_SERVER_ERROR.into_response()))),
         }
     }
 }

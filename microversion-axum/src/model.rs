@@ -18,8 +18,8 @@ pub use microversion_core::model::{
 
 use crate::ApiError;
 use crate::api_version::{negotiated, no_layer};
-use crate::body::read_bytes;
-use microversion_core::body::{ParsedJson, ValidatedAs};
+use crate::body::read_json;
+use microversion_core::body::ValidatedAs;
 
 microversion_core::facade_versioned! {
     /// A model at the request's negotiated version, both ways: as an answer it
@@ -48,13 +48,10 @@ microversion_core::facade_versioned! {
 /// A model waiting in a response's extensions for the layer, which knows
 /// the version, to render it.
 #[derive(Clone)]
-pub(crate) struct Unrendered(Arc<dyn RenderAt>);
+pub(crate) struct Unrendered(Arc<dyn Fn(Version) -> Response + Send + Sync>);
 
-trait RenderAt: Send + Sync {
-    fn render(&self, version: Version) -> Response;
-}
-
-impl<T: VersionedModel + Send + Sync> RenderAt for Versioned<T> {
+impl<T: VersionedModel> Versioned<T> {
+    /// The answer at `version`: the model's fields at it, and the status.
     fn render(&self, version: Version) -> Response {
         match serde_json::to_vec(&self.model.at(version)) {
             Ok(body) => {
@@ -72,7 +69,7 @@ impl Unrendered {
     /// The answer at `version`, keeping the headers the handler set on it.
     pub(crate) fn render(&self, version: Version, res: Response) -> Response {
         let (mut parts, _) = res.into_parts();
-        let mut rendered = self.0.render(version);
+        let mut rendered = (self.0)(version);
         parts.extensions.remove::<ApiError>();
         parts.extensions.remove::<Unrendered>();
         parts.headers.remove(header::CONTENT_LENGTH);
@@ -102,7 +99,7 @@ impl<T: VersionedModel + Send + Sync + 'static> IntoResponse for Versioned<T> {
         let detail = "a Versioned answer is rendered at the negotiated version by the VersionNegotiation, \
                       which is not in front of this route";
         let mut res = ApiError::internal(detail).into_response();
-        res.extensions_mut().insert(Unrendered(Arc::new(self)));
+        res.extensions_mut().insert(Unrendered(Arc::new(move |version| self.render(version))));
         res
     }
 }
@@ -119,13 +116,7 @@ impl<T: VersionedStruct + 'static, S: Send + Sync> FromRequest<S> for Versioned<
             return Err(no_layer(&parts));
         };
         let refused = |e: ApiError| e.into_response();
-        let body = match parts.extensions.remove::<ParsedJson>() {
-            Some(ParsedJson(body)) => body,
-            None => {
-                let bytes = read_bytes(&parts, body).await.map_err(refused)?;
-                microversion_core::body::parse_json(&bytes).map_err(|e| refused(e.into()))?
-            }
-        };
+        let body = read_json(&mut parts, body).await.map_err(refused)?;
         // A `#[schema(model = T)]` on the route has validated it already.
         let validated = parts.extensions.remove::<ValidatedAs>().is_some_and(|v| v.0 == TypeId::of::<T>());
         T::read_at(version, body, validated).map(Versioned::ok).map_err(|e| refused(e.into()))

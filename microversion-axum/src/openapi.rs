@@ -7,12 +7,10 @@ use crate::ApiError;
 use crate::error::ErrorRenderer;
 use crate::header::AxumHeaders;
 use axum::Router;
-use axum::body::Body;
 use axum::extract::Request;
-use axum::response::Response;
 use axum::routing::get;
-use http::StatusCode;
-use http::header::{self, HeaderValue};
+use http::header;
+use microversion_core::plain_answer;
 
 microversion_core::facade_openapi_service! {
     /// ```
@@ -25,51 +23,29 @@ microversion_core::facade_openapi_service! {
     /// let app: Router = Router::from(documents);
     /// ```
     pub struct OpenApiService;
-}
-
-/// The documents, each rendered once, and the renderer of their refusals.
-type Served = (Documents, ErrorRenderer);
-
-/// The core's answer to `request` (docs/reference.md §14), as axum's: the
-/// document, a 304, or the refusal in the service's error format.
-fn answer(served: &Served, req: &Request, request: DocumentRequest<'_>) -> Response {
-    let (documents, errors) = served;
-    let if_none_match = req.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok());
-    match documents.answer(request, req.uri().query().unwrap_or_default(), if_none_match) {
-        Ok(answer) => {
-            let mut res =
-                Response::new(answer.body().map_or_else(Body::empty, |body| Body::from(body.to_owned())));
-            *res.status_mut() = StatusCode::from_u16(answer.status()).unwrap_or(StatusCode::OK);
-            for (name, value) in answer.headers() {
-                microversion_core::set_header::<AxumHeaders>(res.headers_mut(), name, value);
-            }
-            res
-        }
-        Err(refusal) => errors.render(&ApiError::from(refusal)),
-    }
+    wire = crate::header::AxumHeaders;
 }
 
 impl<S: Clone + Send + Sync + 'static> From<OpenApiService> for Router<S> {
     fn from(service: OpenApiService) -> Router<S> {
-        let served = Arc::new((Documents::new(service.description), service.errors));
+        let (served, reference) = service.into_served();
+        let served = Arc::new(served);
         // One route per path, each answering its kind of request.
         let route = |request: fn(&Request) -> DocumentRequest<'_>| {
             let served = Arc::clone(&served);
-            get(move |req: Request| async move { answer(&served, &req, request(&req)) })
+            get(move |req: Request| async move {
+                let if_none_match = req.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok());
+                served.answer(request(&req), req.uri().query().unwrap_or_default(), if_none_match)
+            })
         };
         let router = Router::new()
             .route("/openapi.json", route(|_| DocumentRequest::Document))
             .route("/openapi-history.json", route(|_| DocumentRequest::History));
-        if !service.reference {
+        if !reference {
             return router;
         }
         let page = route(|req| DocumentRequest::Reference(req.uri().path().strip_prefix("/docs/")));
-        let moved = || async {
-            let mut res = Response::new(Body::empty());
-            *res.status_mut() = StatusCode::PERMANENT_REDIRECT;
-            res.headers_mut().insert(header::LOCATION, HeaderValue::from_static("docs/"));
-            res
-        };
+        let moved = || async { plain_answer::<AxumHeaders>(308, [("location", "docs/")], None) };
         router.route("/docs", get(moved)).route("/docs/", page.clone()).route("/docs/{version}", page)
     }
 }

@@ -25,7 +25,7 @@ pub use crate::operation::{
     Controller, Operation, OperationVariant, ResponseDescription, SchemaDescription, SchemaDocument,
     UnservedVersion,
 };
-pub use crate::route::{MethodNotAllowed, OperationInput, RoutesFn, missing, router};
+pub use crate::route::{OperationInput, RoutesFn, missing, router};
 pub use microversion_core::MissingVariant;
 pub use microversion_macros::{history, version_gates};
 
@@ -130,17 +130,16 @@ async fn in_api_format(rejection: Response) -> Response {
         .headers()
         .get(http::header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.starts_with("application/json"));
+        .is_some_and(microversion_core::body::is_json_type);
     if json || !(status.is_client_error() || status.is_server_error()) {
         return rejection;
     }
     let text = axum::body::to_bytes(rejection.into_body(), REJECTION_TEXT_LIMIT).await.unwrap_or_default();
     let text = String::from_utf8_lossy(&text);
-    let detail = match text.trim() {
-        "" => status.canonical_reason().unwrap_or("Error"),
-        text => text,
-    };
-    crate::ApiError::from_status(status, detail).into_response()
+    if status.is_server_error() {
+        log::error!("{status} from an extractor: {text}");
+    }
+    crate::ApiError::from_answer(status, Some(&text)).into_response()
 }
 
 microversion_core::facade_route_response! {
@@ -157,13 +156,8 @@ pub use http::StatusCode;
 
 /// A JSON answer, or one without a body (a portable `Reply`).
 pub fn reply(status: StatusCode, json: Option<Vec<u8>>) -> Response {
-    match json {
-        Some(json) => {
-            let content_type = [(http::header::CONTENT_TYPE, "application/json")];
-            (status, content_type, json).into_response()
-        }
-        None => status.into_response(),
-    }
+    let content_type = json.is_some().then_some(("content-type", "application/json"));
+    microversion_core::plain_answer::<Headers>(status.as_u16(), content_type, json)
 }
 
 /// The answer of an error, in the API's format (rendered by the layer).
@@ -182,17 +176,14 @@ pub async fn check_response(
     declared: &ResponseDescription,
     res: Response,
 ) -> Response {
-    use http_body_util::BodyExt as _;
-
     let mode = request.extensions.get::<crate::middleware::ResponseValidation>().copied().unwrap_or_default();
     if !mode.checks(res.status().as_u16()) {
         return res;
     }
     let (parts, body) = res.into_parts();
-    let Ok(collected) = body.collect().await else {
+    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
         return ApiError::internal("the response body could not be read for validation").into_response();
     };
-    let bytes = collected.to_bytes();
     let answer = (parts.status.as_u16(), &bytes[..]);
     match mode.judge((request.method.as_str(), request.uri.path()), answer, version, declared) {
         AnswerVerdict::Refuse(detail) => return ApiError::internal(detail).into_response(),
@@ -276,40 +267,11 @@ pub use __microversion_axum_register_controller as register_controller;
 /// At compile time, at the path, when axum cannot route it.
 #[track_caller]
 pub const fn check_route_path(path: &str) {
-    let bytes = path.as_bytes();
-    let mut refused = bytes.is_empty() || bytes[0] != b'/';
-    let (mut i, mut in_parameter) = (0, false);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'{' => in_parameter = true,
-            b'}' => {
-                in_parameter = false;
-                refused |= i + 1 < bytes.len() && bytes[i + 1] == b'*';
-            }
-            b':' if in_parameter => refused = true,
-            _ => {}
-        }
-        i += 1;
-    }
-    if refused {
+    let syntax = microversion_core::PathSyntax::of(path);
+    if !syntax.rooted || syntax.patterns || syntax.tails {
         panic!(
             "axum cannot route this path: a path starts with `/`, and its parameters are `{{name}}` \
              or a last `{{*rest}}`, without patterns"
         );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::check_route_path;
-
-    #[test]
-    fn axum_paths_pass_and_actix_patterns_are_refused() {
-        for path in ["/", "/servers/{id}", "/files/{*rest}", "/a/{x}/b/{y}"] {
-            check_route_path(path);
-        }
-        for path in ["", "servers", "/volumes/{id:\\d+}", "/files/{tail}*", "/files/{path:.*}"] {
-            assert!(std::panic::catch_unwind(|| check_route_path(path)).is_err(), "{path}");
-        }
     }
 }

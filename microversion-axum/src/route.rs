@@ -1,7 +1,7 @@
 //! The routes of a controller on axum (docs/reference.md §16.2): what
 //! [`router`] makes of the table `#[controller]` expands to, one method
 //! router per path answering each method with its operation, and the 405
-//! of a path at a version ([`MethodNotAllowed`]).
+//! of a path at a version.
 //!
 //! The controller's generated route function runs the operation at an
 //! index on an [`OperationInput`] (the request's head, its body, and the
@@ -18,9 +18,7 @@ use axum::body::Body;
 use axum::response::{IntoResponse, Response};
 use http::request::Parts;
 use http::{Request, StatusCode};
-use microversion_core::{
-    AllowedMethods, Controller, MissingVariant, Operation, RoutedPath, Version, set_header,
-};
+use microversion_core::{AllowedMethods, Controller, MissingVariant, RoutedPath, Version, set_header};
 
 use crate::ApiError;
 use crate::api_version::{negotiated, no_layer};
@@ -43,7 +41,7 @@ pub struct OperationInput {
 pub type RoutesFn<C, F> = fn(Arc<C>, usize, OperationInput) -> F;
 
 /// The answer of a route, to come: boxed, one type for every controller.
-type RouteFuture = Pin<Box<dyn Future<Output = Response> + Send>>;
+type Answering = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
 
 /// The router of `controller`'s routes, for any state: its schemas checked
 /// (an invalid one stops the service at start-up, never mid-traffic), then
@@ -67,7 +65,7 @@ where
             controller: Arc::clone(&controller),
             routes,
             methods: Arc::new(path_routes.routes),
-            other: MethodNotAllowed::for_path(C::OPERATIONS, path),
+            other: MethodNotAllowed(Arc::new(AllowedMethods::for_path(C::OPERATIONS, path))),
         };
         router.route(path, axum::routing::any_service::<_, S>(service))
     })
@@ -106,7 +104,7 @@ where
     fn call(&mut self, req: Request<Body>) -> Answering {
         let Some(&(_, index)) = self.methods.iter().find(|(method, _)| *method == req.method().as_str())
         else {
-            return Answering(Box::pin(ready(self.other.answer(&req))));
+            return Box::pin(ready(Ok(self.other.answer(&req))));
         };
         let (request, body) = req.into_parts();
         // Without the layer in front there is no version to dispatch on: a
@@ -114,21 +112,11 @@ where
         match negotiated(&request.extensions) {
             Some(negotiated) => {
                 let input = OperationInput { request, payload: Some(body), version: negotiated.version };
-                Answering(Box::pin((self.routes)(Arc::clone(&self.controller), index, input)))
+                let route = (self.routes)(Arc::clone(&self.controller), index, input);
+                Box::pin(async move { Ok(route.await) })
             }
-            None => Answering(Box::pin(ready(no_layer(&request)))),
+            None => Box::pin(ready(Ok(no_layer(&request)))),
         }
-    }
-}
-
-/// The future of a route: its answer.
-struct Answering(RouteFuture);
-
-impl Future for Answering {
-    type Output = Result<Response, Infallible>;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        self.0.as_mut().poll(cx).map(Ok)
     }
 }
 
@@ -136,16 +124,7 @@ impl Future for Answering {
 /// has: 405 with `Allow` naming the methods served at the request's version
 /// (docs/reference.md §4.2), as on actix.
 #[derive(Clone, Debug)]
-pub struct MethodNotAllowed {
-    methods: Arc<AllowedMethods>,
-}
-
-impl MethodNotAllowed {
-    /// The methods of `operations` routed at `path` (scope included).
-    pub fn for_path(operations: &'static [Operation], path: &str) -> MethodNotAllowed {
-        MethodNotAllowed { methods: Arc::new(AllowedMethods::for_path(operations, path)) }
-    }
-}
+struct MethodNotAllowed(Arc<AllowedMethods>);
 
 impl MethodNotAllowed {
     /// The 405 of `req`, with `Allow` at its version.
@@ -154,7 +133,7 @@ impl MethodNotAllowed {
         let detail = format!("The method {} is not allowed for this resource.", req.method());
         let mut res = ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED, detail).into_response();
         // An empty `Allow` is valid: nothing is served here at this version.
-        set_header::<AxumHeaders>(res.headers_mut(), "allow", &self.methods.at(version));
+        set_header::<AxumHeaders>(res.headers_mut(), "allow", &self.0.at(version));
         res
     }
 }

@@ -34,20 +34,18 @@ use std::io::ErrorKind;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Body;
 use axum::extract::ConnectInfo;
-use axum::response::Response;
+use axum::response::IntoResponse as _;
 use http::{HeaderValue, StatusCode, header};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use microversion_core::decode_unreserved;
-use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWrite, AsyncWriteExt as _, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWrite, AsyncWriteExt as _};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 use tower::ServiceExt as _;
@@ -193,12 +191,11 @@ async fn serve_connection(
         Err(_late) => return request_timeout(stream).await,
     };
     let service = tower::service_fn(move |req: http::Request<Incoming>| {
-        let read = read_request(req, peer);
-        let app = app.clone();
+        let (read, app) = (read_request(req, peer), app.clone());
         async move {
             match read {
                 Some(req) => app.oneshot(req).await,
-                None => Ok::<_, Infallible>(without_host()),
+                None => Ok::<_, Infallible>((StatusCode::BAD_REQUEST, [CLOSE]).into_response()),
             }
         }
     });
@@ -208,7 +205,7 @@ async fn serve_connection(
         // A client may shut its side down once its request is sent
         // (`curl --no-keepalive`, `nc -N`): it still gets its answer.
         .half_close(true)
-        .serve_connection(TokioIo::new(Rewound::new(head, stream)), TowerToHyperService::new(service));
+        .serve_connection(TokioIo::new(rewound(head, stream)), TowerToHyperService::new(service));
     let mut connection = std::pin::pin!(connection);
     // How a connection ends, timely or not, is its client's business.
     tokio::select! {
@@ -226,7 +223,7 @@ const FIRST_HEAD_LIMIT: usize = 8192 + 4096 * 100;
 
 /// Reads until the bytes read hold a whole request head (its blank line),
 /// the client stops sending, or [`FIRST_HEAD_LIMIT`]: what was read, for
-/// hyper to parse ([`Rewound`]).
+/// hyper to parse ([`rewound`]).
 async fn read_first_head(stream: &mut TcpStream) -> std::io::Result<Vec<u8>> {
     let mut read = Vec::with_capacity(1024);
     let mut chunk = [0u8; 4096];
@@ -250,6 +247,13 @@ fn ends_a_head(bytes: &[u8]) -> bool {
     bytes.windows(2).any(|pair| pair == b"\n\n") || bytes.windows(3).any(|three| three == b"\n\r\n")
 }
 
+/// The connection whose first bytes were read already (`head`): it reads
+/// them again, then the stream.
+fn rewound(head: Vec<u8>, stream: TcpStream) -> impl AsyncRead + AsyncWrite + Unpin {
+    let (read, write) = stream.into_split();
+    tokio::io::join(std::io::Cursor::new(head).chain(read), write)
+}
+
 /// How long a 408 may take to be written to a client that reads nothing.
 const REQUEST_TIMEOUT_WRITE: Duration = Duration::from_secs(1);
 
@@ -266,71 +270,6 @@ async fn request_timeout(mut stream: TcpStream) {
         stream.shutdown().await
     };
     let _ = tokio::time::timeout(REQUEST_TIMEOUT_WRITE, written).await;
-}
-
-/// A connection whose first bytes were read already: it reads them again,
-/// then the stream.
-struct Rewound {
-    read: Vec<u8>,
-    at: usize,
-    stream: TcpStream,
-}
-
-impl Rewound {
-    fn new(read: Vec<u8>, stream: TcpStream) -> Rewound {
-        Rewound { read, at: 0, stream }
-    }
-}
-
-impl AsyncRead for Rewound {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        let this = &mut *self;
-        if this.at < this.read.len() {
-            let n = buf.remaining().min(this.read.len() - this.at);
-            buf.put_slice(&this.read[this.at..this.at + n]);
-            this.at += n;
-            if this.at == this.read.len() {
-                this.read = Vec::new();
-                this.at = 0;
-            }
-            return Poll::Ready(Ok(()));
-        }
-        Pin::new(&mut this.stream).poll_read(cx, buf)
-    }
-}
-
-impl AsyncWrite for Rewound {
-    fn poll_write(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write(cx, buf)
-    }
-
-    fn poll_write_vectored(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        bufs: &[std::io::IoSlice<'_>],
-    ) -> Poll<std::io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
-    }
-
-    fn is_write_vectored(&self) -> bool {
-        self.stream.is_write_vectored()
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.stream).poll_flush(cx)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.stream).poll_shutdown(cx)
-    }
 }
 
 impl IntoFuture for Serve {
@@ -364,9 +303,11 @@ fn stop_signal() -> std::io::Result<impl Future<Output = ()> + Send> {
 
 /// A request as hyper parsed it, read as actix's codec and router read one
 /// before routing: the peer's address in axum's `ConnectInfo`, and the
-/// percent-encoded unreserved characters of the path decoded. `None` for an
-/// HTTP/1.1 request without `Host` (RFC 9112 §3.2), which hyper leaves to
-/// the service ([`without_host`]).
+/// percent-encoded unreserved characters of the path decoded. An HTTP/1.1
+/// request without `Host` (RFC 9112 §3.2), which hyper leaves to the
+/// service, is `None`: answered as actix's codec answers it, 400 with no
+/// body (never routed: no version, so no error format), and the connection
+/// closed ([`CLOSE`]).
 fn read_request(mut req: http::Request<Incoming>, peer: SocketAddr) -> Option<http::Request<Incoming>> {
     if req.version() == http::Version::HTTP_11 && !req.headers().contains_key(header::HOST) {
         return None;
@@ -378,25 +319,14 @@ fn read_request(mut req: http::Request<Incoming>, peer: SocketAddr) -> Option<ht
     Some(req)
 }
 
-/// The answer to a request without `Host`, as actix's codec gives it: a 400
-/// with no body (never routed: no version, so no error format), and the
-/// connection closed.
-fn without_host() -> Response {
-    let mut res = Response::new(Body::empty());
-    *res.status_mut() = StatusCode::BAD_REQUEST;
-    res.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-    res
-}
+/// `Connection: close`.
+const CLOSE: (header::HeaderName, HeaderValue) = (header::CONNECTION, HeaderValue::from_static("close"));
 
 /// The URI with the percent-encoded unreserved characters of its path
 /// decoded, as actix's router reads a path ([`decode_unreserved`]); `None`
 /// when there are none.
 fn with_unreserved_decoded(uri: &http::Uri) -> Option<http::Uri> {
-    let decoded = decode_unreserved(uri.path())?;
-    let target = match uri.query() {
-        Some(query) => format!("{decoded}?{query}"),
-        None => decoded,
-    };
+    let target = decode_unreserved(uri.path_and_query()?.as_str())?;
     let mut parts = uri.clone().into_parts();
     parts.path_and_query = Some(target.parse().ok()?);
     http::Uri::from_parts(parts).ok()

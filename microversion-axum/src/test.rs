@@ -63,10 +63,7 @@ pub fn versioned_request(api: &Api, version: &str) -> Builder {
 /// test helper).
 pub async fn call_at(app: &Router, api: &Api, version: &str, request: Builder) -> Response {
     let request = request.api_version(api, version).body(Body::empty()).expect("a valid test request");
-    match app.clone().oneshot(request).await {
-        Ok(response) => response,
-        Err(infallible) => match infallible {},
-    }
+    app.clone().oneshot(request).await.unwrap_or_else(|infallible| match infallible {})
 }
 
 /// The values of header `name`, joined with `", "`, or `None` if absent or not text.

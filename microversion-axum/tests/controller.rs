@@ -410,7 +410,8 @@ async fn axum_extractors_read_the_validated_body() {
 /// axum's own extractors answer a refusal in plain text; in a controller
 /// route, the refusal is in the API's format (as the actix layer renders an
 /// extractor's error), with its status and axum's words, and the version
-/// headers.
+/// headers. A server error's words are for the log: axum's missing
+/// `Extension` names a type of the service, which the client never reads.
 #[tokio::test]
 async fn axum_extractor_refusals_are_in_the_api_format() {
     use microversion_axum::controller;
@@ -428,6 +429,11 @@ async fn axum_extractor_refusals_are_in_the_api_format() {
         async fn create(body: axum::Json<Value>) -> axum::Json<Value> {
             body
         }
+
+        #[get("/settings")]
+        async fn settings(settings: axum::Extension<std::sync::Arc<String>>) -> String {
+            settings.0.to_string()
+        }
     }
 
     let app = Router::new().merge(Items).layer(microversion_axum::VersionNegotiation::new(API));
@@ -444,6 +450,11 @@ async fn axum_extractor_refusals_are_in_the_api_format() {
         assert_eq!(error["status"], expected, "{body}");
         assert!(!error["detail"].as_str().unwrap_or_default().is_empty(), "axum's words: {body}");
     }
+    let (status, _, body) = axum_answer(&app, &("GET", "/settings", None, None)).await;
+    assert_eq!(status, 500, "{body}");
+    let detail = body["errors"][0]["detail"].as_str().unwrap_or_default();
+    assert!(detail.starts_with("The server has either erred"), "Nova's words, not axum's: {body}");
+    assert!(!body.to_string().contains("Arc"), "no type of the service: {body}");
 }
 
 /// With `ResponseValidation::Error` in the requests' extensions, an answer

@@ -93,6 +93,22 @@ macro_rules! facade_api_error {
                 ApiError::from_status(status, detail.unwrap_or("Error"))
             }
 
+            /// The error an error answer that is not JSON stands for, as
+            /// every facade renders one (an extractor's rejection, a
+            /// handler's error of its own type): `cause`, the text of what
+            /// made it, is a client error's detail; a server error's cause
+            /// is for the log, never the client, and it reads as
+            /// [`bodiless`](ApiError::bodiless) does, as does an answer
+            /// without a cause.
+            pub fn from_answer(status: $status, cause: ::core::option::Option<&str>) -> ApiError {
+                match cause.map(str::trim) {
+                    Some(cause) if !cause.is_empty() && !status.is_server_error() => {
+                        ApiError::from_status(status, cause)
+                    }
+                    _ => ApiError::bodiless(status),
+                }
+            }
+
             /// 400 Bad Request.
             pub fn bad_request(detail: impl ::core::convert::Into<::std::string::String>) -> ApiError {
                 ApiError::new(<$status>::BAD_REQUEST, "bad-request", "Bad Request", detail)
@@ -508,7 +524,7 @@ macro_rules! facade_error_renderer {
 #[macro_export]
 #[doc(hidden)]
 macro_rules! facade_openapi_service {
-    ($(#[$meta:meta])* pub struct OpenApiService;) => {
+    ($(#[$meta:meta])* pub struct OpenApiService; wire = $wire:ty;) => {
         pub use $crate::openapi::{
             ApiDescription, BLESS_VARIABLE, CONVERSION_NOTE, Change, DocumentAnswer, DocumentRefusal,
             DocumentRequest, Documents, OPENAPI_3_0, OpenApiVersion, RenderedDocument, check_released,
@@ -568,6 +584,39 @@ macro_rules! facade_openapi_service {
             pub fn with_error_renderer(mut self, errors: ErrorRenderer) -> OpenApiService {
                 self.errors = errors;
                 self
+            }
+
+            /// What the facade's routes share, and whether they serve the
+            /// reference pages.
+            fn into_served(self) -> (Served, bool) {
+                (Served { documents: Documents::new(self.description), errors: self.errors }, self.reference)
+            }
+        }
+
+        /// The documents, each rendered once, and the renderer of their
+        /// refusals: what the facade's routes share.
+        struct Served {
+            documents: Documents,
+            errors: ErrorRenderer,
+        }
+
+        impl Served {
+            /// The answer to a `GET` for `request` with the query string
+            /// `query` and `If-None-Match` (docs/reference.md §14): the
+            /// document, a 304, or the refusal in the service's error format.
+            fn answer(
+                &self,
+                request: DocumentRequest<'_>,
+                query: &str,
+                if_none_match: ::core::option::Option<&str>,
+            ) -> <$wire as $crate::AnswerWire>::Answer {
+                match self.documents.answer(request, query, if_none_match) {
+                    ::core::result::Result::Ok(answer) => {
+                        let body = answer.body().map(|body| body.as_bytes().to_vec());
+                        $crate::plain_answer::<$wire>(answer.status(), answer.headers(), body)
+                    }
+                    ::core::result::Result::Err(refusal) => self.errors.render(&ApiError::from(refusal)),
+                }
             }
         }
     };
@@ -895,17 +944,24 @@ macro_rules! facade_discovery {
                 ::core::result::Result::Ok((single, vary))
             }
 
-            /// A document's JSON text and the `Vary` value naming the
-            /// headers it was built from (empty for none), or the error
-            /// of a client default's hook.
-            fn document_text<T: ::serde::Serialize>(
+            /// A document as the answer, with `Vary` naming the headers
+            /// it was built from (`url_vary` those of its links), or the
+            /// error of a client default's hook.
+            fn answer<T: ::serde::Serialize>(
+                &self,
                 built: ::core::result::Result<(T, ::std::vec::Vec<&str>), ApiError>,
                 url_vary: ::core::option::Option<&str>,
-            ) -> ::core::result::Result<(::std::string::String, ::std::string::String), ApiError> {
-                let (body, mut vary) = built?;
+            ) -> $response {
+                let (body, mut vary) = match built {
+                    ::core::result::Result::Ok(built) => built,
+                    ::core::result::Result::Err(error) => return self.render(&error),
+                };
                 vary.extend(url_vary);
-                let text = ::serde_json::to_string(&body).unwrap_or_else(|_| "{}".to_owned());
-                ::core::result::Result::Ok((text, vary.join(", ")))
+                let vary = vary.join(", ");
+                let text = ::serde_json::to_vec(&body).unwrap_or_else(|_| b"{}".to_vec());
+                let headers = [("content-type", "application/json"), ("vary", vary.as_str())];
+                let headers = headers.into_iter().filter(|(_, value)| !value.is_empty());
+                $crate::plain_answer::<$wire>(200, headers, ::core::option::Option::Some(text))
             }
 
             /// The 404 of a version id no API declares.

@@ -125,10 +125,10 @@ pub use public_url::{
     FORWARDED_AND_HOST, InvalidPublicUrl, PublicUrl, RequestOrigin, decode_unreserved, path_prefix,
 };
 pub use range::{InvertedRange, VersionRange};
-pub use routing::RoutedPath;
+pub use routing::{PathSyntax, RoutedPath};
 pub use stamp::{
-    HeaderWire, Stamp, answer_request_id, error_headers, interned, min_max_names, set_header,
-    stamp_deprecation,
+    AnswerWire, HeaderWire, Stamp, answer_request_id, error_headers, interned, min_max_names, plain_answer,
+    set_header, stamp_deprecation,
 };
 pub use timestamp::{Timestamp, TimestampError};
 pub use version::{ParseVersionError, Version};

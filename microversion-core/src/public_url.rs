@@ -112,19 +112,21 @@ pub struct RequestOrigin<'a> {
     pub forwarded_proto: Option<&'a str>,
 }
 
-/// A request path with its percent-encoded unreserved characters decoded
-/// (`/%76%32%2e%31/flavors` is `/v2.1/flavors`, RFC 3986 §6.2.2.2), as
-/// actix's router reads a path before routing; `None` when there are none.
-/// Other escapes (`%2F`, `%25`, bytes outside ASCII) stay as they are:
-/// decoding them would change what the path says.
+/// A request target (a path and its query) with the percent-encoded
+/// unreserved characters of its path decoded (`/%76%32%2e%31/flavors` is
+/// `/v2.1/flavors`, RFC 3986 §6.2.2.2), as actix's router reads a path
+/// before routing; `None` when there are none. Other escapes (`%2F`, `%25`,
+/// bytes outside ASCII) stay as they are: decoding them would change what
+/// the path says. The query is kept as it came.
 ///
 /// ```
 /// use microversion_core::decode_unreserved;
 ///
-/// assert_eq!(decode_unreserved("/%76%32%2e%31/flavors").as_deref(), Some("/v2.1/flavors"));
-/// assert_eq!(decode_unreserved("/a%2Fb"), None);
+/// assert_eq!(decode_unreserved("/%76%32%2e%31/flavors?x=%41").as_deref(), Some("/v2.1/flavors?x=%41"));
+/// assert_eq!(decode_unreserved("/a%2Fb?x=%41"), None);
 /// ```
-pub fn decode_unreserved(path: &str) -> Option<String> {
+pub fn decode_unreserved(target: &str) -> Option<String> {
+    let (path, query) = target.split_once('?').map_or((target, None), |(path, query)| (path, Some(query)));
     if !path.contains('%') {
         return None;
     }
@@ -147,7 +149,14 @@ pub fn decode_unreserved(path: &str) -> Option<String> {
         }
     }
     decoded.push_str(rest);
-    (decoded != path).then_some(decoded)
+    if decoded == path {
+        return None;
+    }
+    if let Some(query) = query {
+        decoded.push('?');
+        decoded.push_str(query);
+    }
+    Some(decoded)
 }
 
 /// A path prefix as links and routes carry it: `/compute` for `compute`,
@@ -352,6 +361,10 @@ mod tests {
     fn unreserved_characters_are_decoded_and_nothing_else() {
         assert_eq!(decode_unreserved("/%76%32%2e%31/flavors").as_deref(), Some("/v2.1/flavors"));
         assert_eq!(decode_unreserved("/a%7Eb%2D").as_deref(), Some("/a~b-"));
+        // The query is not the path's: kept as it came, even where the path changes.
+        assert_eq!(decode_unreserved("/%76%32?x=%41&y=%2e").as_deref(), Some("/v2?x=%41&y=%2e"));
+        assert_eq!(decode_unreserved("/plain?x=%41"), None);
+        assert_eq!(decode_unreserved("/a%2Fb?%76"), None);
         // Reserved, `%` itself, bytes outside ASCII, broken escapes: kept.
         for kept in ["/a%2Fb", "/a%25b", "/caf%C3%A9", "/a%4", "/a%zz", "/a%", "/plain"] {
             assert_eq!(decode_unreserved(kept), None, "{kept}");

@@ -83,9 +83,67 @@ fn segment_kinds(path: &str) -> Vec<bool> {
     path.split('/').filter(|s| !s.is_empty()).map(|s| s.starts_with('{')).collect()
 }
 
+/// How a route path is written, read at compile time: each facade's
+/// `check_route_path` refuses, at the path, what its router cannot route.
+///
+/// ```
+/// use microversion_core::PathSyntax;
+///
+/// const SHOW: PathSyntax = PathSyntax::of("/volumes/{id:\\d+}");
+/// assert_eq!(SHOW, PathSyntax { rooted: true, patterns: true, tails: false });
+/// assert!(PathSyntax::of("/files/{tail}*").tails);
+/// assert!(!PathSyntax::of("servers").rooted);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathSyntax {
+    /// It starts with `/`.
+    pub rooted: bool,
+    /// A parameter has a pattern (`{id:\d+}`, `{path:.*}`).
+    pub patterns: bool,
+    /// A parameter is followed by `*`, actix's tail (`{tail}*`).
+    pub tails: bool,
+}
+
+impl PathSyntax {
+    /// How `path` is written.
+    pub const fn of(path: &str) -> PathSyntax {
+        let bytes = path.as_bytes();
+        let rooted = !bytes.is_empty() && bytes[0] == b'/';
+        let mut syntax = PathSyntax { rooted, patterns: false, tails: false };
+        let (mut i, mut in_parameter) = (0, false);
+        while i < bytes.len() {
+            match bytes[i] {
+                b'{' => in_parameter = true,
+                b'}' => {
+                    in_parameter = false;
+                    syntax.tails |= i + 1 < bytes.len() && bytes[i + 1] == b'*';
+                }
+                b':' if in_parameter => syntax.patterns = true,
+                _ => {}
+            }
+            i += 1;
+        }
+        syntax
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::goes_before;
+    use super::{PathSyntax, goes_before};
+
+    #[test]
+    fn a_path_says_how_it_is_written() {
+        let plain = PathSyntax { rooted: true, patterns: false, tails: false };
+        for path in ["/", "/servers/{id}", "/files/{*rest}", "/a/{x}/b/{y}", "/a:b/{x}"] {
+            assert_eq!(PathSyntax::of(path), plain, "{path}");
+        }
+        assert!(!PathSyntax::of("").rooted);
+        assert!(!PathSyntax::of("servers").rooted);
+        assert!(PathSyntax::of("/volumes/{id:\\d+}").patterns);
+        assert!(PathSyntax::of("/files/{path:.*}").patterns);
+        assert!(PathSyntax::of("/files/{tail}*").tails);
+        assert!(!PathSyntax::of("/files/{tail}/*").tails);
+    }
 
     #[test]
     fn a_literal_goes_before_a_parameter_only_where_both_can_match() {

@@ -8,7 +8,7 @@ use std::sync::{Mutex, PoisonError};
 
 use crate::api::STANDARD_HEADER;
 use crate::headers::{ResponseHeaders, VaryUpdate, append_vary, appends_to_handlers, vary_update};
-use crate::{Api, Deprecation, Version};
+use crate::{Api, Deprecation, Negotiated, NegotiationError, Version};
 
 /// How one framework's header map is read and written: implemented by each
 /// facade on a type of its own, for the `http` crate it is built on.
@@ -38,6 +38,33 @@ pub trait HeaderWire {
     fn append(map: &mut Self::Map, name: &Self::Name, value: &Self::Value);
     /// Removes every line of `name`.
     fn remove(map: &mut Self::Map, name: &Self::Name);
+}
+
+/// How one framework's answer is made of a plain one, a status, headers and
+/// a body, as the core gives its documents (discovery, OpenAPI): implemented
+/// by each facade on its [`HeaderWire`] type ([`plain_answer`]).
+pub trait AnswerWire: HeaderWire {
+    /// The framework's answer.
+    type Answer;
+    /// An answer of `status` with `body` (none: an empty body) and no headers.
+    fn answer(status: u16, body: Option<Vec<u8>>) -> Self::Answer;
+    /// The headers of `answer`.
+    fn headers(answer: &mut Self::Answer) -> &mut Self::Map;
+}
+
+/// The plain answer `status`, `headers` (each one of the contract's lower
+/// case names; one that cannot be a header is left out, as
+/// [`set_header`] does) and `body`, as `W`'s framework's answer.
+pub fn plain_answer<'v, W: AnswerWire>(
+    status: u16,
+    headers: impl IntoIterator<Item = (&'static str, &'v str)>,
+    body: Option<Vec<u8>>,
+) -> W::Answer {
+    let mut answer = W::answer(status, body);
+    for (name, value) in headers {
+        set_header::<W>(W::headers(&mut answer), name, value);
+    }
+    answer
 }
 
 /// The version headers of one API in a framework's types, rendered once per
@@ -127,6 +154,17 @@ impl<W: HeaderWire> Stamp<W> {
         std::iter::once(&self.standard)
             .chain(&self.legacy)
             .flat_map(move |name| W::get_all(headers, name).map(move |value| (name, value)))
+    }
+
+    /// Negotiates a request with `headers` up to `cap` (docs/reference.md
+    /// §3), counting and tracing a refusal (§13.5): what a facade's
+    /// middleware asks first of every request.
+    pub fn negotiate(&self, headers: &W::Map, cap: Version) -> Result<Negotiated, NegotiationError> {
+        let api = &self.api;
+        api.negotiate_up_to(self.version_headers(headers), cap).inspect_err(|err| {
+            crate::observe::count_refused(api, err, api.version_header(self.version_headers(headers)));
+            crate::observe::refused(api, err);
+        })
     }
 
     /// Stamps an answer: the version headers of `version` (none for a

@@ -50,9 +50,16 @@
 //! assert_eq!(rename["responses"]["409"]["content"]["application/json"]["schema"]["$ref"], "#/components/schemas/Error");
 //! ```
 
-mod service;
+use std::sync::Arc;
 
+use actix_web::dev::{AppService, HttpServiceFactory};
+use actix_web::http::header;
+use actix_web::{HttpRequest, web};
+use microversion_core::plain_answer;
+
+use crate::ApiError;
 use crate::error::ErrorRenderer;
+use crate::header::ActixHeaders;
 
 microversion_core::facade_openapi_service! {
     /// ```
@@ -72,4 +79,39 @@ microversion_core::facade_openapi_service! {
     /// # });
     /// ```
     pub struct OpenApiService;
+    wire = crate::header::ActixHeaders;
+}
+
+impl HttpServiceFactory for OpenApiService {
+    fn register(self, config: &mut AppService) {
+        let (served, reference) = self.into_served();
+        let served = Arc::new(served);
+        // One route per path, each answering its kind of request.
+        let route = |request: fn(&HttpRequest) -> DocumentRequest<'_>| {
+            let served = Arc::clone(&served);
+            web::get().to(move |req: HttpRequest| {
+                let served = Arc::clone(&served);
+                async move {
+                    let if_none_match =
+                        req.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok());
+                    served.answer(request(&req), req.query_string(), if_none_match)
+                }
+            })
+        };
+        if reference {
+            for path in ["/docs/", "/docs/{version}"] {
+                web::resource(path)
+                    .route(route(|req| DocumentRequest::Reference(req.match_info().get("version"))))
+                    .register(config);
+            }
+            web::resource("/docs")
+                .route(
+                    web::get()
+                        .to(|| async { plain_answer::<ActixHeaders>(308, [("location", "docs/")], None) }),
+                )
+                .register(config);
+        }
+        web::resource("/openapi.json").route(route(|_| DocumentRequest::Document)).register(config);
+        web::resource("/openapi-history.json").route(route(|_| DocumentRequest::History)).register(config);
+    }
 }
