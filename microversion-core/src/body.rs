@@ -8,12 +8,6 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-/// The largest request body a facade reads by default: 1 MiB.
-pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
-
-/// How long a facade waits for a whole request body by default: 30 s.
-pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
-
 /// The largest request body read, in bytes ([`BodyLimit::DEFAULT`] unless
 /// set): a larger body answers 413, and a `Content-Length` above it is
 /// refused before reading. On actix it is set as app data
@@ -23,8 +17,8 @@ pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 pub struct BodyLimit(pub usize);
 
 impl BodyLimit {
-    /// 1 MiB.
-    pub const DEFAULT: BodyLimit = BodyLimit(DEFAULT_BODY_LIMIT);
+    /// The largest body a facade reads unless set: 1 MiB.
+    pub const DEFAULT: BodyLimit = BodyLimit(1024 * 1024);
 }
 
 impl Default for BodyLimit {
@@ -42,8 +36,8 @@ impl Default for BodyLimit {
 pub struct BodyTimeout(pub Duration);
 
 impl BodyTimeout {
-    /// 30 seconds.
-    pub const DEFAULT: BodyTimeout = BodyTimeout(DEFAULT_BODY_TIMEOUT);
+    /// How long a facade waits for a whole body unless set: 30 seconds.
+    pub const DEFAULT: BodyTimeout = BodyTimeout(Duration::from_secs(30));
 }
 
 impl Default for BodyTimeout {
