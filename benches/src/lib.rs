@@ -7,6 +7,7 @@
 //! Run the benchmarks with `cargo bench -p microversion-benches`; the figures
 //! and how to reproduce them are in `docs/performance.md`.
 
+pub mod axum_server;
 pub mod dispatch;
 pub mod history;
 pub mod schema;

@@ -54,15 +54,23 @@ pub const VERSION_HEADER: (&str, &str) = ("OpenStack-API-Version", "compute 2.27
 
 /// The work of `GET /servers/{id}`, shared by both sides.
 pub fn show_server(id: u32) -> HttpResponse {
-    HttpResponse::Ok().json(json!({
-        "server": {"id": id, "name": "web-01", "status": "ACTIVE", "flavor": {"id": "1"}}
-    }))
+    HttpResponse::Ok().json(server_json(id))
+}
+
+/// The body of `GET /servers/{id}`, on every framework.
+pub fn server_json(id: u32) -> Value {
+    json!({"server": {"id": id, "name": "web-01", "status": "ACTIVE", "flavor": {"id": "1"}}})
 }
 
 /// The work of `GET /servers/detail`, shared by both sides: ten servers of
 /// about 700 bytes of JSON each, a small Nova server list, so that the
 /// handler does some work of its own.
 pub fn list_servers_detail() -> HttpResponse {
+    HttpResponse::Ok().json(servers_detail_json())
+}
+
+/// The body of `GET /servers/detail`, on every framework.
+pub fn servers_detail_json() -> Value {
     let servers: Vec<Value> = (0..10u32)
         .map(|i| {
             json!({
@@ -88,7 +96,7 @@ pub fn list_servers_detail() -> HttpResponse {
             })
         })
         .collect();
-    HttpResponse::Ok().json(json!({"servers": servers}))
+    json!({"servers": servers})
 }
 
 /// The work of `POST /servers` after validation, shared by both sides.
