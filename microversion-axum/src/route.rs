@@ -5,17 +5,18 @@
 //!
 //! The controller's generated route function runs the operation at an
 //! index on an [`OperationInput`] (the request's head, its body, and the
-//! version the layer negotiated); its future is boxed once per request,
-//! as axum boxes every route's.
+//! version the layer negotiated); its future is boxed only by axum, which
+//! boxes every route's.
 
 use std::convert::Infallible;
-use std::future::{Future, ready};
-use std::pin::Pin;
+use std::future::{Future, Ready, ready};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use axum::body::Body;
 use axum::response::{IntoResponse, Response};
+use futures_util::FutureExt as _;
+use futures_util::future::{Either, Map};
 use http::request::Parts;
 use http::{Request, StatusCode};
 use microversion_core::{AllowedMethods, Controller, MissingVariant, RoutedPath, Version, set_header};
@@ -40,8 +41,9 @@ pub struct OperationInput {
 /// a request.
 pub type RoutesFn<C, F> = fn(Arc<C>, usize, OperationInput) -> F;
 
-/// The answer of a route, to come: boxed, one type for every controller.
-type Answering = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
+/// The answer of a route, to come: the operation's, or one ready at once.
+type Answering<F> =
+    Either<Map<F, fn(Response) -> Result<Response, Infallible>>, Ready<Result<Response, Infallible>>>;
 
 /// The router of `controller`'s routes, for any state: its schemas checked
 /// (an invalid one stops the service at start-up, never mid-traffic), then
@@ -95,16 +97,16 @@ where
 {
     type Response = Response;
     type Error = Infallible;
-    type Future = Answering;
+    type Future = Answering<F>;
 
     fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
         Poll::Ready(Ok(()))
     }
 
-    fn call(&mut self, req: Request<Body>) -> Answering {
+    fn call(&mut self, req: Request<Body>) -> Answering<F> {
         let Some(&(_, index)) = self.methods.iter().find(|(method, _)| *method == req.method().as_str())
         else {
-            return Box::pin(ready(Ok(self.other.answer(&req))));
+            return Either::Right(ready(Ok(self.other.answer(&req))));
         };
         let (request, body) = req.into_parts();
         // Without the layer in front there is no version to dispatch on: a
@@ -113,9 +115,9 @@ where
             Some(negotiated) => {
                 let input = OperationInput { request, payload: Some(body), version: negotiated.version };
                 let route = (self.routes)(Arc::clone(&self.controller), index, input);
-                Box::pin(async move { Ok(route.await) })
+                Either::Left(route.map(Ok))
             }
-            None => Box::pin(ready(Ok(no_layer(&request)))),
+            None => Either::Right(ready(Ok(no_layer(&request)))),
         }
     }
 }
