@@ -245,13 +245,27 @@ impl State {
     /// headers and `Vary` on a response of this scope.
     fn finish<B>(
         &self,
-        mut res: HttpResponse<EitherBody<B>>,
+        res: HttpResponse<EitherBody<B>>,
         version: Option<Version>,
     ) -> HttpResponse<EitherBody<B>>
     where
         B: MessageBody + 'static,
     {
-        if let Some(error) = self.error_of(&res) {
+        let error = self.error_of(&res);
+        self.finish_with(res, error, version)
+    }
+
+    /// [`State::finish`] of a response whose error was read already.
+    fn finish_with<B>(
+        &self,
+        mut res: HttpResponse<EitherBody<B>>,
+        error: Option<ApiError>,
+        version: Option<Version>,
+    ) -> HttpResponse<EitherBody<B>>
+    where
+        B: MessageBody + 'static,
+    {
+        if let Some(error) = error {
             res = self.errors.render_into(&error, res).map_into_right_body();
         }
         self.stamp.stamp(res.headers_mut(), version);
@@ -259,7 +273,8 @@ impl State {
     }
 
     /// [`State::finish`] for the inner service's response: a success only
-    /// gains its headers, without taking the response apart.
+    /// gains its headers, without taking the response apart; an error is
+    /// read (and a server error's cause logged) once.
     fn finish_service<B>(
         &self,
         mut res: ServiceResponse<EitherBody<B>>,
@@ -268,9 +283,9 @@ impl State {
     where
         B: MessageBody + 'static,
     {
-        if self.error_of(res.response()).is_some() {
+        if let Some(error) = self.error_of(res.response()) {
             let (req, res) = res.into_parts();
-            return ServiceResponse::new(req, self.finish(res, Some(version)));
+            return ServiceResponse::new(req, self.finish_with(res, Some(error), Some(version)));
         }
         self.stamp.stamp(res.headers_mut(), Some(version));
         res
