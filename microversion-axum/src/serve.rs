@@ -217,9 +217,10 @@ async fn serve_connection(
     }
 }
 
-/// The most of a first request head read before hyper takes the
-/// connection: hyper's own limit on a head, which it answers 431 beyond.
-const FIRST_HEAD_LIMIT: usize = 8192 + 4096 * 100;
+/// The most of a first request head read before hyper takes the connection,
+/// kept with it until it closes: the rest of a longer head is hyper's to read
+/// within `head_timeout` (431 past its limit; if late, closed without a 408).
+const FIRST_HEAD_LIMIT: usize = 8192;
 
 /// Reads until the bytes read hold a whole request head (its blank line),
 /// the client stops sending, or [`FIRST_HEAD_LIMIT`]: what was read, for
