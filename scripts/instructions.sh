@@ -16,11 +16,10 @@
 #   N1=200 N2=1200 ENDPOINTS="servers/42" scripts/instructions.sh
 #   FACADE=axum scripts/instructions.sh     # the same API on microversion-axum
 #
-# With FACADE=axum the server is `load_server_axum` (plain axum routes and
-# the framework on axum, served by `microversion_axum::serve`), counted
-# inside hyper's HTTP/1 connection's `poll`; it has no hand-written side
-# (the contract by hand is measured on actix), so its line has the
-# framework/plain ratio only.
+# With FACADE=axum the server is `load_server_axum` (plain axum routes, the
+# framework on axum and the contract by hand in axum handlers, served by
+# `microversion_axum::serve`), counted inside hyper's HTTP/1 connection's
+# `poll`.
 #
 # A server process's hash seeds and address layout are its own, and on the
 # ten-server list they move the count of the same binary by about 0.1 %
@@ -51,7 +50,7 @@ ENDPOINTS=${ENDPOINTS:-servers/42 servers/42/model servers/detail}
 HEADER="OpenStack-API-Version: compute 2.27"
 case ${FACADE:=actix} in
     actix) SERVER_BIN=load_server SIDES="plain v2.1 hand" DISPATCHER='*actix_http::h1::dispatcher::Dispatcher*::poll' ;;
-    axum) SERVER_BIN=load_server_axum SIDES="plain v2.1" DISPATCHER='*hyper::server::conn::http1::Connection*::poll' ;;
+    axum) SERVER_BIN=load_server_axum SIDES="plain v2.1 hand" DISPATCHER='*hyper::server::conn::http1::Connection*::poll' ;;
     *) echo "FACADE is actix or axum, not $FACADE" >&2; exit 2 ;;
 esac
 COLLECT=${COLLECT-$DISPATCHER}

@@ -15,9 +15,14 @@
 #                                   # the allocation counts, the dispatch bench and
 #                                   # scripts/dispatch_instructions.sh, scripts/compile_cost.sh
 #   ROUNDS=10 DURATION=10 scripts/load.sh
+#   FACADE=axum scripts/load.sh     # the same three sides on microversion-axum
+#                                   # (load_server_axum: axum routes, the layer and a
+#                                   # #[controller], the contract by hand in axum
+#                                   # handlers; one thread, served by microversion_axum::serve)
 #
 # Settings (environment): ROUNDS (6), DURATION seconds per run (5),
-# CONNECTIONS (32), THREADS of wrk (1), WORKERS of the server (1),
+# CONNECTIONS (32), THREADS of wrk (1), WORKERS of the server (1; actix only),
+# FACADE (actix or axum),
 # WARMUP seconds per side before the rounds (3), ENDPOINTS under /plain,
 # /v2.1 and /hand ("servers/42 servers/42/model servers/detail": a tiny answer, a
 # versioned model rendered at the version, then ten servers).
@@ -43,6 +48,12 @@ THREADS=${THREADS:-1}
 WORKERS=${WORKERS:-1}
 WARMUP=${WARMUP:-3}
 ENDPOINTS=${ENDPOINTS:-servers/42 servers/42/model servers/detail}
+case ${FACADE:=actix} in
+    actix) SERVER_BIN=load_server SERVER_ARGS=(--workers "$WORKERS") ;;
+    axum) SERVER_BIN=load_server_axum SERVER_ARGS=() ;;
+    *) echo "FACADE is actix or axum, not $FACADE" >&2; exit 2 ;;
+esac
+export FACADE
 HEADER="OpenStack-API-Version: compute 2.27"
 
 if ! command -v wrk >/dev/null; then
@@ -57,15 +68,15 @@ if ! command -v wrk >/dev/null; then
 fi
 
 echo "== building the load server (release)"
-cargo build --release -q -p microversion-benches --bin load_server
+cargo build --release -q -p microversion-benches --bin "$SERVER_BIN"
 target_dir=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-server="$target_dir/release/load_server"
+server="$target_dir/release/$SERVER_BIN"
 
 work=$(mktemp -d)
 # Bounded: the server exits by itself after this many seconds.
 endpoints=$(wc -w <<<"$ENDPOINTS")
 lifetime=$(( endpoints * ((ROUNDS * 3) * (DURATION + 2) + WARMUP * 3 + 6) + 60 ))
-"$server" --workers "$WORKERS" --max-seconds "$lifetime" >"$work/server.out" 2>"$work/server.err" &
+"$server" "${SERVER_ARGS[@]}" --max-seconds "$lifetime" >"$work/server.out" 2>"$work/server.err" &
 server_pid=$!
 cleanup() {
     kill "$server_pid" 2>/dev/null || true
@@ -100,7 +111,7 @@ done
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')," \
     "load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== plain side on $plain_base, framework side on $versioned_base, hand-written side on $hand_base," \
-    "$WORKERS worker(s) each; wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s, $ROUNDS rounds, sides in turn"
+    "$FACADE, $([ "$FACADE" = actix ] && echo "$WORKERS worker(s)" || echo "one thread") each; wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s, $ROUNDS rounds, sides in turn"
 
 # One wrk run: prints "requests_per_s p50_us p99_us".
 run() {

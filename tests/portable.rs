@@ -445,3 +445,34 @@ fn typed_bodies_and_answers_are_described_by_their_types_schema() {
 fn text(body: &[u8]) -> String {
     String::from_utf8_lossy(body).into_owned()
 }
+
+/// Every request of a controller is answered by one future type, which
+/// each framework boxes per request: it holds the request once (the
+/// route function's `Either` tree adds no copy, each operation's block
+/// owns the request it is given) and no body reader, a check of an answer
+/// or a refused extraction's answer, each boxed on its own when it runs. On
+/// this controller, whose routes read bodies, validate them by schema and
+/// check their answers, the future was 968 bytes on actix (on axum, the
+/// load server's controller's was 1,272, over glibc's per-thread cache of
+/// 1,032 bytes: every request took the allocator's slow path); it is 184
+/// on actix and 392 on axum.
+#[actix_web::test]
+async fn a_route_future_holds_the_request_once_and_nothing_that_reads_a_body() {
+    const ROOM: usize = 256;
+    let (request, payload) = actix_web::test::TestRequest::get().to_http_parts();
+    let input = microversion_actix::__private::OperationInput { request, payload, version: API.min() };
+    let future = Servers::__mv_routes(std::rc::Rc::new(Servers), 0, input);
+    let (size, request) = (
+        std::mem::size_of_val(&future),
+        std::mem::size_of::<microversion_actix::__private::OperationInput>(),
+    );
+    assert!(size <= request + ROOM, "actix: a future of {size} bytes for a request of {request}");
+
+    let (request, body) = axum::http::Request::get("/").body(axum::body::Body::empty()).unwrap().into_parts();
+    let input =
+        microversion_axum::__private::OperationInput { request, payload: Some(body), version: API.min() };
+    let future = Servers::__mv_1_routes(std::sync::Arc::new(Servers), 0, input);
+    let (size, request) =
+        (std::mem::size_of_val(&future), std::mem::size_of::<microversion_axum::__private::OperationInput>());
+    assert!(size <= request + ROOM, "axum: a future of {size} bytes for a request of {request}");
+}

@@ -2,17 +2,17 @@
 //! the answers of [`crate::server`], served plain under `/plain` (axum
 //! routes, no versions) and through `microversion-axum` under `/v2.1` (the
 //! layer, a `#[controller]` with the same variants), each a router of its
-//! own. There is no hand-written side: the contract by hand is measured on
-//! actix.
+//! own, and under `/hand` with the framework's contract written by hand
+//! ([`crate::hand`]) in plain axum handlers.
 //!
 //! ```
 //! use axum::body::Body;
-//! use microversion_benches::axum_server::{plain, versioned};
+//! use microversion_benches::axum_server::{hand, plain, versioned};
 //! use microversion_benches::server::{COMPUTE, VERSION_HEADER};
 //! use tower::ServiceExt as _;
 //!
 //! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-//! for (app, prefix) in [(plain(), "/plain"), (versioned(COMPUTE), "/v2.1")] {
+//! for (app, prefix) in [(plain(), "/plain"), (versioned(COMPUTE), "/v2.1"), (hand(), "/hand")] {
 //!     for path in ["servers/42", "servers/42/model", "servers/detail"] {
 //!         let req = http::Request::get(format!("{prefix}/{path}"))
 //!             .header(VERSION_HEADER.0, VERSION_HEADER.1)
@@ -27,10 +27,16 @@
 
 use axum::Router;
 use axum::extract::Path;
+use axum::http::StatusCode;
+use axum::http::header::{HeaderMap, HeaderName, HeaderValue, VARY};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use microversion_axum::{Api, VersionNegotiation, Versioned, controller};
 use serde_json::Value;
 
+use crate::hand::{
+    HandVersion, NotText, REFUSAL_HEADERS, Refusal, hand_server, negotiate, show_variant, version_headers,
+};
 use crate::server::{ServerModel, plain_server, server_json, server_model, servers_detail_json};
 
 /// The framework side: the variants of [`crate::server::Servers`].
@@ -76,4 +82,67 @@ pub fn plain() -> Router {
 /// The framework routes under `/v2.1`, negotiated against `api`.
 pub fn versioned(api: Api) -> Router {
     Router::new().nest("/v2.1", Router::from(AxumServers).layer(VersionNegotiation::new(api)))
+}
+
+/// The request's header `name`, as [`negotiate`] reads it.
+fn hand_header<'a>(headers: &'a HeaderMap, name: &str) -> Option<Result<&'a str, NotText>> {
+    headers.get(name).map(|value| value.to_str().map_err(|_| NotText))
+}
+
+fn hand_refusal(refusal: Refusal) -> Response {
+    let (status, document) = refusal.answer();
+    let mut res = (StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST), axum::Json(document))
+        .into_response();
+    for (name, value) in REFUSAL_HEADERS {
+        res.headers_mut().insert(name, HeaderValue::from_static(value));
+    }
+    res
+}
+
+/// The version headers and `Vary` of a negotiated response.
+fn hand_headers(res: impl IntoResponse, version: HandVersion) -> Response {
+    let mut res = res.into_response();
+    let headers = res.headers_mut();
+    for (name, value) in version_headers(version) {
+        if let Ok(value) = HeaderValue::try_from(value) {
+            headers.insert(HeaderName::from_static(name), value);
+        }
+    }
+    headers.append(VARY, HeaderValue::from_static(crate::hand::VARY));
+    res
+}
+
+async fn hand_detail(headers: HeaderMap) -> Response {
+    match negotiate(|name| hand_header(&headers, name)) {
+        Ok(version) => hand_headers(axum::Json(servers_detail_json()), version),
+        Err(refusal) => hand_refusal(refusal),
+    }
+}
+
+async fn hand_show(headers: HeaderMap, Path(id): Path<u32>) -> Response {
+    let version = match negotiate(|name| hand_header(&headers, name)) {
+        Ok(version) => version,
+        Err(refusal) => return hand_refusal(refusal),
+    };
+    let res = match show_variant(version) {
+        2 => axum::Json(server_json(id)),
+        _ => axum::Json(server_json(id)),
+    };
+    hand_headers(res, version)
+}
+
+async fn hand_model(headers: HeaderMap, Path(id): Path<u32>) -> Response {
+    match negotiate(|name| hand_header(&headers, name)) {
+        Ok(version) => hand_headers(axum::Json(hand_server(id, version)), version),
+        Err(refusal) => hand_refusal(refusal),
+    }
+}
+
+/// The hand-written routes, under `/hand`.
+pub fn hand() -> Router {
+    let routes = Router::new()
+        .route("/servers/detail", get(hand_detail))
+        .route("/servers/{id}", get(hand_show))
+        .route("/servers/{id}/model", get(hand_model));
+    Router::new().nest("/hand", routes)
 }

@@ -9,6 +9,7 @@
 
 pub mod axum_server;
 pub mod dispatch;
+pub mod hand;
 pub mod history;
 pub mod schema;
 pub mod server;

@@ -31,6 +31,11 @@ use microversion_actix::{
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::hand::{
+    HandVersion, NotText, REFUSAL_HEADERS, Refusal, VARY, hand_server, negotiate, show_variant,
+    version_headers,
+};
+
 use crate::schema::{create_server_schema, create_server_schema_v2_1};
 
 const fn nova_like_history() -> [Microversion; 96] {
@@ -271,177 +276,58 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     configure_hand(cfg);
 }
 
-// The contract written by hand: what the framework's middleware and
-// dispatch do for these routes, in the plain actix code a competent team
-// writes without it: Nova's header rules, 400 and 406 with the range in the
-// API-SIG format, a `match` on the version, the version headers and `Vary`.
+// The contract written by hand (`crate::hand`), read and written through
+// actix's own headers.
 
-/// A version as a hand-writer keeps it: (major, minor).
-type HandVersion = (u16, u16);
-const HAND_MIN: HandVersion = (2, 1);
-const HAND_MAX: HandVersion = (2, 96);
-const HAND_VARY: &str = "OpenStack-API-Version, X-OpenStack-Nova-API-Version";
-
-/// Why a request's version was refused: malformed (400), or outside the
-/// served range (406).
-enum Refusal {
-    Invalid(String),
-    Unsupported(HandVersion),
+/// The request's header `name`, as `hand::negotiate` reads it.
+fn hand_header<'a>(req: &'a HttpRequest, name: &str) -> Option<Result<&'a str, NotText>> {
+    req.headers().get(name).map(|value| value.to_str().map_err(|_| NotText))
 }
 
-impl Refusal {
-    /// The answer, with the served range, as the framework renders it.
-    fn response(self) -> HttpResponse {
-        let (status, code, detail) = match self {
-            Refusal::Invalid(text) => (
-                StatusCode::BAD_REQUEST,
-                "compute.invalid_version",
-                format!("Version {text} is not a valid API version."),
-            ),
-            Refusal::Unsupported((major, minor)) => (
-                StatusCode::NOT_ACCEPTABLE,
-                "compute.version_not_supported",
-                format!(
-                    "Version {major}.{minor} is not supported by the API. Minimum is 2.1 and maximum is 2.96."
-                ),
-            ),
-        };
-        HttpResponse::build(status)
-            .insert_header(("OpenStack-API-Minimum-Version", "2.1"))
-            .insert_header(("OpenStack-API-Maximum-Version", "2.96"))
-            .insert_header((header::VARY, HAND_VARY))
-            .insert_header((header::CACHE_CONTROL, "no-store"))
-            .json(json!({"errors": [{
-                "status": status.as_u16(), "code": code, "title": status.canonical_reason(), "detail": detail,
-                "min_version": "2.1", "max_version": "2.96",
-            }]}))
+fn hand_refusal(refusal: Refusal) -> HttpResponse {
+    let (status, document) = refusal.answer();
+    let mut res = HttpResponse::build(StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST));
+    for header in REFUSAL_HEADERS {
+        res.insert_header(header);
     }
-}
-
-/// Nova's rules: the standard header's `compute` entry, else the legacy
-/// header; none is the minimum, `latest` the maximum; a malformed version is
-/// 400 and one outside the range 406.
-fn hand_negotiate(req: &HttpRequest) -> Result<HandVersion, Refusal> {
-    let headers = req.headers();
-    let not_ascii = |_| Refusal::Invalid("(not ASCII)".to_owned());
-    let requested = if let Some(value) = headers.get("OpenStack-API-Version") {
-        let text = value.to_str().map_err(not_ascii)?;
-        text.split(',').find_map(|entry| {
-            let mut words = entry.split_whitespace();
-            match (words.next(), words.next(), words.next()) {
-                (Some(service), Some(version), None) if service.eq_ignore_ascii_case("compute") => {
-                    Some(version)
-                }
-                _ => None,
-            }
-        })
-    } else if let Some(value) = headers.get("X-OpenStack-Nova-API-Version") {
-        Some(value.to_str().map_err(not_ascii)?.trim())
-    } else {
-        None
-    };
-    let version = match requested {
-        None => HAND_MIN,
-        Some(text) if text.eq_ignore_ascii_case("latest") => HAND_MAX,
-        Some(text) => {
-            let number = |part: &str| {
-                part.bytes().all(|b| b.is_ascii_digit()).then(|| part.parse::<u16>().ok()).flatten()
-            };
-            match text.split_once('.').map(|(major, minor)| (number(major), number(minor))) {
-                Some((Some(major), Some(minor))) => (major, minor),
-                _ => return Err(Refusal::Invalid(text.to_owned())),
-            }
-        }
-    };
-    if version < HAND_MIN || version > HAND_MAX {
-        return Err(Refusal::Unsupported(version));
-    }
-    Ok(version)
+    res.json(document)
 }
 
 /// The version headers and `Vary` of a negotiated response.
 fn hand_headers(mut res: HttpResponse, version: HandVersion) -> HttpResponse {
-    let number = format!("{}.{}", version.0, version.1);
     let headers = res.headers_mut();
-    if let Ok(value) = HeaderValue::try_from(format!("compute {number}")) {
-        headers.insert(HeaderName::from_static("openstack-api-version"), value);
+    for (name, value) in version_headers(version) {
+        if let Ok(value) = HeaderValue::try_from(value) {
+            headers.insert(HeaderName::from_static(name), value);
+        }
     }
-    if let Ok(value) = HeaderValue::try_from(number) {
-        headers.insert(HeaderName::from_static("x-openstack-nova-api-version"), value);
-    }
-    headers.append(header::VARY, HeaderValue::from_static(HAND_VARY));
+    headers.append(header::VARY, HeaderValue::from_static(VARY));
     res
 }
 
-/// A server as a hand-writer renders it at a version: the fields the
-/// version has, the others left out.
-#[derive(Serialize)]
-pub struct HandServer {
-    id: u32,
-    name: String,
-    status: String,
-    tenant_id: String,
-    flavor_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    host: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    locked: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    host_status: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    description: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tags: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    flavor_ram: Option<u32>,
-    /// Shown from 2.73, `null` when the server is not locked.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    locked_reason: Option<Option<String>>,
-}
-
-/// The server of `GET /hand/servers/{id}/model` at `version`.
-pub fn hand_server(id: u32, version: HandVersion) -> HandServer {
-    let since = |minor: u16| version >= (2, minor);
-    HandServer {
-        id,
-        name: "web-01".into(),
-        status: "ACTIVE".into(),
-        tenant_id: "6f70656e737461636b20342065766572".into(),
-        flavor_id: "1".into(),
-        host: since(3).then(|| "compute-1".into()),
-        locked: since(9).then_some(false),
-        host_status: since(16).then(|| "UP".into()),
-        description: since(19).then(|| "a web server".into()),
-        tags: since(26).then(|| vec!["web".into(), "prod".into()]),
-        flavor_ram: since(47).then_some(2048),
-        locked_reason: since(73).then_some(None),
-    }
-}
-
 async fn hand_detail(req: HttpRequest) -> HttpResponse {
-    match hand_negotiate(&req) {
+    match negotiate(|name| hand_header(&req, name)) {
         Ok(version) => hand_headers(list_servers_detail(), version),
-        Err(refusal) => refusal.response(),
+        Err(refusal) => hand_refusal(refusal),
     }
 }
 
 async fn hand_show(req: HttpRequest, id: web::Path<u32>) -> HttpResponse {
-    let version = match hand_negotiate(&req) {
+    let version = match negotiate(|name| hand_header(&req, name)) {
         Ok(version) => version,
-        Err(refusal) => return refusal.response(),
+        Err(refusal) => return hand_refusal(refusal),
     };
-    // Two variants, as on the framework side (Nova changed the view at 2.47).
-    let res = match version {
-        (2, 47..) | (3.., _) => show_server(*id),
+    let res = match show_variant(version) {
+        2 => show_server(*id),
         _ => show_server(*id),
     };
     hand_headers(res, version)
 }
 
 async fn hand_model(req: HttpRequest, id: web::Path<u32>) -> HttpResponse {
-    match hand_negotiate(&req) {
+    match negotiate(|name| hand_header(&req, name)) {
         Ok(version) => hand_headers(HttpResponse::Ok().json(hand_server(*id, version)), version),
-        Err(refusal) => refusal.response(),
+        Err(refusal) => hand_refusal(refusal),
     }
 }
 

@@ -2,11 +2,15 @@
 //! framework's contract for the benchmarked routes, so that the ratio
 //! framework/by hand compares like with like: for each request the two
 //! answer with the same status, the same version headers, the same `Vary`,
-//! the same body on success, and the same range on a refusal.
+//! the same body on success, and the same range on a refusal; on actix and
+//! on axum (`FACADE=axum`).
 
 use actix_web::{App, test};
-use microversion_benches::server::configure;
+use axum::body::Body;
+use microversion_benches::axum_server::{hand, versioned};
+use microversion_benches::server::{COMPUTE, configure};
 use serde_json::Value;
+use tower::ServiceExt as _;
 
 const ENDPOINTS: [&str; 3] = ["servers/42", "servers/42/model", "servers/detail"];
 
@@ -34,6 +38,33 @@ const COMPARED_HEADERS: [&str; 5] = [
     "openstack-api-maximum-version",
 ];
 
+/// What is compared of an answer: its status, the values of
+/// [`COMPARED_HEADERS`] (joined, `None` when absent) and its JSON body.
+type Answer = (u16, Vec<Option<String>>, Value);
+
+fn compared_headers<'a>(values: impl Fn(&str) -> Vec<&'a str>) -> Vec<Option<String>> {
+    COMPARED_HEADERS
+        .iter()
+        .map(|name| {
+            let values = values(name);
+            (!values.is_empty()).then(|| values.join(", "))
+        })
+        .collect()
+}
+
+fn assert_alike(framework: &Answer, hand: &Answer, case: &str) {
+    assert_eq!(framework.0, hand.0, "status of {case}");
+    assert_eq!(framework.1, hand.1, "headers {COMPARED_HEADERS:?} of {case}");
+    if (200..300).contains(&framework.0) {
+        assert_eq!(framework.2, hand.2, "body of {case}");
+    } else {
+        let (f, h) = (&framework.2["errors"][0], &hand.2["errors"][0]);
+        for field in ["status", "min_version", "max_version"] {
+            assert_eq!(f[field], h[field], "{field} of the refusal of {case}");
+        }
+    }
+}
+
 #[actix_web::test]
 async fn the_hand_written_side_answers_as_the_framework_does() {
     let app = test::init_service(App::new().configure(configure)).await;
@@ -46,30 +77,38 @@ async fn the_hand_written_side_answers_as_the_framework_does() {
                     req = req.insert_header(*header);
                 }
                 let res = test::call_service(&app, req.to_request()).await;
-                let status = res.status();
-                let named: Vec<Option<String>> = COMPARED_HEADERS
-                    .iter()
-                    .map(|name| {
-                        let values: Vec<&str> =
-                            res.headers().get_all(*name).filter_map(|v| v.to_str().ok()).collect();
-                        (!values.is_empty()).then(|| values.join(", "))
-                    })
-                    .collect();
+                let status = res.status().as_u16();
+                let named = compared_headers(|name| {
+                    res.headers().get_all(name).filter_map(|v| v.to_str().ok()).collect()
+                });
                 let body: Value = serde_json::from_slice(&test::read_body(res).await).expect("a JSON body");
                 answers.push((status, named, body));
             }
-            let (framework, hand) = (&answers[0], &answers[1]);
-            let case = format!("GET {endpoint} with {headers:?}");
-            assert_eq!(framework.0, hand.0, "status of {case}");
-            assert_eq!(framework.1, hand.1, "headers {COMPARED_HEADERS:?} of {case}");
-            if framework.0.is_success() {
-                assert_eq!(framework.2, hand.2, "body of {case}");
-            } else {
-                let (f, h) = (&framework.2["errors"][0], &hand.2["errors"][0]);
-                for field in ["status", "min_version", "max_version"] {
-                    assert_eq!(f[field], h[field], "{field} of the refusal of {case}");
+            assert_alike(&answers[0], &answers[1], &format!("GET {endpoint} with {headers:?}"));
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_hand_written_side_answers_as_the_framework_does_on_axum() {
+    for endpoint in ENDPOINTS {
+        for headers in CASES {
+            let mut answers = Vec::new();
+            for (side, app) in [("v2.1", versioned(COMPUTE)), ("hand", hand())] {
+                let mut req = http::Request::get(format!("/{side}/{endpoint}"));
+                for (name, value) in headers {
+                    req = req.header(*name, *value);
                 }
+                let res = app.oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
+                let status = res.status().as_u16();
+                let named = compared_headers(|name| {
+                    res.headers().get_all(name).iter().filter_map(|v| v.to_str().ok()).collect()
+                });
+                let bytes = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
+                let body: Value = serde_json::from_slice(&bytes).expect("a JSON body");
+                answers.push((status, named, body));
             }
+            assert_alike(&answers[0], &answers[1], &format!("axum: GET {endpoint} with {headers:?}"));
         }
     }
 }

@@ -20,6 +20,9 @@ pub use crate::{
     },
     version::VersionRange,
 };
+/// A future that is one of two: the controller's route function answers
+/// with a tree of them, one leaf per operation.
+pub use futures_util::future::Either;
 pub use microversion_core::__microversion_tried as tried;
 pub use microversion_core::derive::{
     DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
@@ -102,14 +105,7 @@ impl<T: NoArgument> RouteArgument<NotExtracted> for T {
 
 /// Checks a variant's success answer against its `#[response(...)]`, as the
 /// registered `ResponseValidation` says.
-pub async fn check_response(
-    req: &HttpRequest,
-    version: Version,
-    declared: &ResponseDescription,
-    res: HttpResponse,
-) -> HttpResponse {
-    crate::response_validation::check(req, version, declared, res).await
-}
+pub use crate::response_validation::check as check_response;
 
 microversion_core::facade_route_response! {
     message = "`{Self}` cannot be returned by a route: it is not an actix-web `Responder`",
@@ -172,7 +168,9 @@ impl OperationInput {
     /// was validated.
     pub async fn validate_body(&mut self, schemas: &LazySchemas) -> Result<(), Error> {
         let Some(set) = schemas.at(self.version).map_err(ApiError::from)? else { return Ok(()) };
-        let bytes = crate::body::read_body(&self.request, &mut self.payload).await?;
+        // Boxed: the reader would otherwise enlarge every route's future of
+        // the controller (docs/performance.md, "The route's future").
+        let bytes = Box::pin(crate::body::read_body(&self.request, &mut self.payload)).await?;
         let body = microversion_core::body::parse_json(&bytes).map_err(ApiError::from)?;
         set.validate(self.version, &body).map_err(ApiError::from)?;
         self.payload = Payload::from(bytes);

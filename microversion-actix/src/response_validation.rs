@@ -2,7 +2,10 @@
 //! (Nova's `[api] response_validation = error|warn|ignore`), by the core's
 //! [`ResponseValidation`] registered as app data.
 
+use std::future::{Ready, ready};
+
 use actix_web::{HttpRequest, HttpResponse, ResponseError};
+use futures_util::future::{Either, LocalBoxFuture};
 use microversion_core::schema::AnswerVerdict;
 
 /// Whether a route's success answers are checked; register it as app data
@@ -21,25 +24,30 @@ use crate::{ApiError, Version, operation::ResponseDescription};
 
 /// Checks a variant's success answer at `version` against `declared`, as
 /// the registered [`ResponseValidation`] says (called by `#[controller]`).
-pub(crate) async fn check(
-    req: &HttpRequest,
+/// An answer not checked is ready at once; a check, which reads the whole
+/// body, is boxed, so that every route's future stays small when no check
+/// runs (docs/performance.md, "The route's future").
+pub fn check<'a>(
+    req: &'a HttpRequest,
     version: Version,
-    declared: &ResponseDescription,
+    declared: &'a ResponseDescription,
     res: HttpResponse,
-) -> HttpResponse {
+) -> Either<Ready<HttpResponse>, LocalBoxFuture<'a, HttpResponse>> {
     let mode: ResponseValidation = crate::app_setting(req).copied().unwrap_or_default();
     if !mode.checks(res.status().as_u16()) {
-        return res;
+        return Either::Left(ready(res));
     }
-    let (res, body) = res.into_parts();
-    let Ok(bytes) = actix_web::body::to_bytes(body).await else {
-        return ApiError::internal("the response body could not be read for validation").error_response();
-    };
-    match mode.judge((req.method().as_str(), req.path()), (res.status().as_u16(), &bytes), version, declared)
-    {
-        AnswerVerdict::Refuse(detail) => return ApiError::internal(detail).error_response(),
-        AnswerVerdict::SendAndWarn(detail) => log::warn!("{detail}"),
-        AnswerVerdict::Send => {}
-    }
-    res.set_body(bytes).map_into_boxed_body()
+    Either::Right(Box::pin(async move {
+        let (res, body) = res.into_parts();
+        let Ok(bytes) = actix_web::body::to_bytes(body).await else {
+            return ApiError::internal("the response body could not be read for validation").error_response();
+        };
+        let answer = (res.status().as_u16(), &bytes[..]);
+        match mode.judge((req.method().as_str(), req.path()), answer, version, declared) {
+            AnswerVerdict::Refuse(detail) => return ApiError::internal(detail).error_response(),
+            AnswerVerdict::SendAndWarn(detail) => log::warn!("{detail}"),
+            AnswerVerdict::Send => {}
+        }
+        res.set_body(bytes).map_into_boxed_body()
+    }))
 }

@@ -26,17 +26,21 @@ pub use crate::operation::{
     UnservedVersion,
 };
 pub use crate::route::{OperationInput, RoutesFn, missing, router};
+/// A future that is one of two: the controller's route function answers
+/// with a tree of them, one leaf per operation.
+pub use futures_util::future::Either;
 pub use microversion_core::MissingVariant;
 pub use microversion_macros::{history, version_gates};
 
 use microversion_core::body::{ParsedJson, ValidatedAs};
 use microversion_core::schema::AnswerVerdict;
-use std::future::Future;
+use std::future::{Future, Ready, ready};
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{FromRequest, FromRequestParts};
 use axum::response::IntoResponse;
+use futures_util::future::BoxFuture;
 
 use crate::ApiError;
 
@@ -95,7 +99,7 @@ impl<T: FromRequestParts<()>> RouteArgument<ViaParts> for T {
             Ok(argument) => return Ok(argument),
             Err(rejection) => rejection.into_response(),
         };
-        Err(in_api_format(rejection).await)
+        Err(Box::pin(in_api_format(rejection)).await)
     }
 }
 
@@ -108,11 +112,14 @@ impl<T: FromRequest<()>> RouteArgument<ViaBody> for T {
             return Err(crate::ApiError::internal(detail).into_response());
         };
         let request = http::Request::from_parts(input.request.clone(), body);
-        let rejection = match T::from_request(request, &()).await {
+        // Boxed: a body extractor's future holds the request again and the
+        // body's reader (some 900 bytes for `Json`), and unboxed it would
+        // make every route's future of the controller that large.
+        let rejection = match Box::pin(T::from_request(request, &())).await {
             Ok(argument) => return Ok(argument),
             Err(rejection) => rejection.into_response(),
         };
-        Err(in_api_format(rejection).await)
+        Err(Box::pin(in_api_format(rejection)).await)
     }
 }
 
@@ -169,28 +176,33 @@ microversion_core::facade_portable!();
 
 /// Checks a variant's success answer at `version` against its
 /// `#[response(...)]`, as the [`ResponseValidation`](crate::middleware::ResponseValidation)
-/// in the request's extensions says (nothing is checked without one).
-pub async fn check_response(
-    request: &Request,
+/// in the request's extensions says (nothing is checked without one). An
+/// answer not checked is ready at once; a check, which reads the whole
+/// body, is boxed, so that every route's future stays small when no check
+/// runs (docs/performance.md, "The route's future").
+pub fn check_response<'a>(
+    request: &'a Request,
     version: Version,
-    declared: &ResponseDescription,
+    declared: &'a ResponseDescription,
     res: Response,
-) -> Response {
+) -> Either<Ready<Response>, BoxFuture<'a, Response>> {
     let mode = request.extensions.get::<crate::middleware::ResponseValidation>().copied().unwrap_or_default();
     if !mode.checks(res.status().as_u16()) {
-        return res;
+        return Either::Left(ready(res));
     }
-    let (parts, body) = res.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
-        return ApiError::internal("the response body could not be read for validation").into_response();
-    };
-    let answer = (parts.status.as_u16(), &bytes[..]);
-    match mode.judge((request.method.as_str(), request.uri.path()), answer, version, declared) {
-        AnswerVerdict::Refuse(detail) => return ApiError::internal(detail).into_response(),
-        AnswerVerdict::SendAndWarn(detail) => log::warn!("{detail}"),
-        AnswerVerdict::Send => {}
-    }
-    Response::from_parts(parts, Body::from(bytes))
+    Either::Right(Box::pin(async move {
+        let (parts, body) = res.into_parts();
+        let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
+            return ApiError::internal("the response body could not be read for validation").into_response();
+        };
+        let answer = (parts.status.as_u16(), &bytes[..]);
+        match mode.judge((request.method.as_str(), request.uri.path()), answer, version, declared) {
+            AnswerVerdict::Refuse(detail) => return ApiError::internal(detail).into_response(),
+            AnswerVerdict::SendAndWarn(detail) => log::warn!("{detail}"),
+            AnswerVerdict::Send => {}
+        }
+        Response::from_parts(parts, Body::from(bytes))
+    }))
 }
 
 /// What the generated code calls on a route's input: one call per schema
@@ -212,7 +224,10 @@ impl OperationInput {
     /// extractor (`axum::Json`, `String`) reads what was validated.
     pub async fn validate_body(&mut self, schemas: &LazySchemas) -> Result<(), ApiError> {
         let Some(set) = schemas.at(self.version)? else { return Ok(()) };
-        let bytes = crate::body::read_bytes(&self.request, self.payload.take().unwrap_or_default()).await?;
+        // Boxed, as a body extractor is (`RouteArgument`): the reader would
+        // otherwise enlarge every route's future of the controller.
+        let payload = self.payload.take().unwrap_or_default();
+        let bytes = Box::pin(crate::body::read_bytes(&self.request, payload)).await?;
         let parsed = microversion_core::body::parse_json(&bytes)?;
         set.validate(self.version, &parsed)?;
         self.request.extensions.insert(ParsedJson(parsed));

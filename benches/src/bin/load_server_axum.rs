@@ -1,7 +1,8 @@
 //! The loopback load server of `FACADE=axum scripts/instructions.sh`: the
 //! API of `load_server` on axum ([`microversion_benches::axum_server`]),
-//! plain (`/plain/servers/{id}`) and through the framework
-//! (`/v2.1/servers/{id}`), each side a router of its own on its own port,
+//! plain (`/plain/servers/{id}`), through the framework
+//! (`/v2.1/servers/{id}`) and with its contract written by hand
+//! (`/hand/servers/{id}`), each side a router of its own on its own port,
 //! served by `microversion_axum::serve` on one thread. On 127.0.0.1 only,
 //! on free ports it prints as `listening on 127.0.0.1:PORT for /plain`.
 //!
@@ -12,7 +13,7 @@
 use std::io::Write as _;
 use std::time::Duration;
 
-use microversion_benches::axum_server::{plain, versioned};
+use microversion_benches::axum_server::{hand, plain, versioned};
 use microversion_benches::server::COMPUTE;
 use tokio::net::TcpListener;
 
@@ -35,13 +36,16 @@ fn main() -> std::io::Result<()> {
         let plain_listener = TcpListener::bind("127.0.0.1:0").await?;
         let versioned_listener = TcpListener::bind("127.0.0.1:0").await?;
         println!("listening on {} for /plain", plain_listener.local_addr()?);
+        let hand_listener = TcpListener::bind("127.0.0.1:0").await?;
         println!("listening on {} for /v2.1", versioned_listener.local_addr()?);
+        println!("listening on {} for /hand", hand_listener.local_addr()?);
         std::io::stdout().flush()?;
-        // Both stop on SIGINT; main returns once both have.
-        let (plain, versioned) = tokio::join!(
+        // Each stops on SIGINT; main returns once all have.
+        let (plain, versioned, hand) = tokio::join!(
             microversion_axum::serve(plain_listener, plain()).into_future(),
             microversion_axum::serve(versioned_listener, versioned(COMPUTE)).into_future(),
+            microversion_axum::serve(hand_listener, hand()).into_future(),
         );
-        plain.and(versioned)
+        plain.and(versioned).and(hand)
     })
 }

@@ -216,10 +216,11 @@ pub(super) fn route_handler(rt: &TokenStream, api: &syn::Path, op: &Operation, n
         #[allow(unused_mut, unused_variables)]
         fn #handler(
             __controller: #rt::Shared<Self>,
-            __input: #rt::OperationInput,
+            mut __input: #rt::OperationInput,
         ) -> impl ::core::future::Future<Output = #rt::Response> + 'static {
+            // The input is the block's own (moved in, never copied into a
+            // local of its own), so the future holds it once.
             async move {
-                let mut __input = __input;
                 let #version = __input.version;
                 #tree
             }
@@ -282,26 +283,26 @@ pub(super) fn ty_span(ty: &syn::Type) -> Span {
     }
 }
 
-/// The position of `op` among the controller's operations with a route: its
-/// arm in the controller's route dispatch.
-pub(super) fn route_index(c: &Controller, op: &Operation) -> syn::LitInt {
-    let index = c.operations.iter().filter(|o| o.is_route()).position(|o| o.name == op.name).unwrap_or(0);
-    syn::LitInt::new(&format!("{index}usize"), Span::call_site())
-}
-
-/// The routes of a controller, one function: the operation at an index,
-/// awaited in place. Its future is one type for the controller, so a
-/// framework's service is instantiated once per controller (compile time,
-/// docs/performance.md section 7), and a framework that boxes a service's
-/// future boxes it once, with the operation's own future inside.
+/// The routes of a controller, one function: the future of the operation
+/// at an index, as one type for the controller, so a framework's service
+/// is instantiated once per controller (compile time, docs/performance.md
+/// section 7), and a framework that boxes a service's future boxes it
+/// once, with the operation's own future inside. The operations' futures
+/// are the leaves of a balanced tree of the facade's `Either` (a future
+/// that is one of two), not awaited in an `async` block of its own, which
+/// would hold the request twice: once as its own, once in the operation's.
 pub(super) fn route_dispatch(rt: &TokenStream, c: &Controller, nth: usize) -> Option<TokenStream> {
     let routes: Vec<&Operation> = c.operations.iter().filter(|o| o.is_route()).collect();
-    let (last, others) = routes.split_last()?;
-    let arms = others.iter().map(|op| {
-        let (index, handler) = (route_index(c, op), names::route_handler(&op.name, nth));
-        quote!(#index => Self::#handler(__controller, __input).await,)
+    let count = routes.len();
+    let mut futures = routes.iter().enumerate().map(|(position, op)| {
+        let handler = names::route_handler(&op.name, nth);
+        either_leaf(rt, quote!(Self::#handler(__controller, __input)), position, count)
     });
-    let last = names::route_handler(&last.name, nth);
+    let last = futures.next_back()?;
+    let arms = futures.enumerate().map(|(position, future)| {
+        let index = syn::LitInt::new(&format!("{position}usize"), Span::call_site());
+        quote!(#index => #future,)
+    });
     let dispatch = names::route_dispatch(nth);
     Some(quote! {
         #[doc(hidden)]
@@ -310,12 +311,26 @@ pub(super) fn route_dispatch(rt: &TokenStream, c: &Controller, nth: usize) -> Op
             __route: usize,
             __input: #rt::OperationInput,
         ) -> impl ::core::future::Future<Output = #rt::Response> + 'static {
-            async move {
-                match __route {
-                    #(#arms)*
-                    _ => Self::#last(__controller, __input).await,
-                }
+            match __route {
+                #(#arms)*
+                _ => #last,
             }
         }
     })
+}
+
+/// `future` as the leaf at `position` of a balanced tree of `count`
+/// leaves: `Either::Left` for the first half, `Either::Right` for the rest.
+fn either_leaf(rt: &TokenStream, future: TokenStream, position: usize, count: usize) -> TokenStream {
+    if count <= 1 {
+        return future;
+    }
+    let half = count.div_ceil(2);
+    if position < half {
+        let inner = either_leaf(rt, future, position, half);
+        quote!(#rt::Either::Left(#inner))
+    } else {
+        let inner = either_leaf(rt, future, position - half, count - half);
+        quote!(#rt::Either::Right(#inner))
+    }
 }

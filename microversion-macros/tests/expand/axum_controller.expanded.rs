@@ -18,12 +18,11 @@ impl Servers {
     #[allow(unused_mut, unused_variables)]
     fn __mv_route_show(
         __controller: ::microversion_axum::__private::Shared<Self>,
-        __input: ::microversion_axum::__private::OperationInput,
+        mut __input: ::microversion_axum::__private::OperationInput,
     ) -> impl ::core::future::Future<
         Output = ::microversion_axum::__private::Response,
     > + 'static {
         async move {
-            let mut __input = __input;
             let __version = __input.version;
             if __version < ::microversion_axum::__private::Version::new(2, 3) {
                 if __version >= ::microversion_axum::__private::Version::new(2, 1) {
@@ -69,12 +68,11 @@ impl Servers {
     #[allow(unused_mut, unused_variables)]
     fn __mv_route_lock(
         __controller: ::microversion_axum::__private::Shared<Self>,
-        __input: ::microversion_axum::__private::OperationInput,
+        mut __input: ::microversion_axum::__private::OperationInput,
     ) -> impl ::core::future::Future<
         Output = ::microversion_axum::__private::Response,
     > + 'static {
         async move {
-            let mut __input = __input;
             let __version = __input.version;
             if __version >= ::microversion_axum::__private::Version::new(2, 4) {
                 let body: Json<Value> = ::microversion_axum::__private::tried!(
@@ -107,10 +105,16 @@ impl Servers {
     ) -> impl ::core::future::Future<
         Output = ::microversion_axum::__private::Response,
     > + 'static {
-        async move {
-            match __route {
-                0usize => Self::__mv_route_show(__controller, __input).await,
-                _ => Self::__mv_route_lock(__controller, __input).await,
+        match __route {
+            0usize => {
+                ::microversion_axum::__private::Either::Left(
+                    Self::__mv_route_show(__controller, __input),
+                )
+            }
+            _ => {
+                ::microversion_axum::__private::Either::Right(
+                    Self::__mv_route_lock(__controller, __input),
+                )
             }
         }
     }

@@ -67,12 +67,11 @@ impl Servers {
     #[allow(unused_mut, unused_variables)]
     fn __mv_route_show(
         __controller: ::microversion_actix::__private::Shared<Self>,
-        __input: ::microversion_actix::__private::OperationInput,
+        mut __input: ::microversion_actix::__private::OperationInput,
     ) -> impl ::core::future::Future<
         Output = ::microversion_actix::__private::Response,
     > + 'static {
         async move {
-            let mut __input = __input;
             let __version = __input.version;
             let __variant: usize = if __version
                 < ::microversion_actix::__private::Version::new(2, 47)
@@ -122,10 +121,8 @@ impl Servers {
     ) -> impl ::core::future::Future<
         Output = ::microversion_actix::__private::Response,
     > + 'static {
-        async move {
-            match __route {
-                _ => Self::__mv_route_show(__controller, __input).await,
-            }
+        match __route {
+            _ => Self::__mv_route_show(__controller, __input),
         }
     }
 }

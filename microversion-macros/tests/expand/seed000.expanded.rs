@@ -64,12 +64,11 @@ impl Servers {
     #[allow(unused_mut, unused_variables)]
     fn __mv_route_update(
         __controller: ::microversion_actix::__private::Shared<Self>,
-        __input: ::microversion_actix::__private::OperationInput,
+        mut __input: ::microversion_actix::__private::OperationInput,
     ) -> impl ::core::future::Future<
         Output = ::microversion_actix::__private::Response,
     > + 'static {
         async move {
-            let mut __input = __input;
             let __version = __input.version;
             if __version >= ::microversion_actix::__private::Version::new(2, 1) {
                 ::microversion_actix::__private::tried!(
@@ -111,10 +110,8 @@ impl Servers {
     ) -> impl ::core::future::Future<
         Output = ::microversion_actix::__private::Response,
     > + 'static {
-        async move {
-            match __route {
-                _ => Self::__mv_route_update(__controller, __input).await,
-            }
+        match __route {
+            _ => Self::__mv_route_update(__controller, __input),
         }
     }
 }
