@@ -20,8 +20,6 @@ pub use crate::{
     },
     version::VersionRange,
 };
-/// A future that is one of two: the controller's route function answers
-/// with a tree of them, one leaf per operation.
 pub use futures_util::future::Either;
 pub use microversion_core::__microversion_tried as tried;
 pub use microversion_core::derive::{

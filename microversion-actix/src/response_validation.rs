@@ -6,7 +6,6 @@ use std::future::{Ready, ready};
 
 use actix_web::{HttpRequest, HttpResponse, ResponseError};
 use futures_util::future::{Either, LocalBoxFuture};
-use microversion_core::schema::AnswerVerdict;
 
 /// Whether a route's success answers are checked; register it as app data
 /// (`App::new().app_data(ResponseValidation::Error)`).
@@ -43,10 +42,9 @@ pub fn check<'a>(
             return ApiError::internal("the response body could not be read for validation").error_response();
         };
         let answer = (res.status().as_u16(), &bytes[..]);
-        match mode.judge((req.method().as_str(), req.path()), answer, version, declared) {
-            AnswerVerdict::Refuse(detail) => return ApiError::internal(detail).error_response(),
-            AnswerVerdict::SendAndWarn(detail) => log::warn!("{detail}"),
-            AnswerVerdict::Send => {}
+        let verdict = mode.judge((req.method().as_str(), req.path()), answer, version, declared);
+        if let Some(detail) = verdict.refusal(|warning| log::warn!("{warning}")) {
+            return ApiError::internal(detail).error_response();
         }
         res.set_body(bytes).map_into_boxed_body()
     }))

@@ -264,16 +264,7 @@ impl State {
 /// actix middleware renders one: Nova's words for 404, 405 and a server
 /// error, else the reason phrase. Headers such as `Allow` stay.
 fn bodiless_error(res: &Response) -> Option<ApiError> {
-    let status = res.status();
-    // Most answers are successes: one comparison, nothing read.
-    if !(status.is_client_error() || status.is_server_error()) {
-        return None;
-    }
-    let is_json = res
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(microversion_core::body::is_json_type);
+    let status = crate::error::plain_error_status(res)?;
     let bodiless = axum::body::HttpBody::size_hint(res.body()).exact() == Some(0);
-    (bodiless && !is_json).then(|| ApiError::bodiless(status))
+    bodiless.then(|| ApiError::bodiless(status))
 }

@@ -26,14 +26,11 @@ pub use crate::operation::{
     UnservedVersion,
 };
 pub use crate::route::{OperationInput, RoutesFn, missing, router};
-/// A future that is one of two: the controller's route function answers
-/// with a tree of them, one leaf per operation.
 pub use futures_util::future::Either;
 pub use microversion_core::MissingVariant;
 pub use microversion_macros::{history, version_gates};
 
 use microversion_core::body::{ParsedJson, ValidatedAs};
-use microversion_core::schema::AnswerVerdict;
 use std::future::{Future, Ready, ready};
 use std::sync::Arc;
 
@@ -112,9 +109,8 @@ impl<T: FromRequest<()>> RouteArgument<ViaBody> for T {
             return Err(crate::ApiError::internal(detail).into_response());
         };
         let request = http::Request::from_parts(input.request.clone(), body);
-        // Boxed: a body extractor's future holds the request again and the
-        // body's reader (some 900 bytes for `Json`), and unboxed it would
-        // make every route's future of the controller that large.
+        // Boxed: it holds the request again and the body's reader (some 900
+        // bytes for `Json`), which every route's future would carry unboxed.
         let rejection = match Box::pin(T::from_request(request, &())).await {
             Ok(argument) => return Ok(argument),
             Err(rejection) => rejection.into_response(),
@@ -132,15 +128,7 @@ const REJECTION_TEXT_LIMIT: usize = 4096;
 /// [`ApiError`](crate::ApiError), which the layer renders. An answer in
 /// JSON already (this crate's extractors) is kept as it is.
 async fn in_api_format(rejection: Response) -> Response {
-    let status = rejection.status();
-    let json = rejection
-        .headers()
-        .get(http::header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(microversion_core::body::is_json_type);
-    if json || !(status.is_client_error() || status.is_server_error()) {
-        return rejection;
-    }
+    let Some(status) = crate::error::plain_error_status(&rejection) else { return rejection };
     let text = axum::body::to_bytes(rejection.into_body(), REJECTION_TEXT_LIMIT).await.unwrap_or_default();
     let text = String::from_utf8_lossy(&text);
     if status.is_server_error() {
@@ -176,10 +164,9 @@ microversion_core::facade_portable!();
 
 /// Checks a variant's success answer at `version` against its
 /// `#[response(...)]`, as the [`ResponseValidation`](crate::middleware::ResponseValidation)
-/// in the request's extensions says (nothing is checked without one). An
-/// answer not checked is ready at once; a check, which reads the whole
-/// body, is boxed, so that every route's future stays small when no check
-/// runs (docs/performance.md, "The route's future").
+/// in the request's extensions says (nothing is checked without one); a
+/// check reads the whole body, so it is boxed (docs/performance.md, "The
+/// route's future").
 pub fn check_response<'a>(
     request: &'a Request,
     version: Version,
@@ -196,10 +183,9 @@ pub fn check_response<'a>(
             return ApiError::internal("the response body could not be read for validation").into_response();
         };
         let answer = (parts.status.as_u16(), &bytes[..]);
-        match mode.judge((request.method.as_str(), request.uri.path()), answer, version, declared) {
-            AnswerVerdict::Refuse(detail) => return ApiError::internal(detail).into_response(),
-            AnswerVerdict::SendAndWarn(detail) => log::warn!("{detail}"),
-            AnswerVerdict::Send => {}
+        let verdict = mode.judge((request.method.as_str(), request.uri.path()), answer, version, declared);
+        if let Some(detail) = verdict.refusal(|warning| log::warn!("{warning}")) {
+            return ApiError::internal(detail).into_response();
         }
         Response::from_parts(parts, Body::from(bytes))
     }))
@@ -224,10 +210,9 @@ impl OperationInput {
     /// extractor (`axum::Json`, `String`) reads what was validated.
     pub async fn validate_body(&mut self, schemas: &LazySchemas) -> Result<(), ApiError> {
         let Some(set) = schemas.at(self.version)? else { return Ok(()) };
-        // Boxed, as a body extractor is (`RouteArgument`): the reader would
-        // otherwise enlarge every route's future of the controller.
-        let payload = self.payload.take().unwrap_or_default();
-        let bytes = Box::pin(crate::body::read_bytes(&self.request, payload)).await?;
+        // Boxed, as a body extractor is (`RouteArgument`).
+        let bytes =
+            Box::pin(crate::body::read_bytes(&self.request, self.payload.take().unwrap_or_default())).await?;
         let parsed = microversion_core::body::parse_json(&bytes)?;
         set.validate(self.version, &parsed)?;
         self.request.extensions.insert(ParsedJson(parsed));

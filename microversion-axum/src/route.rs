@@ -63,30 +63,25 @@ where
     let controller = Arc::new(controller);
     RoutedPath::of(C::OPERATIONS).into_iter().fold(axum::Router::new(), |router, path_routes| {
         let path = path_routes.path;
-        let service = PathRoutes {
-            controller: Arc::clone(&controller),
-            routes,
-            methods: Arc::new(path_routes.routes),
-            other: MethodNotAllowed(Arc::new(AllowedMethods::for_path(C::OPERATIONS, path))),
-        };
+        let methods = Arc::new((path_routes.routes, AllowedMethods::for_path(C::OPERATIONS, path)));
+        let service = PathRoutes { controller: Arc::clone(&controller), routes, methods };
         router.route(path, axum::routing::any_service::<_, S>(service))
     })
 }
 
 /// The operations of one path of a controller: its operations' indexes by
-/// method, answered by the controller's route function, and the 405 of
-/// any other method.
+/// method, answered by the controller's route function, and the methods
+/// allowed at each version, for the 405 of any other method.
 struct PathRoutes<C, F> {
     controller: Arc<C>,
     routes: RoutesFn<C, F>,
-    methods: Arc<Vec<(&'static str, usize)>>,
-    other: MethodNotAllowed,
+    methods: Arc<(Vec<(&'static str, usize)>, AllowedMethods)>,
 }
 
 impl<C, F> Clone for PathRoutes<C, F> {
     fn clone(&self) -> Self {
         let (controller, methods) = (Arc::clone(&self.controller), Arc::clone(&self.methods));
-        PathRoutes { controller, routes: self.routes, methods, other: self.other.clone() }
+        PathRoutes { controller, routes: self.routes, methods }
     }
 }
 
@@ -104,9 +99,9 @@ where
     }
 
     fn call(&mut self, req: Request<Body>) -> Answering<F> {
-        let Some(&(_, index)) = self.methods.iter().find(|(method, _)| *method == req.method().as_str())
-        else {
-            return Either::Right(ready(Ok(self.other.answer(&req))));
+        let (methods, allowed) = &*self.methods;
+        let Some(&(_, index)) = methods.iter().find(|(method, _)| *method == req.method().as_str()) else {
+            return Either::Right(ready(Ok(method_not_allowed(allowed, &req))));
         };
         let (request, body) = req.into_parts();
         // Without the layer in front there is no version to dispatch on: a
@@ -125,19 +120,13 @@ where
 /// The answer of a controller's path to a method none of its operations
 /// has: 405 with `Allow` naming the methods served at the request's version
 /// (docs/reference.md §4.2), as on actix.
-#[derive(Clone, Debug)]
-struct MethodNotAllowed(Arc<AllowedMethods>);
-
-impl MethodNotAllowed {
-    /// The 405 of `req`, with `Allow` at its version.
-    fn answer(&self, req: &Request<Body>) -> Response {
-        let version = negotiated(req.extensions()).map(|n| n.version);
-        let detail = format!("The method {} is not allowed for this resource.", req.method());
-        let mut res = ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED, detail).into_response();
-        // An empty `Allow` is valid: nothing is served here at this version.
-        set_header::<AxumHeaders>(res.headers_mut(), "allow", &self.0.at(version));
-        res
-    }
+fn method_not_allowed(allowed: &AllowedMethods, req: &Request<Body>) -> Response {
+    let version = negotiated(req.extensions()).map(|n| n.version);
+    let detail = format!("The method {} is not allowed for this resource.", req.method());
+    let mut res = ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED, detail).into_response();
+    // An empty `Allow` is valid: nothing is served here at this version.
+    set_header::<AxumHeaders>(res.headers_mut(), "allow", &allowed.at(version));
+    res
 }
 
 /// The answer of an operation at a version none of its variants serves

@@ -64,6 +64,32 @@ pub enum AnswerVerdict {
     Refuse(String),
 }
 
+impl AnswerVerdict {
+    /// The detail of an answer that must not go out; a warning's detail is
+    /// handed to `warn` (the facade's log) and the answer goes out.
+    ///
+    /// ```
+    /// use microversion_core::schema::AnswerVerdict;
+    ///
+    /// let mut warned = Vec::new();
+    /// let refused = AnswerVerdict::Refuse("no name".into()).refusal(|w| warned.push(w.to_owned()));
+    /// assert_eq!(refused.as_deref(), Some("no name"));
+    /// assert_eq!(AnswerVerdict::SendAndWarn("odd".into()).refusal(|w| warned.push(w.to_owned())), None);
+    /// assert_eq!(AnswerVerdict::Send.refusal(|w| warned.push(w.to_owned())), None);
+    /// assert_eq!(warned, ["odd"]);
+    /// ```
+    pub fn refusal(self, warn: impl FnOnce(&str)) -> Option<String> {
+        match self {
+            AnswerVerdict::Send => None,
+            AnswerVerdict::SendAndWarn(detail) => {
+                warn(&detail);
+                None
+            }
+            AnswerVerdict::Refuse(detail) => Some(detail),
+        }
+    }
+}
+
 impl ResponseValidation {
     /// Whether an answer with `status` is read and checked at all: only
     /// successes are, and nothing when ignored.
