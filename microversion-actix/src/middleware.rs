@@ -11,7 +11,7 @@ use std::task::{Context, Poll};
 use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
 use actix_web::error::InternalError;
-use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
+use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{Error, HttpMessage, HttpResponse};
 use futures_util::future::LocalBoxFuture;
 
@@ -24,6 +24,7 @@ use crate::{
     Api, ApiError, Version,
     version::{Negotiated, VersionCap, VersionSource},
 };
+use microversion_core::body::is_unformatted_error;
 use microversion_core::{Stamp, observe};
 
 microversion_core::facade_negotiation! {
@@ -327,7 +328,8 @@ impl State {
             return Some(api_error.clone());
         }
         let empty = matches!(res.body().size(), BodySize::None | BodySize::Sized(0));
-        if is_json(res.headers()) || (cause.is_none() && !empty) {
+        let content_type = || res.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
+        if !is_unformatted_error(status.as_u16(), content_type) || (cause.is_none() && !empty) {
             return None;
         }
         if let Some(cause) = cause.filter(|_| status.is_server_error()) {
@@ -335,12 +337,4 @@ impl State {
         }
         Some(ApiError::from_answer(status, cause.map(ToString::to_string).as_deref()))
     }
-}
-
-/// Whether the response already has a JSON body.
-fn is_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(microversion_core::body::is_json_type)
 }

@@ -95,11 +95,6 @@ impl IntoResponse for ApiError {
 /// text, or none): what the layer and a route's extractors put in the
 /// API's format.
 pub(crate) fn plain_error_status(res: &Response) -> Option<StatusCode> {
-    let status = res.status();
-    // Most answers are successes: one comparison, nothing read.
-    if !(status.is_client_error() || status.is_server_error()) {
-        return None;
-    }
-    let content_type = res.headers().get(http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
-    (!content_type.is_some_and(microversion_core::body::is_json_type)).then_some(status)
+    let content_type = || res.headers().get(http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
+    microversion_core::body::is_unformatted_error(res.status().as_u16(), content_type).then_some(res.status())
 }

@@ -175,6 +175,25 @@ impl fmt::Display for BodyRefusal {
 
 impl std::error::Error for BodyRefusal {}
 
+/// Whether an answer of `status` whose `Content-Type` is `content_type`
+/// is an error still to be put in the API's format (docs/reference.md §5):
+/// a client or server error whose body is not JSON already (a framework's
+/// text, or nothing). What each facade's layer asks of an answer, and
+/// axum's routes of an extractor's rejection; the header is read only for
+/// an error, as most answers are successes.
+///
+/// ```
+/// use microversion_core::body::is_unformatted_error;
+///
+/// assert!(is_unformatted_error(405, || None));
+/// assert!(is_unformatted_error(500, || Some("text/plain; charset=utf-8")));
+/// assert!(!is_unformatted_error(400, || Some("application/problem+json")));
+/// assert!(!is_unformatted_error(200, || unreachable!("a success's headers are not read")));
+/// ```
+pub fn is_unformatted_error<'a>(status: u16, content_type: impl FnOnce() -> Option<&'a str>) -> bool {
+    (400..600).contains(&status) && !content_type().is_some_and(is_json_type)
+}
+
 /// Whether a media type (parameters allowed) is JSON: `application/json`
 /// or any `+json` type.
 pub fn is_json_type(content_type: &str) -> bool {
