@@ -7,6 +7,8 @@
 
 mod select;
 
+pub(crate) use select::CloudCache;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use foldhash::{HashMap, HashMapExt};
@@ -432,7 +434,7 @@ fn python_list(items: &[&str]) -> String {
     format!("[{}]", quoted.join(", "))
 }
 
-/// One inventory with what is used of it.
+/// One inventory (what is used of it is the request's: [`World::used`]).
 #[derive(Clone, Debug)]
 struct Inv {
     total: i64,
@@ -441,7 +443,6 @@ struct Inv {
     min_unit: i64,
     max_unit: i64,
     step: i64,
-    used: i64,
 }
 
 impl Inv {
@@ -449,9 +450,9 @@ impl Inv {
         ((self.total - self.reserved) as f64 * self.ratio) as i64
     }
 
-    /// Placement's `_capacity_check_clause`.
-    fn fits(&self, amount: i64) -> bool {
-        (self.used + amount) as f64 <= (self.total - self.reserved) as f64 * self.ratio
+    /// Placement's `_capacity_check_clause`, `used` of it being used.
+    fn fits(&self, used: i64, amount: i64) -> bool {
+        (used + amount) as f64 <= (self.total - self.reserved) as f64 * self.ratio
             && self.min_unit <= amount
             && self.max_unit >= amount
             && amount % self.step.max(1) == 0
@@ -471,11 +472,15 @@ struct Node {
     aggregates: BTreeSet<String>,
 }
 
-/// The part of the provider graph a request can reach, read once per
-/// request ([`select::load`]): whole trees, by id; with what the search
-/// needs to know of the whole cloud.
+/// The part of the provider graph a request can reach ([`select::load`]):
+/// whole trees, by id, and what is used of them, read in one snapshot; with
+/// what the search needs to know of the whole cloud.
 struct World {
-    nodes: Vec<Node>,
+    /// Shared with the node's copy of the whole cloud when that is the part
+    /// ([`select::CloudCache`]).
+    nodes: Arc<[Node]>,
+    /// Per provider, what is used of each class it has an inventory of.
+    used: Vec<Vec<(String, i64)>>,
     class_ids: HashMap<String, i64>,
     /// Every trait's name.
     traits: BTreeSet<String>,
@@ -486,6 +491,13 @@ struct World {
     in_aggs_anywhere: Vec<bool>,
     /// Whether a root of the cloud passes `root_required` (or none is asked).
     root_required: bool,
+}
+
+impl World {
+    /// What is used of provider `i`'s inventory of `class`.
+    fn used(&self, i: usize, class: &str) -> i64 {
+        self.used[i].iter().find(|(c, _)| c == class).map_or(0, |(_, amount)| *amount)
+    }
 }
 
 /// One request group's providers of one class and amount in an allocation.
@@ -621,7 +633,12 @@ fn group_ctx<'a>(world: &World, index: usize, group: &'a Group) -> Result<GroupC
     for (class, amount) in &group.resources {
         let providers: BTreeSet<usize> = (0..world.nodes.len())
             .filter(|&i| tree_root.is_none_or(|r| world.nodes[i].root == r))
-            .filter(|&i| world.nodes[i].inventories.get(class).is_some_and(|inv| inv.fits(*amount)))
+            .filter(|&i| {
+                world.nodes[i]
+                    .inventories
+                    .get(class)
+                    .is_some_and(|inv| inv.fits(world.used(i, class), *amount))
+            })
             .collect();
         if providers.is_empty() {
             return Err(SearchError::Empty);
@@ -1099,10 +1116,10 @@ fn search<'g>(
                 }
             }
             let exceeds = resources.iter().any(|arr| {
-                world.nodes[arr.provider]
-                    .inventories
-                    .get(arr.class)
-                    .is_none_or(|inv| inv.used + arr.amount > inv.capacity() || arr.amount > inv.max_unit)
+                world.nodes[arr.provider].inventories.get(arr.class).is_none_or(|inv| {
+                    world.used(arr.provider, arr.class) + arr.amount > inv.capacity()
+                        || arr.amount > inv.max_unit
+                })
             });
             if exceeds {
                 continue;
@@ -1243,7 +1260,9 @@ impl Serialize for Summaries<'_> {
                     .filter(|(class, _)| {
                         features.changes.every_class_summarized || requested.contains(class.as_str())
                     })
-                    .map(|(class, inv)| (class.clone(), Usage { capacity: inv.capacity(), used: inv.used }))
+                    .map(|(class, inv)| {
+                        (class.clone(), Usage { capacity: inv.capacity(), used: world.used(i, class) })
+                    })
                     .collect(),
             );
             let summary = ProviderSummary {

@@ -26,8 +26,13 @@
 //! Then the trees of those providers, of every sharing provider, and of the
 //! providers sharing an aggregate with a sharing provider that has room
 //! (its anchors).
+//!
+//! A request that may reach most of the cloud reads every tree instead:
+//! from the node's copy of the whole cloud when no provider was revised
+//! since it was read ([`CloudCache`]), with what is used of it read anew.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use foldhash::HashMap;
 
@@ -208,7 +213,61 @@ async fn any_root_with(
 
 /// Reads the part of the provider graph the search of `groups` needs.
 pub(super) async fn load(store: &Store, groups: &[Group], wide: &Wide) -> Result<World, StoreError> {
-    store.read(async |tx| read(tx, groups, wide, Reach::Selected).await).await
+    store.read(async |tx| read(tx, groups, wide, Reach::Selected, store.cloud()).await).await
+}
+
+/// The whole cloud's providers as this node last read them, with the
+/// revision of each: a search that reads every tree takes them from here
+/// when its own snapshot holds the same providers at the same revisions,
+/// and reads the tables only when one changed (see the schema's comment in
+/// [`crate::store`]). What is used of them is read by every search.
+///
+/// A fleet's nodes each keep their own: the check is in the search's
+/// snapshot, so a node sees another's change as soon as its search could
+/// read it from the tables. It holds what one search of the whole cloud
+/// holds, once, as long as the node runs.
+#[derive(Default)]
+pub(crate) struct CloudCache(Mutex<Option<Arc<Cloud>>>);
+
+/// The whole cloud's providers, by id, without what is used of them.
+struct Cloud {
+    /// Each provider's (id, revision), by id: the nodes' order.
+    revisions: Vec<(i64, i64)>,
+    nodes: Arc<[Node]>,
+}
+
+impl CloudCache {
+    fn get(&self) -> Option<Arc<Cloud>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    fn keep(&self, cloud: Arc<Cloud>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(cloud);
+    }
+}
+
+/// Every provider of the cloud, from `cache` when none changed since it
+/// was read, else from the tables (and kept in `cache`).
+async fn whole_cloud(
+    tx: &Tx,
+    cache: &CloudCache,
+    trait_ids: &HashMap<String, i64>,
+) -> Result<Arc<Cloud>, StoreError> {
+    let mut revisions: Vec<(i64, i64)> = tx
+        .query_table(&Sql::new("SELECT id, revision FROM resource_providers"), |r| Ok((r.get(0)?, r.get(1)?)))
+        .await?;
+    revisions.sort_unstable();
+    if let Some(cloud) = cache.get()
+        && cloud.revisions == revisions
+    {
+        return Ok(cloud);
+    }
+    let (ids, nodes) = read_trees(tx, None, trait_ids).await?;
+    // One snapshot: the providers read are those whose revisions were.
+    debug_assert!(ids.iter().eq(revisions.iter().map(|(id, _)| id)));
+    let cloud = Arc::new(Cloud { revisions, nodes: nodes.into() });
+    cache.keep(cloud.clone());
+    Ok(cloud)
 }
 
 /// Which trees [`read`] reads.
@@ -225,7 +284,13 @@ enum Reach {
     AlwaysSelected,
 }
 
-async fn read(tx: &Tx, groups: &[Group], wide: &Wide, reach: Reach) -> Result<World, StoreError> {
+async fn read(
+    tx: &Tx,
+    groups: &[Group],
+    wide: &Wide,
+    reach: Reach,
+    cloud: &CloudCache,
+) -> Result<World, StoreError> {
     let class_ids: HashMap<String, i64> = tx
         .query_map("SELECT name, id FROM resource_classes", params![], |r| Ok((r.get(0)?, r.get(1)?)))
         .await?
@@ -253,16 +318,20 @@ async fn read(tx: &Tx, groups: &[Group], wide: &Wide, reach: Reach) -> Result<Wo
         Reach::AlwaysSelected => selected_roots(tx, groups, &in_aggs, false).await?,
         Reach::Everything => None,
     };
-    let (nodes, has_trees) = match selected {
-        Some((roots, has_trees)) => (read_trees(tx, Some(&roots), &trait_ids).await?, has_trees),
+    let (ids, nodes, roots, has_trees): (Vec<i64>, Arc<[Node]>, _, _) = match selected {
+        Some((roots, has_trees)) => {
+            let (ids, nodes) = read_trees(tx, Some(&roots), &trait_ids).await?;
+            (ids, nodes.into(), Some(roots), has_trees)
+        }
         None => {
-            let nodes = read_trees(tx, None, &trait_ids).await?;
-            let has_trees = nodes.iter().any(|n| n.parent.is_some());
-            (nodes, has_trees)
+            let cloud = whole_cloud(tx, cloud, &trait_ids).await?;
+            let has_trees = cloud.nodes.iter().any(|n| n.parent.is_some());
+            (cloud.revisions.iter().map(|(id, _)| *id).collect(), cloud.nodes.clone(), None, has_trees)
         }
     };
+    let used = read_used(tx, roots.as_deref(), &ids).await?;
     let traits = trait_ids.into_keys().collect();
-    Ok(World { nodes, class_ids, traits, has_trees, in_aggs_anywhere, root_required })
+    Ok(World { nodes, used, class_ids, traits, has_trees, in_aggs_anywhere, root_required })
 }
 
 /// A request may select this share of the providers, at most, for its
@@ -415,14 +484,14 @@ async fn tree_rows<T>(
 /// The condition on a row of a provider of the trees, and its end.
 const OF_TREES: &str = " WHERE provider_id IN (SELECT id FROM resource_providers WHERE root_id IN ";
 
-/// The providers of the trees with `roots` (every provider without), by
-/// id, with their inventories, usages, traits (in the order of
-/// `trait_ids`) and aggregates.
+/// The ids of the providers of the trees with `roots` (every provider
+/// without), in order, and the providers, with their inventories, traits
+/// (in the order of `trait_ids`) and aggregates.
 async fn read_trees(
     tx: &Tx,
     roots: Option<&[i64]>,
     trait_ids: &HashMap<String, i64>,
-) -> Result<Vec<Node>, StoreError> {
+) -> Result<(Vec<i64>, Vec<Node>), StoreError> {
     let mut providers: Vec<(i64, String, Option<i64>, i64)> = tree_rows(
         tx,
         roots,
@@ -449,25 +518,11 @@ async fn read_trees(
                 min_unit: r.get(5)?,
                 max_unit: r.get(6)?,
                 step: r.get(7)?,
-                used: 0,
             };
             Ok((r.get::<i64>(0)?, r.get::<String>(1)?, inv))
         },
     )
     .await?;
-    let used = tree_rows(
-        tx,
-        roots,
-        (
-            "SELECT provider_id, resource_class, CAST(SUM(used) AS BIGINT) FROM allocations",
-            OF_TREES,
-            ")",
-            " GROUP BY provider_id, resource_class",
-        ),
-        |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?, r.get::<i64>(2)?)),
-    )
-    .await?;
-
     let named = |select| tree_rows(tx, roots, (select, OF_TREES, ")", ""), |r| Ok((r.get(0)?, r.get(1)?)));
     let traits: Vec<(i64, String)> = named("SELECT provider_id, trait FROM provider_traits").await?;
     let aggregates: Vec<(i64, String)> =
@@ -509,12 +564,35 @@ async fn read_trees(
             nodes[i].inventories.insert(class, inv);
         }
     }
-    for (id, class, amount) in used {
-        if let Some(inv) = index(id).and_then(|i| nodes[i].inventories.get_mut(&class)) {
-            inv.used = amount;
+    Ok((ids, nodes))
+}
+
+/// What is used of each inventory of the providers `ids` (of the trees with
+/// `roots`, every provider without), per provider in the order of `ids`.
+async fn read_used(
+    tx: &Tx,
+    roots: Option<&[i64]>,
+    ids: &[i64],
+) -> Result<Vec<Vec<(String, i64)>>, StoreError> {
+    let rows = tree_rows(
+        tx,
+        roots,
+        (
+            "SELECT provider_id, resource_class, CAST(SUM(used) AS BIGINT) FROM allocations",
+            OF_TREES,
+            ")",
+            " GROUP BY provider_id, resource_class",
+        ),
+        |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?, r.get::<i64>(2)?)),
+    )
+    .await?;
+    let mut used = vec![Vec::new(); ids.len()];
+    for (id, class, amount) in rows {
+        if let Ok(i) = ids.binary_search(&id) {
+            used[i].push((class, amount));
         }
     }
-    Ok(nodes)
+    Ok(used)
 }
 
 #[cfg(test)]

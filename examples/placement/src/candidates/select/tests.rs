@@ -239,7 +239,7 @@ fn answer(world: &World, groups: &[Group], wide: &Wide, nested: bool) -> String 
     for &i in &summaries {
         let node = &world.nodes[i];
         let resources: Vec<(&String, i64, i64)> =
-            node.inventories.iter().map(|(c, inv)| (c, inv.capacity(), inv.used)).collect();
+            node.inventories.iter().map(|(c, inv)| (c, inv.capacity(), world.used(i, c))).collect();
         writeln!(
             out,
             "summary {} {resources:?} {:?} {:?} {}",
@@ -276,9 +276,9 @@ async fn same_answers(open: impl AsyncFn(usize) -> Store, roots: usize, queries:
                 let (selected, always, everything) = store
                     .read(async |tx| -> Result<_, StoreError> {
                         Ok((
-                            read(tx, &groups, &wide, Reach::Selected).await?,
-                            read(tx, &groups, &wide, Reach::AlwaysSelected).await?,
-                            read(tx, &groups, &wide, Reach::Everything).await?,
+                            read(tx, &groups, &wide, Reach::Selected, store.cloud()).await?,
+                            read(tx, &groups, &wide, Reach::AlwaysSelected, &CloudCache::default()).await?,
+                            read(tx, &groups, &wide, Reach::Everything, &CloudCache::default()).await?,
                         ))
                     })
                     .await
@@ -327,14 +327,159 @@ fn selected_trees_answer_as_the_whole_graph_on_postgres() {
     ));
 }
 
+/// The whole cloud as `world` holds it, what is used of it included.
+fn whole(world: &World) -> String {
+    format!("{:?}\n{:?}\n{}", world.nodes, world.used, world.has_trees)
+}
+
+/// Writes, each a change of the cloud the search keeps, or not (`false`).
+const WRITES: [(&str, bool); 12] = [
+    (
+        "UPDATE inventories SET total = total + 1 WHERE provider_id = (SELECT MIN(provider_id) FROM inventories)",
+        true,
+    ),
+    (
+        "INSERT INTO inventories (provider_id, resource_class, total, reserved, min_unit, max_unit, step_size, \
+         allocation_ratio, created_at, updated_at) SELECT MIN(id), 'VCPU', 8, 0, 1, 8, 1, 1.0, 0, 0 \
+         FROM resource_providers WHERE id NOT IN (SELECT provider_id FROM inventories WHERE resource_class = 'VCPU')",
+        true,
+    ),
+    ("DELETE FROM inventories WHERE provider_id = (SELECT MAX(provider_id) FROM inventories)", true),
+    (
+        "INSERT INTO provider_traits (provider_id, trait) SELECT MIN(id), 'CUSTOM_GOLD' FROM resource_providers",
+        true,
+    ),
+    ("DELETE FROM provider_traits WHERE provider_id = (SELECT MAX(provider_id) FROM provider_traits)", true),
+    (
+        "INSERT INTO provider_aggregates (provider_id, aggregate) \
+         SELECT MAX(id), '55555555-5555-4555-8555-555555555555' FROM resource_providers",
+        true,
+    ),
+    (
+        "DELETE FROM provider_aggregates WHERE provider_id = (SELECT MIN(provider_id) FROM provider_aggregates)",
+        true,
+    ),
+    // A leaf of a tree made a root.
+    (
+        "UPDATE resource_providers SET parent_id = NULL, root_id = id WHERE id = (SELECT MAX(id) FROM \
+         resource_providers WHERE parent_id IS NOT NULL AND id NOT IN \
+         (SELECT parent_id FROM resource_providers WHERE parent_id IS NOT NULL))",
+        true,
+    ),
+    // The last provider removed, and another made under its id.
+    (
+        "DELETE FROM allocations WHERE provider_id = (SELECT MAX(id) FROM resource_providers); \
+         DELETE FROM inventories WHERE provider_id = (SELECT MAX(id) FROM resource_providers); \
+         DELETE FROM provider_traits WHERE provider_id = (SELECT MAX(id) FROM resource_providers); \
+         DELETE FROM provider_aggregates WHERE provider_id = (SELECT MAX(id) FROM resource_providers); \
+         DELETE FROM resource_providers WHERE id = (SELECT MAX(id) FROM resource_providers) \
+         AND id NOT IN (SELECT parent_id FROM resource_providers WHERE parent_id IS NOT NULL)",
+        true,
+    ),
+    (
+        "INSERT INTO resource_providers (id, uuid, name, generation, parent_id, root_id, created_at, updated_at) \
+         SELECT MAX(id) + 1, 'ffffffff-0000-4000-8000-000000000000', 'again', 0, NULL, MAX(id) + 1, 0, 0 \
+         FROM resource_providers",
+        true,
+    ),
+    // A rename and a claim change nothing the copy holds.
+    (
+        "UPDATE resource_providers SET name = name || '-renamed', generation = generation + 1 WHERE id = 1",
+        false,
+    ),
+    (
+        "INSERT INTO allocations (provider_id, consumer_uuid, resource_class, used, created_at, updated_at) \
+         SELECT provider_id, 'eeeeeeee-0000-4000-8000-000000000000', resource_class, 1, 0, 0 FROM inventories \
+         WHERE provider_id = (SELECT MIN(provider_id) FROM inventories) LIMIT 1",
+        false,
+    ),
+];
+
+/// A node's copy of the whole cloud (`reader`'s) after each write of
+/// [`WRITES`] by `writer`: read again after a change, kept after anything
+/// else, and always what the tables hold.
+async fn the_copy_follows_every_change(reader: &Store, writer: &Store) {
+    cloud(writer, &mut Rng(11), Shape { nested: true, sharing: true }, 12).await;
+    let cached = async || {
+        reader
+            .read(async |tx| read(tx, &[], &Wide::default(), Reach::Everything, reader.cloud()).await)
+            .await
+            .expect("the cloud is read")
+    };
+    let from_tables = async || {
+        reader
+            .read(async |tx| read(tx, &[], &Wide::default(), Reach::Everything, &CloudCache::default()).await)
+            .await
+            .expect("the cloud is read")
+    };
+    let mut before = cached().await;
+    assert!(Arc::ptr_eq(&cached().await.nodes, &before.nodes), "nothing changed: the copy is kept");
+    for (n, (sql, changes)) in WRITES.into_iter().enumerate() {
+        let mut written = 0;
+        for statement in sql.split("; ") {
+            written += writer
+                .tx(async |tx| -> Result<u64, StoreError> { tx.execute(statement, params![]).await })
+                .await
+                .expect("the write is carried out");
+        }
+        assert!(written > 0, "write {n} changed no row: {sql}");
+        let now = cached().await;
+        assert_eq!(whole(&now), whole(&from_tables().await), "after write {n}: {sql}");
+        assert_eq!(!Arc::ptr_eq(&now.nodes, &before.nodes), changes, "after write {n}: {sql}");
+        before = now;
+    }
+}
+
+#[test]
+fn the_copy_of_the_cloud_follows_every_change_on_sqlite() {
+    runtime().block_on(async {
+        let store = Store::in_memory().await.expect("a store");
+        the_copy_follows_every_change(&store, &store).await;
+    });
+}
+
+#[test]
+fn a_sqlite_file_made_before_revisions_gains_them() {
+    let dir = std::env::temp_dir().join(format!("placement-revisions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let file = dir.join("old.sqlite");
+    let old = rusqlite::Connection::open(&file).expect("an old file");
+    old.execute_batch(
+        "CREATE TABLE resource_providers (id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, \
+         name TEXT NOT NULL UNIQUE, generation INTEGER NOT NULL DEFAULT 0, \
+         parent_id INTEGER REFERENCES resource_providers(id), root_id INTEGER, \
+         created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL); \
+         INSERT INTO resource_providers VALUES (1000, 'dddddddd-0000-4000-8000-000000000000', 'old', 0, NULL, 1000, 0, 0);",
+    )
+    .expect("the old schema");
+    drop(old);
+    runtime().block_on(async {
+        let store = Store::connect(file.to_str().expect("a path")).await.expect("the old file opens");
+        // The old provider, last by id, is removed and made again under its id.
+        the_copy_follows_every_change(&store, &store).await;
+    });
+    std::fs::remove_dir_all(&dir).expect("the temp dir is removed");
+}
+
+#[test]
+fn a_node_copy_of_the_cloud_follows_another_node_change_on_postgres() {
+    let pg = microversion_testkit::postgres::PgServer::start();
+    let url = pg.create_database("copy");
+    runtime().block_on(async {
+        let (reader, writer) =
+            (Store::connect(&url).await.expect("a node"), Store::connect(&url).await.expect("a node"));
+        the_copy_follows_every_change(&reader, &writer).await;
+    });
+}
+
 /// Every provider with an inventory of `class` and room for `amount`, as
 /// the search checks it in memory.
 fn fit_in_memory(world: &World, class: &str, amount: i64) -> BTreeSet<String> {
-    world
-        .nodes
-        .iter()
-        .filter(|n| n.inventories.get(class).is_some_and(|inv| inv.fits(amount)))
-        .map(|n| n.uuid.clone())
+    (0..world.nodes.len())
+        .filter(|&i| {
+            world.nodes[i].inventories.get(class).is_some_and(|inv| inv.fits(world.used(i, class), amount))
+        })
+        .map(|i| world.nodes[i].uuid.clone())
         .collect()
 }
 
@@ -347,7 +492,8 @@ fn the_capacity_clause_keeps_what_fits() {
         let everything = Group::default();
         store
             .read(async |tx| -> Result<_, StoreError> {
-                let world = read(tx, &[], &Wide::default(), Reach::Everything).await?;
+                let world =
+                    read(tx, &[], &Wide::default(), Reach::Everything, &CloudCache::default()).await?;
                 let mut kept = 0;
                 for class in CLASSES {
                     for amount in (1..=40).chain([MAX_INT]) {
