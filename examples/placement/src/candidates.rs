@@ -459,17 +459,38 @@ impl Inv {
     }
 }
 
-/// A provider of the graph.
+/// A class, trait or aggregate name, one allocation shared by every
+/// provider of a read that has it.
+type Name = Arc<str>;
+
+/// A provider of the graph; its inventories, traits and aggregates in
+/// vectors of their exact length, sorted by name (a node keeps the whole
+/// cloud of them, [`select::CloudCache`]).
 #[derive(Debug)]
 struct Node {
     uuid: String,
     parent: Option<usize>,
     root: usize,
-    inventories: BTreeMap<String, Inv>,
-    traits: BTreeSet<String>,
+    inventories: Vec<(Name, Inv)>,
+    traits: Vec<Name>,
     /// The same, in the order the traits were made (Placement's ids).
-    trait_order: Vec<String>,
-    aggregates: BTreeSet<String>,
+    trait_order: Vec<Name>,
+    aggregates: Vec<Name>,
+}
+
+impl Node {
+    fn inventory(&self, class: &str) -> Option<&Inv> {
+        let at = self.inventories.binary_search_by(|(c, _)| (**c).cmp(class)).ok()?;
+        Some(&self.inventories[at].1)
+    }
+
+    fn has_trait(&self, name: &str) -> bool {
+        self.traits.binary_search_by(|t| (**t).cmp(name)).is_ok()
+    }
+
+    fn in_aggregate(&self, aggregate: &str) -> bool {
+        self.aggregates.binary_search_by(|a| (**a).cmp(aggregate)).is_ok()
+    }
 }
 
 /// The part of the provider graph a request can reach ([`select::load`]):
@@ -582,15 +603,20 @@ fn check_traits(world: &World, names: impl IntoIterator<Item = String>) -> Resul
 /// Providers in every one of the `member_of` lists (any of each list).
 fn in_aggregates(world: &World, member_of: &[Vec<String>]) -> BTreeSet<usize> {
     (0..world.nodes.len())
-        .filter(|&i| member_of.iter().all(|any| any.iter().any(|a| world.nodes[i].aggregates.contains(a))))
+        .filter(|&i| member_of.iter().all(|any| any.iter().any(|a| world.nodes[i].in_aggregate(a))))
         .collect()
 }
 
 /// The roots of the trees sharing an aggregate with sharing provider `sp`
 /// (its own included): Placement's `anchors_for_sharing_providers`.
 fn anchors_for(world: &World, sp: usize) -> BTreeSet<usize> {
-    let aggs = &world.nodes[sp].aggregates;
-    world.nodes.iter().filter(|n| n.aggregates.iter().any(|a| aggs.contains(a))).map(|n| n.root).collect()
+    let sharing = &world.nodes[sp];
+    world
+        .nodes
+        .iter()
+        .filter(|n| n.aggregates.iter().any(|a| sharing.in_aggregate(a)))
+        .map(|n| n.root)
+        .collect()
 }
 
 /// One group's search state (`RequestGroupSearchContext`).
@@ -634,10 +660,7 @@ fn group_ctx<'a>(world: &World, index: usize, group: &'a Group) -> Result<GroupC
         let providers: BTreeSet<usize> = (0..world.nodes.len())
             .filter(|&i| tree_root.is_none_or(|r| world.nodes[i].root == r))
             .filter(|&i| {
-                world.nodes[i]
-                    .inventories
-                    .get(class)
-                    .is_some_and(|inv| inv.fits(world.used(i, class), *amount))
+                world.nodes[i].inventory(class).is_some_and(|inv| inv.fits(world.used(i, class), *amount))
             })
             .collect();
         if providers.is_empty() {
@@ -649,7 +672,7 @@ fn group_ctx<'a>(world: &World, index: usize, group: &'a Group) -> Result<GroupC
 }
 
 fn has_any_trait(world: &World, i: usize, traits: &BTreeSet<String>) -> bool {
-    world.nodes[i].traits.iter().any(|t| traits.contains(t))
+    world.nodes[i].traits.iter().any(|t| traits.contains(&**t))
 }
 
 /// Placement's `get_provider_ids_matching`: single providers satisfying
@@ -796,13 +819,18 @@ fn trees_matching_all<'g>(world: &World, g: &GroupCtx<'g>, wide: &mut WideCtx) -
     let keep: BTreeSet<(usize, usize)> = if group.required.is_empty() {
         rps.iter().map(|&i| (i, world.nodes[i].root)).filter(|(_, r)| good_roots.contains(r)).collect()
     } else {
-        let mut by_root: BTreeMap<usize, BTreeSet<&String>> = BTreeMap::new();
+        let mut by_root: BTreeMap<usize, BTreeSet<&str>> = BTreeMap::new();
         for &i in &good {
-            by_root.entry(world.nodes[i].root).or_default().extend(world.nodes[i].traits.iter());
+            by_root
+                .entry(world.nodes[i].root)
+                .or_default()
+                .extend(world.nodes[i].traits.iter().map(|t| &**t));
         }
         let ok_roots: BTreeSet<usize> = by_root
             .into_iter()
-            .filter(|(_, provided)| group.required.iter().all(|any| any.iter().any(|t| provided.contains(t))))
+            .filter(|(_, provided)| {
+                group.required.iter().all(|any| any.iter().any(|t| provided.contains(t.as_str())))
+            })
             .map(|(r, _)| r)
             .collect();
         rps.iter().map(|&i| (i, world.nodes[i].root)).filter(|(_, r)| ok_roots.contains(r)).collect()
@@ -853,16 +881,18 @@ fn multiple_providers<'g>(
         let lists: Vec<Vec<Arr<'_>>> = by_class.into_values().collect();
         for combination in product(&lists) {
             // Placement's `_check_traits_for_alloc_request`.
-            let mut traits: BTreeSet<&String> = BTreeSet::new();
+            let mut traits: BTreeSet<&str> = BTreeSet::new();
             let mut forbidden = false;
             for arr in &combination {
                 let node = &world.nodes[arr.provider];
-                if node.traits.iter().any(|t| g.group.forbidden.contains(t)) {
+                if node.traits.iter().any(|t| g.group.forbidden.contains(&**t)) {
                     forbidden = true;
                 }
-                traits.extend(node.traits.iter());
+                traits.extend(node.traits.iter().map(|t| &**t));
             }
-            if forbidden || !g.group.required.iter().all(|any| any.iter().any(|t| traits.contains(t))) {
+            if forbidden
+                || !g.group.required.iter().all(|any| any.iter().any(|t| traits.contains(t.as_str())))
+            {
                 continue;
             }
             let mut mappings: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
@@ -901,7 +931,7 @@ fn single_provider<'g>(
         let mut mappings = BTreeMap::new();
         mappings.insert(g.group.suffix.as_str(), BTreeSet::from([rp]));
         let areq = AReq { anchor: world.nodes[rp].root, use_same_provider: false, resources, mappings };
-        let shared: Vec<AReq<'_>> = if world.nodes[rp].traits.contains(SHARES) {
+        let shared: Vec<AReq<'_>> = if world.nodes[rp].has_trait(SHARES) {
             anchors_for(world, rp)
                 .into_iter()
                 .filter(|&anchor| anchor != root && wide.in_filtered_anchors(anchor))
@@ -975,7 +1005,7 @@ fn search<'g>(
 ) -> Result<(Vec<AReq<'g>>, Vec<usize>), ApiError> {
     let has_trees = world.has_trees;
     let sharing: BTreeSet<usize> =
-        (0..world.nodes.len()).filter(|&i| world.nodes[i].traits.contains(SHARES)).collect();
+        (0..world.nodes.len()).filter(|&i| world.nodes[i].has_trait(SHARES)).collect();
     let mut wide = WideCtx {
         anchor_roots: None,
         has_trees,
@@ -990,7 +1020,7 @@ fn search<'g>(
         check_traits(world, wide_params.root_required.iter().chain(&wide_params.root_forbidden).cloned())?;
         let roots: BTreeSet<usize> = (0..world.nodes.len())
             .filter(|&i| world.nodes[i].parent.is_none())
-            .filter(|&i| wide_params.root_required.iter().all(|t| world.nodes[i].traits.contains(t)))
+            .filter(|&i| wide_params.root_required.iter().all(|t| world.nodes[i].has_trait(t)))
             .filter(|&i| !has_any_trait(world, i, &wide_params.root_forbidden))
             .collect();
         if !world.root_required {
@@ -1061,11 +1091,8 @@ fn search<'g>(
                 .flat_map(|(_, l)| l.iter().flat_map(|a| a.resources.iter().map(|r| r.provider)))
                 .collect();
             let short = wide.multi_group_rcs.iter().any(|rc| {
-                let capacity: i64 = available
-                    .iter()
-                    .filter_map(|&p| world.nodes[p].inventories.get(rc))
-                    .map(Inv::capacity)
-                    .sum();
+                let capacity: i64 =
+                    available.iter().filter_map(|&p| world.nodes[p].inventory(rc)).map(Inv::capacity).sum();
                 wide.rcs_amounts.get(rc).copied().unwrap_or(0) > capacity
             });
             if short {
@@ -1116,7 +1143,7 @@ fn search<'g>(
                 }
             }
             let exceeds = resources.iter().any(|arr| {
-                world.nodes[arr.provider].inventories.get(arr.class).is_none_or(|inv| {
+                world.nodes[arr.provider].inventory(arr.class).is_none_or(|inv| {
                     world.used(arr.provider, arr.class) + arr.amount > inv.capacity()
                         || arr.amount > inv.max_unit
                 })
@@ -1252,22 +1279,22 @@ impl Serialize for Summaries<'_> {
             // Placement's rows of a provider's inventories come by resource
             // class id (standard classes in their order, then custom ones
             // as they were made).
-            let mut inventories: Vec<(&String, &Inv)> = node.inventories.iter().collect();
-            inventories.sort_by_key(|(class, _)| world.class_ids.get(*class).copied().unwrap_or(i64::MAX));
+            let mut inventories: Vec<&(Name, Inv)> = node.inventories.iter().collect();
+            inventories.sort_by_key(|(class, _)| world.class_ids.get(&**class).copied().unwrap_or(i64::MAX));
             let resources = Ordered(
                 inventories
                     .into_iter()
                     .filter(|(class, _)| {
-                        features.changes.every_class_summarized || requested.contains(class.as_str())
+                        features.changes.every_class_summarized || requested.contains(&**class)
                     })
                     .map(|(class, inv)| {
-                        (class.clone(), Usage { capacity: inv.capacity(), used: world.used(i, class) })
+                        (class.to_string(), Usage { capacity: inv.capacity(), used: world.used(i, class) })
                     })
                     .collect(),
             );
             let summary = ProviderSummary {
                 resources,
-                traits: Some(node.trait_order.clone()),
+                traits: Some(node.trait_order.iter().map(|t| t.to_string()).collect()),
                 parent_provider_uuid: node.parent.map(|p| world.nodes[p].uuid.clone()),
                 root_provider_uuid: Some(world.nodes[node.root].uuid.clone()),
             };

@@ -31,14 +31,14 @@
 //! from the node's copy of the whole cloud when no provider was revised
 //! since it was read ([`CloudCache`]), with what is used of it read anew.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use foldhash::HashMap;
 
 use crate::db::StoreError;
 
-use super::{Group, Inv, Node, SHARES, Wide, World};
+use super::{Group, Inv, Name, Node, SHARES, Wide, World};
 use crate::db::{Row, Sql, Tx, Value, params};
 use crate::store::Store;
 
@@ -538,33 +538,55 @@ async fn read_trees(
             uuid,
             parent: parent.and_then(index),
             root: index(root).unwrap_or(i),
-            inventories: BTreeMap::new(),
-            traits: BTreeSet::new(),
+            inventories: Vec::new(),
+            traits: Vec::new(),
             trait_order: Vec::new(),
-            aggregates: BTreeSet::new(),
+            aggregates: Vec::new(),
         })
         .collect();
+    let mut names = Names::default();
     for (id, name) in traits {
         if let Some(i) = index(id) {
-            nodes[i].traits.insert(name);
+            nodes[i].traits.push(names.get(&name));
         }
-    }
-    for node in &mut nodes {
-        // A provider's traits in the order they were made (Placement's ids).
-        node.trait_order = node.traits.iter().cloned().collect();
-        node.trait_order.sort_by_cached_key(|name| trait_ids.get(name).copied().unwrap_or(i64::MAX));
     }
     for (id, name) in aggregates {
         if let Some(i) = index(id) {
-            nodes[i].aggregates.insert(name);
+            nodes[i].aggregates.push(names.get(&name));
         }
     }
     for (id, class, inv) in inventories {
         if let Some(i) = index(id) {
-            nodes[i].inventories.insert(class, inv);
+            nodes[i].inventories.push((names.get(&class), inv));
         }
     }
+    for node in &mut nodes {
+        node.traits.sort_unstable();
+        node.traits.shrink_to_fit();
+        node.aggregates.sort_unstable();
+        node.aggregates.shrink_to_fit();
+        node.inventories.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        node.inventories.shrink_to_fit();
+        // A provider's traits in the order they were made (Placement's ids).
+        node.trait_order = node.traits.clone();
+        node.trait_order.sort_by_cached_key(|name| trait_ids.get(&**name).copied().unwrap_or(i64::MAX));
+    }
     Ok((ids, nodes))
+}
+
+/// One [`Name`] per distinct name read.
+#[derive(Default)]
+struct Names(foldhash::HashSet<Name>);
+
+impl Names {
+    fn get(&mut self, name: &str) -> Name {
+        if let Some(known) = self.0.get(name) {
+            return known.clone();
+        }
+        let name: Name = name.into();
+        self.0.insert(name.clone());
+        name
+    }
 }
 
 /// What is used of each inventory of the providers `ids` (of the trees with

@@ -238,7 +238,7 @@ fn answer(world: &World, groups: &[Group], wide: &Wide, nested: bool) -> String 
     }
     for &i in &summaries {
         let node = &world.nodes[i];
-        let resources: Vec<(&String, i64, i64)> =
+        let resources: Vec<(&Name, i64, i64)> =
             node.inventories.iter().map(|(c, inv)| (c, inv.capacity(), world.used(i, c))).collect();
         writeln!(
             out,
@@ -477,7 +477,7 @@ fn a_node_copy_of_the_cloud_follows_another_node_change_on_postgres() {
 fn fit_in_memory(world: &World, class: &str, amount: i64) -> BTreeSet<String> {
     (0..world.nodes.len())
         .filter(|&i| {
-            world.nodes[i].inventories.get(class).is_some_and(|inv| inv.fits(world.used(i, class), amount))
+            world.nodes[i].inventory(class).is_some_and(|inv| inv.fits(world.used(i, class), amount))
         })
         .map(|i| world.nodes[i].uuid.clone())
         .collect()
