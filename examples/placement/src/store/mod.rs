@@ -32,49 +32,44 @@ macro_rules! revise {
     };
 }
 
+/// The condition, for a trigger's `WHEN`, that one of a row's `$column`s
+/// changed: a write that rewrites a row as it was (an inventory `PUT` again
+/// with the same values, as a compute node's periodic report is) revises
+/// nothing.
+macro_rules! changed {
+    ($($column:literal),+) => {
+        concat!("(", $("OLD.", $column, " IS DISTINCT FROM NEW.", $column, " OR ",)+ "FALSE)")
+    };
+}
+
 /// SQLite's triggers giving a provider a new revision when a row of its in
-/// `$table` is made, changed or removed.
+/// `$table` is made or removed, or one of its `$column`s changes.
 macro_rules! revised_by {
-    ($table:literal) => {
+    ($table:literal, [$($column:literal),+]) => {
         concat!(
-            "CREATE TRIGGER IF NOT EXISTS ",
-            $table,
-            "_made AFTER INSERT ON ",
-            $table,
-            " BEGIN ",
+            "CREATE TRIGGER IF NOT EXISTS ", $table, "_made AFTER INSERT ON ", $table, " BEGIN ",
             revise!("NEW.provider_id"),
-            " END;\nCREATE TRIGGER IF NOT EXISTS ",
-            $table,
-            "_changed AFTER UPDATE ON ",
-            $table,
-            " BEGIN ",
+            " END;\nCREATE TRIGGER IF NOT EXISTS ", $table, "_changed AFTER UPDATE ON ", $table,
+            " WHEN ", changed!($($column),+), " BEGIN ",
             revise!("NEW.provider_id"),
-            " END;\nCREATE TRIGGER IF NOT EXISTS ",
-            $table,
-            "_removed AFTER DELETE ON ",
-            $table,
-            " BEGIN ",
+            " END;\nCREATE TRIGGER IF NOT EXISTS ", $table, "_removed AFTER DELETE ON ", $table, " BEGIN ",
             revise!("OLD.provider_id"),
             " END;\n"
         )
     };
 }
 
-/// PostgreSQL's trigger giving a provider a new revision when a row of its
-/// in `$table` is made, changed or removed (made once: nodes starting
-/// together make the schema one at a time).
+/// PostgreSQL's triggers giving a provider a new revision when a row of its
+/// in `$table` is made or removed, or one of its `$column`s changes (made
+/// once: nodes starting together make the schema one at a time).
 macro_rules! revised_by_postgres {
-    ($table:literal) => {
+    ($table:literal, [$($column:literal),+]) => {
         concat!(
-            "    IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '",
-            $table,
-            "_revise') THEN\n",
-            "        CREATE TRIGGER ",
-            $table,
-            "_revise AFTER INSERT OR UPDATE OR DELETE ON ",
-            $table,
-            "\n",
+            "    IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '", $table, "_made_or_removed') THEN\n",
+            "        CREATE TRIGGER ", $table, "_made_or_removed AFTER INSERT OR DELETE ON ", $table, "\n",
             "            FOR EACH ROW EXECUTE FUNCTION revise_provider();\n",
+            "        CREATE TRIGGER ", $table, "_changed AFTER UPDATE ON ", $table, " FOR EACH ROW\n",
+            "            WHEN ", changed!($($column),+), " EXECUTE FUNCTION revise_provider();\n",
             "    END IF;\n"
         )
     };
@@ -160,9 +155,12 @@ CREATE TRIGGER IF NOT EXISTS provider_moved AFTER UPDATE OF uuid, parent_id, roo
     revise!("NEW.id"),
     " END;
 ",
-    revised_by!("inventories"),
-    revised_by!("provider_traits"),
-    revised_by!("provider_aggregates"),
+    revised_by!(
+        "inventories",
+        ["provider_id", "resource_class", "total", "reserved", "min_unit", "max_unit", "step_size", "allocation_ratio"]
+    ),
+    revised_by!("provider_traits", ["provider_id", "trait"]),
+    revised_by!("provider_aggregates", ["provider_id", "aggregate"]),
 );
 
 // The indexes after the allocations' serve the candidates search
@@ -277,9 +275,21 @@ DO $$ BEGIN
             FOR EACH ROW EXECUTE FUNCTION revise_moved_provider();
     END IF;
 "#,
-    revised_by_postgres!("inventories"),
-    revised_by_postgres!("provider_traits"),
-    revised_by_postgres!("provider_aggregates"),
+    revised_by_postgres!(
+        "inventories",
+        [
+            "provider_id",
+            "resource_class",
+            "total",
+            "reserved",
+            "min_unit",
+            "max_unit",
+            "step_size",
+            "allocation_ratio"
+        ]
+    ),
+    revised_by_postgres!("provider_traits", ["provider_id", "trait"]),
+    revised_by_postgres!("provider_aggregates", ["provider_id", "aggregate"]),
     "END $$;\n",
 );
 

@@ -333,7 +333,7 @@ fn whole(world: &World) -> String {
 }
 
 /// Writes, each a change of the cloud the search keeps, or not (`false`).
-const WRITES: [(&str, bool); 12] = [
+const WRITES: [(&str, bool); 13] = [
     (
         "UPDATE inventories SET total = total + 1 WHERE provider_id = (SELECT MIN(provider_id) FROM inventories)",
         true,
@@ -382,7 +382,13 @@ const WRITES: [(&str, bool); 12] = [
          FROM resource_providers",
         true,
     ),
-    // A rename and a claim change nothing the copy holds.
+    // An inventory written again as it was, a rename and a claim change
+    // nothing the copy holds.
+    (
+        "UPDATE inventories SET total = total, updated_at = updated_at + 1 \
+         WHERE provider_id = (SELECT MIN(provider_id) FROM inventories)",
+        false,
+    ),
     (
         "UPDATE resource_providers SET name = name || '-renamed', generation = generation + 1 WHERE id = 1",
         false,
