@@ -173,7 +173,7 @@ fn method_not_allowed(methods: AllowedMethods) -> actix_web::Route {
     let methods = Rc::new(methods);
     web::to(move |req: HttpRequest| {
         let version = ApiVersion::from_http_request(&req).ok().map(|v| v.version());
-        let detail = format!("The method {} is not allowed for this resource.", req.method());
+        let detail = microversion_core::method_not_allowed_detail(req.method().as_str());
         let mut response =
             HttpResponse::from_error(ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED, detail));
         // An empty `Allow` is valid: nothing is served here at this version.

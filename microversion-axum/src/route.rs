@@ -122,7 +122,7 @@ where
 /// (docs/reference.md §4.2), as on actix.
 fn method_not_allowed(allowed: &AllowedMethods, req: &Request<Body>) -> Response {
     let version = negotiated(req.extensions()).map(|n| n.version);
-    let detail = format!("The method {} is not allowed for this resource.", req.method());
+    let detail = microversion_core::method_not_allowed_detail(req.method().as_str());
     let mut res = ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED, detail).into_response();
     // An empty `Allow` is valid: nothing is served here at this version.
     set_header::<AxumHeaders>(res.headers_mut(), "allow", &allowed.at(version));

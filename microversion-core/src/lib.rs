@@ -119,7 +119,7 @@ pub use operation::{
 pub use problem::read_query;
 pub use problem::{
     ApiSigErrors, ErrorFormat, NovaFaults, PATH_REFUSED_DETAIL, Problem, bodiless_error_detail,
-    not_at_version_detail, qualified_code, removed_detail,
+    method_not_allowed_detail, not_at_version_detail, qualified_code, removed_detail,
 };
 pub use public_url::{
     FORWARDED_AND_HOST, InvalidPublicUrl, PublicUrl, RequestOrigin, decode_unreserved, path_prefix,

@@ -267,6 +267,20 @@ pub fn removed_detail(version: Version, removed_in: Version) -> String {
     format!("This method was removed in API version {removed_in}; version {version} does not have it.")
 }
 
+/// The detail of the 405 answering `method` on a path none of whose
+/// operations has it at the request's version (docs/reference.md §4.2),
+/// the same whichever facade answers.
+///
+/// ```
+/// assert_eq!(
+///     microversion_core::method_not_allowed_detail("PATCH"),
+///     "The method PATCH is not allowed for this resource."
+/// );
+/// ```
+pub fn method_not_allowed_detail(method: &str) -> String {
+    format!("The method {method} is not allowed for this resource.")
+}
+
 /// The detail of an error answer that has no body of its own (a handler's
 /// bare `404`, a `Reply` without a body), as every facade renders it in the
 /// API's format: Nova's words for a server error, whose cause is for the
