@@ -31,6 +31,7 @@
 //! from the node's copy of the whole cloud when no provider was revised
 //! since it was read ([`CloudCache`]), with what is used of it read anew.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -231,9 +232,13 @@ pub(crate) struct CloudCache(Mutex<Option<Arc<Cloud>>>);
 
 /// The whole cloud's providers, by id, without what is used of them.
 struct Cloud {
-    /// Each provider's (id, revision), by id: the nodes' order.
+    /// Each provider's (id, revision), by id, as the check reads them.
     revisions: Vec<(i64, i64)>,
+    /// The nodes' ids, in their order.
+    ids: Vec<i64>,
     nodes: Arc<[Node]>,
+    /// Whether any provider has a parent.
+    has_trees: bool,
 }
 
 impl CloudCache {
@@ -265,7 +270,8 @@ async fn whole_cloud(
     let (ids, nodes) = read_trees(tx, None, trait_ids).await?;
     // One snapshot: the providers read are those whose revisions were.
     debug_assert!(ids.iter().eq(revisions.iter().map(|(id, _)| id)));
-    let cloud = Arc::new(Cloud { revisions, nodes: nodes.into() });
+    let has_trees = nodes.iter().any(|n| n.parent.is_some());
+    let cloud = Arc::new(Cloud { revisions, ids, nodes: nodes.into(), has_trees });
     cache.keep(cloud.clone());
     Ok(cloud)
 }
@@ -289,7 +295,7 @@ async fn read(
     groups: &[Group],
     wide: &Wide,
     reach: Reach,
-    cloud: &CloudCache,
+    kept: &CloudCache,
 ) -> Result<World, StoreError> {
     let class_ids: HashMap<String, i64> = tx
         .query_map("SELECT name, id FROM resource_classes", params![], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -318,15 +324,15 @@ async fn read(
         Reach::AlwaysSelected => selected_roots(tx, groups, &in_aggs, false).await?,
         Reach::Everything => None,
     };
-    let (ids, nodes, roots, has_trees): (Vec<i64>, Arc<[Node]>, _, _) = match selected {
+    let cloud;
+    let (ids, nodes, roots, has_trees): (Cow<'_, [i64]>, Arc<[Node]>, _, _) = match selected {
         Some((roots, has_trees)) => {
             let (ids, nodes) = read_trees(tx, Some(&roots), &trait_ids).await?;
-            (ids, nodes.into(), Some(roots), has_trees)
+            (Cow::Owned(ids), nodes.into(), Some(roots), has_trees)
         }
         None => {
-            let cloud = whole_cloud(tx, cloud, &trait_ids).await?;
-            let has_trees = cloud.nodes.iter().any(|n| n.parent.is_some());
-            (cloud.revisions.iter().map(|(id, _)| *id).collect(), cloud.nodes.clone(), None, has_trees)
+            cloud = whole_cloud(tx, kept, &trait_ids).await?;
+            (Cow::Borrowed(&cloud.ids[..]), cloud.nodes.clone(), None, cloud.has_trees)
         }
     };
     let used = read_used(tx, roots.as_deref(), &ids).await?;
