@@ -68,9 +68,19 @@ pub async fn reown(
     Ok(())
 }
 
-/// Moves the consumer `uuid` on to its next generation.
-pub async fn bump(tx: &Tx, uuid: &str) -> Result<(), StoreError> {
-    tx.execute("UPDATE consumers SET generation = generation + 1 WHERE uuid = $1", params![uuid]).await?;
+/// Moves the consumer `uuid` on from generation `expected` to the next
+/// ([`StoreError::LostRace`] when another writer moved it first, as
+/// Placement's `_increment_consumer_generation` refuses).
+pub async fn bump(tx: &Tx, uuid: &str, expected: i64) -> Result<(), StoreError> {
+    let changed = tx
+        .execute(
+            "UPDATE consumers SET generation = generation + 1 WHERE uuid = $1 AND generation = $2",
+            params![uuid, expected],
+        )
+        .await?;
+    if changed == 0 {
+        return Err(StoreError::LostRace);
+    }
     Ok(())
 }
 
@@ -91,4 +101,31 @@ pub async fn delete_with_allocations(tx: &Tx, uuid: &str) -> Result<bool, StoreE
     }
     tx.execute("DELETE FROM consumers WHERE uuid = $1", params![uuid]).await?;
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    #[test]
+    fn a_bump_from_a_generation_another_writer_moved_is_refused() {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+        runtime.block_on(async {
+            let store = Store::in_memory().await.expect("a store");
+            let uuid = "cccccccc-0000-4000-8000-000000000001";
+            let generation = async || {
+                store.read(async |tx| get(tx, uuid).await).await.expect("read").map(|c| c.generation)
+            };
+            store.tx(async |tx| insert_if_new(tx, uuid, "p", "u", None).await).await.expect("made");
+            store.tx(async |tx| bump(tx, uuid, 0).await).await.expect("bumped from 0");
+            assert_eq!(generation().await, Some(1));
+            // A writer that read generation 0 before the bump above lost.
+            let stale = store.tx(async |tx| bump(tx, uuid, 0).await).await;
+            assert!(matches!(stale, Err(StoreError::LostRace)), "{stale:?}");
+            assert_eq!(generation().await, Some(1));
+            store.tx(async |tx| bump(tx, uuid, 1).await).await.expect("bumped from 1");
+            assert_eq!(generation().await, Some(2));
+        });
+    }
 }
