@@ -508,10 +508,10 @@ async fn find_providers<'a>(
     Ok(providers)
 }
 
-/// Writes the allocations of several consumers in one transaction, checking
-/// consumer generations (but those of `ensured`, just checked and created
-/// by [`ensure_consumer`]), capacities and constraints, and bumping the
-/// generation of every provider whose allocations changed and of every
+/// Writes the allocations of several consumers in [`claim`]'s transaction,
+/// checking consumer generations (but those of `ensured`, just checked and
+/// created by [`ensure_consumer`]), capacities and constraints, and bumping
+/// the generation of every provider whose allocations changed and of every
 /// consumer whose allocations were written or removed.
 pub(crate) async fn write_allocations(
     tx: &Tx,
@@ -589,21 +589,12 @@ pub(crate) async fn write_allocations(
             }
         }
     }
-    // Placement's order: every provider is found first (the handler builds
-    // the allocations, 400), then every class (`_check_capacity_exceeded`
-    // resolves them all, 400), and only then are capacities checked (409).
+    // The providers as this transaction sees them now (a reshape's interim
+    // inventories moved their generations on). [`claim`] found them and
+    // every class first, in Placement's order (a provider 400, then a
+    // class 400) and in this transaction; a class cannot go while a
+    // provider has inventory of it, which an allocation needs (409 below).
     let providers = find_providers(tx, requests).await?;
-    let known = store::classes::ids(tx).await?;
-    for request in requests {
-        for (class, _) in request.allocations.iter().flat_map(|(_, resources)| resources) {
-            if !known.contains_key(class) {
-                return Err(errors::bad_request(format!(
-                    "Unable to allocate inventory for consumer {}: No such resource class {class}.",
-                    request.uuid
-                )));
-            }
-        }
-    }
     // A provider without inventory of any class the request names is
     // refused first, naming every such provider and every class
     // (`_check_capacity_exceeded`'s `missing_provs`).
