@@ -8,7 +8,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use crate::db::{StoreError, Tx};
-use actix_web::{HttpResponse, web};
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError, web};
 use indexmap::IndexMap;
 use microversion_actix::{ApiError, ApiVersion, Json, Version, VersionedModel, controller};
 use serde::Deserialize;
@@ -372,9 +373,14 @@ pub(crate) async fn claim(
                     created.push(request.uuid.clone());
                 }
             }
-            // Placement's order: an unknown provider first, then an unknown
-            // class.
-            find_providers(tx, requests).await.map_err(Refusal::UnknownProvider)?;
+            // Placement's order: an unknown provider first (its 400; a
+            // storage failure stays what it is), then an unknown class.
+            if let Err(error) = find_providers(tx, requests).await {
+                return Err(match error.status_code() {
+                    StatusCode::BAD_REQUEST => Refusal::UnknownProvider(error, created),
+                    _ => Refusal::Other(error),
+                });
+            }
             if let Some((consumer, class)) = unknown_class(tx, requests).await? {
                 return Err(Refusal::Other(errors::bad_request(match by {
                     Claimant::OneConsumer => format!(
@@ -390,25 +396,28 @@ pub(crate) async fn claim(
     match claimed {
         Ok(()) => Ok(()),
         Err(Refusal::Other(error)) => Err(error),
-        Err(Refusal::UnknownProvider(error)) => {
-            // The answer stays the 400, whatever making them meets.
-            let _ = store
-                .tx(async |tx| -> Result<(), ApiError> {
-                    for request in requests {
-                        ensure_consumer(tx, request).await?;
-                    }
-                    Ok(())
-                })
-                .await;
+        Err(Refusal::UnknownProvider(error, created)) => {
+            // The consumers the claim made, made again; the answer stays
+            // the 400, whatever that meets.
+            if !created.is_empty() {
+                let _ = store
+                    .tx(async |tx| -> Result<(), ApiError> {
+                        for request in requests.iter().filter(|r| created.contains(&r.uuid)) {
+                            ensure_consumer(tx, request).await?;
+                        }
+                        Ok(())
+                    })
+                    .await;
+            }
             Err(error)
         }
     }
 }
 
 /// Why a claim's transaction was rolled back: an unknown provider leaves
-/// the consumers the claim made, anything else does not.
+/// the consumers the claim made (their uuids), anything else does not.
 enum Refusal {
-    UnknownProvider(ApiError),
+    UnknownProvider(ApiError, Vec<String>),
     Other(ApiError),
 }
 
@@ -675,7 +684,14 @@ pub(crate) async fn write_allocations(
     // (only those: a scan of every consumer would grow with the tables). A
     // consumer that had none and is given none stays, as in Placement.
     let emptied = |r: &ConsumerRequest| r.allocations.iter().all(|(_, resources)| resources.is_empty());
+    // A consumer named twice (two spellings of one uuid) moves on once, as
+    // Placement's `visited_consumers`.
+    let mut bumped = Vec::new();
     for (request, _) in requests.iter().zip(&had_allocations).filter(|(r, had)| **had || !emptied(r)) {
+        if bumped.contains(&request.uuid.as_str()) {
+            continue;
+        }
+        bumped.push(request.uuid.as_str());
         let expected = generations.get(request.uuid.as_str()).copied().unwrap_or(0);
         store::consumers::bump(tx, &request.uuid, expected).await.map_err(raced)?;
     }

@@ -325,6 +325,7 @@ const COMMIT_GRACE: Duration = Duration::from_secs(1);
 /// share it as `&Tx` while each awaits its statement.
 pub struct Tx {
     conn: Mutex<Conn>,
+    access: Access,
 }
 
 /// A transaction's connection, of either database.
@@ -532,23 +533,30 @@ impl Tx {
                 StoreError::NoConnection("no database connection before the request's deadline".into())
             })?
             .map_err(db_error)?;
-        Ok(Tx { conn: Mutex::new(conn) })
+        Ok(Tx { conn: Mutex::new(conn), access })
     }
 
     /// Commits, if the deadline has not passed: once it has, the
-    /// transaction is rolled back (503, not carried out). The check and the
-    /// sending of `COMMIT` run with no wait between them, so a process
-    /// frozen at any point before the check finds the deadline passed when
-    /// it wakes, or has its session ended by PostgreSQL first (the idle
-    /// limit set by [`Tx::begin`]); once `COMMIT` is sent, the server
-    /// carries it out in time. A connection lost during `COMMIT` leaves the
-    /// outcome unknown ([`StoreError::OutcomeUnknown`]).
+    /// transaction is rolled back (503, not carried out). On PostgreSQL the
+    /// idle limit of a write is first set to what is left, so that a
+    /// process frozen from here on cannot commit after the deadline: the
+    /// server ends its session first (a read changes nothing whenever it
+    /// ends, and saves the round trip). A connection lost during `COMMIT`
+    /// leaves the outcome unknown ([`StoreError::OutcomeUnknown`]).
     pub async fn commit(self, deadline: Instant) -> Result<(), StoreError> {
-        let conn = self.conn.into_inner();
+        let mut conn = self.conn.into_inner();
         usable(&conn)?;
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Err(StoreError::DeadlinePassed);
+        }
+        if let (Conn::Postgres(conn), Access::Write) = (&mut conn, self.access) {
+            let ms = left.as_millis().max(1).to_string();
+            sqlx::query("SELECT set_config('idle_in_transaction_session_timeout', $1, true)")
+                .bind(ms)
+                .execute(&mut **conn)
+                .await
+                .map_err(db_error)?;
         }
         let commit = async {
             match conn {
