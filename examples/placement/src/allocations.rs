@@ -329,13 +329,22 @@ impl ConsumerRequest {
 
     /// The requests of the consumers of a `POST /allocations` or a
     /// reshape, in the order sent, each consumer's uuid checked.
+    ///
+    /// Two spellings of one uuid (either case, with or without hyphens)
+    /// name one consumer: the later one's claim stands, in the earlier
+    /// one's place, as a key written twice does in a JSON object.
     pub(crate) fn of_consumers(
         consumers: IndexMap<String, ConsumerBody>,
     ) -> Result<Vec<ConsumerRequest>, ApiError> {
-        consumers
-            .into_iter()
-            .map(|(uuid, body)| Ok(ConsumerRequest::from_body(&check_consumer_uuid(&uuid)?, body)))
-            .collect()
+        let mut requests: Vec<ConsumerRequest> = Vec::with_capacity(consumers.len());
+        for (uuid, body) in consumers {
+            let request = ConsumerRequest::from_body(&check_consumer_uuid(&uuid)?, body);
+            match requests.iter_mut().find(|r| r.uuid == request.uuid) {
+                Some(earlier) => *earlier = request,
+                None => requests.push(request),
+            }
+        }
+        Ok(requests)
     }
 }
 
@@ -684,14 +693,7 @@ pub(crate) async fn write_allocations(
     // (only those: a scan of every consumer would grow with the tables). A
     // consumer that had none and is given none stays, as in Placement.
     let emptied = |r: &ConsumerRequest| r.allocations.iter().all(|(_, resources)| resources.is_empty());
-    // A consumer named twice (two spellings of one uuid) moves on once, as
-    // Placement's `visited_consumers`.
-    let mut bumped = Vec::new();
     for (request, _) in requests.iter().zip(&had_allocations).filter(|(r, had)| **had || !emptied(r)) {
-        if bumped.contains(&request.uuid.as_str()) {
-            continue;
-        }
-        bumped.push(request.uuid.as_str());
         let expected = generations.get(request.uuid.as_str()).copied().unwrap_or(0);
         store::consumers::bump(tx, &request.uuid, expected).await.map_err(raced)?;
     }

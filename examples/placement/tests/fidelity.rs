@@ -328,6 +328,31 @@ fn a_refused_claim_may_leave_its_consumer() {
     assert_eq!(claim(nothing, A, 1, Value::Null), 409, "but it is there, at generation 0");
 }
 
+/// A `POST /allocations` may name one consumer twice, in two spellings of
+/// its uuid (the schema takes either case, with or without hyphens): one
+/// consumer, whose later claim stands, as a key written twice in a JSON
+/// object does; its generation moves on once.
+#[test]
+fn a_consumer_named_twice_is_claimed_once() {
+    let server = server();
+    let base = server.url.as_str();
+    create(base, "a", A, None);
+    with_vcpu(base, A);
+    let consumer = "f0000000-0000-4000-8000-0000000000aa";
+    let shouted = consumer.to_uppercase().replace('-', "");
+    let claim = |vcpu: u64| json!({"allocations": {A: {"resources": {"VCPU": vcpu}}}, "project_id": "p", "user_id": "u"});
+    let body = json!({consumer: claim(1), shouted: claim(2)});
+    let (status, answer) = send_at(base, "1.27", "POST", "/allocations", Some(&body));
+    assert_eq!(status, 204, "{answer}");
+    let (status, shown) = send_at(base, "1.28", "GET", &format!("/allocations/{consumer}"), None);
+    assert_eq!(status, 200, "{shown}");
+    assert_eq!(shown["consumer_generation"], 1, "{shown}");
+    assert_eq!(shown["allocations"][A]["resources"]["VCPU"], 2, "{shown}");
+    let (status, usages) = send_at(base, "1.28", "GET", &format!("/resource_providers/{A}/usages"), None);
+    assert_eq!(status, 200, "{usages}");
+    assert_eq!(usages["usages"]["VCPU"], 2, "one claim, not two: {usages}");
+}
+
 /// Below 1.8 a claim's owner is the incomplete consumer's project and user
 /// (`_set_allocations_for_consumer`), and `ensure_consumer` re-owns an
 /// existing consumer to them: usages by project follow.
