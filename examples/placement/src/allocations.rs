@@ -372,21 +372,24 @@ pub(crate) async fn claim(
     store: &Store,
     requests: &[ConsumerRequest],
     by: Claimant,
-    write: impl AsyncFn(&Tx, &[String]) -> Result<(), ApiError>,
+    write: impl AsyncFn(&Tx, &Ensured) -> Result<(), ApiError>,
 ) -> Result<(), ApiError> {
     let claimed = store
         .tx(async |tx| -> Result<(), Refusal> {
-            let mut created = Vec::new();
+            let mut ensured = Ensured::default();
             for request in requests {
-                if ensure_consumer(tx, request).await? {
-                    created.push(request.uuid.clone());
+                match ensure_consumer(tx, request).await? {
+                    None => ensured.made.push(request.uuid.clone()),
+                    Some(generation) => {
+                        ensured.found.insert(request.uuid.clone(), generation);
+                    }
                 }
             }
             // Placement's order: an unknown provider first (its 400; a
             // storage failure stays what it is), then an unknown class.
             if let Err(error) = find_providers(tx, requests).await {
                 return Err(match error.status_code() {
-                    StatusCode::BAD_REQUEST => Refusal::UnknownProvider(error, created),
+                    StatusCode::BAD_REQUEST => Refusal::UnknownProvider(error, ensured.made),
                     _ => Refusal::Other(error),
                 });
             }
@@ -399,7 +402,7 @@ pub(crate) async fn claim(
                     Claimant::Reshaper => format!("malformed reshaper data: No such resource class {class}."),
                 })));
             }
-            Ok(write(tx, &created).await?)
+            Ok(write(tx, &ensured).await?)
         })
         .await;
     match claimed {
@@ -465,11 +468,23 @@ async fn unknown_class(tx: &Tx, requests: &[ConsumerRequest]) -> Result<Option<(
     }))
 }
 
+/// What a claim's [`ensure_consumer`] did with its consumers: those it
+/// made, and the generation it read of each it found, which the write
+/// moves on from (Placement's `_increment_consumer_generation` expects the
+/// generation `ensure_consumer` read, so a claim committed meanwhile is a
+/// 409, at any version).
+#[derive(Default)]
+pub(crate) struct Ensured {
+    made: Vec<String>,
+    found: HashMap<String, i64>,
+}
+
 /// Placement's `ensure_consumer`: the consumer's generation checked where
 /// the version asks for one, and a consumer that does not exist created,
 /// at generation 0, with the request's owner (the incomplete consumer's
-/// before 1.8). Whether it created one.
-async fn ensure_consumer(tx: &Tx, request: &ConsumerRequest) -> Result<bool, ApiError> {
+/// before 1.8). The generation of the consumer it found; `None` when it
+/// made one.
+async fn ensure_consumer(tx: &Tx, request: &ConsumerRequest) -> Result<Option<i64>, ApiError> {
     let project = request.project_id.as_deref().unwrap_or(INCOMPLETE);
     let user = request.user_id.as_deref().unwrap_or(INCOMPLETE);
     // A new consumer, the usual case, is made in one statement; if the
@@ -478,11 +493,12 @@ async fn ensure_consumer(tx: &Tx, request: &ConsumerRequest) -> Result<bool, Api
         .await?
     {
         check_consumer_generation(None, request)?;
-        return Ok(true);
+        return Ok(None);
     }
     let existing = store::consumers::get(tx, &request.uuid).await?;
     check_consumer_generation(existing.as_ref(), request)?;
-    Ok(false)
+    // Deleted since the insert met it: the write makes it again, at 0.
+    Ok(Some(existing.map_or(0, |c| c.generation)))
 }
 
 /// The consumer generation check: the one the request names must be the
@@ -527,26 +543,23 @@ async fn find_providers<'a>(
 }
 
 /// Writes the allocations of several consumers in [`claim`]'s transaction,
-/// checking consumer generations (but those of `ensured`, just checked and
-/// created by [`ensure_consumer`]), capacities and constraints, and bumping
+/// checking consumer generations (but those of the consumers
+/// [`ensure_consumer`] just made), capacities and constraints, and bumping
 /// the generation of every provider whose allocations changed and of every
 /// consumer whose allocations were written or removed.
 pub(crate) async fn write_allocations(
     tx: &Tx,
     version: ApiVersion,
     requests: &[ConsumerRequest],
-    ensured: &[String],
+    ensured: &Ensured,
 ) -> Result<(), ApiError> {
     let mut touched: BTreeMap<i64, i64> = BTreeMap::new();
-    // Each consumer's generation as this transaction read it, which its
-    // bump expects. One just made by [`ensure_consumer`], in this
-    // transaction, is at 0 and as the request has it: nothing to read or
-    // re-own.
-    let mut generations: HashMap<&str, i64> = HashMap::new();
-    for request in requests.iter().filter(|r| !ensured.contains(&r.uuid)) {
+    // A consumer just made by [`ensure_consumer`], in this transaction, is
+    // at 0 and as the request has it: nothing to read or re-own. Any other
+    // moves on from the generation `ensure_consumer` read.
+    for request in requests.iter().filter(|r| !ensured.made.contains(&r.uuid)) {
         let existing = store::consumers::get(tx, &request.uuid).await?;
         check_consumer_generation(existing.as_ref(), request)?;
-        generations.insert(&request.uuid, existing.as_ref().map_or(0, |c| c.generation));
         let project = request.project_id.clone().unwrap_or_else(|| INCOMPLETE.to_owned());
         let user = request.user_id.clone().unwrap_or_else(|| INCOMPLETE.to_owned());
         match &existing {
@@ -694,7 +707,7 @@ pub(crate) async fn write_allocations(
     // consumer that had none and is given none stays, as in Placement.
     let emptied = |r: &ConsumerRequest| r.allocations.iter().all(|(_, resources)| resources.is_empty());
     for (request, _) in requests.iter().zip(&had_allocations).filter(|(r, had)| **had || !emptied(r)) {
-        let expected = generations.get(request.uuid.as_str()).copied().unwrap_or(0);
+        let expected = ensured.found.get(&request.uuid).copied().unwrap_or(0);
         store::consumers::bump(tx, &request.uuid, expected).await.map_err(raced)?;
     }
     for (request, _) in requests.iter().zip(&had_allocations).filter(|(r, had)| **had && emptied(r)) {
@@ -765,7 +778,7 @@ impl Allocations {
         let request = ConsumerRequest::from_body(&uuid, body.into_inner());
         let requests = [request];
         let write =
-            async |tx: &Tx, ensured: &[String]| write_allocations(tx, version, &requests, ensured).await;
+            async |tx: &Tx, ensured: &Ensured| write_allocations(tx, version, &requests, ensured).await;
         claim(&self.store, &requests, Claimant::OneConsumer, write).await?;
         Ok(HttpResponse::NoContent().finish())
     }
@@ -783,7 +796,7 @@ impl Allocations {
     ) -> Result<HttpResponse, ApiError> {
         let requests = ConsumerRequest::of_consumers(body.into_inner())?;
         let write =
-            async |tx: &Tx, ensured: &[String]| write_allocations(tx, version, &requests, ensured).await;
+            async |tx: &Tx, ensured: &Ensured| write_allocations(tx, version, &requests, ensured).await;
         claim(&self.store, &requests, Claimant::Consumers, write).await?;
         Ok(HttpResponse::NoContent().finish())
     }

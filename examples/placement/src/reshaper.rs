@@ -98,7 +98,7 @@ impl Reshaper {
                 Ok(wanted)
             })
             .await?;
-        let reshape = async |tx: &Tx, ensured: &[String]| {
+        let reshape = async |tx: &Tx, ensured: &allocations::Ensured| {
             // Interim inventory: the new records over the old ones, so
             // that allocations can move; then the allocations; then each
             // provider's inventory becomes exactly what was asked (a class
