@@ -254,11 +254,43 @@ impl Answer {
     }
 }
 
+/// What stands in front of the controller's routes.
+#[derive(Clone, Copy, Debug)]
+enum Front {
+    /// The facade's negotiation (actix's middleware, axum's layer).
+    Negotiation,
+    /// No negotiation: the declaration registered with the app (actix's
+    /// app data, axum's extension), which routes negotiate from.
+    Registered,
+}
+
 async fn on_actix(case: &Case) -> Answer {
-    let app = actix_web::test::init_service(
-        App::new().wrap(microversion_actix::VersionNegotiation::new(API)).service(Servers),
-    )
-    .await;
+    on_actix_behind(Front::Negotiation, case).await
+}
+
+async fn on_actix_behind(front: Front, case: &Case) -> Answer {
+    match front {
+        Front::Negotiation => {
+            let app = App::new().wrap(microversion_actix::VersionNegotiation::new(API)).service(Servers);
+            answer_of_actix(&actix_web::test::init_service(app).await, case).await
+        }
+        Front::Registered => {
+            let app = App::new().app_data(API).service(Servers);
+            answer_of_actix(&actix_web::test::init_service(app).await, case).await
+        }
+    }
+}
+
+/// The answer of an actix app to one request.
+async fn answer_of_actix<S, B>(app: &S, case: &Case) -> Answer
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
     let (method, uri, version, body) = case;
     let mut request = on_actix::versioned_request(&API, version)
         .method(actix_web::http::Method::from_bytes(method.as_bytes()).unwrap())
@@ -267,7 +299,7 @@ async fn on_actix(case: &Case) -> Answer {
     if let Some(body) = body {
         request = request.insert_header(("Content-Type", "application/json")).set_payload(*body);
     }
-    let response = actix_web::test::call_service(&app, request.to_request()).await;
+    let response = actix_web::test::call_service(app, request.to_request()).await;
     let header = |name: &str| on_actix::header(&response, name);
     let (status, version, content_type, allow) = (
         response.status().as_u16(),
@@ -280,7 +312,14 @@ async fn on_actix(case: &Case) -> Answer {
 }
 
 async fn on_axum(case: &Case) -> Answer {
-    let app = Router::from(Servers).layer(microversion_axum::VersionNegotiation::new(API));
+    on_axum_behind(Front::Negotiation, case).await
+}
+
+async fn on_axum_behind(front: Front, case: &Case) -> Answer {
+    let app = match front {
+        Front::Negotiation => Router::from(Servers).layer(microversion_axum::VersionNegotiation::new(API)),
+        Front::Registered => Router::from(Servers).layer(axum::Extension(API)),
+    };
     let (method, uri, version, body) = case;
     let mut request =
         on_axum::versioned_request(&API, version).method(*method).uri(*uri).header("Host", "cloud.example");
@@ -318,6 +357,34 @@ async fn one_controller_source_answers_alike_on_actix_and_axum() {
         let (actix, axum) = (on_actix(case).await, on_axum(case).await);
         assert_eq!(actix, axum, "{case:?}: actix {} / axum {}", text(&actix.body), text(&axum.body));
     }
+}
+
+/// Without the negotiation in front, routes negotiate from the declaration
+/// the app registered, alike on both: the variant of the version asked
+/// for, 400 and 406 in the API-SIG format, the missing variant and the 405
+/// at that version; and no answer is stamped.
+#[actix_web::test]
+async fn outside_the_negotiation_routes_negotiate_alike_from_a_registered_declaration() {
+    let cases: &[Case] = &[
+        ("GET", "/v2.1/servers/7", "2.3", None),
+        ("GET", "/v2.1/servers/7", "2.2", None),
+        ("GET", "/v2.1/servers/7", "9.9", None),
+        ("GET", "/v2.1/servers/7", "2.x", None),
+        ("PUT", "/v2.1/servers/7", "2.1", Some(r#"{"name":"web"}"#)),
+        ("POST", "/v2.1/servers/7", "2.3", None),
+        ("DELETE", "/v2.1/servers/7", "2.6", None),
+    ];
+    for case in cases {
+        let actix = on_actix_behind(Front::Registered, case).await;
+        let axum = on_axum_behind(Front::Registered, case).await;
+        assert_eq!(actix, axum, "{case:?}: actix {} / axum {}", text(&actix.body), text(&axum.body));
+        assert_eq!(actix.version, None, "{case:?}: nothing stamps the answer");
+    }
+    let at =
+        async |version| on_axum_behind(Front::Registered, &("GET", "/v2.1/servers/7", version, None)).await;
+    assert_eq!(at("2.2").await.status_and_json(), (200, json!({"id": 7, "name": "s7"})));
+    assert_eq!(at("9.9").await.status, 406);
+    assert_eq!(at("2.x").await.status, 400);
 }
 
 #[actix_web::test]

@@ -5,6 +5,8 @@ use std::future::{Ready, ready};
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpMessage, HttpRequest};
 
+use microversion_core::{VersionUnknown, not_negotiated_detail};
+
 use crate::{Api, ApiError, version::Negotiated};
 
 microversion_core::facade_api_version! {
@@ -40,26 +42,22 @@ microversion_core::facade_api_version! {
     pub struct ApiVersion;
 }
 
+/// What to add when a route reads the version with nothing to negotiate it.
+const REMEDY: &str = "Wrap the scope with `.wrap(microversion_actix::VersionNegotiation::new(API))`, \
+                      or register the declaration with `.app_data(API)`.";
+
 impl ApiVersion {
     /// The version of `req`: the middleware's, else negotiated from the
-    /// [`Api`] in app data, else an error naming what to install.
+    /// [`Api`] in app data, else an error naming what to install
+    /// ([`version_of_request`](microversion_core::version_of_request)).
     pub fn from_http_request(req: &HttpRequest) -> Result<ApiVersion, ApiError> {
-        if let Some(negotiated) = req.extensions().get::<Negotiated>() {
-            return Ok(ApiVersion { negotiated: *negotiated });
-        }
-        match crate::app_setting::<Api>(req) {
-            Some(api) => {
-                let negotiated = api.negotiate(req.headers().iter()).map_err(ApiError::from)?;
-                Ok(ApiVersion { negotiated })
-            }
-            None => {
-                let detail = format!(
-                    "No API version is known for {} {}: the ApiVersion extractor needs the microversion \
-                     middleware. Wrap the scope with `.wrap(microversion_actix::VersionNegotiation::new(API))`, \
-                     or register the declaration with `.app_data(API)`.",
-                    req.method(),
-                    req.path()
-                );
+        let negotiated = req.extensions().get::<Negotiated>().copied();
+        let registered = crate::app_setting::<Api>(req);
+        match microversion_core::version_of_request(negotiated, registered, req.headers().iter()) {
+            Ok(negotiated) => Ok(ApiVersion { negotiated }),
+            Err(VersionUnknown::Refused(refusal)) => Err(ApiError::from(refusal)),
+            Err(VersionUnknown::NotNegotiated) => {
+                let detail = not_negotiated_detail(req.method().as_str(), req.path(), REMEDY);
                 log::error!("{detail}");
                 Err(ApiError::internal(detail))
             }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use actix_web::dev::{AppService, HttpServiceFactory};
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, guard, web};
 
 pub use crate::public_url::{InvalidPublicUrl, LinkRoot, PublicUrl, RequestLinks};
 
@@ -96,8 +96,11 @@ impl HttpServiceFactory for Discovery {
                 .default_service(not_allowed(&this))
                 .register(config);
         }
+        // Version-like ids no API declares (the core's rule); any other
+        // one-segment path fails the guard and goes on to the app's routes.
         let unknown = Arc::clone(&this);
-        web::resource(["/{id:v[0-9][0-9.]*}", "/{id:v[0-9][0-9.]*}/"])
+        web::resource(["/{id}", "/{id}/"])
+            .guard(guard::fn_guard(|ctx| microversion_core::is_version_like_path(ctx.head().uri.path())))
             .route(web::get().to(move |req: HttpRequest| {
                 let unknown = Arc::clone(&unknown);
                 async move { unknown.render(&unknown.unknown(req.match_info().get("id").unwrap_or_default())) }

@@ -323,7 +323,7 @@ async fn the_cap_and_statuses_show() {
 #[actix_web::test]
 async fn unknown_ids_are_json_404s() {
     let app = service().await;
-    for path in ["/v3", "/v2.2/"] {
+    for path in ["/v3", "/v2.2/", "/v10.0.1"] {
         let res = test::call_service(&app, TestRequest::get().uri(path).to_request()).await;
         assert_eq!(res.status(), StatusCode::NOT_FOUND, "{path}");
         let body = read_json(res).await;

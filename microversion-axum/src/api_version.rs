@@ -4,6 +4,8 @@ use axum::extract::FromRequestParts;
 use axum::response::{IntoResponse, Response};
 use http::request::Parts;
 
+use microversion_core::{Negotiated, VersionUnknown, not_negotiated_detail};
+
 use crate::ApiError;
 
 microversion_core::facade_api_version! {
@@ -19,8 +21,12 @@ microversion_core::facade_api_version! {
     /// }
     /// ```
     ///
-    /// A route outside the layer answers 500 naming the mistake: the version
-    /// cannot be known.
+    /// Outside the layer it negotiates from the [`Api`](crate::Api)
+    /// registered as an extension (`.layer(axum::Extension(API))`), as on
+    /// actix from app data: errors then come in the API-SIG format and no
+    /// answer carries version headers or `Vary` (install the layer for
+    /// those). With neither, it is a 500 whose detail says what to add
+    /// (logged too): a mistake of the service's, not of the client's.
     pub struct ApiVersion;
 }
 
@@ -28,21 +34,28 @@ impl<S: Send + Sync> FromRequestParts<S> for ApiVersion {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<ApiVersion, Response> {
-        negotiated(&parts.extensions).map(ApiVersion::from).ok_or_else(|| no_layer(parts))
+        version_of(parts).map(ApiVersion::from).map_err(IntoResponse::into_response)
     }
 }
 
-/// The 500 of a route that needs the negotiated version outside the layer.
-pub(crate) fn no_layer(parts: &Parts) -> Response {
-    let detail = format!(
-        "{} {}: the route reads the API version, but no VersionNegotiation is in front of it",
-        parts.method,
-        parts.uri.path()
-    );
-    ApiError::internal(detail).into_response()
-}
+/// What to add when a route reads the version with nothing to negotiate it.
+const REMEDY: &str = "Wrap the routes with `.layer(microversion_axum::VersionNegotiation::new(API))`, \
+                      or register the declaration with `.layer(axum::Extension(API))`.";
 
-/// The version a negotiated request carries in its extensions.
-pub(crate) fn negotiated(extensions: &http::Extensions) -> Option<microversion_core::Negotiated> {
-    extensions.get::<microversion_core::Negotiated>().copied()
+/// The version of a request, the same as on every facade
+/// ([`version_of_request`](microversion_core::version_of_request)): the
+/// layer's, else negotiated from an [`Api`](crate::Api) in the request's
+/// extensions (`.layer(Extension(API))`), else a 500 naming what to add.
+pub(crate) fn version_of(parts: &Parts) -> Result<Negotiated, ApiError> {
+    let negotiated = parts.extensions.get::<Negotiated>().copied();
+    let registered = parts.extensions.get::<microversion_core::Api>();
+    match microversion_core::version_of_request(negotiated, registered, &parts.headers) {
+        Ok(negotiated) => Ok(negotiated),
+        Err(VersionUnknown::Refused(refusal)) => Err(ApiError::from(refusal)),
+        Err(VersionUnknown::NotNegotiated) => {
+            let detail = not_negotiated_detail(parts.method.as_str(), parts.uri.path(), REMEDY);
+            log::error!("{detail}");
+            Err(ApiError::internal(detail))
+        }
+    }
 }

@@ -97,11 +97,7 @@ impl From<Discovery> for Router {
             any(move |method: Method, Path(id): Path<String>| {
                 let this = Arc::clone(&unknown);
                 async move {
-                    let version_like = id.strip_prefix('v').is_some_and(|rest| {
-                        rest.starts_with(|c: char| c.is_ascii_digit())
-                            && rest.chars().all(|c| c.is_ascii_digit() || c == '.')
-                    });
-                    match (version_like, method) {
+                    match (microversion_core::is_version_like_path(&id), method) {
                         (true, Method::GET) => this.render(&this.unknown(&id)),
                         (true, _) => this.refuse_method(),
                         (false, _) => {

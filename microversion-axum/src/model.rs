@@ -17,7 +17,7 @@ pub use microversion_core::model::{
 };
 
 use crate::ApiError;
-use crate::api_version::{negotiated, no_layer};
+use crate::api_version::version_of;
 use crate::body::read_json;
 use microversion_core::body::ValidatedAs;
 
@@ -112,10 +112,8 @@ impl<T: VersionedStruct + 'static, S: Send + Sync> FromRequest<S> for Versioned<
 
     async fn from_request(req: Request, _: &S) -> Result<Versioned<T>, Response> {
         let (mut parts, body) = req.into_parts();
-        let Some(version) = negotiated(&parts.extensions).map(|n| n.version) else {
-            return Err(no_layer(&parts));
-        };
         let refused = |e: ApiError| e.into_response();
+        let version = version_of(&parts).map_err(refused)?.version;
         let body = read_json(&mut parts, body).await.map_err(refused)?;
         // A `#[schema(model = T)]` on the route has validated it already.
         let validated = parts.extensions.remove::<ValidatedAs>().is_some_and(|v| v.0 == TypeId::of::<T>());

@@ -16,14 +16,17 @@ use std::task::{Context, Poll};
 use axum::body::Body;
 use axum::response::{IntoResponse, Response};
 use futures_util::FutureExt as _;
-use futures_util::future::{Either, Map};
+use futures_util::future::{BoxFuture, Either, Map};
 use http::request::Parts;
 use http::{Request, StatusCode};
-use microversion_core::{AllowedMethods, Controller, MissingVariant, RoutedPath, Version, set_header};
+use microversion_core::{
+    AllowedMethods, Controller, MissingVariant, Negotiated, RoutedPath, Version, set_header,
+};
 
 use crate::ApiError;
-use crate::api_version::{negotiated, no_layer};
+use crate::api_version::version_of;
 use crate::header::AxumHeaders;
+use crate::model::NEGOTIATED;
 
 /// The request of an operation's route: its head, its body (until an
 /// argument reads it), and the version it is served at.
@@ -41,9 +44,13 @@ pub struct OperationInput {
 /// a request.
 pub type RoutesFn<C, F> = fn(Arc<C>, usize, OperationInput) -> F;
 
-/// The answer of a route, to come: the operation's, or one ready at once.
-type Answering<F> =
-    Either<Map<F, fn(Response) -> Result<Response, Infallible>>, Ready<Result<Response, Infallible>>>;
+/// The answer of a route, to come: the operation's; or, boxed, the
+/// operation's where no layer negotiated (its `Versioned` answer rendered at
+/// the version negotiated here); or one ready at once.
+type Answering<F> = Either<
+    Map<F, fn(Response) -> Result<Response, Infallible>>,
+    Either<BoxFuture<'static, Result<Response, Infallible>>, Ready<Result<Response, Infallible>>>,
+>;
 
 /// The router of `controller`'s routes, for any state: its schemas checked
 /// (an invalid one stops the service at start-up, never mid-traffic), then
@@ -101,18 +108,26 @@ where
     fn call(&mut self, req: Request<Body>) -> Answering<F> {
         let (methods, allowed) = &*self.methods;
         let Some(&(_, index)) = methods.iter().find(|(method, _)| *method == req.method().as_str()) else {
-            return Either::Right(ready(Ok(method_not_allowed(allowed, &req))));
+            return Either::Right(Either::Right(ready(Ok(method_not_allowed(allowed, req)))));
         };
         let (request, body) = req.into_parts();
-        // Without the layer in front there is no version to dispatch on: a
-        // 500 that names the mistake, as the `ApiVersion` extractor answers.
-        match negotiated(&request.extensions) {
-            Some(negotiated) => {
+        // Without the layer in front, the version is negotiated here from a
+        // registered `Api`, or its absence is the answer (as the `ApiVersion`
+        // extractor does).
+        let by_layer = request.extensions.get::<Negotiated>().is_some();
+        match version_of(&request) {
+            Ok(negotiated) => {
                 let input = OperationInput { request, payload: Some(body), version: negotiated.version };
                 let route = (self.routes)(Arc::clone(&self.controller), index, input);
-                Either::Left(route.map(Ok))
+                if by_layer {
+                    Either::Left(route.map(Ok))
+                } else {
+                    // The layer renders a `Versioned` answer at its version; here
+                    // the route's own negotiation does.
+                    Either::Right(Either::Left(Box::pin(NEGOTIATED.scope(negotiated.version, route.map(Ok)))))
+                }
             }
-            None => Either::Right(ready(Ok(no_layer(&request)))),
+            Err(refusal) => Either::Right(Either::Right(ready(Ok(refusal.into_response())))),
         }
     }
 }
@@ -120,9 +135,10 @@ where
 /// The answer of a controller's path to a method none of its operations
 /// has: 405 with `Allow` naming the methods served at the request's version
 /// (docs/reference.md §4.2), as on actix.
-fn method_not_allowed(allowed: &AllowedMethods, req: &Request<Body>) -> Response {
-    let version = negotiated(req.extensions()).map(|n| n.version);
-    let detail = microversion_core::method_not_allowed_detail(req.method().as_str());
+fn method_not_allowed(allowed: &AllowedMethods, req: Request<Body>) -> Response {
+    let (req, _) = req.into_parts();
+    let version = version_of(&req).ok().map(|n| n.version);
+    let detail = microversion_core::method_not_allowed_detail(req.method.as_str());
     let mut res = ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED, detail).into_response();
     // An empty `Allow` is valid: nothing is served here at this version.
     set_header::<AxumHeaders>(res.headers_mut(), "allow", &allowed.at(version));

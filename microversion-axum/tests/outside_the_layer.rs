@@ -1,5 +1,7 @@
-//! A route that reads the version without the layer in front of it answers
-//! 500 naming the mistake, not a made-up version; with the layer, a cap
+//! A route that reads the version without the layer in front of it
+//! negotiates from a declaration registered as an extension, as actix's do
+//! from app data, and with neither answers 500 naming the mistake, not a
+//! made-up version; with the layer, a cap
 //! moved while serving changes the answers at once, and a `Versioned`
 //! answer is rendered where the handler answers, so a middleware inside the
 //! layer sees its status and body.
@@ -39,7 +41,40 @@ async fn without_the_layer_the_version_is_a_500_naming_the_mistake() {
     let app = Router::new().route("/servers", get(show));
     let (status, body) = get_text(&app, Some("2.2")).await;
     assert_eq!(status, 500);
-    assert!(body.contains("no VersionNegotiation is in front of it"), "{body}");
+    let body: serde_json::Value = serde_json::from_str(&body).expect("a JSON error");
+    let detail = body["errors"][0]["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("GET /servers") && detail.contains("no VersionNegotiation is in front of it"));
+    assert!(detail.contains(".layer(microversion_axum::VersionNegotiation::new(API))"), "{detail}");
+    assert!(detail.contains(".layer(axum::Extension(API))"), "{detail}");
+}
+
+/// As on actix with `.app_data(API)`: the declaration registered as an
+/// extension negotiates where the version is read, in the API-SIG format,
+/// and nothing stamps the answers.
+#[tokio::test]
+async fn without_the_layer_it_negotiates_from_a_registered_declaration() {
+    let app = Router::new().route("/servers", get(show)).layer(axum::Extension(API));
+    assert_eq!(get_text(&app, Some("2.2")).await, (200, "2.2".to_owned()));
+    assert_eq!(get_text(&app, Some("latest")).await, (200, "2.3".to_owned()));
+    assert_eq!(get_text(&app, None).await, (200, "2.1".to_owned()));
+    let (status, body) = get_text(&app, Some("2.7")).await;
+    assert_eq!(status, 406);
+    let body: serde_json::Value = serde_json::from_str(&body).expect("a JSON error");
+    assert_eq!(body["errors"][0]["code"], "version-not-supported", "{body}");
+    assert_eq!(body["errors"][0]["max_version"], "2.3", "{body}");
+    assert_eq!(get_text(&app, Some("2.x")).await.0, 400);
+    let req = http::Request::get("/servers").header("OpenStack-API-Version", "compute 2.2");
+    let res = app.oneshot(req.body(axum::body::Body::empty()).expect("a request")).await.expect("infallible");
+    assert_eq!(res.headers().get("vary"), None, "no layer, no version headers (documented)");
+}
+
+/// A capped layer in front of an uncapped registered declaration: the
+/// request's version is the layer's.
+#[tokio::test]
+async fn the_layer_wins_over_a_registered_declaration() {
+    let capped = VersionNegotiation::new(API).capped_at(Version::lit("2.2")).expect("a declared version");
+    let app = Router::new().route("/servers", get(show)).layer(capped).layer(axum::Extension(API));
+    assert_eq!(get_text(&app, Some("latest")).await, (200, "2.2".to_owned()));
 }
 
 #[tokio::test]

@@ -227,6 +227,28 @@ impl VersionList {
     }
 }
 
+/// Whether the one-segment path `path` (`/v3`, `/v2.1/`) names a version:
+/// `v`, a digit, then digits and dots. Discovery answers such a path no
+/// API declares with its 404 naming the versions it offers
+/// (docs/reference.md §7), on every facade; any other path is left to the
+/// service's routes.
+///
+/// ```
+/// use microversion_core::is_version_like_path;
+///
+/// assert!(is_version_like_path("/v3") && is_version_like_path("/v2.1/") && is_version_like_path("/v2.1.7"));
+/// assert!(!is_version_like_path("/servers") && !is_version_like_path("/v") && !is_version_like_path("/vx"));
+/// assert!(!is_version_like_path("/v2/servers") && !is_version_like_path("/") && !is_version_like_path("/v2//"));
+/// ```
+pub fn is_version_like_path(path: &str) -> bool {
+    let segment = path.strip_prefix('/').unwrap_or(path);
+    let segment = segment.strip_suffix('/').unwrap_or(segment);
+    segment.strip_prefix('v').is_some_and(|rest| {
+        rest.starts_with(|c: char| c.is_ascii_digit())
+            && rest.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+    })
+}
+
 /// The APIs a discovery service lists, in order, each with the cap handle
 /// it follows and a hook of the framework layer's (`H`: its client
 /// default), matched by [`Api::is_same_api`]: the bookkeeping the actix

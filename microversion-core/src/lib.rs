@@ -101,13 +101,18 @@ pub use client::{
     ClientNegotiationError, ClientRequest, DiscoveryParseError, ServerVersion, choose_version,
     parse_discovery,
 };
-pub use discovery::{Link, ListedApis, MediaType, SingleVersion, VersionDocument, VersionList};
+pub use discovery::{
+    Link, ListedApis, MediaType, SingleVersion, VersionDocument, VersionList, is_version_like_path,
+};
 pub use headers::{
     MAX_VERSION_HEADER, MIN_VERSION_HEADER, ResponseHeaders, VaryUpdate, VersionHeaderValues, append_vary,
     appends_to_handlers, read_header_names, vary_update,
 };
 pub use lifecycle::{DEPRECATION_HEADER, Deprecation, LINK_HEADER, RetireError, SUNSET_HEADER};
-pub use negotiate::{MAX_ECHOED_BYTES, Negotiated, NegotiationError, VersionHeader, VersionSource};
+pub use negotiate::{
+    MAX_ECHOED_BYTES, Negotiated, NegotiationError, VersionHeader, VersionSource, VersionUnknown,
+    not_negotiated_detail, version_of_request,
+};
 pub use notice::DeprecationNotice;
 #[cfg(feature = "schema")]
 pub use operation::Controller;

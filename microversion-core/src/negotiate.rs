@@ -371,6 +371,70 @@ impl Api {
     }
 }
 
+/// Why a route or an argument that reads the version of its request has
+/// none ([`version_of_request`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VersionUnknown {
+    /// The request's version headers did not negotiate (400 or 406).
+    Refused(NegotiationError),
+    /// Neither a negotiation in front of the route nor a declaration
+    /// registered with the app: a mistake of the service's (500), whose
+    /// detail [`not_negotiated_detail`] writes.
+    NotNegotiated,
+}
+
+/// The version of a request where a route or an argument reads it, the
+/// same on every facade (docs/reference.md §4.4): the one the negotiation
+/// in front of the route put in the request, else negotiated here from the
+/// declaration the app registered (its answers then carry no version
+/// headers: nothing stamps them), else [`VersionUnknown::NotNegotiated`].
+///
+/// ```
+/// use microversion_core::{Api, Microversion, Version, VersionUnknown, version_of_request};
+///
+/// const API: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b")]);
+/// let headers = [("OpenStack-API-Version", "compute 2.2")];
+///
+/// let from_layer = API.negotiate([("OpenStack-API-Version", "compute 2.1")]).ok();
+/// assert_eq!(version_of_request(from_layer, Some(&API), headers).unwrap().version, Version::lit("2.1"));
+/// assert_eq!(version_of_request(None, Some(&API), headers).unwrap().version, Version::lit("2.2"));
+/// assert_eq!(version_of_request(None, None, headers), Err(VersionUnknown::NotNegotiated));
+/// ```
+pub fn version_of_request<'h, I, N, V>(
+    negotiated: Option<Negotiated>,
+    registered: Option<&Api>,
+    headers: I,
+) -> Result<Negotiated, VersionUnknown>
+where
+    I: IntoIterator<Item = (&'h N, &'h V)>,
+    N: AsRef<[u8]> + ?Sized + 'h,
+    V: AsRef<[u8]> + ?Sized + 'h,
+{
+    match (negotiated, registered) {
+        (Some(negotiated), _) => Ok(negotiated),
+        (None, Some(api)) => api.negotiate(headers).map_err(VersionUnknown::Refused),
+        (None, None) => Err(VersionUnknown::NotNegotiated),
+    }
+}
+
+/// The detail of [`VersionUnknown::NotNegotiated`] for `method` and `path`,
+/// ending with `remedy`: the facade's words for what to add.
+///
+/// ```
+/// let detail = microversion_core::not_negotiated_detail("GET", "/v", "Add it.");
+/// assert_eq!(
+///     detail,
+///     "No API version is known for GET /v: the route reads the API version, \
+///      but no VersionNegotiation is in front of it. Add it."
+/// );
+/// ```
+pub fn not_negotiated_detail(method: &str, path: &str, remedy: &str) -> String {
+    format!(
+        "No API version is known for {method} {path}: the route reads the API version, \
+         but no VersionNegotiation is in front of it. {remedy}"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
