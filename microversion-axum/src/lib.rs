@@ -44,7 +44,25 @@ pub use microversion_macros::{VersionedModel, api_version, controller, schema};
 #[doc(inline)]
 pub use crate::__microversion_axum_history as history;
 
-/// The guide's chapter on axum, compiled as doctests so that it stays true.
+/// The guide's pages that show axum, compiled as doctests so that their
+/// snippets stay true: the README and chapters 1 and 3, which show
+/// actix-web and axum side by side, and the chapter on axum. Their
+/// actix-web blocks are compiled here too, against `microversion-actix` (a
+/// dev-dependency): rustdoc compiles every block of a file it includes.
 #[cfg(doctest)]
-#[doc = include_str!("../../docs/19-axum.md")]
-struct Guide;
+mod guide {
+    macro_rules! chapters {
+        ($($name:ident = $file:literal),* $(,)?) => {$(
+            #[doc = include_str!(concat!("../../docs/", $file))]
+            struct $name;
+        )*};
+    }
+    #[doc = include_str!("../../README.md")]
+    struct Readme;
+
+    chapters! {
+        GettingStarted = "01-getting-started.md",
+        Controllers = "03-controllers.md",
+        Axum = "19-axum.md",
+    }
+}
