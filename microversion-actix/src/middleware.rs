@@ -11,7 +11,7 @@ use std::task::{Context, Poll};
 use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
 use actix_web::error::InternalError;
-use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::http::header::{self, HeaderName};
 use actix_web::{Error, HttpMessage, HttpResponse};
 use futures_util::future::LocalBoxFuture;
 
@@ -20,12 +20,9 @@ pub use crate::response_validation::ResponseValidation;
 
 use crate::error::ErrorRenderer;
 use crate::header::ActixHeaders;
-use crate::{
-    Api, ApiError, Version,
-    version::{Negotiated, VersionCap, VersionSource},
-};
-use microversion_core::body::is_unformatted_error;
-use microversion_core::{Stamp, observe};
+use crate::{ApiError, Version, version::Negotiated};
+use microversion_core::exchange::{Admission, ErrorBody, Exchange, unformatted_error};
+use microversion_core::observe;
 
 microversion_core::facade_negotiation! {
     /// On actix it is a middleware: wrap the scope of a versioned API with it.
@@ -94,7 +91,9 @@ pub struct VersionNegotiationService<S> {
 
 impl<S> std::fmt::Debug for VersionNegotiationService<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("VersionNegotiationService").field("api", &self.state.api).finish_non_exhaustive()
+        f.debug_struct("VersionNegotiationService")
+            .field("exchange", &self.state.exchange)
+            .finish_non_exhaustive()
     }
 }
 
@@ -111,46 +110,40 @@ where
 
     fn call(&self, req: ServiceRequest) -> Self::Future {
         let state = Rc::clone(&self.state);
-        let api = state.api;
-        let negotiated = match state.stamp.negotiate(req.headers(), state.cap.get()) {
-            Ok(negotiated) => negotiated,
-            Err(err) => {
-                let mut res = state.errors.render(&ApiError::from(err)).map_into_right_body();
-                // A cache matches `Vary` on header values, not on versions, and
-                // may fold values the negotiation tells apart (nginx takes an
-                // empty legacy header, a 400 here, for an absent one): a stored
-                // 400/406 could answer a request that negotiates fine.
-                res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-                let res = state.finish(res, None);
+        let api = state.exchange.api();
+        let negotiated = match (state.exchange.admit(req.headers()), &state.client_default) {
+            (Admission::Serve(negotiated) | Admission::AskClient(negotiated), None) => negotiated,
+            (Admission::AskClient(asked), Some(client_default)) => {
+                let choice = client_default.choose(req.headers());
+                let service = Rc::clone(&self.service);
+                // Boxed: only the requests a client default may choose for pay
+                // for the allocation.
+                let fut = Box::pin(async move {
+                    let negotiated = match choice.await {
+                        Ok(pinned) => state.exchange.chosen(asked, pinned),
+                        Err(err) => {
+                            let mut res = state.errors.render(&err).map_into_right_body();
+                            state.exchange.finish(res.headers_mut(), None);
+                            // Counted as the request stood: naming no version.
+                            state.exchange.count(&asked, res.status().as_u16());
+                            return Ok(req.into_response(res));
+                        }
+                    };
+                    req.extensions_mut().insert(negotiated);
+                    let result = observe::negotiated(&api, &negotiated, || service.call(req)).await;
+                    state.complete(result, negotiated)
+                });
+                return observe::untraced(VersionNegotiationFuture { step: Step::Chosen { fut } });
+            }
+            (Admission::Serve(negotiated), Some(_)) => negotiated,
+            (Admission::Refuse(refusal), _) => {
+                let mut res = state.errors.render(&ApiError::from(refusal)).map_into_right_body();
+                state.exchange.refuse(res.headers_mut());
                 let fut =
                     VersionNegotiationFuture { step: Step::Refused { res: Some(req.into_response(res)) } };
                 return observe::untraced(fut);
             }
         };
-        if negotiated.source == VersionSource::Default
-            && let Some(client_default) = &state.client_default
-        {
-            let choice = client_default.choose(req.headers());
-            let service = Rc::clone(&self.service);
-            // Boxed: only the requests a client default may choose for pay
-            // for the allocation.
-            let fut = Box::pin(async move {
-                let negotiated = match choice.await {
-                    Ok(Some(pinned)) => api.negotiate_pinned(pinned, state.cap.get()),
-                    Ok(None) => negotiated,
-                    Err(err) => {
-                        let res = state.finish(state.errors.render(&err).map_into_right_body(), None);
-                        // Counted as the request stood: naming no version.
-                        observe::count(&api, &negotiated, res.status().as_u16());
-                        return Ok(req.into_response(res));
-                    }
-                };
-                req.extensions_mut().insert(negotiated);
-                let result = observe::negotiated(&api, &negotiated, || service.call(req)).await;
-                state.complete(result, negotiated)
-            });
-            return observe::untraced(VersionNegotiationFuture { step: Step::Chosen { fut } });
-        }
         req.extensions_mut().insert(negotiated);
         // No clone of the request may live while the inner service routes:
         // actix needs sole ownership of it to record path parameters.
@@ -221,12 +214,11 @@ where
     }
 }
 
-/// Everything a response needs, rendered once per app instance.
+/// Everything a response needs, rendered once per app instance: the
+/// contract's steps ([`Exchange`]) and how the API renders its errors.
 struct State {
-    api: Api,
-    cap: VersionCap,
+    exchange: Exchange<ActixHeaders>,
     errors: ErrorRenderer,
-    stamp: Stamp<ActixHeaders>,
     client_default: Option<ClientDefault>,
 }
 
@@ -234,10 +226,8 @@ impl State {
     fn new(config: &VersionNegotiation) -> State {
         let more_vary = config.client_default.as_ref().map(ClientDefault::vary);
         State {
-            api: config.api,
-            cap: config.cap.clone(),
+            exchange: Exchange::new(config.cap.clone(), more_vary),
             errors: config.error_renderer(),
-            stamp: Stamp::new(config.api, more_vary),
             client_default: config.client_default.clone(),
         }
     }
@@ -269,7 +259,7 @@ impl State {
         if let Some(error) = error {
             res = self.errors.render_into(&error, res).map_into_right_body();
         }
-        self.stamp.stamp(res.headers_mut(), version);
+        self.exchange.finish(res.headers_mut(), version);
         res
     }
 
@@ -288,7 +278,7 @@ impl State {
             let (req, res) = res.into_parts();
             return ServiceResponse::new(req, self.finish_with(res, Some(error), Some(version)));
         }
-        self.stamp.stamp(res.headers_mut(), Some(version));
+        self.exchange.finish(res.headers_mut(), Some(version));
         res
     }
 
@@ -303,13 +293,13 @@ impl State {
         match result {
             Ok(res) => {
                 let res = self.finish_service(res.map_into_left_body(), negotiated.version);
-                observe::count(&self.api, &negotiated, res.status().as_u16());
+                self.exchange.count(&negotiated, res.status().as_u16());
                 Ok(res)
             }
             Err(err) => {
                 let res = HttpResponse::from_error(err).map_into_right_body::<BoxBody>();
                 let res = self.finish(res, Some(negotiated.version)).map_into_boxed_body();
-                observe::count(&self.api, &negotiated, res.status().as_u16());
+                self.exchange.count(&negotiated, res.status().as_u16());
                 let shown = res.error().map(ToString::to_string).unwrap_or_default();
                 Err(InternalError::from_response(shown, res).into())
             }
@@ -317,7 +307,8 @@ impl State {
     }
 
     /// The error to render for an error response, or `None` to leave it as
-    /// is (a success, or an error response that is JSON already).
+    /// is: an [`ApiError`] it carries, else the core's rule
+    /// ([`unformatted_error`]) on the actix error that made it.
     fn error_of<B: MessageBody + 'static>(&self, res: &HttpResponse<B>) -> Option<ApiError> {
         let status = res.status();
         if !status.is_client_error() && !status.is_server_error() {
@@ -327,14 +318,17 @@ impl State {
         if let Some(api_error) = cause.and_then(|error| error.as_error::<ApiError>()) {
             return Some(api_error.clone());
         }
-        let empty = matches!(res.body().size(), BodySize::None | BodySize::Sized(0));
+        let cause = cause.map(ToString::to_string);
+        let body = match (&cause, res.body().size()) {
+            (Some(cause), _) => ErrorBody::Cause(cause),
+            (None, BodySize::None | BodySize::Sized(0)) => ErrorBody::Empty,
+            (None, _) => ErrorBody::Own,
+        };
         let content_type = || res.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
-        if !is_unformatted_error(status.as_u16(), content_type) || (cause.is_none() && !empty) {
-            return None;
-        }
-        if let Some(cause) = cause.filter(|_| status.is_server_error()) {
+        let error = unformatted_error(status.as_u16(), content_type, body)?;
+        if let Some(cause) = error.cause.filter(|_| status.is_server_error()) {
             log::error!("{status} from a versioned handler: {cause}");
         }
-        Some(ApiError::from_answer(status, cause.map(ToString::to_string).as_deref()))
+        Some(ApiError::from_answer(status, error.cause))
     }
 }

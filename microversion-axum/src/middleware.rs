@@ -11,7 +11,7 @@ use std::task::{Context, Poll};
 
 use axum::body::Body;
 use axum::response::{IntoResponse as _, Response};
-use http::header::{self, HeaderMap, HeaderName, HeaderValue};
+use http::header::{self, HeaderMap, HeaderName};
 use http::{Request, StatusCode};
 
 use microversion_core::observe;
@@ -21,7 +21,8 @@ use crate::error::ErrorRenderer;
 use crate::header::AxumHeaders;
 use crate::model::{NEGOTIATED, Unrendered};
 pub use crate::response_validation::ResponseValidation;
-use microversion_core::{Negotiated, NegotiationError, Stamp, Version, VersionSource};
+use microversion_core::exchange::{Admission, ErrorBody, Exchange, unformatted_error};
+use microversion_core::{Negotiated, NegotiationError, Version};
 use tokio::task::futures::TaskLocalFuture;
 
 microversion_core::facade_negotiation! {
@@ -95,7 +96,7 @@ pub struct VersionNegotiationService<S> {
 impl<S> std::fmt::Debug for VersionNegotiationService<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VersionNegotiationService")
-            .field("api", &self.state.settings.api)
+            .field("exchange", &self.state.exchange)
             .finish_non_exhaustive()
     }
 }
@@ -116,39 +117,37 @@ where
 
     fn call(&mut self, mut req: Request<B>) -> Self::Future {
         let state = Arc::clone(&self.state);
-        let api = state.settings.api;
-        let negotiated = match state.stamp.negotiate(req.headers(), state.settings.cap.get()) {
-            Ok(negotiated) => negotiated,
-            Err(err) => {
-                let res = Some(state.refusal(&err));
+        let api = state.exchange.api();
+        let negotiated = match (state.exchange.admit(req.headers()), &state.settings.client_default) {
+            (Admission::Serve(negotiated) | Admission::AskClient(negotiated), None) => negotiated,
+            (Admission::AskClient(asked), Some(client_default)) => {
+                let choice = client_default.choose(req.headers());
+                // The service that was made ready answers, once the choice is made.
+                let fresh = self.inner.clone();
+                let mut service = std::mem::replace(&mut self.inner, fresh);
+                let fut = Box::pin(async move {
+                    let negotiated = match choice.await {
+                        Ok(pinned) => state.exchange.chosen(asked, pinned),
+                        Err(err) => {
+                            let res = state.finish(err.into_response(), None);
+                            // Counted as the request stood: naming no version.
+                            state.exchange.count(&asked, res.status().as_u16());
+                            return Ok(res);
+                        }
+                    };
+                    req.extensions_mut().insert(negotiated);
+                    let answering = || NEGOTIATED.scope(negotiated.version, service.call(req));
+                    let res = observe::negotiated(&api, &negotiated, answering).await?;
+                    Ok(state.complete(res, negotiated))
+                });
+                return observe::untraced(VersionNegotiationFuture { step: Step::Chosen { fut } });
+            }
+            (Admission::Serve(negotiated), Some(_)) => negotiated,
+            (Admission::Refuse(refusal), _) => {
+                let res = Some(state.refusal(refusal));
                 return observe::untraced(VersionNegotiationFuture { step: Step::Refused { res } });
             }
         };
-        if negotiated.source == VersionSource::Default
-            && let Some(client_default) = &state.settings.client_default
-        {
-            let choice = client_default.choose(req.headers());
-            // The service that was made ready answers, once the choice is made.
-            let fresh = self.inner.clone();
-            let mut service = std::mem::replace(&mut self.inner, fresh);
-            let fut = Box::pin(async move {
-                let negotiated = match choice.await {
-                    Ok(Some(pinned)) => api.negotiate_pinned(pinned, state.settings.cap.get()),
-                    Ok(None) => negotiated,
-                    Err(err) => {
-                        let res = state.finish(err.into_response(), None);
-                        // Counted as the request stood: naming no version.
-                        observe::count(&api, &negotiated, res.status().as_u16());
-                        return Ok(res);
-                    }
-                };
-                req.extensions_mut().insert(negotiated);
-                let answering = || NEGOTIATED.scope(negotiated.version, service.call(req));
-                let res = observe::negotiated(&api, &negotiated, answering).await?;
-                Ok(state.complete(res, negotiated))
-            });
-            return observe::untraced(VersionNegotiationFuture { step: Step::Chosen { fut } });
-        }
         req.extensions_mut().insert(negotiated);
         observe::negotiated(&api, &negotiated, || VersionNegotiationFuture {
             step: Step::Forwarded {
@@ -204,40 +203,39 @@ where
     }
 }
 
-/// Everything an answer needs, rendered once per wrapped service.
+/// Everything an answer needs, rendered once per wrapped service: the
+/// contract's steps ([`Exchange`]) and how the API renders its errors.
 struct State {
     settings: VersionNegotiation,
+    exchange: Exchange<AxumHeaders>,
     errors: ErrorRenderer,
-    stamp: Stamp<AxumHeaders>,
 }
 
 impl State {
     fn new(settings: &VersionNegotiation) -> State {
-        let stamp = Stamp::new(settings.api, settings.client_default.as_ref().map(ClientDefault::vary));
-        State { settings: settings.clone(), errors: settings.error_renderer(), stamp }
+        let exchange =
+            Exchange::new(settings.cap.clone(), settings.client_default.as_ref().map(ClientDefault::vary));
+        State { settings: settings.clone(), exchange, errors: settings.error_renderer() }
     }
 
     /// The 400 or 406 of a version that did not negotiate.
-    fn refusal(&self, err: &NegotiationError) -> Response {
-        let mut res = self.errors.render(&ApiError::from(err.clone()));
-        let headers = res.headers_mut();
-        // A cache matches `Vary` on header values, not on versions: a stored
-        // 400/406 could answer a request that negotiates fine.
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-        self.stamp.stamp(headers, None);
+    fn refusal(&self, refusal: NegotiationError) -> Response {
+        let mut res = self.errors.render(&ApiError::from(refusal));
+        self.exchange.refuse(res.headers_mut());
         res
     }
 
     /// The answer of the wrapped service at `negotiated`, finished and counted.
     fn complete(&self, res: Response, negotiated: Negotiated) -> Response {
         let res = self.finish(res, Some(negotiated.version));
-        observe::count(&self.settings.api, &negotiated, res.status().as_u16());
+        self.exchange.count(&negotiated, res.status().as_u16());
         res
     }
 
     /// The answer of the wrapped service, finished: an [`ApiError`] it
-    /// answered with is rendered in the API's format, keeping the headers
-    /// the handler set; then the version headers.
+    /// answered with, or an error answer without a body of its own (the
+    /// core's rule, [`unformatted_error`]), is rendered in the API's
+    /// format, keeping the headers the handler set; then the version headers.
     fn finish(&self, res: Response, version: Option<Version>) -> Response {
         // A `Versioned` answer waits for the version to be rendered at.
         let res = match (res.extensions().get::<Unrendered>().cloned(), version) {
@@ -254,17 +252,22 @@ impl State {
             }
             None => res,
         };
-        self.stamp.stamp(res.headers_mut(), version);
+        self.exchange.finish(res.headers_mut(), version);
         res
     }
 }
 
-/// The error to render for an error answer without a body of its own
-/// (the router's 405, a handler's bare status) that is not JSON, as the
-/// actix middleware renders one: Nova's words for 404, 405 and a server
-/// error, else the reason phrase. Headers such as `Allow` stay.
+/// The error to render for an error answer that is not JSON and has no
+/// body of its own (the router's 405, a handler's bare status), by the
+/// core's rule as on actix: Nova's words for 404, 405 and a server error,
+/// else the reason phrase. Headers such as `Allow` stay.
 fn bodiless_error(res: &Response) -> Option<ApiError> {
-    let status = crate::error::plain_error_status(res)?;
-    let bodiless = axum::body::HttpBody::size_hint(res.body()).exact() == Some(0);
-    bodiless.then(|| ApiError::bodiless(status))
+    let status = res.status();
+    let body = match axum::body::HttpBody::size_hint(res.body()).exact() {
+        Some(0) => ErrorBody::Empty,
+        _ => ErrorBody::Own,
+    };
+    let content_type = || res.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
+    let error = unformatted_error(status.as_u16(), content_type, body)?;
+    Some(ApiError::from_answer(status, error.cause))
 }

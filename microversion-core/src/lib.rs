@@ -50,6 +50,7 @@ mod client;
 #[doc(hidden)]
 pub mod derive;
 mod discovery;
+pub mod exchange;
 #[cfg(feature = "schema")]
 #[doc(hidden)]
 pub mod facade;

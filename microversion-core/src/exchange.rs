@@ -1,0 +1,279 @@
+//! One request and its answer as the contract runs them (docs/reference.md
+//! §3), for every facade and with no I/O: the steps each facade's
+//! middleware takes, written once. A facade carries the request's headers
+//! in and acts on the [`Admission`] ([`Exchange::admit`]): serve at a
+//! version, ask the client default first, or refuse; then hands the
+//! answer's headers back to be stamped ([`Exchange::finish`]), having put
+//! an error answer in the API's format where [`unformatted_error`] says so.
+//! The facade renders bodies and runs futures; every decision is here, and
+//! is tested here with plain header lists.
+
+use crate::body::is_unformatted_error;
+use crate::stamp::{HeaderWire, Stamp, set_header};
+use crate::{Api, Negotiated, NegotiationError, Version, VersionCap, VersionSource};
+
+/// The contract of one API over one facade's header types: its
+/// declaration, the cap in force, and every header value an answer gains,
+/// rendered once when the facade's service is built.
+pub struct Exchange<W: HeaderWire> {
+    cap: VersionCap,
+    stamp: Stamp<W>,
+    asks_client: bool,
+}
+
+/// What the contract says of a request before any handler runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Admission {
+    /// Serve it at this version.
+    Serve(Negotiated),
+    /// It names no version and a client default is set: ask the client
+    /// default, then serve at [`Exchange::chosen`] (this is the API's
+    /// default it would have otherwise).
+    AskClient(Negotiated),
+    /// Refuse it (400 or 406): answer this error in the API's format, with
+    /// the headers of [`Exchange::refuse`].
+    Refuse(NegotiationError),
+}
+
+impl<W: HeaderWire> Exchange<W> {
+    /// The contract of the API `cap` serves (its declaration, and the
+    /// maximum read per request), naming `client_default` in `Vary` when a
+    /// client default reads those headers.
+    pub fn new(cap: VersionCap, client_default: Option<&str>) -> Exchange<W> {
+        let stamp = Stamp::new(*cap.declaration(), client_default);
+        Exchange { cap, stamp, asks_client: client_default.is_some() }
+    }
+
+    /// The declaration served.
+    pub fn api(&self) -> Api {
+        self.stamp.api()
+    }
+
+    /// What to do with a request whose headers are `headers`: negotiated
+    /// up to the cap in force now, a refusal counted and traced (§13.5).
+    pub fn admit(&self, headers: &W::Map) -> Admission {
+        match self.stamp.negotiate(headers, self.cap.get()) {
+            Err(refusal) => Admission::Refuse(refusal),
+            Ok(negotiated) if self.asks_client && negotiated.source == VersionSource::Default => {
+                Admission::AskClient(negotiated)
+            }
+            Ok(negotiated) => Admission::Serve(negotiated),
+        }
+    }
+
+    /// The version of a request the client default was asked for
+    /// (`asked`, the API's default): the version it pinned, within what
+    /// the API serves now ([`Api::negotiate_pinned`]), or `asked` when it
+    /// pinned none.
+    pub fn chosen(&self, asked: Negotiated, pinned: Option<Version>) -> Negotiated {
+        match pinned {
+            Some(pinned) => self.api().negotiate_pinned(pinned, self.cap.get()),
+            None => asked,
+        }
+    }
+
+    /// The headers of a refusal's answer, rendered in the API's format:
+    /// `Vary`, but no version headers (none was negotiated), and
+    /// `Cache-Control: no-store`, since a cache matches `Vary` on header
+    /// values, not on versions, and may fold values the negotiation tells
+    /// apart (nginx takes an empty legacy header, a 400, for an absent
+    /// one): a stored 400 or 406 could answer a request that negotiates.
+    pub fn refuse(&self, headers: &mut W::Map) {
+        set_header::<W>(headers, "cache-control", "no-store");
+        self.stamp.stamp(headers, None);
+    }
+
+    /// The headers of an answer at `version` (`None` for one answered
+    /// before a version was chosen: a client default's error): the version
+    /// headers, a deprecated version's `Deprecation`, `Sunset` and `Link`,
+    /// and `Vary`, the handler's own kept.
+    pub fn finish(&self, headers: &mut W::Map, version: Option<Version>) {
+        self.stamp.stamp(headers, version);
+    }
+
+    /// Counts an answer of `status` to a request at `negotiated` (§13.5).
+    pub fn count(&self, negotiated: &Negotiated, status: u16) {
+        crate::observe::count(&self.stamp.api(), negotiated, status);
+    }
+}
+
+impl<W: HeaderWire> std::fmt::Debug for Exchange<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Exchange")
+            .field("api", &self.api().service_type())
+            .field("cap", &self.cap.get())
+            .field("asks_client", &self.asks_client)
+            .finish()
+    }
+}
+
+/// What is known of an error answer's body when the layer sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorBody<'a> {
+    /// None, or an empty one (the router's 404 or 405, a handler's bare status).
+    Empty,
+    /// The text of the error that made it (a framework's extractor
+    /// refusal, an error of a handler's own type), whatever its body.
+    Cause(&'a str),
+    /// A body of the handler's own, with no error behind it.
+    Own,
+}
+
+/// The error an answer stands for, to be rendered in the API's format
+/// ([`unformatted_error`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnformattedError<'a> {
+    /// Its status.
+    pub status: u16,
+    /// What made it, the detail of a client error; a server error's is for
+    /// the log, never the client (the facade's `ApiError::from_answer`).
+    pub cause: Option<&'a str>,
+}
+
+/// Whether an answer of `status`, `Content-Type` `content_type` and `body`
+/// is an error still to put in the API's format (docs/reference.md §5.1),
+/// the one rule of every facade's layer and of axum's extractor refusals:
+/// a client or server error that is not JSON, whose body is empty or made
+/// by an error; an answer a handler wrote by hand is kept as it is, and so
+/// is a success (whose headers are not read).
+///
+/// ```
+/// use microversion_core::exchange::{ErrorBody, UnformattedError, unformatted_error};
+///
+/// let plain = || Some("text/plain; charset=utf-8");
+/// assert_eq!(unformatted_error(405, || None, ErrorBody::Empty), Some(UnformattedError { status: 405, cause: None }));
+/// assert_eq!(
+///     unformatted_error(400, plain, ErrorBody::Cause("Failed to parse the request body as JSON")),
+///     Some(UnformattedError { status: 400, cause: Some("Failed to parse the request body as JSON") }),
+/// );
+/// assert_eq!(unformatted_error(409, plain, ErrorBody::Own), None, "a handler's own text");
+/// assert_eq!(unformatted_error(404, || Some("application/json"), ErrorBody::Cause("x")), None);
+/// ```
+pub fn unformatted_error<'a, 'c>(
+    status: u16,
+    content_type: impl FnOnce() -> Option<&'c str>,
+    body: ErrorBody<'a>,
+) -> Option<UnformattedError<'a>> {
+    if !is_unformatted_error(status, content_type) {
+        return None;
+    }
+    match body {
+        ErrorBody::Empty => Some(UnformattedError { status, cause: None }),
+        ErrorBody::Cause(cause) => Some(UnformattedError { status, cause: Some(cause) }),
+        ErrorBody::Own => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stamp::test_wire::ListWire;
+    use crate::{Deprecation, Microversion, VersionHeader};
+
+    const API: Api = Api::new(
+        "compute",
+        &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b"), Microversion::new("2.3", "c")],
+    )
+    .with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+
+    fn exchange(client_default: Option<&str>) -> Exchange<ListWire> {
+        Exchange::new(VersionCap::new(&API), client_default)
+    }
+
+    fn headers(pairs: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
+        pairs.iter().map(|(name, value)| (*name, value.to_string())).collect()
+    }
+
+    fn get<'m>(map: &'m [(&'static str, String)], name: &str) -> Vec<&'m str> {
+        map.iter().filter(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect()
+    }
+
+    #[test]
+    fn a_request_is_served_refused_or_asked_for_by_its_headers() {
+        let plain = exchange(None);
+        let at = |version| Negotiated {
+            version: Version::lit(version),
+            source: VersionSource::Explicit,
+            header: VersionHeader::Standard,
+        };
+        let asked = plain.admit(&headers(&[("openstack-api-version", "compute 2.2")]));
+        assert_eq!(asked, Admission::Serve(at("2.2")));
+        assert!(
+            matches!(plain.admit(&headers(&[])), Admission::Serve(n) if n.source == VersionSource::Default)
+        );
+        let refused = plain.admit(&headers(&[("openstack-api-version", "compute 2.9")]));
+        assert!(matches!(refused, Admission::Refuse(ref e) if e.status() == 406), "{refused:?}");
+        let malformed = plain.admit(&headers(&[("x-openstack-nova-api-version", "")]));
+        assert!(matches!(malformed, Admission::Refuse(ref e) if e.status() == 400), "{malformed:?}");
+
+        let pinning = exchange(Some("X-Auth-Token"));
+        let named = pinning.admit(&headers(&[("openstack-api-version", "compute 2.2")]));
+        assert_eq!(named, Admission::Serve(at("2.2")), "a request that names a version is never asked for");
+        let Admission::AskClient(default) = pinning.admit(&headers(&[])) else {
+            panic!("the client is asked")
+        };
+        assert_eq!(default.version, Version::lit("2.1"));
+        assert_eq!(pinning.chosen(default, None), default);
+        let pinned = pinning.chosen(default, Some(Version::lit("2.3")));
+        assert_eq!((pinned.version, pinned.source), (Version::lit("2.3"), VersionSource::Client));
+        assert_eq!(pinning.chosen(default, Some(Version::lit("9.0"))).version, Version::lit("2.3"), "capped");
+    }
+
+    #[test]
+    fn the_cap_is_read_per_request() {
+        let cap = VersionCap::new(&API.capped_at(Version::lit("2.2")).expect("a declared version"));
+        let exchange = Exchange::<ListWire>::new(cap.clone(), None);
+        let latest = headers(&[("openstack-api-version", "compute latest")]);
+        assert!(matches!(exchange.admit(&latest), Admission::Serve(n) if n.version == Version::lit("2.2")));
+        cap.set(Version::lit("2.3")).expect("a declared version");
+        assert!(matches!(exchange.admit(&latest), Admission::Serve(n) if n.version == Version::lit("2.3")));
+    }
+
+    #[test]
+    fn a_refusal_varies_is_not_stored_and_names_no_version() {
+        let mut answer = headers(&[("content-type", "application/json")]);
+        exchange(Some("X-Auth-Token")).refuse(&mut answer);
+        assert_eq!(get(&answer, "cache-control"), ["no-store"]);
+        assert_eq!(
+            get(&answer, "vary"),
+            ["OpenStack-API-Version, X-OpenStack-Nova-API-Version, X-Auth-Token"]
+        );
+        assert!(get(&answer, "openstack-api-version").is_empty());
+    }
+
+    #[test]
+    fn an_answer_gains_its_version_headers_and_keeps_the_handlers_vary() {
+        let deprecated = API
+            .with_deprecation(Deprecation::versions("2.1", "2.1").since("2026-01-01").sunset("2031-01-01"));
+        let exchange = Exchange::<ListWire>::new(VersionCap::new(&deprecated), None);
+        let mut answer = headers(&[("vary", "Accept")]);
+        exchange.finish(&mut answer, Some(Version::lit("2.1")));
+        assert_eq!(get(&answer, "openstack-api-version"), ["compute 2.1"]);
+        assert_eq!(get(&answer, "x-openstack-nova-api-version"), ["2.1"]);
+        assert_eq!(get(&answer, "vary"), ["Accept, OpenStack-API-Version, X-OpenStack-Nova-API-Version"]);
+        assert_eq!(get(&answer, "sunset").len(), 1, "{answer:?}");
+        let mut before_choice = headers(&[]);
+        exchange.finish(&mut before_choice, None);
+        assert!(get(&before_choice, "openstack-api-version").is_empty());
+        assert_eq!(get(&before_choice, "vary").len(), 1);
+    }
+
+    #[test]
+    fn only_errors_that_are_not_json_and_not_a_handlers_own_are_formatted() {
+        let text = || Some("text/plain");
+        for status in [400, 404, 405, 413, 500, 503] {
+            let empty = unformatted_error(status, || None, ErrorBody::Empty);
+            assert_eq!(empty, Some(UnformattedError { status, cause: None }));
+            assert_eq!(
+                unformatted_error(status, text, ErrorBody::Cause("why")).and_then(|e| e.cause),
+                Some("why")
+            );
+            assert_eq!(unformatted_error(status, text, ErrorBody::Own), None);
+            let json = || Some("application/problem+json; charset=utf-8");
+            assert_eq!(unformatted_error(status, json, ErrorBody::Empty), None);
+        }
+        for status in [200, 201, 204, 302, 399, 600] {
+            assert_eq!(unformatted_error(status, || unreachable!("not read"), ErrorBody::Empty), None);
+        }
+    }
+}
