@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 use microversion_actix::portable::{Json, JsonQuery, Path, Query, Reply, StatusCode};
 use microversion_actix::{Version, controller};
-use microversion_core::typed_client::{Answer, Call, CallError, Transport};
+use microversion_core::client::typed_client::{Answer, Call, CallError, Transport};
 use microversion_tests::API;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

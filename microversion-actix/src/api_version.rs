@@ -5,7 +5,7 @@ use std::future::{Ready, ready};
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpMessage, HttpRequest};
 
-use microversion_core::{VersionUnknown, not_negotiated_detail};
+use microversion_core::{version::VersionUnknown, version::not_negotiated_detail};
 
 use crate::{Api, ApiError, version::Negotiated};
 
@@ -49,11 +49,11 @@ const REMEDY: &str = "Wrap the scope with `.wrap(microversion_actix::VersionNego
 impl ApiVersion {
     /// The version of `req`: the middleware's, else negotiated from the
     /// [`Api`] in app data, else an error naming what to install
-    /// ([`version_of_request`](microversion_core::version_of_request)).
+    /// ([`version_of_request`](microversion_core::version::version_of_request)).
     pub fn from_http_request(req: &HttpRequest) -> Result<ApiVersion, ApiError> {
         let negotiated = req.extensions().get::<Negotiated>().copied();
         let registered = crate::app_setting::<Api>(req);
-        match microversion_core::version_of_request(negotiated, registered, req.headers().iter()) {
+        match microversion_core::version::version_of_request(negotiated, registered, req.headers().iter()) {
             Ok(negotiated) => Ok(ApiVersion { negotiated }),
             Err(VersionUnknown::Refused(refusal)) => Err(ApiError::from(refusal)),
             Err(VersionUnknown::NotNegotiated) => {

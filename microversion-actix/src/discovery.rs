@@ -100,7 +100,7 @@ impl HttpServiceFactory for Discovery {
         // one-segment path fails the guard and goes on to the app's routes.
         let unknown = Arc::clone(&this);
         web::resource(["/{id}", "/{id}/"])
-            .guard(guard::fn_guard(|ctx| microversion_core::is_version_like_path(ctx.head().uri.path())))
+            .guard(guard::fn_guard(|ctx| microversion_core::discovery::is_version_like_path(ctx.head().uri.path())))
             .route(web::get().to(move |req: HttpRequest| {
                 let unknown = Arc::clone(&unknown);
                 async move { unknown.render(&unknown.unknown(req.match_info().get("id").unwrap_or_default())) }

@@ -9,11 +9,11 @@ use actix_web::http::{ConnectionType, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
 
 use crate::header::ActixHeaders;
-pub use microversion_core::violation::{
+pub use microversion_core::error::violation::{
     Input as ViolationInput, MAX_ECHOED_VALUE_CHARS, MAX_MESSAGE_CHARS, Violation, best_match, python_repr,
     python_str,
 };
-pub use microversion_core::{ApiSigErrors, ErrorFormat, NovaFaults, Problem};
+pub use microversion_core::error::{ApiSigErrors, ErrorFormat, NovaFaults, Problem};
 
 microversion_core::facade_api_error! {
     /// The error every part of this crate answers with, and the one handlers

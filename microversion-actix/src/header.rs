@@ -2,16 +2,12 @@
 //! as strings (shared with the core) and as actix header names, the bounds
 //! on what is read from them, and [`append_vary`].
 
-pub use microversion_core::{
-    DEPRECATION_HEADER, LINK_HEADER, MAX_ECHOED_BYTES, MAX_LEGACY_HEADERS, MAX_VERSION_HEADER,
-    MIN_VERSION_HEADER, ResponseHeaders, STANDARD_HEADER, SUNSET_HEADER, VaryUpdate, VersionHeaderValues,
-    append_vary, appends_to_handlers, vary_update,
-};
+pub use microversion_core::header::*;
 
 microversion_core::header_wire!(ActixHeaders, actix_web::http::header);
 
 /// The core's plain answers (its documents) as actix's.
-impl microversion_core::AnswerWire for ActixHeaders {
+impl microversion_core::header::AnswerWire for ActixHeaders {
     type Answer = actix_web::HttpResponse;
 
     fn answer(status: u16, body: Option<Vec<u8>>) -> actix_web::HttpResponse {

@@ -7,12 +7,10 @@ mod client_default;
 pub mod discovery;
 pub mod error;
 pub mod header;
-pub mod lifecycle;
 pub mod middleware;
 pub mod model;
 #[cfg(feature = "openapi")]
 pub mod openapi;
-pub mod operation;
 pub mod params;
 mod public_url;
 mod response_validation;
@@ -23,6 +21,10 @@ pub mod version;
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+
+// The core's modules that this facade adds nothing to, by name.
+#[doc(inline)]
+pub use microversion_core::{lifecycle, operation};
 microversion_core::facade_face!();
 
 /// A setting of the app's, registered as app data bare (`.app_data(x)`)

@@ -55,7 +55,7 @@ use std::sync::Arc;
 use actix_web::dev::{AppService, HttpServiceFactory};
 use actix_web::http::header;
 use actix_web::{HttpRequest, web};
-use microversion_core::plain_answer;
+use microversion_core::header::plain_answer;
 
 use crate::ApiError;
 use crate::error::ErrorRenderer;

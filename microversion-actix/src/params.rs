@@ -54,7 +54,7 @@ impl<T: DeserializeOwned> FromRequest for Path<T> {
         let read = web::Path::<T>::extract(req).into_inner();
         ready(
             read.map(|path| Path(path.into_inner()))
-                .map_err(|_| ApiError::not_found(microversion_core::PATH_REFUSED_DETAIL)),
+                .map_err(|_| ApiError::not_found(microversion_core::error::PATH_REFUSED_DETAIL)),
         )
     }
 }
@@ -64,8 +64,10 @@ impl<T: DeserializeOwned> FromRequest for Query<T> {
     type Future = Ready<Result<Query<T>, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let read =
-            microversion_core::read_query(req.query_string(), req.extensions().get::<ValidatedQuery>());
+        let read = microversion_core::error::read_query(
+            req.query_string(),
+            req.extensions().get::<ValidatedQuery>(),
+        );
         ready(read.map(Query).map_err(ApiError::bad_request))
     }
 }

@@ -26,13 +26,13 @@ pub use microversion_core::derive::{
     DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
 };
 pub use microversion_core::schema::{LazySchemas, json_schema_of};
-pub use microversion_core::{Deprecation, stamp_deprecation, typed_client};
+pub use microversion_core::{Deprecation, client::typed_client, header::stamp_deprecation};
 pub use microversion_macros::{history, version_gates};
 
 use actix_web::http::header::HeaderValue;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};
 use futures_util::TryFutureExt as _;
-pub use microversion_core::MissingVariant;
+pub use microversion_core::operation::MissingVariant;
 
 use crate::ApiError;
 pub use microversion_core::body::ParsedJson;
@@ -140,7 +140,7 @@ microversion_core::facade_portable!();
 pub fn missing(missing: MissingVariant) -> HttpResponse {
     let mut response = HttpResponse::from_error(ApiError::from(&missing));
     if let Some(allow) = &missing.allow {
-        microversion_core::set_header::<Headers>(response.headers_mut(), "allow", allow);
+        microversion_core::header::set_header::<Headers>(response.headers_mut(), "allow", allow);
     }
     response
 }

@@ -3,9 +3,9 @@
 
 use actix_web::HttpRequest;
 use actix_web::http::header;
-use microversion_core::RequestOrigin;
+use microversion_core::discovery::RequestOrigin;
 
-pub use microversion_core::{InvalidPublicUrl, PublicUrl};
+pub use microversion_core::{discovery::InvalidPublicUrl, discovery::PublicUrl};
 
 /// What a request without a configured [`PublicUrl`] is read by.
 static FROM_REQUEST: PublicUrl = PublicUrl::from_request();

@@ -30,7 +30,7 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpRequest, HttpResponse, web};
 use futures_util::future::Either;
 
-use microversion_core::{AllowedMethods, Controller, RoutedPath, set_header};
+use microversion_core::{Controller, header::set_header, operation::AllowedMethods, operation::RoutedPath};
 
 use crate::header::ActixHeaders;
 use crate::{ApiError, ApiVersion, Version};
@@ -173,7 +173,7 @@ fn method_not_allowed(methods: AllowedMethods) -> actix_web::Route {
     let methods = Rc::new(methods);
     web::to(move |req: HttpRequest| {
         let version = ApiVersion::from_http_request(&req).ok().map(|v| v.version());
-        let detail = microversion_core::method_not_allowed_detail(req.method().as_str());
+        let detail = microversion_core::error::method_not_allowed_detail(req.method().as_str());
         let mut response =
             HttpResponse::from_error(ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED, detail));
         // An empty `Allow` is valid: nothing is served here at this version.

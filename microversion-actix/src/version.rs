@@ -43,10 +43,7 @@
 /// ```
 #[doc(inline)]
 pub use crate::__microversion_actix_version_gates as version_gates;
-pub use microversion_core::{
-    CapError, InvertedRange, Negotiated, NegotiationError, ParseVersionError, Version, VersionCap,
-    VersionHeader, VersionRange, VersionSource,
-};
+pub use microversion_core::version::*;
 
 /// `version_gates!` and `history!` through this facade: the procedural
 /// macros, told the facade's own path (`$crate`) whatever name the calling

@@ -19,7 +19,7 @@ use microversion_actix::{
     error::{ErrorRenderer, NovaFaults},
     lifecycle::VersionStatus,
 };
-use microversion_core::FORWARDED_AND_HOST;
+use microversion_core::discovery::FORWARDED_AND_HOST;
 use serde_json::json;
 
 fn entry(href: &str, max: &str) -> serde_json::Value {

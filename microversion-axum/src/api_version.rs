@@ -4,7 +4,7 @@ use axum::extract::FromRequestParts;
 use axum::response::{IntoResponse, Response};
 use http::request::Parts;
 
-use microversion_core::{Negotiated, VersionUnknown, not_negotiated_detail};
+use microversion_core::{Negotiated, version::VersionUnknown, version::not_negotiated_detail};
 
 use crate::ApiError;
 
@@ -43,13 +43,13 @@ const REMEDY: &str = "Wrap the routes with `.layer(microversion_axum::VersionNeg
                       or register the declaration with `.layer(axum::Extension(API))`.";
 
 /// The version of a request, the same as on every facade
-/// ([`version_of_request`](microversion_core::version_of_request)): the
+/// ([`version_of_request`](microversion_core::version::version_of_request)): the
 /// layer's, else negotiated from an [`Api`](crate::Api) in the request's
 /// extensions (`.layer(Extension(API))`), else a 500 naming what to add.
 pub(crate) fn version_of(parts: &Parts) -> Result<Negotiated, ApiError> {
     let negotiated = parts.extensions.get::<Negotiated>().copied();
     let registered = parts.extensions.get::<microversion_core::Api>();
-    match microversion_core::version_of_request(negotiated, registered, &parts.headers) {
+    match microversion_core::version::version_of_request(negotiated, registered, &parts.headers) {
         Ok(negotiated) => Ok(negotiated),
         Err(VersionUnknown::Refused(refusal)) => Err(ApiError::from(refusal)),
         Err(VersionUnknown::NotNegotiated) => {

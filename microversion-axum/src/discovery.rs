@@ -97,11 +97,11 @@ impl From<Discovery> for Router {
             any(move |method: Method, Path(id): Path<String>| {
                 let this = Arc::clone(&unknown);
                 async move {
-                    match (microversion_core::is_version_like_path(&id), method) {
+                    match (microversion_core::discovery::is_version_like_path(&id), method) {
                         (true, Method::GET) => this.render(&this.unknown(&id)),
                         (true, _) => this.refuse_method(),
                         (false, _) => {
-                            this.render(&ApiError::not_found(microversion_core::PATH_REFUSED_DETAIL))
+                            this.render(&ApiError::not_found(microversion_core::error::PATH_REFUSED_DETAIL))
                         }
                     }
                 }

@@ -11,11 +11,11 @@ use http::StatusCode;
 
 use crate::header::AxumHeaders;
 
-pub use microversion_core::violation::{
+pub use microversion_core::error::violation::{
     Input as ViolationInput, MAX_ECHOED_VALUE_CHARS, MAX_MESSAGE_CHARS, Violation, best_match, python_repr,
     python_str,
 };
-pub use microversion_core::{ApiSigErrors, ErrorFormat, NovaFaults, Problem};
+pub use microversion_core::error::{ApiSigErrors, ErrorFormat, NovaFaults, Problem};
 
 microversion_core::facade_api_error! {
     /// The error of a versioned API on axum: a status, a stable error code, a

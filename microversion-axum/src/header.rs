@@ -3,16 +3,12 @@
 //! bounds on what is read from them, and [`append_vary`]. The same names
 //! as `microversion_actix::header`.
 
-pub use microversion_core::{
-    DEPRECATION_HEADER, LINK_HEADER, MAX_ECHOED_BYTES, MAX_LEGACY_HEADERS, MAX_VERSION_HEADER,
-    MIN_VERSION_HEADER, ResponseHeaders, STANDARD_HEADER, SUNSET_HEADER, VaryUpdate, VersionHeaderValues,
-    append_vary, appends_to_handlers, vary_update,
-};
+pub use microversion_core::header::*;
 
 microversion_core::header_wire!(AxumHeaders, http::header);
 
 /// The core's plain answers (its documents) as axum's.
-impl microversion_core::AnswerWire for AxumHeaders {
+impl microversion_core::header::AnswerWire for AxumHeaders {
     type Answer = axum::response::Response;
 
     fn answer(status: u16, body: Option<Vec<u8>>) -> axum::response::Response {

@@ -6,13 +6,11 @@ pub mod body;
 pub mod discovery;
 pub mod error;
 pub mod header;
-pub mod lifecycle;
 pub mod middleware;
 pub mod model;
 #[cfg(feature = "openapi")]
 #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub mod openapi;
-pub mod operation;
 pub mod params;
 mod public_url;
 mod response_validation;
@@ -24,6 +22,10 @@ pub mod version;
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+
+// The core's modules that this facade adds nothing to, by name.
+#[doc(inline)]
+pub use microversion_core::{lifecycle, operation};
 microversion_core::facade_face!();
 pub use serve::serve;
 

@@ -10,7 +10,7 @@ use axum::Router;
 use axum::extract::Request;
 use axum::routing::get;
 use http::header;
-use microversion_core::plain_answer;
+use microversion_core::header::plain_answer;
 
 microversion_core::facade_openapi_service! {
     /// ```

@@ -50,7 +50,7 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T>
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Path<T>, Response> {
         match axum::extract::Path::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Path(value)) => Ok(Path(value)),
-            Err(_) => Err(ApiError::not_found(microversion_core::PATH_REFUSED_DETAIL).into_response()),
+            Err(_) => Err(ApiError::not_found(microversion_core::error::PATH_REFUSED_DETAIL).into_response()),
         }
     }
 }
@@ -60,7 +60,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Query<T>, Response> {
         let query = parts.uri.query().unwrap_or_default();
-        microversion_core::read_query(query, parts.extensions.get::<ValidatedQuery>())
+        microversion_core::error::read_query(query, parts.extensions.get::<ValidatedQuery>())
             .map(Query)
             .map_err(|detail| ApiError::bad_request(detail).into_response())
     }

@@ -17,7 +17,8 @@ pub use microversion_core::schema::{
     LazySchemas, SchemaError, SchemaSource, VersionedSchemas, json_schema_of,
 };
 pub use microversion_core::{
-    Api, Deprecation, Microversion, Version, VersionRange, Violation, stamp_deprecation, typed_client,
+    Api, Deprecation, Microversion, Version, VersionRange, Violation, client::typed_client,
+    header::stamp_deprecation,
 };
 pub use serde;
 
@@ -27,7 +28,7 @@ pub use crate::operation::{
 };
 pub use crate::route::{OperationInput, RoutesFn, missing, router};
 pub use futures_util::future::Either;
-pub use microversion_core::MissingVariant;
+pub use microversion_core::operation::MissingVariant;
 pub use microversion_macros::{history, version_gates};
 
 use microversion_core::body::{ParsedJson, ValidatedAs};
@@ -152,7 +153,7 @@ pub use http::StatusCode;
 /// A JSON answer, or one without a body (a portable `Reply`).
 pub fn reply(status: StatusCode, json: Option<Vec<u8>>) -> Response {
     let content_type = json.is_some().then_some(("content-type", "application/json"));
-    microversion_core::plain_answer::<Headers>(status.as_u16(), content_type, json)
+    microversion_core::header::plain_answer::<Headers>(status.as_u16(), content_type, json)
 }
 
 /// The answer of an error, in the API's format (rendered by the layer).
@@ -267,7 +268,7 @@ pub use __microversion_axum_register_controller as register_controller;
 /// At compile time, at the path, when axum cannot route it.
 #[track_caller]
 pub const fn check_route_path(path: &str) {
-    let syntax = microversion_core::PathSyntax::of(path);
+    let syntax = microversion_core::operation::PathSyntax::of(path);
     if !syntax.rooted || syntax.patterns || syntax.tails {
         panic!(
             "axum cannot route this path: a path starts with `/`, and its parameters are `{{name}}` \

@@ -7,9 +7,9 @@ use axum::extract::ConnectInfo;
 use http::header;
 use http::request::Parts;
 use http::{Extensions, HeaderMap, Request, Uri};
-use microversion_core::RequestOrigin;
+use microversion_core::discovery::RequestOrigin;
 
-pub use microversion_core::{InvalidPublicUrl, PublicUrl};
+pub use microversion_core::{discovery::InvalidPublicUrl, discovery::PublicUrl};
 
 /// What a request without a [`PublicUrl`] in its extensions is read by.
 static FROM_REQUEST: PublicUrl = PublicUrl::from_request();

@@ -20,7 +20,8 @@ use futures_util::future::{BoxFuture, Either, Map};
 use http::request::Parts;
 use http::{Request, StatusCode};
 use microversion_core::{
-    AllowedMethods, Controller, MissingVariant, Negotiated, RoutedPath, Version, set_header,
+    Controller, Negotiated, Version, header::set_header, operation::AllowedMethods,
+    operation::MissingVariant, operation::RoutedPath,
 };
 
 use crate::ApiError;
@@ -138,7 +139,7 @@ where
 fn method_not_allowed(allowed: &AllowedMethods, req: Request<Body>) -> Response {
     let (req, _) = req.into_parts();
     let version = version_of(&req).ok().map(|n| n.version);
-    let detail = microversion_core::method_not_allowed_detail(req.method.as_str());
+    let detail = microversion_core::error::method_not_allowed_detail(req.method.as_str());
     let mut res = ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED, detail).into_response();
     // An empty `Allow` is valid: nothing is served here at this version.
     set_header::<AxumHeaders>(res.headers_mut(), "allow", &allowed.at(version));

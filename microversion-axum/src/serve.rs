@@ -44,7 +44,7 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use microversion_core::decode_unreserved;
+use microversion_core::discovery::decode_unreserved;
 use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWrite, AsyncWriteExt as _};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
@@ -262,7 +262,7 @@ const REQUEST_TIMEOUT_WRITE: Duration = Duration::from_secs(1);
 /// codec gives it: a 408 with no body (never routed: no version, so no
 /// error format), and the connection closed.
 async fn request_timeout(mut stream: TcpStream) {
-    let date = microversion_core::Timestamp::now().http_date();
+    let date = microversion_core::lifecycle::Timestamp::now().http_date();
     let answer = format!(
         "HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\ndate: {date}\r\n\r\n"
     );

@@ -6,10 +6,7 @@
 /// Behaviours that each begin at a version, read together (docs/05-in-handler-checks.md).
 #[doc(inline)]
 pub use crate::__microversion_axum_version_gates as version_gates;
-pub use microversion_core::{
-    CapError, InvertedRange, Negotiated, NegotiationError, ParseVersionError, Version, VersionCap,
-    VersionHeader, VersionRange, VersionSource,
-};
+pub use microversion_core::version::*;
 
 /// `version_gates!` and `history!` through this facade: the procedural
 /// macros, told the facade's own path (`$crate`) whatever name the calling

@@ -7,7 +7,7 @@
 use actix_web::test as actix_test;
 use axum::Router;
 use http_body_util::BodyExt as _;
-use microversion_core::{Api, Microversion, NovaFaults};
+use microversion_core::{Api, Microversion, error::NovaFaults};
 use serde_json::{Value, json};
 use tower::ServiceExt as _;
 
@@ -358,7 +358,7 @@ fn the_operations_are_described_alike() {
     use microversion_axum::operation::Controller as _;
     let axum_ops = <on_axum::Servers>::OPERATIONS;
     let actix_ops = <on_actix::Servers as microversion_actix::operation::Controller>::OPERATIONS;
-    let summary = |ops: &[microversion_core::Operation]| -> Vec<String> {
+    let summary = |ops: &[microversion_core::operation::Operation]| -> Vec<String> {
         ops.iter()
             .map(|op| {
                 let ranges: Vec<String> = op.variants.iter().map(|v| v.range.to_string()).collect();

@@ -48,7 +48,7 @@ async fn links_follow_the_discovery_s_public_url_then_the_request_s() {
     let trusting = Some(PublicUrl::trust_all_proxies());
     let (href, vary) = link(Discovery::new(&[API]), trusting.clone()).await;
     assert_eq!(href, "https://cloud.example/v2.1/");
-    assert_eq!(vary, microversion_core::FORWARDED_AND_HOST);
+    assert_eq!(vary, microversion_core::discovery::FORWARDED_AND_HOST);
     // The discovery's own wins over the request's, and varies on nothing.
     let fixed = PublicUrl::fixed("https://public.example/compute").unwrap();
     let (href, vary) = link(Discovery::new(&[API]).with_public_url(fixed), trusting).await;
@@ -133,7 +133,7 @@ fn forwarded_headers_count_only_from_trusted_peers() {
     assert_eq!(parts(trusting(), Some("10.0.0.1:4000")).link_base(), "https://cloud.example");
     assert_eq!(
         parts(trusting(), Some("10.0.0.1:4000")).link_vary(),
-        Some(microversion_core::FORWARDED_AND_HOST)
+        Some(microversion_core::discovery::FORWARDED_AND_HOST)
     );
     assert_eq!(parts(trusting(), Some("10.0.0.2:4000")).link_base(), "http://api.internal:8774");
     assert_eq!(parts(trusting(), Some("10.0.0.2:4000")).link_vary(), Some("Host"));
@@ -150,7 +150,7 @@ fn forwarded_headers_count_only_from_trusted_peers() {
 fn a_request_reads_as_its_parts() {
     let request = http::Request::from_parts(parts(Some(PublicUrl::trust_all_proxies()), None), ());
     assert_eq!(request.link_base(), "https://cloud.example");
-    assert_eq!(request.link_vary(), Some(microversion_core::FORWARDED_AND_HOST));
+    assert_eq!(request.link_vary(), Some(microversion_core::discovery::FORWARDED_AND_HOST));
 }
 
 #[test]

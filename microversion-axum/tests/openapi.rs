@@ -4,7 +4,7 @@
 use actix_web::test as actix_test;
 use axum::Router;
 use http_body_util::BodyExt as _;
-use microversion_core::{Api, Microversion, NovaFaults};
+use microversion_core::{Api, Microversion, error::NovaFaults};
 use tower::ServiceExt as _;
 
 const API: Api = Api::new(

@@ -8,7 +8,7 @@ use actix_web::test as actix_test;
 use axum::Router;
 use axum::routing::get;
 use http_body_util::BodyExt as _;
-use microversion_core::{Api, Deprecation, Microversion, NovaFaults, Version};
+use microversion_core::{Api, Deprecation, Microversion, Version, error::NovaFaults};
 use serde_json::{Value, json};
 use tower::ServiceExt as _;
 
@@ -125,8 +125,8 @@ async fn axum_answer(app: &Router, method: &str, path: &str, headers: &[(&str, &
 }
 
 /// The link a handler's error carries.
-fn help() -> microversion_core::Link {
-    microversion_core::Link {
+fn help() -> microversion_core::discovery::Link {
+    microversion_core::discovery::Link {
         href: "https://docs.example/compute/locks".into(),
         rel: "help".into(),
         media_type: Some("text/html".into()),
@@ -382,7 +382,7 @@ async fn path_and_query_read_and_refuse_alike() {
 /// can make `from_static` panic and none it takes is refused.
 #[test]
 fn a_static_header_name_is_checked_as_http_checks_it() {
-    use microversion_core::HeaderWire;
+    use microversion_core::header::HeaderWire;
     let mut names: Vec<String> = (0u8..=255).map(|b| format!("x-{}-y", char::from(b))).collect();
     names.extend(["", "a", "A", "x-OpenStack", "allow", "x-ünï", "x y", "x:y"].map(String::from));
     for name in names {

@@ -18,10 +18,12 @@
 
 use std::fmt;
 
-pub use microversion_core::typed_client::{Answer, AtVersion, Call, CallError, Refusal, Rendered, Transport};
+pub use microversion_core::client::typed_client::{
+    Answer, AtVersion, Call, CallError, Refusal, Rendered, Transport,
+};
 use microversion_core::{
-    Api, ClientNegotiationError, ClientRequest, STANDARD_HEADER, ServerVersion, Version, VersionRange,
-    choose_version, parse_discovery,
+    Api, Version, VersionRange, client::ClientNegotiationError, client::ClientRequest, client::ServerVersion,
+    client::choose_version, client::parse_discovery, header::STANDARD_HEADER,
 };
 
 /// A service's endpoint at one negotiated version.

@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 
 use microversion_client::{CallError, HttpClient};
-use microversion_core::typed_client::{Call, Rendered, send};
+use microversion_core::client::typed_client::{Call, Rendered, send};
 use microversion_core::{Api, Microversion, Version, VersionRange};
 
 const COMPUTE: Api = Api::new(

@@ -1,7 +1,7 @@
 //! Negotiates one `OpenStack-API-Version` value against a small compute API
 //! and prints the outcome: `cargo run -p microversion-core --example negotiate -- "compute 2.2"`.
 
-use microversion_core::{Api, Microversion, ResponseHeaders};
+use microversion_core::{Api, Microversion, header::ResponseHeaders};
 
 const COMPUTE: Api = Api::new(
     "compute",

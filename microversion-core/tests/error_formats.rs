@@ -6,7 +6,10 @@
 #![cfg(feature = "portable")]
 
 use microversion_core::portable::{ApiError, StatusCode};
-use microversion_core::{ApiSigErrors, ErrorFormat, Link, NegotiationError, NovaFaults, Version, Violation};
+use microversion_core::{
+    ErrorFormat, NegotiationError, Version, Violation, discovery::Link, error::ApiSigErrors,
+    error::NovaFaults,
+};
 use serde_json::{Value, json};
 
 #[test]

@@ -2,8 +2,9 @@
 //! the cap, at each boundary date and version (docs/reference.md §13).
 
 use microversion_core::{
-    Api, CapError, Deprecation, Microversion, NegotiationError, RetireError, Timestamp, Version, VersionCap,
-    VersionHeader, VersionList, VersionSource, VersionStatus,
+    Api, Deprecation, Microversion, NegotiationError, Version, VersionCap, discovery::VersionList,
+    lifecycle::RetireError, lifecycle::Timestamp, lifecycle::VersionStatus, version::CapError,
+    version::VersionHeader, version::VersionSource,
 };
 
 static HISTORY: [Microversion; 6] = [

@@ -8,7 +8,7 @@
 //! with no attempt at speed, so that it shares no code and no shortcut with
 //! the implementation it checks.
 
-use microversion_core::{Api, Microversion, Negotiated, NegotiationError, Version, VersionSource};
+use microversion_core::{Api, Microversion, Negotiated, NegotiationError, Version, version::VersionSource};
 
 /// The header every service reads first.
 const STANDARD: &[u8] = b"openstack-api-version";

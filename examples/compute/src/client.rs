@@ -21,4 +21,4 @@ pub use crate::flavors::{
 pub use crate::keypairs::{CreateBody, Keypairs, KeypairsClient, NewKeypair};
 pub use crate::store::KeyType;
 pub use microversion_client::{ConnectError, HttpClient};
-pub use microversion_core::typed_client::{AtVersion, CallError, Refusal, Rendered, Transport};
+pub use microversion_core::client::typed_client::{AtVersion, CallError, Refusal, Rendered, Transport};

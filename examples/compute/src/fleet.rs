@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use microversion_core::{Api, Timestamp, Version, VersionCap};
+use microversion_core::{Api, Version, VersionCap, lifecycle::Timestamp};
 
 use crate::Store;
 use crate::web::ApiError;

@@ -53,7 +53,7 @@ pub enum Framework {
 /// The framework the crate root serves with ([`run`], [`RunningServer`]).
 pub const FRAMEWORK: Framework = Framework::Actix;
 
-pub use microversion_core::{PublicUrl, Version};
+pub use microversion_core::{Version, discovery::PublicUrl};
 
 /// The API's description: its OpenAPI documents per version and for the
 /// whole history, built from the controllers' declarations.
@@ -66,5 +66,5 @@ pub fn description(api: microversion_core::Api) -> microversion_core::openapi::A
         .controller::<flavors::FlavorExtraSpecs>()
         .controller::<flavor_access::FlavorAccess>()
         .controller::<keypairs::Keypairs>()
-        .with_error_format(&microversion_core::NovaFaults::default())
+        .with_error_format(&microversion_core::error::NovaFaults::default())
 }

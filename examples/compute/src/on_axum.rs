@@ -103,7 +103,7 @@ async fn links_vary(req: axum::extract::Request, next: axum::middleware::Next) -
     if let Some(read) = read {
         let present: Vec<&str> =
             res.headers().get_all(header::VARY).iter().filter_map(|v| v.to_str().ok()).collect();
-        let merged = microversion_core::append_vary(&present.join(", "), read);
+        let merged = microversion_core::header::append_vary(&present.join(", "), read);
         if let Ok(value) = HeaderValue::try_from(merged) {
             res.headers_mut().insert(header::VARY, value);
         }

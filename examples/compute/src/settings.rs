@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::{COMPUTE, Store, Version, fleet};
 use microversion_core::schema::ResponseValidation;
-use microversion_core::{PublicUrl, VersionCap};
+use microversion_core::{VersionCap, discovery::PublicUrl};
 
 /// How a server is run: the deployer's choices.
 #[derive(Clone, Debug, Default)]

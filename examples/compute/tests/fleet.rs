@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use microversion_core::{Timestamp, Version};
+use microversion_core::{Version, lifecycle::Timestamp};
 use microversion_testkit::http::{Request, STANDARD_HEADER};
 use microversion_testkit::nginx::{self, free_port};
 

@@ -10,7 +10,7 @@ use compute::client::{
     NewKeypair, Transport,
 };
 use compute::{COMPUTE, RunningServer, Version};
-use microversion_core::typed_client::{Answer, Call};
+use microversion_core::client::typed_client::{Answer, Call};
 use serde_json::json;
 
 /// `future` on a runtime of its own, as a client program runs it.

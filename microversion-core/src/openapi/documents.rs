@@ -8,8 +8,8 @@ use std::sync::OnceLock;
 
 use super::ApiDescription;
 use super::reference::{self, Spans};
-use crate::negotiate::NegotiationError;
-use crate::{MAX_ECHOED_BYTES, Version};
+use crate::protocol::negotiate::NegotiationError;
+use crate::{Version, version::MAX_ECHOED_BYTES};
 
 /// How long a client or cache may keep a document: `public, max-age=300`.
 pub const DOCUMENT_CACHE_CONTROL: &str = "public, max-age=300";

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::{ApiDescription, error_response, operation_id, path_parameters, query_parameters};
-use crate::{Operation, SchemaDocument, Version, VersionRange};
+use crate::{Version, VersionRange, operation::Operation, operation::SchemaDocument};
 
 /// A stretch of versions over which a schema stays the same.
 struct Segment {

@@ -43,7 +43,8 @@ pub use released::{
 pub use v3_0::{CONVERSION_NOTE, OPENAPI_3_0, to_openapi_3_0};
 
 use crate::{
-    Api, ApiSigErrors, Controller, ErrorFormat, Operation, OperationVariant, STANDARD_HEADER, Version,
+    Api, Controller, ErrorFormat, Version, error::ApiSigErrors, header::STANDARD_HEADER,
+    operation::Operation, operation::OperationVariant,
 };
 
 /// Everything the documents of one API are built from: its declaration, its
@@ -55,7 +56,7 @@ use crate::{
 /// ```
 /// use microversion_core::openapi::ApiDescription;
 /// use microversion_core::{
-///     Api, Microversion, NovaFaults, Operation, OperationVariant, SchemaDescription, SchemaDocument, Version,
+///     Api, Microversion, error::NovaFaults, operation::Operation, operation::OperationVariant, operation::SchemaDescription, operation::SchemaDocument, Version,
 ///     VersionRange,
 /// };
 /// use serde_json::{Value, json};
@@ -117,7 +118,7 @@ impl ApiDescription {
 
     /// The path the controllers are mounted under (`/v2.1`).
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> ApiDescription {
-        self.prefix = crate::path_prefix(&prefix.into());
+        self.prefix = crate::discovery::path_prefix(&prefix.into());
         self
     }
 
@@ -421,10 +422,10 @@ mod tests {
         deprecation: None,
     };
 
-    const BODY: &[crate::SchemaDescription] = &[crate::SchemaDescription {
+    const BODY: &[crate::operation::SchemaDescription] = &[crate::operation::SchemaDescription {
         name: "body",
         range: crate::VersionRange::ANY,
-        document: crate::SchemaDocument::Fixed(body),
+        document: crate::operation::SchemaDocument::Fixed(body),
     }];
 
     /// At every version, declaring 404.

@@ -508,8 +508,8 @@ mod tests {
 
     use super::super::{ApiDescription, Documents};
     use crate::{
-        Api, Deprecation, Microversion, Operation, OperationVariant, SchemaDescription, SchemaDocument,
-        Version, VersionRange,
+        Api, Deprecation, Microversion, Version, VersionRange, operation::Operation,
+        operation::OperationVariant, operation::SchemaDescription, operation::SchemaDocument,
     };
 
     const API: Api = Api::new(

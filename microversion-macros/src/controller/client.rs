@@ -221,7 +221,7 @@ pub(crate) fn client(c: &Controller) -> TokenStream {
         c.operations.iter().filter(|op| op.is_route()).flat_map(|op| methods(&rt, c, &type_name, op));
     let doc = format!(
         "The typed client of [`{type_name}`]: one method per operation, sent through a \
-         `microversion_core::typed_client::Transport` at its version."
+         `microversion_core::client::typed_client::Transport` at its version."
     );
     quote! {
         #[doc = #doc]

@@ -344,7 +344,9 @@ fn deprecated_from_attr(attr: &Attribute, errors: &mut Errors) -> Option<Depreca
         errors.at(attr, "#[deprecated_from] needs the date of the deprecation: since = \"YYYY-MM-DD\"");
         return None;
     };
-    let date = |lit: &LitStr, errors: &mut Errors| match microversion_core::Timestamp::parse(&lit.value()) {
+    let date = |lit: &LitStr, errors: &mut Errors| match microversion_core::lifecycle::Timestamp::parse(
+        &lit.value(),
+    ) {
         Ok(at) => Some(at),
         Err(e) => {
             errors.at(lit, format!("invalid date {:?}: {}", lit.value(), e.message()));

@@ -2,7 +2,7 @@
 // A typed client whose version is a type calls an operation that version lacks.
 use microversion_actix::portable::Path;
 use microversion_actix::{Api, Microversion, Version, controller};
-use microversion_core::typed_client::{Answer, AtVersion, Call, CallError, Transport};
+use microversion_core::client::typed_client::{Answer, AtVersion, Call, CallError, Transport};
 
 const API: Api = Api::new("inventory", &[Microversion::new("1.0", "a"), Microversion::new("1.1", "b")]);
 

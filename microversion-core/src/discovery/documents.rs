@@ -1,10 +1,10 @@
 //! Version discovery documents as a server builds them from its
 //! declarations (Nova's `GET /` and `GET /v2.1/`); a client reads them with
-//! [`parse_discovery`](crate::parse_discovery).
+//! [`parse_discovery`](crate::client::parse_discovery).
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Api, Version, VersionCap, VersionStatus};
+use crate::{Api, Version, VersionCap, lifecycle::VersionStatus};
 
 /// A link in a discovery document.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,7 +38,7 @@ pub struct MediaType {
 /// they must agree.
 ///
 /// ```
-/// use microversion_core::{Version, VersionDocument};
+/// use microversion_core::{Version, discovery::VersionDocument};
 ///
 /// let nova: VersionDocument = serde_json::from_str(
 ///     r#"{"id": "v2.1", "status": "CURRENT", "version": "2.96", "min_version": "2.1", "links": []}"#,
@@ -234,7 +234,7 @@ impl VersionList {
 /// service's routes.
 ///
 /// ```
-/// use microversion_core::is_version_like_path;
+/// use microversion_core::discovery::is_version_like_path;
 ///
 /// assert!(is_version_like_path("/v3") && is_version_like_path("/v2.1/") && is_version_like_path("/v2.1.7"));
 /// assert!(!is_version_like_path("/servers") && !is_version_like_path("/v") && !is_version_like_path("/vx"));
@@ -255,7 +255,7 @@ pub fn is_version_like_path(path: &str) -> bool {
 /// and axum discovery services share.
 ///
 /// ```
-/// use microversion_core::{Api, ListedApis, Microversion, Version, VersionCap};
+/// use microversion_core::{Api, discovery::ListedApis, Microversion, Version, VersionCap};
 ///
 /// const API: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b")]);
 /// let cap = VersionCap::new(&API.capped_at(Version::lit("2.1")).unwrap());
@@ -332,7 +332,7 @@ impl<H> ListedApis<H> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Microversion, parse_discovery};
+    use crate::{Microversion, client::parse_discovery};
     use serde_json::json;
 
     const API: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.96", "b")])

@@ -5,7 +5,7 @@
 //! call do nothing, so that they have no `cfg` of their own. Not public
 //! API: what the facades call.
 
-use crate::{Api, Negotiated, NegotiationError, VersionHeader};
+use crate::{Api, Negotiated, NegotiationError, version::VersionHeader};
 
 /// The name of the request counter.
 #[cfg(feature = "metrics")]

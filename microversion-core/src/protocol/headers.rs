@@ -1,6 +1,6 @@
 //! Response header values for negotiated versions, rendered once per API.
 
-use crate::api::STANDARD_HEADER;
+use crate::version::STANDARD_HEADER;
 use crate::{Api, Version};
 
 /// Default name of the response header carrying the served minimum (406 and discovery).
@@ -12,7 +12,7 @@ pub const MAX_VERSION_HEADER: &str = "OpenStack-API-Maximum-Version";
 /// that answering a request copies strings instead of formatting them.
 ///
 /// ```
-/// use microversion_core::{Api, Microversion, ResponseHeaders, Version};
+/// use microversion_core::{Api, Microversion, header::ResponseHeaders, Version};
 ///
 /// const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial.")])
 ///     .with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
@@ -64,7 +64,7 @@ pub enum VaryUpdate {
 /// handler's own names stay, ours are added once.
 ///
 /// ```
-/// use microversion_core::{VaryUpdate, vary_update};
+/// use microversion_core::{header::VaryUpdate, header::vary_update};
 ///
 /// assert_eq!(vary_update([], "OpenStack-API-Version"), VaryUpdate::Insert);
 /// assert_eq!(
@@ -85,7 +85,7 @@ pub fn vary_update<'a>(existing: impl IntoIterator<Item = Option<&'a str>>, ours
 /// Whether a version header named `name` is added beside a handler's own
 /// (`Link`: the handler's links stay) rather than put in its place.
 pub fn appends_to_handlers(name: &str) -> bool {
-    name.eq_ignore_ascii_case(crate::LINK_HEADER)
+    name.eq_ignore_ascii_case(crate::lifecycle::LINK_HEADER)
 }
 
 impl ResponseHeaders {
@@ -151,7 +151,7 @@ impl ResponseHeaders {
 /// hook in the message.
 ///
 /// ```
-/// let names: Vec<String> = microversion_core::read_header_names("ClientDefault", &["X-Auth-Token"]);
+/// let names: Vec<String> = microversion_core::header::read_header_names("ClientDefault", &["X-Auth-Token"]);
 /// assert_eq!(names, ["X-Auth-Token"]);
 /// ```
 pub fn read_header_names<N: for<'a> TryFrom<&'a str>>(hook: &str, names: &[&'static str]) -> Vec<N> {
@@ -165,7 +165,7 @@ pub fn read_header_names<N: for<'a> TryFrom<&'a str>>(hook: &str, names: &[&'sta
 /// already there stays alone.
 ///
 /// ```
-/// use microversion_core::append_vary;
+/// use microversion_core::header::append_vary;
 /// assert_eq!(append_vary("Accept-Encoding", "OpenStack-API-Version"),
 ///            "Accept-Encoding, OpenStack-API-Version");
 /// assert_eq!(append_vary("openstack-api-version", "OpenStack-API-Version"), "openstack-api-version");

@@ -99,7 +99,7 @@ impl Operation {
     /// path (a pattern is taken to match anything). A helper has no route.
     ///
     /// ```
-    /// use microversion_core::Operation;
+    /// use microversion_core::operation::Operation;
     ///
     /// let show = Operation { name: "show", http_method: Some("GET"), path: Some("/flavors/{id}"),
     ///                        variants: &[], missing_status: 404 };
@@ -164,7 +164,7 @@ impl std::error::Error for UnservedVersion {}
 /// removed is no longer; without a version, every method of the path is.
 ///
 /// ```
-/// use microversion_core::{AllowedMethods, Operation, OperationVariant, Version, VersionRange};
+/// use microversion_core::{operation::AllowedMethods, operation::Operation, operation::OperationVariant, Version, VersionRange};
 ///
 /// const fn variant(range: VersionRange) -> OperationVariant {
 ///     OperationVariant { range, schemas: &[], query_schemas: &[], response: None, errors: &[], deprecation: None }

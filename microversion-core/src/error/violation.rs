@@ -6,8 +6,8 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::python::python_index;
-pub use crate::python::{MAX_ECHOED_VALUE_CHARS, MAX_MESSAGE_CHARS, python_repr, python_str};
+use crate::error::python::python_index;
+pub use crate::error::python::{MAX_ECHOED_VALUE_CHARS, MAX_MESSAGE_CHARS, python_repr, python_str};
 
 /// Where the offending value came from: the body or the query string
 /// (Nova words the two differently).

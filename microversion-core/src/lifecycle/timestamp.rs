@@ -17,7 +17,7 @@ use time::macros::format_description;
 /// second are dropped).
 ///
 /// ```
-/// use microversion_core::Timestamp;
+/// use microversion_core::lifecycle::Timestamp;
 ///
 /// const SUNSET: Timestamp = Timestamp::lit("2026-07-01");
 /// assert_eq!(SUNSET.unix_seconds(), 1_782_864_000);
@@ -28,7 +28,7 @@ use time::macros::format_description;
 ///
 /// ```compile_fail
 /// // error[E0080]: a date must be YYYY-MM-DD or an RFC 3339 timestamp ...
-/// const BAD: microversion_core::Timestamp = microversion_core::Timestamp::lit("2026-7-1");
+/// const BAD: microversion_core::lifecycle::Timestamp = microversion_core::lifecycle::Timestamp::lit("2026-7-1");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Timestamp {

@@ -6,8 +6,8 @@
 
 use std::fmt;
 
-use crate::api::{MAX_LEGACY_HEADERS, STANDARD_HEADER};
-use crate::{Api, Timestamp, Version};
+use crate::version::{MAX_LEGACY_HEADERS, STANDARD_HEADER};
+use crate::{Api, Version, lifecycle::Timestamp};
 
 /// Where the negotiated version came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -219,7 +219,7 @@ impl Api {
     /// it fails.
     ///
     /// ```
-    /// use microversion_core::{Api, Microversion, Version, VersionSource};
+    /// use microversion_core::{Api, Microversion, Version, version::VersionSource};
     ///
     /// const API: Api = Api::new("compute", &[
     ///     Microversion::new("2.1", "Initial version."),
@@ -288,7 +288,7 @@ impl Api {
     /// gets the API's default, as a client that named nothing.
     ///
     /// ```
-    /// use microversion_core::{Api, Microversion, Version, VersionSource};
+    /// use microversion_core::{Api, Microversion, Version, version::VersionSource};
     ///
     /// const API: Api = Api::new("compute", &[
     ///     Microversion::new("2.1", "a"), Microversion::new("2.2", "b"), Microversion::new("2.3", "c"),
@@ -390,7 +390,7 @@ pub enum VersionUnknown {
 /// headers: nothing stamps them), else [`VersionUnknown::NotNegotiated`].
 ///
 /// ```
-/// use microversion_core::{Api, Microversion, Version, VersionUnknown, version_of_request};
+/// use microversion_core::{Api, Microversion, Version, version::VersionUnknown, version::version_of_request};
 ///
 /// const API: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b")]);
 /// let headers = [("OpenStack-API-Version", "compute 2.2")];
@@ -421,7 +421,7 @@ where
 /// ending with `remedy`: the facade's words for what to add.
 ///
 /// ```
-/// let detail = microversion_core::not_negotiated_detail("GET", "/v", "Add it.");
+/// let detail = microversion_core::version::not_negotiated_detail("GET", "/v", "Add it.");
 /// assert_eq!(
 ///     detail,
 ///     "No API version is known for GET /v: the route reads the API version, \

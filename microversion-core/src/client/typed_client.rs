@@ -265,7 +265,7 @@ pub fn fill_path(template: &str, segments: &[String]) -> Result<String, CallErro
 /// #[derive(serde::Serialize)]
 /// struct Page { limit: Option<u32>, tag: Vec<&'static str>, marker: Option<String> }
 ///
-/// let query = microversion_core::typed_client::query_of(&Page {
+/// let query = microversion_core::client::typed_client::query_of(&Page {
 ///     limit: Some(10), tag: vec!["a b", "c"], marker: None,
 /// });
 /// assert_eq!(query.unwrap(), "limit=10&tag=a+b&tag=c");

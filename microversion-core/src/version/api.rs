@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::fmt::Write as _;
 
-use crate::Timestamp;
+use crate::lifecycle::Timestamp;
 use crate::lifecycle::{Deprecation, RetireError};
 use crate::{Version, VersionRange};
 
@@ -340,7 +340,7 @@ impl Api {
     /// than [`MAX_DEPRECATIONS`] are declared.
     ///
     /// ```
-    /// use microversion_core::{Api, Deprecation, Microversion, Version, VersionStatus};
+    /// use microversion_core::{Api, Deprecation, Microversion, Version, lifecycle::VersionStatus};
     ///
     /// const VOLUME: Api = Api::new("volume", &[
     ///     Microversion::new("3.0", "Initial version."),

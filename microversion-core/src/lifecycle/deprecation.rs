@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::{Timestamp, Version, VersionRange};
+use crate::{Version, VersionRange, lifecycle::Timestamp};
 
 /// A link target in a declaration: printable ASCII without spaces, `<`,
 /// `>` or `"`, so that it can stand in a `Link` header as it is.
@@ -32,7 +32,7 @@ const fn is_link(url: &str) -> bool {
 /// [`Api::with_deprecation`](crate::Api::with_deprecation).
 ///
 /// ```
-/// use microversion_core::{Api, Deprecation, Microversion, Timestamp, Version};
+/// use microversion_core::{Api, Deprecation, Microversion, lifecycle::Timestamp, Version};
 ///
 /// const COMPUTE: Api = Api::new("compute", &[
 ///     Microversion::new("2.1", "Initial version."),

@@ -65,7 +65,7 @@ impl std::error::Error for ClientNegotiationError {}
 /// the pinned version if both sides support it, otherwise the highest common one.
 ///
 /// ```
-/// use microversion_core::{choose_version, ClientRequest, ServerVersion, Version, VersionRange};
+/// use microversion_core::{client::choose_version, client::ClientRequest, client::ServerVersion, Version, VersionRange};
 ///
 /// // Seed 001: client 1.1-1.3, server 1.1-1.2, nothing pinned: use 1.2.
 /// let client = VersionRange::between(Version::lit("1.1"), Version::lit("1.3"));
@@ -156,7 +156,7 @@ impl std::error::Error for DiscoveryParseError {}
 /// "no microversions", as Nova's legacy `v2.0` entry has them.
 ///
 /// ```
-/// use microversion_core::{parse_discovery, Version};
+/// use microversion_core::{client::parse_discovery, Version};
 ///
 /// let placement = r#"{"versions": [{"id": "v1.0", "max_version": "1.39",
 ///     "min_version": "1.0", "status": "CURRENT", "links": []}]}"#;

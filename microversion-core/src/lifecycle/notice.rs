@@ -3,14 +3,14 @@
 
 use std::fmt;
 
-use crate::Timestamp;
+use crate::lifecycle::Timestamp;
 use crate::lifecycle::{DEPRECATION_HEADER, LINK_HEADER, SUNSET_HEADER};
 
 /// The `Deprecation` and `Sunset` a server sent, as a client reads them
 /// (docs/reference.md §13.6): something to log or to warn the user about.
 ///
 /// ```
-/// use microversion_core::{DeprecationNotice, Timestamp};
+/// use microversion_core::{lifecycle::DeprecationNotice, lifecycle::Timestamp};
 ///
 /// let notice = DeprecationNotice::from_headers([
 ///     ("OpenStack-API-Version", "compute 2.10"),

@@ -6,8 +6,8 @@
 use std::collections::BTreeSet;
 use std::sync::{Mutex, PoisonError};
 
-use crate::api::STANDARD_HEADER;
-use crate::headers::{ResponseHeaders, VaryUpdate, append_vary, appends_to_handlers, vary_update};
+use crate::protocol::headers::{ResponseHeaders, VaryUpdate, append_vary, appends_to_handlers, vary_update};
+use crate::version::STANDARD_HEADER;
 use crate::{Api, Deprecation, Negotiated, NegotiationError, Version};
 
 /// How one framework's header map is read and written: implemented by each
@@ -280,8 +280,8 @@ pub fn set_header<W: HeaderWire>(headers: &mut W::Map, name: &'static str, value
     }
 }
 
-/// [`STANDARD_HEADER`](crate::STANDARD_HEADER), [`MIN_VERSION_HEADER`](crate::MIN_VERSION_HEADER)
-/// and [`MAX_VERSION_HEADER`](crate::MAX_VERSION_HEADER) in lower case, as
+/// [`STANDARD_HEADER`](crate::header::STANDARD_HEADER), [`MIN_VERSION_HEADER`](crate::header::MIN_VERSION_HEADER)
+/// and [`MAX_VERSION_HEADER`](crate::header::MAX_VERSION_HEADER) in lower case, as
 /// [`HeaderWire::name`] and `HeaderName::from_static` take them (a
 /// facade's `header_wire!` constants).
 #[doc(hidden)]
@@ -357,22 +357,22 @@ macro_rules! header_wire {
         pub const STANDARD_HEADER_NAME: $($header)::+::HeaderName =
             $($header)::+::HeaderName::from_static($crate::__header_names::STANDARD_NAME);
         /// The default name of the header carrying the served minimum
-        /// ([`MIN_VERSION_HEADER`]($crate::MIN_VERSION_HEADER)) as this framework's header name.
+        /// ([`MIN_VERSION_HEADER`]($crate::header::MIN_VERSION_HEADER)) as this framework's header name.
         pub const MIN_VERSION_HEADER_NAME: $($header)::+::HeaderName =
             $($header)::+::HeaderName::from_static($crate::__header_names::MIN_NAME);
         /// The default name of the header carrying the served maximum
-        /// ([`MAX_VERSION_HEADER`]($crate::MAX_VERSION_HEADER)) as this framework's header name.
+        /// ([`MAX_VERSION_HEADER`]($crate::header::MAX_VERSION_HEADER)) as this framework's header name.
         pub const MAX_VERSION_HEADER_NAME: $($header)::+::HeaderName =
             $($header)::+::HeaderName::from_static($crate::__header_names::MAX_NAME);
 
-        /// How the core's [`Stamp`](microversion_core::Stamp) reads and
+        /// How the core's [`Stamp`](microversion_core::header::Stamp) reads and
         /// writes this framework's headers; public for generated code,
         /// which reaches it through the facade's `__private`.
         #[doc(hidden)]
         #[derive(Debug)]
         pub struct $wire;
 
-        impl $crate::HeaderWire for $wire {
+        impl $crate::header::HeaderWire for $wire {
             type Map = $($header)::+::HeaderMap;
             type Name = $($header)::+::HeaderName;
             type Value = $($header)::+::HeaderValue;
@@ -570,9 +570,9 @@ mod tests {
 
     #[test]
     fn the_lower_case_names_are_the_contracts() {
-        assert_eq!(STANDARD_NAME, crate::STANDARD_HEADER.to_ascii_lowercase());
-        assert_eq!(MIN_NAME, crate::MIN_VERSION_HEADER.to_ascii_lowercase());
-        assert_eq!(MAX_NAME, crate::MAX_VERSION_HEADER.to_ascii_lowercase());
+        assert_eq!(STANDARD_NAME, crate::header::STANDARD_HEADER.to_ascii_lowercase());
+        assert_eq!(MIN_NAME, crate::header::MIN_VERSION_HEADER.to_ascii_lowercase());
+        assert_eq!(MAX_NAME, crate::header::MAX_VERSION_HEADER.to_ascii_lowercase());
     }
 
     #[test]

@@ -5,14 +5,20 @@
 //! read as JSON by [`query_to_json`] and [`typed_query_to_json`]; a
 //! service's own answers are checked by [`ResponseValidation`].
 
+pub(crate) mod answers;
+#[doc(hidden)]
+pub mod derive;
+pub mod model;
+pub(crate) mod query;
+
 use std::fmt;
 
 use serde_json::Value;
 
-pub use crate::answers::{AnswerVerdict, ResponseValidation, answer_problems};
-use crate::python::{MAX_MESSAGE_CHARS, keyword_of, python_message};
-pub use crate::query::{query_to_json, typed_query_to_json};
-use crate::violation::{Input, Violation};
+use crate::error::python::{MAX_MESSAGE_CHARS, keyword_of, python_message};
+use crate::error::violation::{Input, Violation};
+pub use crate::schema::answers::{AnswerVerdict, ResponseValidation, answer_problems};
+pub use crate::schema::query::{query_to_json, typed_query_to_json};
 use crate::{Version, VersionRange};
 
 /// How many violations one error lists; the rest are counted.

@@ -9,8 +9,8 @@
 //! is tested here with plain header lists.
 
 use crate::body::is_unformatted_error;
-use crate::stamp::{HeaderWire, Stamp, set_header};
-use crate::{Api, Negotiated, NegotiationError, Version, VersionCap, VersionSource};
+use crate::protocol::stamp::{HeaderWire, Stamp, set_header};
+use crate::{Api, Negotiated, NegotiationError, Version, VersionCap, version::VersionSource};
 
 /// The contract of one API over one facade's header types: its
 /// declaration, the cap in force, and every header value an answer gains,
@@ -167,8 +167,8 @@ pub fn unformatted_error<'a, 'c>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stamp::test_wire::ListWire;
-    use crate::{Deprecation, Microversion, VersionHeader};
+    use crate::protocol::stamp::test_wire::ListWire;
+    use crate::{Deprecation, Microversion, version::VersionHeader};
 
     const API: Api = Api::new(
         "compute",

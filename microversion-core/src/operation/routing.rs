@@ -7,7 +7,7 @@
 //! index); each facade registers that table in code of its own, reading it
 //! through [`RoutedPath::of`].
 
-use crate::Operation;
+use crate::operation::Operation;
 
 /// One path of a controller and the operations routed at it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,7 +28,7 @@ impl RoutedPath {
     /// cannot match the same request keep their declaration order.
     ///
     /// ```
-    /// use microversion_core::{Operation, RoutedPath};
+    /// use microversion_core::{operation::Operation, operation::RoutedPath};
     ///
     /// const fn route(name: &'static str, method: &'static str, path: &'static str) -> Operation {
     ///     Operation { name, http_method: Some(method), path: Some(path), variants: &[], missing_status: 404 }
@@ -87,7 +87,7 @@ fn segment_kinds(path: &str) -> Vec<bool> {
 /// `check_route_path` refuses, at the path, what its router cannot route.
 ///
 /// ```
-/// use microversion_core::PathSyntax;
+/// use microversion_core::operation::PathSyntax;
 ///
 /// const SHOW: PathSyntax = PathSyntax::of("/volumes/{id:\\d+}");
 /// assert_eq!(SHOW, PathSyntax { rooted: true, patterns: true, tails: false });

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::{Link, NegotiationError, Version, Violation};
+use crate::{NegotiationError, Version, Violation, discovery::Link};
 
 /// The fields of one error answer, as every format reads them.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -70,7 +70,7 @@ pub trait ErrorFormat: Send + Sync + 'static {
 /// "violations"?}]}`.
 ///
 /// ```
-/// use microversion_core::{ApiSigErrors, ErrorFormat, Problem};
+/// use microversion_core::{error::ApiSigErrors, ErrorFormat, Problem};
 /// use serde_json::json;
 ///
 /// let problem = Problem { status: 409, code: "conflict", qualified_code: "compute.conflict",
@@ -144,7 +144,7 @@ impl ErrorFormat for ApiSigErrors {
 /// the extra fields.
 ///
 /// ```
-/// use microversion_core::{ErrorFormat, NovaFaults, Problem, Version};
+/// use microversion_core::{ErrorFormat, error::NovaFaults, Problem, Version};
 /// use serde_json::json;
 ///
 /// let problem = Problem { status: 406, detail: "Version 3.7 is not supported.",
@@ -273,7 +273,7 @@ pub fn removed_detail(version: Version, removed_in: Version) -> String {
 ///
 /// ```
 /// assert_eq!(
-///     microversion_core::method_not_allowed_detail("PATCH"),
+///     microversion_core::error::method_not_allowed_detail("PATCH"),
 ///     "The method PATCH is not allowed for this resource."
 /// );
 /// ```

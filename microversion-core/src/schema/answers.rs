@@ -11,13 +11,13 @@ type CompiledAnswers =
     std::sync::Mutex<std::collections::HashMap<(usize, Version), std::sync::Arc<jsonschema::Validator>>>;
 
 fn answer_validator(
-    document: crate::SchemaDocument,
+    document: crate::operation::SchemaDocument,
     version: Version,
 ) -> Result<std::sync::Arc<jsonschema::Validator>, String> {
     static CACHE: std::sync::OnceLock<CompiledAnswers> = std::sync::OnceLock::new();
     let key = match document {
-        crate::SchemaDocument::Fixed(f) => (f as usize, Version::new(0, 0)),
-        crate::SchemaDocument::AtVersion(f) => (f as usize, version),
+        crate::operation::SchemaDocument::Fixed(f) => (f as usize, Version::new(0, 0)),
+        crate::operation::SchemaDocument::AtVersion(f) => (f as usize, version),
     };
     let cache = CACHE.get_or_init(CompiledAnswers::default);
     if let Some(validator) = cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(&key) {
@@ -104,7 +104,7 @@ impl ResponseValidation {
         (method, path): (&str, &str),
         (status, body): (u16, &[u8]),
         version: Version,
-        declared: &crate::ResponseDescription,
+        declared: &crate::operation::ResponseDescription,
     ) -> AnswerVerdict {
         let problems = answer_problems(status, body, version, declared);
         if problems.is_empty() || self == ResponseValidation::Ignore {
@@ -130,7 +130,7 @@ pub fn answer_problems(
     status: u16,
     body: &[u8],
     version: Version,
-    declared: &crate::ResponseDescription,
+    declared: &crate::operation::ResponseDescription,
 ) -> Vec<String> {
     let mut problems = Vec::new();
     if status != declared.status {

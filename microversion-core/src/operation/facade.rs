@@ -89,7 +89,7 @@ macro_rules! facade_api_error {
             /// every facade renders one: Nova's words for 404, 405 and a
             /// server error, else the reason phrase.
             pub fn bodiless(status: $status) -> ApiError {
-                let detail = $crate::bodiless_error_detail(status.as_u16()).or(status.canonical_reason());
+                let detail = $crate::error::bodiless_error_detail(status.as_u16()).or(status.canonical_reason());
                 ApiError::from_status(status, detail.unwrap_or("Error"))
             }
 
@@ -134,14 +134,14 @@ macro_rules! facade_api_error {
             /// Placement allows other statuses such as 405.
             pub fn method_not_at_version(version: $crate::Version, status: $status) -> ApiError {
                 let title = status.canonical_reason().unwrap_or("Error");
-                ApiError::new(status, "method-not-at-version", title, $crate::not_at_version_detail(version))
+                ApiError::new(status, "method-not-at-version", title, $crate::error::not_at_version_detail(version))
             }
 
             /// The answer when an operation was removed at or before the
             /// negotiated version: the detail names the version that removed it.
             pub fn removed_at_version(version: $crate::Version, removed_in: $crate::Version, status: $status) -> ApiError {
                 let title = status.canonical_reason().unwrap_or("Error");
-                ApiError::new(status, "method-removed", title, $crate::removed_detail(version, removed_in))
+                ApiError::new(status, "method-removed", title, $crate::error::removed_detail(version, removed_in))
             }
 
             /// 400 for a request body or query string that breaks the schema
@@ -167,7 +167,7 @@ macro_rules! facade_api_error {
             }
 
             /// Adds a link (for example to documentation) to the API-SIG body.
-            pub fn with_link(mut self, link: $crate::Link) -> ApiError {
+            pub fn with_link(mut self, link: $crate::discovery::Link) -> ApiError {
                 self.0.links.push(link);
                 self
             }
@@ -192,7 +192,7 @@ macro_rules! facade_api_error {
             /// `<service>.<code>` when a service is given (or set on the
             /// error), else the bare code.
             pub fn qualified_code(&self, service: ::core::option::Option<&str>) -> ::std::string::String {
-                $crate::qualified_code(&self.0.code, service.or(self.0.service))
+                $crate::error::qualified_code(&self.0.code, service.or(self.0.service))
             }
 
             /// The fields every error format reads, with `qualified_code`
@@ -245,7 +245,7 @@ macro_rules! facade_api_error {
             }
 
             /// Links to more information.
-            pub fn links(&self) -> &[$crate::Link] {
+            pub fn links(&self) -> &[$crate::discovery::Link] {
                 &self.0.links
             }
 
@@ -283,8 +283,8 @@ macro_rules! facade_api_error {
         /// 404, 405 or the operation's `missing` status: an operation at a
         /// version none of its variants serves, named removed when it was
         /// (docs/reference.md §4.2). A 405's `Allow` is the facade's to set.
-        impl ::core::convert::From<&$crate::MissingVariant> for ApiError {
-            fn from(missing: &$crate::MissingVariant) -> ApiError {
+        impl ::core::convert::From<&$crate::operation::MissingVariant> for ApiError {
+            fn from(missing: &$crate::operation::MissingVariant) -> ApiError {
                 let status = <$status>::from_u16(missing.status).unwrap_or(<$status>::NOT_FOUND);
                 match missing.removed_in {
                     Some(removed_in) => ApiError::removed_at_version(missing.version, removed_in, status),
@@ -296,8 +296,8 @@ macro_rules! facade_api_error {
         /// A versioned helper called at a version none of its variants
         /// serves: a bug in the service, not in the request, so a 500 whose
         /// detail names the helper and the version.
-        impl ::core::convert::From<$crate::UnservedVersion> for ApiError {
-            fn from(err: $crate::UnservedVersion) -> ApiError {
+        impl ::core::convert::From<$crate::operation::UnservedVersion> for ApiError {
+            fn from(err: $crate::operation::UnservedVersion) -> ApiError {
                 ApiError::internal(err.to_string())
             }
         }
@@ -380,7 +380,7 @@ pub struct ErrorFields {
     pub min_version: Option<crate::Version>,
     pub max_version: Option<crate::Version>,
     pub request_id: Option<String>,
-    pub links: Vec<crate::Link>,
+    pub links: Vec<crate::discovery::Link>,
     pub violations: Vec<crate::Violation>,
     pub service: Option<&'static str>,
 }
@@ -393,7 +393,7 @@ pub fn code_of(title: &str) -> String {
 }
 
 /// Declares `pub struct ErrorRenderer` in the calling facade, over the
-/// facade's [`HeaderWire`](crate::HeaderWire) `$wire`, with the attributes
+/// facade's [`HeaderWire`](crate::header::HeaderWire) `$wire`, with the attributes
 /// and docs given before it: the settings of how one API renders its
 /// errors, and `write`, of an error's headers and body into
 /// an answer. The facade adds `render` (a whole answer) and
@@ -419,8 +419,8 @@ macro_rules! facade_error_renderer {
         pub struct ErrorRenderer {
             format: ::std::sync::Arc<dyn $crate::ErrorFormat>,
             service: ::core::option::Option<&'static str>,
-            min_header: <$wire as $crate::HeaderWire>::Name,
-            max_header: <$wire as $crate::HeaderWire>::Name,
+            min_header: <$wire as $crate::header::HeaderWire>::Name,
+            max_header: <$wire as $crate::header::HeaderWire>::Name,
         }
 
         impl ::core::fmt::Debug for ErrorRenderer {
@@ -438,7 +438,7 @@ macro_rules! facade_error_renderer {
         impl ::core::default::Default for ErrorRenderer {
             fn default() -> ErrorRenderer {
                 static DEFAULT: ::std::sync::LazyLock<ErrorRenderer> =
-                    ::std::sync::LazyLock::new(|| ErrorRenderer::new($crate::ApiSigErrors));
+                    ::std::sync::LazyLock::new(|| ErrorRenderer::new($crate::error::ApiSigErrors));
                 ErrorRenderer::clone(&DEFAULT)
             }
         }
@@ -452,7 +452,7 @@ macro_rules! facade_error_renderer {
 
             /// [`ErrorRenderer::new`] with a format shared with other renderers.
             pub fn shared(format: ::std::sync::Arc<dyn $crate::ErrorFormat>) -> ErrorRenderer {
-                let (min_header, max_header) = $crate::min_max_names::<$wire>();
+                let (min_header, max_header) = $crate::header::min_max_names::<$wire>();
                 ErrorRenderer { format, service: ::core::option::Option::None, min_header, max_header }
             }
 
@@ -466,8 +466,8 @@ macro_rules! facade_error_renderer {
             /// uses `X-OpenStack-Ironic-API-Minimum-Version`, ...).
             pub fn with_min_max_headers(
                 mut self,
-                min: <$wire as $crate::HeaderWire>::Name,
-                max: <$wire as $crate::HeaderWire>::Name,
+                min: <$wire as $crate::header::HeaderWire>::Name,
+                max: <$wire as $crate::header::HeaderWire>::Name,
             ) -> ErrorRenderer {
                 (self.min_header, self.max_header) = (min, max);
                 self
@@ -481,7 +481,7 @@ macro_rules! facade_error_renderer {
             /// The names of the minimum and maximum version headers.
             pub fn min_max_headers(
                 &self,
-            ) -> (&<$wire as $crate::HeaderWire>::Name, &<$wire as $crate::HeaderWire>::Name) {
+            ) -> (&<$wire as $crate::header::HeaderWire>::Name, &<$wire as $crate::header::HeaderWire>::Name) {
                 (&self.min_header, &self.max_header)
             }
 
@@ -491,25 +491,25 @@ macro_rules! facade_error_renderer {
             }
 
             /// Makes `headers` those of `error`'s answer (a handler's own
-            /// kept: see [`error_headers`]($crate::error_headers)) and returns
+            /// kept: see [`error_headers`]($crate::header::error_headers)) and returns
             /// its body in this format, with the request id the headers
             /// carry when the error has none
-            /// ([`answer_request_id`]($crate::answer_request_id)).
+            /// ([`answer_request_id`]($crate::header::answer_request_id)).
             pub fn write(
                 &self,
                 error: &ApiError,
-                headers: &mut <$wire as $crate::HeaderWire>::Map,
+                headers: &mut <$wire as $crate::header::HeaderWire>::Map,
             ) -> ::std::string::String {
                 let service = self.service.or(error.service());
                 let code = error.qualified_code(service);
                 let mut problem = error.problem(&code);
                 let carried = match problem.request_id {
                     ::core::option::Option::Some(_) => ::core::option::Option::None,
-                    ::core::option::Option::None => $crate::answer_request_id::<$wire>(headers),
+                    ::core::option::Option::None => $crate::header::answer_request_id::<$wire>(headers),
                 };
                 problem.request_id = problem.request_id.or(carried.as_deref());
                 let range = error.min_version().zip(error.max_version());
-                $crate::error_headers::<$wire>(headers, range, (&self.min_header, &self.max_header));
+                $crate::header::error_headers::<$wire>(headers, range, (&self.min_header, &self.max_header));
                 self.format.render(&problem, service).to_string()
             }
         }
@@ -609,11 +609,11 @@ macro_rules! facade_openapi_service {
                 request: DocumentRequest<'_>,
                 query: &str,
                 if_none_match: ::core::option::Option<&str>,
-            ) -> <$wire as $crate::AnswerWire>::Answer {
+            ) -> <$wire as $crate::header::AnswerWire>::Answer {
                 match self.documents.answer(request, query, if_none_match) {
                     ::core::result::Result::Ok(answer) => {
                         let body = answer.body().map(|body| body.as_bytes().to_vec());
-                        $crate::plain_answer::<$wire>(answer.status(), answer.headers(), body)
+                        $crate::header::plain_answer::<$wire>(answer.status(), answer.headers(), body)
                     }
                     ::core::result::Result::Err(refusal) => self.errors.render(&ApiError::from(refusal)),
                 }
@@ -735,7 +735,7 @@ macro_rules! facade_json {
 /// Declares `pub trait RequestLinks` and `pub struct LinkRoot` in the
 /// calling facade, each with the attributes and docs given before it: the
 /// facade implements the trait for its request types, by the core's
-/// [`PublicUrl`](crate::PublicUrl). Not for services: a facade's
+/// [`PublicUrl`](crate::discovery::PublicUrl). Not for services: a facade's
 /// `public_url` module calls it.
 #[macro_export]
 #[doc(hidden)]
@@ -743,9 +743,9 @@ macro_rules! facade_links {
     ($(#[$links:meta])* pub trait RequestLinks;) => {
         $(#[$links])*
         pub trait RequestLinks {
-            /// The [`PublicUrl`]($crate::PublicUrl) configured for the
-            /// request, else [`PublicUrl::from_request`]($crate::PublicUrl::from_request).
-            fn public_url(&self) -> &$crate::PublicUrl;
+            /// The [`PublicUrl`]($crate::discovery::PublicUrl) configured for the
+            /// request, else [`PublicUrl::from_request`]($crate::discovery::PublicUrl::from_request).
+            fn public_url(&self) -> &$crate::discovery::PublicUrl;
 
             /// The service root as the client reaches it, without a trailing slash:
             /// `https://cloud.example/compute`, `http://127.0.0.1:8774`.
@@ -779,7 +779,7 @@ macro_rules! facade_links {
 /// (docs/reference.md §7). `hook` is the facade's `ClientDefault`, whose
 /// `choose(&headers)` is awaited for a client's version; `status` its
 /// `http::StatusCode`, `response` its answer and `wire` its
-/// [`HeaderWire`](crate::HeaderWire). The facade registers the routes and
+/// [`HeaderWire`](crate::header::HeaderWire). The facade registers the routes and
 /// writes the documents' answers. Not for services: a facade's `discovery`
 /// module calls it.
 #[macro_export]
@@ -789,15 +789,15 @@ macro_rules! facade_discovery {
         $(#[$meta:meta])* pub struct Discovery;
         hook = $hook:ty; headers = $headers:ty; status = $status:ty; response = $response:ty; wire = $wire:ty;
     ) => {
-        pub use $crate::{Link, MediaType, ServerVersion, SingleVersion, VersionDocument, VersionList};
+        pub use $crate::{discovery::Link, discovery::MediaType, client::ServerVersion, discovery::SingleVersion, discovery::VersionDocument, discovery::VersionList};
 
         /// The version discovery endpoints of a service, generated from its
         /// API declarations (cap and statuses included), the same on every
         /// facade (docs/reference.md §7):
         ///
-        /// - `GET /`: the version list ([`VersionList`]($crate::VersionList)) of every API;
+        /// - `GET /`: the version list ([`VersionList`]($crate::discovery::VersionList)) of every API;
         /// - `GET /v2.1` and `GET /v2.1/`: the document of one API
-        ///   ([`SingleVersion`]($crate::SingleVersion); python-novaclient reads it
+        ///   ([`SingleVersion`]($crate::discovery::SingleVersion); python-novaclient reads it
         ///   from its endpoint URL, without the slash), at the API's
         ///   [`Api::with_path`]($crate::Api::with_path) (`/` + its id unless set:
         ///   Cinder's `v3.0` is served at `/v3`);
@@ -806,7 +806,7 @@ macro_rules! facade_discovery {
         /// - any other method on these paths: 405 with `Allow: GET` and a JSON body.
         ///
         /// Version headers are ignored. `self` links are built from the
-        /// [`PublicUrl`]($crate::PublicUrl) given to [`Discovery::with_public_url`],
+        /// [`PublicUrl`]($crate::discovery::PublicUrl) given to [`Discovery::with_public_url`],
         /// else the one configured for the request (by default the request's own
         /// `Host` and the connection's scheme, forwarded headers ignored), the
         /// [`Discovery::with_prefix`] of a proxy that strips a path (when the
@@ -820,8 +820,8 @@ macro_rules! facade_discovery {
         #[derive(Clone)]
         pub struct Discovery {
             /// The APIs, each with the cap handle it follows and its client default.
-            listed: $crate::ListedApis<$hook>,
-            public_url: ::core::option::Option<$crate::PublicUrl>,
+            listed: $crate::discovery::ListedApis<$hook>,
+            public_url: ::core::option::Option<$crate::discovery::PublicUrl>,
             prefix: ::std::string::String,
             format: ::std::sync::Arc<dyn $crate::ErrorFormat>,
         }
@@ -840,25 +840,25 @@ macro_rules! facade_discovery {
             /// The endpoints for `apis`, listed in this order in `GET /`.
             pub fn new(apis: &[$crate::Api]) -> Discovery {
                 Discovery {
-                    listed: $crate::ListedApis::new(apis),
+                    listed: $crate::discovery::ListedApis::new(apis),
                     public_url: ::core::option::Option::None,
                     prefix: ::std::string::String::new(),
-                    format: ::std::sync::Arc::new($crate::ApiSigErrors),
+                    format: ::std::sync::Arc::new($crate::error::ApiSigErrors),
                 }
             }
 
             /// A path prefix added to `self` links, for a proxy that serves the
             /// service under `/compute` and strips it before forwarding. A fixed
-            /// [`PublicUrl`]($crate::PublicUrl) carries its own prefix: this one is then not added.
+            /// [`PublicUrl`]($crate::discovery::PublicUrl) carries its own prefix: this one is then not added.
             pub fn with_prefix(mut self, prefix: impl ::core::convert::Into<::std::string::String>) -> Discovery {
-                self.prefix = $crate::path_prefix(&prefix.into());
+                self.prefix = $crate::discovery::path_prefix(&prefix.into());
                 self
             }
 
             /// Builds `self` links as `public_url` says, whatever the request
-            /// carries: a fixed URL ([`PublicUrl::fixed`]($crate::PublicUrl::fixed)),
+            /// carries: a fixed URL ([`PublicUrl::fixed`]($crate::discovery::PublicUrl::fixed)),
             /// or the request read through trusted proxies.
-            pub fn with_public_url(mut self, public_url: $crate::PublicUrl) -> Discovery {
+            pub fn with_public_url(mut self, public_url: $crate::discovery::PublicUrl) -> Discovery {
                 self.public_url = ::core::option::Option::Some(public_url);
                 self
             }
@@ -920,11 +920,11 @@ macro_rules! facade_discovery {
                 &self,
                 headers: &$headers,
                 root: &str,
-            ) -> ::core::result::Result<($crate::VersionList, ::std::vec::Vec<&str>), ApiError> {
+            ) -> ::core::result::Result<($crate::discovery::VersionList, ::std::vec::Vec<&str>), ApiError> {
                 let indexes: ::std::vec::Vec<usize> = (0..self.listed.declared().len()).collect();
                 let (chosen, vary) = self.client_versions(headers, &indexes).await?;
                 let apis: ::std::vec::Vec<$crate::Api> = indexes.iter().map(|&i| self.listed.current(i)).collect();
-                let mut list = $crate::VersionList::new(&apis, root);
+                let mut list = $crate::discovery::VersionList::new(&apis, root);
                 for (document, version) in list.versions.iter_mut().zip(chosen) {
                     document.client_version = version;
                 }
@@ -937,7 +937,7 @@ macro_rules! facade_discovery {
                 index: usize,
                 headers: &$headers,
                 root: &str,
-            ) -> ::core::result::Result<($crate::SingleVersion, ::std::vec::Vec<&str>), ApiError> {
+            ) -> ::core::result::Result<($crate::discovery::SingleVersion, ::std::vec::Vec<&str>), ApiError> {
                 let (chosen, vary) = self.client_versions(headers, &[index]).await?;
                 let mut single = self.listed.current(index).single_version_document(root);
                 single.version.client_version = chosen.into_iter().next().flatten();
@@ -961,7 +961,7 @@ macro_rules! facade_discovery {
                 let text = ::serde_json::to_vec(&body).unwrap_or_else(|_| b"{}".to_vec());
                 let headers = [("content-type", "application/json"), ("vary", vary.as_str())];
                 let headers = headers.into_iter().filter(|(_, value)| !value.is_empty());
-                $crate::plain_answer::<$wire>(200, headers, ::core::option::Option::Some(text))
+                $crate::header::plain_answer::<$wire>(200, headers, ::core::option::Option::Some(text))
             }
 
             /// The 404 of a version id no API declares.
@@ -996,7 +996,7 @@ macro_rules! facade_discovery {
             /// has an empty body).
             fn refuse_method(&self) -> $response {
                 let mut res = self.render(&Discovery::not_allowed());
-                $crate::set_header::<$wire>(res.headers_mut(), "allow", "GET");
+                $crate::header::set_header::<$wire>(res.headers_mut(), "allow", "GET");
                 res
             }
         }
@@ -1068,7 +1068,7 @@ macro_rules! facade_client_default {
                 F: Fn(&$headers) -> Fut + Send + Sync + 'static,
                 Fut: ::core::future::Future<Output = ClientChoice> $($bound)* + 'static,
             {
-                let reads = $crate::read_header_names("ClientDefault", names);
+                let reads = $crate::header::read_header_names("ClientDefault", names);
                 let vary = names.join(", ");
                 let choose = ::std::sync::Arc::new(move |headers: &$headers| -> $future {
                     ::std::boxed::Box::pin(choose(headers))
@@ -1181,7 +1181,7 @@ macro_rules! facade_negotiation {
                 VersionNegotiation {
                     api,
                     cap: $crate::VersionCap::new(&api),
-                    format: ::std::sync::Arc::new($crate::ApiSigErrors),
+                    format: ::std::sync::Arc::new($crate::error::ApiSigErrors),
                     min_max: ::core::option::Option::None,
                     client_default: ::core::option::Option::None,
                 }
@@ -1214,7 +1214,7 @@ macro_rules! facade_negotiation {
             /// Lowers the served maximum (see [`Api::capped_at`]($crate::Api::capped_at));
             /// a fixed cap, with a handle of its own. Use
             /// [`VersionNegotiation::with_version_cap`] for one that changes while serving.
-            pub fn capped_at(mut self, cap: $crate::Version) -> ::core::result::Result<VersionNegotiation, $crate::CapError> {
+            pub fn capped_at(mut self, cap: $crate::Version) -> ::core::result::Result<VersionNegotiation, $crate::version::CapError> {
                 self.api = self.api.capped_at(cap)?;
                 self.cap = $crate::VersionCap::new(&self.api);
                 ::core::result::Result::Ok(self)
@@ -1224,7 +1224,7 @@ macro_rules! facade_negotiation {
             /// [`Api::retire_below`]($crate::Api::retire_below)): they answer 406
             /// naming their sunset; the cap handle starts anew. Give discovery the
             /// same declaration, or share [`VersionNegotiation::version_cap`].
-            pub fn retire_below(mut self, below: $crate::Version) -> ::core::result::Result<VersionNegotiation, $crate::RetireError> {
+            pub fn retire_below(mut self, below: $crate::Version) -> ::core::result::Result<VersionNegotiation, $crate::lifecycle::RetireError> {
                 self.api = self.api.retire_below(below)?;
                 self.cap = $crate::VersionCap::new(&self.api);
                 ::core::result::Result::Ok(self)
@@ -1287,7 +1287,7 @@ macro_rules! facade_api_version {
             }
 
             /// How the version was chosen: asked for, `latest`, or the default.
-            pub fn source(&self) -> $crate::VersionSource {
+            pub fn source(&self) -> $crate::version::VersionSource {
                 self.negotiated.source
             }
 
@@ -1535,7 +1535,7 @@ macro_rules! facade_portable {
                     // An error without a body is rendered in the API's format, as
                     // the facades' layers render a handler's bare error status.
                     Ok((_, None)) if status.is_client_error() || status.is_server_error() => {
-                        let detail = $crate::bodiless_error_detail(status.as_u16());
+                        let detail = $crate::error::bodiless_error_detail(status.as_u16());
                         let detail = detail.or(status.canonical_reason()).unwrap_or("Error");
                         answer_error(crate::ApiError::from_status(status, detail), request)
                     }
@@ -1606,7 +1606,8 @@ macro_rules! facade_face {
         /// as keystoneauth1 does. The core's, the same on every facade.
         pub mod client {
             pub use $crate::{
-                ClientNegotiationError, ClientRequest, DiscoveryParseError, choose_version, parse_discovery,
+                client::ClientNegotiationError, client::ClientRequest, client::DiscoveryParseError,
+                client::choose_version, client::parse_discovery,
             };
         }
     };

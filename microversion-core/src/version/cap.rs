@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::{Api, CapError, Timestamp, Version};
+use crate::{Api, Version, lifecycle::Timestamp, version::CapError};
 
 /// The served maximum of one API, shared by everything that serves it (the
 /// middleware, discovery) and changed while they serve: one atomic load per
@@ -18,7 +18,7 @@ use crate::{Api, CapError, Timestamp, Version};
 /// its default version, is refused and leaves the cap as it was.
 ///
 /// ```
-/// use microversion_core::{Api, CapError, Microversion, Version, VersionCap};
+/// use microversion_core::{Api, version::CapError, Microversion, Version, VersionCap};
 ///
 /// const API: Api = Api::new("compute", &[
 ///     Microversion::new("2.1", "Initial version."),

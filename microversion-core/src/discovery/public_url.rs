@@ -35,7 +35,7 @@ pub const FORWARDED_AND_HOST: &str = "Host, Forwarded, X-Forwarded-Host, X-Forwa
 /// header can put anything else into a link.
 ///
 /// ```
-/// use microversion_core::{PublicUrl, RequestOrigin};
+/// use microversion_core::{discovery::PublicUrl, discovery::RequestOrigin};
 ///
 /// let request = RequestOrigin {
 ///     peer: Some([10, 0, 0, 1].into()),
@@ -120,7 +120,7 @@ pub struct RequestOrigin<'a> {
 /// the path says. The query is kept as it came.
 ///
 /// ```
-/// use microversion_core::decode_unreserved;
+/// use microversion_core::discovery::decode_unreserved;
 ///
 /// assert_eq!(decode_unreserved("/%76%32%2e%31/flavors?x=%41").as_deref(), Some("/v2.1/flavors?x=%41"));
 /// assert_eq!(decode_unreserved("/a%2Fb?x=%41"), None);
@@ -163,7 +163,7 @@ pub fn decode_unreserved(target: &str) -> Option<String> {
 /// `/compute/` or `//compute`; empty for `/` and the empty string.
 ///
 /// ```
-/// use microversion_core::path_prefix;
+/// use microversion_core::discovery::path_prefix;
 ///
 /// assert_eq!((path_prefix("compute/"), path_prefix("/")), ("/compute".to_owned(), String::new()));
 /// ```
@@ -239,7 +239,7 @@ impl PublicUrl {
     /// then `mount`, the path the endpoints are mounted at.
     ///
     /// ```
-    /// use microversion_core::PublicUrl;
+    /// use microversion_core::discovery::PublicUrl;
     ///
     /// let from_request = PublicUrl::from_request();
     /// assert_eq!(from_request.service_root("http://h", "/edge", "/compute"), "http://h/edge/compute");

@@ -1,0 +1,15 @@
+//! Version discovery (docs/reference.md §7): the documents of `GET /` and
+//! `GET /v2.1/` ([`VersionList`], [`SingleVersion`]), built from the
+//! declarations, and where their links point ([`PublicUrl`]).
+
+mod documents;
+mod public_url;
+
+pub use documents::{
+    Link, ListedApis, MediaType, SingleVersion, VersionDocument, VersionList, is_version_like_path,
+};
+pub use public_url::{FORWARDED_AND_HOST, InvalidPublicUrl, PublicUrl, RequestOrigin};
+
+// What the facades' discovery services call: not for services.
+#[doc(hidden)]
+pub use public_url::{decode_unreserved, path_prefix};

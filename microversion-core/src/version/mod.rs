@@ -1,0 +1,22 @@
+//! Versions and the API's declaration: [`Version`] and [`VersionRange`],
+//! the one [`Api`] declaration with its history, the deployer's
+//! [`VersionCap`], and the version a request is served at
+//! ([`Negotiated`], from [`Api::negotiate`], or [`NegotiationError`], its
+//! 400 or 406).
+
+pub(crate) mod api;
+mod cap;
+mod number;
+mod range;
+
+#[doc(hidden)]
+pub use api::STANDARD_HEADER;
+pub use api::{Api, CapError, MAX_LEGACY_HEADERS, Microversion};
+pub use cap::VersionCap;
+pub use number::{ParseVersionError, Version};
+pub use range::{InvertedRange, VersionRange};
+
+pub use crate::protocol::negotiate::{
+    MAX_ECHOED_BYTES, Negotiated, NegotiationError, VersionHeader, VersionSource, VersionUnknown,
+    not_negotiated_detail, version_of_request,
+};
