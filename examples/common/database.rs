@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use sqlx::pool::PoolOptions;
-use sqlx::{Database, Executor, IntoArguments, Pool};
+use sqlx::{AssertSqlSafe, Database, Executor, IntoArguments, Pool};
 
 /// How long a request waits for a connection (all busy, or the server
 /// unreachable or full) before its store call fails (a 503): a client
@@ -130,13 +130,17 @@ pub(crate) fn postgres_pool<DB: Database>(url: &str) -> Result<Pool<DB>, sqlx::E
 
 /// Makes `schema` in the PostgreSQL database at `url`, on a connection of
 /// its own, closed after: tried once, its error says why (the server full,
-/// starting, not listening). Nodes starting together make it one at a
-/// time (`CREATE TABLE IF NOT EXISTS` is not safe to race), under an
-/// advisory lock held by the schema's transaction: a node that dies or
-/// gives up halfway leaves neither the lock nor half a schema. A lock
-/// (another node making the schema, a table in use) is waited for 10 s at
-/// most, so that a node frozen while it holds one holds up no start for
-/// longer.
+/// starting, not listening).
+///
+/// A schema made before (a node restarting) is found in `schemas_made`, by
+/// a digest of its text, and left as it is: making it again would lock the
+/// tables it alters or indexes, holding up every other node's writes
+/// meanwhile. Nodes starting together make it one at a time (`CREATE TABLE
+/// IF NOT EXISTS` is not safe to race), under an advisory lock held by the
+/// schema's transaction: a node that dies or gives up halfway leaves
+/// neither the lock nor half a schema. A lock (another node making the
+/// schema, a table in use) is waited for 10 s at most, so that a node
+/// frozen while it holds one holds up no start for longer.
 pub(crate) async fn make_postgres_schema<DB: Database>(
     url: &str,
     schema: &'static str,
@@ -145,11 +149,28 @@ where
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments: IntoArguments<DB>,
 {
+    // Hex digits only: safe in the statement's text.
+    let digest = {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::hash::DefaultHasher::new();
+        schema.hash(&mut hasher);
+        format!("{:016x}", hasher.finish())
+    };
+    let made = format!("SELECT 1 FROM schemas_made WHERE digest = '{digest}'");
     let mut conn = <DB::Connection as sqlx::Connection>::connect(url).await?;
     let mut tx = sqlx::Connection::begin(&mut conn).await?;
     sqlx::raw_sql("SET LOCAL lock_timeout = '10s'").execute(&mut *tx).await?;
-    sqlx::query("SELECT pg_advisory_xact_lock(7274)").execute(&mut *tx).await?;
-    sqlx::raw_sql(schema).execute(&mut *tx).await?;
+    let listed =
+        sqlx::query("SELECT 1 WHERE to_regclass('schemas_made') IS NOT NULL").fetch_optional(&mut *tx);
+    if listed.await?.is_none() || sqlx::query(AssertSqlSafe(made)).fetch_optional(&mut *tx).await?.is_none() {
+        sqlx::query("SELECT pg_advisory_xact_lock(7274)").execute(&mut *tx).await?;
+        sqlx::raw_sql(schema).execute(&mut *tx).await?;
+        let record = format!(
+            "CREATE TABLE IF NOT EXISTS schemas_made (digest TEXT PRIMARY KEY); \
+             INSERT INTO schemas_made (digest) VALUES ('{digest}') ON CONFLICT DO NOTHING"
+        );
+        sqlx::raw_sql(AssertSqlSafe(record)).execute(&mut *tx).await?;
+    }
     tx.commit().await?;
     sqlx::Connection::close(conn).await
 }
