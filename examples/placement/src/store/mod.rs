@@ -402,13 +402,15 @@ impl Store {
         self.seed_until(std::time::Instant::now() + PREPARE_DEADLINE).await
     }
 
-    /// Waits for [`Store::prepare`] until `deadline`.
+    /// Waits for [`Store::prepare`] until `deadline`, and no longer than a
+    /// request waits for a connection (`database::ACQUIRE_TIMEOUT`).
     async fn prepared(&self, deadline: std::time::Instant) -> Result<(), StoreError> {
         if *self.prepared.borrow() {
             return Ok(());
         }
+        let until = deadline.min(std::time::Instant::now() + crate::database::ACQUIRE_TIMEOUT);
         let mut prepared = self.prepared.subscribe();
-        match tokio::time::timeout_at(deadline.into(), prepared.wait_for(|ready| *ready)).await {
+        match tokio::time::timeout_at(until.into(), prepared.wait_for(|ready| *ready)).await {
             Ok(Ok(_)) => Ok(()),
             _ => Err(StoreError::NoConnection("the schema is not made yet: no connection so far".into())),
         }
