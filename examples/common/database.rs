@@ -28,7 +28,8 @@ pub(crate) const POSTGRES_CONNECTIONS: u32 = 16;
 pub(crate) const POSTGRES_MIN_CONNECTIONS: u32 = 2;
 
 /// How long a PostgreSQL connection may stay idle in a pool before it is
-/// closed (sqlx looks every as often, so it is closed within twice this):
+/// closed (sqlx looks at idle connections as often, so one is closed
+/// within twice this):
 /// on a server with fewer connections than every node's pool could open,
 /// the slots a quiet node holds go back to the server within seconds, for
 /// a node that has work (one restarted, say) to take.
@@ -97,13 +98,22 @@ pub(crate) fn redacted(database: &str) -> String {
 
 /// Whether a database error passes, so that the same step may succeed if
 /// tried again: no connection to be had yet (the server not listening,
-/// starting up or shutting down, `57P03`, or full, `53300`; the pool's wait
-/// timed out), or a lock or a statement that timed out, a deadlock or a
-/// serialization failure (`55P03`, `57014`, `40P01`, `40001`).
+/// starting up or shutting down, `57P03`, `57P01`, or full, `53300`; a
+/// connection cut; the pool's wait timed out), or a lock or a statement
+/// that timed out, a deadlock or a serialization failure (`55P03`,
+/// `57014`, `40P01`, `40001`).
 pub(crate) fn passes(error: &sqlx::Error) -> bool {
-    const PASSING: [&str; 6] = ["53300", "57P03", "55P03", "57014", "40P01", "40001"];
+    use std::io::ErrorKind::{
+        ConnectionAborted, ConnectionRefused, ConnectionReset, TimedOut, UnexpectedEof,
+    };
+    const PASSING: [&str; 7] = ["53300", "57P03", "57P01", "55P03", "57014", "40P01", "40001"];
     match error {
-        sqlx::Error::Io(e) => e.kind() == std::io::ErrorKind::ConnectionRefused,
+        sqlx::Error::Io(e) => {
+            matches!(
+                e.kind(),
+                ConnectionRefused | ConnectionReset | ConnectionAborted | UnexpectedEof | TimedOut
+            )
+        }
         sqlx::Error::PoolTimedOut => true,
         sqlx::Error::Database(db) => db.code().is_some_and(|code| PASSING.contains(&code.as_ref())),
         _ => false,
@@ -149,7 +159,8 @@ where
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments: IntoArguments<DB>,
 {
-    // Hex digits only: safe in the statement's text.
+    // Hex digits only: safe in the statement's text. Another Rust release
+    // may hash otherwise: the schema is then made once more, to no change.
     let digest = {
         use std::hash::{Hash, Hasher};
         let mut hasher = std::hash::DefaultHasher::new();
@@ -193,16 +204,12 @@ where
     let mut retry = StartRetry::new();
     loop {
         match make_postgres_schema::<DB>(url, schema).await {
-            Err(error) if passes(&error) => retry.wait(&not_ready(url), error).await,
+            Err(error) if passes(&error) => {
+                retry.wait(&format!("PostgreSQL at {} is not ready", redacted(url)), error).await;
+            }
             made => return made.and_then(|()| postgres_pool(url)),
         }
     }
-}
-
-/// What the log says of a PostgreSQL server at `url` that a start-up step
-/// cannot use yet.
-pub(crate) fn not_ready(url: &str) -> String {
-    format!("PostgreSQL at {} is not ready", redacted(url))
 }
 
 /// Opens the SQLite file `database` (made if missing; `:memory:` for a
