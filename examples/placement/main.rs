@@ -51,8 +51,17 @@ pub(crate) fn main() -> std::io::Result<()> {
     println!("  curl -s {url}/");
     println!("  curl -s -H 'OpenStack-API-Version: placement 1.39' {url}/resource_providers");
     actix_web::rt::System::new().block_on(async move {
-        let store = placement::Store::connect(&database).await.map_err(std::io::Error::other)?;
-        placement::serve(listener, store.with_deadline(deadline))?.await
+        let store = placement::Store::open(&database).await.map_err(std::io::Error::other)?;
+        let store = std::sync::Arc::new(store.with_deadline(deadline));
+        // It serves at once, even while no database connection can be had
+        // (a crowded server): a request that needs one waits for the store
+        // within its deadline, and `GET /` needs none. A failure that does
+        // not pass (a wrong password) ends the process.
+        let server = placement::serve(listener, store.clone())?;
+        tokio::select! {
+            served = server => served,
+            Err(error) = store.prepare() => Err(std::io::Error::other(error)),
+        }
     })
 }
 

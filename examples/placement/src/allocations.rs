@@ -361,7 +361,7 @@ fn unique<'a>(items: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
 
 /// A claim, in one transaction. Placement's handlers
 /// (`_set_allocations_for_consumer`, `set_allocations`) ensure each
-/// consumer in a transaction of its own first ([`ensure_consumer`]), so
+/// consumer in a transaction of its own first ([`ensure_consumers`]), so
 /// that an unknown provider, a 400, leaves the consumers it made, while any
 /// later failure removes them (`delete_consumers`). Here the consumers, the
 /// checks and the write are one transaction, which a failure rolls back,
@@ -376,15 +376,7 @@ pub(crate) async fn claim(
 ) -> Result<(), ApiError> {
     let claimed = store
         .tx(async |tx| -> Result<(), Refusal> {
-            let mut ensured = Ensured::default();
-            for request in requests {
-                match ensure_consumer(tx, request).await? {
-                    None => ensured.made.push(request.uuid.clone()),
-                    Some(generation) => {
-                        ensured.found.insert(request.uuid.clone(), generation);
-                    }
-                }
-            }
+            let ensured = ensure_consumers(tx, requests).await?;
             // Placement's order: an unknown provider first (its 400; a
             // storage failure stays what it is), then an unknown class.
             if let Err(error) = find_providers(tx, requests).await {
@@ -413,11 +405,8 @@ pub(crate) async fn claim(
             // the 400, whatever that meets.
             if !created.is_empty() {
                 let _ = store
-                    .tx(async |tx| -> Result<(), ApiError> {
-                        for request in requests.iter().filter(|r| created.contains(&r.uuid)) {
-                            ensure_consumer(tx, request).await?;
-                        }
-                        Ok(())
+                    .tx(async |tx| -> Result<Ensured, ApiError> {
+                        ensure_consumers(tx, requests.iter().filter(|r| created.contains(&r.uuid))).await
                     })
                     .await;
             }
@@ -468,7 +457,7 @@ async fn unknown_class(tx: &Tx, requests: &[ConsumerRequest]) -> Result<Option<(
     }))
 }
 
-/// What a claim's [`ensure_consumer`] did with its consumers: those it
+/// What a claim's [`ensure_consumers`] did with its consumers: those it
 /// made, and the generation it read of each it found, which the write
 /// moves on from (Placement's `_increment_consumer_generation` expects the
 /// generation `ensure_consumer` read, so a claim committed meanwhile is a
@@ -479,26 +468,47 @@ pub(crate) struct Ensured {
     found: HashMap<String, i64>,
 }
 
-/// Placement's `ensure_consumer`: the consumer's generation checked where
-/// the version asks for one, and a consumer that does not exist created,
-/// at generation 0, with the request's owner (the incomplete consumer's
-/// before 1.8). The generation of the consumer it found; `None` when it
-/// made one.
-async fn ensure_consumer(tx: &Tx, request: &ConsumerRequest) -> Result<Option<i64>, ApiError> {
-    let project = request.project_id.as_deref().unwrap_or(INCOMPLETE);
-    let user = request.user_id.as_deref().unwrap_or(INCOMPLETE);
-    // A new consumer, the usual case, is made in one statement; if the
-    // request names a generation for it, the refusal rolls the row back.
-    if store::consumers::insert_if_new(tx, &request.uuid, project, user, request.consumer_type.as_deref())
-        .await?
-    {
-        check_consumer_generation(None, request)?;
-        return Ok(None);
+/// Placement's `ensure_consumer`, for each consumer of `requests`: a
+/// consumer that does not exist made, at generation 0, with the request's
+/// owner (the incomplete consumer's before 1.8), and the consumer's
+/// generation checked where the version asks for one.
+///
+/// The consumers are made in one order, by uuid, whatever order the
+/// request names them in: a new consumer's row is locked from its insert
+/// until the commit, and two claims making the same consumers in opposite
+/// orders would each wait for the other (a deadlock, which PostgreSQL
+/// breaks after a second: a 409). Their generations are checked in the
+/// request's order, as Placement checks them: the first that fails is the
+/// one the 409 names, and its refusal rolls back the rows made.
+async fn ensure_consumers<'a>(
+    tx: &Tx,
+    requests: impl IntoIterator<Item = &'a ConsumerRequest>,
+) -> Result<Ensured, ApiError> {
+    let requests: Vec<&ConsumerRequest> = requests.into_iter().collect();
+    let mut by_uuid = requests.clone();
+    by_uuid.sort_unstable_by(|a, b| a.uuid.cmp(&b.uuid));
+    let mut made = Vec::new();
+    for request in by_uuid {
+        let project = request.project_id.as_deref().unwrap_or(INCOMPLETE);
+        let user = request.user_id.as_deref().unwrap_or(INCOMPLETE);
+        let consumer_type = request.consumer_type.as_deref();
+        if store::consumers::insert_if_new(tx, &request.uuid, project, user, consumer_type).await? {
+            made.push(request.uuid.clone());
+        }
     }
-    let existing = store::consumers::get(tx, &request.uuid).await?;
-    check_consumer_generation(existing.as_ref(), request)?;
-    // Deleted since the insert met it: the write makes it again, at 0.
-    Ok(Some(existing.map_or(0, |c| c.generation)))
+    let mut ensured = Ensured::default();
+    for request in requests {
+        if made.contains(&request.uuid) {
+            check_consumer_generation(None, request)?;
+            ensured.made.push(request.uuid.clone());
+        } else {
+            let existing = store::consumers::get(tx, &request.uuid).await?;
+            check_consumer_generation(existing.as_ref(), request)?;
+            // Deleted since the insert met it: the write makes it again, at 0.
+            ensured.found.insert(request.uuid.clone(), existing.map_or(0, |c| c.generation));
+        }
+    }
+    Ok(ensured)
 }
 
 /// The consumer generation check: the one the request names must be the
@@ -544,7 +554,7 @@ async fn find_providers<'a>(
 
 /// Writes the allocations of several consumers in [`claim`]'s transaction,
 /// checking consumer generations (but those of the consumers
-/// [`ensure_consumer`] just made), capacities and constraints, and bumping
+/// [`ensure_consumers`] just made), capacities and constraints, and bumping
 /// the generation of every provider whose allocations changed and of every
 /// consumer whose allocations were written or removed.
 pub(crate) async fn write_allocations(
@@ -554,9 +564,9 @@ pub(crate) async fn write_allocations(
     ensured: &Ensured,
 ) -> Result<(), ApiError> {
     let mut touched: BTreeMap<i64, i64> = BTreeMap::new();
-    // A consumer just made by [`ensure_consumer`], in this transaction, is
+    // A consumer just made by [`ensure_consumers`], in this transaction, is
     // at 0 and as the request has it: nothing to read or re-own. Any other
-    // moves on from the generation `ensure_consumer` read.
+    // moves on from the generation `ensure_consumers` read.
     for request in requests.iter().filter(|r| !ensured.made.contains(&r.uuid)) {
         let existing = store::consumers::get(tx, &request.uuid).await?;
         check_consumer_generation(existing.as_ref(), request)?;
@@ -851,5 +861,72 @@ impl Allocations {
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, store::now());
         Ok(res.json(json!({"allocations": allocations, "resource_provider_generation": generation})))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use microversion_testkit::http::{Request, Response};
+    use serde_json::{Value, json};
+
+    const VERSION: &str = "placement 1.27";
+
+    fn send(url: &str, method: &str, path: &str, body: &Value) -> Response {
+        Request::new(method, path).header("OpenStack-API-Version", VERSION).json(body).send(url)
+    }
+
+    /// Two `POST /allocations` naming the same new consumers in opposite
+    /// orders, at once, many times, on PostgreSQL: each claim makes its
+    /// consumers in one order, so neither waits for the other in a cycle
+    /// (a deadlock, broken by the server after a second: a 409). Each
+    /// claims from a provider of its own, so that only the consumers are
+    /// shared; the later claim takes them over from the earlier (no
+    /// consumer generation before 1.28), and both succeed.
+    #[test]
+    fn claims_naming_new_consumers_in_opposite_orders_never_deadlock() {
+        const ROUNDS: usize = 30;
+        const CONSUMERS: usize = 4;
+        let pg = microversion_testkit::postgres::PgServer::start();
+        let server =
+            crate::RunningServer::start_at(&pg.create_database("opposite_orders")).expect("a server");
+        let url = server.url.as_str();
+        let providers = ["dead10c0-0000-4000-8000-00000000000a", "dead10c0-0000-4000-8000-00000000000b"];
+        for (i, uuid) in providers.iter().enumerate() {
+            let res =
+                send(url, "POST", "/resource_providers", &json!({"name": format!("p{i}"), "uuid": uuid}));
+            assert_eq!(res.status, 200, "{}", res.describe());
+            let inventory = json!({"resource_provider_generation": 0,
+                                   "inventories": {"VCPU": {"total": 100_000}}});
+            let res = send(url, "PUT", &format!("/resource_providers/{uuid}/inventories"), &inventory);
+            assert_eq!(res.status, 200, "{}", res.describe());
+        }
+        // The body's consumers in the order given (serde_json keeps it).
+        let claim = |provider: &str, consumers: Vec<&String>| {
+            let allocations = json!({provider: {"resources": {"VCPU": 1}}});
+            let body = json!({"allocations": allocations, "project_id": "p", "user_id": "u"});
+            Value::Object(consumers.into_iter().map(|consumer| (consumer.clone(), body.clone())).collect())
+        };
+        let mut refused = Vec::new();
+        for round in 0..ROUNDS {
+            let consumers: Vec<String> =
+                (0..CONSUMERS).map(|i| format!("dead10c0-0000-4000-8000-{round:06}{i:06}")).collect();
+            let forwards = claim(providers[0], consumers.iter().collect());
+            let backwards = claim(providers[1], consumers.iter().rev().collect());
+            let together = std::sync::Barrier::new(2);
+            let statuses: Vec<Response> = std::thread::scope(|scope| {
+                let both = [&forwards, &backwards].map(|body| {
+                    let together = &together;
+                    scope.spawn(move || {
+                        together.wait();
+                        send(url, "POST", "/allocations", body)
+                    })
+                });
+                both.into_iter().map(|claim| claim.join().expect("a claim")).collect()
+            });
+            for res in statuses.iter().filter(|res| res.status != 204) {
+                refused.push(format!("round {round}: {}", res.describe()));
+            }
+        }
+        assert!(refused.is_empty(), "claims refused:\n{}", refused.join("\n"));
     }
 }

@@ -289,19 +289,32 @@ pub enum Pool {
 }
 
 impl Pool {
-    /// Opens `database` (a `postgres://` URL, a SQLite file or `:memory:`)
-    /// and makes `sqlite_schema` or `postgres_schema` in it
-    /// (the examples' shared `database.rs`).
-    pub async fn open(
-        database: &str,
-        sqlite_schema: &'static str,
-        postgres_schema: &'static str,
-    ) -> Result<Pool, sqlx::Error> {
+    /// Opens `database`: a `postgres://` URL, whose pool connects only as
+    /// it is used (nothing is waited for, nothing made yet: see
+    /// [`Pool::make_schema`]), or a SQLite file or `:memory:`, opened and
+    /// `sqlite_schema` made in it at once (the examples' shared
+    /// `database.rs`).
+    pub async fn open(database: &str, sqlite_schema: &'static str) -> Result<Pool, sqlx::Error> {
         Ok(if crate::database::is_postgres_url(database) {
-            Pool::Postgres(crate::database::open_postgres(database, postgres_schema).await?)
+            Pool::Postgres(crate::database::postgres_pool(database)?)
         } else {
             Pool::Sqlite(crate::database::open_sqlite(database, sqlite_schema).await?)
         })
+    }
+
+    /// Makes `postgres_schema` in the PostgreSQL database at `database`
+    /// (a SQLite database's was made when it was opened).
+    pub async fn make_schema(
+        &self,
+        database: &str,
+        postgres_schema: &'static str,
+    ) -> Result<(), sqlx::Error> {
+        match self {
+            Pool::Postgres(_) => {
+                crate::database::make_postgres_schema::<Postgres>(database, postgres_schema).await
+            }
+            Pool::Sqlite(_) => Ok(()),
+        }
     }
 }
 
@@ -838,6 +851,51 @@ mod tests {
             );
             assert_eq!(integers, &[None, Some(i64::MAX), Some(i64::MIN)]);
             assert_eq!(floats, &[0.1, 1e300 / 3.0, 16.0]);
+        });
+    }
+
+    /// A pool gives back the connections a burst opened once they idle
+    /// ([`crate::database::POSTGRES_IDLE_TIMEOUT`], looked at as often),
+    /// down to the minimum it keeps, so that a quiet node leaves a crowded
+    /// server's slots to the others; and it answers from those it keeps.
+    #[test]
+    fn a_pool_gives_idle_connections_back_down_to_its_minimum() {
+        use crate::database::{POSTGRES_IDLE_TIMEOUT, POSTGRES_MIN_CONNECTIONS, postgres_pool};
+        const BURST: usize = 6;
+        let pg = microversion_testkit::postgres::PgServer::start();
+        let url = pg.create_database("idle_pool");
+        runtime().block_on(async {
+            let pool: sqlx::PgPool = postgres_pool(&url).expect("a pool");
+            let burst: Vec<_> = futures_util::future::try_join_all((0..BURST).map(|_| pool.acquire()))
+                .await
+                .expect("a burst of connections");
+            drop(burst);
+            assert_eq!(pool.size() as usize, BURST);
+            // Two rounds of the reaper, and a margin for a loaded machine.
+            let given_back = Instant::now() + 2 * POSTGRES_IDLE_TIMEOUT + Duration::from_secs(3);
+            while pool.size() > POSTGRES_MIN_CONNECTIONS {
+                assert!(Instant::now() < given_back, "the pool still holds {} connections", pool.size());
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            // It keeps its minimum through the next rounds, which close the
+            // idle ones and open others in their place: never none.
+            let watched = Instant::now() + 2 * POSTGRES_IDLE_TIMEOUT;
+            while Instant::now() < watched {
+                assert!(pool.size() >= 1, "the pool keeps no connection");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            let kept = async || {
+                let rows: Vec<(i64,)> = sqlx::query_as(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() \
+                     AND pid <> pg_backend_pid()",
+                )
+                .fetch_all(&pool)
+                .await
+                .expect("the server's count");
+                rows[0].0
+            };
+            // The server agrees (the statement's own connection aside).
+            assert!(kept().await < BURST as i64 - 1, "the server still counts the burst's connections");
         });
     }
 

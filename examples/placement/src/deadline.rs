@@ -9,7 +9,13 @@
 //! wakes and refuses it (503) without touching the database. Inside, every
 //! transaction is bounded by what is left ([`crate::db::Tx`]), PostgreSQL
 //! enforcing it too: a node frozen mid-transaction has its session ended by
-//! the server, so it cannot commit when it wakes up.
+//! the server, so it cannot commit when it wakes up. The deadline covers
+//! the wait for a database connection too: a request that gets none in
+//! time (a crowded server, a node still starting) answers 503.
+//!
+//! Every 503 says when to try again (`Retry-After`): what it met (no
+//! connection, a deadline, a database away) passes, and a retry through
+//! the proxy may well reach a node that has a connection.
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -28,6 +34,9 @@ pub const CLIENT_GONE: &str = "cancelled: its client closed the connection";
 /// defaults are 60 s), so that a request is over here before the proxy
 /// retries it on another node.
 pub const DEFAULT: Duration = Duration::from_secs(5);
+
+/// The seconds a 503 tells its client to wait before it tries again.
+pub const RETRY_AFTER_SECONDS: u64 = 1;
 
 /// The header a proxy stamps requests with: `t=` and the time it received
 /// the request, in seconds since the epoch (with a fraction), milliseconds
@@ -62,20 +71,28 @@ pub async fn within(
         );
         let (req, _) = req.into_parts();
         let res = actix_web::HttpResponse::from_error(errors::deadline_passed());
-        return Ok(ServiceResponse::new(req, res).map_into_right_body());
+        return Ok(retry_after(ServiceResponse::new(req, res).map_into_right_body()));
     }
     // The request is dropped, its transaction with it, if its client goes.
     let Some(peer) = req.conn_data::<Peer>().cloned() else {
-        return Ok(DEADLINE.scope(deadline, next.call(req)).await?.map_into_left_body());
+        return Ok(retry_after(DEADLINE.scope(deadline, next.call(req)).await?.map_into_left_body()));
     };
     let (method, path) = (req.method().clone(), req.path().to_owned());
     tokio::select! {
-        res = DEADLINE.scope(deadline, next.call(req)) => Ok(res?.map_into_left_body()),
+        res = DEADLINE.scope(deadline, next.call(req)) => Ok(retry_after(res?.map_into_left_body())),
         () = peer.gone() => {
             eprintln!("placement: {method} {path} {CLIENT_GONE}");
             Err(errors::client_gone().into())
         }
     }
+}
+
+/// `res`, with `Retry-After` when it is a 503.
+fn retry_after<B>(mut res: ServiceResponse<B>) -> ServiceResponse<B> {
+    if res.status() == actix_web::http::StatusCode::SERVICE_UNAVAILABLE {
+        res.headers_mut().insert(actix_web::http::header::RETRY_AFTER, RETRY_AFTER_SECONDS.into());
+    }
+    res
 }
 
 /// The deadline of a request that started at `started` (the proxy's clock)

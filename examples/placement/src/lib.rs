@@ -109,10 +109,11 @@ pub async fn server_at(listener: TcpListener, database: &str) -> std::io::Result
     serve(listener, Store::connect(database).await.map_err(std::io::Error::other)?)
 }
 
-/// The HTTP server on `listener` over `store` (with its deadline). Await it
-/// inside an actix system.
-pub fn serve(listener: TcpListener, store: Store) -> std::io::Result<actix_web::dev::Server> {
-    let store = Arc::new(store);
+/// The HTTP server on `listener` over `store` (with its deadline), which
+/// may still be preparing ([`Store::open`]). Await it inside an actix
+/// system.
+pub fn serve(listener: TcpListener, store: impl Into<Arc<Store>>) -> std::io::Result<actix_web::dev::Server> {
+    let store = store.into();
     Ok(HttpServer::new(move || App::new().configure(routes(store.clone())))
         .on_connect(departure::watch)
         .workers(2)

@@ -13,8 +13,9 @@
 //!   lock: the claim is dropped with its transaction, and does not land
 //!   when the lock is released;
 //! - a node started while PostgreSQL refuses connections (every slot
-//!   taken) waits and says why, without printing its password, and serves
-//!   once a slot frees;
+//!   taken) says why, without printing its password, answers meanwhile
+//!   (`GET /` at once, what needs the database a 503 within its deadline),
+//!   and serves all once a slot frees;
 //! - a `COMMIT` whose answer is lost with its connection (a relay cuts it)
 //!   answers a 503 that says the outcome is unknown, not "not carried out":
 //!   the change was kept.
@@ -289,16 +290,27 @@ fn a_node_waits_for_a_crowded_server_and_never_prints_its_password() {
         assert!(sessions.len() <= 6, "the server takes more than its max_connections");
     }
     let mut node = Node::spawn(free_port(), &with_password, &[]);
-    let said = node.log.wait_for(1, Duration::from_secs(30), |line| line.contains("refused a connection"));
+    let said = node.log.wait_for(1, Duration::from_secs(30), |line| line.contains("is not ready"));
     let line = said.first().unwrap_or_else(|| panic!("no line says why: {:?}", node.log.lines()));
     assert!(line.contains("too many clients"), "{line}");
     assert!(line.contains("microversion:***@"), "{line}");
     assert!(node.child.try_wait().ok().flatten().is_none(), "the node waits, it does not exit");
-    // A slot frees: the node starts and serves.
-    sessions.pop();
+    // It answers meanwhile: `GET /` at once, a read a 503 within its
+    // deadline, saying when to try again.
     node.wait_listening();
+    common::root_at_once(&node.url());
+    let res = common::read_in_time(&node.url(), "/resource_providers", placement::deadline::DEFAULT);
+    assert_eq!(res.status, 503, "no connection to be had: {}", res.describe());
+    // A slot frees: the node prepares its store and serves.
+    sessions.pop();
+    let serving = Instant::now() + Duration::from_secs(30);
+    let res = loop {
+        let res = common::read_in_time(&node.url(), "/resource_providers", placement::deadline::DEFAULT);
+        if res.status == 200 || Instant::now() > serving {
+            break res;
+        }
+    };
     drop(sessions);
-    let res = send(&node.url(), "GET", "/resource_providers", None);
     assert_eq!(res.status, 200, "{}", res.describe());
     assert_eq!(res.json()["resource_providers"], Value::Array(Vec::new()));
     for line in node.log.lines() {

@@ -5,6 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
+use crate::database::redacted;
 use crate::db::{Access, Pool, StoreError, Tx, params};
 use crate::standard;
 
@@ -293,20 +294,26 @@ DO $$ BEGIN
     "END $$;\n",
 );
 
-/// How long the start-up seeding of the standard classes and traits may take.
-const SEED_DEADLINE: Duration = Duration::from_secs(60);
+/// How long each try of the start-up's schema and seeding may take.
+const PREPARE_DEADLINE: Duration = Duration::from_secs(60);
 
-/// The database: a pool of connections, and how long a request may take
-/// ([`crate::deadline`]).
+/// The database: a pool of connections, how long a request may take
+/// ([`crate::deadline`]), and whether the schema is made.
 ///
 /// SQLite has one connection (one writer at a time, as SQLite allows; an
 /// in-memory database lives as long as its connection); requests wait
 /// for it without blocking their worker. PostgreSQL has a pool
-/// (`database::open`), and the server orders concurrent writers.
+/// (`database::postgres_pool`), and the server orders concurrent writers.
 pub struct Store {
     pool: Pool,
+    /// The database as it was given (a URL, a file).
+    database: String,
     deadline: Duration,
     cloud: crate::candidates::CloudCache,
+    /// Set once the schema is made and the standard classes and traits
+    /// are seeded ([`Store::prepare`]); until then a request waits for it
+    /// within its deadline.
+    prepared: tokio::sync::watch::Sender<bool>,
 }
 
 /// Gives a SQLite file made before providers had revisions their column
@@ -336,18 +343,77 @@ pub fn now() -> i64 {
 impl Store {
     /// Opens `database`, a `postgres://` URL, a SQLite file (created if
     /// needed) or `:memory:`, makes the schema and seeds the standard
-    /// resource classes and traits. A request may take
+    /// resource classes and traits ([`Store::prepare`]). A request may take
     /// [`deadline::DEFAULT`](crate::deadline::DEFAULT).
     pub async fn connect(database: &str) -> Result<Store, String> {
-        Store::open(database).await.map_err(|e| format!("{}: {e}", crate::database::redacted(database)))
+        let store = Store::open(database).await?;
+        store.prepare().await?;
+        Ok(store)
     }
 
-    async fn open(database: &str) -> Result<Store, sqlx::Error> {
-        let pool = Pool::open(database, SCHEMA, SCHEMA_POSTGRES).await?;
-        add_revisions(&pool).await?;
-        let store = Store { pool, deadline: crate::deadline::DEFAULT, cloud: Default::default() };
-        store.seed().await.map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
-        Ok(store)
+    /// Opens `database` as [`Store::connect`] does, without waiting for a
+    /// PostgreSQL server: a node serves at once (`GET /` needs no
+    /// database), and [`Store::prepare`] makes the store ready meanwhile.
+    /// Fails only for a database that cannot be opened at all (a malformed
+    /// URL, a SQLite file that cannot be made).
+    pub async fn open(database: &str) -> Result<Store, String> {
+        let pool = Pool::open(database, SCHEMA).await.map_err(|e| format!("{}: {e}", redacted(database)))?;
+        let (prepared, _) = tokio::sync::watch::channel(false);
+        let database = database.to_owned();
+        Ok(Store { pool, database, deadline: crate::deadline::DEFAULT, cloud: Default::default(), prepared })
+    }
+
+    /// Makes the schema and seeds the standard classes and traits, then
+    /// lets requests in. On a crowded PostgreSQL server (every slot taken
+    /// by the other nodes while they are busy), or one starting, each step
+    /// is tried again as long as it fails for a reason that passes
+    /// (`database::passes`, [`StoreError::NoConnection`]), waiting a little
+    /// longer each time, with a log line that says why; any other failure
+    /// (a wrong password, a missing database) is returned.
+    pub async fn prepare(&self) -> Result<(), String> {
+        let mut retry = crate::database::StartRetry::new();
+        loop {
+            match self.prepare_once().await {
+                Ok(()) => {
+                    self.prepared.send_replace(true);
+                    return Ok(());
+                }
+                Err(
+                    error @ (StoreError::NoConnection(_) | StoreError::LostRace | StoreError::DeadlinePassed),
+                ) => {
+                    let what = format!("placement: the database {} is not ready", redacted(&self.database));
+                    retry.wait(&what, error).await;
+                }
+                Err(error) => return Err(format!("{}: {error}", redacted(&self.database))),
+            }
+        }
+    }
+
+    async fn prepare_once(&self) -> Result<(), StoreError> {
+        let passing = |error: sqlx::Error| {
+            if crate::database::passes(&error) {
+                StoreError::NoConnection(error.to_string())
+            } else {
+                crate::db::db_error(error)
+            }
+        };
+        self.pool.make_schema(&self.database, SCHEMA_POSTGRES).await.map_err(passing)?;
+        add_revisions(&self.pool).await.map_err(passing)?;
+        self.seed_until(std::time::Instant::now() + PREPARE_DEADLINE).await
+    }
+
+    /// Waits for [`Store::prepare`] until `deadline`, and no longer than a
+    /// request waits for a connection (`database::ACQUIRE_TIMEOUT`).
+    async fn prepared(&self, deadline: std::time::Instant) -> Result<(), StoreError> {
+        if *self.prepared.borrow() {
+            return Ok(());
+        }
+        let until = deadline.min(std::time::Instant::now() + crate::database::ACQUIRE_TIMEOUT);
+        let mut prepared = self.prepared.subscribe();
+        match tokio::time::timeout_at(until.into(), prepared.wait_for(|ready| *ready)).await {
+            Ok(Ok(_)) => Ok(()),
+            _ => Err(StoreError::NoConnection("the schema is not made yet: no connection so far".into())),
+        }
     }
 
     /// The same store, a request taking at most `deadline`.
@@ -371,30 +437,7 @@ impl Store {
         Store::connect(":memory:").await
     }
 
-    /// Seeds the standard classes and traits. On a crowded PostgreSQL
-    /// server the slot the schema was made on may be taken before the pool
-    /// opens its own, and the other nodes may hold every slot while they
-    /// are busy: as long as no connection can be had, seeding is tried
-    /// again, waiting longer each time (up to 5 s), with a log line that
-    /// says why, as the first connection is ([`crate::database`]); any
-    /// other failure ends the start.
-    async fn seed(&self) -> Result<(), StoreError> {
-        let mut wait = Duration::from_millis(100);
-        loop {
-            // Start-up is no request: each try has a minute, not a
-            // request's deadline (nodes starting together on a busy
-            // machine wait for each other's seeding).
-            match self.seed_until(std::time::Instant::now() + SEED_DEADLINE).await {
-                Err(StoreError::NoConnection(why)) => {
-                    eprintln!("placement: no database connection yet ({why}); seeding again in {wait:?}");
-                    tokio::time::sleep(wait).await;
-                    wait = (wait * 2).min(Duration::from_secs(5));
-                }
-                seeded => return seeded,
-            }
-        }
-    }
-
+    /// Seeds the standard classes and traits, within `deadline`.
     async fn seed_until(&self, deadline: std::time::Instant) -> Result<(), StoreError> {
         self.run_until(Access::Write, deadline, async |tx| {
             let now = now();
@@ -440,7 +483,9 @@ impl Store {
         access: Access,
         f: impl AsyncFnOnce(&Tx) -> Result<T, E>,
     ) -> Result<T, E> {
-        self.run_until(access, crate::deadline::current(self.deadline), f).await
+        let deadline = crate::deadline::current(self.deadline);
+        self.prepared(deadline).await?;
+        self.run_until(access, deadline, f).await
     }
 
     async fn run_until<T, E: From<StoreError>>(
@@ -493,4 +538,40 @@ pub async fn project_allocations(
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use sqlx::{Connection, PgConnection};
+
+    use super::SCHEMA_POSTGRES;
+    use crate::database::make_postgres_schema;
+
+    /// A node restarting finds its schema made and leaves it alone: it
+    /// locks no table, so a writer in the middle of its transaction (which
+    /// `ALTER TABLE` or `CREATE INDEX` would wait for, holding up every
+    /// writer after it) holds up no start.
+    #[test]
+    fn a_schema_made_before_locks_no_table_when_a_node_starts_again() {
+        let pg = microversion_testkit::postgres::PgServer::start();
+        let url = pg.create_database("schema_made");
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+        runtime.block_on(async {
+            make_postgres_schema::<sqlx::Postgres>(&url, SCHEMA_POSTGRES).await.expect("the schema");
+            let mut writer = PgConnection::connect(&url).await.expect("a writer");
+            let mut write = writer.begin().await.expect("its transaction");
+            for table in ["resource_providers", "allocations", "inventories"] {
+                let lock = format!("LOCK TABLE {table} IN ROW EXCLUSIVE MODE");
+                sqlx::raw_sql(sqlx::AssertSqlSafe(lock)).execute(&mut *write).await.expect("a writer's lock");
+            }
+            let again = make_postgres_schema::<sqlx::Postgres>(&url, SCHEMA_POSTGRES);
+            tokio::time::timeout(Duration::from_secs(5), again)
+                .await
+                .expect("the start waits for no writer")
+                .expect("the schema found made");
+            write.rollback().await.expect("the writer's rollback");
+        });
+    }
 }

@@ -17,6 +17,59 @@ use serde_json::Value;
 pub const VERSION: (&str, &str) = ("OpenStack-API-Version", "placement 1.39");
 pub const START_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// How long past a node's deadline its answer may come on a loaded
+/// machine: a `COMMIT` sent before the deadline is waited for a second
+/// more, and the machine runs other suites.
+pub const ANSWER_SLACK: Duration = Duration::from_secs(3);
+
+/// How long `GET /`, which needs no database, may take on a loaded machine:
+/// well below a deadline, which is what a wait for a connection would take.
+pub const AT_ONCE: Duration = Duration::from_secs(2);
+
+/// `GET /` straight to `url`: a 200 within [`AT_ONCE`].
+pub fn root_at_once(url: &str) {
+    let started = Instant::now();
+    let res = send(url, "GET", "/", None);
+    let took = started.elapsed();
+    assert_eq!(res.status, 200, "GET / on {url}: {}", res.describe());
+    assert!(took <= AT_ONCE, "GET / on {url} took {took:?}: it needs no database");
+}
+
+/// `GET path` straight to `url`, answered within `deadline` (and
+/// [`ANSWER_SLACK`]): a 200, or a 503 in Placement's format that says when
+/// to try again. The answer.
+pub fn read_in_time(url: &str, path: &str, deadline: Duration) -> Response {
+    read_with_left(url, path, deadline, deadline)
+}
+
+/// [`read_in_time`], the request stamped as a proxy stamps it
+/// (`X-Request-Start`) `deadline - left` ago: it must be answered within
+/// `left`.
+pub fn read_with_left(url: &str, path: &str, deadline: Duration, left: Duration) -> Response {
+    let reached_proxy = std::time::SystemTime::now() - (deadline - left);
+    let stamp = reached_proxy.duration_since(std::time::UNIX_EPOCH).expect("after 1970").as_secs_f64();
+    let request =
+        Request::get(path).header(VERSION.0, VERSION.1).header("X-Request-Start", format!("t={stamp:.3}"));
+    let started = Instant::now();
+    let res = request.send(url);
+    let took = started.elapsed();
+    assert!(took <= left + ANSWER_SLACK, "GET {path} on {url} took {took:?}, its deadline {left:?} away");
+    match res.status {
+        200 => {}
+        503 => {
+            assert_eq!(
+                res.header("retry-after").as_deref(),
+                Some("1"),
+                "a 503 says when: {}",
+                res.describe()
+            );
+            assert_eq!(res.json()["errors"][0]["status"], 503, "Placement's format: {}", res.describe());
+        }
+        _ => panic!("GET {path} on {url}: {}", res.describe()),
+    }
+    res
+}
+
 pub fn send(base: &str, method: &str, path: &str, body: Option<&Value>) -> Response {
     let request = Request::new(method, path).header(VERSION.0, VERSION.1);
     match body {
@@ -88,7 +141,7 @@ impl Log {
 /// One placement process (`placement-node`, the example's own program).
 pub struct Node {
     pub port: u16,
-    database: String,
+    pub database: String,
     args: Vec<String>,
     pub child: Child,
     /// What it wrote to its standard error.
@@ -123,8 +176,8 @@ impl Node {
         Node { port, database: database.to_owned(), args, child, log }
     }
 
-    /// Waits until it serves (its port answers `GET /`: it listens before
-    /// its store is ready, and serves once it is); its exit is a failure.
+    /// Waits until it serves `GET /` (which needs no database: it may still
+    /// wait for one); its exit is a failure.
     pub fn wait_listening(&mut self) {
         let addr: SocketAddr = ([127, 0, 0, 1], self.port).into();
         let deadline = Instant::now() + START_TIMEOUT;
@@ -156,8 +209,14 @@ impl Node {
     /// SIGKILL, then the same program on the same port again, not waited
     /// for (on a crowded server it waits for a connection to start).
     pub fn kill_and_spawn(&mut self) {
+        self.kill_and_spawn_after(|| ());
+    }
+
+    /// [`Node::kill_and_spawn`], doing `meanwhile` once it is dead.
+    pub fn kill_and_spawn_after(&mut self, meanwhile: impl FnOnce()) {
         self.child.kill().expect("SIGKILL");
         self.child.wait().expect("the killed node reaped");
+        meanwhile();
         let args: Vec<String> = self.args.clone();
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         *self = Node::spawn(self.port, &self.database.clone(), &args);
