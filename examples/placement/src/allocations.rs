@@ -18,7 +18,7 @@ use serde_json::{Map, Value, json};
 use crate::api::PLACEMENT;
 use crate::errors;
 use crate::http::{cache_headers, generation, integer};
-use crate::query::{self, UUID_PATTERN};
+use crate::query::{self, UUID_KEY_PATTERN, UUID_PATTERN};
 use crate::store::{self, Store};
 
 const V1_38: Version = Version::lit("1.38");
@@ -110,7 +110,7 @@ fn list_body(with_ids: bool) -> Value {
                    "properties": {
                        "resource_provider": {"type": "object",
                            "properties": {"uuid": {"type": "string", "pattern": UUID_PATTERN}},
-                           "required": ["uuid"], "additionalProperties": false},
+                           "additionalProperties": false, "required": ["uuid"]},
                        "resources": resources_schema()},
                    "required": ["resource_provider", "resources"], "additionalProperties": false}}},
            "required": ["allocations"], "additionalProperties": false});
@@ -132,7 +132,7 @@ fn put_v1_8() -> Value {
 
 fn dict_allocations(min_properties: u32) -> Value {
     json!({"type": "object", "minProperties": min_properties,
-           "patternProperties": {UUID_PATTERN: {"type": "object",
+           "patternProperties": {UUID_KEY_PATTERN: {"type": "object",
                "properties": {"generation": {"type": "integer"}, "resources": resources_schema()},
                "required": ["resources"], "additionalProperties": false}},
            "additionalProperties": false})
@@ -158,9 +158,10 @@ const V1_38_EXTRAS: Extras = Extras { generations: true, mappings: true, types: 
 fn dict_body(extras: Extras, min_properties: u32) -> Value {
     let mut schema = json!({"type": "object",
         "properties": {"allocations": dict_allocations(min_properties), "project_id": ids(), "user_id": ids()},
-        "required": ["allocations", "project_id", "user_id"], "additionalProperties": false});
+        "additionalProperties": false, "required": ["allocations", "project_id", "user_id"]});
     if extras.generations {
-        schema["properties"]["consumer_generation"] = json!({"type": ["integer", "null"]});
+        schema["properties"]["consumer_generation"] =
+            json!({"type": ["integer", "null"], "additionalProperties": false});
         schema["required"].as_array_mut().expect("a list").push(json!("consumer_generation"));
     }
     if extras.mappings {
@@ -195,9 +196,8 @@ fn put_v1_38() -> Value {
 /// The body of `POST /allocations` (and the reshaper's allocations, which
 /// may be empty).
 pub(crate) fn post_body(extras: Extras, min_properties: u32) -> Value {
-    json!({"type": "object", "minProperties": min_properties,
-           "patternProperties": {UUID_PATTERN: dict_body(extras, 0)},
-           "additionalProperties": false})
+    json!({"type": "object", "minProperties": min_properties, "additionalProperties": false,
+           "patternProperties": {UUID_KEY_PATTERN: dict_body(extras, 0)}})
 }
 
 fn post_v1_13() -> Value {

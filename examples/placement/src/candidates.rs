@@ -241,12 +241,9 @@ fn group_key(key: &str, verbose: bool) -> Option<(&'static str, String)> {
 
 /// Reads and checks the query as Placement's handler does, in its order.
 fn parse(features: Features, q: &Query) -> Result<(Vec<Group>, Wide), ApiError> {
-    // The schema sees one (the last) value per key.
-    let mut last = Map::new();
-    for (k, v) in q.pairs() {
-        last.insert(k.clone(), Value::String(v.clone()));
-    }
-    validate(features.schema, &Value::Object(last)).map_err(|e| errors::query_validation(&e))?;
+    let seen = q.as_schema_sees_it();
+    validate(features.schema, &seen)
+        .map_err(|e| errors::query_validation(e.violations(), &(features.schema)(), &seen))?;
 
     let mut wide = Wide::default();
     if let Some(limit) = q.all("limit").first() {

@@ -2,11 +2,12 @@
 //! and messages, and constructors for the errors the handlers raise.
 
 use actix_web::http::StatusCode;
-use microversion_actix::error::{best_match, python_repr};
+use microversion_actix::error::python_repr;
 use microversion_actix::{
     ApiError,
     error::{ErrorFormat, Problem, Violation},
 };
+use microversion_core::error::violation::best_match_within;
 use serde_json::{Map, Value, json};
 
 use crate::db::StoreError;
@@ -112,7 +113,7 @@ fn invalid_version(text: &str) -> String {
 /// Whether Python's `int()` reads `text` in base 10: surrounding
 /// whitespace, a sign, then ASCII digits with single underscores between
 /// them.
-fn python_int(text: &str) -> bool {
+pub(crate) fn python_int(text: &str) -> bool {
     let digits = text.trim().strip_prefix(['+', '-']).unwrap_or(text.trim());
     !digits.is_empty()
         && !digits.starts_with('_')
@@ -123,37 +124,85 @@ fn python_int(text: &str) -> bool {
 
 /// Placement's `JSON does not validate: ...`: Python's `jsonschema.validate`
 /// reports its best match of the violations, in the words of Python's
-/// `ValidationError` (the message, the failed keyword and where, the value).
+/// `ValidationError`, without the schema it failed (which the error format
+/// does not see: [`schema_failure`] gives it).
 fn validation_detail(violations: &[Violation]) -> String {
-    match best_match(violations) {
-        Some(violation) => format!("JSON does not validate: {}", python_error(violation)),
+    match best_match_within(violations) {
+        Some((violation, within)) => {
+            format!("JSON does not validate: {}", python_error(violation, within, None))
+        }
         None => "JSON does not validate".to_owned(),
     }
 }
 
-/// Placement's `Invalid query string parameters: ...` for a query string
-/// (one value per key) its schema refused.
-pub(crate) fn query_validation(error: &ApiError) -> ApiError {
-    match best_match(error.violations()) {
-        Some(violation) => {
-            bad_request(format!("Invalid query string parameters: {}", python_error(violation)))
-        }
-        None => error.clone(),
-    }
+/// 400 for a body that broke `schema` (the whole document), as Placement
+/// words it: `JSON does not validate: ` and Python's `str()` of the
+/// `ValidationError` of its best match, the schema part it failed included.
+pub(crate) fn schema_failure(violations: &[Violation], schema: &Value) -> ApiError {
+    bad_request(format!("JSON does not validate: {}", best_match_text(violations, schema, None)))
 }
 
-/// `str()` of Python's `jsonschema.ValidationError` (without the schema
-/// fragment Python prints after the schema path): the message, the failed
-/// keyword and where it is, and the offending value (`...` when it is too
-/// long to echo).
-fn python_error(violation: &Violation) -> String {
-    let instance = violation.value.as_ref().map_or_else(|| "...".to_owned(), python_repr);
+/// Placement's `Invalid query string parameters: ...` for a query string
+/// (`query`, one value per key) that broke `schema`, worded as
+/// [`schema_failure`]; the query is shown whole, as Placement shows it
+/// (a URL's length bounds it).
+pub(crate) fn query_validation(violations: &[Violation], schema: &Value, query: &Value) -> ApiError {
+    bad_request(format!(
+        "Invalid query string parameters: {}",
+        best_match_text(violations, schema, Some(query))
+    ))
+}
+
+/// Python's `str()` of the error `jsonschema.validate` raises for
+/// `violations` of `schema`: that of their best match, of equals the first
+/// Python meets (it walks the schema in its order), its value taken from
+/// `instance` when the violation keeps none.
+fn best_match_text(violations: &[Violation], schema: &Value, instance: Option<&Value>) -> String {
+    let mut in_python_order = violations.to_vec();
+    in_python_order.sort_by_cached_key(|v| place_in_schema(schema, &v.schema_path));
+    let Some((violation, within)) = best_match_within(&in_python_order) else { return String::new() };
+    let mut violation = violation.clone();
+    if violation.value.is_none() {
+        violation.value = instance.and_then(|i| i.pointer(&violation.path)).cloned();
+    }
+    let holder = violation.schema_path.rsplit_once('/').and_then(|(parent, _)| schema.pointer(parent));
+    python_error(&violation, within, holder.map(as_placement_writes_it).as_ref())
+}
+
+/// Where Python's `jsonschema` meets the keyword at `pointer` as it walks
+/// `schema`: the place of each step among its siblings (a map's keys in
+/// their order), so that sorting by it is Python's order of the errors.
+fn place_in_schema(schema: &Value, pointer: &str) -> Vec<usize> {
+    let mut place = Vec::new();
+    let mut at = Some(schema);
+    for segment in pointer.split('/').skip(1) {
+        let segment = segment.replace("~1", "/").replace("~0", "~");
+        let (index, next) = match at {
+            Some(Value::Object(map)) => match map.keys().position(|key| *key == segment) {
+                Some(index) => (index, map.get(&segment)),
+                None => (usize::MAX, None),
+            },
+            Some(Value::Array(items)) => match segment.parse::<usize>() {
+                Ok(index) => (index, items.get(index)),
+                Err(_) => (usize::MAX, None),
+            },
+            _ => (usize::MAX, None),
+        };
+        place.push(index);
+        at = next;
+    }
+    place
+}
+
+/// `str()` of Python's `jsonschema.ValidationError` for `violation`
+/// ([`Violation::python_text`]), in Placement's words, with the part of
+/// the schema that holds the failed keyword (`...` when not known).
+fn python_error(violation: &Violation, within: Option<&Violation>, holder: Option<&Value>) -> String {
     let (keyword, message) = placement_wording(violation);
-    format!(
-        "{message}\n\nFailed validating '{keyword}' in schema{}\n\nOn instance{}:\n    {instance}",
-        violation.python_schema_path(),
-        violation.python_path(),
-    )
+    let mut worded = violation.clone();
+    worded.keyword = keyword;
+    worded.message = message;
+    worded.python_text(holder, within)
 }
 
 /// The keyword and message as Placement's schemas fail: they check uuids
@@ -166,6 +215,26 @@ fn placement_wording(violation: &Violation) -> (&'static str, String) {
     match violation.message.strip_suffix(uuid_pattern.as_str()) {
         Some(value) if violation.keyword == "pattern" => ("format", format!("{value}is not a 'uuid'")),
         _ => (violation.keyword, violation.message.clone()),
+    }
+}
+
+/// A part of the example's schema as Placement writes it: `"format":
+/// "uuid"` where the example has `"pattern":` [`UUID_PATTERN`](crate::query::UUID_PATTERN)
+/// (see [`placement_wording`]), in the same place.
+fn as_placement_writes_it(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, value)| match (key.as_str(), value.as_str()) {
+                    ("pattern", Some(crate::query::UUID_PATTERN)) => {
+                        ("format".to_owned(), Value::from("uuid"))
+                    }
+                    _ => (key.clone(), as_placement_writes_it(value)),
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(as_placement_writes_it).collect()),
+        other => other.clone(),
     }
 }
 
@@ -185,26 +254,62 @@ pub(crate) struct PageRequest {
 ///
 /// `"The resource could not be found.\n\n No resource provider with uuid X found  "`.
 pub(crate) fn webob_detail(status: u16, request: &PageRequest, message: &str) -> String {
+    strip_tags(&webob_body(status, request, message, str::to_owned))
+}
+
+/// webob's HTML page of an error (`html_body`), for a client that asked
+/// for HTML: the status as title and heading, then the page's text with
+/// the message and the request's values HTML-escaped.
+pub(crate) fn webob_html(status: u16, request: &PageRequest, message: &str) -> String {
+    let title = format!("{status} {}", webob_title(status));
+    let body = webob_body(status, request, message, html_escape);
+    format!(
+        "<html>\n <head>\n  <title>{title}</title>\n </head>\n <body>\n  <h1>{title}</h1>\n  {body}\n </body>\n</html>"
+    )
+}
+
+/// webob's page text for `status` (`_make_body`: the status's template,
+/// filled with the message and what the request says, each through `escape`).
+fn webob_body(status: u16, request: &PageRequest, message: &str, escape: fn(&str) -> String) -> String {
     // webob's `safe_substitute` leaves an absent variable as written.
     let or_variable =
-        |value: &Option<String>, name: &str| value.clone().unwrap_or_else(|| format!("${{{name}}}"));
-    let page = match status {
-        405 => {
-            format!("The method {} is not allowed for this resource. <br /><br />\n{message}", request.method)
-        }
+        |value: &Option<String>, name: &str| value.as_deref().map_or_else(|| format!("${{{name}}}"), escape);
+    let message = escape(message);
+    match status {
+        405 => format!(
+            "The method {} is not allowed for this resource. <br /><br />\n{message}",
+            escape(&request.method)
+        ),
         406 => format!(
             "The resource could not be generated that was acceptable to your browser\n(content of type {}. \
              <br /><br />\n{message}",
             or_variable(&request.accept, "HTTP_ACCEPT")
         ),
         415 => format!(
-            "The request media type {} is not supported by this server. <br /><br />\n{message}",
+            "The request media type {} is not supported by this server.\n<br /><br />\n{message}",
             // Placement's `require_content` reads a missing type as `None`.
-            request.content_type.as_deref().unwrap_or("None")
+            escape(request.content_type.as_deref().unwrap_or("None"))
         ),
         _ => format!("{}<br /><br />\n{message}\n\n", webob_explanation(status)),
-    };
-    strip_tags(&page)
+    }
+}
+
+/// `webob.util.html_escape`: Python's `html.escape(text, quote=True)`,
+/// then every character beyond ASCII as a character reference.
+fn html_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#x27;"),
+            c if c.is_ascii() => out.push(c),
+            c => out.push_str(&format!("&#{};", c as u32)),
+        }
+    }
+    out
 }
 
 /// `webob.exc.strip_tags`, pass by pass as its regular expressions run:
@@ -432,6 +537,32 @@ mod webob_tests {
              ${HTTP_ACCEPT}. \n\n d"
         );
         assert_eq!(webob_detail(404, &request, ""), "The resource could not be found.\n\n   ");
+        // webob 1.8's HTML pages, byte for byte (Placement 16.0.0's answers).
+        let page = |status, method: &str, accept: &str, message| {
+            let request =
+                PageRequest { method: method.into(), accept: Some(accept.into()), content_type: None };
+            webob_html(status, &request, message)
+        };
+        assert_eq!(
+            page(405, "PATCH", "text/html", "The method specified is not allowed for this resource."),
+            "<html>\n <head>\n  <title>405 Method Not Allowed</title>\n </head>\n <body>\n  \
+             <h1>405 Method Not Allowed</h1>\n  The method PATCH is not allowed for this resource. <br /><br />\n\
+             The method specified is not allowed for this resource.\n </body>\n</html>"
+        );
+        assert_eq!(
+            page(406, "GET", "text/html;q=0.9, application/x&y", "Only application/json is provided"),
+            "<html>\n <head>\n  <title>406 Not Acceptable</title>\n </head>\n <body>\n  \
+             <h1>406 Not Acceptable</h1>\n  The resource could not be generated that was acceptable to your \
+             browser\n(content of type text/html;q=0.9, application/x&amp;y. <br /><br />\n\
+             Only application/json is provided\n </body>\n</html>"
+        );
+        assert_eq!(
+            page(400, "POST", "text/html", "5 is not of type 'string'\n\nOn instance['name']:\n    5"),
+            "<html>\n <head>\n  <title>400 Bad Request</title>\n </head>\n <body>\n  \
+             <h1>400 Bad Request</h1>\n  The server could not comply with the request since it is either \
+             malformed or otherwise incorrect.<br /><br />\n5 is not of type &#x27;string&#x27;\n\n\
+             On instance[&#x27;name&#x27;]:\n    5\n\n\n </body>\n</html>"
+        );
         assert_eq!(strip_tags("a <!-- c --> <b"), "a  c  <b");
         assert_eq!(webob_title(413), "Request Entity Too Large");
     }

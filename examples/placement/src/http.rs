@@ -10,7 +10,7 @@ use actix_web::middleware::Next;
 use actix_web::{HttpResponse, HttpResponseBuilder};
 use microversion_actix::{
     ApiError, ApiVersion, Version,
-    error::ErrorRenderer,
+    error::{ErrorRenderer, ViolationInput},
     operation::{Controller, Operation},
 };
 
@@ -257,6 +257,12 @@ pub(crate) async fn placement_rules(
         return Ok(req.into_response(res));
     }
     let res = next.call(req).await?;
+    if let Some(error) = with_schema(&res, &path, &method, version) {
+        let mut response = render(&error.with_request_id(request_id.clone()));
+        response.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
+        let (req, _) = res.into_parts();
+        return Ok(ServiceResponse::new(req, response));
+    }
     if res.status() == StatusCode::METHOD_NOT_ALLOWED {
         // A method the path declares, at a version before its first:
         // Placement's `version_handler` raises a bare 405, without a
@@ -279,6 +285,27 @@ pub(crate) async fn placement_rules(
     let mut res = res;
     res.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
     Ok(res.map_into_boxed_body())
+}
+
+/// A body refused by the schema the operation declares (`#[schema]`),
+/// whose error cannot name the schema (the error format does not see it):
+/// the same error, the schema it broke in its detail
+/// ([`errors::schema_failure`]).
+fn with_schema(
+    res: &ServiceResponse<impl MessageBody>,
+    path: &str,
+    method: &Method,
+    version: Option<Version>,
+) -> Option<ApiError> {
+    let violations = res.response().error()?.as_error::<ApiError>()?.violations();
+    let of_the_body = violations.first().is_some_and(|v| v.input == ViolationInput::Body);
+    let version = version.filter(|_| of_the_body)?;
+    let schema = routed(path)
+        .filter(|op| op.http_method == Some(method.as_str()))
+        .find_map(|op| op.variant_at(version)?.schema_at(version))?
+        .document
+        .at(version);
+    Some(errors::schema_failure(violations, &schema))
 }
 
 /// What Placement's WSGI stack does to every answer, outside the version
@@ -307,6 +334,11 @@ pub(crate) async fn placement_outer(
     let res = next.call(req).await?.map_into_boxed_body();
     let (req, mut res) = res.into_parts();
     let headers = res.headers_mut();
+    // The path as routed (`%72` read as `r`), not as sent.
+    if first_version(req.match_info().as_str()).is_none() {
+        // A path no route has varies by nothing (Placement's 404 names no `Vary`).
+        headers.remove(header::VARY);
+    }
     if let Some(vary) = headers.get(header::VARY).and_then(|v| v.to_str().ok()).map(str::to_ascii_lowercase) {
         headers.insert(header::VARY, header::HeaderValue::from_str(&vary).expect("ascii"));
     }
@@ -326,7 +358,9 @@ pub(crate) async fn placement_outer(
                 .and_then(|d| d.strip_prefix("Invalid microversion: invalid version string: "))
                 .and_then(|d| d.split(';').next())
             && text.split('.').count() == 2
-            && text.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            // microversion-parse's `int()` of each part: `-1.5` is a version
+            // (out of range), not a malformed one.
+            && text.split('.').all(errors::python_int)
         {
             let detail = format!("Invalid microversion: Unacceptable version header: {text}");
             doc["errors"][0]["detail"] = detail.into();
@@ -356,18 +390,23 @@ pub(crate) async fn placement_outer(
         (!res.headers().contains_key(REQUEST_ID)).then(|| format!("req-{}", uuid::Uuid::new_v4()));
     if res.status().is_client_error() || res.status().is_server_error() {
         // Read only for an error: a success pays for none of it.
-        let page = (!html).then(|| page_request(&req));
-        res = placement_error_document(res, request_id.as_deref(), with_code, page.as_ref()).await;
+        let page = page_request(&req);
+        res = placement_error_document(res, request_id.as_deref(), with_code, (!html).then_some(&page)).await;
+        if html {
+            res = as_html(res, &page).await;
+        }
     }
     if let Some(request_id) = request_id {
         res.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
     }
-    if res.status().is_client_error() || res.status().is_server_error() {
-        match form {
-            ErrorPage::Json => {}
-            ErrorPage::Html => res = as_html(res).await,
-            ErrorPage::Plain => res = as_plain(res).await,
-        }
+    if (res.status().is_client_error() || res.status().is_server_error()) && form == ErrorPage::Plain {
+        res = as_plain(res).await;
+    }
+    if req.method() == Method::HEAD && (res.status().is_client_error() || res.status().is_server_error()) {
+        // webob answers a HEAD with its exception's own type, whatever the
+        // `Accept` (`WSGIHTTPException.__call__`), and no body.
+        res.headers_mut()
+            .insert(header::CONTENT_TYPE, header::HeaderValue::from_static("text/html; charset=UTF-8"));
     }
     Ok(ServiceResponse::new(req, res))
 }
@@ -517,12 +556,9 @@ async fn as_plain(res: HttpResponse) -> HttpResponse {
 }
 
 /// webob's HTML page.
-async fn as_html(res: HttpResponse) -> HttpResponse {
-    as_page(res, "text/html; charset=UTF-8", |status, detail| {
-        let title = format!("{} {}", status.as_u16(), status.canonical_reason().unwrap_or("Error"));
-        format!(
-            "<html>\n <head>\n  <title>{title}</title>\n </head>\n <body>\n  <h1>{title}</h1>\n  {detail}<br /><br />\n\n\n\n </body>\n</html>"
-        )
+async fn as_html(res: HttpResponse, request: &errors::PageRequest) -> HttpResponse {
+    as_page(res, "text/html; charset=UTF-8", |status, message| {
+        errors::webob_html(status.as_u16(), request, message)
     })
     .await
 }
@@ -549,7 +585,8 @@ async fn as_page(
 
 /// A path the API does not have.
 pub(crate) async fn not_found() -> Result<HttpResponse, ApiError> {
-    Err(errors::not_found("The resource could not be found."))
+    // webob's page says it; Placement's router adds no message.
+    Err(errors::not_found(""))
 }
 
 /// Sets `Cache-Control: no-cache` and `Last-Modified` from 1.15.
@@ -588,7 +625,7 @@ impl BodyAfterLookup {
         schema: fn() -> serde_json::Value,
     ) -> Result<T, ApiError> {
         let body = self.value()?;
-        validate(schema, body)?;
+        validate(schema, body).map_err(|e| errors::schema_failure(e.violations(), &schema()))?;
         T::deserialize(body).map_err(|e| errors::unreadable("the request body", e))
     }
 }

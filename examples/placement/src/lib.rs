@@ -113,12 +113,24 @@ pub async fn server_at(listener: TcpListener, database: &str) -> std::io::Result
 /// may still be preparing ([`Store::open`]). Await it inside an actix
 /// system.
 pub fn serve(listener: TcpListener, store: impl Into<Arc<Store>>) -> std::io::Result<actix_web::dev::Server> {
+    serve_with(listener, store, None)
+}
+
+/// [`serve`], a client given `head_timeout` (actix's 5 s unless given) to
+/// send its request's head.
+fn serve_with(
+    listener: TcpListener,
+    store: impl Into<Arc<Store>>,
+    head_timeout: Option<std::time::Duration>,
+) -> std::io::Result<actix_web::dev::Server> {
     let store = store.into();
-    Ok(HttpServer::new(move || App::new().configure(routes(store.clone())))
+    let mut server = HttpServer::new(move || App::new().configure(routes(store.clone())))
         .on_connect(departure::watch)
-        .workers(2)
-        .listen(listener)?
-        .run())
+        .workers(2);
+    if let Some(timeout) = head_timeout {
+        server = server.client_request_timeout(timeout);
+    }
+    Ok(server.listen(listener)?.run())
 }
 
 /// A server running on a free loopback port in a background thread, stopped
@@ -139,13 +151,32 @@ impl RunningServer {
     /// Starts a server on `127.0.0.1:0` over `database`, a `postgres://`
     /// URL or a SQLite file.
     pub fn start_at(database: &str) -> std::io::Result<RunningServer> {
+        RunningServer::spawn(database, None)
+    }
+
+    /// Starts a server as [`start`](Self::start) does, but one that waits
+    /// `wait` where it would give up sooner: a request's deadline (not
+    /// [`deadline::DEFAULT`]) and the time a client has to send a request's
+    /// head (not actix's 5 s). For a test that compares its answers with a
+    /// server that has neither, where a loaded machine must not turn into a
+    /// difference.
+    pub fn start_unhurried(database: &Path, wait: std::time::Duration) -> std::io::Result<RunningServer> {
+        RunningServer::spawn(&database.to_string_lossy(), Some(wait))
+    }
+
+    fn spawn(database: &str, wait: Option<std::time::Duration>) -> std::io::Result<RunningServer> {
         let listener = TcpListener::bind("127.0.0.1:0")?;
         let url = format!("http://{}", listener.local_addr()?);
         let database = database.to_owned();
         let (sender, receiver) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
             actix_web::rt::System::new().block_on(async move {
-                let server = server_at(listener, &database).await?;
+                let store = Store::connect(&database).await.map_err(std::io::Error::other)?;
+                let store = match wait {
+                    Some(wait) => store.with_deadline(wait),
+                    None => store,
+                };
+                let server = serve_with(listener, store, wait)?;
                 let _ = sender.send(server.handle());
                 server.await
             })

@@ -2,6 +2,8 @@
 //! in order, with Placement's messages for values it refuses.
 
 use microversion_actix::ApiError;
+use microversion_actix::error::{Violation, python_repr};
+use serde_json::{Map, Value};
 
 use crate::api::PLACEMENT;
 use crate::errors;
@@ -30,21 +32,54 @@ impl Query {
         self.0.iter().filter(|(k, _)| k == key).map(|(_, v)| v.as_str()).collect()
     }
 
-    /// Refuses any key outside `known`, as Placement's query schemas do.
-    pub(crate) fn only(&self, known: &[&str]) -> Result<(), ApiError> {
+    /// Refuses any key outside the `properties` of `schema`, Placement's
+    /// query schema (`additionalProperties: false`), as Placement words it.
+    pub(crate) fn only(&self, schema: &Value) -> Result<(), ApiError> {
+        let known = schema["properties"].as_object();
         // Python's jsonschema names every unknown key, sorted (`extras_msg`).
-        let extras: std::collections::BTreeSet<&str> =
-            self.0.iter().map(|(k, _)| k.as_str()).filter(|k| !known.contains(k)).collect();
-        if !extras.is_empty() {
-            let names: Vec<String> =
-                extras.iter().map(|k| microversion_actix::error::python_repr(&(*k).into())).collect();
-            let verb = if names.len() == 1 { "was" } else { "were" };
-            return Err(errors::bad_request(format!(
-                "Invalid query string parameters: Additional properties are not allowed ({} {verb} unexpected)",
-                names.join(", ")
-            )));
+        let extras: std::collections::BTreeSet<&str> = self
+            .0
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .filter(|k| known.is_none_or(|known| !known.contains_key(*k)))
+            .collect();
+        if extras.is_empty() {
+            return Ok(());
         }
-        Ok(())
+        let names: Vec<String> = extras.iter().map(|k| python_repr(&(*k).into())).collect();
+        let verb = if names.len() == 1 { "was" } else { "were" };
+        let message =
+            format!("Additional properties are not allowed ({} {verb} unexpected)", names.join(", "));
+        Err(self.refusal(schema, None, "additionalProperties", &message))
+    }
+
+    /// The refusal of `key`'s value by the `keyword` of its property in
+    /// `schema`, Placement's query schema (of the whole query by the
+    /// schema's own `keyword` without a key), saying `message`, as
+    /// Placement words it.
+    pub(crate) fn refusal(
+        &self,
+        schema: &Value,
+        key: Option<&str>,
+        keyword: &'static str,
+        message: &str,
+    ) -> ApiError {
+        let (path, schema_path) = match key {
+            Some(key) => (format!("/{key}"), format!("/properties/{key}/{keyword}")),
+            None => (String::new(), format!("/{keyword}")),
+        };
+        let violation = Violation::new(path, keyword, message).with_schema_path(schema_path);
+        errors::query_validation(&[violation], schema, &self.as_schema_sees_it())
+    }
+
+    /// The query as Placement's schemas see it (`dict(req.GET)`): each key
+    /// once, where it first appears, with its last value.
+    pub(crate) fn as_schema_sees_it(&self) -> Value {
+        let mut last = Map::new();
+        for (key, value) in &self.0 {
+            last.insert(key.clone(), Value::String(value.clone()));
+        }
+        Value::Object(last)
     }
 }
 
@@ -60,6 +95,10 @@ fn url_decode_pairs(query: &str) -> Vec<(String, String)> {
 pub(crate) fn is_uuid(text: &str) -> bool {
     uuid::Uuid::try_parse(text).is_ok() && (text.len() == 36 || text.len() == 32)
 }
+
+/// The keys of a map by uuid, as Placement's schemas match them
+/// (`schemas.common.UUID_PATTERN`): 36 hex digits and dashes.
+pub(crate) const UUID_KEY_PATTERN: &str = "^[0-9a-fA-F-]{36}$";
 
 /// The JSON Schema pattern of a UUID.
 pub(crate) const UUID_PATTERN: &str =

@@ -14,7 +14,7 @@ use crate::api::PLACEMENT;
 use crate::db::Tx;
 use crate::errors;
 use crate::inventories;
-use crate::query::UUID_PATTERN;
+use crate::query::UUID_KEY_PATTERN;
 use crate::store::{self, Inventory, Provider, Store};
 
 /// The reshaper resource.
@@ -31,9 +31,9 @@ impl Reshaper {
 fn body(extras: Extras) -> Value {
     json!({"type": "object",
            "properties": {
-               "inventories": {"type": "object", "minProperties": 1,
-                   "patternProperties": {UUID_PATTERN: inventories::put_all_schema()},
-                   "additionalProperties": false},
+               "inventories": {"type": "object",
+                   "patternProperties": {UUID_KEY_PATTERN: inventories::put_all_schema()},
+                   "minProperties": 1, "additionalProperties": false},
                "allocations": allocations::post_body(extras, 0)},
            "required": ["inventories", "allocations"], "additionalProperties": false})
 }

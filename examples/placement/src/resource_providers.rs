@@ -8,7 +8,7 @@ use crate::db::Tx;
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, http::StatusCode, web};
 use microversion_actix::{ApiError, ApiVersion, Json, Version, VersionedModel, controller};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::api::PLACEMENT;
 use crate::errors;
@@ -175,6 +175,24 @@ const LIST_PARAMETERS: [(Version, &str); 6] = [
     (V1_18, "required"),
 ];
 
+/// Placement's query schema of `GET /resource_providers` at `version`
+/// (`GET_RPS_SCHEMA_1_*`): a string for each of [`LIST_PARAMETERS`] that
+/// `version` has, the uuids in the `uuid` format.
+fn list_query_schema(version: Version) -> Value {
+    let properties: Map<String, Value> = LIST_PARAMETERS
+        .iter()
+        .filter(|(since, _)| version >= *since)
+        .map(|(_, name)| {
+            let property = match *name {
+                "uuid" | "in_tree" => json!({"type": "string", "format": "uuid"}),
+                _ => json!({"type": "string"}),
+            };
+            ((*name).to_owned(), property)
+        })
+        .collect();
+    json!({"type": "object", "properties": properties, "additionalProperties": false})
+}
+
 /// Where a provider is read.
 fn location_of(provider: &Provider) -> String {
     format!("/resource_providers/{}", provider.uuid)
@@ -267,17 +285,14 @@ impl ResourceProviders {
     #[get("/resource_providers")]
     async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
         let q = Query::parse(req.query_string());
-        let known: Vec<&str> =
-            LIST_PARAMETERS.iter().filter(|(since, _)| version >= *since).map(|(_, name)| *name).collect();
-        q.only(&known)?;
+        let schema = list_query_schema(version.version());
+        q.only(&schema)?;
         let syntax = query::Syntax::at(version.version());
         for key in ["uuid", "in_tree"] {
             if let Some(value) = q.get(key)
                 && !query::is_uuid(value)
             {
-                return Err(errors::bad_request(format!(
-                    "Invalid query string parameters: '{value}' is not a 'uuid'"
-                )));
+                return Err(q.refusal(&schema, Some(key), "format", &format!("'{value}' is not a 'uuid'")));
             }
         }
         let member_of = match q.all("member_of") {

@@ -61,7 +61,10 @@ impl Traits {
     #[api_version("1.6")]
     async fn list(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
         let q = Query::parse(req.query_string());
-        q.only(&["name", "associated"])?;
+        // `LIST_TRAIT_SCHEMA`
+        q.only(&json!({"type": "object",
+                       "properties": {"name": {"type": "string"}, "associated": {"type": "string"}},
+                       "additionalProperties": false}))?;
         // The filters, applied in Rust to the whole (small) table: one
         // statement, whatever the request asks.
         let mut names: Option<Vec<&str>> = None;

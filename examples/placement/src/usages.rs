@@ -16,22 +16,39 @@ use crate::store::{self, Store};
 
 /// The allocations of the project (and user) `q` names, once those are
 /// checked, by class id as Placement groups its rows.
-async fn usage_rows(store: &Store, q: &Query) -> Result<Vec<store::ProjectAllocation>, ApiError> {
-    let project = q.get("project_id").ok_or_else(|| {
-        errors::bad_request("Invalid query string parameters: 'project_id' is a required property")
-    })?;
+async fn usage_rows(
+    store: &Store,
+    q: &Query,
+    schema: &Value,
+) -> Result<Vec<store::ProjectAllocation>, ApiError> {
+    let project = q
+        .get("project_id")
+        .ok_or_else(|| q.refusal(schema, None, "required", "'project_id' is a required property"))?;
     for key in ["project_id", "user_id"] {
         if let Some(value) = q.get(key).filter(|v| v.is_empty() || v.chars().count() > 255) {
             let (what, keyword) =
                 if value.is_empty() { ("short", "minLength") } else { ("long", "maxLength") };
-            return Err(errors::bad_request(format!(
-                "Invalid query string parameters: '{value}' is too {what}\n\n\
-                 Failed validating '{keyword}' in schema['properties']['{key}']"
-            )));
+            let message = format!("'{value}' is too {what}");
+            return Err(q.refusal(schema, Some(key), keyword, &message));
         }
     }
     let user = q.get("user_id");
     Ok(store.read(async |tx| store::project_allocations(tx, project, user).await).await?)
+}
+
+/// Placement's query schema of `GET /usages` (`GET_USAGES_SCHEMA_1_9`),
+/// with `consumer_type` from 1.38 (`GET_USAGES_SCHEMA_V1_38`).
+fn query_schema(with_consumer_type: bool) -> Value {
+    let name = json!({"type": "string", "minLength": 1, "maxLength": 255});
+    let mut schema = json!({"type": "object",
+                            "properties": {"project_id": name, "user_id": name},
+                            "required": ["project_id"], "additionalProperties": false});
+    if with_consumer_type {
+        schema["properties"]["consumer_type"] = json!({"type": "string",
+                                                       "pattern": "^[A-Z0-9_]+$|^all|^unknown$",
+                                                       "minLength": 1, "maxLength": 255});
+    }
+    schema
 }
 
 fn usages_response(version: ApiVersion, body: Value) -> HttpResponse {
@@ -93,8 +110,9 @@ impl Usages {
     #[api_version("1.9", "1.37")]
     async fn totals(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
         let q = Query::parse(req.query_string());
-        q.only(&["project_id", "user_id"])?;
-        let rows = usage_rows(&self.store, &q).await?;
+        let schema = query_schema(false);
+        q.only(&schema)?;
+        let rows = usage_rows(&self.store, &q, &schema).await?;
         let mut totals: Vec<(String, i64)> = Vec::new();
         for (_, _, class, used) in &rows {
             match totals.iter_mut().find(|(c, _)| c == class) {
@@ -113,7 +131,8 @@ impl Usages {
     #[api_version("1.38")]
     async fn totals(&self, version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
         let q = Query::parse(req.query_string());
-        q.only(&["project_id", "user_id", "consumer_type"])?;
+        let schema = query_schema(true);
+        q.only(&schema)?;
         let consumer_type = q.get("consumer_type");
         // `GET_USAGES_SCHEMA_V1_38`: a type as allocations name it, or `all`, or `unknown`,
         // by Python's `re.search` of `^[A-Z0-9_]+$|^all|^unknown$` (so any
@@ -122,17 +141,15 @@ impl Usages {
             let a_type = !wanted.is_empty()
                 && wanted.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
             if !(a_type || wanted.starts_with("all") || wanted == "unknown") {
-                return Err(errors::bad_request(format!(
-                    "Invalid query string parameters: '{wanted}' does not match '^[A-Z0-9_]+$|^all|^unknown$'"
-                )));
+                let message = format!("'{wanted}' does not match '^[A-Z0-9_]+$|^all|^unknown$'");
+                return Err(q.refusal(&schema, Some("consumer_type"), "pattern", &message));
             }
             if wanted.chars().count() > 255 {
-                return Err(errors::bad_request(format!(
-                    "Invalid query string parameters: '{wanted}' is too long"
-                )));
+                let message = format!("'{wanted}' is too long");
+                return Err(q.refusal(&schema, Some("consumer_type"), "maxLength", &message));
             }
         }
-        let rows = usage_rows(&self.store, &q).await?;
+        let rows = usage_rows(&self.store, &q, &schema).await?;
         // Per consumer type (by name), the classes in row order.
         let mut groups: BTreeMap<String, TypeUsage> = BTreeMap::new();
         for (consumer, ctype, class, used) in &rows {

@@ -28,6 +28,16 @@ use placement::RunningServer;
 
 const RUN_TIMEOUT: Duration = Duration::from_secs(1500);
 
+/// How long the example waits here before it gives up on a request (its
+/// deadline) or on a client sending one (actix's request head timeout):
+/// longer than the driver waits for an answer (30 s). Both are 5 s by
+/// default and the real Placement has neither, so on a loaded machine a
+/// request the example's process was descheduled through for 5 s would be
+/// its 503 (or 408) and Placement's 200: a difference of the clock, not of
+/// the API. With this, a stall that long fails the run as a server that
+/// did not answer.
+const EXAMPLE_WAIT: Duration = Duration::from_secs(60);
+
 fn interop_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("interop")
 }
@@ -130,7 +140,8 @@ fn every_answer_is_the_real_placements() {
         .unwrap_or_else(|message| panic!("{message}"));
     let dir = run_dir();
     let real = RealPlacement::start(&python, &dir);
-    let ours = RunningServer::start(&dir.join("ours.sqlite")).expect("the example starts");
+    let ours =
+        RunningServer::start_unhurried(&dir.join("ours.sqlite"), EXAMPLE_WAIT).expect("the example starts");
 
     let mut driver = Command::new(&python);
     driver.arg(interop_dir().join("differential.py")).arg(&real.url).arg(&ours.url);

@@ -329,7 +329,8 @@ fn a_refused_claim_may_leave_its_consumer() {
 }
 
 /// A `POST /allocations` may name one consumer twice, in two spellings of
-/// its uuid (the schema takes either case, with or without hyphens): one
+/// its uuid (the schema takes either case; a key without hyphens it
+/// refuses, as Placement's `^[0-9a-fA-F-]{36}$` does): one
 /// consumer, whose later claim stands, as a key written twice in a JSON
 /// object does; its generation moves on once.
 #[test]
@@ -339,7 +340,7 @@ fn a_consumer_named_twice_is_claimed_once() {
     create(base, "a", A, None);
     with_vcpu(base, A);
     let consumer = "f0000000-0000-4000-8000-0000000000aa";
-    let shouted = consumer.to_uppercase().replace('-', "");
+    let shouted = consumer.to_uppercase();
     let claim = |vcpu: u64| json!({"allocations": {A: {"resources": {"VCPU": vcpu}}}, "project_id": "p", "user_id": "u"});
     let body = json!({consumer: claim(1), shouted: claim(2)});
     let (status, answer) = send_at(base, "1.27", "POST", "/allocations", Some(&body));
@@ -445,4 +446,33 @@ fn details_are_webobs_pages() {
     assert_eq!(bad.status, 400, "{}", bad.describe());
     let page = detail(&bad);
     assert!(page.ends_with("  ") && page.matches('\n').count() == 2, "{page:?}");
+}
+
+/// A path no route has is Placement's router's bare 404 (webob's sentence,
+/// no message) without `Vary`; a `HEAD`, which no route has, is refused
+/// with webob's own content type whatever the `Accept`.
+#[test]
+fn the_router_s_404_and_a_head_are_webob_s() {
+    let server = server();
+    let base = server.url.as_str();
+    let res = microversion_testkit::http::Request::new("GET", "/resource_providers/x/nothing")
+        .header("X-Auth-Token", "admin")
+        .header("OpenStack-API-Version", "placement 1.5")
+        .send(base);
+    assert_eq!(res.status, 404, "{}", res.describe());
+    assert_eq!(res.json()["errors"][0]["detail"], "The resource could not be found.\n\n   ");
+    assert_eq!(res.header("openstack-api-version").as_deref(), Some("placement 1.5"));
+    assert!(res.vary().is_empty(), "{}", res.describe());
+    // By hand: a HEAD's answer has a length and no body.
+    let address = base.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(address).expect("the server listens");
+    let request = format!(
+        "HEAD /resource_providers HTTP/1.0\r\nHost: {address}\r\nX-Auth-Token: admin\r\nAccept: application/json\r\n\r\n"
+    );
+    let mut answer = String::new();
+    std::io::Write::write_all(&mut stream, request.as_bytes()).expect("the request is sent");
+    std::io::Read::read_to_string(&mut stream, &mut answer).expect("an answer");
+    let answer = answer.to_ascii_lowercase();
+    assert!(answer.starts_with("http/1.0 405 ") || answer.starts_with("http/1.1 405 "), "{answer}");
+    assert!(answer.contains("\r\ncontent-type: text/html; charset=utf-8\r\n"), "{answer}");
 }

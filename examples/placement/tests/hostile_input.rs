@@ -146,7 +146,12 @@ fn contract(method: &str, request_headers: &[(Vec<u8>, Vec<u8>)], res: &Response
         if version.len() != 1 || !version[0].starts_with("placement 1.") {
             return fail("a version header that is not one Placement version".into());
         }
-        if !res.vary().contains(&"openstack-api-version".to_owned()) {
+        // Placement's router answers a path no route has without `Vary`
+        // (its page has no message), as the example does.
+        let unrouted = res.status == 404
+            && serde_json::from_slice::<Value>(&res.body)
+                .is_ok_and(|body| body["errors"][0]["detail"] == "The resource could not be found.\n\n   ");
+        if !unrouted && !res.vary().contains(&"openstack-api-version".to_owned()) {
             return fail("a version header without Vary".into());
         }
     }
@@ -627,7 +632,8 @@ fn bad_long_and_many_version_headers() {
         (b"placement 1", BAD, None),
         (b"placement 1.", BAD, None),
         (b"placement 1.2.3", BAD, None),
-        (b"placement -1.0", BAD, None),
+        // microversion-parse reads each part with `int()`: a version, out of range.
+        (b"placement -1.0", Answer::App(&[406]), None),
         (b"placement 1.99999999999999999999", Answer::App(&[400, 406]), None),
         (b"placement one.two", BAD, None),
         (b"placement", Answer::App(&[200, 400]), None),

@@ -1,9 +1,9 @@
 //! Validation errors in Placement's words, over real HTTP on loopback
 //! (docs/reference.md §5.3): `JSON does not validate: <Python jsonschema's
-//! message>`, then the failed keyword and where it is in the schema, then
-//! the instance path and the value, as Python's `str(ValidationError)`
-//! writes them; a query string's the same after `Invalid query string
-//! parameters:`.
+//! message>`, then the failed keyword, where it is in the schema and that
+//! part of the schema, then the instance path and the value, as Python's
+//! `str(ValidationError)` writes them (Placement 16.0.0's texts); a query
+//! string's the same after `Invalid query string parameters:`.
 
 use microversion_testkit::http::Request;
 use placement::RunningServer;
@@ -45,7 +45,8 @@ fn bodies_and_query_strings_fail_in_placements_words() {
         detail(&res),
         flat(
             "JSON does not validate: 'not-a-uuid' is not a 'uuid'\n\n\
-             Failed validating 'format' in schema['properties']['uuid']\n\n\
+             Failed validating 'format' in schema['properties']['uuid']:\n    \
+             {'type': 'string', 'format': 'uuid'}\n\n\
              On instance['uuid']:\n    'not-a-uuid'"
         )
     );
@@ -54,7 +55,8 @@ fn bodies_and_query_strings_fail_in_placements_words() {
         detail(&res),
         flat(
             "JSON does not validate: ['rp'] is not of type 'string'\n\n\
-             Failed validating 'type' in schema['properties']['name']\n\n\
+             Failed validating 'type' in schema['properties']['name']:\n    \
+             {'type': 'string', 'maxLength': 200}\n\n\
              On instance['name']:\n    ['rp']"
         )
     );
@@ -85,9 +87,27 @@ fn bodies_and_query_strings_fail_in_placements_words() {
         ),
         "{message}"
     );
+    // The schema as Python's pprint writes it (width 72, keys in the
+    // schema's order), then the query as `dict(req.GET)` holds it.
     assert!(
-        message.ends_with(&flat("On instance:\n    {'colour': 'red', 'resources': 'VCPU:1'}"))
-            || message.ends_with(&flat("On instance:\n    {'resources': 'VCPU:1', 'colour': 'red'}")),
+        message.ends_with(&flat(
+            "Failed validating 'additionalProperties' in schema:\n    \
+             {'type': 'object',\n     \
+             'properties': {'limit': {'type': ['integer', 'string'],\n                              \
+             'pattern': '^[1-9][0-9]*$',\n                              \
+             'minimum': 1,\n                              \
+             'minLength': 1},\n                    \
+             'group_policy': {'type': 'string',\n                                     \
+             'enum': ['none', 'isolate']},\n                    \
+             'root_required': {'type': ['string']},\n                    \
+             'same_subtree': {'type': ['string']}},\n     \
+             'additionalProperties': False,\n     \
+             'patternProperties': {'^resources([a-zA-Z0-9_-]{1,64})?$': {'type': 'string'},\n                           \
+             '^required([a-zA-Z0-9_-]{1,64})?$': {'type': 'string'},\n                           \
+             '^member_of([a-zA-Z0-9_-]{1,64})?$': {'type': 'string'},\n                           \
+             '^in_tree([a-zA-Z0-9_-]{1,64})?$': {'type': 'string'}}}\n\n\
+             On instance:\n    {'resources': 'VCPU:1', 'colour': 'red'}"
+        )),
         "{message}"
     );
     drop(server);

@@ -7,7 +7,10 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::error::python::python_index;
-pub use crate::error::python::{MAX_ECHOED_VALUE_CHARS, MAX_MESSAGE_CHARS, python_repr, python_str};
+pub use crate::error::python::{
+    JSONSCHEMA_PRETTY_WIDTH, MAX_ECHOED_VALUE_CHARS, MAX_MESSAGE_CHARS, python_pformat, python_repr,
+    python_str,
+};
 
 /// Where the offending value came from: the body or the query string
 /// (Nova words the two differently).
@@ -125,6 +128,42 @@ impl Violation {
     }
 }
 
+impl Violation {
+    /// `str()` of Python's `jsonschema.ValidationError` for this violation:
+    /// the message; the keyword and the schema path of the schema holding
+    /// it, then that schema (`holder`, the schema's part at the parent of
+    /// [`schema_path`](Violation::schema_path)); the instance path, then
+    /// the value; the schema and the value pretty-printed as `jsonschema`'s
+    /// `_pretty` does ([`python_pformat`], four spaces in), or `...` when
+    /// not known (a value too long to echo).
+    ///
+    /// For a violation Python's `best_match` reached inside an
+    /// `anyOf`/`oneOf` ([`best_match_within`]), Python shows the paths
+    /// relative to that alternative's keyword: pass it as `within`.
+    pub fn python_text(&self, holder: Option<&Value>, within: Option<&Violation>) -> String {
+        let pretty = |value: Option<&Value>| {
+            value
+                .map_or_else(|| "...".to_owned(), |v| python_pformat(v, JSONSCHEMA_PRETTY_WIDTH))
+                .replace('\n', "\n    ")
+        };
+        let relative = |path: &str, base: Option<&str>| {
+            base.and_then(|base| path.strip_prefix(base)).unwrap_or(path).to_owned()
+        };
+        let schema_path = relative(&self.schema_path, within.map(|w| w.schema_path.as_str()));
+        let holder_path = schema_path.rsplit_once('/').map_or("", |(parent, _)| parent);
+        let instance_path = relative(&self.path, within.map(|w| w.path.as_str()));
+        format!(
+            "{}\n\nFailed validating {} in schema{}:\n    {}\n\nOn instance{}:\n    {}",
+            self.message,
+            python_repr(&Value::from(self.keyword)),
+            python_index(holder_path),
+            pretty(holder),
+            python_index(&instance_path),
+            pretty(self.value.as_ref()),
+        )
+    }
+}
+
 /// Nova's sentence (`nova.api.validation.validators`): the field, the value
 /// as Python's `str` shows it, and the validator's message; for the whole
 /// document, the message alone.
@@ -147,6 +186,13 @@ impl fmt::Display for Violation {
 /// of equals; then, for an `anyOf`/`oneOf`, the [`Violation::cause`] Python
 /// descends to.
 pub fn best_match(violations: &[Violation]) -> Option<&Violation> {
+    best_match_within(violations).map(|(best, _)| best)
+}
+
+/// [`best_match`], with the `anyOf`/`oneOf` violation whose alternative it
+/// was found in (`None` for a violation of the document's own schema), to
+/// which Python's error relates its paths ([`Violation::python_text`]).
+pub fn best_match_within(violations: &[Violation]) -> Option<(&Violation, Option<&Violation>)> {
     let weak = |v: &Violation| matches!(v.keyword, "anyOf" | "oneOf");
     let mut best: Option<&Violation> = None;
     for violation in violations {
@@ -163,10 +209,13 @@ pub fn best_match(violations: &[Violation]) -> Option<&Violation> {
             best = Some(violation);
         }
     }
-    while let Some(cause) = best.and_then(|b| b.cause.as_deref()) {
-        best = Some(cause);
+    let mut best = best?;
+    let mut within = None;
+    while let Some(cause) = best.cause.as_deref() {
+        within = Some(best);
+        best = cause;
     }
-    best
+    Some((best, within))
 }
 
 /// Paths compared as Python compares its path deques: segment by segment,
@@ -266,5 +315,47 @@ mod tests {
         let indexed = [Violation::new("/10", "type", "ten"), Violation::new("/9", "type", "nine")];
         assert_eq!(best_match(&indexed).map(|v| v.message.as_str()), Some("ten"));
         assert_eq!(best_match(&[]), None);
+    }
+
+    /// Python's `str(jsonschema.ValidationError)` (jsonschema 4.26) of a
+    /// violation of the document's schema, and of one `best_match` found in
+    /// an `anyOf` alternative, whose paths Python relates to it.
+    #[test]
+    fn texts_are_pythons_validation_errors() {
+        let holder = json!({"maxLength": 200, "type": "string"});
+        let name = Violation::new("/name", "type", "5 is not of type 'string'")
+            .with_value(&json!(5))
+            .with_schema_path("/properties/name/type");
+        assert_eq!(
+            name.python_text(Some(&holder), None),
+            "5 is not of type 'string'\n\nFailed validating 'type' in schema['properties']['name']:\n    \
+             {'maxLength': 200, 'type': 'string'}\n\nOn instance['name']:\n    5"
+        );
+        let mut any_of =
+            Violation::new("/parent", "anyOf", "'abcd' is not valid under any of the given schemas")
+                .with_value(&json!("abcd"))
+                .with_schema_path("/properties/parent/anyOf");
+        any_of.cause = Some(Box::new(
+            Violation::new("/parent", "maxLength", "'abcd' is too long")
+                .with_value(&json!("abcd"))
+                .with_schema_path("/properties/parent/anyOf/0/maxLength"),
+        ));
+        let violations = [any_of];
+        let (best, within) = best_match_within(&violations).expect("a best match");
+        assert_eq!(within.map(|w| w.keyword), Some("anyOf"));
+        assert_eq!(
+            best.python_text(Some(&json!({"maxLength": 3, "type": "string"})), within),
+            "'abcd' is too long\n\nFailed validating 'maxLength' in schema[0]:\n    \
+             {'maxLength': 3, 'type': 'string'}\n\nOn instance:\n    'abcd'"
+        );
+        let long = Violation::new("", "type", "m").with_schema_path("/type");
+        let wide = json!({"properties": {"a": {"type": "string"}, "b": {"type": "string"}, "c": {"type": "integer"}}});
+        assert_eq!(
+            long.python_text(Some(&wide), None),
+            "m\n\nFailed validating 'type' in schema:\n    \
+             {'properties': {'a': {'type': 'string'},\n    \
+             \x20               'b': {'type': 'string'},\n    \
+             \x20               'c': {'type': 'integer'}}}\n\nOn instance:\n    ..."
+        );
     }
 }
