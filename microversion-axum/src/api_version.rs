@@ -42,10 +42,9 @@ impl<S: Send + Sync> FromRequestParts<S> for ApiVersion {
 const REMEDY: &str = "Wrap the routes with `.layer(microversion_axum::VersionNegotiation::new(API))`, \
                       or register the declaration with `.layer(axum::Extension(API))`.";
 
-/// The version of a request, the same as on every facade
-/// ([`version_of_request`](microversion_core::version::version_of_request)): the
-/// layer's, else negotiated from an [`Api`](crate::Api) in the request's
-/// extensions (`.layer(Extension(API))`), else a 500 naming what to add.
+/// The version of a request by the core's rule
+/// ([`version_of_request`](microversion_core::version::version_of_request)),
+/// the declaration registered being an extension's.
 pub(crate) fn version_of(parts: &Parts) -> Result<Negotiated, ApiError> {
     let negotiated = parts.extensions.get::<Negotiated>().copied();
     let registered = parts.extensions.get::<microversion_core::Api>();
