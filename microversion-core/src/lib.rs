@@ -10,14 +10,14 @@
 //!   headers an answer gains, in any framework's types.
 //! - [`error`]: error documents ([`Problem`], [`ErrorFormat`]) and the
 //!   [`Violation`]s of a refused body, in the words of Python's `jsonschema`.
-//! - [`schema`], [`model`] and [`body`] (feature `schema` for the first
+//! - `schema`, `model` and [`body`] (feature `schema` for the first
 //!   two): versioned JSON-Schema validation of bodies and query strings,
 //!   versioned models, and how a body is read.
-//! - [`operation`]: what a controller declares ([`Controller`]) and how its
-//!   paths are routed; [`portable`] (feature `portable`): the arguments and
+//! - [`operation`]: what a controller declares (`Controller`) and how its
+//!   paths are routed; `portable` (feature `portable`): the arguments and
 //!   answers of a controller that every facade serves.
 //! - [`discovery`]: the version documents and where their links point;
-//!   [`openapi`] (feature `openapi`): the API's OpenAPI documents and its
+//!   `openapi` (feature `openapi`): the API's OpenAPI documents and its
 //!   reference pages.
 //! - [`lifecycle`]: a version's deprecation, sunset and retirement.
 //! - [`client`]: the client's side: discovery read, a version chosen, and
