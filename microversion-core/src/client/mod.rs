@@ -1,7 +1,7 @@
 //! The client's side: the versions a server announces, read from any of
 //! OpenStack's discovery shapes ([`parse_discovery`]), which version to ask
 //! for ([`choose_version`]), and the typed clients generated from
-//! controllers ([`typed_client`]).
+//! controllers (`typed_client`, feature `schema`).
 
 mod negotiation;
 #[cfg(feature = "schema")]

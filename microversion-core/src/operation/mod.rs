@@ -1,8 +1,8 @@
 //! Controllers and their operations: what a `#[controller]` declares
-//! ([`Controller`], [`Operation`] and its variants), which path routes which
+//! (`Controller`, [`Operation`] and its variants), which path routes which
 //! operation ([`RoutedPath`]), the answer of an operation at a version none
 //! of its variants serves ([`MissingVariant`]), and the arguments and
-//! answers every facade serves ([`portable`]).
+//! answers every facade serves (`portable`).
 
 mod description;
 #[cfg(feature = "schema")]
