@@ -14,8 +14,8 @@
 //! - [`facade_versioned!`](crate::facade_versioned): `Versioned<T>`, a
 //!   model with the status it is answered with (docs/reference.md §16).
 //!
-//! - [`facade_portable!`](crate::facade_portable): the core's portable
-//!   arguments and answers ([`portable`](crate::portable)) as the facade's
+//! - `facade_portable!` (feature `portable`): the core's portable
+//!   arguments and answers (`portable`) as the facade's
 //!   routes take and answer them, each through the facade's own type.
 //!
 //! - [`facade_face!`](crate::facade_face): the names at a facade's root and
