@@ -33,6 +33,7 @@ use actix_web::http::header::HeaderValue;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder};
 use futures_util::TryFutureExt as _;
 pub use microversion_core::operation::MissingVariant;
+pub use microversion_core::operation::{__serving, Answers, Extracts, Facade, RouteInput, Routes};
 
 use crate::ApiError;
 pub use microversion_core::body::ParsedJson;

@@ -29,6 +29,7 @@ pub use crate::operation::{
 pub use crate::route::{OperationInput, RoutesFn, missing, router};
 pub use futures_util::future::Either;
 pub use microversion_core::operation::MissingVariant;
+pub use microversion_core::operation::{__serving, Answers, Extracts, Facade, RouteInput, Routes};
 pub use microversion_macros::{history, version_gates};
 
 use microversion_core::body::{ParsedJson, ValidatedAs};

@@ -8,10 +8,14 @@ mod description;
 #[cfg(feature = "schema")]
 #[doc(hidden)]
 pub mod facade;
+#[cfg(feature = "schema")]
+mod path_params;
 #[cfg(feature = "portable")]
 #[doc(hidden)]
 pub mod portable;
 mod routing;
+#[cfg(feature = "portable")]
+mod serving;
 
 #[cfg(feature = "schema")]
 pub use description::Controller;
@@ -19,4 +23,16 @@ pub use description::{
     AllowedMethods, MissingVariant, Operation, OperationVariant, ResponseDescription, SchemaDescription,
     SchemaDocument, UnservedVersion,
 };
+#[cfg(feature = "schema")]
+pub use path_params::read_path_params;
 pub use routing::{PathSyntax, RoutedPath};
+#[cfg(feature = "portable")]
+pub use serving::{Answers, Core, Extracts, Facade, RouteInput, Routes};
+/// What `#[controller]`'s generic routes call. Not public API.
+#[cfg(feature = "portable")]
+#[doc(hidden)]
+pub mod __serving {
+    pub use super::serving::{
+        Either, check_response, missing, stamp_deprecation, validate_body, validate_query,
+    };
+}

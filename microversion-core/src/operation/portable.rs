@@ -60,6 +60,33 @@ crate::facade_params! {
     pub struct Query;
 }
 
+impl ApiError {
+    /// The error's document as `format` writes it, its code prefixed with
+    /// `service` (else the error's own), and its headers in `headers`: the
+    /// served range's minimum and maximum when it carries one, the request
+    /// id an answer carries (docs/reference.md §5): what a facade's
+    /// negotiation answers for an error in the API's format.
+    pub fn write<W: crate::header::HeaderWire>(
+        &self,
+        format: &dyn crate::ErrorFormat,
+        service: Option<&'static str>,
+        headers: &mut W::Map,
+    ) -> String {
+        let service = service.or(self.service());
+        let code = self.qualified_code(service);
+        let mut problem = self.problem(&code);
+        let carried = match problem.request_id {
+            Some(_) => None,
+            None => crate::header::answer_request_id::<W>(headers),
+        };
+        problem.request_id = problem.request_id.or(carried.as_deref());
+        let names = crate::header::min_max_names::<W>();
+        let range = self.min_version().zip(self.max_version());
+        crate::header::error_headers::<W>(headers, range, (&names.0, &names.1));
+        format.render(&problem, service).to_string()
+    }
+}
+
 /// The public root URL of the request (`http://cloud.example:8774`), where
 /// the links of its answer point: each facade's `LinkRoot`, by its
 /// `PublicUrl` (docs/reference.md §7.1).

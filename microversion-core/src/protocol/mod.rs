@@ -5,6 +5,8 @@
 
 pub mod exchange;
 mod headers;
+#[cfg(feature = "portable")]
+mod http_wire;
 pub(crate) mod negotiate;
 #[doc(hidden)]
 pub mod observe;
@@ -16,6 +18,8 @@ pub(crate) mod stamp;
 pub mod header {
     pub use super::headers::{MAX_VERSION_HEADER, MIN_VERSION_HEADER};
     pub use super::headers::{ResponseHeaders, VaryUpdate, VersionHeaderValues, append_vary, vary_update};
+    #[cfg(feature = "portable")]
+    pub use super::http_wire::HttpWire;
     pub use super::stamp::{AnswerWire, HeaderWire, Stamp};
     pub use crate::lifecycle::{DEPRECATION_HEADER, LINK_HEADER, SUNSET_HEADER};
     pub use crate::version::{MAX_LEGACY_HEADERS, STANDARD_HEADER};

@@ -15,7 +15,8 @@ use syn::{FnArg, Ident};
 use super::ast::{Controller, Operation, Variant};
 use super::dispatch::{Key, decision_tree, served, sorted, total_tree, without_gaps};
 use super::route::{
-    argument_names, missing_status, respanned, route_dispatch, route_handler, typed_args, variant_call,
+    GenericRoutes, Target, argument_names, missing_status, respanned, route_dispatch, route_handler,
+    typed_args, variant_call,
 };
 use super::schemas::{
     deprecation_tokens, response_description, schema_document, schema_fn, schema_fns, schema_name,
@@ -48,8 +49,8 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
     for (nth, facade) in c.facades.iter().enumerate() {
         let rt = runtime(facade);
         let routes = c.operations.iter().filter(|op| op.is_route());
-        items.extend(routes.map(|op| route_handler(&rt, &c.api, op, nth)));
-        let dispatch = route_dispatch(&rt, c, nth);
+        items.extend(routes.map(|op| route_handler(&rt, &c.api, op, Target::Facade(nth))));
+        let dispatch = route_dispatch(&rt, c, Target::Facade(nth));
         registrations.push(match &dispatch {
             Some(_) => {
                 let routes = names::route_dispatch(nth);
@@ -59,6 +60,16 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
         });
         items.extend(dispatch);
         paths.extend(route_path_checks(&rt, c));
+    }
+    // And once for every facade, generic over it.
+    let generic = GenericRoutes::of_controller(&rt, c);
+    if let Some(generic) = &generic {
+        let routes = c.operations.iter().filter(|op| op.is_route());
+        items.extend(routes.map(|op| route_handler(&rt, &c.api, op, Target::Generic(generic))));
+        if let Some(dispatch) = route_dispatch(&rt, c, Target::Generic(generic)) {
+            items.push(dispatch);
+            registrations.push(generic.routes_impl(c));
+        }
     }
     // Each deprecation built once at compile time, so that a bad link is an
     // error at its literal whether or not the route is ever compiled to code.

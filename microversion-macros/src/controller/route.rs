@@ -75,8 +75,41 @@ pub(super) fn missing_status(op: &Operation) -> u16 {
     op.missing.map_or(DEFAULT_MISSING_STATUS, |(s, _)| s)
 }
 
-pub(super) fn route_handler(rt: &TokenStream, api: &syn::Path, op: &Operation, nth: usize) -> TokenStream {
-    let handler = names::route_handler(&op.name, nth);
+/// Whom a controller's route functions are generated for: one facade, by
+/// its `__private` names; or every facade, generic over its [`Facade`]
+/// (`microversion_core::operation::Facade`), with the bounds of the
+/// arguments and answers ([`GenericRoutes`]).
+#[derive(Clone, Copy)]
+pub(super) enum Target<'a> {
+    /// The `nth` facade of the controller.
+    Facade(usize),
+    /// Every facade.
+    Generic(&'a GenericRoutes),
+}
+
+impl Target<'_> {
+    fn handler(self, op: &Ident) -> Ident {
+        match self {
+            Target::Facade(nth) => names::route_handler(op, nth),
+            Target::Generic(_) => format_ident!("__mv_any_route_{}", op),
+        }
+    }
+
+    fn dispatch(self) -> Ident {
+        match self {
+            Target::Facade(nth) => names::route_dispatch(nth),
+            Target::Generic(_) => format_ident!("__mv_any_routes"),
+        }
+    }
+}
+
+pub(super) fn route_handler(
+    rt: &TokenStream,
+    api: &syn::Path,
+    op: &Operation,
+    target: Target<'_>,
+) -> TokenStream {
+    let handler = target.handler(&op.name);
     let version = format_ident!("__version");
     // The locals that tokens spanned at the user's types refer to: named at
     // the call site, so that they resolve even when those types came from a
@@ -94,13 +127,17 @@ pub(super) fn route_handler(rt: &TokenStream, api: &syn::Path, op: &Operation, n
     // The route answers with the facade's response itself, an error as its response
     // (as a framework's `Result` responder would, without moving it once more).
     let name = op.name.to_string();
-    let miss = quote!(#rt::missing(#rt::MissingVariant::new(
+    let missing = quote!(#rt::MissingVariant::new(
         #version,
         #status,
         #removed_in,
         <Self as #rt::Controller>::OPERATIONS,
         #name,
-    )));
+    ));
+    let miss = match target {
+        Target::Facade(_) => quote!(#rt::missing(#missing)),
+        Target::Generic(_) => quote!(#rt::__serving::missing::<__F>(#missing)),
+    };
     // What a variant needs before its call: its schemas checked, then its
     // arguments extracted, one call each; a refusal is answered at once, in
     // the API's format (`tried!`: a `?` whose error is the answer, without
@@ -116,19 +153,53 @@ pub(super) fn route_handler(rt: &TokenStream, api: &syn::Path, op: &Operation, n
                 let at = ty_span(ty);
                 let (ty_at, rt_at) = (relocated(ty.to_token_stream(), at), respanned(rt.clone(), at));
                 let input_at = Ident::new("__input", Span::call_site().located_at(at));
-                let extracted =
-                    quote_spanned!(at=> <#ty_at as #rt_at::RouteArgument<_>>::extract(&mut #input_at));
-                quote!(let #name: #ty = #rt::tried!(#rt::error_response, #extracted.await);)
+                match target {
+                    Target::Facade(_) => {
+                        let extracted = quote_spanned!(at=>
+                            <#ty_at as #rt_at::RouteArgument<_>>::extract(&mut #input_at));
+                        quote!(let #name: #ty = #rt::tried!(#rt::error_response, #extracted.await);)
+                    }
+                    Target::Generic(_) => {
+                        let facade = Ident::new("__F", Span::call_site().located_at(at));
+                        let extracted = quote_spanned!(at=>
+                            <#facade as #rt_at::Extracts<#ty_at, _>>::extract(&mut #input_at));
+                        quote! {
+                            let #name: #ty = match #extracted.await {
+                                ::core::result::Result::Ok(argument) => argument,
+                                ::core::result::Result::Err(refusal) => return refusal,
+                            };
+                        }
+                    }
+                }
             },
         );
-        let validate_query = variant.schemas_of(SchemaTarget::Query).next().map(|_| {
-            let schemas = names::schemas(&op.name, i, SchemaTarget::Query);
-            quote!(#rt::tried!(#rt::error_response, #input.validate_query(Self::#schemas()));)
-        });
-        let validate_body = variant.schemas_of(SchemaTarget::Body).next().map(|_| {
-            let schemas = names::schemas(&op.name, i, SchemaTarget::Body);
-            quote!(#rt::tried!(#rt::error_response, #input.validate_body(Self::#schemas()).await);)
-        });
+        let check = |target_schemas: SchemaTarget| {
+            variant.schemas_of(target_schemas).next()?;
+            let schemas = names::schemas(&op.name, i, target_schemas);
+            Some(match (target, target_schemas) {
+                (Target::Facade(_), SchemaTarget::Query) => {
+                    quote!(#rt::tried!(#rt::error_response, #input.validate_query(Self::#schemas()));)
+                }
+                (Target::Facade(_), SchemaTarget::Body) => {
+                    quote!(#rt::tried!(#rt::error_response, #input.validate_body(Self::#schemas()).await);)
+                }
+                (Target::Generic(_), SchemaTarget::Query) => quote! {
+                    if let ::core::result::Result::Err(refusal) =
+                        #rt::__serving::validate_query::<__F>(&mut #input, Self::#schemas())
+                    {
+                        return refusal;
+                    }
+                },
+                (Target::Generic(_), SchemaTarget::Body) => quote! {
+                    if let ::core::result::Result::Err(refusal) =
+                        #rt::__serving::validate_body::<__F>(&mut #input, Self::#schemas()).await
+                    {
+                        return refusal;
+                    }
+                },
+            })
+        };
+        let (validate_query, validate_body) = (check(SchemaTarget::Query), check(SchemaTarget::Body));
         quote! {
             #validate_query
             #validate_body
@@ -145,17 +216,33 @@ pub(super) fn route_handler(rt: &TokenStream, api: &syn::Path, op: &Operation, n
             syn::ReturnType::Default => variant.method.sig.ident.span(),
         };
         let answer_type = quote_spanned!(respond_at=> _);
-        let respond = quote!(<#answer_type as #rt::RouteResponse<_>>::respond(#out, &#input.request));
+        let respond = match target {
+            Target::Facade(_) => {
+                quote!(<#answer_type as #rt::RouteResponse<_>>::respond(#out, &#input.request))
+            }
+            Target::Generic(_) => {
+                let facade = Ident::new("__F", Span::call_site().located_at(respond_at));
+                quote!(<#facade as #rt::Answers<#answer_type, _>>::answer(#out, &#input))
+            }
+        };
         // A declared answer is checked when the service asks for it.
-        let checked = match &variant.response {
-            Some(response) => {
+        let checked = match (&variant.response, target) {
+            (Some(response), Target::Facade(_)) => {
                 let declared = response_description(rt, response);
                 quote! {
                     const __DECLARED: #rt::ResponseDescription = #declared;
                     #rt::check_response(&#input.request, #version, &__DECLARED, #respond).await
                 }
             }
-            None => respond,
+            (Some(response), Target::Generic(_)) => {
+                let declared = response_description(rt, response);
+                quote! {
+                    const __DECLARED: #rt::ResponseDescription = #declared;
+                    let __answer = #respond;
+                    #rt::__serving::check_response::<__F>(&#input, &__DECLARED, __answer).await
+                }
+            }
+            (None, _) => respond,
         };
         quote! {
             let __out = #call;
@@ -199,25 +286,53 @@ pub(super) fn route_handler(rt: &TokenStream, api: &syn::Path, op: &Operation, n
                 // Every answer of a deprecated variant carries its notice,
                 // a refused argument's too: the variant's block is awaited
                 // whole, its early answers included.
-                Some(deprecation) => quote! {
-                    const __DEPRECATION: #rt::Deprecation = #deprecation;
-                    let mut __answer: #rt::Response = async { #prologue #call }.await;
-                    #rt::stamp_deprecation::<#rt::Headers>(
-                        __answer.headers_mut(), &__DEPRECATION, #version, &#api, #name,
-                    );
-                    __answer
-                },
+                Some(deprecation) => {
+                    let stamp = match target {
+                        Target::Facade(_) => quote! {
+                            let mut __answer: #rt::Response = async { #prologue #call }.await;
+                            #rt::stamp_deprecation::<#rt::Headers>(
+                                __answer.headers_mut(), &__DEPRECATION, #version, &#api, #name,
+                            );
+                        },
+                        Target::Generic(_) => quote! {
+                            let mut __answer: <__F as #rt::Facade>::Response = async { #prologue #call }.await;
+                            #rt::__serving::stamp_deprecation::<__F>(
+                                &mut __answer, &__DEPRECATION, #version, &#api, #name,
+                            );
+                        },
+                    };
+                    quote! {
+                        const __DEPRECATION: #rt::Deprecation = #deprecation;
+                        #stamp
+                        __answer
+                    }
+                }
             }
         };
         decision_tree(key, &variants, &leaf, &miss)
     };
+    let signature = match target {
+        Target::Facade(_) => quote! {
+            fn #handler(
+                __controller: #rt::Shared<Self>,
+                mut __input: #rt::OperationInput,
+            ) -> impl ::core::future::Future<Output = #rt::Response> + 'static
+        },
+        Target::Generic(generic) => {
+            let (markers, bounds) = generic.of(op);
+            quote! {
+                fn #handler<__F: #rt::Facade, #(#markers: 'static),*>(
+                    __controller: ::std::sync::Arc<Self>,
+                    mut __input: #rt::RouteInput<__F>,
+                ) -> impl ::core::future::Future<Output = <__F as #rt::Facade>::Response> + 'static
+                where #(#bounds,)*
+            }
+        }
+    };
     quote! {
         #[doc(hidden)]
         #[allow(unused_mut, unused_variables)]
-        fn #handler(
-            __controller: #rt::Shared<Self>,
-            mut __input: #rt::OperationInput,
-        ) -> impl ::core::future::Future<Output = #rt::Response> + 'static {
+        #signature {
             // The input is the block's own (moved in, never copied into a
             // local of its own), so the future holds it once.
             async move {
@@ -288,29 +403,52 @@ pub(super) fn ty_span(ty: &syn::Type) -> Span {
 /// is instantiated once per controller (compile time, docs/performance.md
 /// section 7), and a framework that boxes a service's future boxes it
 /// once, with the operation's own future inside. The operations' futures
-/// are the leaves of a balanced tree of the facade's `Either` (a future
-/// that is one of two), not awaited in an `async` block of its own, which
-/// would hold the request twice: once as its own, once in the operation's.
-pub(super) fn route_dispatch(rt: &TokenStream, c: &Controller, nth: usize) -> Option<TokenStream> {
+/// are the leaves of a balanced tree of `Either` (a future that is one of
+/// two), not awaited in an `async` block of its own, which would hold the
+/// request twice: once as its own, once in the operation's.
+pub(super) fn route_dispatch(rt: &TokenStream, c: &Controller, target: Target<'_>) -> Option<TokenStream> {
     let routes: Vec<&Operation> = c.operations.iter().filter(|o| o.is_route()).collect();
     let count = routes.len();
     let mut futures = routes.iter().enumerate().map(|(position, op)| {
-        let handler = names::route_handler(&op.name, nth);
-        either_leaf(rt, quote!(Self::#handler(__controller, __input)), position, count)
+        let handler = target.handler(&op.name);
+        let call = match target {
+            Target::Facade(_) => quote!(Self::#handler(__controller, __input)),
+            Target::Generic(generic) => {
+                let (markers, _) = generic.of(op);
+                quote!(Self::#handler::<__F, #(#markers),*>(__controller, __input))
+            }
+        };
+        either_leaf(rt, target, call, position, count)
     });
     let last = futures.next_back()?;
     let arms = futures.enumerate().map(|(position, future)| {
         let index = syn::LitInt::new(&format!("{position}usize"), Span::call_site());
         quote!(#index => #future,)
     });
-    let dispatch = names::route_dispatch(nth);
+    let dispatch = target.dispatch();
+    let signature = match target {
+        Target::Facade(_) => quote! {
+            fn #dispatch(
+                __controller: #rt::Shared<Self>,
+                __route: usize,
+                __input: #rt::OperationInput,
+            ) -> impl ::core::future::Future<Output = #rt::Response> + 'static
+        },
+        Target::Generic(generic) => {
+            let (markers, bounds) = generic.all();
+            quote! {
+                fn #dispatch<__F: #rt::Facade, #(#markers: 'static),*>(
+                    __controller: ::std::sync::Arc<Self>,
+                    __route: usize,
+                    __input: #rt::RouteInput<__F>,
+                ) -> impl ::core::future::Future<Output = <__F as #rt::Facade>::Response> + 'static
+                where #(#bounds,)*
+            }
+        }
+    };
     Some(quote! {
         #[doc(hidden)]
-        fn #dispatch(
-            __controller: #rt::Shared<Self>,
-            __route: usize,
-            __input: #rt::OperationInput,
-        ) -> impl ::core::future::Future<Output = #rt::Response> + 'static {
+        #signature {
             match __route {
                 #(#arms)*
                 _ => #last,
@@ -321,16 +459,143 @@ pub(super) fn route_dispatch(rt: &TokenStream, c: &Controller, nth: usize) -> Op
 
 /// `future` as the leaf at `position` of a balanced tree of `count`
 /// leaves: `Either::Left` for the first half, `Either::Right` for the rest.
-fn either_leaf(rt: &TokenStream, future: TokenStream, position: usize, count: usize) -> TokenStream {
+fn either_leaf(
+    rt: &TokenStream,
+    target: Target<'_>,
+    future: TokenStream,
+    position: usize,
+    count: usize,
+) -> TokenStream {
     if count <= 1 {
         return future;
     }
     let half = count.div_ceil(2);
-    if position < half {
-        let inner = either_leaf(rt, future, position, half);
-        quote!(#rt::Either::Left(#inner))
+    let (side, inner) = if position < half {
+        (format_ident!("Left"), either_leaf(rt, target, future, position, half))
     } else {
-        let inner = either_leaf(rt, future, position - half, count - half);
-        quote!(#rt::Either::Right(#inner))
+        (format_ident!("Right"), either_leaf(rt, target, future, position - half, count - half))
+    };
+    match target {
+        Target::Facade(_) => quote!(#rt::Either::#side(#inner)),
+        Target::Generic(_) => quote!(#rt::__serving::Either::#side { future: #inner }),
+    }
+}
+
+/// What a controller's routes generic over the facade are bounded by: one
+/// marker per distinct argument type (`__A0`, ...) and answer type
+/// (`__R0`, ...), each with the bound that the facade `__F` reads or writes
+/// that type by some impl (`Extracts<T, __A0>`), which the marker, inferred
+/// where a facade serves the controller, names.
+pub(super) struct GenericRoutes {
+    rt: TokenStream,
+    arguments: Vec<String>,
+    answers: Vec<String>,
+    types: std::collections::HashMap<String, syn::Type>,
+}
+
+impl GenericRoutes {
+    /// The bounds of `c`'s routes; `None` when a type cannot be named in a
+    /// bound (`impl Responder`, a variant generic of its own): such a
+    /// controller is served by its facades' own routes only.
+    pub(super) fn of_controller(rt: &TokenStream, c: &Controller) -> Option<GenericRoutes> {
+        let mut generic = GenericRoutes {
+            rt: rt.clone(),
+            arguments: Vec::new(),
+            answers: Vec::new(),
+            types: Default::default(),
+        };
+        for variant in c.operations.iter().filter(|op| op.is_route()).flat_map(|op| &op.variants) {
+            let sig = &variant.method.sig;
+            if !sig.generics.params.is_empty() {
+                return None;
+            }
+            for arg in typed_args(&variant.method) {
+                let key = generic.named(&arg.ty)?;
+                generic.arguments.push(key);
+            }
+            let answer = match &sig.output {
+                syn::ReturnType::Default => syn::parse_quote!(()),
+                syn::ReturnType::Type(_, ty) => (**ty).clone(),
+            };
+            let key = generic.named(&answer)?;
+            generic.answers.push(key);
+        }
+        let mut seen = std::collections::HashSet::new();
+        generic.arguments.retain(|ty| seen.insert(format!("a{ty}")));
+        generic.answers.retain(|ty| seen.insert(format!("r{ty}")));
+        Some(generic)
+    }
+
+    /// `ty`'s key, when it can be named in a bound.
+    fn named(&mut self, ty: &syn::Type) -> Option<String> {
+        let text = ty.to_token_stream().to_string();
+        let unnameable = ["impl ", "_ ", " _", "& "];
+        if unnameable.iter().any(|word| format!(" {text} ").contains(word)) || text.starts_with('&') {
+            return None;
+        }
+        self.types.insert(text.clone(), ty.clone());
+        Some(text)
+    }
+
+    /// The markers and bounds of the types of `op`'s variants.
+    fn of(&self, op: &Operation) -> (Vec<Ident>, Vec<TokenStream>) {
+        let mut arguments = std::collections::HashSet::new();
+        let mut answers = std::collections::HashSet::new();
+        for variant in &op.variants {
+            arguments
+                .extend(typed_args(&variant.method).iter().map(|arg| arg.ty.to_token_stream().to_string()));
+            answers.insert(match &variant.method.sig.output {
+                syn::ReturnType::Default => quote!(()).to_string(),
+                syn::ReturnType::Type(_, ty) => ty.to_token_stream().to_string(),
+            });
+        }
+        self.bounds(|ty| arguments.contains(ty), |ty| answers.contains(ty))
+    }
+
+    /// The markers and bounds of every route's types.
+    fn all(&self) -> (Vec<Ident>, Vec<TokenStream>) {
+        self.bounds(|_| true, |_| true)
+    }
+
+    fn bounds(
+        &self,
+        argument: impl Fn(&str) -> bool,
+        answer: impl Fn(&str) -> bool,
+    ) -> (Vec<Ident>, Vec<TokenStream>) {
+        let rt = &self.rt;
+        let (mut markers, mut bounds) = (Vec::new(), Vec::new());
+        for (n, key) in self.arguments.iter().enumerate().filter(|(_, key)| argument(key)) {
+            let (marker, ty) = (format_ident!("__A{}", n), &self.types[key]);
+            bounds.push(quote!(__F: #rt::Extracts<#ty, #marker>));
+            markers.push(marker);
+        }
+        for (n, key) in self.answers.iter().enumerate().filter(|(_, key)| answer(key)) {
+            let (marker, ty) = (format_ident!("__R{}", n), &self.types[key]);
+            bounds.push(quote!(__F: #rt::Answers<#ty, #marker>));
+            markers.push(marker);
+        }
+        (markers, bounds)
+    }
+
+    /// The `Routes` impl: every facade whose impls meet the bounds serves
+    /// the controller.
+    pub(super) fn routes_impl(&self, c: &Controller) -> TokenStream {
+        let (rt, self_ty) = (&self.rt, &c.self_ty);
+        let (markers, bounds) = self.all();
+        let dispatch = Target::Generic(self).dispatch();
+        quote! {
+            #[automatically_derived]
+            impl<__F: #rt::Facade, #(#markers: 'static),*> #rt::Routes<__F, (#(#markers,)*)> for #self_ty
+            where #(#bounds,)*
+            {
+                fn route(
+                    __controller: ::std::sync::Arc<Self>,
+                    __route: usize,
+                    __input: #rt::RouteInput<__F>,
+                ) -> impl ::core::future::Future<Output = <__F as #rt::Facade>::Response> + 'static {
+                    Self::#dispatch::<__F, #(#markers),*>(__controller, __route, __input)
+                }
+            }
+        }
     }
 }

@@ -118,10 +118,211 @@ impl Servers {
             }
         }
     }
+    #[doc(hidden)]
+    #[allow(unused_mut, unused_variables)]
+    fn __mv_any_route_show<
+        __F: ::microversion_axum::__private::Facade,
+        __A0: 'static,
+        __A1: 'static,
+        __R0: 'static,
+    >(
+        __controller: ::std::sync::Arc<Self>,
+        mut __input: ::microversion_axum::__private::RouteInput<__F>,
+    ) -> impl ::core::future::Future<
+        Output = <__F as ::microversion_axum::__private::Facade>::Response,
+    > + 'static
+    where
+        __F: ::microversion_axum::__private::Extracts<Path<String>, __A0>,
+        __F: ::microversion_axum::__private::Extracts<ApiVersion, __A1>,
+        __F: ::microversion_axum::__private::Answers<String, __R0>,
+    {
+        async move {
+            let __version = __input.version;
+            if __version < ::microversion_axum::__private::Version::new(2, 3) {
+                if __version >= ::microversion_axum::__private::Version::new(2, 1) {
+                    let id: Path<String> = match <__F as ::microversion_axum::__private::Extracts<
+                        Path<String>,
+                        _,
+                    >>::extract(&mut __input)
+                        .await
+                    {
+                        ::core::result::Result::Ok(argument) => argument,
+                        ::core::result::Result::Err(refusal) => return refusal,
+                    };
+                    let __out = __controller.__mv_show_v0(id).await;
+                    <__F as ::microversion_axum::__private::Answers<
+                        _,
+                        _,
+                    >>::answer(__out, &__input)
+                } else {
+                    ::microversion_axum::__private::__serving::missing::<
+                        __F,
+                    >(
+                        ::microversion_axum::__private::MissingVariant::new(
+                            __version,
+                            404u16,
+                            ::core::option::Option::None,
+                            <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
+                            "show",
+                        ),
+                    )
+                }
+            } else {
+                let id: Path<String> = match <__F as ::microversion_axum::__private::Extracts<
+                    Path<String>,
+                    _,
+                >>::extract(&mut __input)
+                    .await
+                {
+                    ::core::result::Result::Ok(argument) => argument,
+                    ::core::result::Result::Err(refusal) => return refusal,
+                };
+                let version: ApiVersion = match <__F as ::microversion_axum::__private::Extracts<
+                    ApiVersion,
+                    _,
+                >>::extract(&mut __input)
+                    .await
+                {
+                    ::core::result::Result::Ok(argument) => argument,
+                    ::core::result::Result::Err(refusal) => return refusal,
+                };
+                let __out = __controller.__mv_show_v1(id, version).await;
+                <__F as ::microversion_axum::__private::Answers<
+                    _,
+                    _,
+                >>::answer(__out, &__input)
+            }
+        }
+    }
+    #[doc(hidden)]
+    #[allow(unused_mut, unused_variables)]
+    fn __mv_any_route_lock<
+        __F: ::microversion_axum::__private::Facade,
+        __A2: 'static,
+        __R1: 'static,
+    >(
+        __controller: ::std::sync::Arc<Self>,
+        mut __input: ::microversion_axum::__private::RouteInput<__F>,
+    ) -> impl ::core::future::Future<
+        Output = <__F as ::microversion_axum::__private::Facade>::Response,
+    > + 'static
+    where
+        __F: ::microversion_axum::__private::Extracts<Json<Value>, __A2>,
+        __F: ::microversion_axum::__private::Answers<Json<Value>, __R1>,
+    {
+        async move {
+            let __version = __input.version;
+            if __version >= ::microversion_axum::__private::Version::new(2, 4) {
+                let body: Json<Value> = match <__F as ::microversion_axum::__private::Extracts<
+                    Json<Value>,
+                    _,
+                >>::extract(&mut __input)
+                    .await
+                {
+                    ::core::result::Result::Ok(argument) => argument,
+                    ::core::result::Result::Err(refusal) => return refusal,
+                };
+                let __out = __controller.__mv_lock_v0(body).await;
+                <__F as ::microversion_axum::__private::Answers<
+                    _,
+                    _,
+                >>::answer(__out, &__input)
+            } else {
+                ::microversion_axum::__private::__serving::missing::<
+                    __F,
+                >(
+                    ::microversion_axum::__private::MissingVariant::new(
+                        __version,
+                        405u16,
+                        ::core::option::Option::None,
+                        <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
+                        "lock",
+                    ),
+                )
+            }
+        }
+    }
+    #[doc(hidden)]
+    fn __mv_any_routes<
+        __F: ::microversion_axum::__private::Facade,
+        __A0: 'static,
+        __A1: 'static,
+        __A2: 'static,
+        __R0: 'static,
+        __R1: 'static,
+    >(
+        __controller: ::std::sync::Arc<Self>,
+        __route: usize,
+        __input: ::microversion_axum::__private::RouteInput<__F>,
+    ) -> impl ::core::future::Future<
+        Output = <__F as ::microversion_axum::__private::Facade>::Response,
+    > + 'static
+    where
+        __F: ::microversion_axum::__private::Extracts<Path<String>, __A0>,
+        __F: ::microversion_axum::__private::Extracts<ApiVersion, __A1>,
+        __F: ::microversion_axum::__private::Extracts<Json<Value>, __A2>,
+        __F: ::microversion_axum::__private::Answers<String, __R0>,
+        __F: ::microversion_axum::__private::Answers<Json<Value>, __R1>,
+    {
+        match __route {
+            0usize => {
+                ::microversion_axum::__private::__serving::Either::Left {
+                    future: Self::__mv_any_route_show::<
+                        __F,
+                        __A0,
+                        __A1,
+                        __R0,
+                    >(__controller, __input),
+                }
+            }
+            _ => {
+                ::microversion_axum::__private::__serving::Either::Right {
+                    future: Self::__mv_any_route_lock::<
+                        __F,
+                        __A2,
+                        __R1,
+                    >(__controller, __input),
+                }
+            }
+        }
+    }
 }
 ::microversion_axum::__private::register_controller!(
     Servers, routes = < Servers > ::__mv_routes
 );
+#[automatically_derived]
+impl<
+    __F: ::microversion_axum::__private::Facade,
+    __A0: 'static,
+    __A1: 'static,
+    __A2: 'static,
+    __R0: 'static,
+    __R1: 'static,
+> ::microversion_axum::__private::Routes<__F, (__A0, __A1, __A2, __R0, __R1)> for Servers
+where
+    __F: ::microversion_axum::__private::Extracts<Path<String>, __A0>,
+    __F: ::microversion_axum::__private::Extracts<ApiVersion, __A1>,
+    __F: ::microversion_axum::__private::Extracts<Json<Value>, __A2>,
+    __F: ::microversion_axum::__private::Answers<String, __R0>,
+    __F: ::microversion_axum::__private::Answers<Json<Value>, __R1>,
+{
+    fn route(
+        __controller: ::std::sync::Arc<Self>,
+        __route: usize,
+        __input: ::microversion_axum::__private::RouteInput<__F>,
+    ) -> impl ::core::future::Future<
+        Output = <__F as ::microversion_axum::__private::Facade>::Response,
+    > + 'static {
+        Self::__mv_any_routes::<
+            __F,
+            __A0,
+            __A1,
+            __A2,
+            __R0,
+            __R1,
+        >(__controller, __route, __input)
+    }
+}
 #[automatically_derived]
 impl ::microversion_axum::__private::Controller for Servers {
     const OPERATIONS: &'static [::microversion_axum::__private::Operation] = &[

@@ -125,10 +125,124 @@ impl Servers {
             _ => Self::__mv_route_show(__controller, __input),
         }
     }
+    #[doc(hidden)]
+    #[allow(unused_mut, unused_variables)]
+    fn __mv_any_route_show<
+        __F: ::microversion_actix::__private::Facade,
+        __A0: 'static,
+        __R0: 'static,
+        __R1: 'static,
+    >(
+        __controller: ::std::sync::Arc<Self>,
+        mut __input: ::microversion_actix::__private::RouteInput<__F>,
+    ) -> impl ::core::future::Future<
+        Output = <__F as ::microversion_actix::__private::Facade>::Response,
+    > + 'static
+    where
+        __F: ::microversion_actix::__private::Extracts<Path<u32>, __A0>,
+        __F: ::microversion_actix::__private::Answers<String, __R0>,
+        __F: ::microversion_actix::__private::Answers<Json<Value>, __R1>,
+    {
+        async move {
+            let __version = __input.version;
+            let __variant: usize = if __version
+                < ::microversion_actix::__private::Version::new(2, 47)
+            {
+                if __version >= ::microversion_actix::__private::Version::new(2, 1) {
+                    0usize
+                } else {
+                    return ::microversion_actix::__private::__serving::missing::<
+                        __F,
+                    >(
+                        ::microversion_actix::__private::MissingVariant::new(
+                            __version,
+                            404u16,
+                            ::core::option::Option::None,
+                            <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
+                            "show",
+                        ),
+                    )
+                }
+            } else {
+                1usize
+            };
+            let id: Path<u32> = match <__F as ::microversion_actix::__private::Extracts<
+                Path<u32>,
+                _,
+            >>::extract(&mut __input)
+                .await
+            {
+                ::core::result::Result::Ok(argument) => argument,
+                ::core::result::Result::Err(refusal) => return refusal,
+            };
+            match __variant {
+                0usize => {
+                    let __out = __controller.__mv_show_v0(id).await;
+                    <__F as ::microversion_actix::__private::Answers<
+                        _,
+                        _,
+                    >>::answer(__out, &__input)
+                }
+                _ => {
+                    let __out = __controller.__mv_show_v1(id).await;
+                    <__F as ::microversion_actix::__private::Answers<
+                        _,
+                        _,
+                    >>::answer(__out, &__input)
+                }
+            }
+        }
+    }
+    #[doc(hidden)]
+    fn __mv_any_routes<
+        __F: ::microversion_actix::__private::Facade,
+        __A0: 'static,
+        __R0: 'static,
+        __R1: 'static,
+    >(
+        __controller: ::std::sync::Arc<Self>,
+        __route: usize,
+        __input: ::microversion_actix::__private::RouteInput<__F>,
+    ) -> impl ::core::future::Future<
+        Output = <__F as ::microversion_actix::__private::Facade>::Response,
+    > + 'static
+    where
+        __F: ::microversion_actix::__private::Extracts<Path<u32>, __A0>,
+        __F: ::microversion_actix::__private::Answers<String, __R0>,
+        __F: ::microversion_actix::__private::Answers<Json<Value>, __R1>,
+    {
+        match __route {
+            _ => {
+                Self::__mv_any_route_show::<__F, __A0, __R0, __R1>(__controller, __input)
+            }
+        }
+    }
 }
 ::microversion_actix::__private::register_controller!(
     Servers, routes = < Servers > ::__mv_routes
 );
+#[automatically_derived]
+impl<
+    __F: ::microversion_actix::__private::Facade,
+    __A0: 'static,
+    __R0: 'static,
+    __R1: 'static,
+> ::microversion_actix::__private::Routes<__F, (__A0, __R0, __R1)> for Servers
+where
+    __F: ::microversion_actix::__private::Extracts<Path<u32>, __A0>,
+    __F: ::microversion_actix::__private::Answers<String, __R0>,
+    __F: ::microversion_actix::__private::Answers<Json<Value>, __R1>,
+{
+    fn route(
+        __controller: ::std::sync::Arc<Self>,
+        __route: usize,
+        __input: ::microversion_actix::__private::RouteInput<__F>,
+    ) -> impl ::core::future::Future<
+        Output = <__F as ::microversion_actix::__private::Facade>::Response,
+    > + 'static {
+        Self::__mv_any_routes::<__F, __A0, __R0, __R1>(__controller, __route, __input)
+    }
+}
 #[automatically_derived]
 impl ::microversion_actix::__private::Controller for Servers {
     const OPERATIONS: &'static [::microversion_actix::__private::Operation] = &[

@@ -114,10 +114,127 @@ impl Servers {
             _ => Self::__mv_route_update(__controller, __input),
         }
     }
+    #[doc(hidden)]
+    #[allow(unused_mut, unused_variables)]
+    fn __mv_any_route_update<
+        __F: ::microversion_actix::__private::Facade,
+        __A0: 'static,
+        __A1: 'static,
+        __R0: 'static,
+    >(
+        __controller: ::std::sync::Arc<Self>,
+        mut __input: ::microversion_actix::__private::RouteInput<__F>,
+    ) -> impl ::core::future::Future<
+        Output = <__F as ::microversion_actix::__private::Facade>::Response,
+    > + 'static
+    where
+        __F: ::microversion_actix::__private::Extracts<Path<String>, __A0>,
+        __F: ::microversion_actix::__private::Extracts<Json<Value>, __A1>,
+        __F: ::microversion_actix::__private::Answers<Json<Value>, __R0>,
+    {
+        async move {
+            let __version = __input.version;
+            if __version >= ::microversion_actix::__private::Version::new(2, 1) {
+                if let ::core::result::Result::Err(refusal) = ::microversion_actix::__private::__serving::validate_body::<
+                    __F,
+                >(&mut __input, Self::__mv_schemas_update_v0())
+                    .await
+                {
+                    return refusal;
+                }
+                let id: Path<String> = match <__F as ::microversion_actix::__private::Extracts<
+                    Path<String>,
+                    _,
+                >>::extract(&mut __input)
+                    .await
+                {
+                    ::core::result::Result::Ok(argument) => argument,
+                    ::core::result::Result::Err(refusal) => return refusal,
+                };
+                let body: Json<Value> = match <__F as ::microversion_actix::__private::Extracts<
+                    Json<Value>,
+                    _,
+                >>::extract(&mut __input)
+                    .await
+                {
+                    ::core::result::Result::Ok(argument) => argument,
+                    ::core::result::Result::Err(refusal) => return refusal,
+                };
+                let __out = __controller.__mv_update_v0(id, body).await;
+                <__F as ::microversion_actix::__private::Answers<
+                    _,
+                    _,
+                >>::answer(__out, &__input)
+            } else {
+                ::microversion_actix::__private::__serving::missing::<
+                    __F,
+                >(
+                    ::microversion_actix::__private::MissingVariant::new(
+                        __version,
+                        404u16,
+                        ::core::option::Option::None,
+                        <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
+                        "update",
+                    ),
+                )
+            }
+        }
+    }
+    #[doc(hidden)]
+    fn __mv_any_routes<
+        __F: ::microversion_actix::__private::Facade,
+        __A0: 'static,
+        __A1: 'static,
+        __R0: 'static,
+    >(
+        __controller: ::std::sync::Arc<Self>,
+        __route: usize,
+        __input: ::microversion_actix::__private::RouteInput<__F>,
+    ) -> impl ::core::future::Future<
+        Output = <__F as ::microversion_actix::__private::Facade>::Response,
+    > + 'static
+    where
+        __F: ::microversion_actix::__private::Extracts<Path<String>, __A0>,
+        __F: ::microversion_actix::__private::Extracts<Json<Value>, __A1>,
+        __F: ::microversion_actix::__private::Answers<Json<Value>, __R0>,
+    {
+        match __route {
+            _ => {
+                Self::__mv_any_route_update::<
+                    __F,
+                    __A0,
+                    __A1,
+                    __R0,
+                >(__controller, __input)
+            }
+        }
+    }
 }
 ::microversion_actix::__private::register_controller!(
     Servers, routes = < Servers > ::__mv_routes
 );
+#[automatically_derived]
+impl<
+    __F: ::microversion_actix::__private::Facade,
+    __A0: 'static,
+    __A1: 'static,
+    __R0: 'static,
+> ::microversion_actix::__private::Routes<__F, (__A0, __A1, __R0)> for Servers
+where
+    __F: ::microversion_actix::__private::Extracts<Path<String>, __A0>,
+    __F: ::microversion_actix::__private::Extracts<Json<Value>, __A1>,
+    __F: ::microversion_actix::__private::Answers<Json<Value>, __R0>,
+{
+    fn route(
+        __controller: ::std::sync::Arc<Self>,
+        __route: usize,
+        __input: ::microversion_actix::__private::RouteInput<__F>,
+    ) -> impl ::core::future::Future<
+        Output = <__F as ::microversion_actix::__private::Facade>::Response,
+    > + 'static {
+        Self::__mv_any_routes::<__F, __A0, __A1, __R0>(__controller, __route, __input)
+    }
+}
 #[automatically_derived]
 impl ::microversion_actix::__private::Controller for Servers {
     const OPERATIONS: &'static [::microversion_actix::__private::Operation] = &[

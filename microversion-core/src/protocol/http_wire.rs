@@ -1,0 +1,71 @@
+//! [`HttpWire`]: the headers of every stack built on the `http` 1 crate
+//! (hyper, tower, axum), as the core reads and writes them.
+
+use http::header::{HeaderMap, HeaderName, HeaderValue};
+
+use super::stamp::HeaderWire;
+
+/// How the core reads and writes `http::HeaderMap`: the wire of a facade
+/// over hyper, tower, or any stack whose requests and answers are the
+/// `http` crate's.
+#[derive(Debug)]
+pub enum HttpWire {}
+
+impl HeaderWire for HttpWire {
+    type Map = HeaderMap;
+    type Name = HeaderName;
+    type Value = HeaderValue;
+
+    fn name(name: &'static str) -> Option<HeaderName> {
+        // Checked without the copy `try_from` makes of a custom name.
+        crate::__header_names::is_static_name(name).then(|| HeaderName::from_static(name))
+    }
+
+    fn static_value(text: &'static str) -> Option<HeaderValue> {
+        let value = HeaderValue::from_str(text).ok()?;
+        // `from_static` takes visible ASCII only; `from_str` takes more.
+        Some(if text.is_ascii() { HeaderValue::from_static(text) } else { value })
+    }
+
+    fn value(text: &str) -> Option<HeaderValue> {
+        HeaderValue::from_str(text).ok()
+    }
+
+    fn get_all<'m>(map: &'m HeaderMap, name: &'m HeaderName) -> impl Iterator<Item = &'m HeaderValue> {
+        map.get_all(name).into_iter()
+    }
+
+    fn text(value: &HeaderValue) -> Option<&str> {
+        value.to_str().ok()
+    }
+
+    fn insert(map: &mut HeaderMap, name: &HeaderName, value: &HeaderValue) {
+        map.insert(name.clone(), value.clone());
+    }
+
+    fn append(map: &mut HeaderMap, name: &HeaderName, value: &HeaderValue) {
+        map.append(name.clone(), value.clone());
+    }
+
+    fn remove(map: &mut HeaderMap, name: &HeaderName) {
+        map.remove(name);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_and_writes_an_http_header_map() {
+        let name = HttpWire::name("openstack-api-version").unwrap();
+        assert!(HttpWire::name("Not A Name").is_none());
+        let mut map = HeaderMap::new();
+        HttpWire::insert(&mut map, &name, &HttpWire::static_value("compute 2.1").unwrap());
+        HttpWire::append(&mut map, &name, &HttpWire::value("compute 2.2").unwrap());
+        let values: Vec<&str> = HttpWire::get_all(&map, &name).filter_map(HttpWire::text).collect();
+        assert_eq!(values, ["compute 2.1", "compute 2.2"]);
+        HttpWire::remove(&mut map, &name);
+        assert!(map.is_empty());
+    }
+}
