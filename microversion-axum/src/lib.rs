@@ -61,4 +61,6 @@ mod guide {
     struct Controllers;
     #[doc = include_str!("../../docs/19-axum.md")]
     struct Axum;
+    #[doc = include_str!("../../docs/21-writing-a-facade.md")]
+    struct WritingAFacade;
 }
