@@ -119,3 +119,19 @@ impl ErrorRenderer {
         res.set_body(body).map_into_boxed_body()
     }
 }
+
+/// The core's error, which a controller's routes answer with, as this
+/// crate's, every field kept.
+impl From<microversion_core::portable::ApiError> for ApiError {
+    fn from(error: microversion_core::portable::ApiError) -> ApiError {
+        ApiError::from_fields(error.into_fields())
+    }
+}
+
+/// This crate's error as the core's, every field kept: a handler's `?`
+/// on it in a controller route.
+impl From<ApiError> for microversion_core::portable::ApiError {
+    fn from(error: ApiError) -> microversion_core::portable::ApiError {
+        microversion_core::portable::ApiError::from_fields(error.into_fields())
+    }
+}

@@ -52,10 +52,10 @@ fn app_setting<T: 'static>(req: &actix_web::HttpRequest) -> Option<&T> {
 /// # let _ = actix_web::App::new().service(Flavors);
 /// ```
 #[doc(inline)]
-pub use microversion_macros::controller;
+pub use microversion_macros::actix_controller as controller;
 
 #[doc(inline)]
-pub use microversion_macros::{VersionedModel, api_version, schema};
+pub use microversion_macros::{ActixVersionedModel as VersionedModel, api_version, schema};
 
 /// A version history, checked where it is written: one
 /// `"X.Y" => "the change it made"` per version, oldest first, for

@@ -26,7 +26,7 @@ use crate::{ApiError, Version, operation::ResponseDescription};
 /// An answer not checked is ready at once; a check, which reads the whole
 /// body, is boxed, so that every route's future stays small when no check
 /// runs (docs/performance.md, "The route's future").
-pub fn check<'a>(
+pub(crate) fn check<'a>(
     req: &'a HttpRequest,
     version: Version,
     declared: &'a ResponseDescription,

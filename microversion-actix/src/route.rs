@@ -1,25 +1,21 @@
-//! The routes of a controller on actix (docs/reference.md §4): what
-//! [`register`] makes of the table `#[controller]` expands to, one actix
-//! resource per path in [`RoutedPath::of`]'s order.
+//! The routes of a controller on actix (docs/reference.md §4): the core's
+//! [`Facade`] on actix's types, and what [`register`] makes of a
+//! controller's routes, one actix resource per path in
+//! [`RoutedPath::of`]'s order.
 //!
-//! Each operation's generated function takes an [`OperationInput`] (the
-//! request, its body stream, and the version the middleware negotiated)
-//! and answers a future. It extracts each variant's arguments itself, after
-//! choosing the variant. A controller's routes are one generated function
-//! that runs the operation at an index ([`RoutesFn`]); `OperationRoute`
-//! is the actix service that calls it, holding the controller (not app
-//! data) and its operation's index.
-//!
-//! So the service and its future are one type per controller, not per
-//! operation: actix's boxed service and handler machinery instantiated per
-//! operation made a large controller take half as long again to compile
-//! as the same routes by hand (docs/performance.md, section 7). Actix boxes
-//! the service's future, as every service's; the route adds no allocation
-//! of its own.
+//! `#[controller]` implements the core's [`Routes`](microversion_core::operation::Routes) for every facade: the
+//! operation at an index, answered on a [`RouteInput`]. `OperationRoute` is
+//! the actix service that calls it, holding the controller (not app data)
+//! and its operation's index; its future is one type per controller, not
+//! per operation, so actix's boxed service and handler machinery is
+//! instantiated once per controller (docs/performance.md, section 7).
+//! Actix boxes the service's future, as every service's; the route adds
+//! no allocation of its own.
 
 use std::future::{Future, Ready, ready};
 use std::pin::Pin;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use actix_web::dev::{
@@ -27,42 +23,144 @@ use actix_web::dev::{
     always_ready,
 };
 use actix_web::http::{Method, StatusCode};
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder, web};
+use futures_util::TryFutureExt as _;
 use futures_util::future::Either;
-
+use microversion_core::body::ValidatedAs;
+use microversion_core::operation::{Facade, ReadAlready, ResponseDescription, RouteInput};
+use microversion_core::portable::{self, LinkRoot};
 use microversion_core::{Controller, header::set_header, operation::AllowedMethods, operation::RoutedPath};
 
+use crate::discovery::RequestLinks as _;
 use crate::header::ActixHeaders;
 use crate::{ApiError, ApiVersion, Version};
 
-/// The request of an operation's route, its body stream, and its version.
-pub struct OperationInput {
-    /// The request.
-    pub request: HttpRequest,
-    /// Its body, not read yet.
-    pub payload: Payload,
-    /// The version it is served at.
-    pub version: Version,
-}
+/// The core's [`Facade`] on actix-web: requests, bodies and answers are
+/// actix's, an error is answered as this crate's [`ApiError`], which the
+/// middleware renders in the API's format.
+#[derive(Debug)]
+pub enum Actix {}
 
-impl std::fmt::Debug for OperationInput {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OperationInput")
-            .field("request", &self.request)
-            .field("version", &self.version)
-            .finish_non_exhaustive()
+impl Facade for Actix {
+    type Request = HttpRequest;
+    type Body = Payload;
+    type Bytes = web::Bytes;
+    type Response = HttpResponse;
+    type Wire = ActixHeaders;
+
+    fn query(request: &HttpRequest) -> &str {
+        request.query_string()
+    }
+
+    fn path_params(request: &HttpRequest) -> Vec<(&str, &str)> {
+        request.match_info().iter().collect()
+    }
+
+    fn link_root(request: &HttpRequest) -> LinkRoot {
+        LinkRoot::new(request.link_base())
+    }
+
+    async fn read_body(request: &HttpRequest, mut body: Payload) -> Result<web::Bytes, portable::ApiError> {
+        Ok(crate::body::read_body(request, &mut body).await?)
+    }
+
+    fn body_from(bytes: web::Bytes) -> Payload {
+        Payload::from(bytes)
+    }
+
+    fn keep(request: &mut HttpRequest, read: ReadAlready) {
+        let mut extensions = request.extensions_mut();
+        let ReadAlready { parsed, validated_as, query, .. } = read;
+        parsed.map(|parsed| extensions.insert(parsed));
+        validated_as.map(|model: ValidatedAs| extensions.insert(model));
+        query.map(|query| extensions.insert(query));
+    }
+
+    fn json(status: portable::StatusCode, body: Vec<u8>) -> HttpResponse {
+        HttpResponse::build(status_of(status)).content_type("application/json").body(body)
+    }
+
+    fn empty(status: portable::StatusCode) -> HttpResponse {
+        HttpResponse::new(status_of(status))
+    }
+
+    fn error(error: portable::ApiError) -> HttpResponse {
+        HttpResponse::from_error(ApiError::from(error))
+    }
+
+    fn headers_mut(response: &mut HttpResponse) -> &mut actix_web::http::header::HeaderMap {
+        response.headers_mut()
+    }
+
+    fn check_response(
+        request: &HttpRequest,
+        version: Version,
+        declared: &'static ResponseDescription,
+        response: HttpResponse,
+    ) -> impl Future<Output = HttpResponse> {
+        crate::response_validation::check(request, version, declared, response)
     }
 }
 
-/// A controller's generated route dispatch: the operation at an index,
-/// on a request.
-pub type RoutesFn<C, F> = fn(Rc<C>, usize, OperationInput) -> F;
+/// A status of the `http` crate's as actix's (whose `http` is another version).
+fn status_of(status: portable::StatusCode) -> StatusCode {
+    StatusCode::from_u16(status.as_u16()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+}
+
+/// The marker of the impls for actix's own arguments and answers.
+#[derive(Debug)]
+pub enum Native {}
+
+/// An actix extractor as a route's argument, reading what a schema check
+/// read already.
+#[diagnostic::do_not_recommend]
+impl<T: FromRequest> microversion_core::operation::Extracts<T, Native> for Actix {
+    fn extract(input: &mut RouteInput<Actix>) -> impl Future<Output = Result<T, HttpResponse>> {
+        input.keep_for_framework();
+        let payload = input.body.get_or_insert(Payload::None);
+        T::from_request(&input.request, payload).map_err(|error| HttpResponse::from_error(error.into()))
+    }
+}
+
+/// What no type is: a second impl of [`Extracts`](microversion_core::operation::Extracts)
+/// and [`Answers`](microversion_core::operation::Answers) for none keeps rustc
+/// from settling on actix's own when a type is neither, so that its error
+/// is in the core's trait's words at that type, not `FromRequest`'s or
+/// `Responder`'s.
+pub trait Neither {}
+
+/// The marker of the impls for [`Neither`].
+#[derive(Debug)]
+pub enum NotServed {}
+
+#[diagnostic::do_not_recommend]
+impl<T: Neither> microversion_core::operation::Extracts<T, NotServed> for Actix {
+    fn extract(_: &mut RouteInput<Actix>) -> impl Future<Output = Result<T, HttpResponse>> {
+        std::future::pending()
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Neither> microversion_core::operation::Answers<T, NotServed> for Actix {
+    fn answer(_: T, _: &RouteInput<Actix>) -> HttpResponse {
+        HttpResponse::InternalServerError().finish()
+    }
+}
+
+/// An actix responder as a route's answer.
+#[diagnostic::do_not_recommend]
+impl<T: Responder> microversion_core::operation::Answers<T, Native> for Actix {
+    fn answer(answer: T, input: &RouteInput<Actix>) -> HttpResponse {
+        answer.respond_to(&input.request).map_into_boxed_body()
+    }
+}
 
 /// Registers `controller`'s routes with actix: its schemas checked (an
 /// invalid one stops the service at start-up, never mid-traffic), then one
-/// resource per path, each method of the path routed to `routes` at the
-/// operation's index and any other method answered 405.
-/// What the `HttpServiceFactory` impl `#[controller]` generates calls.
+/// resource per path, each method of the path routed to the controller's
+/// [`Routes`](microversion_core::operation::Routes) at the operation's index and any other method answered 405.
+/// What the `HttpServiceFactory` impl `#[controller]` generates calls,
+/// with `<C as Routes<Actix, _>>::route` (its future named by inference).
 pub fn register<C: Controller + 'static, F: Future<Output = HttpResponse> + 'static>(
     controller: C,
     config: &mut AppService,
@@ -70,13 +168,13 @@ pub fn register<C: Controller + 'static, F: Future<Output = HttpResponse> + 'sta
 ) {
     C::check_schemas_at_startup();
     // One per worker, shared by the controller's routes.
-    let controller = Rc::new(controller);
+    let controller = Arc::new(controller);
     for RoutedPath { path, routes: methods } in RoutedPath::of(C::OPERATIONS) {
         let resource = methods.into_iter().fold(web::resource(path), |resource, (method, index)| {
             // `#[controller]` writes only methods by their standard names.
             let method =
                 Method::from_bytes(method.as_bytes()).unwrap_or_else(|_| panic!("no method `{method}`"));
-            let route = OperationRoute { controller: Rc::clone(&controller), route: index, routes };
+            let route = OperationRoute { controller: Arc::clone(&controller), route: index, routes };
             resource.route(web::route().method(method).service(route))
         });
         let resource =
@@ -85,18 +183,22 @@ pub fn register<C: Controller + 'static, F: Future<Output = HttpResponse> + 'sta
     }
 }
 
+/// A controller's routes on actix: the operation at an index, on a
+/// request ([`Routes::route`](microversion_core::operation::Routes::route), its future named by inference).
+pub type RoutesFn<C, F> = fn(Arc<C>, usize, RouteInput<Actix>) -> F;
+
 /// The actix service of one operation's route: calls the controller's
-/// generated routes with the controller, the operation's index and the
-/// request's [`OperationInput`].
+/// routes with the controller, the operation's index and the request's
+/// [`RouteInput`].
 struct OperationRoute<C, F> {
-    controller: Rc<C>,
+    controller: Arc<C>,
     route: usize,
     routes: RoutesFn<C, F>,
 }
 
 impl<C, F> Clone for OperationRoute<C, F> {
     fn clone(&self) -> Self {
-        OperationRoute { controller: Rc::clone(&self.controller), route: self.route, routes: self.routes }
+        OperationRoute { controller: Arc::clone(&self.controller), route: self.route, routes: self.routes }
     }
 }
 
@@ -129,8 +231,8 @@ impl<C: 'static, F: Future<Output = HttpResponse>> Service<ServiceRequest> for O
         // `ApiVersion` extractor does).
         let answer = match ApiVersion::from_http_request(&request) {
             Ok(version) => {
-                let input = OperationInput { request: request.clone(), payload, version: version.version() };
-                Either::Left((self.routes)(Rc::clone(&self.controller), self.route, input))
+                let input = RouteInput::new(request.clone(), payload, version.negotiated());
+                Either::Left((self.routes)(Arc::clone(&self.controller), self.route, input))
             }
             Err(refusal) => Either::Right(ready(HttpResponse::from_error(refusal))),
         };

@@ -8,12 +8,12 @@ use actix_web::{App, HttpMessage, HttpRequest, HttpResponse, web};
 use common::*;
 use microversion_actix::test::{call_at, read_json};
 use microversion_actix::{
-    __private::ParsedJson,
     ApiError, Json,
     body::{BodyLimit, read_json_body},
     schema::{SchemaError, SchemaSource, VersionedSchemas},
     version::VersionRange,
 };
+use microversion_core::body::ParsedJson;
 use serde_json::{Value, json};
 
 fn post(path: &str, body: &str) -> TestRequest {

@@ -98,3 +98,19 @@ pub(crate) fn plain_error_status(res: &Response) -> Option<StatusCode> {
     let content_type = || res.headers().get(http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
     microversion_core::body::is_unformatted_error(res.status().as_u16(), content_type).then_some(res.status())
 }
+
+/// The core's error, which a controller's routes answer with, as this
+/// crate's, every field kept.
+impl From<microversion_core::portable::ApiError> for ApiError {
+    fn from(error: microversion_core::portable::ApiError) -> ApiError {
+        ApiError::from_fields(error.into_fields())
+    }
+}
+
+/// This crate's error as the core's, every field kept: a handler's `?`
+/// on it in a controller route.
+impl From<ApiError> for microversion_core::portable::ApiError {
+    fn from(error: ApiError) -> microversion_core::portable::ApiError {
+        microversion_core::portable::ApiError::from_fields(error.into_fields())
+    }
+}

@@ -30,7 +30,9 @@ microversion_core::facade_face!();
 pub use serve::serve;
 
 #[doc(inline)]
-pub use microversion_macros::{VersionedModel, api_version, controller, schema};
+pub use microversion_macros::{
+    AxumVersionedModel as VersionedModel, api_version, axum_controller as controller, schema,
+};
 
 /// A version history, checked where it is written: one
 /// `"X.Y" => "the change it made"` per version, oldest first, for

@@ -1,49 +1,198 @@
-//! The routes of a controller on axum (docs/reference.md §16.2): what
-//! [`router`] makes of the table `#[controller]` expands to, one method
-//! router per path answering each method with its operation, and the 405
-//! of a path at a version.
+//! The routes of a controller on axum (docs/reference.md §16.2): the core's
+//! [`Facade`] on axum's types, and what [`router`] makes of a controller's
+//! routes, one method router per path answering each method with its
+//! operation, and the 405 of a path at a version.
 //!
-//! The controller's generated route function runs the operation at an
-//! index on an [`OperationInput`] (the request's head, its body, and the
-//! version the layer negotiated); its future is boxed only by axum, which
-//! boxes every route's.
+//! `#[controller]` implements the core's [`Routes`] for every facade: the
+//! operation at an index, answered on a [`RouteInput`]; its future is boxed
+//! only by axum, which boxes every route's.
 
 use std::convert::Infallible;
 use std::future::{Future, Ready, ready};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
+use axum::extract::{FromRequest, FromRequestParts, RawPathParams};
 use axum::response::{IntoResponse, Response};
 use futures_util::FutureExt as _;
 use futures_util::future::{BoxFuture, Either, Map};
 use http::request::Parts;
-use http::{Request, StatusCode};
+use http::{HeaderMap, Request, StatusCode};
+use microversion_core::operation::{Answers, Extracts, Facade, ReadAlready, ResponseDescription, RouteInput};
+use microversion_core::portable::{self, LinkRoot};
 use microversion_core::{
-    Controller, Negotiated, Version, header::set_header, operation::AllowedMethods,
-    operation::MissingVariant, operation::RoutedPath,
+    Controller, Negotiated, Version, header::set_header, operation::AllowedMethods, operation::RoutedPath,
 };
 
 use crate::ApiError;
 use crate::api_version::version_of;
+use crate::discovery::RequestLinks as _;
 use crate::header::AxumHeaders;
 use crate::model::NEGOTIATED;
 
-/// The request of an operation's route: its head, its body (until an
-/// argument reads it), and the version it is served at.
+/// The core's [`Facade`] on axum: requests, bodies and answers are axum's,
+/// an error is answered as this crate's [`ApiError`], which the layer
+/// renders in the API's format.
 #[derive(Debug)]
-pub struct OperationInput {
-    /// The request's head.
-    pub request: Parts,
-    /// Its body, not read yet; taken by the argument that reads it.
-    pub payload: Option<Body>,
-    /// The version it is served at.
-    pub version: Version,
+pub enum Axum {}
+
+/// The route parameters of a request, read from axum's router once.
+#[derive(Clone, Debug)]
+struct Matched(Vec<(String, String)>);
+
+impl Facade for Axum {
+    type Request = Parts;
+    type Body = Body;
+    type Bytes = Bytes;
+    type Response = Response;
+    type Wire = AxumHeaders;
+
+    fn query(request: &Parts) -> &str {
+        request.uri.query().unwrap_or_default()
+    }
+
+    fn path_params(request: &Parts) -> Vec<(&str, &str)> {
+        let params = request.extensions.get::<Matched>().map(|m| m.0.as_slice()).unwrap_or_default();
+        params.iter().map(|(name, value)| (name.as_str(), value.as_str())).collect()
+    }
+
+    fn link_root(request: &Parts) -> LinkRoot {
+        LinkRoot::new(request.link_base())
+    }
+
+    async fn read_body(request: &Parts, body: Body) -> Result<Bytes, portable::ApiError> {
+        Ok(crate::body::read_bytes(request, body).await?)
+    }
+
+    fn body_from(bytes: Bytes) -> Body {
+        Body::from(bytes)
+    }
+
+    fn keep(request: &mut Parts, read: ReadAlready) {
+        let ReadAlready { parsed, validated_as, query, .. } = read;
+        parsed.map(|parsed| request.extensions.insert(parsed));
+        validated_as.map(|model| request.extensions.insert(model));
+        query.map(|query| request.extensions.insert(query));
+    }
+
+    fn json(status: StatusCode, body: Vec<u8>) -> Response {
+        let json = Some(("content-type", "application/json"));
+        microversion_core::header::plain_answer::<AxumHeaders>(status.as_u16(), json, Some(body))
+    }
+
+    fn empty(status: StatusCode) -> Response {
+        microversion_core::header::plain_answer::<AxumHeaders>(status.as_u16(), None, None)
+    }
+
+    fn error(error: portable::ApiError) -> Response {
+        ApiError::from(error).into_response()
+    }
+
+    fn headers_mut(response: &mut Response) -> &mut HeaderMap {
+        response.headers_mut()
+    }
+
+    fn check_response(
+        request: &Parts,
+        version: Version,
+        declared: &'static ResponseDescription,
+        response: Response,
+    ) -> impl Future<Output = Response> {
+        crate::response_validation::check(request, version, declared, response)
+    }
 }
 
-/// A controller's generated route function: the operation at an index, on
-/// a request.
-pub type RoutesFn<C, F> = fn(Arc<C>, usize, OperationInput) -> F;
+/// The marker of an axum extractor of the request's head.
+#[derive(Debug)]
+pub enum ViaParts {}
+
+/// The marker of the axum extractor that reads the request's body.
+#[derive(Debug)]
+pub enum ViaBody {}
+
+/// The marker of axum's own answers.
+#[derive(Debug)]
+pub enum Native {}
+
+/// An axum extractor of the request's head as a route's argument.
+#[diagnostic::do_not_recommend]
+impl<T: FromRequestParts<()>> Extracts<T, ViaParts> for Axum {
+    async fn extract(input: &mut RouteInput<Axum>) -> Result<T, Response> {
+        input.keep_for_framework();
+        let rejection = match T::from_request_parts(&mut input.request, &()).await {
+            Ok(argument) => return Ok(argument),
+            Err(rejection) => rejection.into_response(),
+        };
+        Err(Box::pin(in_api_format(rejection)).await)
+    }
+}
+
+/// The axum extractor that reads the body as a route's argument.
+#[diagnostic::do_not_recommend]
+impl<T: FromRequest<()>> Extracts<T, ViaBody> for Axum {
+    async fn extract(input: &mut RouteInput<Axum>) -> Result<T, Response> {
+        input.keep_for_framework();
+        // A second argument reading the body is the route's mistake, not the client's.
+        let Some(body) = input.body.take() else {
+            let detail = "two arguments of this route read the request body";
+            return Err(ApiError::internal(detail).into_response());
+        };
+        let request = http::Request::from_parts(input.request.clone(), body);
+        // Boxed: it holds the request again and the body's reader (some 900
+        // bytes for `Json`), which every route's future would carry unboxed.
+        let rejection = match Box::pin(T::from_request(request, &())).await {
+            Ok(argument) => return Ok(argument),
+            Err(rejection) => rejection.into_response(),
+        };
+        Err(Box::pin(in_api_format(rejection)).await)
+    }
+}
+
+/// An axum answer as a route's.
+#[diagnostic::do_not_recommend]
+impl<T: IntoResponse> Answers<T, Native> for Axum {
+    fn answer(answer: T, _: &RouteInput<Axum>) -> Response {
+        answer.into_response()
+    }
+}
+
+/// What no type is: a second impl of [`Answers`] keeps rustc from settling
+/// on axum's when a type is no answer: its error is in the core's words.
+pub trait NoAnswer {}
+
+/// The marker of the impl for [`NoAnswer`].
+#[derive(Debug)]
+pub enum NotAnswered {}
+
+#[diagnostic::do_not_recommend]
+impl<T: NoAnswer> Answers<T, NotAnswered> for Axum {
+    fn answer(_: T, _: &RouteInput<Axum>) -> Response {
+        StatusCode::INTERNAL_SERVER_ERROR.into_response()
+    }
+}
+
+/// The most of a rejection's text kept as an error's detail.
+const REJECTION_TEXT_LIMIT: usize = 4096;
+
+/// A rejection of axum's own extractors (`Query`, `Path`, `axum::Json`)
+/// is plain text; a route's errors are in the API's format, as the actix
+/// layer renders an extractor's error: its status and text become an
+/// [`ApiError`], which the layer renders. An answer in JSON already (this
+/// crate's extractors) is kept as it is.
+async fn in_api_format(rejection: Response) -> Response {
+    let Some(status) = crate::error::plain_error_status(&rejection) else { return rejection };
+    let text = axum::body::to_bytes(rejection.into_body(), REJECTION_TEXT_LIMIT).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    if status.is_server_error() {
+        log::error!("{status} from an extractor: {text}");
+    }
+    ApiError::from_answer(status, Some(&text)).into_response()
+}
+
+/// A controller's routes on axum: the operation at an index, on a request
+/// (`Routes::route`, its future named by inference).
+pub type RoutesFn<C, F> = fn(Arc<C>, usize, RouteInput<Axum>) -> F;
 
 /// The answer of a route, to come: the operation's; or, boxed, the
 /// operation's where no layer negotiated (its `Versioned` answer rendered at
@@ -111,14 +260,16 @@ where
         let Some(&(_, index)) = methods.iter().find(|(method, _)| *method == req.method().as_str()) else {
             return Either::Right(Either::Right(ready(Ok(method_not_allowed(allowed, req)))));
         };
-        let (request, body) = req.into_parts();
+        let (mut request, body) = req.into_parts();
         // Without the layer in front, the version is negotiated here from a
         // registered `Api`, or its absence is the answer (as the `ApiVersion`
         // extractor does).
         let by_layer = request.extensions.get::<Negotiated>().is_some();
         match version_of(&request) {
             Ok(negotiated) => {
-                let input = OperationInput { request, payload: Some(body), version: negotiated.version };
+                let params = route_params(&mut request);
+                request.extensions.insert(params);
+                let input = RouteInput::new(request, body, negotiated);
                 let route = (self.routes)(Arc::clone(&self.controller), index, input);
                 if by_layer {
                     Either::Left(route.map(Ok))
@@ -146,13 +297,11 @@ fn method_not_allowed(allowed: &AllowedMethods, req: Request<Body>) -> Response 
     res
 }
 
-/// The answer of an operation at a version none of its variants serves
-/// (the core's [`MissingVariant`]: its status, the removal, and for a 405
-/// the `Allow` of its path at that version).
-pub fn missing(missing: MissingVariant) -> Response {
-    let mut res = ApiError::from(&missing).into_response();
-    if let Some(allow) = &missing.allow {
-        set_header::<AxumHeaders>(res.headers_mut(), "allow", allow);
-    }
-    res
+/// The route's parameters, as axum's router matched them: decoded, in the
+/// path's order (none when a parameter is not UTF-8 once decoded, which no
+/// route then reads).
+fn route_params(request: &mut Parts) -> Matched {
+    let params = RawPathParams::from_request_parts(request, &()).now_or_never().and_then(Result::ok);
+    let params = params.iter().flat_map(|params| params.iter());
+    Matched(params.map(|(name, value)| (name.to_owned(), value.to_owned())).collect())
 }

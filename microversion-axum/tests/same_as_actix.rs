@@ -390,12 +390,12 @@ fn a_static_header_name_is_checked_as_http_checks_it() {
             http::HeaderName::try_from(name.as_str()).is_ok_and(|parsed| parsed.as_str() == name);
         let leaked: &'static str = Box::leak(name.clone().into_boxed_str());
         assert_eq!(
-            microversion_axum::__private::Headers::name(leaked).is_some(),
+            microversion_axum::header::AxumHeaders::name(leaked).is_some(),
             http_takes,
             "axum: {name:?}"
         );
         assert_eq!(
-            microversion_actix::__private::Headers::name(leaked).is_some(),
+            microversion_actix::header::ActixHeaders::name(leaked).is_some(),
             http_takes,
             "actix: {name:?}"
         );

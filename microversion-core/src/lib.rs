@@ -83,6 +83,27 @@ pub use protocol::observe;
 #[cfg(feature = "schema")]
 #[doc(hidden)]
 pub use schema::derive;
+/// What the macros' expansions call, the same through every facade, which
+/// re-exports it whole in its own `__private` beside its registration.
+/// Not public API: names here change without notice.
+#[cfg(feature = "portable")]
+#[doc(hidden)]
+pub mod __private {
+    pub use serde;
+    pub use serde_json;
+
+    pub use crate::derive::{
+        DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
+    };
+    pub use crate::model::{FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
+    pub use crate::operation::{
+        __serving, Answers, Controller, Extracts, Facade, MissingVariant, Operation, OperationVariant,
+        ResponseDescription, RouteInput, Routes, SchemaDescription, SchemaDocument, UnservedVersion,
+    };
+    pub use crate::schema::{LazySchemas, SchemaError, SchemaSource, VersionedSchemas, json_schema_of};
+    pub use crate::{Api, Deprecation, Microversion, Version, VersionRange, Violation, client::typed_client};
+}
+
 /// The contract's header names in lower case, and the check of a static
 /// name, for the facades' `header_wire!`.
 #[doc(hidden)]

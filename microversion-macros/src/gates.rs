@@ -12,7 +12,7 @@ use syn::{Attribute, Ident, LitStr, Token, Visibility};
 
 use crate::shared::api::{api_binding, declared_checks};
 use crate::shared::errors::Errors;
-use crate::shared::names::{default_crate, runtime};
+use crate::shared::names::runtime;
 use crate::shared::ranges::{RangeLit, VersionLit, version_tokens};
 
 /// `$(#[meta])* $vis struct Name for API { $(#[meta])* $vis field: "X.Y", ... }`,
@@ -70,7 +70,11 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
     // The facade's own path when its forwarding macro gives it (`$crate`),
     // so that a crate that reaches the facade by a re-export, or depends on
     // several, names the right one.
-    let rt = runtime(&krate.unwrap_or_else(default_crate));
+    let Some(krate) = krate else {
+        return syn::Error::new(proc_macro2::Span::call_site(), crate::shared::names::NO_FACADE)
+            .to_compile_error();
+    };
+    let rt = runtime(&krate);
     let mut errors = Errors::default();
     // Each version, or `None` after its error: a malformed one stands as
     // 0.0 in the expansion, so that its one error is all the user sees.
@@ -141,7 +145,8 @@ mod tests {
 
     #[test]
     fn a_malformed_version_is_one_error_and_the_struct_still_stands() {
-        let text = super::expand(quote!(struct S for API { a: "2.x", b: "2.2" })).to_string();
+        let text =
+            super::expand(quote!(crate = ::facade; struct S for API { a: "2.x", b: "2.2" })).to_string();
         assert_eq!(text.matches("compile_error").count(), 1, "{text}");
         assert!(text.contains("struct S"), "{text}");
     }

@@ -11,7 +11,7 @@ use syn::punctuated::Punctuated;
 use syn::{Expr, LitStr, Token};
 
 use crate::shared::errors::Errors;
-use crate::shared::names::{default_crate, runtime};
+use crate::shared::names::runtime;
 use crate::shared::ranges::version_tokens;
 
 /// `"2.1" => "Initial version."`
@@ -77,7 +77,11 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
         }
         versions.push((version, &entry.change));
     }
-    let rt = runtime(&krate.unwrap_or_else(default_crate));
+    let krate = krate.unwrap_or_else(|| {
+        errors.at_span(Span::call_site(), crate::shared::names::NO_FACADE);
+        syn::parse_quote!(::microversion_core)
+    });
+    let rt = runtime(&krate);
     match errors.finish() {
         Ok(()) => {
             let entries = versions.iter().map(|(version, change)| {
@@ -101,7 +105,7 @@ mod tests {
     use quote::quote;
 
     fn errors(input: proc_macro2::TokenStream) -> Vec<String> {
-        let out = super::expand(input).to_string();
+        let out = super::expand(quote!(crate = ::facade; #input)).to_string();
         out.match_indices("compile_error !")
             .map(|(i, _)| out[i..].split(')').next().unwrap_or_default().to_owned())
             .collect()
@@ -119,6 +123,12 @@ mod tests {
         assert!(found[1].contains("version 2.3 is declared twice"), "{found:?}");
         assert!(found[2].contains("version 2.2 comes after 2.3"), "{found:?}");
         assert_eq!(errors(quote!()).len(), 1);
+    }
+
+    #[test]
+    fn without_a_facade_it_asks_for_one() {
+        let out = super::expand(quote!("2.1" => "a")).to_string();
+        assert!(out.contains("call it through a facade"), "{out}");
     }
 
     #[test]

@@ -24,15 +24,41 @@ use proc_macro::TokenStream;
 ///
 /// `#[controller(api = API)]`, optionally `scope = "/path"` and the facades
 /// that serve it (`crate = path::to::facade`, or bare words such as `axum`
-/// for `microversion-axum`, `actix, axum` for both; by default the first
-/// `microversion-*` facade the crate depends on). The type then implements
-/// `Controller` and registers with each framework (`.service(value)` on
-/// actix, `Router::from(value)` on axum); a controller served by several
-/// takes and answers the core's portable types. See the guide's chapter on
-/// controllers.
+/// for `microversion-axum`, `actix, axum` for both; by default the facade
+/// whose `controller` it is: `microversion_actix::controller` is served by
+/// actix). Nothing is read from the crate's manifest. The type then
+/// implements the core's `Routes` for every facade that reads its
+/// arguments and writes its answers, and registers with each facade named
+/// (`.service(value)` on actix, `Router::from(value)` on axum). See the
+/// guide's chapter on controllers.
 #[proc_macro_attribute]
 pub fn controller(args: TokenStream, item: TokenStream) -> TokenStream {
-    controller::expand(args.into(), item.into()).into()
+    controller::expand(args.into(), item.into(), None).into()
+}
+
+/// Declares each facade's own entry points: `controller` and the
+/// `VersionedModel` derive, served by that facade unless told otherwise,
+/// which the facade re-exports under the plain names.
+macro_rules! facade_entry_points {
+    ($($word:literal: $controller:ident, $model:ident;)*) => {$(
+        #[doc(hidden)]
+        #[proc_macro_attribute]
+        pub fn $controller(args: TokenStream, item: TokenStream) -> TokenStream {
+            controller::expand(args.into(), item.into(), Some($word)).into()
+        }
+
+        #[doc(hidden)]
+        #[allow(non_snake_case)]
+        #[proc_macro_derive($model, attributes(versioned))]
+        pub fn $model(input: TokenStream) -> TokenStream {
+            versioned_model::derive(input.into(), Some($word)).into()
+        }
+    )*};
+}
+
+facade_entry_points! {
+    "actix": actix_controller, ActixVersionedModel;
+    "axum": axum_controller, AxumVersionedModel;
 }
 
 /// A version history, checked where it is written: one
@@ -60,12 +86,12 @@ pub fn version_gates(input: TokenStream) -> TokenStream {
 /// Derives `VersionedModel` for a struct whose fields carry versions:
 /// `#[versioned(since = "2.55")]`, `until`, `rename`, `nested`, `default`,
 /// `schema = fn`, `render(until = "2.74", with = fn)`; on the struct
-/// `api = API`, `allow_unknown`, `crate = "..."`. The models are the
-/// core's, shared by every facade. See the guide's chapter on versioned
-/// models.
+/// `api = API`, `allow_unknown`, `crate = "..."` (here, required: a
+/// facade's `VersionedModel` gives its own). The models are the core's,
+/// shared by every facade. See the guide's chapter on versioned models.
 #[proc_macro_derive(VersionedModel, attributes(versioned))]
 pub fn derive_versioned_model(input: TokenStream) -> TokenStream {
-    versioned_model::derive(input.into()).into()
+    versioned_model::derive(input.into(), None).into()
 }
 
 /// The versions a controller method serves: `#[api_version("2.1")]` (2.1 and
@@ -101,8 +127,9 @@ mod expansion_snapshot {
     /// rewrites them.
     #[test]
     fn expansions_match_their_snapshots() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expand");
-        let mut inputs: Vec<_> = std::fs::read_dir(&dir)
+        // Tests run in the package's directory.
+        let dir = Path::new("tests/expand");
+        let mut inputs: Vec<_> = std::fs::read_dir(dir)
             .expect("tests/expand exists")
             .map(|e| e.expect("readable entry").path())
             .filter(|p| {
@@ -121,12 +148,14 @@ mod expansion_snapshot {
                     syn::Item::Impl(mut item) => {
                         let attr = item.attrs.remove(0);
                         let args = attr.meta.require_list().expect("#[controller(...)]").tokens.clone();
-                        out.extend(crate::controller::expand(args, quote::ToTokens::into_token_stream(item)));
+                        let item = quote::ToTokens::into_token_stream(item);
+                        out.extend(crate::controller::expand(args, item, Some("actix")));
                     }
                     // `#[derive(VersionedModel)] struct ...`
                     syn::Item::Struct(mut item) => {
                         item.attrs.retain(|a| !a.path().is_ident("derive"));
-                        out.extend(crate::versioned_model::derive(quote::ToTokens::into_token_stream(item)));
+                        let item = quote::ToTokens::into_token_stream(item);
+                        out.extend(crate::versioned_model::derive(item, Some("actix")));
                     }
                     _ => {}
                 }

@@ -302,14 +302,14 @@ proptest! {
     fn controller_never_panics(args in args(CONTROLLER_ARGS), item in impl_block()) {
         let input = format!("#[controller({args})]\n{item}");
         let (args, item) = (tokens(&args), tokens(&item));
-        check(&input, &CONTROLLER_ERRORS, &CONTROLLER_EXPANSIONS, || crate::controller::expand(args, item))?;
+        check(&input, &CONTROLLER_ERRORS, &CONTROLLER_EXPANSIONS, || crate::controller::expand(args, item, Some("actix")))?;
     }
 
     /// `#[derive(VersionedModel)]`: parse, validate and expand never panic.
     #[test]
     fn derive_never_panics(input in derive_input()) {
         let stream = tokens(&input);
-        check(&input, &DERIVE_ERRORS, &DERIVE_EXPANSIONS, || crate::versioned_model::derive(stream))?;
+        check(&input, &DERIVE_ERRORS, &DERIVE_EXPANSIONS, || crate::versioned_model::derive(stream, Some("actix")))?;
     }
 }
 
@@ -326,10 +326,10 @@ fn generators_reach_errors_and_clean_expansions() {
     for _ in 0..400 {
         let args = args(CONTROLLER_ARGS).new_tree(&mut runner).unwrap().current();
         let item = impl_block().new_tree(&mut runner).unwrap().current();
-        let out = crate::controller::expand(tokens(&args), tokens(&item));
+        let out = crate::controller::expand(tokens(&args), tokens(&item), Some("actix"));
         controller[usize::from(!has_compile_error(&out))] += 1;
         let input = derive_input().new_tree(&mut runner).unwrap().current();
-        let out = crate::versioned_model::derive(tokens(&input));
+        let out = crate::versioned_model::derive(tokens(&input), Some("actix"));
         derive[usize::from(!has_compile_error(&out))] += 1;
     }
     println!(

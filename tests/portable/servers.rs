@@ -351,18 +351,22 @@ pub(crate) fn text(body: &[u8]) -> String {
 /// The sizes of the route futures of [`Servers`] and of the requests they
 /// hold, on actix and on axum (tests/portable.rs).
 pub(crate) fn route_future_sizes() -> [(usize, usize); 2] {
+    use microversion_actix::__private::Marker as Actix;
+    use microversion_axum::__private::Marker as Axum;
+    use microversion_core::operation::{RouteInput, Routes};
+    use microversion_core::version::{VersionHeader, VersionSource};
+    let negotiated = microversion_core::Negotiated {
+        version: API.min(),
+        source: VersionSource::Default,
+        header: VersionHeader::None,
+    };
     let (request, payload) = actix_web::test::TestRequest::get().to_http_parts();
-    let input = microversion_actix::__private::OperationInput { request, payload, version: API.min() };
-    let future = Servers::__mv_routes(std::rc::Rc::new(Servers), 0, input);
-    let actix = (
-        std::mem::size_of_val(&future),
-        std::mem::size_of::<microversion_actix::__private::OperationInput>(),
-    );
+    let input = RouteInput::<Actix>::new(request, payload, negotiated);
+    let future = <Servers as Routes<Actix, _>>::route(std::sync::Arc::new(Servers), 0, input);
+    let actix = (std::mem::size_of_val(&future), std::mem::size_of::<RouteInput<Actix>>());
     let (request, body) = axum::http::Request::get("/").body(axum::body::Body::empty()).unwrap().into_parts();
-    let input =
-        microversion_axum::__private::OperationInput { request, payload: Some(body), version: API.min() };
-    let future = Servers::__mv_1_routes(std::sync::Arc::new(Servers), 0, input);
-    let axum =
-        (std::mem::size_of_val(&future), std::mem::size_of::<microversion_axum::__private::OperationInput>());
+    let input = RouteInput::<Axum>::new(request, body, negotiated);
+    let future = <Servers as Routes<Axum, _>>::route(std::sync::Arc::new(Servers), 0, input);
+    let axum = (std::mem::size_of_val(&future), std::mem::size_of::<RouteInput<Axum>>());
     [actix, axum]
 }

@@ -17,15 +17,14 @@ use http::{HeaderMap, HeaderValue, Request, StatusCode, header};
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt as _, Full, Limited};
 use microversion_core::body::{
-    BodyLimit, BodyRefusal, BodyTimeout, ParsedJson, ValidatedQuery, check_content_type,
-    check_declared_length,
+    BodyLimit, BodyRefusal, BodyTimeout, check_content_type, check_declared_length,
 };
 use microversion_core::discovery::{PublicUrl, RequestOrigin};
 use microversion_core::error::{ApiSigErrors, method_not_allowed_detail};
 use microversion_core::exchange::{Admission, ErrorBody, Exchange, unformatted_error};
 use microversion_core::header::{HeaderWire, HttpWire};
 use microversion_core::operation::{
-    AllowedMethods, Facade, ResponseDescription, RouteInput, RoutedPath, Routes,
+    AllowedMethods, Facade, ReadAlready, ResponseDescription, RouteInput, RoutedPath, Routes,
 };
 use microversion_core::portable::{ApiError, LinkRoot};
 use microversion_core::schema::ResponseValidation;
@@ -95,7 +94,7 @@ impl Facade for Hyper {
     }
 
     // No body or query reader of its own: the core's take what it read.
-    fn keep(_: &mut Parts, _: Option<&ParsedJson>, _: Option<&ValidatedQuery>) {}
+    fn keep(_: &mut Parts, _: ReadAlready) {}
 
     fn json(status: StatusCode, body: Vec<u8>) -> Response {
         let mut response = answer(status, Bytes::from(body));

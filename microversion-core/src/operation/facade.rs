@@ -14,33 +14,12 @@
 //! - [`facade_versioned!`](crate::facade_versioned): `Versioned<T>`, a
 //!   model with the status it is answered with (docs/reference.md §16).
 //!
-//! - `facade_portable!` (feature `portable`): the core's portable
-//!   arguments and answers (`portable`) as the facade's
-//!   routes take and answer them, each through the facade's own type.
-//!
 //! - [`facade_face!`](crate::facade_face): the names at a facade's root and
 //!   its `schema` and `client` modules, the same on every facade.
 //!
-//! - [`facade_route_response!`](crate::facade_route_response): what a
-//!   route variant may return, in the facade's words.
-//!
-//! Only the response and extractor impls stay in each facade.
-
-/// The value of a `Result` whose error is answered: `tried!(answer, result)`
-/// returns `answer(error)` from the generated route, a `?` without the inner
-/// `async` block one would need. One line per argument and per schema check
-/// in the generated routes; each facade's `__private` re-exports it, and the
-/// routes pass the facade's `error_response`.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! __microversion_tried {
-    ($answer:expr, $result:expr) => {
-        match $result {
-            ::core::result::Result::Ok(value) => value,
-            ::core::result::Result::Err(error) => return $answer(error),
-        }
-    };
-}
+//! Only the response and extractor impls stay in each facade. A
+//! controller's routes are the core's, generic over the facade
+//! (`operation::Facade`, feature `portable`).
 
 /// Declares `pub struct ApiError` in the calling facade, its status typed
 /// `$status` (the facade's `http::StatusCode`), with the attributes and
@@ -1396,170 +1375,6 @@ macro_rules! facade_params {
     };
 }
 
-/// The core's [`portable`](crate::portable) types as route arguments and
-/// answers of the calling facade (docs/reference.md §4.8): each argument
-/// read as the facade's own type of the same name (`crate::params::Path`,
-/// `crate::Json`, `crate::JsonQuery`, `crate::ApiVersion`,
-/// `crate::discovery::LinkRoot`, `crate::Versioned`), each answer answered
-/// as it (`crate::Versioned`, `crate::ApiError`). The facade's `__private`
-/// has `RouteArgument<M>`, `RouteResponse<M>`, `OperationInput`, `Request`,
-/// `Response`, `Error`, `StatusCode`, and `reply(status, json)` and
-/// `answer_error(error, request)`, which write an answer. Not for services:
-/// a facade's `__private` module calls it.
-#[cfg(feature = "portable")]
-#[macro_export]
-#[doc(hidden)]
-// `crate::` is the calling facade, on purpose: its own types.
-#[allow(clippy::crate_in_macro_def)]
-macro_rules! facade_portable {
-    () => {
-        /// The marker of the impls for the core's portable types.
-        #[derive(Debug)]
-        pub enum Ported {}
-
-        /// A portable argument and the facade's own type it is read as.
-        pub trait ReadAs {
-            /// The facade's own type.
-            type Own;
-            /// The portable value of what the own type read.
-            fn from_own(own: Self::Own) -> Self;
-        }
-
-        #[diagnostic::do_not_recommend]
-        impl<T, M> RouteArgument<(Ported, M)> for T
-        where
-            T: ReadAs,
-            T::Own: RouteArgument<M>,
-        {
-            async fn extract(input: &mut OperationInput) -> ::core::result::Result<T, Error> {
-                <T::Own as RouteArgument<M>>::extract(input).await.map(T::from_own)
-            }
-        }
-
-        impl<T> ReadAs for $crate::portable::Path<T> {
-            type Own = crate::params::Path<T>;
-            fn from_own(own: Self::Own) -> Self {
-                $crate::portable::Path(own.0)
-            }
-        }
-
-        impl<T> ReadAs for $crate::portable::Query<T> {
-            type Own = crate::params::Query<T>;
-            fn from_own(own: Self::Own) -> Self {
-                $crate::portable::Query(own.0)
-            }
-        }
-
-        impl<T> ReadAs for $crate::portable::Json<T> {
-            type Own = crate::Json<T>;
-            fn from_own(own: Self::Own) -> Self {
-                $crate::portable::Json(own.0)
-            }
-        }
-
-        impl ReadAs for $crate::portable::JsonQuery {
-            type Own = crate::JsonQuery;
-            fn from_own(own: Self::Own) -> Self {
-                $crate::portable::JsonQuery(own.0)
-            }
-        }
-
-        impl ReadAs for $crate::portable::ApiVersion {
-            type Own = crate::ApiVersion;
-            fn from_own(own: Self::Own) -> Self {
-                $crate::portable::ApiVersion::from(own.negotiated())
-            }
-        }
-
-        impl ReadAs for $crate::portable::LinkRoot {
-            type Own = crate::discovery::LinkRoot;
-            fn from_own(own: Self::Own) -> Self {
-                $crate::portable::LinkRoot::new(own.as_str())
-            }
-        }
-
-        impl<T> ReadAs for $crate::portable::Versioned<T> {
-            type Own = crate::Versioned<T>;
-            fn from_own(own: Self::Own) -> Self {
-                let status = $crate::portable::StatusCode::from_u16(own.status().as_u16());
-                let status = status.unwrap_or($crate::portable::StatusCode::OK);
-                $crate::portable::Versioned::with_status(own.into_inner(), status)
-            }
-        }
-
-        impl ::core::convert::From<$crate::portable::ApiError> for crate::ApiError {
-            fn from(error: $crate::portable::ApiError) -> crate::ApiError {
-                crate::ApiError::from_fields(error.into_fields())
-            }
-        }
-
-        impl ::core::convert::From<crate::ApiError> for $crate::portable::ApiError {
-            fn from(error: crate::ApiError) -> $crate::portable::ApiError {
-                $crate::portable::ApiError::from_fields(error.into_fields())
-            }
-        }
-
-        #[diagnostic::do_not_recommend]
-        impl<T, M> RouteResponse<(Ported, M)> for $crate::portable::Json<T>
-        where
-            crate::Json<T>: RouteResponse<M>,
-        {
-            fn respond(self, request: &Request) -> Response {
-                crate::Json(self.0).respond(request)
-            }
-        }
-
-        #[diagnostic::do_not_recommend]
-        impl<T, M> RouteResponse<(Ported, M)> for $crate::portable::Versioned<T>
-        where
-            crate::Versioned<T>: RouteResponse<M>,
-        {
-            fn respond(self, request: &Request) -> Response {
-                let status = StatusCode::from_u16(self.status().as_u16()).unwrap_or(StatusCode::OK);
-                crate::Versioned::with_status(self.into_inner(), status).respond(request)
-            }
-        }
-
-        #[diagnostic::do_not_recommend]
-        impl RouteResponse<Ported> for $crate::portable::ApiError {
-            fn respond(self, request: &Request) -> Response {
-                answer_error(self.into(), request)
-            }
-        }
-
-        #[diagnostic::do_not_recommend]
-        impl RouteResponse<Ported> for $crate::portable::Reply {
-            fn respond(self, request: &Request) -> Response {
-                let status = StatusCode::from_u16(self.status().as_u16()).unwrap_or(StatusCode::OK);
-                match self.into_parts() {
-                    // An error without a body is rendered in the API's format, as
-                    // the facades' layers render a handler's bare error status.
-                    Ok((_, None)) if status.is_client_error() || status.is_server_error() => {
-                        let detail = $crate::error::bodiless_error_detail(status.as_u16());
-                        let detail = detail.or(status.canonical_reason()).unwrap_or("Error");
-                        answer_error(crate::ApiError::from_status(status, detail), request)
-                    }
-                    Ok((_, json)) => reply(status, json),
-                    Err(error) => answer_error(error.into(), request),
-                }
-            }
-        }
-
-        #[diagnostic::do_not_recommend]
-        impl<T, M> RouteResponse<(Ported, M)> for ::core::result::Result<T, $crate::portable::ApiError>
-        where
-            T: RouteResponse<M>,
-        {
-            fn respond(self, request: &Request) -> Response {
-                match self {
-                    Ok(answer) => answer.respond(request),
-                    Err(error) => answer_error(error.into(), request),
-                }
-            }
-        }
-    };
-}
-
 /// Declares, at the calling facade's root, the names every facade exports
 /// there and the modules that are the core's alone (`schema`, `client`):
 /// one face, written once, so that moving a service from one facade to
@@ -1572,12 +1387,6 @@ macro_rules! facade_portable {
 #[doc(hidden)]
 macro_rules! facade_face {
     () => {
-        // Named at the root so that rustc's diagnostics about a route's
-        // argument or answer name the trait by its bare name, not by the
-        // hidden module.
-        #[doc(hidden)]
-        pub use __private::{RouteArgument, RouteResponse};
-
         pub use api_version::ApiVersion;
         pub use body::{Json, JsonQuery};
         pub use discovery::Discovery;
@@ -1609,43 +1418,6 @@ macro_rules! facade_face {
                 client::ClientNegotiationError, client::ClientRequest, client::DiscoveryParseError,
                 client::choose_version, client::parse_discovery,
             };
-        }
-    };
-}
-
-/// Declares `RouteResponse<M>` in the calling facade's `__private`: what a
-/// route variant returns, answered through the facade's `Request` and
-/// `Response`, and its impl for every answer of the facade's framework
-/// (`own`, answered by the closure). The generated code answers through
-/// this trait, named at the variant's return type, so that a type that is
-/// no answer is one error there, in the facade's words (`message`,
-/// `label`, `note`). Not for services: a facade's `__private` calls it.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! facade_route_response {
-    (
-        message = $message:literal,
-        label = $label:literal,
-        note = $note:literal,
-        own = $own:path,
-        |$answer:ident, $request:pat_param| $respond:expr $(,)?
-    ) => {
-        /// What a route variant returns: anything the framework answers
-        /// with, or one of the core's portable answers.
-        #[diagnostic::on_unimplemented(message = $message, label = $label, note = $note)]
-        pub trait RouteResponse<M> {
-            /// The answer (`M`, inferred: the framework's own answers or
-            /// the core's portable ones).
-            fn respond(self, request: &Request) -> Response;
-        }
-
-        #[diagnostic::do_not_recommend]
-        impl<T: $own> RouteResponse<()> for T {
-            #[inline]
-            fn respond(self, $request: &Request) -> Response {
-                let $answer = self;
-                $respond
-            }
         }
     };
 }

@@ -27,7 +27,7 @@ pub use description::{
 pub use path_params::read_path_params;
 pub use routing::{PathSyntax, RoutedPath};
 #[cfg(feature = "portable")]
-pub use serving::{Answers, Core, Extracts, Facade, RouteInput, Routes};
+pub use serving::{Answers, Core, Extracts, Facade, ReadAlready, RouteInput, Routes};
 /// What `#[controller]`'s generic routes call. Not public API.
 #[cfg(feature = "portable")]
 #[doc(hidden)]

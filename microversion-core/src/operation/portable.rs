@@ -4,11 +4,10 @@
 //!
 //! A facade's own types (`microversion_actix::Json`, ...) are each a
 //! distinct type, because only the facade may make a type its framework's
-//! extractor or response. The types here belong to no framework: each
-//! facade takes them as route arguments and answers through its own
-//! `RouteArgument` and `RouteResponse` traits, in `#[controller]` routes
-//! only. A crate that depends on several facades has its controllers
-//! registered with each.
+//! extractor or response. The types here belong to no framework: the core
+//! reads and writes them for every facade ([`Facade`](super::Facade)), in
+//! `#[controller]` routes. A crate that depends on several facades has its
+//! controllers registered with each.
 //!
 //! ```
 //! use microversion_core::portable::{ApiError, Json, Path, Reply, StatusCode};

@@ -35,7 +35,7 @@ use serde::de::DeserializeOwned;
 
 use super::portable::{ApiError, ApiVersion, Json, JsonQuery, LinkRoot, Path, Query, Reply, Versioned};
 use super::{Controller, MissingVariant, ResponseDescription};
-use crate::body::{ParsedJson, ValidatedQuery, deserialize, parse_json};
+use crate::body::{ParsedJson, ValidatedAs, ValidatedQuery, deserialize, parse_json};
 use crate::header::HeaderWire;
 use crate::model::{VersionedModel, VersionedStruct};
 use crate::schema::LazySchemas;
@@ -75,10 +75,11 @@ pub trait Facade: Sized + 'static {
     /// A body to read again, from what was read.
     fn body_from(bytes: Self::Bytes) -> Self::Body;
 
-    /// Keeps what a `#[schema]` check read for the framework's own body and
-    /// query readers (the facade's `Json`, `JsonQuery`), in the request's
-    /// extensions. The core's readers take them from the [`RouteInput`].
-    fn keep(request: &mut Self::Request, parsed: Option<&ParsedJson>, query: Option<&ValidatedQuery>);
+    /// Hands what a `#[schema]` check read to the framework's own body and
+    /// query readers (the facade's `Json`, `JsonQuery`, `Versioned`), in the
+    /// request's extensions, before one of them reads an argument. The
+    /// core's readers take it from the [`RouteInput`].
+    fn keep(request: &mut Self::Request, read: ReadAlready);
 
     /// A JSON answer: `status`, `Content-Type: application/json`, `body`.
     fn json(status: StatusCode, body: Vec<u8>) -> Self::Response;
@@ -103,6 +104,18 @@ pub trait Facade: Sized + 'static {
     ) -> impl Future<Output = Self::Response>;
 }
 
+/// What a `#[schema]` check read, for the readers of the arguments.
+#[derive(Debug, Default)]
+#[non_exhaustive]
+pub struct ReadAlready {
+    /// The body, parsed and validated.
+    pub parsed: Option<ParsedJson>,
+    /// The model type whose derived schema validated it (`#[schema(model = T)]`).
+    pub validated_as: Option<ValidatedAs>,
+    /// The query object a query schema validated.
+    pub query: Option<ValidatedQuery>,
+}
+
 /// The request of one operation, as a route reads it: the framework's head
 /// and body, the version it is served at, and what a `#[schema]` check
 /// read already.
@@ -114,42 +127,43 @@ pub struct RouteInput<F: Facade> {
     /// The version it is served at.
     pub version: Version,
     negotiated: Negotiated,
-    parsed: Option<ParsedJson>,
-    validated_as: Option<std::any::TypeId>,
-    query: Option<ValidatedQuery>,
+    read: ReadAlready,
 }
 
 impl<F: Facade> RouteInput<F> {
     /// The input of a request served at the version it negotiated.
     pub fn new(request: F::Request, body: F::Body, negotiated: Negotiated) -> RouteInput<F> {
         let version = negotiated.version;
-        RouteInput {
-            request,
-            body: Some(body),
-            version,
-            negotiated,
-            parsed: None,
-            validated_as: None,
-            query: None,
-        }
+        RouteInput { request, body: Some(body), version, negotiated, read: ReadAlready::default() }
     }
 
     /// The body as JSON: the one a `#[schema]` check parsed, else read now.
     async fn json(&mut self) -> Result<serde_json::Value, ApiError> {
-        if let Some(ParsedJson(value)) = self.parsed.take() {
+        if let Some(ParsedJson(value)) = self.read.parsed.take() {
             return Ok(value);
         }
         let Some(body) = self.body.take() else {
             return Err(ApiError::internal("two arguments of this route read the request body"));
         };
-        let bytes = F::read_body(&self.request, body).await?;
+        // Boxed: the reader would otherwise enlarge every route's future of
+        // the controller (docs/performance.md, "The route's future").
+        let bytes = Box::pin(F::read_body(&self.request, body)).await?;
         Ok(parse_json(bytes.as_ref())?)
     }
 
-    /// Hands what the core read to the framework's own readers, for an
-    /// argument of the facade's own type (a facade's `Extracts` calls it).
+    /// Hands what a schema check read to the framework's own readers,
+    /// before an argument of the framework's own type is read (a facade's
+    /// `Extracts` calls it): [`Facade::keep`].
     pub fn keep_for_framework(&mut self) {
-        F::keep(&mut self.request, self.parsed.as_ref(), self.query.as_ref());
+        let read = std::mem::take(&mut self.read);
+        if read.parsed.is_some() || read.query.is_some() {
+            F::keep(&mut self.request, read);
+        }
+    }
+
+    /// The negotiated version, as the request chose it.
+    pub fn negotiated(&self) -> Negotiated {
+        self.negotiated
     }
 }
 
@@ -211,7 +225,7 @@ impl<F: Facade, T: DeserializeOwned> Extracts<Path<T>, Core> for F {
 
 impl<F: Facade, T: DeserializeOwned> Extracts<Query<T>, Core> for F {
     async fn extract(input: &mut RouteInput<F>) -> Result<Query<T>, F::Response> {
-        crate::error::read_query(F::query(&input.request), input.query.as_ref())
+        crate::error::read_query(F::query(&input.request), input.read.query.as_ref())
             .map(Query)
             .map_err(|detail| F::error(ApiError::bad_request(detail)))
     }
@@ -219,7 +233,7 @@ impl<F: Facade, T: DeserializeOwned> Extracts<Query<T>, Core> for F {
 
 impl<F: Facade> Extracts<JsonQuery, Core> for F {
     async fn extract(input: &mut RouteInput<F>) -> Result<JsonQuery, F::Response> {
-        Ok(JsonQuery(match input.query.take() {
+        Ok(JsonQuery(match input.read.query.take() {
             Some(validated) => validated.value,
             None => crate::schema::query_to_json(F::query(&input.request)),
         }))
@@ -237,7 +251,7 @@ impl<F: Facade, T: VersionedStruct + 'static> Extracts<Versioned<T>, Core> for F
     async fn extract(input: &mut RouteInput<F>) -> Result<Versioned<T>, F::Response> {
         let value = input.json().await.map_err(F::error)?;
         // A `#[schema(model = T)]` on the route has validated it already.
-        let validated = input.validated_as.take() == Some(std::any::TypeId::of::<T>());
+        let validated = input.read.validated_as.take() == Some(ValidatedAs(std::any::TypeId::of::<T>()));
         T::read_at(input.version, value, validated).map(Versioned::ok).map_err(|e| F::error(e.into()))
     }
 }
@@ -318,7 +332,7 @@ pub fn validate_query<F: Facade>(
     let Some(set) = checked else { return Ok(()) };
     let validated =
         set.validated_query(input.version, F::query(&input.request)).map_err(|e| F::error(e.into()))?;
-    input.query = Some(validated);
+    input.read.query = Some(validated);
     Ok(())
 }
 
@@ -340,8 +354,8 @@ pub async fn validate_body<F: Facade>(
     let value = parse_json(bytes.as_ref()).map_err(|e| F::error(e.into()))?;
     set.validate(input.version, &value).map_err(|e| F::error(e.into()))?;
     input.body = Some(F::body_from(bytes));
-    input.parsed = Some(ParsedJson(value));
-    input.validated_as = schemas.model_type();
+    input.read.parsed = Some(ParsedJson(value));
+    input.read.validated_as = schemas.model_type().map(ValidatedAs);
     Ok(())
 }
 

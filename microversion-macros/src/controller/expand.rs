@@ -15,8 +15,8 @@ use syn::{FnArg, Ident};
 use super::ast::{Controller, Operation, Variant};
 use super::dispatch::{Key, decision_tree, served, sorted, total_tree, without_gaps};
 use super::route::{
-    GenericRoutes, Target, argument_names, missing_status, respanned, route_dispatch, route_handler,
-    typed_args, variant_call,
+    GenericRoutes, argument_names, missing_status, respanned, route_dispatch, route_handler, typed_args,
+    variant_call,
 };
 use super::schemas::{
     deprecation_tokens, response_description, schema_document, schema_fn, schema_fns, schema_name,
@@ -44,32 +44,29 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
             items.push(helper_dispatcher(&rt, op));
         }
     }
-    // The routes once per facade, each through its own `__private` names.
+    // The routes once, generic over the facade; each facade named registers
+    // them with its framework (an argument or answer it cannot take is one
+    // error there, in the words of the core's `Extracts` and `Answers`).
     let (mut registrations, mut paths) = (Vec::new(), Vec::new());
-    for (nth, facade) in c.facades.iter().enumerate() {
-        let rt = runtime(facade);
-        let routes = c.operations.iter().filter(|op| op.is_route());
-        items.extend(routes.map(|op| route_handler(&rt, &c.api, op, Target::Facade(nth))));
-        let dispatch = route_dispatch(&rt, c, Target::Facade(nth));
-        registrations.push(match &dispatch {
-            Some(_) => {
-                let routes = names::route_dispatch(nth);
-                quote!(#rt::register_controller!(#self_ty, routes = <#self_ty>::#routes);)
+    match GenericRoutes::of_controller(&rt, c) {
+        Ok(generic) => {
+            let routes = c.operations.iter().filter(|op| op.is_route());
+            items.extend(routes.map(|op| route_handler(&rt, &c.api, op, &generic)));
+            let dispatch = route_dispatch(&rt, c, &generic);
+            if dispatch.is_some() {
+                registrations.push(generic.routes_impl(c));
             }
-            None => quote!(#rt::register_controller!(#self_ty);),
-        });
-        items.extend(dispatch);
-        paths.extend(route_path_checks(&rt, c));
-    }
-    // And once for every facade, generic over it.
-    let generic = GenericRoutes::of_controller(&rt, c);
-    if let Some(generic) = &generic {
-        let routes = c.operations.iter().filter(|op| op.is_route());
-        items.extend(routes.map(|op| route_handler(&rt, &c.api, op, Target::Generic(generic))));
-        if let Some(dispatch) = route_dispatch(&rt, c, Target::Generic(generic)) {
-            items.push(dispatch);
-            registrations.push(generic.routes_impl(c));
+            items.extend(dispatch);
+            for facade in &c.facades {
+                let rt = runtime(facade);
+                registrations.push(match dispatch_exists(c) {
+                    true => quote!(#rt::register_controller!(#self_ty, routes);),
+                    false => quote!(#rt::register_controller!(#self_ty);),
+                });
+                paths.extend(route_path_checks(&rt, c));
+            }
         }
+        Err(unnameable) => registrations.push(unnameable.to_compile_error()),
     }
     // Each deprecation built once at compile time, so that a bad link is an
     // error at its literal whether or not the route is ever compiled to code.
@@ -96,6 +93,11 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
         #(#paths)*
         #client
     }
+}
+
+/// Whether the controller has routes, which a facade registers.
+fn dispatch_exists(c: &Controller) -> bool {
+    c.operations.iter().any(|op| op.is_route())
 }
 
 /// One `const` per route path, that the facade's router reads it (a

@@ -15,7 +15,7 @@ use super::ast::{
     Controller, DeprecatedFrom, ErrorStatuses, Operation, Response, Route, Schema, SchemaKind, Variant,
 };
 use crate::shared::errors::Errors;
-use crate::shared::names::{SchemaTarget, default_crate, facade_crates};
+use crate::shared::names::{SchemaTarget, facade_crates};
 use crate::shared::ranges::{RangeLit, VersionLit, range_of};
 
 /// `#[controller(api = COMPUTE, scope = "/flavors", crate = ::microversion_actix)]`;
@@ -64,7 +64,12 @@ const ROUTE_ATTRS: [&str; 6] = ["get", "post", "put", "patch", "delete", "head"]
 
 /// Reads a controller impl. On errors still returns what it could read, so
 /// that expansion can emit the items the user expects.
-pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors) -> Controller {
+pub(crate) fn controller(
+    args: TokenStream,
+    item: ItemImpl,
+    default_facade: Option<&str>,
+    errors: &mut Errors,
+) -> Controller {
     let mut words = Vec::new();
     let args = NestedMeta::parse_meta_list(args).map_err(darling::Error::from).and_then(|mut metas| {
         words = facade_words(&mut metas, errors);
@@ -112,16 +117,13 @@ pub(crate) fn controller(args: TokenStream, item: ItemImpl, errors: &mut Errors)
             }
             vec![krate]
         }
-        None => {
-            let (facades, refused) = facade_crates(&words);
-            for (word, message) in refused {
-                match word {
-                    Some(word) => errors.at(word, message),
-                    None => errors.at_span(Span::call_site(), message),
-                }
+        None => match facade_crates(&words, default_facade) {
+            Ok(facades) => facades,
+            Err(message) => {
+                errors.at_span(Span::call_site(), message);
+                vec![syn::parse_quote!(::microversion_core)]
             }
-            if facades.is_empty() { vec![default_crate()] } else { facades }
-        }
+        },
     };
     Controller {
         self_ty: item.self_ty,

@@ -75,41 +75,13 @@ pub(super) fn missing_status(op: &Operation) -> u16 {
     op.missing.map_or(DEFAULT_MISSING_STATUS, |(s, _)| s)
 }
 
-/// Whom a controller's route functions are generated for: one facade, by
-/// its `__private` names; or every facade, generic over its [`Facade`]
-/// (`microversion_core::operation::Facade`), with the bounds of the
-/// arguments and answers ([`GenericRoutes`]).
-#[derive(Clone, Copy)]
-pub(super) enum Target<'a> {
-    /// The `nth` facade of the controller.
-    Facade(usize),
-    /// Every facade.
-    Generic(&'a GenericRoutes),
-}
-
-impl Target<'_> {
-    fn handler(self, op: &Ident) -> Ident {
-        match self {
-            Target::Facade(nth) => names::route_handler(op, nth),
-            Target::Generic(_) => format_ident!("__mv_any_route_{}", op),
-        }
-    }
-
-    fn dispatch(self) -> Ident {
-        match self {
-            Target::Facade(nth) => names::route_dispatch(nth),
-            Target::Generic(_) => format_ident!("__mv_any_routes"),
-        }
-    }
-}
-
 pub(super) fn route_handler(
     rt: &TokenStream,
     api: &syn::Path,
     op: &Operation,
-    target: Target<'_>,
+    generic: &GenericRoutes,
 ) -> TokenStream {
-    let handler = target.handler(&op.name);
+    let handler = names::route_handler(&op.name);
     let version = format_ident!("__version");
     // The locals that tokens spanned at the user's types refer to: named at
     // the call site, so that they resolve even when those types came from a
@@ -134,13 +106,10 @@ pub(super) fn route_handler(
         <Self as #rt::Controller>::OPERATIONS,
         #name,
     ));
-    let miss = match target {
-        Target::Facade(_) => quote!(#rt::missing(#missing)),
-        Target::Generic(_) => quote!(#rt::__serving::missing::<__F>(#missing)),
-    };
+    let miss = quote!(#rt::__serving::missing::<__F>(#missing));
     // What a variant needs before its call: its schemas checked, then its
     // arguments extracted, one call each; a refusal is answered at once, in
-    // the API's format (`tried!`: a `?` whose error is the answer, without
+    // the API's format (a `match` whose error is the answer, without
     // the inner `async` block a `?` would need, which costs compile time).
     let prologue = |i: usize, variant: &Variant| {
         let extract = typed_args(&variant.method).into_iter().zip(argument_names(&variant.method)).map(
@@ -153,44 +122,29 @@ pub(super) fn route_handler(
                 let at = ty_span(ty);
                 let (ty_at, rt_at) = (relocated(ty.to_token_stream(), at), respanned(rt.clone(), at));
                 let input_at = Ident::new("__input", Span::call_site().located_at(at));
-                match target {
-                    Target::Facade(_) => {
-                        let extracted = quote_spanned!(at=>
-                            <#ty_at as #rt_at::RouteArgument<_>>::extract(&mut #input_at));
-                        quote!(let #name: #ty = #rt::tried!(#rt::error_response, #extracted.await);)
-                    }
-                    Target::Generic(_) => {
-                        let facade = Ident::new("__F", Span::call_site().located_at(at));
-                        let extracted = quote_spanned!(at=>
-                            <#facade as #rt_at::Extracts<#ty_at, _>>::extract(&mut #input_at));
-                        quote! {
-                            let #name: #ty = match #extracted.await {
-                                ::core::result::Result::Ok(argument) => argument,
-                                ::core::result::Result::Err(refusal) => return refusal,
-                            };
-                        }
-                    }
+                let facade = Ident::new("__F", Span::call_site().located_at(at));
+                let extracted =
+                    quote_spanned!(at=> <#facade as #rt_at::Extracts<#ty_at, _>>::extract(&mut #input_at));
+                quote! {
+                    let #name: #ty = match #extracted.await {
+                        ::core::result::Result::Ok(argument) => argument,
+                        ::core::result::Result::Err(refusal) => return refusal,
+                    };
                 }
             },
         );
         let check = |target_schemas: SchemaTarget| {
             variant.schemas_of(target_schemas).next()?;
             let schemas = names::schemas(&op.name, i, target_schemas);
-            Some(match (target, target_schemas) {
-                (Target::Facade(_), SchemaTarget::Query) => {
-                    quote!(#rt::tried!(#rt::error_response, #input.validate_query(Self::#schemas()));)
-                }
-                (Target::Facade(_), SchemaTarget::Body) => {
-                    quote!(#rt::tried!(#rt::error_response, #input.validate_body(Self::#schemas()).await);)
-                }
-                (Target::Generic(_), SchemaTarget::Query) => quote! {
+            Some(match target_schemas {
+                SchemaTarget::Query => quote! {
                     if let ::core::result::Result::Err(refusal) =
                         #rt::__serving::validate_query::<__F>(&mut #input, Self::#schemas())
                     {
                         return refusal;
                     }
                 },
-                (Target::Generic(_), SchemaTarget::Body) => quote! {
+                SchemaTarget::Body => quote! {
                     if let ::core::result::Result::Err(refusal) =
                         #rt::__serving::validate_body::<__F>(&mut #input, Self::#schemas()).await
                     {
@@ -216,25 +170,11 @@ pub(super) fn route_handler(
             syn::ReturnType::Default => variant.method.sig.ident.span(),
         };
         let answer_type = quote_spanned!(respond_at=> _);
-        let respond = match target {
-            Target::Facade(_) => {
-                quote!(<#answer_type as #rt::RouteResponse<_>>::respond(#out, &#input.request))
-            }
-            Target::Generic(_) => {
-                let facade = Ident::new("__F", Span::call_site().located_at(respond_at));
-                quote!(<#facade as #rt::Answers<#answer_type, _>>::answer(#out, &#input))
-            }
-        };
+        let facade = Ident::new("__F", Span::call_site().located_at(respond_at));
+        let respond = quote!(<#facade as #rt::Answers<#answer_type, _>>::answer(#out, &#input));
         // A declared answer is checked when the service asks for it.
-        let checked = match (&variant.response, target) {
-            (Some(response), Target::Facade(_)) => {
-                let declared = response_description(rt, response);
-                quote! {
-                    const __DECLARED: #rt::ResponseDescription = #declared;
-                    #rt::check_response(&#input.request, #version, &__DECLARED, #respond).await
-                }
-            }
-            (Some(response), Target::Generic(_)) => {
+        let checked = match &variant.response {
+            Some(response) => {
                 let declared = response_description(rt, response);
                 quote! {
                     const __DECLARED: #rt::ResponseDescription = #declared;
@@ -242,7 +182,7 @@ pub(super) fn route_handler(
                     #rt::__serving::check_response::<__F>(&#input, &__DECLARED, __answer).await
                 }
             }
-            (None, _) => respond,
+            None => respond,
         };
         quote! {
             let __out = #call;
@@ -286,53 +226,26 @@ pub(super) fn route_handler(
                 // Every answer of a deprecated variant carries its notice,
                 // a refused argument's too: the variant's block is awaited
                 // whole, its early answers included.
-                Some(deprecation) => {
-                    let stamp = match target {
-                        Target::Facade(_) => quote! {
-                            let mut __answer: #rt::Response = async { #prologue #call }.await;
-                            #rt::stamp_deprecation::<#rt::Headers>(
-                                __answer.headers_mut(), &__DEPRECATION, #version, &#api, #name,
-                            );
-                        },
-                        Target::Generic(_) => quote! {
-                            let mut __answer: <__F as #rt::Facade>::Response = async { #prologue #call }.await;
-                            #rt::__serving::stamp_deprecation::<__F>(
-                                &mut __answer, &__DEPRECATION, #version, &#api, #name,
-                            );
-                        },
-                    };
-                    quote! {
-                        const __DEPRECATION: #rt::Deprecation = #deprecation;
-                        #stamp
-                        __answer
-                    }
-                }
+                Some(deprecation) => quote! {
+                    const __DEPRECATION: #rt::Deprecation = #deprecation;
+                    let mut __answer: <__F as #rt::Facade>::Response = async { #prologue #call }.await;
+                    #rt::__serving::stamp_deprecation::<__F>(&mut __answer, &__DEPRECATION, #version, &#api, #name);
+                    __answer
+                },
             }
         };
         decision_tree(key, &variants, &leaf, &miss)
     };
-    let signature = match target {
-        Target::Facade(_) => quote! {
-            fn #handler(
-                __controller: #rt::Shared<Self>,
-                mut __input: #rt::OperationInput,
-            ) -> impl ::core::future::Future<Output = #rt::Response> + 'static
-        },
-        Target::Generic(generic) => {
-            let (markers, bounds) = generic.of(op);
-            quote! {
-                fn #handler<__F: #rt::Facade, #(#markers: 'static),*>(
-                    __controller: ::std::sync::Arc<Self>,
-                    mut __input: #rt::RouteInput<__F>,
-                ) -> impl ::core::future::Future<Output = <__F as #rt::Facade>::Response> + 'static
-                where #(#bounds,)*
-            }
-        }
-    };
+    let (markers, bounds) = generic.of(op);
     quote! {
         #[doc(hidden)]
         #[allow(unused_mut, unused_variables)]
-        #signature {
+        fn #handler<__F: #rt::Facade, #(#markers: 'static),*>(
+            __controller: ::std::sync::Arc<Self>,
+            mut __input: #rt::RouteInput<__F>,
+        ) -> impl ::core::future::Future<Output = <__F as #rt::Facade>::Response> + 'static
+        where #(#bounds,)*
+        {
             // The input is the block's own (moved in, never copied into a
             // local of its own), so the future holds it once.
             async move {
@@ -406,49 +319,35 @@ pub(super) fn ty_span(ty: &syn::Type) -> Span {
 /// are the leaves of a balanced tree of `Either` (a future that is one of
 /// two), not awaited in an `async` block of its own, which would hold the
 /// request twice: once as its own, once in the operation's.
-pub(super) fn route_dispatch(rt: &TokenStream, c: &Controller, target: Target<'_>) -> Option<TokenStream> {
+pub(super) fn route_dispatch(
+    rt: &TokenStream,
+    c: &Controller,
+    generic: &GenericRoutes,
+) -> Option<TokenStream> {
     let routes: Vec<&Operation> = c.operations.iter().filter(|o| o.is_route()).collect();
     let count = routes.len();
     let mut futures = routes.iter().enumerate().map(|(position, op)| {
-        let handler = target.handler(&op.name);
-        let call = match target {
-            Target::Facade(_) => quote!(Self::#handler(__controller, __input)),
-            Target::Generic(generic) => {
-                let (markers, _) = generic.of(op);
-                quote!(Self::#handler::<__F, #(#markers),*>(__controller, __input))
-            }
-        };
-        either_leaf(rt, target, call, position, count)
+        let handler = names::route_handler(&op.name);
+        let (markers, _) = generic.of(op);
+        let call = quote!(Self::#handler::<__F, #(#markers),*>(__controller, __input));
+        either_leaf(rt, call, position, count)
     });
     let last = futures.next_back()?;
     let arms = futures.enumerate().map(|(position, future)| {
         let index = syn::LitInt::new(&format!("{position}usize"), Span::call_site());
         quote!(#index => #future,)
     });
-    let dispatch = target.dispatch();
-    let signature = match target {
-        Target::Facade(_) => quote! {
-            fn #dispatch(
-                __controller: #rt::Shared<Self>,
-                __route: usize,
-                __input: #rt::OperationInput,
-            ) -> impl ::core::future::Future<Output = #rt::Response> + 'static
-        },
-        Target::Generic(generic) => {
-            let (markers, bounds) = generic.all();
-            quote! {
-                fn #dispatch<__F: #rt::Facade, #(#markers: 'static),*>(
-                    __controller: ::std::sync::Arc<Self>,
-                    __route: usize,
-                    __input: #rt::RouteInput<__F>,
-                ) -> impl ::core::future::Future<Output = <__F as #rt::Facade>::Response> + 'static
-                where #(#bounds,)*
-            }
-        }
-    };
+    let dispatch = names::route_dispatch();
+    let (markers, bounds) = generic.all();
     Some(quote! {
         #[doc(hidden)]
-        #signature {
+        fn #dispatch<__F: #rt::Facade, #(#markers: 'static),*>(
+            __controller: ::std::sync::Arc<Self>,
+            __route: usize,
+            __input: #rt::RouteInput<__F>,
+        ) -> impl ::core::future::Future<Output = <__F as #rt::Facade>::Response> + 'static
+        where #(#bounds,)*
+        {
             match __route {
                 #(#arms)*
                 _ => #last,
@@ -459,26 +358,17 @@ pub(super) fn route_dispatch(rt: &TokenStream, c: &Controller, target: Target<'_
 
 /// `future` as the leaf at `position` of a balanced tree of `count`
 /// leaves: `Either::Left` for the first half, `Either::Right` for the rest.
-fn either_leaf(
-    rt: &TokenStream,
-    target: Target<'_>,
-    future: TokenStream,
-    position: usize,
-    count: usize,
-) -> TokenStream {
+fn either_leaf(rt: &TokenStream, future: TokenStream, position: usize, count: usize) -> TokenStream {
     if count <= 1 {
         return future;
     }
     let half = count.div_ceil(2);
     let (side, inner) = if position < half {
-        (format_ident!("Left"), either_leaf(rt, target, future, position, half))
+        (format_ident!("Left"), either_leaf(rt, future, position, half))
     } else {
-        (format_ident!("Right"), either_leaf(rt, target, future, position - half, count - half))
+        (format_ident!("Right"), either_leaf(rt, future, position - half, count - half))
     };
-    match target {
-        Target::Facade(_) => quote!(#rt::Either::#side(#inner)),
-        Target::Generic(_) => quote!(#rt::__serving::Either::#side { future: #inner }),
-    }
+    quote!(#rt::__serving::Either::#side { future: #inner })
 }
 
 /// What a controller's routes generic over the facade are bounded by: one
@@ -494,10 +384,10 @@ pub(super) struct GenericRoutes {
 }
 
 impl GenericRoutes {
-    /// The bounds of `c`'s routes; `None` when a type cannot be named in a
-    /// bound (`impl Responder`, a variant generic of its own): such a
-    /// controller is served by its facades' own routes only.
-    pub(super) fn of_controller(rt: &TokenStream, c: &Controller) -> Option<GenericRoutes> {
+    /// The bounds of `c`'s routes, or the error at a type that cannot be
+    /// named in a bound (`impl Responder`, `&HttpRequest`) or a variant
+    /// generic of its own.
+    pub(super) fn of_controller(rt: &TokenStream, c: &Controller) -> syn::Result<GenericRoutes> {
         let mut generic = GenericRoutes {
             rt: rt.clone(),
             arguments: Vec::new(),
@@ -507,7 +397,9 @@ impl GenericRoutes {
         for variant in c.operations.iter().filter(|op| op.is_route()).flat_map(|op| &op.variants) {
             let sig = &variant.method.sig;
             if !sig.generics.params.is_empty() {
-                return None;
+                let message =
+                    "a route variant cannot be generic: every facade calls it with the types it reads";
+                return Err(syn::Error::new_spanned(&sig.generics, message));
             }
             for arg in typed_args(&variant.method) {
                 let key = generic.named(&arg.ty)?;
@@ -523,18 +415,20 @@ impl GenericRoutes {
         let mut seen = std::collections::HashSet::new();
         generic.arguments.retain(|ty| seen.insert(format!("a{ty}")));
         generic.answers.retain(|ty| seen.insert(format!("r{ty}")));
-        Some(generic)
+        Ok(generic)
     }
 
-    /// `ty`'s key, when it can be named in a bound.
-    fn named(&mut self, ty: &syn::Type) -> Option<String> {
-        let text = ty.to_token_stream().to_string();
-        let unnameable = ["impl ", "_ ", " _", "& "];
-        if unnameable.iter().any(|word| format!(" {text} ").contains(word)) || text.starts_with('&') {
-            return None;
+    /// `ty`'s key, or the error at it when it cannot be named in a bound.
+    fn named(&mut self, ty: &syn::Type) -> syn::Result<String> {
+        if let Some(unnamed) = unnameable_part(ty) {
+            let message = "a route's argument or answer is named by its type, which every facade reads or \
+                           writes: write the type here (`HttpResponse`, `Json<Server>`), not `impl Trait`, `_` \
+                           or a reference without a lifetime";
+            return Err(syn::Error::new_spanned(unnamed, message));
         }
+        let text = ty.to_token_stream().to_string();
         self.types.insert(text.clone(), ty.clone());
-        Some(text)
+        Ok(text)
     }
 
     /// The markers and bounds of the types of `op`'s variants.
@@ -582,7 +476,7 @@ impl GenericRoutes {
     pub(super) fn routes_impl(&self, c: &Controller) -> TokenStream {
         let (rt, self_ty) = (&self.rt, &c.self_ty);
         let (markers, bounds) = self.all();
-        let dispatch = Target::Generic(self).dispatch();
+        let dispatch = names::route_dispatch();
         quote! {
             #[automatically_derived]
             impl<__F: #rt::Facade, #(#markers: 'static),*> #rt::Routes<__F, (#(#markers,)*)> for #self_ty
@@ -597,5 +491,28 @@ impl GenericRoutes {
                 }
             }
         }
+    }
+}
+
+/// The part of `ty` that cannot be named in a bound: `impl Trait`, `_`, a
+/// reference without a lifetime.
+fn unnameable_part(ty: &syn::Type) -> Option<&syn::Type> {
+    match ty {
+        syn::Type::ImplTrait(_) | syn::Type::Infer(_) => Some(ty),
+        syn::Type::Reference(r) if r.lifetime.is_none() => Some(ty),
+        syn::Type::Reference(r) => unnameable_part(&r.elem),
+        syn::Type::Paren(p) => unnameable_part(&p.elem),
+        syn::Type::Group(g) => unnameable_part(&g.elem),
+        syn::Type::Tuple(t) => t.elems.iter().find_map(unnameable_part),
+        syn::Type::Array(a) => unnameable_part(&a.elem),
+        syn::Type::Slice(s) => unnameable_part(&s.elem),
+        syn::Type::Path(p) => p.path.segments.iter().find_map(|segment| match &segment.arguments {
+            syn::PathArguments::AngleBracketed(args) => args.args.iter().find_map(|arg| match arg {
+                syn::GenericArgument::Type(ty) => unnameable_part(ty),
+                _ => None,
+            }),
+            _ => None,
+        }),
+        _ => None,
     }
 }

@@ -359,8 +359,12 @@ mod tests {
     fn errors_of(item: proc_macro2::TokenStream) -> Vec<String> {
         let mut errors = crate::shared::errors::Errors::default();
         let item = syn::parse2(item).unwrap();
-        let controller =
-            crate::controller::parse::controller(quote!(api = API, crate = ::facade), item, &mut errors);
+        let controller = crate::controller::parse::controller(
+            quote!(api = API, crate = ::facade),
+            item,
+            None,
+            &mut errors,
+        );
         super::controller(&controller, &mut errors);
         match errors.finish() {
             Ok(()) => vec![],
@@ -520,6 +524,7 @@ mod tests {
         let controller = crate::controller::parse::controller(
             quote!(api = API, full_schema_coverage, crate = ::facade),
             item,
+            None,
             &mut errors,
         );
         super::controller(&controller, &mut errors);

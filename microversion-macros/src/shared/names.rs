@@ -5,42 +5,29 @@ use quote::{ToTokens, format_ident, quote};
 use syn::Ident;
 
 /// The facade crates a controller is registered with, unless `crate = ...`
-/// names one (docs/reference.md §4.7): those the words `named` name, by
-/// the word after `microversion-` (`axum`, or `actix, axum` for both); with
-/// no word, the first facade the calling crate depends on, by package name.
-/// A facade is a dependency whose package is `microversion-*`, other than
-/// the framework's own `-core`, `-macros` and `-testkit`; the macro knows
-/// no framework by name, so a new facade needs no change here. With no
-/// facade, the calling package itself: a facade's own tests and doctests.
-/// Each word that names no facade is an error at that word (the others
-/// are kept, so that no follow-on error appears); with none found at all,
-/// an error at the call.
-pub(crate) fn facade_crates(named: &[Ident]) -> (Vec<syn::Path>, Vec<(Option<&Ident>, String)>) {
-    let facades = facades_of_caller();
-    let (mut chosen, mut errors) = (Vec::new(), Vec::new());
-    for word in named {
-        let package = format!("microversion-{word}");
-        if facades.contains(&package) || own_package().as_ref() == Some(&package) {
-            chosen.push(package);
-        } else {
-            let message = format!(
-                "`{word}` names no facade: this crate does not depend on `{package}`; \
-                 a word here names the facade of a framework (`axum` for `microversion-axum`)"
-            );
-            errors.push((Some(word), message));
-        }
-    }
+/// names one (docs/reference.md §4.7): those the words `named` name, by the
+/// word after `microversion-` (`axum` for `::microversion_axum`, `actix,
+/// axum` for both); with no word, the facade whose `controller` was called
+/// (`default`). Nothing is read from the crate's manifest: what a crate
+/// depends on changes nothing in how its controllers expand. A word that
+/// names no crate of the build is rustc's error at that word.
+pub(crate) fn facade_crates(named: &[Ident], default: Option<&str>) -> Result<Vec<syn::Path>, String> {
     if named.is_empty() {
-        match facades.into_iter().next().or_else(own_package) {
-            Some(first) => chosen.push(first),
-            None => errors.push((
-                None,
-                "this crate depends on no facade of microversion: add the one of its web framework"
-                    .to_owned(),
-            )),
-        }
+        return match default {
+            Some(word) => Ok(vec![facade_path(&Ident::new(word, Span::call_site()))]),
+            None => Err("name the facades that serve this controller: `#[controller(api = API, actix)]`, \
+                         `actix, axum` for both, or `crate = path::to::facade`; or write \
+                         `#[microversion_actix::controller]`, which names its own"
+                .to_owned()),
+        };
     }
-    (chosen.iter().map(|package| crate_path(package)).collect(), errors)
+    Ok(named.iter().map(facade_path).collect())
+}
+
+/// The path of the facade a word names, spanned at the word.
+fn facade_path(word: &Ident) -> syn::Path {
+    let ident = format_ident!("microversion_{}", word, span = word.span());
+    syn::parse_quote_spanned!(word.span()=> ::#ident)
 }
 
 /// The `crate = path;` a facade's forwarding `macro_rules!` puts before the
@@ -58,79 +45,9 @@ pub(crate) fn crate_argument(input: syn::parse::ParseStream<'_>) -> syn::Result<
     Ok(Some(path))
 }
 
-/// The path of `package` as the calling crate names it.
-fn crate_path(package: &str) -> syn::Path {
-    let name = crate_name(package).unwrap_or_else(|| package.replace('-', "_"));
-    let ident = syn::Ident::new(&name, Span::call_site());
-    syn::parse_quote!(::#ident)
-}
-
-/// The first of [`facade_crates`], for the models, histories and route
-/// tables, whose expansion is the same through every facade.
-pub(crate) fn default_crate() -> syn::Path {
-    facade_crates(&[]).0.into_iter().next().unwrap_or_else(|| syn::parse_quote!(::microversion_core))
-}
-
-/// The framework's own packages, which are no facades.
-const NOT_FACADES: [&str; 3] = ["microversion-core", "microversion-macros", "microversion-testkit"];
-
-/// Whether a `microversion-*` package is a facade: neither the framework's
-/// own nor one of its examples (`microversion-example-compute`).
-fn is_facade(package: &str) -> bool {
-    package.starts_with("microversion-")
-        && !package.starts_with("microversion-example-")
-        && !NOT_FACADES.contains(&package)
-}
-
-/// The facade packages the calling crate depends on (any kind of
-/// dependency, any target), sorted by name.
-fn facades_of_caller() -> Vec<String> {
-    let Some(manifest) = caller_manifest() else { return Vec::new() };
-    let mut tables: Vec<&dyn toml_edit::TableLike> = Vec::new();
-    let kinds = ["dependencies", "dev-dependencies", "build-dependencies"];
-    tables.extend(kinds.iter().filter_map(|kind| manifest.get(kind)?.as_table_like()));
-    if let Some(targets) = manifest.get("target").and_then(|t| t.as_table_like()) {
-        for (_, target) in targets.iter() {
-            let Some(target) = target.as_table_like() else { continue };
-            tables.extend(kinds.iter().filter_map(|kind| target.get(kind)?.as_table_like()));
-        }
-    }
-    let mut facades: Vec<String> = tables
-        .into_iter()
-        .flat_map(|table| table.iter())
-        .map(|(key, dependency)| {
-            let renamed = dependency.as_table_like().and_then(|d| d.get("package")?.as_str());
-            renamed.unwrap_or(key).to_owned()
-        })
-        .filter(|package| is_facade(package))
-        .collect();
-    facades.sort();
-    facades.dedup();
-    facades
-}
-
-/// The calling crate's `Cargo.toml`, parsed.
-fn caller_manifest() -> Option<toml_edit::DocumentMut> {
-    let dir = std::env::var_os("CARGO_MANIFEST_DIR")?;
-    let text = std::fs::read_to_string(std::path::Path::new(&dir).join("Cargo.toml")).ok()?;
-    text.parse().ok()
-}
-
-/// The calling package's name, when it is a facade's own.
-fn own_package() -> Option<String> {
-    let manifest = caller_manifest()?;
-    let name = manifest.get("package")?.get("name")?.as_str()?.to_owned();
-    is_facade(&name).then_some(name)
-}
-
-/// The name the calling crate gives `package`, if it depends on it. The
-/// facade itself (its doctests and tests) names it by its own name.
-fn crate_name(package: &str) -> Option<String> {
-    match proc_macro_crate::crate_name(package).ok()? {
-        proc_macro_crate::FoundCrate::Itself => Some(package.replace('-', "_")),
-        proc_macro_crate::FoundCrate::Name(name) => Some(name),
-    }
-}
+/// What a macro called without a facade answers: the facade gives its path.
+pub(crate) const NO_FACADE: &str = "call it through a facade (`microversion_actix::history!`, `#[derive(microversion_axum::VersionedModel)]`), \
+     which gives its own path, or give one: `crate = path::to::facade`";
 
 /// The status of an operation at a version none of its variants serves,
 /// unless `missing = N` says otherwise: 404, as Nova answers.
@@ -159,23 +76,14 @@ pub(crate) fn variant(op: &Ident, i: usize, method: &Ident) -> Ident {
     format_ident!("__mv_{}_v{}", op, i, span = method.span())
 }
 
-/// The function of a controller that runs its routes, by index, for the
-/// `nth` facade it is registered with ([`facade_crates`]).
-pub(crate) fn route_dispatch(nth: usize) -> Ident {
-    format_ident!("__mv_{}routes", facade_prefix(nth))
+/// The function of a controller that runs its routes, by index, on any facade.
+pub(crate) fn route_dispatch() -> Ident {
+    format_ident!("__mv_routes")
 }
 
-/// The route function of operation `op` for the `nth` facade.
-pub(crate) fn route_handler(op: &Ident, nth: usize) -> Ident {
-    format_ident!("__mv_{}route_{}", facade_prefix(nth), op)
-}
-
-/// What tells the route functions of several facades apart, before the
-/// operation's name (after it, `list` of one facade could meet `list_1` of
-/// another): nothing for the first, so that a crate with one facade reads
-/// plain names.
-fn facade_prefix(nth: usize) -> String {
-    if nth == 0 { String::new() } else { format!("{nth}_") }
+/// The route function of operation `op`.
+pub(crate) fn route_handler(op: &Ident) -> Ident {
+    format_ident!("__mv_route_{}", op)
 }
 
 /// What a variant's schemas validate.

@@ -14,13 +14,13 @@ use crate::shared::errors::Errors;
 
 /// The expansion of the derive; on errors, the errors and trait impls
 /// without behaviour, so that uses of the model report nothing more.
-pub(crate) fn derive(input: TokenStream) -> TokenStream {
+pub(crate) fn derive(input: TokenStream, default_facade: Option<&str>) -> TokenStream {
     let input = match syn::parse2::<syn::DeriveInput>(input) {
         Ok(input) => input,
         Err(e) => return e.to_compile_error(),
     };
     let mut errors = Errors::default();
-    let model = parse::input(&input, &mut errors);
+    let model = parse::input(&input, default_facade, &mut errors);
     if let Some(model) = &model {
         validate::input(model, &mut errors);
     }

@@ -7,7 +7,7 @@ use syn::LitStr;
 
 use super::ast::{Field, Input, Render};
 use crate::shared::errors::Errors;
-use crate::shared::names::default_crate;
+use crate::shared::names::{NO_FACADE, facade_crates};
 use crate::shared::ranges::{RangeLit, range_of};
 
 #[derive(FromDeriveInput)]
@@ -58,7 +58,11 @@ struct RenderArgs {
     with: syn::Path,
 }
 
-pub(super) fn input(input: &syn::DeriveInput, errors: &mut Errors) -> Option<Input> {
+pub(super) fn input(
+    input: &syn::DeriveInput,
+    default_facade: Option<&str>,
+    errors: &mut Errors,
+) -> Option<Input> {
     let args = errors.handle(ModelArgs::from_derive_input(input).map_err(syn::Error::from))?;
     if !args.generics.params.is_empty() {
         errors.at(&args.generics, "a versioned model cannot be generic");
@@ -67,7 +71,14 @@ pub(super) fn input(input: &syn::DeriveInput, errors: &mut Errors) -> Option<Inp
     let fields = fields.into_iter().filter_map(|f| field(f, errors)).collect();
     Some(Input {
         ident: args.ident,
-        krate: args.krate.unwrap_or_else(default_crate),
+        krate: match (args.krate, default_facade) {
+            (Some(krate), _) => krate,
+            (None, Some(word)) => facade_crates(&[], Some(word)).ok()?.remove(0),
+            (None, None) => {
+                errors.at_span(proc_macro2::Span::call_site(), NO_FACADE);
+                return None;
+            }
+        },
         api: args.api,
         allow_unknown: args.allow_unknown,
         fields,

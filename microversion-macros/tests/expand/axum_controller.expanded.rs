@@ -16,111 +16,7 @@ impl Servers {
     }
     #[doc(hidden)]
     #[allow(unused_mut, unused_variables)]
-    fn __mv_route_show(
-        __controller: ::microversion_axum::__private::Shared<Self>,
-        mut __input: ::microversion_axum::__private::OperationInput,
-    ) -> impl ::core::future::Future<
-        Output = ::microversion_axum::__private::Response,
-    > + 'static {
-        async move {
-            let __version = __input.version;
-            if __version < ::microversion_axum::__private::Version::new(2, 3) {
-                if __version >= ::microversion_axum::__private::Version::new(2, 1) {
-                    let id: Path<String> = ::microversion_axum::__private::tried!(
-                        ::microversion_axum::__private::error_response, < Path < String >
-                        as ::microversion_axum::__private::RouteArgument < _ >>
-                        ::extract(& mut __input). await
-                    );
-                    let __out = __controller.__mv_show_v0(id).await;
-                    <_ as ::microversion_axum::__private::RouteResponse<
-                        _,
-                    >>::respond(__out, &__input.request)
-                } else {
-                    ::microversion_axum::__private::missing(
-                        ::microversion_axum::__private::MissingVariant::new(
-                            __version,
-                            404u16,
-                            ::core::option::Option::None,
-                            <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
-                            "show",
-                        ),
-                    )
-                }
-            } else {
-                let id: Path<String> = ::microversion_axum::__private::tried!(
-                    ::microversion_axum::__private::error_response, < Path < String > as
-                    ::microversion_axum::__private::RouteArgument < _ >> ::extract(& mut
-                    __input). await
-                );
-                let version: ApiVersion = ::microversion_axum::__private::tried!(
-                    ::microversion_axum::__private::error_response, < ApiVersion as
-                    ::microversion_axum::__private::RouteArgument < _ >> ::extract(& mut
-                    __input). await
-                );
-                let __out = __controller.__mv_show_v1(id, version).await;
-                <_ as ::microversion_axum::__private::RouteResponse<
-                    _,
-                >>::respond(__out, &__input.request)
-            }
-        }
-    }
-    #[doc(hidden)]
-    #[allow(unused_mut, unused_variables)]
-    fn __mv_route_lock(
-        __controller: ::microversion_axum::__private::Shared<Self>,
-        mut __input: ::microversion_axum::__private::OperationInput,
-    ) -> impl ::core::future::Future<
-        Output = ::microversion_axum::__private::Response,
-    > + 'static {
-        async move {
-            let __version = __input.version;
-            if __version >= ::microversion_axum::__private::Version::new(2, 4) {
-                let body: Json<Value> = ::microversion_axum::__private::tried!(
-                    ::microversion_axum::__private::error_response, < Json < Value > as
-                    ::microversion_axum::__private::RouteArgument < _ >> ::extract(& mut
-                    __input). await
-                );
-                let __out = __controller.__mv_lock_v0(body).await;
-                <_ as ::microversion_axum::__private::RouteResponse<
-                    _,
-                >>::respond(__out, &__input.request)
-            } else {
-                ::microversion_axum::__private::missing(
-                    ::microversion_axum::__private::MissingVariant::new(
-                        __version,
-                        405u16,
-                        ::core::option::Option::None,
-                        <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
-                        "lock",
-                    ),
-                )
-            }
-        }
-    }
-    #[doc(hidden)]
-    fn __mv_routes(
-        __controller: ::microversion_axum::__private::Shared<Self>,
-        __route: usize,
-        __input: ::microversion_axum::__private::OperationInput,
-    ) -> impl ::core::future::Future<
-        Output = ::microversion_axum::__private::Response,
-    > + 'static {
-        match __route {
-            0usize => {
-                ::microversion_axum::__private::Either::Left(
-                    Self::__mv_route_show(__controller, __input),
-                )
-            }
-            _ => {
-                ::microversion_axum::__private::Either::Right(
-                    Self::__mv_route_lock(__controller, __input),
-                )
-            }
-        }
-    }
-    #[doc(hidden)]
-    #[allow(unused_mut, unused_variables)]
-    fn __mv_any_route_show<
+    fn __mv_route_show<
         __F: ::microversion_axum::__private::Facade,
         __A0: 'static,
         __A1: 'static,
@@ -196,7 +92,7 @@ impl Servers {
     }
     #[doc(hidden)]
     #[allow(unused_mut, unused_variables)]
-    fn __mv_any_route_lock<
+    fn __mv_route_lock<
         __F: ::microversion_axum::__private::Facade,
         __A2: 'static,
         __R1: 'static,
@@ -243,7 +139,7 @@ impl Servers {
         }
     }
     #[doc(hidden)]
-    fn __mv_any_routes<
+    fn __mv_routes<
         __F: ::microversion_axum::__private::Facade,
         __A0: 'static,
         __A1: 'static,
@@ -267,7 +163,7 @@ impl Servers {
         match __route {
             0usize => {
                 ::microversion_axum::__private::__serving::Either::Left {
-                    future: Self::__mv_any_route_show::<
+                    future: Self::__mv_route_show::<
                         __F,
                         __A0,
                         __A1,
@@ -277,7 +173,7 @@ impl Servers {
             }
             _ => {
                 ::microversion_axum::__private::__serving::Either::Right {
-                    future: Self::__mv_any_route_lock::<
+                    future: Self::__mv_route_lock::<
                         __F,
                         __A2,
                         __R1,
@@ -287,9 +183,6 @@ impl Servers {
         }
     }
 }
-::microversion_axum::__private::register_controller!(
-    Servers, routes = < Servers > ::__mv_routes
-);
 #[automatically_derived]
 impl<
     __F: ::microversion_axum::__private::Facade,
@@ -313,7 +206,7 @@ where
     ) -> impl ::core::future::Future<
         Output = <__F as ::microversion_axum::__private::Facade>::Response,
     > + 'static {
-        Self::__mv_any_routes::<
+        Self::__mv_routes::<
             __F,
             __A0,
             __A1,
@@ -323,6 +216,7 @@ where
         >(__controller, __route, __input)
     }
 }
+::microversion_axum::__private::register_controller!(Servers, routes);
 #[automatically_derived]
 impl ::microversion_axum::__private::Controller for Servers {
     const OPERATIONS: &'static [::microversion_axum::__private::Operation] = &[

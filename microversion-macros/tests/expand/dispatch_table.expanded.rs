@@ -65,69 +65,7 @@ impl Servers {
     }
     #[doc(hidden)]
     #[allow(unused_mut, unused_variables)]
-    fn __mv_route_show(
-        __controller: ::microversion_actix::__private::Shared<Self>,
-        mut __input: ::microversion_actix::__private::OperationInput,
-    ) -> impl ::core::future::Future<
-        Output = ::microversion_actix::__private::Response,
-    > + 'static {
-        async move {
-            let __version = __input.version;
-            let __variant: usize = if __version
-                < ::microversion_actix::__private::Version::new(2, 47)
-            {
-                if __version >= ::microversion_actix::__private::Version::new(2, 1) {
-                    0usize
-                } else {
-                    return ::microversion_actix::__private::missing(
-                        ::microversion_actix::__private::MissingVariant::new(
-                            __version,
-                            404u16,
-                            ::core::option::Option::None,
-                            <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
-                            "show",
-                        ),
-                    )
-                }
-            } else {
-                1usize
-            };
-            let id: Path<u32> = ::microversion_actix::__private::tried!(
-                ::microversion_actix::__private::error_response, < Path < u32 > as
-                ::microversion_actix::__private::RouteArgument < _ >> ::extract(& mut
-                __input). await
-            );
-            match __variant {
-                0usize => {
-                    let __out = __controller.__mv_show_v0(id).await;
-                    <_ as ::microversion_actix::__private::RouteResponse<
-                        _,
-                    >>::respond(__out, &__input.request)
-                }
-                _ => {
-                    let __out = __controller.__mv_show_v1(id).await;
-                    <_ as ::microversion_actix::__private::RouteResponse<
-                        _,
-                    >>::respond(__out, &__input.request)
-                }
-            }
-        }
-    }
-    #[doc(hidden)]
-    fn __mv_routes(
-        __controller: ::microversion_actix::__private::Shared<Self>,
-        __route: usize,
-        __input: ::microversion_actix::__private::OperationInput,
-    ) -> impl ::core::future::Future<
-        Output = ::microversion_actix::__private::Response,
-    > + 'static {
-        match __route {
-            _ => Self::__mv_route_show(__controller, __input),
-        }
-    }
-    #[doc(hidden)]
-    #[allow(unused_mut, unused_variables)]
-    fn __mv_any_route_show<
+    fn __mv_route_show<
         __F: ::microversion_actix::__private::Facade,
         __A0: 'static,
         __R0: 'static,
@@ -194,7 +132,7 @@ impl Servers {
         }
     }
     #[doc(hidden)]
-    fn __mv_any_routes<
+    fn __mv_routes<
         __F: ::microversion_actix::__private::Facade,
         __A0: 'static,
         __R0: 'static,
@@ -212,15 +150,10 @@ impl Servers {
         __F: ::microversion_actix::__private::Answers<Json<Value>, __R1>,
     {
         match __route {
-            _ => {
-                Self::__mv_any_route_show::<__F, __A0, __R0, __R1>(__controller, __input)
-            }
+            _ => Self::__mv_route_show::<__F, __A0, __R0, __R1>(__controller, __input),
         }
     }
 }
-::microversion_actix::__private::register_controller!(
-    Servers, routes = < Servers > ::__mv_routes
-);
 #[automatically_derived]
 impl<
     __F: ::microversion_actix::__private::Facade,
@@ -240,9 +173,10 @@ where
     ) -> impl ::core::future::Future<
         Output = <__F as ::microversion_actix::__private::Facade>::Response,
     > + 'static {
-        Self::__mv_any_routes::<__F, __A0, __R0, __R1>(__controller, __route, __input)
+        Self::__mv_routes::<__F, __A0, __R0, __R1>(__controller, __route, __input)
     }
 }
+::microversion_actix::__private::register_controller!(Servers, routes);
 #[automatically_derived]
 impl ::microversion_actix::__private::Controller for Servers {
     const OPERATIONS: &'static [::microversion_actix::__private::Operation] = &[

@@ -62,61 +62,7 @@ impl Servers {
     }
     #[doc(hidden)]
     #[allow(unused_mut, unused_variables)]
-    fn __mv_route_update(
-        __controller: ::microversion_actix::__private::Shared<Self>,
-        mut __input: ::microversion_actix::__private::OperationInput,
-    ) -> impl ::core::future::Future<
-        Output = ::microversion_actix::__private::Response,
-    > + 'static {
-        async move {
-            let __version = __input.version;
-            if __version >= ::microversion_actix::__private::Version::new(2, 1) {
-                ::microversion_actix::__private::tried!(
-                    ::microversion_actix::__private::error_response, __input
-                    .validate_body(Self::__mv_schemas_update_v0()). await
-                );
-                let id: Path<String> = ::microversion_actix::__private::tried!(
-                    ::microversion_actix::__private::error_response, < Path < String > as
-                    ::microversion_actix::__private::RouteArgument < _ >> ::extract(& mut
-                    __input). await
-                );
-                let body: Json<Value> = ::microversion_actix::__private::tried!(
-                    ::microversion_actix::__private::error_response, < Json < Value > as
-                    ::microversion_actix::__private::RouteArgument < _ >> ::extract(& mut
-                    __input). await
-                );
-                let __out = __controller.__mv_update_v0(id, body).await;
-                <_ as ::microversion_actix::__private::RouteResponse<
-                    _,
-                >>::respond(__out, &__input.request)
-            } else {
-                ::microversion_actix::__private::missing(
-                    ::microversion_actix::__private::MissingVariant::new(
-                        __version,
-                        404u16,
-                        ::core::option::Option::None,
-                        <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
-                        "update",
-                    ),
-                )
-            }
-        }
-    }
-    #[doc(hidden)]
-    fn __mv_routes(
-        __controller: ::microversion_actix::__private::Shared<Self>,
-        __route: usize,
-        __input: ::microversion_actix::__private::OperationInput,
-    ) -> impl ::core::future::Future<
-        Output = ::microversion_actix::__private::Response,
-    > + 'static {
-        match __route {
-            _ => Self::__mv_route_update(__controller, __input),
-        }
-    }
-    #[doc(hidden)]
-    #[allow(unused_mut, unused_variables)]
-    fn __mv_any_route_update<
+    fn __mv_route_update<
         __F: ::microversion_actix::__private::Facade,
         __A0: 'static,
         __A1: 'static,
@@ -181,7 +127,7 @@ impl Servers {
         }
     }
     #[doc(hidden)]
-    fn __mv_any_routes<
+    fn __mv_routes<
         __F: ::microversion_actix::__private::Facade,
         __A0: 'static,
         __A1: 'static,
@@ -199,20 +145,10 @@ impl Servers {
         __F: ::microversion_actix::__private::Answers<Json<Value>, __R0>,
     {
         match __route {
-            _ => {
-                Self::__mv_any_route_update::<
-                    __F,
-                    __A0,
-                    __A1,
-                    __R0,
-                >(__controller, __input)
-            }
+            _ => Self::__mv_route_update::<__F, __A0, __A1, __R0>(__controller, __input),
         }
     }
 }
-::microversion_actix::__private::register_controller!(
-    Servers, routes = < Servers > ::__mv_routes
-);
 #[automatically_derived]
 impl<
     __F: ::microversion_actix::__private::Facade,
@@ -232,9 +168,10 @@ where
     ) -> impl ::core::future::Future<
         Output = <__F as ::microversion_actix::__private::Facade>::Response,
     > + 'static {
-        Self::__mv_any_routes::<__F, __A0, __A1, __R0>(__controller, __route, __input)
+        Self::__mv_routes::<__F, __A0, __A1, __R0>(__controller, __route, __input)
     }
 }
+::microversion_actix::__private::register_controller!(Servers, routes);
 #[automatically_derived]
 impl ::microversion_actix::__private::Controller for Servers {
     const OPERATIONS: &'static [::microversion_actix::__private::Operation] = &[
