@@ -60,13 +60,11 @@ struct RenderArgs {
 
 pub(super) fn input(input: &syn::DeriveInput, errors: &mut Errors) -> Option<Input> {
     let args = errors.handle(ModelArgs::from_derive_input(input).map_err(syn::Error::from))?;
-    if !args.generics.params.is_empty() {
-        errors.at(&args.generics, "a versioned model cannot be generic");
-    }
     let fields = args.data.take_struct()?.fields;
     let fields = fields.into_iter().filter_map(|f| field(f, errors)).collect();
     Some(Input {
         ident: args.ident,
+        generics: args.generics,
         krate: args.krate.unwrap_or_else(default_crate),
         api: args.api,
         allow_unknown: args.allow_unknown,
