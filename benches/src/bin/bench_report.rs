@@ -1,6 +1,7 @@
 //! Summarizes a criterion run of `microversion-benches` as Markdown tables:
 //! the median of every benchmark, and each framework/generated measurement
-//! divided by its baseline (plain, direct, hand-written) from the same run.
+//! divided by its baseline (plain, direct, hand-written) from the same run,
+//! and each borrowed model rendering divided by the owned one.
 //!
 //! `bench_report [CRITERION_DIR]`, by default `$CRITERION_HOME` or
 //! `target/criterion`. Only the latest run (`new/`) of each benchmark is read.
@@ -19,8 +20,8 @@ struct Measurement {
     elements: Option<f64>,
 }
 
-const CANDIDATES: [&str; 2] = ["framework", "generated"];
-const BASELINES: [&str; 4] = ["plain", "direct", "hand_match", "hand_if_chain"];
+const CANDIDATES: [&str; 3] = ["framework", "generated", "borrowed"];
+const BASELINES: [&str; 5] = ["plain", "direct", "hand_match", "hand_if_chain", "owned"];
 
 fn read_json(path: &Path) -> Option<Value> {
     serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()

@@ -32,7 +32,7 @@ const CONSUMER_TYPE_PATTERN: &str = "^[A-Z0-9_]+$";
 /// out for a consumer that does not exist.
 #[derive(VersionedModel)]
 #[versioned(api = PLACEMENT)]
-struct ConsumerAllocations {
+struct ConsumerAllocations<'a> {
     /// Per provider uuid, in Placement's order: the consumer's allocation
     /// rows by id (the order they were written, that of the request body),
     /// each provider where its first row is, and its resource classes in
@@ -40,14 +40,14 @@ struct ConsumerAllocations {
     #[versioned(schema = by_provider_schema)]
     allocations: Map<String, Value>,
     #[versioned(since = "1.12", skip_none)]
-    project_id: Option<String>,
+    project_id: Option<&'a str>,
     #[versioned(since = "1.12", skip_none)]
-    user_id: Option<String>,
+    user_id: Option<&'a str>,
     #[versioned(since = "1.28", skip_none)]
     consumer_generation: Option<i64>,
     /// `unknown` for a consumer written before 1.38.
     #[versioned(since = "1.38", skip_none)]
-    consumer_type: Option<String>,
+    consumer_type: Option<&'a str>,
 }
 
 /// The schema of a consumer's allocations: per provider uuid, its
@@ -758,12 +758,10 @@ impl Allocations {
         }
         let body = ConsumerAllocations {
             allocations,
-            project_id: found.as_ref().map(|c| c.project_id.clone()),
-            user_id: found.as_ref().map(|c| c.user_id.clone()),
+            project_id: found.as_ref().map(|c| c.project_id.as_str()),
+            user_id: found.as_ref().map(|c| c.user_id.as_str()),
             consumer_generation: found.as_ref().map(|c| c.generation),
-            consumer_type: found
-                .as_ref()
-                .map(|c| c.consumer_type.clone().unwrap_or_else(|| "unknown".to_owned())),
+            consumer_type: found.as_ref().map(|c| c.consumer_type.as_deref().unwrap_or("unknown")),
         };
         let modified = rows.iter().map(|r| r.4).max().unwrap_or_else(store::now);
         let mut res = HttpResponse::Ok();

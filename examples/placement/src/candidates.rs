@@ -168,20 +168,21 @@ impl Features {
 }
 
 /// A provider's summary: its resources, its traits from 1.17, its parent
-/// and root from 1.29, in that order (Placement's).
+/// and root from 1.29, in that order (Placement's). It borrows the names
+/// and uuids from the search's world, which outlives the answer.
 #[derive(VersionedModel)]
 #[versioned(api = PLACEMENT)]
-struct ProviderSummary {
+struct ProviderSummary<'a> {
     /// Per resource class, `{"capacity": N, "used": N}`.
     #[versioned(schema = summary_resources_schema)]
-    resources: Ordered<String, Usage>,
+    resources: Ordered<&'a str, Usage>,
     #[versioned(since = "1.17", skip_none)]
-    traits: Option<Vec<String>>,
+    traits: Option<Vec<&'a str>>,
     /// `null` for a root.
     #[versioned(since = "1.29")]
-    parent_provider_uuid: Option<String>,
+    parent_provider_uuid: Option<&'a str>,
     #[versioned(since = "1.29", skip_none)]
-    root_provider_uuid: Option<String>,
+    root_provider_uuid: Option<&'a str>,
 }
 
 /// A class's capacity and usage in a provider's summary.
@@ -1285,15 +1286,15 @@ impl Serialize for Summaries<'_> {
                         features.changes.every_class_summarized || requested.contains(&**class)
                     })
                     .map(|(class, inv)| {
-                        (class.to_string(), Usage { capacity: inv.capacity(), used: world.used(i, class) })
+                        (&**class, Usage { capacity: inv.capacity(), used: world.used(i, class) })
                     })
                     .collect(),
             );
             let summary = ProviderSummary {
                 resources,
-                traits: Some(node.trait_order.iter().map(|t| t.to_string()).collect()),
-                parent_provider_uuid: node.parent.map(|p| world.nodes[p].uuid.clone()),
-                root_provider_uuid: Some(world.nodes[node.root].uuid.clone()),
+                traits: Some(node.trait_order.iter().map(|t| &**t).collect()),
+                parent_provider_uuid: node.parent.map(|p| world.nodes[p].uuid.as_str()),
+                root_provider_uuid: Some(&world.nodes[node.root].uuid),
             };
             map.serialize_entry(&node.uuid, &summary.at(version.version()))?;
         }

@@ -69,9 +69,9 @@ fn update_v1_14() -> Value {
 /// and its parent and root appear with nested providers at 1.14.
 #[derive(VersionedModel)]
 #[versioned(api = PLACEMENT)]
-pub(crate) struct ProviderView {
-    uuid: String,
-    name: String,
+pub(crate) struct ProviderView<'a> {
+    uuid: &'a str,
+    name: &'a str,
     generation: i64,
     /// Every link of 1.11 and later; earlier versions leave out the rels
     /// they do not have yet (see [`LINK_RELS`]).
@@ -84,23 +84,23 @@ pub(crate) struct ProviderView {
     links: Vec<Link>,
     /// `null` for a root provider.
     #[versioned(since = "1.14")]
-    parent_provider_uuid: Option<String>,
+    parent_provider_uuid: Option<&'a str>,
     #[versioned(since = "1.14", default)]
-    root_provider_uuid: String,
+    root_provider_uuid: &'a str,
 }
 
 /// `GET /resource_providers`.
 #[derive(VersionedModel)]
 #[versioned(api = PLACEMENT)]
-pub(crate) struct ProviderList {
+pub(crate) struct ProviderList<'a> {
     #[versioned(nested)]
-    resource_providers: Vec<ProviderView>,
+    resource_providers: Vec<ProviderView<'a>>,
 }
 
 /// One link of a provider.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 pub(crate) struct Link {
-    rel: String,
+    rel: &'static str,
     href: String,
 }
 
@@ -136,24 +136,24 @@ fn links_1_6(links: &[Link]) -> Vec<&Link> {
     links_at(links, V1_6)
 }
 
-impl ProviderView {
-    /// The view of a provider, rendered at a version by `at`.
-    pub(crate) fn new(p: &Provider) -> ProviderView {
+impl<'a> ProviderView<'a> {
+    /// The view of a provider, borrowing from it, rendered at a version by `at`.
+    pub(crate) fn new(p: &'a Provider) -> ProviderView<'a> {
         let url = format!("/resource_providers/{}", p.uuid);
         let links = LINK_RELS
             .iter()
             .map(|(rel, _)| Link {
-                rel: (*rel).to_owned(),
+                rel,
                 href: if *rel == "self" { url.clone() } else { format!("{url}/{rel}") },
             })
             .collect();
         ProviderView {
-            uuid: p.uuid.clone(),
-            name: p.name.clone(),
+            uuid: &p.uuid,
+            name: &p.name,
             generation: p.generation,
             links,
-            parent_provider_uuid: p.parent_uuid.clone(),
-            root_provider_uuid: p.root_uuid.clone(),
+            parent_provider_uuid: p.parent_uuid.as_deref(),
+            root_provider_uuid: &p.root_uuid,
         }
     }
 }

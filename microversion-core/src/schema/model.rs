@@ -4,6 +4,7 @@
 //! version. The facades' `Versioned<T>` renders and reads them at the
 //! negotiated version.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use serde::Serializer;
@@ -83,7 +84,14 @@ pub trait VersionedModel: Sized {
 }
 
 /// A struct model whose schemas are compiled once per process, one per
-/// stretch of versions where its shape stays the same. Derived.
+/// stretch of versions where its shape stays the same, and which a request
+/// body can be read into. Derived for every model that owns its data; a
+/// model with a lifetime parameter borrows, so it is rendered only.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be read from a request body",
+    note = "a request is read into a model that owns its data; a model with a lifetime parameter \
+            borrows, so it is only rendered: give the request its own model with owned fields"
+)]
 pub trait VersionedStruct: VersionedModel {
     /// The compiled schemas of the model (compiled on first use).
     fn compiled_schemas() -> Result<&'static VersionedSchemas, &'static SchemaError>;
@@ -188,6 +196,25 @@ impl FieldSchema for String {
     }
 }
 
+impl FieldSchema for str {
+    fn field_schema() -> Value {
+        String::field_schema()
+    }
+}
+
+/// A borrowed field (in a model that borrows) has the schema of what it borrows.
+impl<T: FieldSchema + ?Sized> FieldSchema for &T {
+    fn field_schema() -> Value {
+        T::field_schema()
+    }
+}
+
+impl<T: FieldSchema + ToOwned + ?Sized> FieldSchema for Cow<'_, T> {
+    fn field_schema() -> Value {
+        T::field_schema()
+    }
+}
+
 impl FieldSchema for bool {
     fn field_schema() -> Value {
         json!({"type": "boolean"})
@@ -230,6 +257,12 @@ impl<T: FieldSchema> FieldSchema for Option<T> {
 }
 
 impl<T: FieldSchema> FieldSchema for Vec<T> {
+    fn field_schema() -> Value {
+        <[T]>::field_schema()
+    }
+}
+
+impl<T: FieldSchema> FieldSchema for [T] {
     fn field_schema() -> Value {
         json!({"type": "array", "items": T::field_schema()})
     }

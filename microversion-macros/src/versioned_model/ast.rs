@@ -8,10 +8,25 @@ use crate::shared::ranges::RangeLit;
 /// A struct read from its derive input.
 pub(crate) struct Input {
     pub(crate) ident: syn::Ident,
+    /// Its parameters and bounds, carried into every impl.
+    pub(crate) generics: syn::Generics,
     pub(crate) krate: syn::Path,
     pub(crate) api: Option<syn::Path>,
     pub(crate) allow_unknown: bool,
     pub(crate) fields: Vec<Field>,
+}
+
+impl Input {
+    /// A lifetime parameter: the model borrows its data, so it is rendered
+    /// and described, never read from a request (which it could not borrow from).
+    pub(crate) fn borrows(&self) -> bool {
+        self.generics.lifetimes().next().is_some()
+    }
+
+    /// A type or const parameter: each instance has its own schemas.
+    pub(crate) fn is_generic_over_types(&self) -> bool {
+        self.generics.type_params().next().is_some() || self.generics.const_params().next().is_some()
+    }
 }
 
 /// How a request may leave a field out.

@@ -7,6 +7,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::ast::{Field, Input, Presence};
+use super::bounds;
 use crate::shared::api::{api_binding, declared_checks};
 use crate::shared::names::runtime;
 use crate::shared::ranges::{range_tokens, version_tokens};
@@ -14,19 +15,18 @@ use crate::shared::ranges::{range_tokens, version_tokens};
 pub(super) fn model(model: &Input) -> TokenStream {
     let Input { ident, krate, .. } = model;
     let rt = &runtime(krate);
+    let (impl_generics, ty_generics, _) = model.generics.split_for_impl();
+    let where_clause = bounds::model_where(rt, model);
     let serialize = model.fields.iter().map(|f| serialize_field(rt, f));
-    let read = model.fields.iter().map(|f| read_field(rt, f));
-    let names = model.fields.iter().map(|f| &f.ident);
-    let locals = model.fields.iter().map(|f| format_ident!("__f_{}", f.ident));
-    let deny = (!model.allow_unknown).then(|| quote!(#rt::deny_unknown(__object, __path, __errors);));
+    let deserialize = if model.borrows() { refuse_reading(rt, model) } else { read_model(rt, model) };
     let schema = model.fields.iter().map(|f| schema_field(rt, f));
     let additional = model.allow_unknown;
     let changes = changes(rt, model);
-    let name = ident.to_string();
+    let compiled = (!model.borrows()).then(|| compiled_schemas(rt, model));
     let checks = api_checks(model);
     quote! {
         #[automatically_derived]
-        impl #rt::VersionedModel for #ident {
+        impl #impl_generics #rt::VersionedModel for #ident #ty_generics #where_clause {
             fn serialize_at<__S: #rt::serde::Serializer>(
                 &self,
                 __version: #rt::Version,
@@ -44,14 +44,7 @@ pub(super) fn model(model: &Input) -> TokenStream {
                 __path: &str,
                 __errors: &mut ::std::vec::Vec<#rt::Violation>,
             ) -> ::core::option::Option<Self> {
-                let __before = __errors.len();
-                let mut __object = #rt::object_at(__value, __path, __errors)?;
-                #(#read)*
-                #deny
-                if __errors.len() > __before {
-                    return ::core::option::Option::None;
-                }
-                ::core::option::Option::Some(Self { #(#names: #locals?),* })
+                #deserialize
             }
 
             fn json_schema_at(__version: #rt::Version) -> #rt::serde_json::Value {
@@ -74,20 +67,85 @@ pub(super) fn model(model: &Input) -> TokenStream {
             }
         }
 
+        #compiled
+
+        #checks
+    }
+}
+
+/// The body of `deserialize_at`: each field read at its range.
+fn read_model(rt: &TokenStream, model: &Input) -> TokenStream {
+    let read = model.fields.iter().map(|f| read_field(rt, f));
+    let names = model.fields.iter().map(|f| &f.ident);
+    let locals = model.fields.iter().map(|f| format_ident!("__f_{}", f.ident));
+    let deny = (!model.allow_unknown).then(|| quote!(#rt::deny_unknown(__object, __path, __errors);));
+    quote! {
+        let __before = __errors.len();
+        let mut __object = #rt::object_at(__value, __path, __errors)?;
+        #(#read)*
+        #deny
+        if __errors.len() > __before {
+            return ::core::option::Option::None;
+        }
+        ::core::option::Option::Some(Self { #(#names: #locals?),* })
+    }
+}
+
+/// The body of `deserialize_at` for a model that borrows: there is nothing
+/// to borrow from, so it refuses (it is not a `VersionedStruct`, so no
+/// extractor reads one; this answers a direct `from_json_at`).
+fn refuse_reading(rt: &TokenStream, model: &Input) -> TokenStream {
+    let message = format!(
+        "`{}` borrows its data, so it is only rendered: it cannot be read from a request",
+        model.ident
+    );
+    quote! {
+        let _ = (__version, __value);
+        let __path = if __path.is_empty() { "/" } else { __path };
+        __errors.push(#rt::Violation::new(__path, "readOnly", #message));
+        ::core::option::Option::None
+    }
+}
+
+/// `VersionedStruct`: the model's schemas compiled once. A model over types
+/// keeps them per type, as a `static` in a generic impl is one for all.
+fn compiled_schemas(rt: &TokenStream, model: &Input) -> TokenStream {
+    let ident = &model.ident;
+    let name = ident.to_string();
+    let (impl_generics, ty_generics, _) = model.generics.split_for_impl();
+    let where_clause = bounds::struct_where(rt, model);
+    let cell_ty = quote!(::std::sync::OnceLock<
+        ::core::result::Result<#rt::VersionedSchemas, #rt::SchemaError>,
+    >);
+    let cell = if model.is_generic_over_types() {
+        quote! {
+            static CELLS: ::std::sync::OnceLock<::std::sync::Mutex<
+                ::std::collections::HashMap<::core::any::TypeId, &'static #cell_ty>,
+            >> = ::std::sync::OnceLock::new();
+            let __cell: &'static #cell_ty = *CELLS
+                .get_or_init(::core::default::Default::default)
+                .lock()
+                .unwrap_or_else(::std::sync::PoisonError::into_inner)
+                .entry(::core::any::TypeId::of::<Self>())
+                .or_insert_with(|| ::std::boxed::Box::leak(::core::default::Default::default()));
+            #rt::model_schemas::<Self>(__cell, #name)
+        }
+    } else {
+        quote! {
+            static CELL: #cell_ty = ::std::sync::OnceLock::new();
+            #rt::model_schemas::<Self>(&CELL, #name)
+        }
+    };
+    quote! {
         #[automatically_derived]
-        impl #rt::VersionedStruct for #ident {
+        impl #impl_generics #rt::VersionedStruct for #ident #ty_generics #where_clause {
             fn compiled_schemas() -> ::core::result::Result<
                 &'static #rt::VersionedSchemas,
                 &'static #rt::SchemaError,
             > {
-                static CELL: ::std::sync::OnceLock<
-                    ::core::result::Result<#rt::VersionedSchemas, #rt::SchemaError>,
-                > = ::std::sync::OnceLock::new();
-                #rt::model_schemas::<Self>(&CELL, #name)
+                #cell
             }
         }
-
-        #checks
     }
 }
 
@@ -96,9 +154,19 @@ pub(super) fn model(model: &Input) -> TokenStream {
 pub(super) fn fallback(model: &Input) -> TokenStream {
     let Input { ident, krate, .. } = model;
     let rt = &runtime(krate);
+    let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
+    let compiled = (!model.borrows()).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #rt::VersionedStruct for #ident #ty_generics #where_clause {
+                fn compiled_schemas() -> ::core::result::Result<
+                    &'static #rt::VersionedSchemas, &'static #rt::SchemaError> { ::core::unreachable!() }
+            }
+        }
+    });
     quote! {
         #[automatically_derived]
-        impl #rt::VersionedModel for #ident {
+        impl #impl_generics #rt::VersionedModel for #ident #ty_generics #where_clause {
             fn serialize_at<__S: #rt::serde::Serializer>(&self, _: #rt::Version, _: __S)
                 -> ::core::result::Result<__S::Ok, __S::Error> { ::core::unreachable!() }
             fn deserialize_at(_: #rt::Version, _: #rt::serde_json::Value, _: &str,
@@ -106,11 +174,7 @@ pub(super) fn fallback(model: &Input) -> TokenStream {
             fn json_schema_at(_: #rt::Version) -> #rt::serde_json::Value { ::core::unreachable!() }
             fn changes(_: &mut ::std::vec::Vec<#rt::Version>) {}
         }
-        #[automatically_derived]
-        impl #rt::VersionedStruct for #ident {
-            fn compiled_schemas() -> ::core::result::Result<
-                &'static #rt::VersionedSchemas, &'static #rt::SchemaError> { ::core::unreachable!() }
-        }
+        #compiled
     }
 }
 

@@ -1,9 +1,11 @@
 //! `#[derive(VersionedModel)]`: a struct whose fields carry version ranges.
 //! Parse ([`parse`]: darling for the attribute syntax, then the version
 //! literals) into the [`ast`], check the rules between fields and versions
-//! ([`validate`]), then write the implementation from the ast ([`expand`]).
+//! ([`validate`]), then write the implementation from the ast ([`expand`],
+//! with the bounds of a generic model's impls from [`bounds`]).
 
 mod ast;
+mod bounds;
 mod expand;
 mod parse;
 mod validate;

@@ -64,13 +64,11 @@ pub(super) fn input(
     errors: &mut Errors,
 ) -> Option<Input> {
     let args = errors.handle(ModelArgs::from_derive_input(input).map_err(syn::Error::from))?;
-    if !args.generics.params.is_empty() {
-        errors.at(&args.generics, "a versioned model cannot be generic");
-    }
     let fields = args.data.take_struct()?.fields;
     let fields = fields.into_iter().filter_map(|f| field(f, errors)).collect();
     Some(Input {
         ident: args.ident,
+        generics: args.generics,
         krate: match (args.krate, default_facade) {
             (Some(krate), _) => krate,
             (None, Some(word)) => facade_crates(&[], Some(word)).ok()?.remove(0),
