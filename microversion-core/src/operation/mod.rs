@@ -17,6 +17,6 @@ mod routing;
 pub use description::Controller;
 pub use description::{
     AllowedMethods, MissingVariant, Operation, OperationVariant, ResponseDescription, SchemaDescription,
-    SchemaDocument, UnservedVersion,
+    SchemaDocument, UnservedVersion, split_doc,
 };
 pub use routing::{PathSyntax, RoutedPath};

@@ -140,6 +140,7 @@ impl ::microversion_axum::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
                 ::microversion_axum::__private::OperationVariant {
                     range: ::microversion_axum::__private::VersionRange::from(
@@ -150,6 +151,7 @@ impl ::microversion_axum::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
             ],
             missing_status: 404u16,
@@ -168,6 +170,7 @@ impl ::microversion_axum::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
             ],
             missing_status: 405u16,

@@ -147,6 +147,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::from(
@@ -157,6 +158,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
             ],
             missing_status: 404u16,
@@ -175,6 +177,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::between(
@@ -186,6 +189,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::only(
@@ -196,6 +200,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::between(
@@ -207,6 +212,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::from(
@@ -217,6 +223,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
             ],
             missing_status: 404u16,

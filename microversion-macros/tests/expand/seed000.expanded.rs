@@ -157,6 +157,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
             ],
             missing_status: 404u16,
@@ -176,6 +177,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::from(
@@ -186,6 +188,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
             ],
             missing_status: 404u16,
