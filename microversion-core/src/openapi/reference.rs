@@ -136,7 +136,7 @@ pub(crate) fn page(description: &ApiDescription, spans: &Spans, version: Version
          <a class=\"skip\" href=\"#main\">Skip to the operations</a>\n<header>\n<h1>{}</h1>\n\
          <p>The API reference at version <strong id=\"shown-version\">{version}</strong>, of the versions \
          {} to {} that <code>{}</code> serves. Send <code>OpenStack-API-Version: {} {version}</code> \
-         to get what this page shows. <a href=\"{version}/changes\">What {version} changed</a>.</p>\n",
+         to get what this page shows.</p>\n",
         escape(&title),
         escape(&title),
         api.min(),
@@ -208,6 +208,7 @@ fn switcher(html: &mut String, description: &ApiDescription, version: Version) {
     if let Some(next) = at.and_then(|i| versions.get(i + 1)) {
         let _ = writeln!(html, "<a rel=\"next\" href=\"{next}\">Next: {next}</a>");
     }
+    let _ = writeln!(html, "<a href=\"{version}/changes\">What {version} changed</a>");
     html.push_str("</nav>\n");
 }
 
