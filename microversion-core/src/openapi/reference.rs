@@ -145,7 +145,7 @@ pub(crate) fn page(description: &ApiDescription, spans: &Spans, version: Version
         escape(api.service_type()),
     );
     switcher(&mut html, description, version);
-    html.push_str("</header>\n");
+    // The notice inside the header: every part of the page is in a landmark.
     if let Some(deprecation) = api.deprecation_for(version) {
         let _ = write!(
             html,
@@ -162,6 +162,7 @@ pub(crate) fn page(description: &ApiDescription, spans: &Spans, version: Version
         }
         html.push_str("</div>\n");
     }
+    html.push_str("</header>\n");
     html.push_str(
         "<main id=\"main\">\n<h2 id=\"operations\">Operations</h2>\n<nav aria-label=\"Operations\"><ul>\n",
     );
