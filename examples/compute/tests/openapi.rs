@@ -467,3 +467,12 @@ fn reference_pages_in_a_real_browser() {
     let png = std::fs::read(screenshot).expect("the screenshot was saved");
     assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "a PNG of the page: {} bytes", png.len());
 }
+
+/// axe-core (the copy `axe-selenium-python` ships), in the same headless
+/// Chromium, finds no serious or critical violation on `/docs/`,
+/// `/docs/2.55` and `/docs/2.55/changes`.
+#[test]
+fn reference_pages_pass_axe_core() {
+    let server = RunningServer::start().expect("the compute example starts");
+    python::run_script_with(python::browser_venv_python(), "reference_axe.py", &[&server.url]);
+}
