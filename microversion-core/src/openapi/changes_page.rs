@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::reference::{STYLE, escape};
+use super::reference::{STYLE, escape, prose};
 use super::{ApiDescription, Change, classify_changes};
 use crate::Version;
 
@@ -133,7 +133,7 @@ pub(crate) fn page(description: &ApiDescription, version: Version) -> String {
     );
     let declared = description.api().history().iter().find(|m| m.version == version).map(|m| m.change);
     if let Some(declared) = declared {
-        let _ = writeln!(html, "<p class=\"declared\">The declared change: {}</p>", escape(declared));
+        let _ = writeln!(html, "<p class=\"declared\">The declared change: {}</p>", prose(declared));
     }
     let Some(previous) = previous else {
         let _ = writeln!(

@@ -510,7 +510,7 @@ fn anchor(key: &str) -> String {
 
 /// A doc comment's text as HTML: escaped, its lines joined, `` `code` ``
 /// in `<code>`.
-fn prose(text: &str) -> String {
+pub(super) fn prose(text: &str) -> String {
     let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
     escape(&joined)
         .split('`')
@@ -681,6 +681,8 @@ mod tests {
             |version: &str| documents.changes_page(Some(version)).expect("served").body().to_owned();
         let at_2_2 = changes("2.2");
         assert!(at_2_2.contains("<h1>What 2.2 changed</h1>"));
+        assert!(at_2_2.contains("The declared change: Servers have a description.</p>"));
+        assert!(changes("2.1").contains("The declared change: Initial &lt;version&gt;.</p>"), "escaped");
         assert!(at_2_2.contains("Against <a href=\"../2.1\">2.1</a>"));
         assert!(at_2_2.contains("<h2><code>POST /v2.1/servers</code></h2>"), "{at_2_2}");
         assert!(
