@@ -442,6 +442,16 @@ fn each_version_says_what_it_changed() {
         "the description is marked new"
     );
     assert!(!page("/docs/2.56").contains("<strong class=\"new\">"), "nothing is new in 2.56");
+    let at_2_10 = page("/docs/2.10");
+    assert!(
+        at_2_10
+            .contains("<code>user_id</code> <strong class=\"new\">New in 2.10</strong></th><td>query</td>"),
+        "a query parameter is marked new too"
+    );
+    assert!(
+        at_2_10.contains("GET /v2.1/os-keypairs: parameter query user_id added."),
+        "and the history says so"
+    );
     assert_eq!(Request::get("/docs/2.200/changes").send(&server.url).status, 406);
     assert_eq!(Request::get("/docs/two/changes").send(&server.url).status, 400);
 }

@@ -41,6 +41,15 @@ impl Spans {
                 for (field, _) in body_fields(item) {
                     widen(&mut spans.fields, (operation.clone(), field), version);
                 }
+                for parameter in item["parameters"].as_array().into_iter().flatten() {
+                    if let Some(name) = parameter["name"].as_str() {
+                        widen(
+                            &mut spans.fields,
+                            (operation.clone(), parameter_key(parameter, name)),
+                            version,
+                        );
+                    }
+                }
             }
         }
         spans
@@ -250,7 +259,7 @@ fn operation_section(html: &mut String, spans: &Spans, key: &str, operation: &Va
     if operation["deprecated"] == true {
         html.push_str("<p class=\"deprecated\" role=\"note\">Deprecated at this version.</p>\n");
     }
-    parameters(html, operation);
+    parameters(html, spans, key, operation, shown);
     if let Some(schema) = content_schema(&operation["requestBody"]) {
         body(html, spans, key, "Request body", "request ", schema, shown);
     }
@@ -279,7 +288,7 @@ fn operation_section(html: &mut String, spans: &Spans, key: &str, operation: &Va
 }
 
 /// The path and query parameters (the version header is on every operation).
-fn parameters(html: &mut String, operation: &Value) {
+fn parameters(html: &mut String, spans: &Spans, key: &str, operation: &Value, shown: Version) {
     let listed: Vec<&Value> =
         operation["parameters"].as_array().into_iter().flatten().filter(|p| p["$ref"].is_null()).collect();
     if listed.is_empty() {
@@ -291,10 +300,15 @@ fn parameters(html: &mut String, operation: &Value) {
          <th scope=\"col\">Description</th></tr></thead>\n<tbody>\n",
     );
     for parameter in listed {
+        let name = parameter["name"].as_str().unwrap_or_default();
         let _ = writeln!(
             html,
-            "<tr><th scope=\"row\"><code>{}</code></th><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(parameter["name"].as_str().unwrap_or_default()),
+            "<tr><th scope=\"row\"><code>{}</code>{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(name),
+            spans
+                .field(key, &parameter_key(parameter, name))
+                .map(|span| new_in(spans, span, shown))
+                .unwrap_or_default(),
             escape(parameter["in"].as_str().unwrap_or_default()),
             if parameter["required"] == true { "yes" } else { "no" },
             escape(&type_of(&parameter["schema"])),
@@ -353,6 +367,11 @@ fn body(
 /// the last is the newest.
 fn span_range((first, last): (Version, Version)) -> String {
     format!("{first} – {last}")
+}
+
+/// A parameter's key among an operation's fields: `parameter query minRam`.
+fn parameter_key(parameter: &Value, name: &str) -> String {
+    format!("parameter {} {name}", parameter["in"].as_str().unwrap_or_default())
 }
 
 /// ` <strong class="new">New in X.Y</strong>` beside what `shown` added, the
