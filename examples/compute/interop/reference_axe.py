@@ -11,8 +11,8 @@ Usage: reference_axe.py BASE_URL
 import sys
 
 from axe_selenium_python import Axe
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+
+import headless_chromium
 
 BASE = sys.argv[1]
 PAGES = ("/docs/", "/docs/2.55", "/docs/2.55/changes")
@@ -20,12 +20,7 @@ FAILING = ("serious", "critical")
 
 
 def main():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=1280,1600"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = headless_chromium.driver()
     failures = []
     try:
         for page in PAGES:
