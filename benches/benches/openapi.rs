@@ -61,6 +61,7 @@ fn operations() -> &'static [Operation] {
                 }),
                 errors: &[404],
                 deprecation: None,
+                doc: "",
             })
             .collect(),
     );

@@ -104,6 +104,11 @@ impl HttpServiceFactory for OpenApiService {
                     .route(route(|req| DocumentRequest::Reference(req.match_info().get("version"))))
                     .register(config);
             }
+            web::resource("/docs/{version}/changes")
+                .route(route(|req| {
+                    DocumentRequest::Changes(req.match_info().get("version").unwrap_or_default())
+                }))
+                .register(config);
             web::resource("/docs")
                 .route(
                     web::get()

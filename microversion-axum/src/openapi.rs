@@ -46,6 +46,16 @@ impl<S: Clone + Send + Sync + 'static> From<OpenApiService> for Router<S> {
         }
         let page = route(|req| DocumentRequest::Reference(req.uri().path().strip_prefix("/docs/")));
         let moved = || async { plain_answer::<AxumHeaders>(308, [("location", "docs/")], None) };
-        router.route("/docs", get(moved)).route("/docs/", page.clone()).route("/docs/{version}", page)
+        let changes = route(|req| {
+            let path = req.uri().path();
+            DocumentRequest::Changes(
+                path.strip_prefix("/docs/").and_then(|p| p.strip_suffix("/changes")).unwrap_or(path),
+            )
+        });
+        router
+            .route("/docs", get(moved))
+            .route("/docs/", page.clone())
+            .route("/docs/{version}", page)
+            .route("/docs/{version}/changes", changes)
     }
 }

@@ -52,8 +52,8 @@ PARALLEL = 2
 # First, what JSON Schema cannot state:
 FLAVOR_LIST_WHY = (
     "`marker` must name a stored flavor (that depends on the data, not on the request's shape), and "
-    "`minRam`, `minDisk` and `is_public` are strings to Nova's query schema, read by its handler "
-    "(`_get_flavors`: Python's `int()`, `_parse_is_public`)")
+    "`is_public` is any string to Nova's query schema, read by its handler (`_parse_is_public`: "
+    "`true`, `false`, `none` and their other spellings)")
 ACCEPTS_400 = [
     ("GET", "/v2.1/flavors", "2.1", None, FLAVOR_LIST_WHY),
     ("GET", "/v2.1/flavors/detail", "2.1", None, FLAVOR_LIST_WHY),

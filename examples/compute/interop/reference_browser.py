@@ -14,12 +14,12 @@ Usage: reference_browser.py BASE_URL SCREENSHOT_PATH
 
 import sys
 
-from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
+
+import headless_chromium
 
 BASE, SCREENSHOT = sys.argv[1], sys.argv[2]
 
@@ -35,12 +35,7 @@ def wait_for(driver, version, seconds=10):
 
 
 def main():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=1280,1600"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = headless_chromium.driver()
     try:
         driver.get(BASE + "/docs/2.55")
         assert "reference at 2.55" in driver.title, driver.title

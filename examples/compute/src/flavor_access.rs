@@ -30,7 +30,10 @@ impl FlavorAccess {
 
 #[controller(api = COMPUTE, actix, axum, client)]
 impl FlavorAccess {
-    /// `FlavorAccessController.index`: a public flavor has no list (404).
+    /// Lists the projects that can use a private flavor.
+    ///
+    /// A public flavor has no such list: 404.
+    // `FlavorAccessController.index`.
     #[get("/flavors/{id}/os-flavor-access")]
     #[errors(404, 503)]
     #[response(200, access_response)]
@@ -43,7 +46,10 @@ impl FlavorAccess {
         Ok(access(&id, &projects))
     }
 
-    /// Until 2.6 a public flavor takes projects too (they change nothing).
+    /// Adds a project to a private flavor's access list (`addTenantAccess`)
+    /// or removes one (`removeTenantAccess`).
+    ///
+    /// Until 2.6 a public flavor takes projects too; they change nothing.
     #[post("/flavors/{id}/action")]
     #[errors(400, 404, 409, 503)]
     #[api_version("2.1", "2.6")]
@@ -53,7 +59,10 @@ impl FlavorAccess {
         self.act(&id, &body, Public::Shared).await
     }
 
-    /// From 2.7 adding a project to a public flavor is a conflict.
+    /// Adds a project to a private flavor's access list (`addTenantAccess`)
+    /// or removes one (`removeTenantAccess`).
+    ///
+    /// From 2.7 adding a project to a public flavor is a conflict (409).
     #[post("/flavors/{id}/action")]
     #[errors(400, 404, 409, 503)]
     #[api_version("2.7")]

@@ -59,27 +59,27 @@ pub struct FlavorView {
     #[versioned(rename = "OS-FLV-EXT-DATA:ephemeral")]
     #[serde(rename = "OS-FLV-EXT-DATA:ephemeral")]
     pub ephemeral: u64,
-    /// Always false here.
+    /// Whether the flavor is disabled: always false here.
     #[versioned(rename = "OS-FLV-DISABLED:disabled")]
     #[serde(rename = "OS-FLV-DISABLED:disabled")]
     pub disabled: bool,
-    /// Whether every project sees it.
+    /// Whether every project can use it; else only those of its access list.
     #[versioned(rename = "os-flavor-access:is_public")]
     #[serde(rename = "os-flavor-access:is_public")]
     pub is_public: bool,
     /// The network bandwidth factor.
     pub rxtx_factor: f64,
-    /// Swap, MiB. No swap was `""` until 2.74, and is 0 from 2.75.
+    /// Swap, MiB. No swap is `""` until 2.74, and 0 from 2.75.
     #[versioned(render(until = "2.74", with = swap_before_2_75))]
     #[serde(deserialize_with = "swap_of_any_version")]
     pub swap: u64,
     /// The `self` and `bookmark` links.
     pub links: Value,
-    /// From 2.55.
+    /// A free-form description of the flavor, or null (from 2.55).
     #[versioned(since = "2.55")]
     #[serde(default)]
     pub description: Option<String>,
-    /// From 2.61.
+    /// Its extra specs, each key with its value (from 2.61).
     #[versioned(since = "2.61", default)]
     #[serde(default)]
     pub extra_specs: BTreeMap<String, String>,
@@ -127,7 +127,7 @@ pub struct FlavorSummary {
     pub name: String,
     /// The `self` and `bookmark` links.
     pub links: Value,
-    /// From 2.55.
+    /// A free-form description of the flavor, or null (from 2.55).
     #[versioned(since = "2.55")]
     #[serde(default)]
     pub description: Option<String>,
@@ -164,7 +164,8 @@ pub struct FlavorList {
     /// A page of flavors.
     #[versioned(nested)]
     pub flavors: Vec<FlavorSummary>,
-    /// The `next` link of a full page (Nova's `_get_collection_links`).
+    /// The link to the next page, when this page is full.
+    // Nova's `_get_collection_links`.
     #[versioned(skip_none, schema = listing::links_schema)]
     #[serde(default)]
     pub flavors_links: Option<Value>,
@@ -176,7 +177,8 @@ pub struct FlavorDetails {
     /// A page of flavors.
     #[versioned(nested)]
     pub flavors: Vec<FlavorView>,
-    /// The `next` link of a full page (Nova's `_get_collection_links`).
+    /// The link to the next page, when this page is full.
+    // Nova's `_get_collection_links`.
     #[versioned(skip_none, schema = listing::links_schema)]
     #[serde(default)]
     pub flavors_links: Option<Value>,
@@ -184,7 +186,15 @@ pub struct FlavorDetails {
 
 #[controller(api = COMPUTE, actix, axum, client)]
 impl Flavors {
-    /// The query is lenient until 2.74; unknown parameters are refused from 2.75.
+    /// Lists the flavors a project can use, by id and name, a page at a time.
+    ///
+    /// Reads the query keys `minRam` (the least memory, MiB) and `minDisk`
+    /// (the least root disk, GiB), `is_public` (`true`, `false` or `none`
+    /// for every flavor; public ones only when absent), `sort_key` and
+    /// `sort_dir` (`flavorid`, ascending, when absent), `marker` (the id
+    /// after which the page starts) and `limit` (the most flavors in a
+    /// page). A full page links to the next. Other keys are ignored until
+    /// 2.74 and refused from 2.75.
     #[get("/flavors")]
     #[errors(400, 503)]
     #[schema(query = list_query_v2_1, "2.1", "2.74")]
@@ -196,6 +206,10 @@ impl Flavors {
         Ok(Versioned::ok(FlavorList { flavors, flavors_links }))
     }
 
+    /// Lists the flavors a project can use, with every field, a page at a time.
+    ///
+    /// Reads the same query keys as `GET /flavors`: `minRam`, `minDisk`,
+    /// `is_public`, `sort_key`, `sort_dir`, `marker` and `limit`.
     #[get("/flavors/detail")]
     #[errors(400, 503)]
     #[schema(query = list_query_v2_1, "2.1", "2.74")]
@@ -211,6 +225,7 @@ impl Flavors {
         Ok(Versioned::ok(FlavorDetails { flavors, flavors_links }))
     }
 
+    /// Shows one flavor, with every field.
     #[get("/flavors/{id}")]
     #[errors(404, 503)]
     #[response(200, model = OneFlavor)]
@@ -219,7 +234,11 @@ impl Flavors {
         Ok(Versioned::ok(OneFlavor::new(&flavor, &origin)))
     }
 
-    /// One method for every version: only the schema changes, at 2.55.
+    /// Creates a flavor.
+    ///
+    /// Without an `id` the flavor gets a UUID. From 2.55
+    /// the body may carry a `description`.
+    // One method for every version: only the schema changes, at 2.55.
     #[post("/flavors")]
     #[errors(400, 409, 503)]
     #[api_version("2.1")]
@@ -239,7 +258,8 @@ impl Flavors {
         }
     }
 
-    /// A method that exists only from 2.55: earlier versions answer 404.
+    /// Changes a flavor's description, the one field that can change.
+    // A method that exists only from 2.55: earlier versions answer 404.
     #[put("/flavors/{id}")]
     #[errors(404, 503)]
     #[api_version("2.55")]
@@ -260,8 +280,9 @@ impl Flavors {
         Ok(Versioned::ok(OneFlavor::new(&flavor, &origin)))
     }
 
-    /// 202 Accepted, as Nova answers (`flavor_manage.py` `_delete`:
-    /// `@wsgi.response(202)`; tempest.lib's `delete_flavor`: `[202]`).
+    /// Deletes a flavor; servers built from it keep running.
+    // 202 Accepted, as Nova answers (`flavor_manage.py` `_delete`:
+    // `@wsgi.response(202)`; tempest.lib's `delete_flavor`: `[202]`).
     #[delete("/flavors/{id}")]
     #[errors(404, 503)]
     #[response(202)]
@@ -356,6 +377,7 @@ impl FlavorExtraSpecs {
 
 #[controller(api = COMPUTE, actix, axum, client)]
 impl FlavorExtraSpecs {
+    /// Lists a flavor's extra specs, a map of keys to string values.
     #[get("/flavors/{id}/os-extra_specs")]
     #[errors(404, 503)]
     #[response(200, extra_specs_response)]
@@ -364,6 +386,11 @@ impl FlavorExtraSpecs {
         Ok(json_response(StatusCode::OK, &json!({"extra_specs": flavor.extra_specs})))
     }
 
+    /// Sets extra specs of a flavor, keeping the others.
+    ///
+    /// From 2.86 a key the service knows is checked by its validator, a key
+    /// in a namespace it knows must be one it knows, and the first extra
+    /// spec refused answers 400 naming it.
     #[post("/flavors/{id}/os-extra_specs")]
     #[errors(404, 503)]
     #[api_version("2.1")]
@@ -385,6 +412,7 @@ impl FlavorExtraSpecs {
         Ok(json_response(StatusCode::OK, &extra_specs::PythonJson(&body)))
     }
 
+    /// Shows one extra spec of a flavor.
     #[get("/flavors/{id}/os-extra_specs/{key}")]
     #[errors(404, 503)]
     #[response(200, extra_spec_response)]
@@ -395,6 +423,10 @@ impl FlavorExtraSpecs {
         Ok(json_response(StatusCode::OK, &json!({ key: value })))
     }
 
+    /// Sets one extra spec of a flavor; the body names the same key.
+    ///
+    /// From 2.86 a key the service knows is checked by its validator, and a
+    /// key in a namespace it knows must be one it knows.
     #[put("/flavors/{id}/os-extra_specs/{key}")]
     #[errors(400, 404, 503)]
     #[api_version("2.1")]
@@ -419,10 +451,11 @@ impl FlavorExtraSpecs {
         Ok(json_response(StatusCode::OK, &extra_specs::PythonJson(&body)))
     }
 
-    /// 200 OK with no body, as Nova answers (`flavors_extraspecs.py` `delete`
-    /// has no `@wsgi.response`, so webob's default 200; tempest.lib's
-    /// `unset_flavor_extra_specs` schema: `'status_code': [200]`). Unlike
-    /// `DELETE /flavors/{id}`, which is 202.
+    /// Removes one extra spec of a flavor; answers 200 with no body.
+    // 200 OK with no body, as Nova answers (`flavors_extraspecs.py` `delete`
+    // has no `@wsgi.response`, so webob's default 200; tempest.lib's
+    // `unset_flavor_extra_specs` schema: `'status_code': [200]`). Unlike
+    // `DELETE /flavors/{id}`, which is 202.
     #[delete("/flavors/{id}/os-extra_specs/{key}")]
     #[errors(404, 503)]
     #[response(200)]
@@ -743,9 +776,11 @@ fn extra_spec_update() -> Value {
 /// `schemas/flavors.py` has it; `strict` from 2.75.
 fn list_query(strict: bool) -> Value {
     // Nova's schema checks only `limit`'s digits; the handler reads the
-    // filters as `_get_flavors` does, with its own refusals.
-    let strings = json!({"type": "array", "items": {"type": "string"}});
-    let limit = json!({"type": "array", "items": listing::non_negative_integer()});
+    // filters as `_get_flavors` does, with its own refusals: `minRam` and
+    // `minDisk` are integers to it, carried as text (any text passes here).
+    let key = |value: Value, description: &str| json!({"type": "array", "items": value, "description": description});
+    let text = json!({"type": "string"});
+    let integer = json!({"type": ["integer", "string"]});
     let sort_keys = [
         "created_at",
         "description",
@@ -766,10 +801,13 @@ fn list_query(strict: bool) -> Value {
     json!({
         "type": "object",
         "properties": {
-            "limit": limit, "marker": strings, "is_public": strings,
-            "minRam": strings, "minDisk": strings,
-            "sort_key": {"type": "array", "items": {"type": "string", "enum": sort_keys}},
-            "sort_dir": {"type": "array", "items": {"type": "string", "enum": ["asc", "desc"]}},
+            "limit": key(listing::non_negative_integer(), "The most flavors in a page."),
+            "marker": key(text.clone(), "The id of the flavor after which the page starts."),
+            "is_public": key(text, "`true` or `false`, or `none` for every flavor; public ones only when absent."),
+            "minRam": key(integer.clone(), "The least memory, MiB."),
+            "minDisk": key(integer, "The least root disk, GiB."),
+            "sort_key": key(json!({"type": "string", "enum": sort_keys}), "The field to sort by (`flavorid` when absent)."),
+            "sort_dir": key(json!({"type": "string", "enum": ["asc", "desc"]}), "The order (`asc` when absent)."),
         },
         "additionalProperties": !strict,
     })

@@ -58,8 +58,11 @@ fn owner(version: ApiVersion, query: &JsonQuery) -> Result<&str, ApiError> {
 
 #[controller(api = COMPUTE, actix, axum, client)]
 impl Keypairs {
-    /// The query grows with the versions: `user_id` from 2.10, paging from
-    /// 2.35, and nothing unknown from 2.75.
+    /// Lists the keypairs of a user.
+    ///
+    /// From 2.10 an administrator names the user with `user_id`; from 2.35
+    /// `limit` and `marker` page the list; from 2.75 other query keys are
+    /// refused.
     #[get("/os-keypairs")]
     #[errors(400, 503)]
     #[response(200, list_response)]
@@ -103,6 +106,7 @@ impl Keypairs {
         Ok(json_response(StatusCode::OK, &body))
     }
 
+    /// Shows one keypair of the user, by its name.
     #[get("/os-keypairs/{name}")]
     #[errors(404, 503)]
     #[api_version("2.1", "2.9")]
@@ -111,8 +115,10 @@ impl Keypairs {
         self.show_for(version, DEFAULT_USER, &name).await
     }
 
-    /// From 2.10 an administrator names the owner: a query parameter the
-    /// older variant does not extract.
+    /// Shows one keypair, by its name.
+    ///
+    /// From 2.10 an administrator names its owner with `user_id`.
+    // A query parameter the older variant does not extract.
     #[get("/os-keypairs/{name}")]
     #[errors(400, 404, 503)]
     #[api_version("2.10")]
@@ -126,7 +132,9 @@ impl Keypairs {
         self.show_for(version, owner(version, &query)?, &name).await
     }
 
-    /// 2.1 answers 200 OK; the body schema allows name and public_key only.
+    /// Imports a public key, or creates a keypair and answers its private key.
+    ///
+    /// At 2.1 it answers 200, and the body has `name` and `public_key` only.
     #[post("/os-keypairs")]
     #[errors(400, 403, 409, 503)]
     #[api_version("2.1", "2.1")]
@@ -136,7 +144,11 @@ impl Keypairs {
         Ok(json_response(StatusCode::OK, &self.create_keypair(version, body.0.keypair).await?))
     }
 
-    /// From 2.2 a created keypair answers 201; the schema grows with the versions.
+    /// Imports a public key, or creates a keypair and answers its private key.
+    ///
+    /// From 2.2 it answers 201 and takes a `type` (`ssh` or `x509`); from
+    /// 2.10 an administrator names the owner with `user_id`; from 2.92 the
+    /// public key is required: the service no longer generates keys.
     #[post("/os-keypairs")]
     #[errors(400, 403, 409, 503)]
     #[api_version("2.2")]
@@ -148,7 +160,7 @@ impl Keypairs {
         Ok(json_response(StatusCode::CREATED, &self.create_keypair(version, body.0.keypair).await?))
     }
 
-    /// 2.1 answers 202 Accepted ...
+    /// Deletes a keypair; answers 202 at 2.1.
     #[delete("/os-keypairs/{name}")]
     #[errors(404, 503)]
     #[api_version("2.1", "2.1")]
@@ -158,7 +170,7 @@ impl Keypairs {
         Ok(empty_response(StatusCode::ACCEPTED))
     }
 
-    /// ... 2.2 to 2.9 answer 204 No Content ...
+    /// Deletes a keypair; answers 204 from 2.2.
     #[delete("/os-keypairs/{name}")]
     #[errors(404, 503)]
     #[api_version("2.2", "2.9")]
@@ -168,7 +180,8 @@ impl Keypairs {
         Ok(empty_response(StatusCode::NO_CONTENT))
     }
 
-    /// ... and from 2.10 take the owner as a query parameter.
+    /// Deletes a keypair; from 2.10 an administrator names its owner with
+    /// `user_id`.
     #[delete("/os-keypairs/{name}")]
     #[errors(400, 404, 503)]
     #[api_version("2.10")]

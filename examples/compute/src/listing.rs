@@ -87,10 +87,11 @@ fn quote_plus(text: &str) -> String {
     out
 }
 
-/// Nova's `parameter_types.non_negative_integer` as a query value (always a
-/// string): digits, at least one.
+/// Nova's `parameter_types.non_negative_integer` as a query value: an
+/// integer carried as text, so the validator (which sees a string) checks
+/// its digits, at least one, and the documents say integer.
 pub(crate) fn non_negative_integer() -> Value {
-    json!({"type": "string", "pattern": "^[0-9]*$", "minLength": 1})
+    json!({"type": ["integer", "string"], "pattern": "^[0-9]*$", "minLength": 1, "minimum": 0})
 }
 
 /// A link list's schema: `[{"rel": ..., "href": ...}]`.

@@ -327,6 +327,14 @@ fn a_capped_server_describes_the_cap_at_most() {
     assert_eq!(status, 406);
 }
 
+/// A page of the reference, answered 200 as HTML.
+fn html_page(url: &str, path: &str) -> String {
+    let res = microversion_testkit::http::Request::get(path).send(url);
+    assert_eq!(res.status, 200, "{path}: {}", res.describe());
+    assert_eq!(res.header("content-type").as_deref(), Some("text/html; charset=utf-8"));
+    res.text()
+}
+
 /// The reference pages (docs/reference.md §14.8): flavors show their
 /// `description` from 2.55 and not at 2.54, with the field's first version;
 /// a version of the deprecated range says so; the switcher lists every
@@ -336,12 +344,7 @@ fn a_capped_server_describes_the_cap_at_most() {
 fn reference_pages_follow_the_version() {
     use microversion_testkit::http::Request;
     let server = RunningServer::start().expect("the compute example starts");
-    let page = |path: &str| {
-        let res = Request::get(path).send(&server.url);
-        assert_eq!(res.status, 200, "{path}: {}", res.describe());
-        assert_eq!(res.header("content-type").as_deref(), Some("text/html; charset=utf-8"));
-        res.text()
-    };
+    let page = |path: &str| html_page(&server.url, path);
     let (at_2_55, at_2_54) = (page("/docs/2.55"), page("/docs/2.54"));
     let description_row = "<code>flavor.description</code></th><td>string | null</td><td>2.55 – ";
     assert!(at_2_55.contains(description_row), "2.55 shows the flavor description");
@@ -359,6 +362,98 @@ fn reference_pages_follow_the_version() {
     assert_eq!((moved.status, moved.header("location").as_deref()), (308, Some("docs/")));
     assert_eq!(Request::get("/docs/2.200").send(&server.url).status, 406);
     assert_eq!(Request::get("/docs/two").send(&server.url).status, 400);
+}
+
+/// The reference and the documents say what the handlers' and the models'
+/// doc comments say, and a query key's type is the one the API reads:
+/// `minRam`, `minDisk` and `limit` are integers, no key an array.
+#[test]
+fn the_reference_reads_the_sources_docs_and_types() {
+    use microversion_testkit::http::Request;
+    let server = RunningServer::start().expect("the compute example starts");
+    let page = Request::get("/docs/2.55").send(&server.url).text();
+    assert!(
+        page.contains(
+            "<p class=\"summary\">Lists the flavors a project can use, by id and name, a page at a time.</p>"
+        ),
+        "the list's summary is its doc comment's first paragraph"
+    );
+    assert!(
+        page.contains("<p>Reads the query keys <code>minRam</code> (the least memory, MiB)"),
+        "and its description"
+    );
+    for (key, kind) in
+        [("minRam", "integer"), ("minDisk", "integer"), ("limit", "integer"), ("marker", "string")]
+    {
+        let row = format!("<code>{key}</code></th><td>query</td><td>no</td><td>{kind}</td>");
+        assert!(page.contains(&row), "{key} reads as {kind}");
+    }
+    assert!(!page.contains("<td>array of string</td>"), "no query key of the list repeats");
+    assert!(
+        page.contains("<td>A free-form description of the flavor, or null (from 2.55).</td>"),
+        "a field's description is its doc comment"
+    );
+    let (status, _, document) = get(&format!("{}/openapi.json?version=2.55", server.url), &[]);
+    assert_eq!(status, 200);
+    let list = &document["paths"]["/v2.1/flavors"]["get"];
+    assert_eq!(list["summary"], "Lists the flavors a project can use, by id and name, a page at a time.");
+    assert!(list["description"].as_str().is_some_and(|d| d.starts_with("Reads the query keys `minRam`")));
+    let parameter = |name: &str| {
+        list["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|p| p["name"] == name)
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert_eq!(parameter("minRam")["schema"], serde_json::json!({"type": "integer"}));
+    assert_eq!(parameter("limit")["schema"], serde_json::json!({"type": "integer", "minimum": 0}));
+    assert_eq!(parameter("minRam")["description"], "The least memory, MiB.");
+    let (_, _, history) = get(&format!("{}/openapi-history.json", server.url), &[]);
+    let keypairs = &history["paths"]["/v2.1/os-keypairs"]["get"];
+    assert_eq!(keypairs["summary"], "Lists the keypairs of a user.");
+}
+
+/// `/docs/X.Y/changes` says what X.Y changed against the version before,
+/// in the words of the frozen documents' comparison; the version pages
+/// link to it and mark what is new.
+#[test]
+fn each_version_says_what_it_changed() {
+    use microversion_testkit::http::Request;
+    let server = RunningServer::start().expect("the compute example starts");
+    let page = |path: &str| html_page(&server.url, path);
+    let at_2_55 = page("/docs/2.55/changes");
+    assert!(at_2_55.contains("<h1>What 2.55 changed</h1>"));
+    assert!(at_2_55.contains("<h2><code>PUT /v2.1/flavors/{id}</code></h2>"), "the new update");
+    assert!(
+        at_2_55.contains("<strong>compatible</strong>: response 200 flavor.description: "),
+        "the flavor's description is named"
+    );
+    assert!(at_2_55.contains("request body flavor.description"), "and the create body's");
+    let at_2_75 = page("/docs/2.75/changes");
+    assert!(at_2_75.contains("<strong>breaking</strong>"), "2.75 refuses what 2.74 accepted");
+    let quiet = page("/docs/2.56/changes");
+    assert!(quiet.contains("Nothing this service describes changed"), "2.56 is outside this example");
+    let reference = page("/docs/2.55");
+    assert!(reference.contains("<a href=\"2.55/changes\">What 2.55 changed</a>"));
+    assert!(
+        reference.contains("<strong class=\"new\">New in 2.55</strong>"),
+        "the description is marked new"
+    );
+    assert!(!page("/docs/2.56").contains("<strong class=\"new\">"), "nothing is new in 2.56");
+    let at_2_10 = page("/docs/2.10");
+    assert!(
+        at_2_10
+            .contains("<code>user_id</code> <strong class=\"new\">New in 2.10</strong></th><td>query</td>"),
+        "a query parameter is marked new too"
+    );
+    assert!(
+        at_2_10.contains("GET /v2.1/os-keypairs: parameter query user_id added."),
+        "and the history says so"
+    );
+    assert_eq!(Request::get("/docs/2.200/changes").send(&server.url).status, 406);
+    assert_eq!(Request::get("/docs/two/changes").send(&server.url).status, 400);
 }
 
 /// The reference pages in a real headless Chromium (Debian's `chromium`
@@ -381,4 +476,13 @@ fn reference_pages_in_a_real_browser() {
     );
     let png = std::fs::read(screenshot).expect("the screenshot was saved");
     assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "a PNG of the page: {} bytes", png.len());
+}
+
+/// axe-core (the copy `axe-selenium-python` ships), in the same headless
+/// Chromium, finds no serious or critical violation on `/docs/`,
+/// `/docs/2.55` and `/docs/2.55/changes`.
+#[test]
+fn reference_pages_pass_axe_core() {
+    let server = RunningServer::start().expect("the compute example starts");
+    python::run_script_with(python::browser_venv_python(), "reference_axe.py", &[&server.url]);
 }

@@ -17,4 +17,31 @@ fn rendered_history_is_current() {
     );
     assert!(rendered.contains("| 2.55 | Flavors have a `description`"));
     assert_eq!(rendered.lines().filter(|l| l.starts_with("| 2.")).count(), 96);
+    // What the example does today: it checks extra specs with Nova's
+    // validators from 2.86 and refuses access to public flavors from 2.7.
+    assert!(
+        rendered.contains(
+            "| 2.86 | Flavor extra specs are validated: a key Nova knows is checked by its validator"
+        )
+    );
+    assert!(rendered.contains("| 2.7 | Adding a project to the access list of a public flavor answers 409."));
+}
+
+/// A version the history says is "outside this example" changes nothing
+/// the example's documents show: no operation, parameter, body or status.
+#[test]
+fn outside_this_example_only_where_the_documents_do_not_change() {
+    let description = compute::description(compute::COMPUTE);
+    let history = compute::COMPUTE.history();
+    for pair in history.windows(2) {
+        let (before, version) = (pair[0].version, &pair[1]);
+        if version.change.contains("outside this example") {
+            assert_eq!(
+                description.document(before)["paths"],
+                description.document(version.version)["paths"],
+                "{} says it is outside this example, yet its document differs from {before}'s",
+                version.version
+            );
+        }
+    }
 }

@@ -81,6 +81,9 @@ pub enum DocumentRequest<'a> {
     /// `/docs/` or `/docs/{version}`: the reference page of the version the
     /// path names, else of the one `?version=` asks for, else of the newest.
     Reference(Option<&'a str>),
+    /// `/docs/{version}/changes`: what that version changed against the
+    /// one before it.
+    Changes(&'a str),
 }
 
 /// A document as answered to a `GET` (docs/reference.md §14): 200 with
@@ -157,6 +160,7 @@ pub struct Documents {
     by_version: BTreeMap<Version, OnceLock<RenderedDocument>>,
     history: OnceLock<RenderedDocument>,
     pages: BTreeMap<Version, OnceLock<RenderedDocument>>,
+    changes: BTreeMap<Version, OnceLock<RenderedDocument>>,
     spans: OnceLock<Spans>,
     description: ApiDescription,
 }
@@ -166,7 +170,15 @@ impl Documents {
     pub fn new(description: ApiDescription) -> Documents {
         let by_version = description.versions().map(|v| (v, OnceLock::new())).collect();
         let pages = description.versions().map(|v| (v, OnceLock::new())).collect();
-        Documents { by_version, history: OnceLock::new(), pages, spans: OnceLock::new(), description }
+        let changes = description.versions().map(|v| (v, OnceLock::new())).collect();
+        Documents {
+            by_version,
+            history: OnceLock::new(),
+            pages,
+            changes,
+            spans: OnceLock::new(),
+            description,
+        }
     }
 
     /// The description they are built from.
@@ -191,6 +203,29 @@ impl Documents {
         let cell = self.pages.get(&version).ok_or(DocumentRefusal::Missing(version))?;
         let spans = self.spans.get_or_init(|| Spans::of(&self.description));
         Ok(cell.get_or_init(|| RenderedDocument::of_text(reference::page(&self.description, spans, version))))
+    }
+
+    /// The page of what the requested version changed against the one
+    /// served before it, as HTML: each difference of their documents,
+    /// classified for clients as the frozen documents are
+    /// ([`classify_changes`](super::classify_changes)), by operation;
+    /// refused as [`Documents::at`] refuses a version.
+    ///
+    /// ```
+    /// use microversion_core::openapi::{ApiDescription, Documents};
+    /// use microversion_core::{Api, Microversion};
+    ///
+    /// const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial."), Microversion::new("2.2", "More.")]);
+    /// let documents = Documents::new(ApiDescription::new(API));
+    /// let page = documents.changes_page(Some("2.2")).unwrap().body();
+    /// assert!(page.contains("<h1>What 2.2 changed</h1>") && page.contains("The declared change: More."));
+    /// assert_eq!(documents.changes_page(Some("2.9")).unwrap_err().status(), 406);
+    /// ```
+    pub fn changes_page(&self, requested: Option<&str>) -> Result<&RenderedDocument, DocumentRefusal> {
+        let version = self.version_of(requested)?;
+        let cell = self.changes.get(&version).ok_or(DocumentRefusal::Missing(version))?;
+        Ok(cell
+            .get_or_init(|| RenderedDocument::of_text(super::changes_page::page(&self.description, version))))
     }
 
     /// The version a request asks for, or why none.
@@ -259,6 +294,7 @@ impl Documents {
                     named.filter(|v| !v.is_empty()).map(str::to_owned).or_else(|| requested_version(query));
                 (self.reference_page(requested.as_deref())?, "text/html; charset=utf-8")
             }
+            DocumentRequest::Changes(named) => (self.changes_page(Some(named))?, "text/html; charset=utf-8"),
         };
         Ok(DocumentAnswer { document, content_type, not_modified: document.matches(if_none_match) })
     }

@@ -59,10 +59,11 @@ impl ApiDescription {
         let last = op.variants.last().and_then(|v| v.range.max());
         let mut operation = json!({
             "operationId": operation_id(path, &self.prefix, method),
-            "summary": op.name,
             "parameters": self.history_parameters(op, path),
             "responses": self.history_responses(op, &base, schemas),
         });
+        let newest = op.variants.last().and_then(|v| v.range.max()).unwrap_or(self.api.compiled_max());
+        super::describe(&mut operation, op.name, op.doc_at(newest));
         let ranges = self.openstack_range(first, last);
         if !ranges.is_empty() {
             operation["x-openstack"] = Value::Object(ranges);
@@ -91,7 +92,7 @@ impl ApiDescription {
         for variant in op.variants {
             for schema in variant.query_schemas {
                 for segment in self.segments(schema.document, schema.range, variant.range) {
-                    for parameter in query_parameters(&segment.schema) {
+                    for parameter in query_parameters(&segment.schema, schema.reads_typed_values()) {
                         let name = parameter["name"].as_str().unwrap_or_default().to_owned();
                         match query.iter_mut().find(|(n, ..)| *n == name) {
                             Some((_, latest, _, last)) => {

@@ -22,6 +22,7 @@
 //! look-around patterns) through types of its own.
 
 mod changes;
+mod changes_page;
 mod documents;
 mod history;
 mod reference;
@@ -38,7 +39,8 @@ pub use documents::{
     requested_version,
 };
 pub use released::{
-    BLESS_VARIABLE, OpenApiVersion, check_released, check_released_as, check_released_blessing,
+    BLESS_DOCUMENTATION, BLESS_VARIABLE, OpenApiVersion, check_released, check_released_as,
+    check_released_blessing,
 };
 pub use v3_0::{CONVERSION_NOTE, OPENAPI_3_0, to_openapi_3_0};
 
@@ -78,6 +80,7 @@ use crate::{
 ///         response: None,
 ///         errors: &[404, 409],
 ///         deprecation: None,
+///         doc: "",
 ///     }],
 ///     missing_status: 404,
 /// }];
@@ -195,15 +198,15 @@ impl ApiDescription {
     ) -> Value {
         let mut parameters = path_parameters(path);
         if let Some(query) = variant.query_schema_at(version) {
-            parameters.extend(query_parameters(&query.document.at(version)));
+            parameters.extend(query_parameters(&query.document.at(version), query.reads_typed_values()));
         }
         parameters.push(json!({"$ref": "#/components/parameters/OpenStackApiVersion"}));
         let mut operation = json!({
             "operationId": operation_id(path, &self.prefix, op.http_method.unwrap_or("GET")),
-            "summary": op.name,
             "parameters": parameters,
             "responses": self.responses_at(op, variant, version),
         });
+        describe(&mut operation, op.name, op.doc_at(version));
         if variant.deprecation.is_some_and(|deprecation| deprecation.covers(version)) {
             operation["deprecated"] = json!(true);
         }
@@ -313,6 +316,17 @@ impl ApiDescription {
     }
 }
 
+/// An operation's `summary` and `description` from its doc comments
+/// ([`Operation::doc_at`]): the first paragraph and the rest; the summary
+/// is the operation's name when it has no doc.
+fn describe(operation: &mut Value, name: &str, doc: &str) {
+    let (summary, description) = crate::operation::split_doc(doc);
+    operation["summary"] = json!(if summary.is_empty() { name } else { summary.as_str() });
+    if !description.is_empty() {
+        operation["description"] = json!(description);
+    }
+}
+
 /// An error answer with the API's error body: the status's reason, then why.
 fn error_response(status: u16, reasons: &[&str]) -> Value {
     let reason =
@@ -356,6 +370,40 @@ fn path_parameters(path: &str) -> Vec<Value> {
         .collect()
 }
 
+/// One value of a key of a query read as text (Nova's form, every value
+/// a string in a list): the property's `items`, since the validator sees
+/// the list of every value given while a handler reads one. A value whose
+/// type names another beside `string` is that type, carried as text (Nova's
+/// `non_negative_integer` is `["integer", "string"]` with a digits
+/// `pattern`): it is described as that type, without the keywords of its
+/// text (`pattern`, `minLength`, `maxLength`).
+///
+/// ```text
+/// {"type": "array", "items": {"type": ["integer", "string"], "pattern": "^[0-9]*$", "minimum": 0}}
+///   is described as {"type": "integer", "minimum": 0}
+/// ```
+fn text_value(property: &Value) -> Value {
+    let mut value = match &property["items"] {
+        items @ Value::Object(_) if property["type"] == "array" => items.clone(),
+        _ => property.clone(),
+    };
+    let kinds: Vec<&str> = value["type"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    let carried: Vec<&str> = kinds.iter().copied().filter(|kind| *kind != "string").collect();
+    let scalar = carried.iter().all(|kind| matches!(*kind, "integer" | "number" | "boolean" | "null"));
+    if kinds.contains(&"string") && !carried.is_empty() && scalar {
+        value["type"] = match carried.as_slice() {
+            [one] => json!(one),
+            several => json!(several),
+        };
+        if let Some(object) = value.as_object_mut() {
+            for keyword in ["pattern", "minLength", "maxLength"] {
+                object.remove(keyword);
+            }
+        }
+    }
+    value
+}
+
 /// The pattern of a `{name:regex}` path segment.
 fn parameter_pattern(segment: &str) -> Option<&str> {
     let inner = segment.strip_prefix('{')?.strip_suffix('}')?;
@@ -363,8 +411,11 @@ fn parameter_pattern(segment: &str) -> Option<&str> {
 }
 
 /// Query parameters from a query schema: each property of the object a
-/// query string is validated as, every value a string in a list.
-fn query_parameters(schema: &Value) -> Vec<Value> {
+/// query string is validated as. A typed query's property is its
+/// parameter's schema (an array where the key repeats); a query read as
+/// text ([`text_value`]) has each key's values in a list, and its
+/// parameter is one value, as the handler reads it.
+fn query_parameters(schema: &Value, typed: bool) -> Vec<Value> {
     let required: Vec<&str> = schema["required"]
         .as_array()
         .map(|r| r.iter().filter_map(Value::as_str).collect())
@@ -377,14 +428,20 @@ fn query_parameters(schema: &Value) -> Vec<Value> {
     properties
         .into_iter()
         .map(|(name, property)| {
-            json!({
+            let mut parameter = json!({
                 "name": name,
                 "in": "query",
                 "required": required.contains(&name.as_str()),
                 "style": "form",
                 "explode": true,
-                "schema": property,
-            })
+                "schema": if typed { property.clone() } else { text_value(property) },
+            });
+            let description =
+                property["description"].as_str().or_else(|| property["items"]["description"].as_str());
+            if let Some(description) = description {
+                parameter["description"] = json!(description);
+            }
+            parameter
         })
         .collect()
 }
@@ -420,6 +477,7 @@ mod tests {
         response: None,
         errors: &[],
         deprecation: None,
+        doc: "",
     };
 
     const BODY: &[crate::operation::SchemaDescription] = &[crate::operation::SchemaDescription {
@@ -483,15 +541,42 @@ mod tests {
     #[test]
     fn query_schemas_become_parameters() {
         let schema = json!({"type": "object", "required": ["a"], "properties": {
-            "a": {"type": "array", "items": {"type": "string"}}, "b": {"type": "array"}
+            "a": {"type": "array", "items": {"type": "string"}, "description": "The a."},
+            "b": {"type": "array", "items": {"description": "One b."}}
         }});
-        let parameters = query_parameters(&schema);
+        let parameters = query_parameters(&schema, false);
         assert_eq!(parameters.len(), 2);
         assert_eq!(
             (parameters[0]["name"].as_str(), parameters[0]["required"].as_bool()),
             (Some("a"), Some(true))
         );
         assert_eq!(parameters[1]["in"], "query");
+        assert_eq!(
+            (parameters[0]["description"].as_str(), parameters[1]["description"].as_str()),
+            (Some("The a."), Some("One b."))
+        );
         assert_eq!(path_parameters("/x/{id}/y/{key:.*}").len(), 2);
+    }
+
+    #[test]
+    fn a_query_read_as_text_is_described_by_the_value_a_handler_reads() {
+        let schema = json!({"type": "object", "properties": {
+            "limit": {"type": "array", "items": {"type": ["integer", "string"], "pattern": "^[0-9]*$", "minimum": 0}},
+            "minRam": {"type": "array", "items": {"type": ["integer", "string"]}},
+            "marker": {"type": "array", "items": {"type": "string"}},
+            "sort_dir": {"type": "array", "items": {"type": "string", "enum": ["asc", "desc"]}},
+        }});
+        let described: BTreeMap<String, Value> = query_parameters(&schema, false)
+            .into_iter()
+            .map(|p| (p["name"].as_str().unwrap_or_default().to_owned(), p["schema"].clone()))
+            .collect();
+        assert_eq!(described["limit"], json!({"type": "integer", "minimum": 0}));
+        assert_eq!(described["minRam"], json!({"type": "integer"}));
+        assert_eq!(described["marker"], json!({"type": "string"}));
+        assert_eq!(described["sort_dir"], json!({"type": "string", "enum": ["asc", "desc"]}));
+        // A typed query's arrays are keys that repeat: described as they are.
+        let typed =
+            json!({"type": "object", "properties": {"tag": {"type": "array", "items": {"type": "string"}}}});
+        assert_eq!(query_parameters(&typed, true)[0]["schema"]["type"], "array");
     }
 }

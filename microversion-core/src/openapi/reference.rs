@@ -26,18 +26,29 @@ pub(crate) struct Spans {
     operations: BTreeMap<String, (Version, Version)>,
     /// By operation and field (`request name`, `response 200 flavors[].id`).
     fields: BTreeMap<(String, String), (Version, Version)>,
+    /// The oldest version served, where everything is new.
+    first: Option<Version>,
 }
 
 impl Spans {
     /// The spans of every operation and field of `description`'s documents.
     pub(crate) fn of(description: &ApiDescription) -> Spans {
-        let mut spans = Spans::default();
+        let mut spans = Spans { first: description.versions().next(), ..Spans::default() };
         for version in description.versions() {
             let document = description.document(version);
             for (operation, item) in operations(&document) {
                 widen(&mut spans.operations, operation.clone(), version);
                 for (field, _) in body_fields(item) {
                     widen(&mut spans.fields, (operation.clone(), field), version);
+                }
+                for parameter in item["parameters"].as_array().into_iter().flatten() {
+                    if let Some(name) = parameter["name"].as_str() {
+                        widen(
+                            &mut spans.fields,
+                            (operation.clone(), parameter_key(parameter, name)),
+                            version,
+                        );
+                    }
                 }
             }
         }
@@ -143,7 +154,7 @@ pub(crate) fn page(description: &ApiDescription, spans: &Spans, version: Version
         escape(api.service_type()),
     );
     switcher(&mut html, description, version);
-    html.push_str("</header>\n");
+    // The notice inside the header: every part of the page is in a landmark.
     if let Some(deprecation) = api.deprecation_for(version) {
         let _ = write!(
             html,
@@ -160,6 +171,7 @@ pub(crate) fn page(description: &ApiDescription, spans: &Spans, version: Version
         }
         html.push_str("</div>\n");
     }
+    html.push_str("</header>\n");
     html.push_str(
         "<main id=\"main\">\n<h2 id=\"operations\">Operations</h2>\n<nav aria-label=\"Operations\"><ul>\n",
     );
@@ -174,7 +186,7 @@ pub(crate) fn page(description: &ApiDescription, spans: &Spans, version: Version
     }
     html.push_str("</ul></nav>\n");
     for (key, operation) in &found {
-        operation_section(&mut html, spans, key, operation);
+        operation_section(&mut html, spans, key, operation, version);
     }
     html.push_str("</main>\n");
     history(&mut html, description, spans, version);
@@ -206,6 +218,7 @@ fn switcher(html: &mut String, description: &ApiDescription, version: Version) {
     if let Some(next) = at.and_then(|i| versions.get(i + 1)) {
         let _ = writeln!(html, "<a rel=\"next\" href=\"{next}\">Next: {next}</a>");
     }
+    let _ = writeln!(html, "<a href=\"{version}/changes\">What {version} changed</a>");
     html.push_str("</nav>\n");
 }
 
@@ -218,7 +231,7 @@ fn summary_of(key: &str, operation: &Value) -> String {
 }
 
 /// One operation: its span, parameters, body, answers and errors.
-fn operation_section(html: &mut String, spans: &Spans, key: &str, operation: &Value) {
+fn operation_section(html: &mut String, spans: &Spans, key: &str, operation: &Value, shown: Version) {
     let id = anchor(key);
     let (method, path) = key.split_once(' ').unwrap_or((key, ""));
     let _ = write!(
@@ -228,24 +241,34 @@ fn operation_section(html: &mut String, spans: &Spans, key: &str, operation: &Va
         escape(path)
     );
     if let Some(summary) = operation["summary"].as_str() {
-        let _ = writeln!(html, "<p class=\"summary\">{}</p>", escape(summary));
+        let _ = writeln!(html, "<p class=\"summary\">{}</p>", prose(summary));
+    }
+    for paragraph in operation["description"].as_str().unwrap_or_default().split("\n\n") {
+        if !paragraph.trim().is_empty() {
+            let _ = writeln!(html, "<p>{}</p>", prose(paragraph.trim()));
+        }
     }
     if let Some(span) = spans.operation(key) {
-        let _ = writeln!(html, "<p class=\"span\">{}</p>", span_text("The operation", span));
+        let _ = writeln!(
+            html,
+            "<p class=\"span\">{}{}</p>",
+            span_text("The operation", span),
+            new_in(spans, span, shown)
+        );
     }
     if operation["deprecated"] == true {
         html.push_str("<p class=\"deprecated\" role=\"note\">Deprecated at this version.</p>\n");
     }
-    parameters(html, operation);
+    parameters(html, spans, key, operation, shown);
     if let Some(schema) = content_schema(&operation["requestBody"]) {
-        body(html, spans, key, "Request body", "request ", schema);
+        body(html, spans, key, "Request body", "request ", schema, shown);
     }
     let mut errors = Vec::new();
     for (status, response) in operation["responses"].as_object().into_iter().flatten() {
         if status.starts_with('2') {
             let title = format!("Response {status}");
             match content_schema(response) {
-                Some(schema) => body(html, spans, key, &title, &format!("response {status} "), schema),
+                Some(schema) => body(html, spans, key, &title, &format!("response {status} "), schema, shown),
                 None => {
                     let _ = writeln!(html, "<h4>{title}</h4>\n<p>No body.</p>");
                 }
@@ -265,7 +288,7 @@ fn operation_section(html: &mut String, spans: &Spans, key: &str, operation: &Va
 }
 
 /// The path and query parameters (the version header is on every operation).
-fn parameters(html: &mut String, operation: &Value) {
+fn parameters(html: &mut String, spans: &Spans, key: &str, operation: &Value, shown: Version) {
     let listed: Vec<&Value> =
         operation["parameters"].as_array().into_iter().flatten().filter(|p| p["$ref"].is_null()).collect();
     if listed.is_empty() {
@@ -273,23 +296,38 @@ fn parameters(html: &mut String, operation: &Value) {
     }
     html.push_str(
         "<table class=\"fields\"><caption>Parameters</caption>\n<thead><tr><th scope=\"col\">Name</th>\
-         <th scope=\"col\">In</th><th scope=\"col\">Required</th><th scope=\"col\">Type</th></tr></thead>\n<tbody>\n",
+         <th scope=\"col\">In</th><th scope=\"col\">Required</th><th scope=\"col\">Type</th>\
+         <th scope=\"col\">Description</th></tr></thead>\n<tbody>\n",
     );
     for parameter in listed {
+        let name = parameter["name"].as_str().unwrap_or_default();
         let _ = writeln!(
             html,
-            "<tr><th scope=\"row\"><code>{}</code></th><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(parameter["name"].as_str().unwrap_or_default()),
+            "<tr><th scope=\"row\"><code>{}</code>{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(name),
+            spans
+                .field(key, &parameter_key(parameter, name))
+                .map(|span| new_in(spans, span, shown))
+                .unwrap_or_default(),
             escape(parameter["in"].as_str().unwrap_or_default()),
             if parameter["required"] == true { "yes" } else { "no" },
             escape(&type_of(&parameter["schema"])),
+            prose(parameter["description"].as_str().unwrap_or_default()),
         );
     }
     html.push_str("</tbody></table>\n");
 }
 
 /// A body: its fields with their versions, an example and the schema.
-fn body(html: &mut String, spans: &Spans, key: &str, title: &str, prefix: &str, schema: &Value) {
+fn body(
+    html: &mut String,
+    spans: &Spans,
+    key: &str,
+    title: &str,
+    prefix: &str,
+    schema: &Value,
+    shown: Version,
+) {
     let _ = writeln!(html, "<h4>{title}</h4>");
     let mut fields = Vec::new();
     walk(schema, "", &mut fields, 0);
@@ -297,15 +335,19 @@ fn body(html: &mut String, spans: &Spans, key: &str, title: &str, prefix: &str, 
         let _ = write!(
             html,
             "<table class=\"fields\"><caption>{title}: fields</caption>\n<thead><tr><th scope=\"col\">Field</th>\
-             <th scope=\"col\">Type</th><th scope=\"col\">Versions</th></tr></thead>\n<tbody>\n"
+             <th scope=\"col\">Type</th><th scope=\"col\">Versions</th><th scope=\"col\">Description</th>\
+             </tr></thead>\n<tbody>\n"
         );
         for (name, field) in &fields {
-            let versions = spans.field(key, &format!("{prefix}{name}")).map(span_range).unwrap_or_default();
+            let span = spans.field(key, &format!("{prefix}{name}"));
+            let versions =
+                span.map(|span| span_range(span) + &new_in(spans, span, shown)).unwrap_or_default();
             let _ = writeln!(
                 html,
-                "<tr><th scope=\"row\"><code>{}</code></th><td>{}</td><td>{versions}</td></tr>",
+                "<tr><th scope=\"row\"><code>{}</code></th><td>{}</td><td>{versions}</td><td>{}</td></tr>",
                 escape(name),
                 escape(&type_of(field)),
+                prose(field["description"].as_str().unwrap_or_default()),
             );
         }
         html.push_str("</tbody></table>\n");
@@ -325,6 +367,22 @@ fn body(html: &mut String, spans: &Spans, key: &str, title: &str, prefix: &str, 
 /// the last is the newest.
 fn span_range((first, last): (Version, Version)) -> String {
     format!("{first} – {last}")
+}
+
+/// A parameter's key among an operation's fields: `parameter query minRam`.
+fn parameter_key(parameter: &Value, name: &str) -> String {
+    format!("parameter {} {name}", parameter["in"].as_str().unwrap_or_default())
+}
+
+/// ` <strong class="new">New in X.Y</strong>` beside what `shown` added, the
+/// version's own changes page tells the rest; nothing for what is older, or
+/// for the first version, where all is new.
+fn new_in(spans: &Spans, (first, _): (Version, Version), shown: Version) -> String {
+    if first == shown && spans.first.is_some_and(|oldest| oldest < shown) {
+        format!(" <strong class=\"new\">New in {shown}</strong>")
+    } else {
+        String::new()
+    }
 }
 
 /// What api-ref says of a span.
@@ -416,7 +474,11 @@ fn history(html: &mut String, description: &ApiDescription, spans: &Spans, shown
     for (i, version) in versions.iter().enumerate().rev() {
         let previous = i.checked_sub(1).and_then(|p| versions.get(p)).copied();
         let current = if *version == shown { " aria-current=\"page\" class=\"current\"" } else { "" };
-        let _ = writeln!(html, "<li id=\"v{version}\"{current}><h3><a href=\"{version}\">{version}</a></h3>");
+        let _ = writeln!(
+            html,
+            "<li id=\"v{version}\"{current}><h3><a href=\"{version}\">{version}</a></h3>\n\
+             <p><a href=\"{version}/changes\">What {version} changed</a></p>"
+        );
         let change = description.api().history().iter().find(|m| m.version == *version).map(|m| m.change);
         if let Some(change) = change {
             let _ = writeln!(html, "<p>{}</p>", escape(change));
@@ -465,8 +527,19 @@ fn anchor(key: &str) -> String {
     key.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect()
 }
 
+/// A doc comment's text as HTML: escaped, its lines joined, `` `code` ``
+/// in `<code>`.
+pub(super) fn prose(text: &str) -> String {
+    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    escape(&joined)
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| if i % 2 == 1 { format!("<code>{part}</code>") } else { part.to_owned() })
+        .collect()
+}
+
 /// Text safe in HTML, in content and in quoted attributes.
-fn escape(text: &str) -> String {
+pub(super) fn escape(text: &str) -> String {
     let mut safe = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -482,7 +555,7 @@ fn escape(text: &str) -> String {
 }
 
 /// The page's look: readable type, tables, a visible focus.
-const STYLE: &str = "\
+pub(super) const STYLE: &str = "\
 body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:72rem;padding:0 1rem;color:#1b1b1b;background:#fff}\
 a{color:#0645ad}a:focus,button:focus,select:focus,summary:focus{outline:3px solid #f5a623;outline-offset:2px}\
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem}\
@@ -490,7 +563,7 @@ header{border-bottom:1px solid #ccc;padding-bottom:1rem}.switcher{display:flex;g
 .switcher form{display:flex;gap:.5rem;align-items:center}\
 .notice{border-left:6px solid #b00020;background:#fdecee;padding:.75rem 1rem;margin:1rem 0}\
 .operation{border-top:1px solid #ddd;margin-top:2rem}.method{font-family:monospace;background:#e8eef9;padding:0 .4rem;border-radius:3px}\
-.deprecated{color:#b00020;font-weight:bold}.span{color:#555}\
+.deprecated{color:#b00020;font-weight:bold}.span{color:#555}.new{color:#1a6b1a;white-space:nowrap}\
 table{border-collapse:collapse;margin:.75rem 0;width:100%}caption{text-align:left;font-weight:bold}\
 th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:left;vertical-align:top}\
 pre{background:#f6f8fa;padding:.75rem;overflow:auto}.history .current{background:#fffbe6}\
@@ -529,7 +602,8 @@ mod tests {
 
     fn create_v2_2() -> Value {
         json!({"type": "object", "properties": {"server": {"type": "object",
-            "properties": {"name": {"type": "string"}, "description": {"type": ["string", "null"]}}}}})
+            "properties": {"name": {"type": "string"},
+                "description": {"type": ["string", "null"], "description": "What the server is `for`."}}}}})
     }
 
     static OPERATIONS: [Operation; 2] = [
@@ -555,6 +629,7 @@ mod tests {
                 response: None,
                 errors: &[409],
                 deprecation: None,
+                doc: "Creates a server.\n\nIts name need not be unique:\nids are.",
             }],
             missing_status: 404,
         },
@@ -569,6 +644,7 @@ mod tests {
                 response: None,
                 errors: &[],
                 deprecation: None,
+                doc: "",
             }],
             missing_status: 404,
         },
@@ -585,11 +661,71 @@ mod tests {
         let (at_2_1, at_2_2) = (page("2.1"), page("2.2"));
         assert!(!at_2_1.contains("<code>server.description</code>"), "2.1 has no description");
         assert!(
-            at_2_2.contains("<code>server.description</code></th><td>string | null</td><td>2.2 – 2.3</td>")
+            at_2_2
+                .contains("<code>server.description</code></th><td>string | null</td><td>2.2 – 2.3 <strong")
         );
         assert!(at_2_2.contains("<code>server.name</code></th><td>string</td><td>2.1 – 2.3</td>"));
         assert!(at_2_2.contains("The operation exists from version 2.1 to 2.2."), "lock ends at 2.2");
         assert!(!page("2.3").contains("/v2.1/servers/{id}/lock</code>"), "2.3 has no lock");
+    }
+
+    #[test]
+    fn operations_and_fields_say_what_their_docs_say() {
+        let at_2_2 = page("2.2");
+        assert!(at_2_2.contains(
+            "<p class=\"summary\">Creates a server.</p>\n<p>Its name need not be unique: ids are.</p>"
+        ));
+        assert!(
+            at_2_2.contains("New in 2.2</strong></td><td>What the server is <code>for</code>.</td></tr>"),
+            "{at_2_2}"
+        );
+        assert!(
+            at_2_2.contains("<a href=\"#post--v2-1-servers\">Creates a server. (POST /v2.1/servers)</a>")
+        );
+        let document = ApiDescription::new(API).with_operations(&OPERATIONS).document(Version::lit("2.2"));
+        let create = &document["paths"]["/servers"]["post"];
+        assert_eq!(create["summary"], "Creates a server.");
+        assert_eq!(create["description"], "Its name need not be unique:\nids are.");
+        assert_eq!(document["paths"]["/servers/{id}/lock"]["put"]["summary"], "lock", "no doc: the name");
+        assert!(document["paths"]["/servers/{id}/lock"]["put"].get("description").is_none());
+        let history = ApiDescription::new(API).with_operations(&OPERATIONS).history_document();
+        assert_eq!(history["paths"]["/servers"]["post"]["summary"], "Creates a server.");
+    }
+
+    #[test]
+    fn each_version_has_a_page_of_what_it_changed_and_marks_what_is_new() {
+        let documents =
+            Documents::new(ApiDescription::new(API).with_prefix("/v2.1").with_operations(&OPERATIONS));
+        let changes =
+            |version: &str| documents.changes_page(Some(version)).expect("served").body().to_owned();
+        let at_2_2 = changes("2.2");
+        assert!(at_2_2.contains("<h1>What 2.2 changed</h1>"));
+        assert!(at_2_2.contains("The declared change: Servers have a description.</p>"));
+        assert!(changes("2.1").contains("The declared change: Initial &lt;version&gt;.</p>"), "escaped");
+        assert!(at_2_2.contains("Against <a href=\"../2.1\">2.1</a>"));
+        assert!(at_2_2.contains("<h2><code>POST /v2.1/servers</code></h2>"), "{at_2_2}");
+        assert!(
+            at_2_2.contains("<strong>compatible</strong>: request body server.description: "),
+            "{at_2_2}"
+        );
+        assert!(!at_2_2.contains("info"), "the version each document is of is no change");
+        let at_2_3 = changes("2.3");
+        assert!(at_2_3.contains("<li class=\"breaking\"><strong>breaking</strong>: "), "{at_2_3}");
+        assert!(at_2_3.contains("/v2.1/servers/{id}/lock"), "the lock's removal");
+        assert!(changes("2.1").contains("2.1 is the first version served"));
+        // The version pages link to it and mark what is new.
+        let page_2_2 = page("2.2");
+        assert!(page_2_2.contains("<a href=\"2.2/changes\">What 2.2 changed</a>"));
+        assert!(
+            page_2_2.contains("<td>2.2 – 2.3 <strong class=\"new\">New in 2.2</strong></td>"),
+            "{page_2_2}"
+        );
+        assert!(!page_2_2.contains("<td>2.1 – 2.3 <strong class=\"new\">"), "older fields are not new");
+        assert!(!page("2.1").contains("class=\"new\""), "at the first version nothing is marked");
+        assert!(
+            page("2.3").contains("<a href=\"2.1/changes\">What 2.1 changed</a>"),
+            "the history links each"
+        );
     }
 
     #[test]

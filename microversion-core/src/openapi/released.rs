@@ -31,7 +31,16 @@ impl OpenApiVersion {
 /// The environment variable that blesses the newest version's document:
 /// `MICROVERSION_BLESS=2.97` writes (or rewrites) the committed copy of
 /// 2.97, and only if 2.97 is the newest declared version.
+/// `MICROVERSION_BLESS=documentation` ([`BLESS_DOCUMENTATION`]) rewrites
+/// instead every copy that differs only by documentation.
 pub const BLESS_VARIABLE: &str = "MICROVERSION_BLESS";
+
+/// The blessing that rewrites the copy of every version, released ones
+/// included, whose document differs from it only by documentation: the
+/// text of `summary` and `description` (an operation's doc comments, a
+/// field's), which no client reads as contract (docs/reference.md §14.5).
+/// A copy with any other difference is left as it is and reported.
+pub const BLESS_DOCUMENTATION: &str = "documentation";
 
 /// Compares the document of every declared version with its committed copy
 /// `dir/<version>.json`, and fails naming each version whose contract
@@ -93,8 +102,9 @@ pub fn check_released_as(
 ) -> Result<(), String> {
     let dir = dir.as_ref();
     let newest = description.api().compiled_max();
+    let documentation = bless == Some(BLESS_DOCUMENTATION);
     let blessed = bless.and_then(|v| v.parse().ok()).filter(|v| *v == newest);
-    if let (Some(text), None) = (bless, blessed) {
+    if let (Some(text), None, false) = (bless, blessed, documentation) {
         return Err(format!(
             "{BLESS_VARIABLE}={text} blesses nothing: only the newest declared version, {newest}, can be blessed"
         ));
@@ -133,11 +143,36 @@ pub fn check_released_as(
                 continue;
             }
         };
+        if documentation && committed != document && undocumented(&committed) == undocumented(&document) {
+            let text = serde_json::to_string_pretty(&document).unwrap_or_default() + "\n";
+            if let Err(e) = std::fs::write(&path, text) {
+                failures.push(format!("{version}: cannot write {}: {e}", path.display()));
+            }
+            continue;
+        }
         if let Some(report) = report_changes(&committed, &document) {
             failures.push(format!("{version}: {report}"));
         }
     }
     if failures.is_empty() { Ok(()) } else { Err(failures.join("\n")) }
+}
+
+/// `document` without its documentation: every `summary` and
+/// `description` whose value is text (a property named `description` has a
+/// schema, and stays).
+fn undocumented(document: &Value) -> Value {
+    match document {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(key, value)| {
+                    !(matches!(key.as_str(), "summary" | "description") && value.is_string())
+                })
+                .map(|(key, value)| (key.clone(), undocumented(value)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(undocumented).collect()),
+        other => other.clone(),
+    }
 }
 
 /// How many changes a failure lists.
@@ -236,6 +271,27 @@ mod tests {
         let report = super::report_changes(&added, &before).expect("a change");
         assert!(report.contains("BREAKING for clients (1 of 1 changes break)"), "{report}");
         assert!(report.contains("breaking: /paths/~1b: path removed"), "{report}");
+    }
+
+    #[test]
+    fn documentation_is_text_under_summary_and_description_only() {
+        let before = json!({"paths": {"/a": {"get": {"summary": "a", "responses": {}}}},
+            "properties": {"description": {"type": "string"}}});
+        let mut described = before.clone();
+        described["paths"]["/a"]["get"]["summary"] = json!("Lists the a's.");
+        described["paths"]["/a"]["get"]["description"] = json!("All of them.");
+        described["properties"]["description"]["description"] = json!("What it is for.");
+        assert_eq!(super::undocumented(&before), super::undocumented(&described));
+        let mut retyped = described.clone();
+        retyped["properties"]["description"]["type"] = json!("integer");
+        assert_ne!(super::undocumented(&before), super::undocumented(&retyped));
+        let mut removed = before.clone();
+        removed["properties"] = json!({});
+        assert_ne!(
+            super::undocumented(&before),
+            super::undocumented(&removed),
+            "a field named description stays"
+        );
     }
 
     #[test]

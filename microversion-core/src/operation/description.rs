@@ -42,6 +42,10 @@ pub struct OperationVariant {
     /// and `Link`, and its operation is `deprecated` in those versions'
     /// documents (docs/reference.md §13.7).
     pub deprecation: Option<Deprecation>,
+    /// What its doc comments (`///` on the method) say, empty when it has
+    /// none: the first paragraph is the operation's summary in the
+    /// documents, the rest its description ([`Operation::doc_at`]).
+    pub doc: &'static str,
 }
 
 /// A schema attached to a variant: its name, the versions it applies to,
@@ -76,6 +80,18 @@ impl SchemaDocument {
     }
 }
 
+/// A doc comment's summary and description, as OpenAPI's `summary` and
+/// `description` take them: its first paragraph on one line, and the rest
+/// (empty when there is none).
+pub fn split_doc(doc: &str) -> (String, &str) {
+    let doc = doc.trim();
+    let (first, rest) = match doc.find("\n\n") {
+        Some(at) => (&doc[..at], doc[at..].trim()),
+        None => (doc, ""),
+    };
+    (first.split_whitespace().collect::<Vec<_>>().join(" "), rest)
+}
+
 /// A variant's success answer: its status and, if declared, its body.
 #[derive(Clone, Copy, Debug)]
 pub struct ResponseDescription {
@@ -91,6 +107,34 @@ impl Operation {
     /// The variant serving `version`, if any.
     pub fn variant_at(&self, version: Version) -> Option<&'static OperationVariant> {
         self.variants.iter().find(|v| v.range.contains(version))
+    }
+
+    /// What the operation says of itself at `version`: the doc of the
+    /// variant serving it, else of its first documented variant (variants
+    /// often document only the first of them); empty when none has one.
+    ///
+    /// ```
+    /// use microversion_core::operation::{Operation, OperationVariant, split_doc};
+    /// use microversion_core::{Version, VersionRange};
+    ///
+    /// const fn variant(range: VersionRange, doc: &'static str) -> OperationVariant {
+    ///     OperationVariant { range, schemas: &[], query_schemas: &[], response: None, errors: &[], deprecation: None, doc }
+    /// }
+    /// static SHOW: Operation = Operation {
+    ///     name: "show", http_method: Some("GET"), path: Some("/flavors/{id}"), missing_status: 404,
+    ///     variants: &[
+    ///         variant(VersionRange::between(Version::new(2, 1), Version::new(2, 54)), "Shows a flavor.\n\nBy its id."),
+    ///         variant(VersionRange::from(Version::new(2, 55)), ""),
+    ///     ],
+    /// };
+    /// assert_eq!(SHOW.doc_at(Version::lit("2.60")), "Shows a flavor.\n\nBy its id.");
+    /// assert_eq!(split_doc(SHOW.doc_at(Version::lit("2.1"))), ("Shows a flavor.".to_owned(), "By its id."));
+    /// ```
+    pub fn doc_at(&self, version: Version) -> &'static str {
+        match self.variant_at(version).map(|v| v.doc).filter(|doc| !doc.is_empty()) {
+            Some(doc) => doc,
+            None => self.variants.iter().map(|v| v.doc).find(|doc| !doc.is_empty()).unwrap_or_default(),
+        }
     }
 
     /// Whether a request for `path` reaches this operation's route, as
@@ -126,6 +170,16 @@ impl Operation {
             }
         }
         requested.next().is_none()
+    }
+}
+
+impl SchemaDescription {
+    /// Whether a query it validates is read by the types it names
+    /// (`#[schema(query_json_schema = T)]`, named `json_schema T`), rather
+    /// than as text, every value a string in a list (a schema function's,
+    /// Nova's form; docs/reference.md §6.4).
+    pub fn reads_typed_values(&self) -> bool {
+        self.name.starts_with("json_schema ")
     }
 }
 
@@ -167,7 +221,7 @@ impl std::error::Error for UnservedVersion {}
 /// use microversion_core::{operation::AllowedMethods, operation::Operation, operation::OperationVariant, Version, VersionRange};
 ///
 /// const fn variant(range: VersionRange) -> OperationVariant {
-///     OperationVariant { range, schemas: &[], query_schemas: &[], response: None, errors: &[], deprecation: None }
+///     OperationVariant { range, schemas: &[], query_schemas: &[], response: None, errors: &[], deprecation: None, doc: "" }
 /// }
 /// static OPERATIONS: [Operation; 2] = [
 ///     Operation { name: "show", http_method: Some("GET"), path: Some("/flavors/{id}"),
@@ -289,6 +343,7 @@ mod tests {
             response: None,
             errors: &[],
             deprecation: None,
+            doc: "",
         }
     }
 

@@ -505,7 +505,7 @@ macro_rules! facade_error_renderer {
 macro_rules! facade_openapi_service {
     ($(#[$meta:meta])* pub struct OpenApiService; wire = $wire:ty;) => {
         pub use $crate::openapi::{
-            ApiDescription, BLESS_VARIABLE, CONVERSION_NOTE, Change, DocumentAnswer, DocumentRefusal,
+            ApiDescription, BLESS_DOCUMENTATION, BLESS_VARIABLE, CONVERSION_NOTE, Change, DocumentAnswer, DocumentRefusal,
             DocumentRequest, Documents, OPENAPI_3_0, OpenApiVersion, RenderedDocument, check_released,
             check_released_as, check_released_blessing, classify_changes, requested_version, to_openapi_3_0,
         };
@@ -520,7 +520,8 @@ macro_rules! facade_openapi_service {
         /// - `GET /openapi-history.json`: the whole history in OpenStack's encoding;
         /// - with [`OpenApiService::with_reference`], `GET /docs/` and
         ///   `GET /docs/2.61`: the API reference of the newest and of that version
-        ///   as one self-contained HTML page (docs/reference.md §14.8).
+        ///   as one self-contained HTML page, and `GET /docs/2.61/changes`: what
+        ///   that version changed (docs/reference.md §14.8).
         ///
         /// Every document is rendered once, on its first request, and kept: an API
         /// of 1,000 versions does not pay for 1,000 documents at start-up. Each has

@@ -21,7 +21,7 @@ mod serving;
 pub use description::Controller;
 pub use description::{
     AllowedMethods, MissingVariant, Operation, OperationVariant, ResponseDescription, SchemaDescription,
-    SchemaDocument, UnservedVersion,
+    SchemaDocument, UnservedVersion, split_doc,
 };
 #[cfg(feature = "schema")]
 pub use path_params::read_path_params;

@@ -167,7 +167,14 @@ fn methods(rt: &TokenStream, c: &Controller, type_name: &str, op: &Operation) ->
             let operation = format!("{type_name}::{}", op.name);
             let ranges = group.iter().map(|v| range_tokens(rt, served(v)));
             let shown: Vec<String> = group.iter().map(|v| served(v).to_string()).collect();
-            let doc = format!("`{method} {template}`, served at {}.", shown.join(", "));
+            // The handler's own doc comment first (of the first documented
+            // variant of the group), then where and when it is served.
+            let handler_doc = group.iter().map(|v| crate::shared::docs::doc_text(&v.method.attrs)).find(|d| !d.is_empty());
+            let served_at = format!("`{method} {template}`, served at {}.", shown.join(", "));
+            let doc = match handler_doc {
+                Some(handler_doc) => format!("{handler_doc}\n\n{served_at}"),
+                None => served_at,
+            };
             let not_served =
                 format!("{operation} does not exist at this client's version; it is served at {}", shown.join(", "));
             let ranges: Vec<TokenStream> = ranges.collect();

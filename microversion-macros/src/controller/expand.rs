@@ -303,9 +303,10 @@ fn controller_impl(c: &Controller) -> TokenStream {
                 Some(deprecation) => quote!(::core::option::Option::Some(#deprecation)),
                 None => quote!(::core::option::Option::None),
             };
+            let doc = crate::shared::docs::doc_text(&v.method.attrs);
             quote!(#rt::OperationVariant {
                 range: #range, schemas: #body, query_schemas: #query, response: #response,
-                errors: &[#(#statuses),*], deprecation: #deprecation
+                errors: &[#(#statuses),*], deprecation: #deprecation, doc: #doc
             })
         });
         let status = missing_status(op);

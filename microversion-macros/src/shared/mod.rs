@@ -3,6 +3,7 @@
 //! and defaults of generated code.
 
 pub(crate) mod api;
+pub(crate) mod docs;
 pub(crate) mod errors;
 pub(crate) mod names;
 pub(crate) mod ranges;

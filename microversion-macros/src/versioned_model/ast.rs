@@ -59,6 +59,8 @@ pub(crate) struct Field {
     pub(crate) skip_none: bool,
     /// Other representations in some versions: `render(until = "2.74", with = f)`.
     pub(crate) renders: Vec<Render>,
+    /// Its doc comments, the `description` of its schema (empty when none).
+    pub(crate) doc: String,
 }
 
 impl Field {

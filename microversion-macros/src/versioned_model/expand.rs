@@ -262,6 +262,17 @@ fn schema_field(rt: &TokenStream, field: &Field) -> TokenStream {
             schema = quote!(if #range.contains(__version) { #rt::serde_json::json!({}) } else { #schema });
         }
     }
+    // The field's doc comments describe it, unless its schema says more.
+    if !field.doc.is_empty() {
+        let doc = &field.doc;
+        schema = quote! {{
+            let mut __field = #schema;
+            if let ::core::option::Option::Some(__object) = __field.as_object_mut() {
+                __object.entry("description").or_insert_with(|| #doc.into());
+            }
+            __field
+        }};
+    }
     let required = (field.presence() == Presence::Required).then(|| quote!(__required.push(#key.into());));
     guarded(
         rt,

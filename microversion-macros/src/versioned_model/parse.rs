@@ -25,10 +25,11 @@ struct ModelArgs {
 }
 
 #[derive(FromField)]
-#[darling(attributes(versioned))]
+#[darling(attributes(versioned), forward_attrs(doc))]
 struct FieldArgs {
     ident: Option<syn::Ident>,
     ty: syn::Type,
+    attrs: Vec<syn::Attribute>,
     #[darling(default)]
     since: Option<LitStr>,
     #[darling(default)]
@@ -110,6 +111,7 @@ fn field(args: FieldArgs, errors: &mut Errors) -> Option<Field> {
         json_schema: args.json_schema,
         skip_none: args.skip_none,
         renders,
+        doc: crate::shared::docs::doc_text(&args.attrs),
     })
 }
 

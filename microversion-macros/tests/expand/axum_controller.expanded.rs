@@ -235,6 +235,7 @@ impl ::microversion_axum::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
                 ::microversion_axum::__private::OperationVariant {
                     range: ::microversion_axum::__private::VersionRange::from(
@@ -245,6 +246,7 @@ impl ::microversion_axum::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
             ],
             missing_status: 404u16,
@@ -263,6 +265,7 @@ impl ::microversion_axum::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
             ],
             missing_status: 405u16,

@@ -177,9 +177,21 @@ impl ::microversion_actix::__private::VersionedModel for Flavor {
             __properties
                 .insert(
                     "description".into(),
-                    <Option<
-                        String,
-                    > as ::microversion_actix::__private::DerivedSchema>::derived_schema(),
+                    {
+                        let mut __field = <Option<
+                            String,
+                        > as ::microversion_actix::__private::DerivedSchema>::derived_schema();
+                        if let ::core::option::Option::Some(__object) = __field
+                            .as_object_mut()
+                        {
+                            __object
+                                .entry("description")
+                                .or_insert_with(|| {
+                                    "A free-form description of the flavor.".into()
+                                });
+                        }
+                        __field
+                    },
                 );
         }
         if ::microversion_actix::__private::VersionRange::from(

@@ -211,6 +211,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
             ],
             missing_status: 404u16,
@@ -230,6 +231,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::from(
@@ -240,6 +242,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     response: ::core::option::Option::None,
                     errors: &[],
                     deprecation: ::core::option::Option::None,
+                    doc: "",
                 },
             ],
             missing_status: 404u16,
