@@ -87,7 +87,7 @@ mod tests {
 
     fn model(input: syn::DeriveInput) -> Input {
         let mut errors = Errors::default();
-        let model = super::super::parse::input(&input, &mut errors).expect("parses");
+        let model = super::super::parse::input(&input, Some("actix"), &mut errors).expect("parses");
         errors.finish().expect("no errors");
         model
     }

@@ -9,41 +9,80 @@ impl Flavors {
     }
     #[doc(hidden)]
     #[allow(unused_mut, unused_variables)]
-    fn __mv_route_show(
-        __controller: ::microversion_actix::__private::Shared<Self>,
-        mut __input: ::microversion_actix::__private::OperationInput,
+    fn __mv_route_show<
+        __F: ::microversion_actix::__private::Facade,
+        __A0: 'static,
+        __R0: 'static,
+    >(
+        __controller: ::std::sync::Arc<Self>,
+        mut __input: ::microversion_actix::__private::RouteInput<__F>,
     ) -> impl ::core::future::Future<
-        Output = ::microversion_actix::__private::Response,
-    > + 'static {
+        Output = <__F as ::microversion_actix::__private::Facade>::Response,
+    > + 'static
+    where
+        __F: ::microversion_actix::__private::Extracts<Path<String>, __A0>,
+        __F: ::microversion_actix::__private::Answers<Json<Value>, __R0>,
+    {
         async move {
             let __version = __input.version;
-            let id: Path<String> = ::microversion_actix::__private::tried!(
-                ::microversion_actix::__private::error_response, < Path < String > as
-                ::microversion_actix::__private::RouteArgument < _ >> ::extract(& mut
-                __input). await
-            );
-            let __out = __controller.__mv_show_v0(id).await;
-            <_ as ::microversion_actix::__private::RouteResponse<
+            let id: Path<String> = match <__F as ::microversion_actix::__private::Extracts<
+                Path<String>,
                 _,
-            >>::respond(__out, &__input.request)
+            >>::extract(&mut __input)
+                .await
+            {
+                ::core::result::Result::Ok(argument) => argument,
+                ::core::result::Result::Err(refusal) => return refusal,
+            };
+            let __out = __controller.__mv_show_v0(id).await;
+            <__F as ::microversion_actix::__private::Answers<
+                _,
+                _,
+            >>::answer(__out, &__input)
         }
     }
     #[doc(hidden)]
-    fn __mv_routes(
-        __controller: ::microversion_actix::__private::Shared<Self>,
+    fn __mv_routes<
+        __F: ::microversion_actix::__private::Facade,
+        __A0: 'static,
+        __R0: 'static,
+    >(
+        __controller: ::std::sync::Arc<Self>,
         __route: usize,
-        __input: ::microversion_actix::__private::OperationInput,
+        __input: ::microversion_actix::__private::RouteInput<__F>,
     ) -> impl ::core::future::Future<
-        Output = ::microversion_actix::__private::Response,
-    > + 'static {
+        Output = <__F as ::microversion_actix::__private::Facade>::Response,
+    > + 'static
+    where
+        __F: ::microversion_actix::__private::Extracts<Path<String>, __A0>,
+        __F: ::microversion_actix::__private::Answers<Json<Value>, __R0>,
+    {
         match __route {
-            _ => Self::__mv_route_show(__controller, __input),
+            _ => Self::__mv_route_show::<__F, __A0, __R0>(__controller, __input),
         }
     }
 }
-::microversion_actix::__private::register_controller!(
-    Flavors, routes = < Flavors > ::__mv_routes
-);
+#[automatically_derived]
+impl<
+    __F: ::microversion_actix::__private::Facade,
+    __A0: 'static,
+    __R0: 'static,
+> ::microversion_actix::__private::Routes<__F, (__A0, __R0)> for Flavors
+where
+    __F: ::microversion_actix::__private::Extracts<Path<String>, __A0>,
+    __F: ::microversion_actix::__private::Answers<Json<Value>, __R0>,
+{
+    fn route(
+        __controller: ::std::sync::Arc<Self>,
+        __route: usize,
+        __input: ::microversion_actix::__private::RouteInput<__F>,
+    ) -> impl ::core::future::Future<
+        Output = <__F as ::microversion_actix::__private::Facade>::Response,
+    > + 'static {
+        Self::__mv_routes::<__F, __A0, __R0>(__controller, __route, __input)
+    }
+}
+::microversion_actix::__private::register_controller!(Flavors, routes);
 #[automatically_derived]
 impl ::microversion_actix::__private::Controller for Flavors {
     const OPERATIONS: &'static [::microversion_actix::__private::Operation] = &[
