@@ -47,10 +47,8 @@ impl<S: Clone + Send + Sync + 'static> From<OpenApiService> for Router<S> {
         let page = route(|req| DocumentRequest::Reference(req.uri().path().strip_prefix("/docs/")));
         let moved = || async { plain_answer::<AxumHeaders>(308, [("location", "docs/")], None) };
         let changes = route(|req| {
-            let path = req.uri().path();
-            DocumentRequest::Changes(
-                path.strip_prefix("/docs/").and_then(|p| p.strip_suffix("/changes")).unwrap_or(path),
-            )
+            let version = req.uri().path().strip_prefix("/docs/").and_then(|p| p.strip_suffix("/changes"));
+            DocumentRequest::Changes(version.unwrap_or_default())
         });
         router
             .route("/docs", get(moved))

@@ -93,26 +93,46 @@ impl Facade for Axum {
         response.headers_mut()
     }
 
+    /// As the [`ResponseValidation`](crate::middleware::ResponseValidation) in the
+    /// request's extensions says; a check reads the whole body, so it is boxed
+    /// (docs/performance.md, "The route's future").
     fn check_response(
         request: &Parts,
         version: Version,
         declared: &'static ResponseDescription,
-        response: Response,
+        res: Response,
     ) -> impl Future<Output = Response> {
-        crate::response_validation::check(request, version, declared, response)
+        let mode = request.extensions.get::<crate::middleware::ResponseValidation>().copied();
+        let mode = mode.unwrap_or_default();
+        if !mode.checks(res.status().as_u16()) {
+            return Either::Left(ready(res));
+        }
+        Either::Right(Box::pin(async move {
+            let (parts, body) = res.into_parts();
+            let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
+                return ApiError::internal("the response body could not be read for validation")
+                    .into_response();
+            };
+            let answer = (parts.status.as_u16(), &bytes[..]);
+            let verdict =
+                mode.judge((request.method.as_str(), request.uri.path()), answer, version, declared);
+            if let Some(detail) = verdict.refusal(|warning| log::warn!("{warning}")) {
+                return ApiError::internal(detail).into_response();
+            }
+            Response::from_parts(parts, Body::from(bytes))
+        }) as BoxFuture<'_, Response>)
     }
 }
 
-/// The marker of an axum extractor of the request's head.
+/// The markers of axum's own arguments (of the request's head; the one that
+/// reads its body) and answers.
 #[derive(Debug)]
 pub enum ViaParts {}
-
-/// The marker of the axum extractor that reads the request's body.
 #[derive(Debug)]
+#[doc(hidden)]
 pub enum ViaBody {}
-
-/// The marker of axum's own answers.
 #[derive(Debug)]
+#[doc(hidden)]
 pub enum Native {}
 
 /// An axum extractor of the request's head as a route's argument.
