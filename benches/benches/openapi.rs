@@ -62,6 +62,7 @@ fn operations() -> &'static [Operation] {
                 errors: &[404],
                 deprecation: None,
                 doc: "",
+                changes: &[],
             })
             .collect(),
     );

@@ -55,7 +55,9 @@ fn app_setting<T: 'static>(req: &actix_web::HttpRequest) -> Option<&T> {
 pub use microversion_macros::actix_controller as controller;
 
 #[doc(inline)]
-pub use microversion_macros::{ActixVersionedModel as VersionedModel, api_version, schema};
+pub use microversion_macros::{
+    ActixVersionedModel as VersionedModel, actix_version_change as version_change, api_version, schema,
+};
 
 /// A version history, checked where it is written: one
 /// `"X.Y" => "the change it made"` per version, oldest first, for

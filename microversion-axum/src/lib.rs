@@ -31,7 +31,8 @@ pub use serve::serve;
 
 #[doc(inline)]
 pub use microversion_macros::{
-    AxumVersionedModel as VersionedModel, api_version, axum_controller as controller, schema,
+    AxumVersionedModel as VersionedModel, api_version, axum_controller as controller,
+    axum_version_change as version_change, schema,
 };
 
 /// A version history, checked where it is written: one

@@ -19,6 +19,9 @@
 //! - [`discovery`]: the version documents and where their links point;
 //!   `openapi` (feature `openapi`): the API's OpenAPI documents and its
 //!   reference pages.
+//! - [`change`]: version changes, each a typed upgrade of the requests
+//!   before it and downgrade of the answers, so that an operation is
+//!   written once, at the head of its history.
 //! - [`lifecycle`]: a version's deprecation, sunset and retirement.
 //! - [`client`]: the client's side: discovery read, a version chosen, and
 //!   the typed clients generated from controllers.
@@ -43,6 +46,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod body;
+pub mod change;
 pub mod client;
 pub mod discovery;
 pub mod error;
@@ -92,13 +96,15 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
 
+    pub use crate::change::{ChangeNote, Declared, Downgrade, Upgrade, VersionChange};
     pub use crate::derive::{
         DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
     };
     pub use crate::model::{FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
     pub use crate::operation::{
-        __serving, Answers, Controller, Extracts, Facade, MissingVariant, Operation, OperationVariant,
-        ResponseDescription, RouteInput, Routes, SchemaDescription, SchemaDocument, UnservedVersion,
+        __serving, Answers, AnswersBefore, Controller, Extracts, ExtractsBefore, Facade, MissingVariant,
+        Operation, OperationVariant, ResponseDescription, RouteInput, Routes, SchemaDescription,
+        SchemaDocument, UnservedVersion,
     };
     pub use crate::schema::{LazySchemas, SchemaError, SchemaSource, VersionedSchemas, json_schema_of};
     pub use crate::{Api, Deprecation, Microversion, Version, VersionRange, Violation, client::typed_client};

@@ -9,6 +9,7 @@
 //! expansion still emits the items users refer to. `shared` holds what both
 //! use; the entry points below only convert token streams.
 
+mod change;
 mod controller;
 mod gates;
 mod history;
@@ -40,7 +41,7 @@ pub fn controller(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `VersionedModel` derive, served by that facade unless told otherwise,
 /// which the facade re-exports under the plain names.
 macro_rules! facade_entry_points {
-    ($($word:literal: $controller:ident, $model:ident;)*) => {$(
+    ($($word:literal: $controller:ident, $model:ident, $change:ident;)*) => {$(
         #[doc(hidden)]
         #[proc_macro_attribute]
         pub fn $controller(args: TokenStream, item: TokenStream) -> TokenStream {
@@ -53,12 +54,33 @@ macro_rules! facade_entry_points {
         pub fn $model(input: TokenStream) -> TokenStream {
             versioned_model::derive(input.into(), Some($word)).into()
         }
+
+        #[doc(hidden)]
+        #[proc_macro_attribute]
+        pub fn $change(args: TokenStream, item: TokenStream) -> TokenStream {
+            change::expand(args.into(), item.into(), Some($word)).into()
+        }
     )*};
 }
 
 facade_entry_points! {
-    "actix": actix_controller, ActixVersionedModel;
-    "axum": axum_controller, AxumVersionedModel;
+    "actix": actix_controller, ActixVersionedModel, actix_version_change;
+    "axum": axum_controller, AxumVersionedModel, axum_version_change;
+}
+
+/// Makes a type a change of an API at one version of its history:
+/// `#[version_change(api = API, "1.4")]` on a struct, whose doc comment
+/// says what the change did. It may declare what it touched, for the
+/// reference: `field(Type::field, didnt_exist)`, `field(Type::field,
+/// renamed_from = "old")`, `field(Type::field, had_type = "string")`,
+/// `member(Enum::Member, didnt_exist)`. A version the API does not
+/// declare, or a field or member no type has, is a compile error at its
+/// literal. The type then converts what it changed with the core's
+/// `Upgrade` and `Downgrade`, and controller variants list it in
+/// `#[change(...)]`. See the guide's chapter on version changes.
+#[proc_macro_attribute]
+pub fn version_change(args: TokenStream, item: TokenStream) -> TokenStream {
+    change::expand(args.into(), item.into(), None).into()
 }
 
 /// A version history, checked where it is written: one

@@ -81,6 +81,7 @@ use crate::{
 ///         errors: &[404, 409],
 ///         deprecation: None,
 ///         doc: "",
+///         changes: &[],
 ///     }],
 ///     missing_status: 404,
 /// }];
@@ -478,6 +479,7 @@ mod tests {
         errors: &[],
         deprecation: None,
         doc: "",
+        changes: &[],
     };
 
     const BODY: &[crate::operation::SchemaDescription] = &[crate::operation::SchemaDescription {

@@ -46,6 +46,10 @@ pub struct OperationVariant {
     /// none: the first paragraph is the operation's summary in the
     /// documents, the rest its description ([`Operation::doc_at`]).
     pub doc: &'static str,
+    /// The version changes it goes through (`#[change(...)]`), oldest
+    /// first: the versions before each are served by its upgrade and
+    /// downgrade (docs/reference.md §4.10).
+    pub changes: &'static [crate::change::ChangeNote],
 }
 
 /// A schema attached to a variant: its name, the versions it applies to,
@@ -118,7 +122,7 @@ impl Operation {
     /// use microversion_core::{Version, VersionRange};
     ///
     /// const fn variant(range: VersionRange, doc: &'static str) -> OperationVariant {
-    ///     OperationVariant { range, schemas: &[], query_schemas: &[], response: None, errors: &[], deprecation: None, doc }
+    ///     OperationVariant { range, schemas: &[], query_schemas: &[], response: None, errors: &[], deprecation: None, doc, changes: &[] }
     /// }
     /// static SHOW: Operation = Operation {
     ///     name: "show", http_method: Some("GET"), path: Some("/flavors/{id}"), missing_status: 404,
@@ -221,7 +225,7 @@ impl std::error::Error for UnservedVersion {}
 /// use microversion_core::{operation::AllowedMethods, operation::Operation, operation::OperationVariant, Version, VersionRange};
 ///
 /// const fn variant(range: VersionRange) -> OperationVariant {
-///     OperationVariant { range, schemas: &[], query_schemas: &[], response: None, errors: &[], deprecation: None, doc: "" }
+///     OperationVariant { range, schemas: &[], query_schemas: &[], response: None, errors: &[], deprecation: None, doc: "", changes: &[] }
 /// }
 /// static OPERATIONS: [Operation; 2] = [
 ///     Operation { name: "show", http_method: Some("GET"), path: Some("/flavors/{id}"),
@@ -344,6 +348,7 @@ mod tests {
             errors: &[],
             deprecation: None,
             doc: "",
+            changes: &[],
         }
     }
 

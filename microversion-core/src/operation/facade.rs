@@ -1394,6 +1394,12 @@ macro_rules! facade_face {
         pub use error::ApiError;
         pub use middleware::VersionNegotiation;
         pub use model::{Versioned, VersionedModel};
+        /// Version changes (docs/reference.md §4.10): an operation written
+        /// once, at the head of its history, the versions before each change
+        /// served by its typed upgrade and downgrade. The core's, the same on
+        /// every facade.
+        pub use $crate::change;
+        pub use $crate::change::{Downgrade, Upgrade, VersionChange};
         /// The arguments and answers of a controller that every facade
         /// serves (docs/reference.md §4.8).
         pub use $crate::portable;

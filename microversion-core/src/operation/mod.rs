@@ -28,6 +28,9 @@ pub use path_params::read_path_params;
 pub use routing::{PathSyntax, RoutedPath};
 #[cfg(feature = "portable")]
 pub use serving::{Answers, Core, Extracts, Facade, ReadAlready, RouteInput, Routes};
+#[cfg(feature = "portable")]
+#[doc(hidden)]
+pub use serving::{AnswersBefore, ExtractsBefore};
 /// What `#[controller]`'s generic routes call. Not public API.
 #[cfg(feature = "portable")]
 #[doc(hidden)]

@@ -155,6 +155,72 @@ impl Reply {
     }
 }
 
+/// A typed answer: a status, headers, and a body written as JSON (none:
+/// an empty body). What a handler returns when a [version
+/// change](crate::change) downgrades its answer: the body keeps its type,
+/// so each change converts it by type, and may change the status and the
+/// headers too.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer<T> {
+    /// The status.
+    pub status: StatusCode,
+    /// Headers beside the framework's own, each a lower-case name and its
+    /// value (one that cannot be a header value is left out).
+    pub headers: Vec<(&'static str, String)>,
+    /// The body.
+    pub body: Option<T>,
+}
+
+impl<T> Answer<T> {
+    /// `status` with `body`.
+    pub fn new(status: StatusCode, body: T) -> Answer<T> {
+        Answer { status, headers: Vec::new(), body: Some(body) }
+    }
+
+    /// `200 OK` with `body`.
+    pub fn ok(body: T) -> Answer<T> {
+        Answer::new(StatusCode::OK, body)
+    }
+
+    /// `201 Created` with `body`.
+    pub fn created(body: T) -> Answer<T> {
+        Answer::new(StatusCode::CREATED, body)
+    }
+
+    /// `status` without a body.
+    pub fn empty(status: StatusCode) -> Answer<T> {
+        Answer { status, headers: Vec::new(), body: None }
+    }
+
+    /// The answer with another status.
+    pub fn with_status(self, status: StatusCode) -> Answer<T> {
+        Answer { status, ..self }
+    }
+
+    /// The answer with header `name` (lower case) set to `value`.
+    pub fn with_header(mut self, name: &'static str, value: impl Into<String>) -> Answer<T> {
+        self.headers.retain(|(other, _)| *other != name);
+        self.headers.push((name, value.into()));
+        self
+    }
+
+    /// The value of header `name`, if set.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(other, _)| *other == name).map(|(_, value)| value.as_str())
+    }
+
+    /// The answer without header `name`.
+    pub fn without_header(mut self, name: &str) -> Answer<T> {
+        self.headers.retain(|(other, _)| *other != name);
+        self
+    }
+
+    /// The same answer with its body converted.
+    pub fn map<U>(self, convert: impl FnOnce(T) -> U) -> Answer<U> {
+        Answer { status: self.status, headers: self.headers, body: self.body.map(convert) }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,7 +33,9 @@ use std::task::{Context, Poll};
 use http::StatusCode;
 use serde::de::DeserializeOwned;
 
-use super::portable::{ApiError, ApiVersion, Json, JsonQuery, LinkRoot, Path, Query, Reply, Versioned};
+use super::portable::{
+    Answer, ApiError, ApiVersion, Json, JsonQuery, LinkRoot, Path, Query, Reply, Versioned,
+};
 use super::{Controller, MissingVariant, ResponseDescription};
 use crate::body::{ParsedJson, ValidatedAs, ValidatedQuery, deserialize, parse_json};
 use crate::header::HeaderWire;
@@ -210,6 +212,46 @@ pub trait Routes<F: Facade, M>: Controller + Sized + 'static {
     ) -> impl Future<Output = F::Response> + 'static;
 }
 
+/// An argument read as the type it had before version change `C`
+/// ([`Upgrade`](crate::change::Upgrade)), whose type from it is `After`:
+/// the bound a `#[controller]` route states for the versions before a
+/// change, a predicate of its own so that it never meets another bound of
+/// the same type (a change's `Before` is often another band's type).
+#[doc(hidden)]
+pub trait ExtractsBefore<C: crate::change::Upgrade<After>, After, M>: Facade {
+    /// Reads the argument, or answers the request's refusal.
+    fn extract(input: &mut RouteInput<Self>) -> impl Future<Output = Result<C::Before, Self::Response>>;
+}
+
+impl<F, C, After, M> ExtractsBefore<C, After, M> for F
+where
+    C: crate::change::Upgrade<After>,
+    F: Extracts<C::Before, M>,
+{
+    fn extract(input: &mut RouteInput<F>) -> impl Future<Output = Result<C::Before, F::Response>> {
+        <F as Extracts<C::Before, M>>::extract(input)
+    }
+}
+
+/// An answer written as the type it had before version change `C`
+/// ([`Downgrade`](crate::change::Downgrade)), whose type from it is
+/// `After`: [`ExtractsBefore`]'s twin for answers.
+#[doc(hidden)]
+pub trait AnswersBefore<C: crate::change::Downgrade<After>, After, M>: Facade {
+    /// The answer.
+    fn answer(answer: C::Before, input: &RouteInput<Self>) -> Self::Response;
+}
+
+impl<F, C, After, M> AnswersBefore<C, After, M> for F
+where
+    C: crate::change::Downgrade<After>,
+    F: Answers<C::Before, M>,
+{
+    fn answer(answer: C::Before, input: &RouteInput<F>) -> F::Response {
+        <F as Answers<C::Before, M>>::answer(answer, input)
+    }
+}
+
 /// The marker of the core's own impls of [`Extracts`] and [`Answers`].
 #[derive(Debug)]
 pub enum Core {}
@@ -286,6 +328,20 @@ impl<F: Facade> Answers<Reply, Core> for F {
             Ok((status, Some(json))) => F::json(status, json),
             Err(error) => F::error(error),
         }
+    }
+}
+
+impl<F: Facade, T: serde::Serialize> Answers<Answer<T>, Core> for F {
+    fn answer(answer: Answer<T>, input: &RouteInput<F>) -> F::Response {
+        let reply = match &answer.body {
+            Some(body) => Reply::json(answer.status, body),
+            None => Reply::empty(answer.status),
+        };
+        let mut response = <F as Answers<Reply, Core>>::answer(reply, input);
+        for (name, value) in &answer.headers {
+            crate::header::set_header::<F::Wire>(F::headers_mut(&mut response), name, value);
+        }
+        response
     }
 }
 

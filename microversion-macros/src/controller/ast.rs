@@ -145,6 +145,25 @@ pub(crate) struct DeprecatedFrom {
     pub(crate) sunset_link: Option<LitStr>,
 }
 
+/// `#[change(ColorSpelling, body, answer)]`: a version change the variant
+/// goes through, the arguments it upgrades and whether it downgrades the
+/// answer (docs/reference.md §4.10).
+pub(crate) struct ChangeUse {
+    /// The change's type.
+    pub(crate) ty: Path,
+    /// The arguments it upgrades, by the handler's names for them.
+    pub(crate) arguments: Vec<Ident>,
+    /// Whether it downgrades the answer.
+    pub(crate) answer: bool,
+}
+
+impl ChangeUse {
+    /// Whether it upgrades the argument named `name`.
+    pub(crate) fn upgrades(&self, name: &Ident) -> bool {
+        self.arguments.iter().any(|argument| argument == name)
+    }
+}
+
 /// One method of an operation.
 pub(crate) struct Variant {
     /// The method with the framework's attributes removed.
@@ -157,6 +176,8 @@ pub(crate) struct Variant {
     pub(crate) response: Option<Response>,
     pub(crate) errors: Option<ErrorStatuses>,
     pub(crate) deprecation: Option<DeprecatedFrom>,
+    /// The version changes it goes through, oldest first.
+    pub(crate) changes: Vec<ChangeUse>,
 }
 
 impl Variant {

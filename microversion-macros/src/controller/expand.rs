@@ -304,9 +304,13 @@ fn controller_impl(c: &Controller) -> TokenStream {
                 None => quote!(::core::option::Option::None),
             };
             let doc = crate::shared::docs::doc_text(&v.method.attrs);
+            let changes = v.changes.iter().map(|change| {
+                let (c, name) = (&change.ty, crate::shared::names::path_text(&change.ty));
+                quote!(#rt::ChangeNote::of::<#c>(#name))
+            });
             quote!(#rt::OperationVariant {
                 range: #range, schemas: #body, query_schemas: #query, response: #response,
-                errors: &[#(#statuses),*], deprecation: #deprecation, doc: #doc
+                errors: &[#(#statuses),*], deprecation: #deprecation, doc: #doc, changes: &[#(#changes),*]
             })
         });
         let status = missing_status(op);

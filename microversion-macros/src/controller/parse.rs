@@ -12,7 +12,8 @@ use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ImplItem, ImplItemFn, ItemImpl, Lit, LitStr, Token};
 
 use super::ast::{
-    Controller, DeprecatedFrom, ErrorStatuses, Operation, Response, Route, Schema, SchemaKind, Variant,
+    ChangeUse, Controller, DeprecatedFrom, ErrorStatuses, Operation, Response, Route, Schema, SchemaKind,
+    Variant,
 };
 use crate::shared::errors::Errors;
 use crate::shared::names::{SchemaTarget, facade_crates};
@@ -180,6 +181,7 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
     let mut response: Option<Response> = None;
     let mut declared: Option<ErrorStatuses> = None;
     let mut deprecation: Option<DeprecatedFrom> = None;
+    let mut changes = Vec::new();
     let mut kept = Vec::new();
     for attr in std::mem::take(&mut method.attrs) {
         let path = attr.path();
@@ -209,6 +211,10 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
                 continue;
             }
             deprecation = deprecated_from_attr(&attr, errors);
+        } else if path.is_ident("change") {
+            if let Some(change) = change_attr(&attr, errors) {
+                changes.push(change);
+            }
         } else if path.is_ident("schema") {
             if let Some(schema) = schema_attr(&attr, errors) {
                 schemas.push(schema);
@@ -235,7 +241,8 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
         || route.is_some()
         || response.is_some()
         || declared.is_some()
-        || deprecation.is_some();
+        || deprecation.is_some()
+        || !changes.is_empty();
     if framework {
         for attr in kept.iter().filter(|a| a.path().is_ident("cfg")) {
             errors.at(
@@ -251,7 +258,7 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
         return Method::Plain(Box::new(method));
     }
     Method::Versioned(
-        Box::new(Variant { method, range, route, schemas, response, errors: declared, deprecation }),
+        Box::new(Variant { method, range, route, schemas, response, errors: declared, deprecation, changes }),
         missing,
     )
 }
@@ -365,6 +372,39 @@ fn deprecated_from_attr(attr: &Attribute, errors: &mut Errors) -> Option<Depreca
     let named =
         RangeLit { min: Some(from.clone()), max: None, tokens: from.lit.to_token_stream(), sound: true };
     Some(DeprecatedFrom { from, named, since, sunset, link, sunset_link })
+}
+
+/// `#[change(ColorSpelling, body, answer)]`: the change's type, then the
+/// arguments it upgrades by name and `answer` when it downgrades the answer.
+fn change_attr(attr: &Attribute, errors: &mut Errors) -> Option<ChangeUse> {
+    let args = errors.handle(attr.parse_args_with(Punctuated::<syn::Path, Token![,]>::parse_terminated))?;
+    let mut args = args.into_iter();
+    let Some(ty) = args.next() else {
+        errors.at(
+            attr,
+            "#[change] needs a version change and what it converts, e.g. #[change(ColorSpelling, body, answer)]",
+        );
+        return None;
+    };
+    let (mut arguments, mut answer) = (Vec::new(), false);
+    for arg in args {
+        match arg.get_ident() {
+            Some(word) if word == "answer" && !answer => answer = true,
+            Some(word) if word == "answer" || arguments.contains(word) => {
+                errors.at(word, format!("`{word}` is named twice in this #[change]"))
+            }
+            Some(word) => arguments.push(word.clone()),
+            None => errors.at(&arg, "expected the name of an argument the change upgrades, or `answer`"),
+        }
+    }
+    if arguments.is_empty() && !answer {
+        errors.at(
+            attr,
+            "#[change] names what the change converts: the arguments it upgrades (`body`) and `answer` \
+             when it downgrades the answer",
+        );
+    }
+    Some(ChangeUse { ty, arguments, answer })
 }
 
 /// `#[response(201)]`, `#[response(200, model = View)]` or `#[response(200, schema_fn)]`.

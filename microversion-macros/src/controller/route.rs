@@ -111,28 +111,32 @@ pub(super) fn route_handler(
     // arguments extracted, one call each; a refusal is answered at once, in
     // the API's format (a `match` whose error is the answer, without
     // the inner `async` block a `?` would need, which costs compile time).
-    let prologue = |i: usize, variant: &Variant| {
-        let extract = typed_args(&variant.method).into_iter().zip(argument_names(&variant.method)).map(
-            |(arg, name)| {
-                let ty = &arg.ty;
-                // The trait called at the type, every token of the call
-                // placed there (the local keeps the expansion's hygiene):
-                // one that is no extractor is one error, there, in the
-                // words of the facade's trait.
-                let at = ty_span(ty);
-                let (ty_at, rt_at) = (relocated(ty.to_token_stream(), at), respanned(rt.clone(), at));
-                let input_at = Ident::new("__input", Span::call_site().located_at(at));
-                let facade = Ident::new("__F", Span::call_site().located_at(at));
-                let extracted =
-                    quote_spanned!(at=> <#facade as #rt_at::Extracts<#ty_at, _>>::extract(&mut #input_at));
-                quote! {
-                    let #name: #ty = match #extracted.await {
-                        ::core::result::Result::Ok(argument) => argument,
-                        ::core::result::Result::Err(refusal) => return refusal,
-                    };
+    let prologue = |i: usize, variant: &Variant, types: &[Typed]| {
+        let extract = types.iter().zip(argument_names(&variant.method)).map(|(typed, name)| {
+            let ty = &typed.ty;
+            // The trait called at the type, every token of the call
+            // placed there (the local keeps the expansion's hygiene):
+            // one that is no extractor is one error, there, in the
+            // words of the facade's trait.
+            let at = ty_span(ty);
+            let (ty_at, rt_at) = (relocated(ty.to_token_stream(), at), respanned(rt.clone(), at));
+            let input_at = Ident::new("__input", Span::call_site().located_at(at));
+            let facade = Ident::new("__F", Span::call_site().located_at(at));
+            let extracted = match &typed.before {
+                None => {
+                    quote_spanned!(at=> <#facade as #rt_at::Extracts<#ty_at, _>>::extract(&mut #input_at))
                 }
-            },
-        );
+                Some((change, after)) => quote_spanned! {at=>
+                    <#facade as #rt_at::ExtractsBefore<#change, #after, _>>::extract(&mut #input_at)
+                },
+            };
+            quote! {
+                let #name: #ty = match #extracted.await {
+                    ::core::result::Result::Ok(argument) => argument,
+                    ::core::result::Result::Err(refusal) => return refusal,
+                };
+            }
+        });
         let check = |target_schemas: SchemaTarget| {
             variant.schemas_of(target_schemas).next()?;
             let schemas = names::schemas(&op.name, i, target_schemas);
@@ -161,7 +165,7 @@ pub(super) fn route_handler(
         }
     };
     // The call of a variant with the arguments bound to `arg_names`, and its answer.
-    let call = |i: usize, variant: &Variant, arg_names: &[Ident]| {
+    let call = |i: usize, variant: &Variant, arg_names: &[Ident], converted: TokenStream, answer: &Typed| {
         let call = variant_call(op, i, variant, &quote!(__controller), arg_names);
         // The answer through the facade's trait, its type spanned at the
         // return type: one that is no response is one error, there.
@@ -171,7 +175,12 @@ pub(super) fn route_handler(
         };
         let answer_type = quote_spanned!(respond_at=> _);
         let facade = Ident::new("__F", Span::call_site().located_at(respond_at));
-        let respond = quote!(<#facade as #rt::Answers<#answer_type, _>>::answer(#out, &#input));
+        let respond = match &answer.before {
+            None => quote!(<#facade as #rt::Answers<#answer_type, _>>::answer(#out, &#input)),
+            Some((change, after)) => {
+                quote!(<#facade as #rt::AnswersBefore<#change, #after, _>>::answer(#out, &#input))
+            }
+        };
         // A declared answer is checked when the service asks for it.
         let checked = match &variant.response {
             Some(response) => {
@@ -186,6 +195,7 @@ pub(super) fn route_handler(
         };
         quote! {
             let __out = #call;
+            #converted
             #checked
         }
     };
@@ -203,13 +213,14 @@ pub(super) fn route_handler(
             quote!(#i)
         };
         let choose = decision_tree(key, &variants, &index, &quote!(return #miss));
-        let extract = prologue(0, &op.variants[0]);
+        let head = &bands(rt, &op.variants[0])[0];
+        let extract = prologue(0, &op.variants[0], &head.arguments);
         let extracted = argument_names(&op.variants[0].method);
         let arms = others.iter().map(|(i, variant)| {
-            let body = call(*i, variant, &extracted);
+            let body = call(*i, variant, &extracted, TokenStream::new(), &head_answer(variant));
             quote!(#i => { #body })
         });
-        let last = call(*last_i, last, &extracted);
+        let last = call(*last_i, last, &extracted, TokenStream::new(), &head_answer(last));
         quote! {
             let #chosen: usize = #choose;
             #extract
@@ -220,15 +231,52 @@ pub(super) fn route_handler(
         }
     } else {
         let leaf = |i: usize, variant: &Variant| {
-            let (prologue, call) = (prologue(i, variant), call(i, variant, &argument_names(&variant.method)));
+            let names = argument_names(&variant.method);
+            let bands = bands(rt, variant);
+            // A version change's band: its arguments read as that band's
+            // types, upgraded change by change to the head's, the handler
+            // called once, its answer downgraded back, newest change first.
+            let band = |j: usize| {
+                let mut upgrades = TokenStream::new();
+                for (k, change) in variant.changes.iter().enumerate().skip(j) {
+                    let c = &change.ty;
+                    for (n, name) in names.iter().enumerate().filter(|(_, name)| change.upgrades(name)) {
+                        let after = &bands[k + 1].arguments[n].ty;
+                        upgrades.extend(quote! {
+                            let #name: #after = match <#c as #rt::Upgrade<#after>>::upgrade(#name) {
+                                ::core::result::Result::Ok(upgraded) => upgraded,
+                                ::core::result::Result::Err(refusal) => return <__F as #rt::Facade>::error(refusal),
+                            };
+                        });
+                    }
+                }
+                let mut downgrades = TokenStream::new();
+                for (k, change) in variant.changes.iter().enumerate().skip(j).rev().filter(|(_, c)| c.answer)
+                {
+                    let (c, after) = (&change.ty, &bands[k + 1].answer.ty);
+                    downgrades.extend(quote!(let __out = <#c as #rt::Downgrade<#after>>::downgrade(__out);));
+                }
+                let prologue = prologue(i, variant, &bands[j].arguments);
+                let call = call(i, variant, &names, downgrades, &bands[j].answer);
+                quote!(#prologue #upgrades #call)
+            };
+            let mut body = band(0);
+            for (j, change) in variant.changes.iter().enumerate() {
+                let (c, later) = (&change.ty, band(j + 1));
+                body = quote! {
+                    if #version.lt(<#c as #rt::VersionChange>::VERSION) { #body } else { #later }
+                };
+            }
+            let (checks, body) = (change_checks(rt, op, variant), body);
+            let body = quote!(#checks #body);
             match deprecation_tokens(rt, variant) {
-                None => quote!(#prologue #call),
+                None => body,
                 // Every answer of a deprecated variant carries its notice,
                 // a refused argument's too: the variant's block is awaited
                 // whole, its early answers included.
                 Some(deprecation) => quote! {
                     const __DEPRECATION: #rt::Deprecation = #deprecation;
-                    let mut __answer: <__F as #rt::Facade>::Response = async { #prologue #call }.await;
+                    let mut __answer: <__F as #rt::Facade>::Response = async { #body }.await;
                     #rt::__serving::stamp_deprecation::<__F>(&mut __answer, &__DEPRECATION, #version, &#api, #name);
                     __answer
                 },
@@ -264,12 +312,169 @@ pub(super) fn shared_arguments(op: &Operation) -> bool {
     };
     let first = types(&op.variants[0]);
     op.variants.len() > 1
-        && op.variants.iter().all(|variant| variant.deprecation.is_none())
+        && op.variants.iter().all(|variant| variant.deprecation.is_none() && variant.changes.is_empty())
         && op.variants.iter().all(|variant| {
             types(variant) == first
                 && variant.schemas_of(SchemaTarget::Body).next().is_none()
                 && variant.schemas_of(SchemaTarget::Query).next().is_none()
         })
+}
+
+/// A type a route reads or writes, and how: by the facade's `Extracts`
+/// and `Answers` of the type itself, or, for the versions before a
+/// version change, by `ExtractsBefore<Change, After>` and
+/// `AnswersBefore<Change, After>`: a bound of its own, so that it never
+/// meets another bound of the same type (a change's `Before` is often the
+/// type of another band or variant, which rustc would find twice).
+#[derive(Clone)]
+pub(super) struct Typed {
+    /// The type (`<Change as Upgrade<After>>::Before` before a change).
+    pub(super) ty: syn::Type,
+    /// The change whose `Before` it is, and the type after that change.
+    pub(super) before: Option<(syn::Path, syn::Type)>,
+}
+
+impl Typed {
+    fn plain(ty: syn::Type) -> Typed {
+        Typed { ty, before: None }
+    }
+
+    /// The trait bound's text without its marker, as the key of its marker.
+    fn key(&self) -> String {
+        match &self.before {
+            None => self.ty.to_token_stream().to_string(),
+            Some((change, after)) => {
+                format!("{} before {}", after.to_token_stream(), change.to_token_stream())
+            }
+        }
+    }
+}
+
+/// A variant's argument types and answer type at the versions of one
+/// band of its version changes.
+pub(super) struct Band {
+    /// The type each argument is read as, in the handler's order.
+    pub(super) arguments: Vec<Typed>,
+    /// The type of the answer.
+    pub(super) answer: Typed,
+}
+
+/// The handler's own answer type.
+fn head_answer(variant: &Variant) -> Typed {
+    Typed::plain(match &variant.method.sig.output {
+        syn::ReturnType::Default => syn::parse_quote!(()),
+        syn::ReturnType::Type(_, ty) => (**ty).clone(),
+    })
+}
+
+/// The bands of a variant's version changes, oldest first: band `j` is
+/// served before change `j` (from the one before it), the last band is
+/// the head. An argument's type in a band is the one before every later
+/// change that upgrades it (`<Change as Upgrade<After>>::Before`), the
+/// answer's the one before every later change that downgrades it; each
+/// projection spanned at its change, where rustc reports a missing impl.
+pub(super) fn bands(rt: &TokenStream, variant: &Variant) -> Vec<Band> {
+    let names = argument_names(&variant.method);
+    let head = typed_args(&variant.method).iter().map(|arg| Typed::plain((*arg.ty).clone())).collect();
+    let mut bands = vec![Band { arguments: head, answer: head_answer(variant) }];
+    for change in variant.changes.iter().rev() {
+        let after = bands.last().expect("the head's band");
+        let (c, at) = (&change.ty, last_segment_span(&change.ty));
+        let rt_at = respanned(rt.clone(), at);
+        let arguments = after
+            .arguments
+            .iter()
+            .zip(&names)
+            .map(|(typed, name)| match change.upgrades(name) {
+                true => {
+                    let after = &typed.ty;
+                    Typed {
+                        ty: syn::parse_quote_spanned!(at=> <#c as #rt_at::Upgrade<#after>>::Before),
+                        before: Some((c.clone(), after.clone())),
+                    }
+                }
+                false => typed.clone(),
+            })
+            .collect();
+        let answer = match change.answer {
+            true => {
+                let after = &after.answer.ty;
+                Typed {
+                    ty: syn::parse_quote_spanned!(at=> <#c as #rt_at::Downgrade<#after>>::Before),
+                    before: Some((c.clone(), after.clone())),
+                }
+            }
+            false => after.answer.clone(),
+        };
+        bands.push(Band { arguments, answer });
+    }
+    bands.reverse();
+    bands
+}
+
+/// The compile-time checks of a variant's changes, each an `assert!` at
+/// the change's name: listed oldest first, each at a version of its own,
+/// each inside the versions the variant serves and after its first (a
+/// change at the first has no version before it to serve).
+fn change_checks(rt: &TokenStream, op: &Operation, variant: &Variant) -> TokenStream {
+    let Some(served) = variant.range() else { return TokenStream::new() };
+    let range = crate::shared::ranges::range_tokens(rt, served);
+    let mut checks = TokenStream::new();
+    for (k, change) in variant.changes.iter().enumerate() {
+        let (c, at) = (&change.ty, last_segment_span(&change.ty));
+        let name = names::path_text(c);
+        let message = format!(
+            "the version change `{name}` is not inside the versions this variant of `{}` serves, after its first \
+             ({served}): it would have no version before it to serve",
+            op.name
+        );
+        let first = match served.min() {
+            Some(min) => {
+                let min = version_tokens(rt, min);
+                quote!(&& #min.lt(<#c as #rt::VersionChange>::VERSION))
+            }
+            None => TokenStream::new(),
+        };
+        checks.extend(quote_spanned! {at=>
+            const _: () = ::core::assert!(#range.contains(<#c as #rt::VersionChange>::VERSION) #first, #message);
+        });
+        let Some(earlier) = k.checked_sub(1).map(|e| &variant.changes[e]) else { continue };
+        // Two changes of one version may convert different things; two
+        // that convert the same one claim it twice.
+        let mut shared: Vec<String> =
+            change.arguments.iter().filter(|a| earlier.upgrades(a)).map(|a| format!("`{a}`")).collect();
+        if change.answer && earlier.answer {
+            shared.push("the answer".to_owned());
+        }
+        let (earlier, earlier_name) = (&earlier.ty, names::path_text(&earlier.ty));
+        let (order, message) = if shared.is_empty() {
+            (
+                quote!(le),
+                format!(
+                    "`{name}` is listed after `{earlier_name}` on `{}`, which is newer: list a variant's version \
+                     changes oldest first",
+                    op.name
+                ),
+            )
+        } else {
+            (
+                quote!(lt),
+                format!(
+                    "`{name}` is listed after `{earlier_name}` on `{}` and both convert {}: list a variant's version \
+                     changes oldest first, and make two changes of one version that convert the same thing one change",
+                    op.name,
+                    shared.join(" and ")
+                ),
+            )
+        };
+        checks.extend(quote_spanned! {at=>
+            const _: () = ::core::assert!(
+                <#earlier as #rt::VersionChange>::VERSION.#order(<#c as #rt::VersionChange>::VERSION),
+                #message
+            );
+        });
+    }
+    checks
 }
 
 /// Where an error about a type reads best: the last segment of a path type
@@ -380,7 +585,7 @@ pub(super) struct GenericRoutes {
     rt: TokenStream,
     arguments: Vec<String>,
     answers: Vec<String>,
-    types: std::collections::HashMap<String, syn::Type>,
+    types: std::collections::HashMap<String, Typed>,
 }
 
 impl GenericRoutes {
@@ -401,16 +606,14 @@ impl GenericRoutes {
                     "a route variant cannot be generic: every facade calls it with the types it reads";
                 return Err(syn::Error::new_spanned(&sig.generics, message));
             }
-            for arg in typed_args(&variant.method) {
-                let key = generic.named(&arg.ty)?;
-                generic.arguments.push(key);
+            for band in bands(rt, variant) {
+                for typed in &band.arguments {
+                    let key = generic.named(typed)?;
+                    generic.arguments.push(key);
+                }
+                let key = generic.named(&band.answer)?;
+                generic.answers.push(key);
             }
-            let answer = match &sig.output {
-                syn::ReturnType::Default => syn::parse_quote!(()),
-                syn::ReturnType::Type(_, ty) => (**ty).clone(),
-            };
-            let key = generic.named(&answer)?;
-            generic.answers.push(key);
         }
         let mut seen = std::collections::HashSet::new();
         generic.arguments.retain(|ty| seen.insert(format!("a{ty}")));
@@ -418,30 +621,26 @@ impl GenericRoutes {
         Ok(generic)
     }
 
-    /// `ty`'s key, or the error at it when it cannot be named in a bound.
-    fn named(&mut self, ty: &syn::Type) -> syn::Result<String> {
-        if let Some(unnamed) = unnameable_part(ty) {
+    /// `typed`'s key, or the error at it when it cannot be named in a bound.
+    fn named(&mut self, typed: &Typed) -> syn::Result<String> {
+        if let Some(unnamed) = unnameable_part(&typed.ty) {
             let message = "a route's argument or answer is named by its type, which every facade reads or \
                            writes: write the type here (`HttpResponse`, `Json<Server>`), not `impl Trait`, `_` \
                            or a reference without a lifetime";
             return Err(syn::Error::new_spanned(unnamed, message));
         }
-        let text = ty.to_token_stream().to_string();
-        self.types.insert(text.clone(), ty.clone());
-        Ok(text)
+        let key = typed.key();
+        self.types.insert(key.clone(), typed.clone());
+        Ok(key)
     }
 
     /// The markers and bounds of the types of `op`'s variants.
     fn of(&self, op: &Operation) -> (Vec<Ident>, Vec<TokenStream>) {
         let mut arguments = std::collections::HashSet::new();
         let mut answers = std::collections::HashSet::new();
-        for variant in &op.variants {
-            arguments
-                .extend(typed_args(&variant.method).iter().map(|arg| arg.ty.to_token_stream().to_string()));
-            answers.insert(match &variant.method.sig.output {
-                syn::ReturnType::Default => quote!(()).to_string(),
-                syn::ReturnType::Type(_, ty) => ty.to_token_stream().to_string(),
-            });
+        for band in op.variants.iter().flat_map(|variant| bands(&self.rt, variant)) {
+            arguments.extend(band.arguments.iter().map(Typed::key));
+            answers.insert(band.answer.key());
         }
         self.bounds(|ty| arguments.contains(ty), |ty| answers.contains(ty))
     }
@@ -459,13 +658,23 @@ impl GenericRoutes {
         let rt = &self.rt;
         let (mut markers, mut bounds) = (Vec::new(), Vec::new());
         for (n, key) in self.arguments.iter().enumerate().filter(|(_, key)| argument(key)) {
-            let (marker, ty) = (format_ident!("__A{}", n), &self.types[key]);
-            bounds.push(quote!(__F: #rt::Extracts<#ty, #marker>));
+            let marker = format_ident!("__A{}", n);
+            bounds.push(match &self.types[key] {
+                Typed { ty, before: None } => quote!(__F: #rt::Extracts<#ty, #marker>),
+                Typed { before: Some((change, after)), .. } => {
+                    quote!(__F: #rt::ExtractsBefore<#change, #after, #marker>)
+                }
+            });
             markers.push(marker);
         }
         for (n, key) in self.answers.iter().enumerate().filter(|(_, key)| answer(key)) {
-            let (marker, ty) = (format_ident!("__R{}", n), &self.types[key]);
-            bounds.push(quote!(__F: #rt::Answers<#ty, #marker>));
+            let marker = format_ident!("__R{}", n);
+            bounds.push(match &self.types[key] {
+                Typed { ty, before: None } => quote!(__F: #rt::Answers<#ty, #marker>),
+                Typed { before: Some((change, after)), .. } => {
+                    quote!(__F: #rt::AnswersBefore<#change, #after, #marker>)
+                }
+            });
             markers.push(marker);
         }
         (markers, bounds)

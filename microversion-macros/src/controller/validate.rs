@@ -15,6 +15,7 @@ pub(crate) fn controller(controller: &Controller, errors: &mut Errors) {
         for variant in &op.variants {
             deprecation(op, variant, errors);
             query_reading(op, variant, errors);
+            changes(op, variant, errors);
         }
         if controller.full_schema_coverage {
             for variant in op.variants.iter().filter(|v| v.route.is_some()) {
@@ -43,6 +44,41 @@ fn deprecation(op: &Operation, variant: &Variant, errors: &mut Errors) {
                 op.name, from.version
             ),
         );
+    }
+}
+
+/// A variant's `#[change]`s: on a route, each change once, each naming
+/// arguments the handler has by a plain name (the upgrade replaces it).
+fn changes(op: &Operation, variant: &Variant, errors: &mut Errors) {
+    let Some(first) = variant.changes.first() else { return };
+    if !op.is_route() {
+        errors.at(
+            &first.ty,
+            format!("`{}` is a helper: version changes convert a route's requests and answers", op.name),
+        );
+        return;
+    }
+    let names = super::route::argument_names(&variant.method);
+    let plain: Vec<String> = names.iter().map(ToString::to_string).filter(|n| !n.starts_with("__")).collect();
+    for (i, change) in variant.changes.iter().enumerate() {
+        let text = path_text(&change.ty);
+        if variant.changes[..i].iter().any(|earlier| path_text(&earlier.ty) == text) {
+            errors.at(&change.ty, format!("`{text}` is listed twice on this variant of `{}`", op.name));
+        }
+        for argument in &change.arguments {
+            if !plain.contains(&argument.to_string()) {
+                let known = if plain.is_empty() {
+                    "it has no argument bound to a plain name".to_owned()
+                } else {
+                    format!(
+                        "its arguments are {}",
+                        plain.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                    )
+                };
+                errors
+                    .at(argument, format!("`{}` has no argument `{argument}` to upgrade: {known}", op.name));
+            }
+        }
     }
 }
 

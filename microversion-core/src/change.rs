@@ -1,0 +1,136 @@
+//! Version changes (docs/reference.md §4.10, guide chapter 22): an
+//! operation written once, at the head of its history, serves the versions
+//! before each change through that change's typed upgrade of the request
+//! and downgrade of the answer, as Stripe and Cadwyn do.
+//!
+//! A change is a type of its own, declared at one version of the API's
+//! history with `#[version_change]` (which checks that the history declares
+//! the version, and that every field and member it names exists):
+//!
+//! ```ignore
+//! /// Widgets' `colour` is spelled `color`.
+//! #[version_change(api = SHOP, "1.4", field(Widget::color, renamed_from = "colour"))]
+//! struct ColorSpelling;
+//! ```
+//!
+//! It converts what it changed, by type: [`Upgrade`] a request argument
+//! from the type it had before the change to the type it has from it,
+//! [`Downgrade`] an answer the other way. A controller variant lists the
+//! changes it goes through, oldest first, and which of its arguments and
+//! whether its answer each converts:
+//! `#[change(ColorSpelling, body, answer)]`. A request at a version before
+//! a change is read as the type before it, upgraded change by change to
+//! the head's types, handled once, and its answer downgraded back, newest
+//! change first. Everything is typed: a chain whose types do not meet does
+//! not compile.
+
+use crate::Version;
+
+/// A change of an API at one version of its history. Implemented by
+/// `#[version_change]`.
+pub trait VersionChange: 'static {
+    /// The version that made the change: the first one that has it.
+    const VERSION: Version;
+    /// What the change did, from its doc comment: shown in its version's
+    /// entry of the reference's changes page.
+    const DESCRIPTION: &'static str;
+    /// What it declares changed: fields, members.
+    const DECLARES: &'static [Declared] = &[];
+}
+
+/// Converts a request argument from the type it had before the change
+/// (`Before`) to the type `After` it has from the change on.
+#[cfg(feature = "portable")]
+#[cfg_attr(docsrs, doc(cfg(feature = "portable")))]
+pub trait Upgrade<After>: VersionChange {
+    /// The argument's type at the versions before the change.
+    type Before;
+
+    /// The argument as the change's version reads it; an error is the
+    /// request's answer (in the API's format, at its version).
+    fn upgrade(before: Self::Before) -> Result<After, crate::portable::ApiError>;
+}
+
+/// Converts an answer from the type `After` it has from the change on to
+/// the type it had before it (`Before`): body, status, headers and errors,
+/// as the answer's type carries them ([`Answer`](crate::portable::Answer),
+/// `Result<_, ApiError>`).
+#[cfg(feature = "portable")]
+#[cfg_attr(docsrs, doc(cfg(feature = "portable")))]
+pub trait Downgrade<After>: VersionChange {
+    /// The answer's type at the versions before the change.
+    type Before;
+
+    /// The answer as the versions before the change wrote it.
+    fn downgrade(after: After) -> Self::Before;
+}
+
+/// What a change declares, for the reference: the Rust names of what it
+/// touched, checked to exist when it is declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Declared {
+    /// `field(Type::field, didnt_exist)`: the field arrived with the change.
+    FieldAdded {
+        /// The type that has the field.
+        ty: &'static str,
+        /// The field.
+        field: &'static str,
+    },
+    /// `field(Type::field, renamed_from = "old")`: the field had another name before it.
+    FieldRenamed {
+        /// The type that has the field.
+        ty: &'static str,
+        /// The field, as it is named from the change.
+        field: &'static str,
+        /// Its name before the change.
+        from: &'static str,
+    },
+    /// `field(Type::field, had_type = "string")`: the field had another type before it.
+    FieldRetyped {
+        /// The type that has the field.
+        ty: &'static str,
+        /// The field.
+        field: &'static str,
+        /// Its type before the change, as the reference says it.
+        was: &'static str,
+    },
+    /// `member(Enum::Member, didnt_exist)`: the member arrived with the change.
+    MemberAdded {
+        /// The enum.
+        ty: &'static str,
+        /// The member.
+        member: &'static str,
+    },
+}
+
+impl std::fmt::Display for Declared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Declared::FieldAdded { ty, field } => write!(f, "`{ty}::{field}` is new"),
+            Declared::FieldRenamed { ty, field, from } => write!(f, "`{ty}::{field}` was `{from}` before"),
+            Declared::FieldRetyped { ty, field, was } => write!(f, "`{ty}::{field}` was {was} before"),
+            Declared::MemberAdded { ty, member } => write!(f, "`{ty}::{member}` is new"),
+        }
+    }
+}
+
+/// A change as an operation's variant lists it, for the reference and the
+/// documents: its version, its name and what it says.
+#[derive(Clone, Copy, Debug)]
+pub struct ChangeNote {
+    /// The change's type name (`ColorSpelling`).
+    pub name: &'static str,
+    /// Its version.
+    pub version: Version,
+    /// Its doc comment.
+    pub description: &'static str,
+    /// What it declares.
+    pub declares: &'static [Declared],
+}
+
+impl ChangeNote {
+    /// The note of change `C`.
+    pub const fn of<C: VersionChange>(name: &'static str) -> ChangeNote {
+        ChangeNote { name, version: C::VERSION, description: C::DESCRIPTION, declares: C::DECLARES }
+    }
+}

@@ -1,0 +1,256 @@
+//! Version changes (docs/reference.md §4.10): one handler per operation at
+//! the head of the history, the versions before each change served by its
+//! typed upgrade of the request and downgrade of the answer, beside
+//! same-named variants. Every request of the scenario is answered at every
+//! version of the shop's history, on actix-web and on axum, byte for byte
+//! alike, and as each version says.
+
+#[path = "version_changes/shop.rs"]
+mod shop;
+
+use actix_web::App;
+use axum::Router;
+use microversion_core::Version;
+use microversion_core::change::{Declared, VersionChange};
+use serde_json::{Value, json};
+use shop::{SHOP, Widgets};
+
+/// What a test reads of an answer.
+#[derive(Debug, PartialEq)]
+struct Answer {
+    status: u16,
+    location: Option<String>,
+    version: Option<String>,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+    }
+}
+
+/// A request: method, path, version, body.
+type Request<'a> = (&'a str, &'a str, &'a str, Option<&'a str>);
+
+/// The answers of a fresh shop on actix-web to `requests`, in order.
+async fn on_actix(requests: &[Request<'_>]) -> Vec<Answer> {
+    let app = App::new().wrap(microversion_actix::VersionNegotiation::new(SHOP)).service(Widgets::default());
+    let app = actix_web::test::init_service(app).await;
+    let mut answers = Vec::new();
+    for (method, uri, version, body) in requests {
+        let mut request = microversion_actix::test::versioned_request(&SHOP, version)
+            .method(actix_web::http::Method::from_bytes(method.as_bytes()).unwrap())
+            .uri(uri);
+        if let Some(body) = body {
+            request =
+                request.insert_header(("Content-Type", "application/json")).set_payload(body.to_string());
+        }
+        let response = actix_web::test::call_service(&app, request.to_request()).await;
+        let header = |name: &str| microversion_actix::test::header(&response, name);
+        let (status, location, version) =
+            (response.status().as_u16(), header("Location"), header("OpenStack-API-Version"));
+        let body = actix_web::test::read_body(response).await.to_vec();
+        answers.push(Answer { status, location, version, body });
+    }
+    answers
+}
+
+/// The answers of a fresh shop on axum to `requests`, in order.
+async fn on_axum(requests: &[Request<'_>]) -> Vec<Answer> {
+    use tower::ServiceExt as _;
+    let app = Router::from(Widgets::default()).layer(microversion_axum::VersionNegotiation::new(SHOP));
+    let mut answers = Vec::new();
+    for (method, uri, version, body) in requests {
+        let mut request =
+            microversion_axum::test::versioned_request(&SHOP, version).method(*method).uri(*uri);
+        let body = match body {
+            Some(body) => {
+                request = request.header("Content-Type", "application/json");
+                axum::body::Body::from(body.to_string())
+            }
+            None => axum::body::Body::empty(),
+        };
+        let response = app.clone().oneshot(request.body(body).unwrap()).await.unwrap();
+        let header = |name: &str| microversion_axum::test::header(&response, name);
+        let (status, location, version) =
+            (response.status().as_u16(), header("Location"), header("OpenStack-API-Version"));
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap().to_vec();
+        answers.push(Answer { status, location, version, body });
+    }
+    answers
+}
+
+/// The answers to `requests` on both facades, checked to be the same.
+async fn answers(requests: &[Request<'_>]) -> Vec<Answer> {
+    let (actix, axum) = (on_actix(requests).await, on_axum(requests).await);
+    for ((request, actix), axum) in requests.iter().zip(&actix).zip(&axum) {
+        assert_eq!(
+            actix,
+            axum,
+            "{request:?}: actix {} / axum {}",
+            String::from_utf8_lossy(&actix.body),
+            String::from_utf8_lossy(&axum.body)
+        );
+    }
+    actix
+}
+
+/// Every version of the history, oldest first.
+fn versions() -> Vec<String> {
+    SHOP.served_versions().map(|v| v.to_string()).collect()
+}
+
+/// Whether `version` is `since` or later.
+fn from(version: &str, since: &str) -> bool {
+    Version::lit(version) >= Version::lit(since)
+}
+
+/// The create body a version reads: `colour` before 1.4, `color` from it;
+/// a size from 1.2.
+fn create_body(version: &str, name: &str) -> String {
+    let at = |v: &str| from(version, v);
+    let colour = if at("1.4") { "color" } else { "colour" };
+    let size = if at("1.2") { r#","size":"l""# } else { "" };
+    format!(r#"{{"name":"{name}","{colour}":"red"{size}}}"#)
+}
+
+#[actix_web::test]
+async fn a_create_at_each_version_is_answered_as_that_version_wrote_it() {
+    for version in versions() {
+        let body = create_body(&version, "w");
+        let answer = &answers(&[("POST", "/widgets", &version, Some(&body))]).await[0];
+        let at = |v: &str| from(&version, v);
+        let mut widget = json!({"id": 1, "name": "w", "finish": "matte"});
+        widget[if at("1.4") { "color" } else { "colour" }] = json!("red");
+        if at("1.2") {
+            widget["size"] = json!("l");
+        }
+        assert_eq!(answer.json(), json!({"widget": widget}), "{version}");
+        assert_eq!(answer.status, if at("1.3") { 201 } else { 200 }, "{version}");
+        let location = at("1.6").then(|| "/widgets/w-1".to_owned());
+        assert_eq!(answer.location, location, "{version}");
+        assert_eq!(answer.version.as_deref(), Some(format!("shop {version}").as_str()));
+    }
+}
+
+#[actix_web::test]
+async fn a_request_in_another_versions_words_is_refused_by_the_type_of_its_own() {
+    let refused = [
+        // `size` did not exist before 1.2, nor `color` before 1.4.
+        ("1.1", r#"{"name":"w","colour":"red","size":"l"}"#),
+        ("1.3", r#"{"name":"w","color":"red"}"#),
+        // Nor `colour` from 1.4, nor satin before 1.5.
+        ("1.4", r#"{"name":"w","colour":"red"}"#),
+        ("1.4", r#"{"name":"w","color":"red","finish":"satin"}"#),
+        ("1.6", r#"{"name":"w","color":"red","finish":"velvet"}"#),
+    ];
+    for (version, body) in refused {
+        let answer = &answers(&[("POST", "/widgets", version, Some(body))]).await[0];
+        assert_eq!(answer.status, 400, "{version} {body}: {}", answer.json());
+        assert_eq!(answer.json()["errors"][0]["status"], 400, "{version}: in the API's format");
+    }
+    let accepted =
+        &answers(&[("POST", "/widgets", "1.5", Some(r#"{"name":"w","color":"red","finish":"satin"}"#))])
+            .await[0];
+    assert_eq!((accepted.status, &accepted.json()["widget"]["finish"]), (201, &json!("satin")));
+}
+
+#[actix_web::test]
+async fn an_answer_walks_down_every_later_change_in_reverse() {
+    // Created at the head in satin; read back at every version since 1.4.
+    let created = r#"{"name":"w","color":"blue","finish":"satin","size":"s"}"#;
+    for version in versions().into_iter().filter(|v| from(v, "1.1")) {
+        let path = if from(&version, "1.6") { "/widgets/w-1" } else { "/widgets/1" };
+        let got = answers(&[
+            ("POST", "/widgets", "1.6", Some(created)),
+            ("GET", path, &version, None),
+            ("GET", "/widgets", &version, None),
+        ])
+        .await;
+        let at = |v: &str| from(&version, v);
+        let mut widget = json!({"id": 1, "name": "w", "finish": if at("1.5") { "satin" } else { "gloss" }});
+        widget[if at("1.4") { "color" } else { "colour" }] = json!("blue");
+        if at("1.2") {
+            widget["size"] = json!("s");
+        }
+        assert_eq!((got[1].status, got[1].json()), (200, json!({"widget": widget})), "show at {version}");
+        assert_eq!((got[2].status, got[2].json()), (200, json!({"widgets": [widget]})), "list at {version}");
+    }
+}
+
+#[actix_web::test]
+async fn an_error_answer_is_downgraded_too() {
+    for version in ["1.4", "1.5", "1.6"] {
+        let body = create_body(version, "twice");
+        let got = answers(&[
+            ("POST", "/widgets", version, Some(&body)),
+            ("POST", "/widgets", version, Some(&body)),
+        ])
+        .await;
+        let status = if version == "1.6" { 409 } else { 400 };
+        assert_eq!(got[1].status, status, "{version}");
+        assert_eq!(got[1].json()["errors"][0]["detail"], "a widget is named twice", "{version}");
+        assert_eq!(got[1].location, None, "{version}");
+    }
+}
+
+#[actix_web::test]
+async fn the_query_and_the_path_are_upgraded_by_their_types() {
+    let mut requests: Vec<Request<'_>> = vec![];
+    let bodies: Vec<String> = (0..3).map(|n| create_body("1.6", &format!("w{n}"))).collect();
+    for body in &bodies {
+        requests.push(("POST", "/widgets", "1.6", Some(body)));
+    }
+    requests.extend([
+        ("GET", "/widgets?limit=1", "1.4", None),
+        ("GET", "/widgets?limit=1", "1.5", None),
+        ("GET", "/widgets?limit=x", "1.5", None),
+        ("GET", "/widgets/w-2", "1.6", None),
+        ("GET", "/widgets/2", "1.5", None),
+        ("GET", "/widgets/2", "1.6", None),
+        ("GET", "/widgets/w-2", "1.5", None),
+    ]);
+    let got = answers(&requests).await;
+    // `limit` means nothing before 1.5.
+    assert_eq!(got[3].json()["widgets"].as_array().map(Vec::len), Some(3));
+    assert_eq!(got[4].json()["widgets"].as_array().map(Vec::len), Some(1));
+    assert_eq!(got[5].status, 400, "{}", got[5].json());
+    // `w-2` from 1.6, `2` before: each version's own path, one handler.
+    assert_eq!((got[6].status, &got[6].json()["widget"]["name"]), (200, &json!("w1")));
+    assert_eq!((got[7].status, &got[7].json()["widget"]["name"]), (200, &json!("w1")));
+    assert_eq!(got[8].status, 404, "a bare id from 1.6: {}", got[8].json());
+    assert_eq!(got[9].status, 404, "a prefixed id before 1.6: {}", got[9].json());
+}
+
+#[actix_web::test]
+async fn an_operation_before_its_first_version_answers_as_a_missing_variant() {
+    let got = answers(&[("GET", "/widgets", "1.0", None)]).await;
+    assert_eq!(got[0].status, 404);
+}
+
+#[test]
+fn the_changes_describe_themselves() {
+    assert_eq!(shop::SatinFinish::VERSION, Version::lit("1.5"));
+    assert_eq!(shop::SatinFinish::DESCRIPTION, "The satin finish.");
+    assert_eq!(shop::SatinFinish::DECLARES, &[Declared::MemberAdded { ty: "Finish", member: "Satin" }]);
+    assert_eq!(
+        shop::ColorSpelling::DECLARES,
+        &[Declared::FieldRenamed { ty: "Widget", field: "color", from: "colour" }]
+    );
+    assert_eq!(shop::ColorSpelling::DECLARES[0].to_string(), "`Widget::color` was `colour` before");
+    use microversion_core::Controller as _;
+    let create = Widgets::OPERATIONS.iter().find(|op| op.name == "create").unwrap();
+    let notes: Vec<(&str, String)> =
+        create.variants[0].changes.iter().map(|c| (c.name, c.version.to_string())).collect();
+    assert_eq!(
+        notes,
+        [
+            ("SizeAdded", "1.2".to_owned()),
+            ("CreatedStatus", "1.3".to_owned()),
+            ("ColorSpelling", "1.4".to_owned()),
+            ("SatinFinish", "1.5".to_owned()),
+            ("ConflictAndLocation", "1.6".to_owned()),
+        ]
+    );
+}
