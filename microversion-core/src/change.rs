@@ -42,6 +42,11 @@ pub trait VersionChange: 'static {
 /// (`Before`) to the type `After` it has from the change on.
 #[cfg(feature = "portable")]
 #[cfg_attr(docsrs, doc(cfg(feature = "portable")))]
+#[diagnostic::on_unimplemented(
+    message = "the version change `{Self}` does not upgrade an argument to `{After}`",
+    label = "named in `#[change]` for an argument of type `{After}` from this change on",
+    note = "implement `Upgrade<{After}>` for `{Self}`: its `Before` is the argument's type before the change"
+)]
 pub trait Upgrade<After>: VersionChange {
     /// The argument's type at the versions before the change.
     type Before;
@@ -57,12 +62,80 @@ pub trait Upgrade<After>: VersionChange {
 /// `Result<_, ApiError>`).
 #[cfg(feature = "portable")]
 #[cfg_attr(docsrs, doc(cfg(feature = "portable")))]
+#[diagnostic::on_unimplemented(
+    message = "the version change `{Self}` does not downgrade an answer of type `{After}`",
+    label = "named in `#[change(..., answer)]` for an answer of type `{After}` from this change on",
+    note = "implement `Downgrade<{After}>` for `{Self}`: its `Before` is the answer's type before the change"
+)]
 pub trait Downgrade<After>: VersionChange {
     /// The answer's type at the versions before the change.
     type Before;
 
     /// The answer as the versions before the change wrote it.
     fn downgrade(after: After) -> Self::Before;
+}
+
+/// A list of version changes, newest first (`(Newest, (Older, ()))`), that
+/// upgrade an argument from the type it had before the oldest (`Oldest`)
+/// to `After`, the type it has from the newest: each change's `Before` is
+/// the `After` of the one before it, or the list does not compile.
+#[cfg(feature = "portable")]
+#[cfg_attr(docsrs, doc(cfg(feature = "portable")))]
+pub trait Upgrades<After> {
+    /// The argument's type before the oldest change.
+    type Oldest;
+
+    /// The argument upgraded through every change, oldest first.
+    fn upgrade(oldest: Self::Oldest) -> Result<After, crate::portable::ApiError>;
+}
+
+#[cfg(feature = "portable")]
+impl<After> Upgrades<After> for () {
+    type Oldest = After;
+
+    fn upgrade(oldest: After) -> Result<After, crate::portable::ApiError> {
+        Ok(oldest)
+    }
+}
+
+#[cfg(feature = "portable")]
+impl<C: Upgrade<After>, Older: Upgrades<C::Before>, After> Upgrades<After> for (C, Older) {
+    type Oldest = Older::Oldest;
+
+    fn upgrade(oldest: Older::Oldest) -> Result<After, crate::portable::ApiError> {
+        C::upgrade(Older::upgrade(oldest)?)
+    }
+}
+
+/// A list of version changes, newest first (`(Newest, (Older, ()))`), that
+/// downgrade an answer from `After`, its type from the newest, to the
+/// type it had before the oldest (`Oldest`).
+#[cfg(feature = "portable")]
+#[cfg_attr(docsrs, doc(cfg(feature = "portable")))]
+pub trait Downgrades<After> {
+    /// The answer's type before the oldest change.
+    type Oldest;
+
+    /// The answer downgraded through every change, newest first.
+    fn downgrade(after: After) -> Self::Oldest;
+}
+
+#[cfg(feature = "portable")]
+impl<After> Downgrades<After> for () {
+    type Oldest = After;
+
+    fn downgrade(after: After) -> After {
+        after
+    }
+}
+
+#[cfg(feature = "portable")]
+impl<C: Downgrade<After>, Older: Downgrades<C::Before>, After> Downgrades<After> for (C, Older) {
+    type Oldest = Older::Oldest;
+
+    fn downgrade(after: After) -> Older::Oldest {
+        Older::downgrade(C::downgrade(after))
+    }
 }
 
 /// What a change declares, for the reference: the Rust names of what it

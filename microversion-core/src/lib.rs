@@ -96,13 +96,13 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
 
-    pub use crate::change::{ChangeNote, Declared, Downgrade, Upgrade, VersionChange};
+    pub use crate::change::{ChangeNote, Declared, Downgrade, Downgrades, Upgrade, Upgrades, VersionChange};
     pub use crate::derive::{
         DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
     };
     pub use crate::model::{FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
     pub use crate::operation::{
-        __serving, Answers, AnswersBefore, Controller, Extracts, ExtractsBefore, Facade, MissingVariant,
+        __serving, Answers, AnswersThrough, Controller, Extracts, ExtractsThrough, Facade, MissingVariant,
         Operation, OperationVariant, ResponseDescription, RouteInput, Routes, SchemaDescription,
         SchemaDocument, UnservedVersion,
     };

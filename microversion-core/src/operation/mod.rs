@@ -30,7 +30,7 @@ pub use routing::{PathSyntax, RoutedPath};
 pub use serving::{Answers, Core, Extracts, Facade, ReadAlready, RouteInput, Routes};
 #[cfg(feature = "portable")]
 #[doc(hidden)]
-pub use serving::{AnswersBefore, ExtractsBefore};
+pub use serving::{AnswersThrough, ExtractsThrough};
 /// What `#[controller]`'s generic routes call. Not public API.
 #[cfg(feature = "portable")]
 #[doc(hidden)]

@@ -38,6 +38,7 @@ use super::portable::{
 };
 use super::{Controller, MissingVariant, ResponseDescription};
 use crate::body::{ParsedJson, ValidatedAs, ValidatedQuery, deserialize, parse_json};
+use crate::change::{Downgrades, Upgrades};
 use crate::header::HeaderWire;
 use crate::model::{VersionedModel, VersionedStruct};
 use crate::schema::LazySchemas;
@@ -212,43 +213,47 @@ pub trait Routes<F: Facade, M>: Controller + Sized + 'static {
     ) -> impl Future<Output = F::Response> + 'static;
 }
 
-/// An argument read as the type it had before version change `C`
-/// ([`Upgrade`](crate::change::Upgrade)), whose type from it is `After`:
-/// the bound a `#[controller]` route states for the versions before a
-/// change, a predicate of its own so that it never meets another bound of
-/// the same type (a change's `Before` is often another band's type).
+/// An argument read as the type it had before a list of version changes
+/// (`(Newest, (Older, ()))`, [`Upgrades`]), then upgraded through each,
+/// oldest first, to the type `After` it has from the newest: how a
+/// `#[controller]` route reads an argument at the versions before its
+/// changes. No projection appears in the bound, so it never meets another
+/// bound of the same type, and a missing conversion is reported as the
+/// change's.
 #[doc(hidden)]
-pub trait ExtractsBefore<C: crate::change::Upgrade<After>, After, M>: Facade {
-    /// Reads the argument, or answers the request's refusal.
-    fn extract(input: &mut RouteInput<Self>) -> impl Future<Output = Result<C::Before, Self::Response>>;
+pub trait ExtractsThrough<Changes, After, M>: Facade {
+    /// Reads and upgrades the argument, or answers the request's refusal
+    /// (an upgrade's error among them).
+    fn extract(input: &mut RouteInput<Self>) -> impl Future<Output = Result<After, Self::Response>>;
 }
 
-impl<F, C, After, M> ExtractsBefore<C, After, M> for F
+impl<F, Changes, After, M> ExtractsThrough<Changes, After, M> for F
 where
-    C: crate::change::Upgrade<After>,
-    F: Extracts<C::Before, M>,
+    Changes: Upgrades<After>,
+    F: Extracts<Changes::Oldest, M>,
 {
-    fn extract(input: &mut RouteInput<F>) -> impl Future<Output = Result<C::Before, F::Response>> {
-        <F as Extracts<C::Before, M>>::extract(input)
+    async fn extract(input: &mut RouteInput<F>) -> Result<After, F::Response> {
+        let oldest = <F as Extracts<Changes::Oldest, M>>::extract(input).await?;
+        Changes::upgrade(oldest).map_err(F::error)
     }
 }
 
-/// An answer written as the type it had before version change `C`
-/// ([`Downgrade`](crate::change::Downgrade)), whose type from it is
-/// `After`: [`ExtractsBefore`]'s twin for answers.
+/// An answer of type `After` downgraded through a list of version changes
+/// (`(Newest, (Older, ()))`, [`Downgrades`]), newest first, and written as
+/// the type it had before the oldest: [`ExtractsThrough`]'s twin.
 #[doc(hidden)]
-pub trait AnswersBefore<C: crate::change::Downgrade<After>, After, M>: Facade {
+pub trait AnswersThrough<Changes, After, M>: Facade {
     /// The answer.
-    fn answer(answer: C::Before, input: &RouteInput<Self>) -> Self::Response;
+    fn answer(answer: After, input: &RouteInput<Self>) -> Self::Response;
 }
 
-impl<F, C, After, M> AnswersBefore<C, After, M> for F
+impl<F, Changes, After, M> AnswersThrough<Changes, After, M> for F
 where
-    C: crate::change::Downgrade<After>,
-    F: Answers<C::Before, M>,
+    Changes: Downgrades<After>,
+    F: Answers<Changes::Oldest, M>,
 {
-    fn answer(answer: C::Before, input: &RouteInput<F>) -> F::Response {
-        <F as Answers<C::Before, M>>::answer(answer, input)
+    fn answer(answer: After, input: &RouteInput<F>) -> F::Response {
+        <F as Answers<Changes::Oldest, M>>::answer(Changes::downgrade(answer), input)
     }
 }
 

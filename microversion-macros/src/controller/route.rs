@@ -9,7 +9,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::{FnArg, Ident, ImplItemFn};
 
-use super::ast::{Controller, Operation, Variant};
+use super::ast::{ChangeUse, Controller, Operation, Variant};
 use super::dispatch::{Key, decision_tree, served, sorted};
 use super::schemas::{deprecation_tokens, response_description};
 use crate::shared::names::{self, DEFAULT_MISSING_STATUS, SchemaTarget, last_segment_span};
@@ -122,12 +122,12 @@ pub(super) fn route_handler(
             let (ty_at, rt_at) = (relocated(ty.to_token_stream(), at), respanned(rt.clone(), at));
             let input_at = Ident::new("__input", Span::call_site().located_at(at));
             let facade = Ident::new("__F", Span::call_site().located_at(at));
-            let extracted = match &typed.before {
+            let extracted = match typed.through() {
                 None => {
                     quote_spanned!(at=> <#facade as #rt_at::Extracts<#ty_at, _>>::extract(&mut #input_at))
                 }
-                Some((change, after)) => quote_spanned! {at=>
-                    <#facade as #rt_at::ExtractsBefore<#change, #after, _>>::extract(&mut #input_at)
+                Some(changes) => quote_spanned! {at=>
+                    <#facade as #rt_at::ExtractsThrough<#changes, #ty_at, _>>::extract(&mut #input_at)
                 },
             };
             quote! {
@@ -165,7 +165,7 @@ pub(super) fn route_handler(
         }
     };
     // The call of a variant with the arguments bound to `arg_names`, and its answer.
-    let call = |i: usize, variant: &Variant, arg_names: &[Ident], converted: TokenStream, answer: &Typed| {
+    let call = |i: usize, variant: &Variant, arg_names: &[Ident], answer: &Typed| {
         let call = variant_call(op, i, variant, &quote!(__controller), arg_names);
         // The answer through the facade's trait, its type spanned at the
         // return type: one that is no response is one error, there.
@@ -175,10 +175,11 @@ pub(super) fn route_handler(
         };
         let answer_type = quote_spanned!(respond_at=> _);
         let facade = Ident::new("__F", Span::call_site().located_at(respond_at));
-        let respond = match &answer.before {
+        let respond = match answer.through() {
             None => quote!(<#facade as #rt::Answers<#answer_type, _>>::answer(#out, &#input)),
-            Some((change, after)) => {
-                quote!(<#facade as #rt::AnswersBefore<#change, #after, _>>::answer(#out, &#input))
+            Some(changes) => {
+                let ty = &answer.ty;
+                quote!(<#facade as #rt::AnswersThrough<#changes, #ty, _>>::answer(#out, &#input))
             }
         };
         // A declared answer is checked when the service asks for it.
@@ -195,7 +196,6 @@ pub(super) fn route_handler(
         };
         quote! {
             let __out = #call;
-            #converted
             #checked
         }
     };
@@ -213,14 +213,14 @@ pub(super) fn route_handler(
             quote!(#i)
         };
         let choose = decision_tree(key, &variants, &index, &quote!(return #miss));
-        let head = &bands(rt, &op.variants[0])[0];
+        let head = &bands(&op.variants[0])[0];
         let extract = prologue(0, &op.variants[0], &head.arguments);
         let extracted = argument_names(&op.variants[0].method);
         let arms = others.iter().map(|(i, variant)| {
-            let body = call(*i, variant, &extracted, TokenStream::new(), &head_answer(variant));
+            let body = call(*i, variant, &extracted, &head_answer(variant));
             quote!(#i => { #body })
         });
-        let last = call(*last_i, last, &extracted, TokenStream::new(), &head_answer(last));
+        let last = call(*last_i, last, &extracted, &head_answer(last));
         quote! {
             let #chosen: usize = #choose;
             #extract
@@ -232,33 +232,16 @@ pub(super) fn route_handler(
     } else {
         let leaf = |i: usize, variant: &Variant| {
             let names = argument_names(&variant.method);
-            let bands = bands(rt, variant);
-            // A version change's band: its arguments read as that band's
-            // types, upgraded change by change to the head's, the handler
-            // called once, its answer downgraded back, newest change first.
+            let bands = bands(variant);
+            // A version change's band: each argument read as the type it
+            // had before the band's later changes that upgrade it, upgraded
+            // through them to the head's; the handler called once; its
+            // answer downgraded back through the later changes that
+            // downgrade it (the core's `ExtractsThrough`, `AnswersThrough`).
             let band = |j: usize| {
-                let mut upgrades = TokenStream::new();
-                for (k, change) in variant.changes.iter().enumerate().skip(j) {
-                    let c = &change.ty;
-                    for (n, name) in names.iter().enumerate().filter(|(_, name)| change.upgrades(name)) {
-                        let after = &bands[k + 1].arguments[n].ty;
-                        upgrades.extend(quote! {
-                            let #name: #after = match <#c as #rt::Upgrade<#after>>::upgrade(#name) {
-                                ::core::result::Result::Ok(upgraded) => upgraded,
-                                ::core::result::Result::Err(refusal) => return <__F as #rt::Facade>::error(refusal),
-                            };
-                        });
-                    }
-                }
-                let mut downgrades = TokenStream::new();
-                for (k, change) in variant.changes.iter().enumerate().skip(j).rev().filter(|(_, c)| c.answer)
-                {
-                    let (c, after) = (&change.ty, &bands[k + 1].answer.ty);
-                    downgrades.extend(quote!(let __out = <#c as #rt::Downgrade<#after>>::downgrade(__out);));
-                }
                 let prologue = prologue(i, variant, &bands[j].arguments);
-                let call = call(i, variant, &names, downgrades, &bands[j].answer);
-                quote!(#prologue #upgrades #call)
+                let call = call(i, variant, &names, &bands[j].answer);
+                quote!(#prologue #call)
             };
             let mut body = band(0);
             for (j, change) in variant.changes.iter().enumerate() {
@@ -320,32 +303,36 @@ pub(super) fn shared_arguments(op: &Operation) -> bool {
         })
 }
 
-/// A type a route reads or writes, and how: by the facade's `Extracts`
-/// and `Answers` of the type itself, or, for the versions before a
-/// version change, by `ExtractsBefore<Change, After>` and
-/// `AnswersBefore<Change, After>`: a bound of its own, so that it never
-/// meets another bound of the same type (a change's `Before` is often the
-/// type of another band or variant, which rustc would find twice).
+/// A type a route reads or writes, and the version changes it goes
+/// through at the versions of one band: read as the type before them and
+/// upgraded (`ExtractsThrough`), or downgraded and written as the type
+/// before them (`AnswersThrough`); none at the head.
 #[derive(Clone)]
 pub(super) struct Typed {
-    /// The type (`<Change as Upgrade<After>>::Before` before a change).
+    /// The handler's type.
     pub(super) ty: syn::Type,
-    /// The change whose `Before` it is, and the type after that change.
-    pub(super) before: Option<(syn::Path, syn::Type)>,
+    /// The changes, newest first.
+    pub(super) changes: Vec<syn::Path>,
 }
 
 impl Typed {
     fn plain(ty: syn::Type) -> Typed {
-        Typed { ty, before: None }
+        Typed { ty, changes: Vec::new() }
     }
 
-    /// The trait bound's text without its marker, as the key of its marker.
+    /// The changes as the core's list, `(Newest, (Older, ()))`; `None` at the head.
+    fn through(&self) -> Option<TokenStream> {
+        let oldest = self.changes.last()?;
+        let at = last_segment_span(oldest);
+        Some(self.changes.iter().rev().fold(quote_spanned!(at=> ()), |older, c| quote!((#c, #older))))
+    }
+
+    /// The bound's text without its marker, as the key of its marker.
     fn key(&self) -> String {
-        match &self.before {
-            None => self.ty.to_token_stream().to_string(),
-            Some((change, after)) => {
-                format!("{} before {}", after.to_token_stream(), change.to_token_stream())
-            }
+        let ty = self.ty.to_token_stream().to_string();
+        match self.through() {
+            None => ty,
+            Some(changes) => format!("{ty} through {changes}"),
         }
     }
 }
@@ -353,9 +340,9 @@ impl Typed {
 /// A variant's argument types and answer type at the versions of one
 /// band of its version changes.
 pub(super) struct Band {
-    /// The type each argument is read as, in the handler's order.
+    /// Each argument, in the handler's order.
     pub(super) arguments: Vec<Typed>,
-    /// The type of the answer.
+    /// The answer.
     pub(super) answer: Typed,
 }
 
@@ -369,47 +356,27 @@ fn head_answer(variant: &Variant) -> Typed {
 
 /// The bands of a variant's version changes, oldest first: band `j` is
 /// served before change `j` (from the one before it), the last band is
-/// the head. An argument's type in a band is the one before every later
-/// change that upgrades it (`<Change as Upgrade<After>>::Before`), the
-/// answer's the one before every later change that downgrades it; each
-/// projection spanned at its change, where rustc reports a missing impl.
-pub(super) fn bands(rt: &TokenStream, variant: &Variant) -> Vec<Band> {
+/// the head. In band `j` an argument goes through the changes from `j` on
+/// that upgrade it, the answer through those that downgrade it, newest
+/// first.
+pub(super) fn bands(variant: &Variant) -> Vec<Band> {
     let names = argument_names(&variant.method);
-    let head = typed_args(&variant.method).iter().map(|arg| Typed::plain((*arg.ty).clone())).collect();
-    let mut bands = vec![Band { arguments: head, answer: head_answer(variant) }];
-    for change in variant.changes.iter().rev() {
-        let after = bands.last().expect("the head's band");
-        let (c, at) = (&change.ty, last_segment_span(&change.ty));
-        let rt_at = respanned(rt.clone(), at);
-        let arguments = after
-            .arguments
-            .iter()
-            .zip(&names)
-            .map(|(typed, name)| match change.upgrades(name) {
-                true => {
-                    let after = &typed.ty;
-                    Typed {
-                        ty: syn::parse_quote_spanned!(at=> <#c as #rt_at::Upgrade<#after>>::Before),
-                        before: Some((c.clone(), after.clone())),
-                    }
-                }
-                false => typed.clone(),
-            })
-            .collect();
-        let answer = match change.answer {
-            true => {
-                let after = &after.answer.ty;
-                Typed {
-                    ty: syn::parse_quote_spanned!(at=> <#c as #rt_at::Downgrade<#after>>::Before),
-                    before: Some((c.clone(), after.clone())),
-                }
-            }
-            false => after.answer.clone(),
-        };
-        bands.push(Band { arguments, answer });
-    }
-    bands.reverse();
-    bands
+    let head: Vec<syn::Type> = typed_args(&variant.method).iter().map(|arg| (*arg.ty).clone()).collect();
+    let answer = head_answer(variant).ty;
+    (0..=variant.changes.len())
+        .map(|j| {
+            let later = &variant.changes[j..];
+            let newest_first = |pick: &dyn Fn(&ChangeUse) -> bool| -> Vec<syn::Path> {
+                later.iter().rev().filter(|c| pick(c)).map(|c| c.ty.clone()).collect()
+            };
+            let arguments = head
+                .iter()
+                .zip(&names)
+                .map(|(ty, name)| Typed { ty: ty.clone(), changes: newest_first(&|c| c.upgrades(name)) })
+                .collect();
+            Band { arguments, answer: Typed { ty: answer.clone(), changes: newest_first(&|c| c.answer) } }
+        })
+        .collect()
 }
 
 /// The compile-time checks of a variant's changes, each an `assert!` at
@@ -438,6 +405,29 @@ fn change_checks(rt: &TokenStream, op: &Operation, variant: &Variant) -> TokenSt
         checks.extend(quote_spanned! {at=>
             const _: () = ::core::assert!(#range.contains(<#c as #rt::VersionChange>::VERSION) #first, #message);
         });
+        // Each conversion named where the change is named, so that a
+        // change without it is reported there first.
+        let later = &variant.changes[k + 1..];
+        let after = |head: &syn::Type, pick: &dyn Fn(&ChangeUse) -> bool, list: TokenStream| {
+            let newer = Typed {
+                ty: head.clone(),
+                changes: later.iter().rev().filter(|c| pick(c)).map(|c| c.ty.clone()).collect(),
+            };
+            match newer.through() {
+                None => head.to_token_stream(),
+                Some(changes) => quote!(<#changes as #rt::#list<#head>>::Oldest),
+            }
+        };
+        for (arg, name) in typed_args(&variant.method).iter().zip(argument_names(&variant.method)) {
+            if change.upgrades(&name) {
+                let after = after(&arg.ty, &|c| c.upgrades(&name), quote!(Upgrades));
+                checks.extend(quote_spanned!(at=> let _ = <#c as #rt::Upgrade<#after>>::upgrade;));
+            }
+        }
+        if change.answer {
+            let after = after(&head_answer(variant).ty, &|c| c.answer, quote!(Downgrades));
+            checks.extend(quote_spanned!(at=> let _ = <#c as #rt::Downgrade<#after>>::downgrade;));
+        }
         let Some(earlier) = k.checked_sub(1).map(|e| &variant.changes[e]) else { continue };
         // Two changes of one version may convert different things; two
         // that convert the same one claim it twice.
@@ -606,7 +596,7 @@ impl GenericRoutes {
                     "a route variant cannot be generic: every facade calls it with the types it reads";
                 return Err(syn::Error::new_spanned(&sig.generics, message));
             }
-            for band in bands(rt, variant) {
+            for band in bands(variant) {
                 for typed in &band.arguments {
                     let key = generic.named(typed)?;
                     generic.arguments.push(key);
@@ -638,7 +628,7 @@ impl GenericRoutes {
     fn of(&self, op: &Operation) -> (Vec<Ident>, Vec<TokenStream>) {
         let mut arguments = std::collections::HashSet::new();
         let mut answers = std::collections::HashSet::new();
-        for band in op.variants.iter().flat_map(|variant| bands(&self.rt, variant)) {
+        for band in op.variants.iter().flat_map(bands) {
             arguments.extend(band.arguments.iter().map(Typed::key));
             answers.insert(band.answer.key());
         }
@@ -659,21 +649,21 @@ impl GenericRoutes {
         let (mut markers, mut bounds) = (Vec::new(), Vec::new());
         for (n, key) in self.arguments.iter().enumerate().filter(|(_, key)| argument(key)) {
             let marker = format_ident!("__A{}", n);
-            bounds.push(match &self.types[key] {
-                Typed { ty, before: None } => quote!(__F: #rt::Extracts<#ty, #marker>),
-                Typed { before: Some((change, after)), .. } => {
-                    quote!(__F: #rt::ExtractsBefore<#change, #after, #marker>)
-                }
+            let typed = &self.types[key];
+            let ty = &typed.ty;
+            bounds.push(match typed.through() {
+                None => quote!(__F: #rt::Extracts<#ty, #marker>),
+                Some(changes) => quote!(__F: #rt::ExtractsThrough<#changes, #ty, #marker>),
             });
             markers.push(marker);
         }
         for (n, key) in self.answers.iter().enumerate().filter(|(_, key)| answer(key)) {
             let marker = format_ident!("__R{}", n);
-            bounds.push(match &self.types[key] {
-                Typed { ty, before: None } => quote!(__F: #rt::Answers<#ty, #marker>),
-                Typed { before: Some((change, after)), .. } => {
-                    quote!(__F: #rt::AnswersBefore<#change, #after, #marker>)
-                }
+            let typed = &self.types[key];
+            let ty = &typed.ty;
+            bounds.push(match typed.through() {
+                None => quote!(__F: #rt::Answers<#ty, #marker>),
+                Some(changes) => quote!(__F: #rt::AnswersThrough<#changes, #ty, #marker>),
             });
             markers.push(marker);
         }

@@ -236,6 +236,7 @@ impl ::microversion_axum::__private::Controller for Servers {
                     errors: &[],
                     deprecation: ::core::option::Option::None,
                     doc: "",
+                    changes: &[],
                 },
                 ::microversion_axum::__private::OperationVariant {
                     range: ::microversion_axum::__private::VersionRange::from(
@@ -247,6 +248,7 @@ impl ::microversion_axum::__private::Controller for Servers {
                     errors: &[],
                     deprecation: ::core::option::Option::None,
                     doc: "",
+                    changes: &[],
                 },
             ],
             missing_status: 404u16,
@@ -266,6 +268,7 @@ impl ::microversion_axum::__private::Controller for Servers {
                     errors: &[],
                     deprecation: ::core::option::Option::None,
                     doc: "",
+                    changes: &[],
                 },
             ],
             missing_status: 405u16,

@@ -196,6 +196,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     errors: &[],
                     deprecation: ::core::option::Option::None,
                     doc: "",
+                    changes: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::from(
@@ -207,6 +208,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     errors: &[],
                     deprecation: ::core::option::Option::None,
                     doc: "",
+                    changes: &[],
                 },
             ],
             missing_status: 404u16,
@@ -226,6 +228,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     errors: &[],
                     deprecation: ::core::option::Option::None,
                     doc: "",
+                    changes: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::between(
@@ -238,6 +241,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     errors: &[],
                     deprecation: ::core::option::Option::None,
                     doc: "",
+                    changes: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::only(
@@ -249,6 +253,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     errors: &[],
                     deprecation: ::core::option::Option::None,
                     doc: "",
+                    changes: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::between(
@@ -261,6 +266,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     errors: &[],
                     deprecation: ::core::option::Option::None,
                     doc: "",
+                    changes: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::from(
@@ -272,6 +278,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     errors: &[],
                     deprecation: ::core::option::Option::None,
                     doc: "",
+                    changes: &[],
                 },
             ],
             missing_status: 404u16,

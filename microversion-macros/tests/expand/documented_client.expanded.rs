@@ -99,6 +99,7 @@ impl ::microversion_actix::__private::Controller for Flavors {
                     errors: &[],
                     deprecation: ::core::option::Option::None,
                     doc: "Shows one flavor.\n\nBy its id.",
+                    changes: &[],
                 },
             ],
             missing_status: 404u16,

@@ -212,6 +212,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     errors: &[],
                     deprecation: ::core::option::Option::None,
                     doc: "",
+                    changes: &[],
                 },
             ],
             missing_status: 404u16,
@@ -232,6 +233,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     errors: &[],
                     deprecation: ::core::option::Option::None,
                     doc: "",
+                    changes: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::from(
@@ -243,6 +245,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     errors: &[],
                     deprecation: ::core::option::Option::None,
                     doc: "",
+                    changes: &[],
                 },
             ],
             missing_status: 404u16,
