@@ -254,3 +254,35 @@ fn the_changes_describe_themselves() {
         ]
     );
 }
+
+/// The reference says what each change did where its version is shown:
+/// the page of what 1.4 changed names `ColorSpelling`, its doc comment and
+/// what it declares, with the operations that go through it; the history
+/// of every version's page carries it under 1.4.
+#[test]
+fn the_reference_shows_each_change_at_its_version() {
+    use microversion_core::openapi::{ApiDescription, Documents};
+    let documents = Documents::new(ApiDescription::new(SHOP).controller::<Widgets>());
+    let changes = documents.changes_page(Some("1.4")).unwrap().body();
+    assert!(changes.contains("<h2 id=\"version-changes\">Version changes</h2>"), "{changes}");
+    assert!(
+        changes.contains(
+            "<li><strong><code>ColorSpelling</code></strong>: <code>colour</code> is spelled <code>color</code>. \
+             (<code>Widget::color</code> was <code>colour</code> before). Served before 1.4 by its conversions in \
+             <code>POST /widgets</code>, <code>GET /widgets</code>, <code>GET /widgets/{id}</code>.</li>"
+        ),
+        "{changes}"
+    );
+    assert!(!changes.contains("SatinFinish"), "1.5's change is not 1.4's");
+    let at_1_5 = documents.changes_page(Some("1.5")).unwrap().body();
+    assert!(
+        at_1_5.contains("<code>SatinFinish</code>") && at_1_5.contains("<code>ListLimit</code>"),
+        "{at_1_5}"
+    );
+    assert!(at_1_5.contains("<code>Finish::Satin</code> is new"), "{at_1_5}");
+    let first = documents.changes_page(Some("1.0")).unwrap().body();
+    assert!(!first.contains("Version changes"), "no change is made at 1.0");
+    let page = documents.reference_page(Some("1.6")).unwrap().body();
+    let history_1_4 = &page[page.find("<li id=\"v1.4\"").unwrap()..page.find("<li id=\"v1.3\"").unwrap()];
+    assert!(history_1_4.contains("ColorSpelling: `colour` is spelled `color`."), "{history_1_4}");
+}

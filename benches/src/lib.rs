@@ -8,6 +8,7 @@
 //! and how to reproduce them are in `docs/performance.md`.
 
 pub mod axum_server;
+pub mod changes;
 pub mod dispatch;
 pub mod hand;
 pub mod history;

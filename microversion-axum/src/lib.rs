@@ -66,4 +66,6 @@ mod guide {
     struct Axum;
     #[doc = include_str!("../../docs/21-writing-a-facade.md")]
     struct WritingAFacade;
+    #[doc = include_str!("../../docs/22-version-changes.md")]
+    struct VersionChanges;
 }

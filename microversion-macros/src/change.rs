@@ -49,7 +49,7 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream, default_facade: Optio
     let args = errors.handle(parsed).unwrap_or_default();
     let (mut api, mut krate, mut version, mut declared) = (None, None, None::<VersionLit>, Vec::new());
     for arg in &args {
-        match arg {
+        match ungroup(arg) {
             Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }) if version.is_none() => match lit.value().parse() {
                 Ok(parsed) => version = Some(VersionLit { version: parsed, lit: lit.clone() }),
                 Err(e) => errors.at(lit, format!("invalid version {:?}: {e}", lit.value())),
@@ -131,6 +131,15 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream, default_facade: Optio
         )*
     };
     finish(errors, item, expansion)
+}
+
+/// `expr` without the invisible group a `macro_rules!` fragment
+/// (`$version:literal`) arrives in.
+fn ungroup(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Group(group) => ungroup(&group.expr),
+        other => other,
+    }
 }
 
 fn finish(errors: Errors, item: syn::ItemStruct, expansion: TokenStream) -> TokenStream {

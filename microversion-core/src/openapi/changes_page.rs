@@ -135,6 +135,7 @@ pub(crate) fn page(description: &ApiDescription, version: Version) -> String {
     if let Some(declared) = declared {
         let _ = writeln!(html, "<p class=\"declared\">The declared change: {}</p>", prose(declared));
     }
+    version_changes(&mut html, description, version);
     let Some(previous) = previous else {
         let _ = writeln!(
             html,
@@ -180,6 +181,33 @@ pub(crate) fn page(description: &ApiDescription, version: Version) -> String {
     }
     html.push_str("</main>\n</body>\n</html>\n");
     html
+}
+
+/// The version changes made at `version`, each with what it says and
+/// declares, and the operations that go through it.
+fn version_changes(html: &mut String, description: &ApiDescription, version: Version) {
+    let changes = description.version_changes_at(version);
+    if changes.is_empty() {
+        return;
+    }
+    html.push_str("<section aria-labelledby=\"version-changes\">\n<h2 id=\"version-changes\">Version changes</h2>\n<ul>\n");
+    for (note, operations) in changes {
+        let _ = write!(
+            html,
+            "<li><strong><code>{}</code></strong>: {}",
+            escape(note.name),
+            prose(note.description)
+        );
+        if !note.declares.is_empty() {
+            let declared: Vec<String> = note.declares.iter().map(|d| prose(&d.to_string())).collect();
+            let _ = write!(html, " ({})", declared.join("; "));
+        }
+        let operations: Vec<String> =
+            operations.iter().map(|o| format!("<code>{}</code>", escape(o))).collect();
+        let _ =
+            writeln!(html, ". Served before {version} by its conversions in {}.</li>", operations.join(", "));
+    }
+    html.push_str("</ul>\n</section>\n");
 }
 
 #[cfg(test)]

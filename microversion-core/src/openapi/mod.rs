@@ -160,6 +160,26 @@ impl ApiDescription {
         self.api.served_versions()
     }
 
+    /// The version changes made at `version` (docs/reference.md §4.10),
+    /// each once, with the operations that go through it (`POST /widgets`),
+    /// in the order the operations and their changes are declared.
+    pub fn version_changes_at(&self, version: Version) -> Vec<(crate::change::ChangeNote, Vec<String>)> {
+        let mut found: Vec<(crate::change::ChangeNote, Vec<String>)> = Vec::new();
+        for op in &self.operations {
+            let (path, method) = self.route(op);
+            let named = format!("{method} {path}");
+            let notes = op.variants.iter().flat_map(|v| v.changes).filter(|note| note.version == version);
+            for note in notes {
+                match found.iter_mut().find(|(seen, _)| seen.name == note.name) {
+                    Some((_, operations)) if !operations.contains(&named) => operations.push(named.clone()),
+                    Some(_) => {}
+                    None => found.push((*note, vec![named.clone()])),
+                }
+            }
+        }
+        found
+    }
+
     /// The OpenAPI 3.1 document of `version`: the operations live at it,
     /// each with the parameters, body and responses of the variant serving
     /// it, the version header a request sends and the headers it gets back.

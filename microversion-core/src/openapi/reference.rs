@@ -483,7 +483,10 @@ fn history(html: &mut String, description: &ApiDescription, spans: &Spans, shown
         if let Some(change) = change {
             let _ = writeln!(html, "<p>{}</p>", escape(change));
         }
-        let changes = changes_at(spans, *version, previous);
+        let mut changes = changes_at(spans, *version, previous);
+        for (note, _) in description.version_changes_at(*version) {
+            changes.push(format!("{}: {}", note.name, note.description));
+        }
         if !changes.is_empty() {
             html.push_str("<ul>\n");
             for change in changes {
