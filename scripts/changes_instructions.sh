@@ -28,7 +28,8 @@ trap 'rm -rf "$out"' EXIT
 
 # Total instructions of one run (callgrind's summary line).
 instructions() {
-    valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" "$bin" "$@" >/dev/null 2>"$out/log"
+    valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" "$bin" "$@" >/dev/null 2>"$out/log" \
+        || { cat "$out/log" >&2; exit 1; }
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out/log"
 }
 per_request() {

@@ -12,7 +12,7 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use microversion_benches::changes::{Variants, Walked, answer, router};
 
 fn bench(c: &mut Criterion) {
-    let runtime = tokio::runtime::Builder::new_current_thread().build().expect("a runtime");
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
     let (walked, variants) = (router(Walked), router(Variants));
     let mut group = c.benchmark_group("version_changes");
     for minor in [0u16, 10] {

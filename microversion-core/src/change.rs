@@ -24,7 +24,7 @@
 //! change first. Everything is typed: a chain whose types do not meet does
 //! not compile.
 
-use crate::Version;
+use crate::{Api, Version, VersionRange};
 
 /// A change of an API at one version of its history. Implemented by
 /// `#[version_change]`.
@@ -205,5 +205,32 @@ impl ChangeNote {
     /// The note of change `C`.
     pub const fn of<C: VersionChange>(name: &'static str) -> ChangeNote {
         ChangeNote { name, version: C::VERSION, description: C::DESCRIPTION, declares: C::DECLARES }
+    }
+}
+
+/// The versions of band `j` of a variant that serves `variant` and goes
+/// through changes at `changes` (strictly ascending, each inside it and
+/// after its first, as `#[controller]` checks): from the variant's first
+/// version (band 0) or change `j - 1`'s, to the version `api` declares
+/// before change `j` (or the variant's last, for the head's band). How the
+/// description of an operation lists a variant with changes: one entry per
+/// band, each with its own status and doc.
+#[doc(hidden)]
+pub const fn band(api: &Api, variant: VersionRange, changes: &[Version], j: usize) -> VersionRange {
+    let min = if j == 0 { variant.min() } else { Some(changes[j - 1]) };
+    let max = if j == changes.len() {
+        variant.max()
+    } else {
+        match api.position(changes[j]) {
+            Some(at) if at > 0 => Some(api.history()[at - 1].version),
+            // Refused where the variant lists its changes, at the change.
+            _ => return variant,
+        }
+    };
+    match VersionRange::new(min, max) {
+        Ok(range) => range,
+        // Changes out of order or outside the variant: refused where the
+        // variant lists them, at the change; described whole meanwhile.
+        Err(_) => variant,
     }
 }

@@ -96,7 +96,9 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
 
-    pub use crate::change::{ChangeNote, Declared, Downgrade, Downgrades, Upgrade, Upgrades, VersionChange};
+    pub use crate::change::{
+        ChangeNote, Declared, Downgrade, Downgrades, Upgrade, Upgrades, VersionChange, band as change_band,
+    };
     pub use crate::derive::{
         DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
     };

@@ -9,8 +9,8 @@
 //! | 1.2 | `size` (`SizeAdded`) |
 //! | 1.3 | create answers 201 (`CreatedStatus`) |
 //! | 1.4 | `colour` is spelled `color` (`ColorSpelling`) |
-//! | 1.5 | the `satin` finish (`SatinFinish`); the list takes `limit` (`ListLimit`) |
-//! | 1.6 | a taken name is a 409, not a 400, create answers `Location`, ids are `w-<n>` in paths (`ConflictAndLocation`, `PrefixedIds`) |
+//! | 1.5 | the `satin` finish (`SatinFinish`) |
+//! | 1.6 | a taken name is a 409, not a 400, create answers `Location`, ids are `w-<n>` in paths, the list takes `limit` (`ConflictAndLocation`, `PrefixedIds`, `ListLimit`) |
 
 #![allow(dead_code)]
 
@@ -29,8 +29,8 @@ pub(crate) const SHOP: Api = Api::new(
         "1.2" => "Widgets have a size.",
         "1.3" => "A created widget answers 201.",
         "1.4" => "`colour` is spelled `color`.",
-        "1.5" => "The satin finish; the widget list takes `limit`.",
-        "1.6" => "A taken name answers 409; a created widget's `Location`; ids in paths are `w-<n>`.",
+        "1.5" => "The satin finish.",
+        "1.6" => "A taken name answers 409; a created widget's `Location`; ids in paths are `w-<n>`; the list takes `limit`.",
     ],
 );
 
@@ -79,7 +79,7 @@ pub(crate) struct Listed<W> {
     widgets: Vec<W>,
 }
 
-/// The list's query from 1.5.
+/// The list's query from 1.6.
 #[derive(Clone, Debug, Deserialize)]
 pub(crate) struct ListQuery {
     limit: Option<usize>,
@@ -203,10 +203,10 @@ impl Downgrade<Result<Answer<Shown<Widget>>, ApiError>> for SatinFinish {
 
 /// The widget list takes `limit`; before, every widget is listed and
 /// `limit` means nothing.
-#[version_change(api = SHOP, "1.5", field(ListQuery::limit, didnt_exist))]
+#[version_change(api = SHOP, "1.6", field(ListQuery::limit, didnt_exist))]
 pub(crate) struct ListLimit;
 
-/// The list's query before 1.5: nothing it reads.
+/// The list's query before 1.6: nothing it reads.
 #[derive(Clone, Debug, Deserialize)]
 pub(crate) struct ListQueryV1_4 {}
 
@@ -328,10 +328,13 @@ pub(crate) struct Widgets {
 #[controller(api = SHOP, actix, axum)]
 impl Widgets {
     /// Creates a widget.
+    ///
+    /// It answers 201 Created with the widget and its `Location`.
     #[post("/widgets")]
     #[api_version("1.0")]
+    #[response(201)]
     #[change(SizeAdded, body, answer)]
-    #[change(CreatedStatus, answer)]
+    #[change(CreatedStatus, answer, status = 200, doc = "Creates a widget, and answers 200 OK with it.")]
     #[change(ColorSpelling, body, answer)]
     #[change(SatinFinish, body, answer)]
     #[change(ConflictAndLocation, answer)]
@@ -347,7 +350,7 @@ impl Widgets {
         Ok(Answer::created(Shown { widget }).with_header("location", format!("/widgets/w-{id}")))
     }
 
-    /// Lists the widgets; from 1.5 at most `limit` of them.
+    /// Lists the widgets; from 1.6 at most `limit` of them.
     #[get("/widgets")]
     #[api_version("1.1")]
     #[change(SizeAdded, answer)]

@@ -22,7 +22,7 @@ fn main() {
         "variants" => router(Variants),
         other => panic!("walked or variants, not {other}"),
     };
-    let runtime = tokio::runtime::Builder::new_current_thread().build().expect("a runtime");
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
     let bytes: usize = runtime.block_on(async {
         let mut bytes = 0;
         for _ in 0..n {

@@ -155,6 +155,12 @@ pub(crate) struct ChangeUse {
     pub(crate) arguments: Vec<Ident>,
     /// Whether it downgrades the answer.
     pub(crate) answer: bool,
+    /// `status = 200`: the success status the operation answered before
+    /// the change (its downgrade's), for the description and the check of
+    /// the answer.
+    pub(crate) status: Option<syn::LitInt>,
+    /// `doc = "..."`: what the operation said of itself before the change.
+    pub(crate) doc: Option<LitStr>,
 }
 
 impl ChangeUse {

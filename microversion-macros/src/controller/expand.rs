@@ -279,8 +279,21 @@ fn controller_impl(c: &Controller) -> TokenStream {
         let path = some_or_none(route.map(|r| {
             format!("{}{}", c.scope.as_ref().map(|s| s.value()).unwrap_or_default(), r.path.value())
         }));
-        let variants = sorted(op).into_iter().map(|(_, v)| {
-            let range = range_tokens(&rt, served(v));
+        // A variant with version changes is described band by band: each
+        // band's versions, with the status and doc it had.
+        let bands = sorted(op).into_iter().flat_map(|(_, v)| (0..=v.changes.len()).map(move |j| (v, j)));
+        let variants = bands.map(|(v, j)| {
+            let range = match v.changes.is_empty() {
+                true => range_tokens(&rt, served(v)),
+                false => {
+                    let (api, whole) = (&c.api, range_tokens(&rt, served(v)));
+                    let versions = v.changes.iter().map(|change| {
+                        let c = &change.ty;
+                        quote!(<#c as #rt::VersionChange>::VERSION)
+                    });
+                    quote!(#rt::change_band(&#api, #whole, &[#(#versions),*], #j))
+                }
+            };
             let described = |target: SchemaTarget| {
                 let schemas = v.schemas_of(target).map(|s| {
                     let name = schema_name(s);
@@ -291,10 +304,10 @@ fn controller_impl(c: &Controller) -> TokenStream {
                 quote!(&[#(#schemas),*])
             };
             let (body, query) = (described(SchemaTarget::Body), described(SchemaTarget::Query));
-            let response = match &v.response {
+            let response = match super::route::band_response(v, j) {
                 None => quote!(::core::option::Option::None),
                 Some(response) => {
-                    let response = response_description(&rt, response);
+                    let response = response_description(&rt, &response);
                     quote!(::core::option::Option::Some(#response))
                 }
             };
@@ -303,7 +316,10 @@ fn controller_impl(c: &Controller) -> TokenStream {
                 Some(deprecation) => quote!(::core::option::Option::Some(#deprecation)),
                 None => quote!(::core::option::Option::None),
             };
-            let doc = crate::shared::docs::doc_text(&v.method.attrs);
+            let doc = match v.changes[j..].iter().find_map(|change| change.doc.as_ref()) {
+                Some(before) => before.value(),
+                None => crate::shared::docs::doc_text(&v.method.attrs),
+            };
             let changes = v.changes.iter().map(|change| {
                 let (c, name) = (&change.ty, crate::shared::names::path_text(&change.ty));
                 quote!(#rt::ChangeNote::of::<#c>(#name))

@@ -375,26 +375,53 @@ fn deprecated_from_attr(attr: &Attribute, errors: &mut Errors) -> Option<Depreca
 }
 
 /// `#[change(ColorSpelling, body, answer)]`: the change's type, then the
-/// arguments it upgrades by name and `answer` when it downgrades the answer.
+/// arguments it upgrades by name, `answer` when it downgrades the answer,
+/// and optionally `status = 200` and `doc = "..."`: the success status and
+/// the doc the operation had before the change.
 fn change_attr(attr: &Attribute, errors: &mut Errors) -> Option<ChangeUse> {
-    let args = errors.handle(attr.parse_args_with(Punctuated::<syn::Path, Token![,]>::parse_terminated))?;
+    let args = errors.handle(attr.parse_args_with(Punctuated::<Expr, Token![,]>::parse_terminated))?;
     let mut args = args.into_iter();
-    let Some(ty) = args.next() else {
-        errors.at(
-            attr,
-            "#[change] needs a version change and what it converts, e.g. #[change(ColorSpelling, body, answer)]",
-        );
-        return None;
+    let ty = match args.next() {
+        Some(Expr::Path(p)) => p.path,
+        _ => {
+            errors.at(
+                attr,
+                "#[change] needs a version change and what it converts, e.g. #[change(ColorSpelling, body, answer)]",
+            );
+            return None;
+        }
     };
-    let (mut arguments, mut answer) = (Vec::new(), false);
+    let (mut arguments, mut answer, mut status, mut doc) = (Vec::new(), false, None, None);
     for arg in args {
-        match arg.get_ident() {
-            Some(word) if word == "answer" && !answer => answer = true,
-            Some(word) if word == "answer" || arguments.contains(word) => {
-                errors.at(word, format!("`{word}` is named twice in this #[change]"))
-            }
-            Some(word) => arguments.push(word.clone()),
-            None => errors.at(&arg, "expected the name of an argument the change upgrades, or `answer`"),
+        match &arg {
+            Expr::Path(p) => match p.path.get_ident() {
+                Some(word) if word == "answer" && !answer => answer = true,
+                Some(word) if word == "answer" || arguments.contains(word) => {
+                    errors.at(word, format!("`{word}` is named twice in this #[change]"))
+                }
+                Some(word) => arguments.push(word.clone()),
+                None => errors.at(&arg, "expected the name of an argument the change upgrades, or `answer`"),
+            },
+            Expr::Assign(assign) if is_key(&assign.left, "status") && status.is_none() => match &*assign.right {
+                Expr::Lit(ExprLit { lit: Lit::Int(int), .. })
+                    if int.base10_parse::<u16>().is_ok_and(|s| (100..400).contains(&s)) =>
+                {
+                    status = Some(int.clone())
+                }
+                other => errors.at(other, "`status` is the success status before the change, e.g. `status = 200`"),
+            },
+            Expr::Assign(assign) if is_key(&assign.left, "doc") && doc.is_none() => match &*assign.right {
+                Expr::Lit(ExprLit { lit: Lit::Str(text), .. }) => doc = Some(text.clone()),
+                other => errors.at(other, "`doc` is what the operation said of itself before the change, a string"),
+            },
+            Expr::Assign(assign) => errors.at(
+                &assign.left,
+                format!(
+                    "Unknown or duplicate field: `{}`. Available values: `status`, `doc`",
+                    expr_name(&assign.left)
+                ),
+            ),
+            other => errors.at(other, "expected the name of an argument the change upgrades, `answer`, `status = N` or `doc = \"...\"`"),
         }
     }
     if arguments.is_empty() && !answer {
@@ -404,7 +431,15 @@ fn change_attr(attr: &Attribute, errors: &mut Errors) -> Option<ChangeUse> {
              when it downgrades the answer",
         );
     }
-    Some(ChangeUse { ty, arguments, answer })
+    if let Some(status) = &status
+        && !answer
+    {
+        errors.at(
+            status,
+            "`status` is the answer's before the change: the change downgrades the answer (`answer`)",
+        );
+    }
+    Some(ChangeUse { ty, arguments, answer, status, doc })
 }
 
 /// `#[response(201)]`, `#[response(200, model = View)]` or `#[response(200, schema_fn)]`.

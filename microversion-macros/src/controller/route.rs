@@ -165,7 +165,7 @@ pub(super) fn route_handler(
         }
     };
     // The call of a variant with the arguments bound to `arg_names`, and its answer.
-    let call = |i: usize, variant: &Variant, arg_names: &[Ident], answer: &Typed| {
+    let call = |i: usize, variant: &Variant, arg_names: &[Ident], answer: &Typed, band: usize| {
         let call = variant_call(op, i, variant, &quote!(__controller), arg_names);
         // The answer through the facade's trait, its type spanned at the
         // return type: one that is no response is one error, there.
@@ -183,9 +183,9 @@ pub(super) fn route_handler(
             }
         };
         // A declared answer is checked when the service asks for it.
-        let checked = match &variant.response {
+        let checked = match super::route::band_response(variant, band) {
             Some(response) => {
-                let declared = response_description(rt, response);
+                let declared = response_description(rt, &response);
                 quote! {
                     const __DECLARED: #rt::ResponseDescription = #declared;
                     let __answer = #respond;
@@ -217,10 +217,10 @@ pub(super) fn route_handler(
         let extract = prologue(0, &op.variants[0], &head.arguments);
         let extracted = argument_names(&op.variants[0].method);
         let arms = others.iter().map(|(i, variant)| {
-            let body = call(*i, variant, &extracted, &head_answer(variant));
+            let body = call(*i, variant, &extracted, &head_answer(variant), 0);
             quote!(#i => { #body })
         });
-        let last = call(*last_i, last, &extracted, &head_answer(last));
+        let last = call(*last_i, last, &extracted, &head_answer(last), 0);
         quote! {
             let #chosen: usize = #choose;
             #extract
@@ -240,7 +240,7 @@ pub(super) fn route_handler(
             // downgrade it (the core's `ExtractsThrough`, `AnswersThrough`).
             let band = |j: usize| {
                 let prologue = prologue(i, variant, &bands[j].arguments);
-                let call = call(i, variant, &names, &bands[j].answer);
+                let call = call(i, variant, &names, &bands[j].answer, j);
                 quote!(#prologue #call)
             };
             let mut body = band(0);
@@ -250,7 +250,7 @@ pub(super) fn route_handler(
                     if #version.lt(<#c as #rt::VersionChange>::VERSION) { #body } else { #later }
                 };
             }
-            let (checks, body) = (change_checks(rt, op, variant), body);
+            let (checks, body) = (change_checks(rt, api, op, variant), body);
             let body = quote!(#checks #body);
             match deprecation_tokens(rt, variant) {
                 None => body,
@@ -379,11 +379,25 @@ pub(super) fn bands(variant: &Variant) -> Vec<Band> {
         .collect()
 }
 
+/// What band `j` of `variant` declares it answers: the variant's
+/// `#[response]` with the status of the oldest later change that says what
+/// the operation answered before it (`status = N`).
+pub(super) fn band_response(variant: &Variant, j: usize) -> Option<super::ast::Response> {
+    let response = variant.response.as_ref()?;
+    let status =
+        variant.changes.get(j..).unwrap_or_default().iter().find_map(|change| change.status.as_ref());
+    Some(super::ast::Response {
+        status: status.and_then(|s| s.base10_parse().ok()).unwrap_or(response.status),
+        body: response.body.clone(),
+        tokens: response.tokens.clone(),
+    })
+}
+
 /// The compile-time checks of a variant's changes, each an `assert!` at
 /// the change's name: listed oldest first, each at a version of its own,
 /// each inside the versions the variant serves and after its first (a
 /// change at the first has no version before it to serve).
-fn change_checks(rt: &TokenStream, op: &Operation, variant: &Variant) -> TokenStream {
+fn change_checks(rt: &TokenStream, api: &syn::Path, op: &Operation, variant: &Variant) -> TokenStream {
     let Some(served) = variant.range() else { return TokenStream::new() };
     let range = crate::shared::ranges::range_tokens(rt, served);
     let mut checks = TokenStream::new();
@@ -395,13 +409,13 @@ fn change_checks(rt: &TokenStream, op: &Operation, variant: &Variant) -> TokenSt
              ({served}): it would have no version before it to serve",
             op.name
         );
+        // After the variant's first version, or the API's for a variant
+        // that serves every version.
         let first = match served.min() {
-            Some(min) => {
-                let min = version_tokens(rt, min);
-                quote!(&& #min.lt(<#c as #rt::VersionChange>::VERSION))
-            }
-            None => TokenStream::new(),
+            Some(min) => version_tokens(rt, min),
+            None => quote!(#api.history()[0].version),
         };
+        let first = quote!(&& #first.lt(<#c as #rt::VersionChange>::VERSION));
         checks.extend(quote_spanned! {at=>
             const _: () = ::core::assert!(#range.contains(<#c as #rt::VersionChange>::VERSION) #first, #message);
         });
@@ -428,38 +442,16 @@ fn change_checks(rt: &TokenStream, op: &Operation, variant: &Variant) -> TokenSt
             let after = after(&head_answer(variant).ty, &|c| c.answer, quote!(Downgrades));
             checks.extend(quote_spanned!(at=> let _ = <#c as #rt::Downgrade<#after>>::downgrade;));
         }
-        let Some(earlier) = k.checked_sub(1).map(|e| &variant.changes[e]) else { continue };
-        // Two changes of one version may convert different things; two
-        // that convert the same one claim it twice.
-        let mut shared: Vec<String> =
-            change.arguments.iter().filter(|a| earlier.upgrades(a)).map(|a| format!("`{a}`")).collect();
-        if change.answer && earlier.answer {
-            shared.push("the answer".to_owned());
-        }
-        let (earlier, earlier_name) = (&earlier.ty, names::path_text(&earlier.ty));
-        let (order, message) = if shared.is_empty() {
-            (
-                quote!(le),
-                format!(
-                    "`{name}` is listed after `{earlier_name}` on `{}`, which is newer: list a variant's version \
-                     changes oldest first",
-                    op.name
-                ),
-            )
-        } else {
-            (
-                quote!(lt),
-                format!(
-                    "`{name}` is listed after `{earlier_name}` on `{}` and both convert {}: list a variant's version \
-                     changes oldest first, and make two changes of one version that convert the same thing one change",
-                    op.name,
-                    shared.join(" and ")
-                ),
-            )
-        };
+        let Some(earlier) = k.checked_sub(1).map(|e| &variant.changes[e].ty) else { continue };
+        let message = format!(
+            "`{name}` is listed after `{}` on `{}`, at a version that is not after it: list a variant's version \
+             changes oldest first, each at a version of its own (two changes of one version are one change)",
+            names::path_text(earlier),
+            op.name
+        );
         checks.extend(quote_spanned! {at=>
             const _: () = ::core::assert!(
-                <#earlier as #rt::VersionChange>::VERSION.#order(<#c as #rt::VersionChange>::VERSION),
+                <#earlier as #rt::VersionChange>::VERSION.lt(<#c as #rt::VersionChange>::VERSION),
                 #message
             );
         });

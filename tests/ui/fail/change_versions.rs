@@ -36,7 +36,7 @@ struct Servers;
 
 #[controller(api = microversion_tests::API)]
 impl Servers {
-    // Newest first, and two changes of one version converting the body.
+    // Two changes of one version, then one listed after a newer one.
     #[post("/servers")]
     #[api_version("2.1")]
     #[change(Described, body)]
