@@ -14,7 +14,8 @@ use crate::shared::errors::Errors;
 use crate::shared::names::{NO_FACADE, facade_crates, path_text, runtime};
 use crate::shared::ranges::{RangeLit, VersionLit, version_tokens};
 
-/// What a change declares, as written.
+/// What a change declares, as written (a generic type with its arguments,
+/// `KeypairView::<Nothing>::key_type`, so that the field can be looked up).
 enum Declaration {
     /// `field(Type::field, ...)`.
     Field { ty: syn::Path, field: syn::Ident, kind: FieldChange },
@@ -211,10 +212,20 @@ fn declaration(call: &syn::ExprCall, errors: &mut Errors) -> Option<Declaration>
     Some(Declaration::Field { ty, field: last, kind: change })
 }
 
+/// A type's name as the reference shows it: its path without generic
+/// arguments (`KeypairView` for `KeypairView::<Nothing>`).
+fn type_name(ty: &syn::Path) -> String {
+    let mut bare = ty.clone();
+    for segment in &mut bare.segments {
+        segment.arguments = syn::PathArguments::None;
+    }
+    path_text(&bare)
+}
+
 fn declared_tokens(rt: &TokenStream, declaration: &Declaration) -> TokenStream {
     match declaration {
         Declaration::Field { ty, field, kind } => {
-            let (ty, field) = (path_text(ty), field.to_string());
+            let (ty, field) = (type_name(ty), field.to_string());
             match kind {
                 FieldChange::Added => quote!(#rt::Declared::FieldAdded { ty: #ty, field: #field }),
                 FieldChange::Renamed(from) => {
@@ -226,7 +237,7 @@ fn declared_tokens(rt: &TokenStream, declaration: &Declaration) -> TokenStream {
             }
         }
         Declaration::Member { ty, member } => {
-            let (ty, member) = (path_text(ty), member.to_string());
+            let (ty, member) = (type_name(ty), member.to_string());
             quote!(#rt::Declared::MemberAdded { ty: #ty, member: #member })
         }
     }

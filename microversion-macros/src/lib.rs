@@ -173,6 +173,16 @@ mod expansion_snapshot {
                         let item = quote::ToTokens::into_token_stream(item);
                         out.extend(crate::controller::expand(args, item, Some("actix")));
                     }
+                    // `#[version_change(...)] struct ...`
+                    syn::Item::Struct(mut item)
+                        if item.attrs.iter().any(|a| a.path().is_ident("version_change")) =>
+                    {
+                        let at = item.attrs.iter().position(|a| a.path().is_ident("version_change"));
+                        let attr = item.attrs.remove(at.expect("found"));
+                        let args = attr.meta.require_list().expect("#[version_change(...)]").tokens.clone();
+                        let item = quote::ToTokens::into_token_stream(item);
+                        out.extend(crate::change::expand(args, item, Some("actix")));
+                    }
                     // `#[derive(VersionedModel)] struct ...`
                     syn::Item::Struct(mut item) => {
                         item.attrs.retain(|a| !a.path().is_ident("derive"));

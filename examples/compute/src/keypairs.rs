@@ -1,15 +1,20 @@
 //! Keypairs (`/os-keypairs`), following Nova's microversions: `type` and the
 //! 201/204 status codes from 2.2, `user_id` from 2.10, paging from 2.35,
 //! strict query parameters from 2.75, import only (no generation) from 2.92.
+//!
+//! Each operation is one handler, written for the newest version; the
+//! versions before each of Nova's changes are served by that change's
+//! conversions (docs/22-version-changes.md): [`KeypairType`] (2.2),
+//! [`KeypairOwner`] (2.10), [`KeypairPaging`] (2.35) and
+//! [`KeypairStrictQuery`] (2.75). 2.92 changed the create body's schema
+//! only (`#[schema]`).
 
 use std::sync::Arc;
 
-use crate::web::{
-    ApiError, ApiVersion, Json, JsonQuery, Origin, Path, Response, StatusCode, controller, empty_response,
-    json_response,
-};
+use crate::web::{ApiError, Json, JsonQuery, Origin, Path, StatusCode, controller, version_change};
 use md5::Digest as _;
-use microversion_core::Version;
+use microversion_core::change::{Downgrade, Upgrade};
+use microversion_core::portable::Answer;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use ssh_key::rand_core::OsRng;
@@ -17,12 +22,6 @@ use ssh_key::rand_core::OsRng;
 use crate::api::COMPUTE;
 use crate::listing;
 use crate::store::{DEFAULT_USER, KeyType, Keypair, Store};
-
-const V2_2: Version = Version::lit("2.2");
-const V2_10: Version = Version::lit("2.10");
-const V2_35: Version = Version::lit("2.35");
-const V2_75: Version = Version::lit("2.75");
-const V2_92: Version = Version::lit("2.92");
 
 /// The keypair resource.
 pub struct Keypairs {
@@ -35,19 +34,19 @@ impl Keypairs {
     }
 }
 
-/// Whose keypair a show or delete from 2.10 names, as Nova's
-/// `KeypairController` reads it: the first `user_id` (`_get_user_id`), an
-/// empty one the caller's (`user_id or context.user_id`). From 2.75 any
-/// other parameter is refused in the words of Nova's query schema, whose
-/// root `additionalProperties` message stands alone.
-fn owner(version: ApiVersion, query: &JsonQuery) -> Result<&str, ApiError> {
+/// Whose keypair a show or delete names, as Nova's `KeypairController`
+/// reads it: the first `user_id` (`_get_user_id`), an empty one the
+/// caller's (`user_id or context.user_id`). Any other parameter is refused
+/// in the words of Nova's query schema, whose root `additionalProperties`
+/// message stands alone (before 2.75, [`KeypairStrictQuery`] leaves none).
+fn owner(query: &JsonQuery) -> Result<&str, ApiError> {
     // Sorted, as Python's jsonschema lists them (`sorted(extras, key=str)`).
     let mut unknown: Vec<String> = match query.value().as_object() {
         Some(keys) => keys.keys().filter(|key| *key != "user_id").map(|key| format!("'{key}'")).collect(),
         None => Vec::new(),
     };
     unknown.sort();
-    if version >= V2_75 && !unknown.is_empty() {
+    if !unknown.is_empty() {
         let verb = if unknown.len() == 1 { "was" } else { "were" };
         let detail =
             format!("Additional properties are not allowed ({} {verb} unexpected)", unknown.join(", "));
@@ -70,78 +69,52 @@ impl Keypairs {
     #[schema(query = list_query_v2_10, "2.10", "2.34")]
     #[schema(query = list_query_v2_35, "2.35", "2.74")]
     #[schema(query = list_query_v2_75, "2.75")]
-    async fn list(
-        &self,
-        version: ApiVersion,
-        origin: Origin,
-        query: JsonQuery,
-    ) -> Result<Response, ApiError> {
-        let last = |key: &str| query.last(key);
+    #[change(KeypairType, answer)]
+    #[change(KeypairOwner, query)]
+    #[change(KeypairPaging, query)]
+    async fn list(&self, origin: Origin, query: JsonQuery) -> Result<Answer<Listed>, ApiError> {
         // Nova's `KeypairController._get_user_id`: the first `user_id`.
-        let first_user = query.values("user_id").next();
-        let user = if version >= V2_10 { first_user.unwrap_or(DEFAULT_USER) } else { DEFAULT_USER };
+        let user = query.values("user_id").next().unwrap_or(DEFAULT_USER);
         let mut keypairs = self.store.keypairs(user).await?;
-        let mut page_links = None;
-        // Paging arrived in 2.35: before, `limit` and `marker` mean nothing.
-        if version >= V2_35 {
-            listing::skip_past_marker(
-                &mut keypairs,
-                last("marker"),
-                |k| &k.name,
-                |marker| ApiError::bad_request(format!("Marker {marker} could not be found.")),
-            )?;
-            // Nova's `get_limit_and_marker` and `_get_collection_links`: at
-            // most `max_limit` a page, and a `next` link whenever the page is
-            // full, even when nothing follows it.
-            let size = listing::page_size(&query);
-            keypairs.truncate(size);
-            let last_name = keypairs.last().map(|k| k.name.as_str());
-            page_links = listing::next_link(&origin, "os-keypairs", &query, size, last_name, keypairs.len());
-        }
-        let views: Vec<Value> = keypairs.iter().map(|k| json!({"keypair": self.view(version, k)})).collect();
-        let mut body = json!({"keypairs": views});
-        if let Some(links) = page_links {
-            body["keypairs_links"] = links;
-        }
-        Ok(json_response(StatusCode::OK, &body))
-    }
-
-    /// Shows one keypair of the user, by its name.
-    #[get("/os-keypairs/{name}")]
-    #[errors(404, 503)]
-    #[api_version("2.1", "2.9")]
-    #[response(200, show_response)]
-    async fn show(&self, version: ApiVersion, name: Path<String>) -> Result<Response, ApiError> {
-        self.show_for(version, DEFAULT_USER, &name).await
+        listing::skip_past_marker(
+            &mut keypairs,
+            query.last("marker"),
+            |k| &k.name,
+            |marker| ApiError::bad_request(format!("Marker {marker} could not be found.")),
+        )?;
+        // Nova's `get_limit_and_marker` and `_get_collection_links`: at
+        // most `max_limit` a page, and a `next` link whenever the page is
+        // full, even when nothing follows it.
+        let size = listing::page_size(&query);
+        keypairs.truncate(size);
+        let last_name = keypairs.last().map(|k| k.name.as_str());
+        let keypairs_links =
+            listing::next_link(&origin, "os-keypairs", &query, size, last_name, keypairs.len());
+        let keypairs = keypairs.iter().map(|k| Shown { keypair: KeypairView::of(k, Nothing {}) }).collect();
+        Ok(Answer::ok(Listed { keypairs, keypairs_links }))
     }
 
     /// Shows one keypair, by its name.
     ///
     /// From 2.10 an administrator names its owner with `user_id`.
-    // A query parameter the older variant does not extract.
     #[get("/os-keypairs/{name}")]
     #[errors(400, 404, 503)]
-    #[api_version("2.10")]
     #[response(200, show_response)]
-    async fn show(
-        &self,
-        version: ApiVersion,
-        name: Path<String>,
-        query: JsonQuery,
-    ) -> Result<Response, ApiError> {
-        self.show_for(version, owner(version, &query)?, &name).await
-    }
-
-    /// Imports a public key, or creates a keypair and answers its private key.
-    ///
-    /// At 2.1 it answers 200, and the body has `name` and `public_key` only.
-    #[post("/os-keypairs")]
-    #[errors(400, 403, 409, 503)]
-    #[api_version("2.1", "2.1")]
-    #[response(200, create_response)]
-    #[schema(create_v2_1, "2.1", "2.1")]
-    async fn create(&self, version: ApiVersion, body: Json<CreateBody>) -> Result<Response, ApiError> {
-        Ok(json_response(StatusCode::OK, &self.create_keypair(version, body.0.keypair).await?))
+    #[change(KeypairType, answer)]
+    #[change(KeypairOwner, query, doc = "Shows one keypair of the user, by its name.", errors(404, 503))]
+    #[change(KeypairStrictQuery, query)]
+    async fn show(&self, name: Path<String>, query: JsonQuery) -> Result<Answer<Shown<Shows>>, ApiError> {
+        let user = owner(&query)?;
+        let keypair = self.store.keypair(user, &name).await?.ok_or_else(|| not_found(user, &name))?;
+        let extra = ShowExtra {
+            user_id: keypair.user_id.clone(),
+            id: keypair.id,
+            created_at: keypair.created_at.clone(),
+            updated_at: None,
+            deleted_at: None,
+            deleted: false,
+        };
+        Ok(Answer::ok(Shown { keypair: KeypairView::of(&keypair, extra) }))
     }
 
     /// Imports a public key, or creates a keypair and answers its private key.
@@ -151,80 +124,42 @@ impl Keypairs {
     /// public key is required: the service no longer generates keys.
     #[post("/os-keypairs")]
     #[errors(400, 403, 409, 503)]
-    #[api_version("2.2")]
     #[response(201, create_response)]
+    #[schema(create_v2_1, "2.1", "2.1")]
     #[schema(create_v2_2, "2.2", "2.9")]
     #[schema(create_v2_10, "2.10", "2.91")]
     #[schema(create_v2_92, "2.92")]
-    async fn create(&self, version: ApiVersion, body: Json<CreateBody>) -> Result<Response, ApiError> {
-        Ok(json_response(StatusCode::CREATED, &self.create_keypair(version, body.0.keypair).await?))
-    }
-
-    /// Deletes a keypair; answers 202 at 2.1.
-    #[delete("/os-keypairs/{name}")]
-    #[errors(404, 503)]
-    #[api_version("2.1", "2.1")]
-    #[response(202)]
-    async fn delete(&self, name: Path<String>) -> Result<Response, ApiError> {
-        self.remove(DEFAULT_USER, &name).await?;
-        Ok(empty_response(StatusCode::ACCEPTED))
-    }
-
-    /// Deletes a keypair; answers 204 from 2.2.
-    #[delete("/os-keypairs/{name}")]
-    #[errors(404, 503)]
-    #[api_version("2.2", "2.9")]
-    #[response(204)]
-    async fn delete(&self, name: Path<String>) -> Result<Response, ApiError> {
-        self.remove(DEFAULT_USER, &name).await?;
-        Ok(empty_response(StatusCode::NO_CONTENT))
+    #[change(
+        KeypairType,
+        answer,
+        status = 200,
+        doc = "Imports a public key, or creates a keypair and answers its private key.\n\nAt 2.1 it answers 200, and the body has `name` and `public_key` only."
+    )]
+    async fn create(&self, body: Json<CreateBody>) -> Result<Answer<Shown<Creates>>, ApiError> {
+        Ok(Answer::created(Shown { keypair: self.create_keypair(body.0.keypair).await? }))
     }
 
     /// Deletes a keypair; from 2.10 an administrator names its owner with
     /// `user_id`.
     #[delete("/os-keypairs/{name}")]
     #[errors(400, 404, 503)]
-    #[api_version("2.10")]
     #[response(204)]
-    async fn delete(
-        &self,
-        version: ApiVersion,
-        name: Path<String>,
-        query: JsonQuery,
-    ) -> Result<Response, ApiError> {
-        self.remove(owner(version, &query)?, &name).await?;
-        Ok(empty_response(StatusCode::NO_CONTENT))
+    #[change(KeypairType, answer, status = 202, doc = "Deletes a keypair; answers 202 at 2.1.")]
+    #[change(KeypairOwner, query, doc = "Deletes a keypair; answers 204 from 2.2.", errors(404, 503))]
+    #[change(KeypairStrictQuery, query)]
+    async fn delete(&self, name: Path<String>, query: JsonQuery) -> Result<Answer<()>, ApiError> {
+        let user = owner(&query)?;
+        if !self.store.remove_keypair(user, &name).await? {
+            return Err(not_found(user, &name));
+        }
+        Ok(Answer::empty(StatusCode::NO_CONTENT))
     }
+}
 
-    /// The fields every view has: no type before 2.2 ...
-    #[api_version("2.1", "2.1")]
-    fn view(&self, keypair: &Keypair) -> Map<String, Value> {
-        base_view(keypair)
-    }
-
-    /// ... and the type from 2.2.
-    #[api_version("2.2")]
-    fn view(&self, keypair: &Keypair) -> Map<String, Value> {
-        let mut view = base_view(keypair);
-        view.insert("type".into(), json!(keypair.key_type.as_str()));
-        view
-    }
-
-    async fn show_for(&self, version: ApiVersion, user: &str, name: &str) -> Result<Response, ApiError> {
-        let keypair = self.store.keypair(user, name).await?.ok_or_else(|| not_found(user, name))?;
-        let mut view = self.view(version, &keypair);
-        view.insert("user_id".into(), json!(keypair.user_id));
-        view.insert("id".into(), json!(keypair.id));
-        view.insert("created_at".into(), json!(keypair.created_at));
-        view.insert("updated_at".into(), Value::Null);
-        view.insert("deleted_at".into(), Value::Null);
-        view.insert("deleted".into(), json!(false));
-        Ok(json_response(StatusCode::OK, &json!({"keypair": view})))
-    }
-
+impl Keypairs {
     /// Creates from a body the version's schema accepted: imports the given
     /// public key, or generates a key pair and returns its private key.
-    async fn create_keypair(&self, version: ApiVersion, body: NewKeypair) -> Result<Value, ApiError> {
+    async fn create_keypair(&self, body: NewKeypair) -> Result<Creates, ApiError> {
         let NewKeypair { name, public_key, key_type, user_id } = body;
         // Both of Nova's keypair name schemas include its `name` format
         // (`parameter_types.keypair_name_special_chars`), which
@@ -272,25 +207,171 @@ impl Keypairs {
             self.store.remove_keypair(&keypair.user_id, &keypair.name).await?;
             return Err(over_quota());
         }
-        let mut view = self.view(version, &keypair);
-        view.insert("user_id".into(), json!(keypair.user_id));
-        if let Some(private_key) = private_key {
-            view.insert("private_key".into(), json!(private_key));
-        }
-        Ok(json!({"keypair": view}))
-    }
-
-    async fn remove(&self, user: &str, name: &str) -> Result<(), ApiError> {
-        if self.store.remove_keypair(user, name).await? { Ok(()) } else { Err(not_found(user, name)) }
+        Ok(KeypairView::of(&keypair, CreateExtra { user_id: keypair.user_id.clone(), private_key }))
     }
 }
 
-fn base_view(keypair: &Keypair) -> Map<String, Value> {
-    let mut view = Map::new();
-    view.insert("name".into(), json!(keypair.name));
-    view.insert("public_key".into(), json!(keypair.public_key));
-    view.insert("fingerprint".into(), json!(keypair.fingerprint));
-    view
+// ---- What the head answers, by type.
+
+/// A keypair as every view shows it, with the fields of one answer
+/// (`extra`); `type` is `None` only before 2.2 ([`KeypairType`]).
+#[derive(Debug, Serialize)]
+pub struct KeypairView<E> {
+    name: String,
+    public_key: String,
+    fingerprint: String,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    key_type: Option<KeyType>,
+    #[serde(flatten)]
+    extra: E,
+}
+
+impl<E> KeypairView<E> {
+    fn of(keypair: &Keypair, extra: E) -> KeypairView<E> {
+        KeypairView {
+            name: keypair.name.clone(),
+            public_key: keypair.public_key.clone(),
+            fingerprint: keypair.fingerprint.clone(),
+            key_type: Some(keypair.key_type),
+            extra,
+        }
+    }
+}
+
+/// A list's keypair: nothing beside the view's own fields.
+#[derive(Debug, Serialize)]
+pub(crate) struct Nothing {}
+
+/// What a show adds: the owner, the id, the dates and the soft-delete flags.
+#[derive(Debug, Serialize)]
+pub struct ShowExtra {
+    user_id: String,
+    id: u64,
+    created_at: String,
+    updated_at: Option<String>,
+    deleted_at: Option<String>,
+    deleted: bool,
+}
+
+/// What a create adds: the owner, and the private key of a generated pair.
+#[derive(Debug, Serialize)]
+pub struct CreateExtra {
+    user_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    private_key: Option<String>,
+}
+
+/// A shown keypair.
+pub(crate) type Shows = KeypairView<ShowExtra>;
+/// A created keypair.
+pub(crate) type Creates = KeypairView<CreateExtra>;
+
+/// `{"keypair": {...}}`.
+#[derive(Debug, Serialize)]
+pub struct Shown<V> {
+    keypair: V,
+}
+
+/// `{"keypairs": [...], "keypairs_links": [...]}`, the links of a full page.
+#[derive(Debug, Serialize)]
+pub struct Listed {
+    keypairs: Vec<Shown<KeypairView<Nothing>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    keypairs_links: Option<Value>,
+}
+
+// ---- Nova's changes, each converting what it changed.
+
+/// Keypairs have a `type` (`ssh` or `x509`); a create answers 201 Created
+/// and a delete 204 No Content (200 and 202 before).
+#[version_change(api = COMPUTE, "2.2", field(KeypairView::<Nothing>::key_type, didnt_exist))]
+pub struct KeypairType;
+
+/// What a view looked like before [`KeypairType`]: without `type`.
+trait Untyped {
+    fn untyped(self) -> Self;
+}
+
+impl<E> Untyped for Shown<KeypairView<E>> {
+    fn untyped(mut self) -> Self {
+        self.keypair.key_type = None;
+        self
+    }
+}
+
+impl Untyped for Listed {
+    fn untyped(mut self) -> Self {
+        self.keypairs = self.keypairs.into_iter().map(Untyped::untyped).collect();
+        self
+    }
+}
+
+impl Untyped for () {
+    fn untyped(self) -> Self {}
+}
+
+impl<T: Untyped> Downgrade<Result<Answer<T>, ApiError>> for KeypairType {
+    type Before = Result<Answer<T>, ApiError>;
+    fn downgrade(after: Result<Answer<T>, ApiError>) -> Self::Before {
+        after.map(|answer| {
+            let status = match answer.status {
+                StatusCode::CREATED => StatusCode::OK,
+                StatusCode::NO_CONTENT => StatusCode::ACCEPTED,
+                other => other,
+            };
+            answer.with_status(status).map(Untyped::untyped)
+        })
+    }
+}
+
+/// An administrator names a keypair's owner: `user_id` in a create body
+/// (its schema) and in the query of list, show and delete; before, the
+/// parameter meant nothing.
+#[version_change(api = COMPUTE, "2.10")]
+pub struct KeypairOwner;
+
+impl Upgrade<JsonQuery> for KeypairOwner {
+    type Before = JsonQuery;
+    fn upgrade(before: JsonQuery) -> Result<JsonQuery, ApiError> {
+        Ok(without(before, |key| key == "user_id"))
+    }
+}
+
+/// The keypair list is paged by `limit` and `marker`; before, it is whole
+/// and the parameters mean nothing.
+#[version_change(api = COMPUTE, "2.35")]
+pub struct KeypairPaging;
+
+impl Upgrade<JsonQuery> for KeypairPaging {
+    type Before = JsonQuery;
+    fn upgrade(before: JsonQuery) -> Result<JsonQuery, ApiError> {
+        let mut query = without(before, |key| key == "limit" || key == "marker");
+        if let Some(keys) = query.0.as_object_mut() {
+            keys.insert("limit".to_owned(), listing::UNPAGED);
+        }
+        Ok(query)
+    }
+}
+
+/// A show or delete refuses query parameters other than `user_id`;
+/// before, they are ignored (the list's query schema says the same of
+/// its own).
+#[version_change(api = COMPUTE, "2.75")]
+pub struct KeypairStrictQuery;
+
+impl Upgrade<JsonQuery> for KeypairStrictQuery {
+    type Before = JsonQuery;
+    fn upgrade(before: JsonQuery) -> Result<JsonQuery, ApiError> {
+        Ok(without(before, |key| key != "user_id"))
+    }
+}
+
+/// `query` without the keys `drop` names.
+fn without(mut query: JsonQuery, drop: impl Fn(&str) -> bool) -> JsonQuery {
+    if let Some(keys) = query.0.as_object_mut() {
+        keys.retain(|key, _| !drop(key));
+    }
+    query
 }
 
 /// Nova's default `[quota] key_pairs`: the most keypairs a user holds.
@@ -486,37 +567,37 @@ fn create_body(properties: Value, required: &[&str]) -> Value {
     })
 }
 
-/// The create body as Nova's schema has it from `since`: `type` from 2.2,
-/// `user_id` from 2.10, and from 2.92 a wider name and a required `public_key`.
-fn create_schema(since: Version) -> Value {
+/// The create body as Nova's schema has it: the name's pattern, the
+/// optional keys beside `name` and `public_key` (`type` from 2.2,
+/// `user_id` from 2.10), and whether the public key is required (2.92).
+fn create_schema(pattern: &str, optional: &[&str], key_required: bool) -> Value {
     let mut properties = Map::new();
-    let pattern = if since >= V2_92 { NAME_FROM_2_92 } else { NAME_BEFORE_2_92 };
     properties.insert("name".into(), name(pattern));
     properties.insert("public_key".into(), json!({"type": "string"}));
-    if since >= V2_2 {
+    if optional.contains(&"type") {
         properties.insert("type".into(), json!({"enum": ["ssh", "x509"]}));
     }
-    if since >= V2_10 {
+    if optional.contains(&"user_id") {
         properties.insert("user_id".into(), json!({"type": "string", "minLength": 1, "maxLength": 255}));
     }
-    let required: &[&str] = if since >= V2_92 { &["name", "public_key"] } else { &["name"] };
+    let required: &[&str] = if key_required { &["name", "public_key"] } else { &["name"] };
     create_body(Value::Object(properties), required)
 }
 
 fn create_v2_1() -> Value {
-    create_schema(Version::lit("2.1"))
+    create_schema(NAME_BEFORE_2_92, &[], false)
 }
 
 fn create_v2_2() -> Value {
-    create_schema(V2_2)
+    create_schema(NAME_BEFORE_2_92, &["type"], false)
 }
 
 fn create_v2_10() -> Value {
-    create_schema(V2_10)
+    create_schema(NAME_BEFORE_2_92, &["type", "user_id"], false)
 }
 
 fn create_v2_92() -> Value {
-    create_schema(V2_92)
+    create_schema(NAME_FROM_2_92, &["type", "user_id"], true)
 }
 
 // ---- Response schemas: what the views above write.

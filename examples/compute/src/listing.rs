@@ -23,10 +23,18 @@ pub(crate) fn skip_past_marker<T>(
     Ok(())
 }
 
+/// The `limit` of a list that is not paged: what a version change puts in
+/// the query of a version before paging (the keypairs' before 2.35). A
+/// client cannot send it: a query string's values are strings.
+pub(crate) const UNPAGED: Value = Value::Null;
+
 /// The page size of `get_limit_and_marker`: the last `limit` (digits only,
 /// as the query schema checked), at most [`MAX_LIMIT`]; none asked, or more
-/// than any integer holds, is [`MAX_LIMIT`].
+/// than any integer holds, is [`MAX_LIMIT`]; an [`UNPAGED`] list has no end.
 pub(crate) fn page_size(query: &JsonQuery) -> usize {
+    if query.value().get("limit") == Some(&UNPAGED) {
+        return usize::MAX;
+    }
     query.last("limit").map_or(MAX_LIMIT, |limit| limit.parse().unwrap_or(MAX_LIMIT).min(MAX_LIMIT))
 }
 

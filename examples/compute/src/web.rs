@@ -14,7 +14,7 @@ pub(crate) use microversion_core::portable::{
 pub(crate) use microversion_core::portable::LinkRoot as Origin;
 
 /// The macros expand the same whichever facade's name they are imported by.
-pub(crate) use microversion_actix::{VersionedModel, controller, history};
+pub(crate) use microversion_actix::{VersionedModel, controller, history, version_change};
 
 /// A JSON answer.
 pub(crate) fn json_response(status: StatusCode, body: &impl serde::Serialize) -> Response {

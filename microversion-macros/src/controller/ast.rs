@@ -161,6 +161,8 @@ pub(crate) struct ChangeUse {
     pub(crate) status: Option<syn::LitInt>,
     /// `doc = "..."`: what the operation said of itself before the change.
     pub(crate) doc: Option<LitStr>,
+    /// `errors(404, 503)`: the error statuses it declared before the change.
+    pub(crate) errors: Option<Vec<u16>>,
 }
 
 impl ChangeUse {

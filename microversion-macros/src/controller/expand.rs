@@ -311,7 +311,10 @@ fn controller_impl(c: &Controller) -> TokenStream {
                     quote!(::core::option::Option::Some(#response))
                 }
             };
-            let statuses = v.errors.as_ref().map(|e| e.statuses.as_slice()).unwrap_or_default();
+            let statuses = match v.changes[j..].iter().find_map(|change| change.errors.as_ref()) {
+                Some(before) => before.as_slice(),
+                None => v.errors.as_ref().map(|e| e.statuses.as_slice()).unwrap_or_default(),
+            };
             let deprecation = match deprecation_tokens(&rt, v) {
                 Some(deprecation) => quote!(::core::option::Option::Some(#deprecation)),
                 None => quote!(::core::option::Option::None),

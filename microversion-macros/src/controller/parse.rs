@@ -376,8 +376,9 @@ fn deprecated_from_attr(attr: &Attribute, errors: &mut Errors) -> Option<Depreca
 
 /// `#[change(ColorSpelling, body, answer)]`: the change's type, then the
 /// arguments it upgrades by name, `answer` when it downgrades the answer,
-/// and optionally `status = 200` and `doc = "..."`: the success status and
-/// the doc the operation had before the change.
+/// and optionally `status = 200`, `doc = "..."` and `errors(404, 503)`: the
+/// success status, the doc and the error statuses the operation had before
+/// the change.
 fn change_attr(attr: &Attribute, errors: &mut Errors) -> Option<ChangeUse> {
     let args = errors.handle(attr.parse_args_with(Punctuated::<Expr, Token![,]>::parse_terminated))?;
     let mut args = args.into_iter();
@@ -391,7 +392,8 @@ fn change_attr(attr: &Attribute, errors: &mut Errors) -> Option<ChangeUse> {
             return None;
         }
     };
-    let (mut arguments, mut answer, mut status, mut doc) = (Vec::new(), false, None, None);
+    let (mut arguments, mut answer, mut status, mut doc, mut declared) =
+        (Vec::new(), false, None, None, None);
     for arg in args {
         match &arg {
             Expr::Path(p) => match p.path.get_ident() {
@@ -414,10 +416,26 @@ fn change_attr(attr: &Attribute, errors: &mut Errors) -> Option<ChangeUse> {
                 Expr::Lit(ExprLit { lit: Lit::Str(text), .. }) => doc = Some(text.clone()),
                 other => errors.at(other, "`doc` is what the operation said of itself before the change, a string"),
             },
+            Expr::Call(call) if matches!(&*call.func, Expr::Path(p) if p.path.is_ident("errors")) && declared.is_none() => {
+                let mut statuses = Vec::new();
+                for status in &call.args {
+                    match status {
+                        Expr::Lit(ExprLit { lit: Lit::Int(int), .. })
+                            if int.base10_parse::<u16>().is_ok_and(|s| (400..600).contains(&s)) =>
+                        {
+                            statuses.extend(int.base10_parse::<u16>().ok())
+                        }
+                        other => errors.at(other, "each status of `errors(...)` is an error status from 400 to 599"),
+                    }
+                }
+                statuses.sort_unstable();
+                statuses.dedup();
+                declared = Some(statuses);
+            }
             Expr::Assign(assign) => errors.at(
                 &assign.left,
                 format!(
-                    "Unknown or duplicate field: `{}`. Available values: `status`, `doc`",
+                    "Unknown or duplicate field: `{}`. Available values: `status`, `doc`, `errors(...)`",
                     expr_name(&assign.left)
                 ),
             ),
@@ -439,7 +457,7 @@ fn change_attr(attr: &Attribute, errors: &mut Errors) -> Option<ChangeUse> {
             "`status` is the answer's before the change: the change downgrades the answer (`answer`)",
         );
     }
-    Some(ChangeUse { ty, arguments, answer, status, doc })
+    Some(ChangeUse { ty, arguments, answer, status, doc, errors: declared })
 }
 
 /// `#[response(201)]`, `#[response(200, model = View)]` or `#[response(200, schema_fn)]`.
