@@ -39,10 +39,17 @@ impl Run {
 }
 
 /// Runs `command` with its output in a pipe read by a thread, killing it
-/// after `timeout`.
+/// after `timeout`. It runs in a process group of its own, killed whole
+/// when it times out, or when it has exited but what it started still
+/// holds the pipe: a script's workers (Python's `multiprocessing` pools)
+/// never outlive it to take the machine's cores from the next tests. A
+/// daemon it starts with its output elsewhere (`pg_ctl start -l log`) is
+/// left running.
 pub fn run(mut command: Command, timeout: Duration) -> std::io::Result<Run> {
     let (reader, writer) = std::io::pipe()?;
     command.stdin(Stdio::null()).stdout(writer.try_clone()?).stderr(writer);
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
     let started = Instant::now();
     let mut child = command.spawn()?;
     // The command holds the write ends: drop them so the reader sees EOF.
@@ -58,6 +65,7 @@ pub fn run(mut command: Command, timeout: Duration) -> std::io::Result<Run> {
             break Some(status);
         }
         if started.elapsed() > timeout {
+            kill_group(child.id());
             let _ = child.kill();
             let _ = child.wait();
             break None;
@@ -66,10 +74,17 @@ pub fn run(mut command: Command, timeout: Duration) -> std::io::Result<Run> {
     };
     let elapsed = started.elapsed();
     // A grandchild still holding the pipe would keep the reader waiting: give
-    // it a moment, then report what we have.
+    // it a moment, then end its group and report what we have.
     let deadline = Instant::now() + Duration::from_secs(5);
     while !collector.is_finished() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
+    }
+    if !collector.is_finished() {
+        kill_group(child.id());
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while !collector.is_finished() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
     let output = if collector.is_finished() {
         String::from_utf8_lossy(&collector.join().unwrap_or_default()).into_owned()
@@ -77,6 +92,20 @@ pub fn run(mut command: Command, timeout: Duration) -> std::io::Result<Run> {
         "(output unavailable: a child process still holds the pipe)".to_owned()
     };
     Ok(Run { status, output, elapsed })
+}
+
+/// Kills what is left of the process group `leader` led (its leader has
+/// exited or been killed); nothing when none is left.
+fn kill_group(leader: u32) {
+    if cfg!(unix) {
+        let group = format!("-{leader}");
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &group])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
 }
 
 /// FNV-1a, for a stable name of the venv: requirements and interpreter.

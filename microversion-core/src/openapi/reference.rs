@@ -181,7 +181,7 @@ pub(crate) fn page(description: &ApiDescription, spans: &Spans, version: Version
             html,
             "<li><a href=\"#{}\">{}</a></li>",
             anchor(key),
-            escape(&summary_of(key, operation))
+            prose(&summary_of(key, operation))
         );
     }
     html.push_str("</ul></nav>\n");
