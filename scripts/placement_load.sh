@@ -30,8 +30,22 @@
 #   LARGE2=100000 scripts/placement_load.sh   # and 100,000 providers (ours)
 #   REAL=0 LARGE=0 LARGE2=100000 NESTED=0 scripts/placement_load.sh  # ours alone
 #   CALLGRIND=1 REAL=0 LARGE=0 NESTED=0 DURATION=5s scripts/placement_load.sh
+#   COPY_CAP=100000 scripts/placement_load.sh   # the candidates copy, capped or not
 #   PG_OPTIONS="-c log_min_duration_statement=0" REAL=0 ... # every statement
 #     and its time in $WORK/run/pg/log (PG_OPTIONS: more postgres -c settings)
+#
+# With COPY_CAP=N, only this: N flat providers of perfload's kind (VCPU,
+# MEMORY_MB, DISK_GB; HW_CPU_X86_AVX2 and HW_CPU_X86_SSE; one aggregate)
+# written straight into the tables (placeload would take long at 100,000),
+# vacuumed and analysed, and two nodes of this example on them: one keeping
+# the candidates search's copy of the whole cloud, one with
+# --cloud-copy-providers 1000. On each, the best and the median of ten
+# perfload queries (after three untimed), and of the same with limit=10;
+# then its resident memory after 300 small requests (GET
+# /resource_providers?name=...), both nodes run with
+# MIMALLOC_PURGE_DECOMMITS=1 so that memory freed leaves the resident set
+# (by default mimalloc gives it back with MADV_FREE, which the resident set
+# counts until the kernel needs it); and whether both answered the same.
 #
 # With CALLGRIND=1 (needs valgrind), this example is also run under
 # callgrind on the 1,000 providers: two untimed perfload queries, then
@@ -67,15 +81,16 @@ WORK=${PLACEMENT_LOAD_DIR:-${CARGO_TARGET_DIR:-$PWD/target}/placement-load}
 OURS_PORT=${OURS_PORT:-18801}
 REAL_PORT=${REAL_PORT:-18802}
 PG_PORT=${PG_PORT:-18803}
+COPY_CAP=${COPY_CAP:-0}
 WORKERS=2
 mkdir -p "$WORK"
 
-command -v wrk >/dev/null || { echo "wrk is missing (apt-get install wrk)" >&2; exit 1; }
+[ "$COPY_CAP" != 0 ] || command -v wrk >/dev/null || { echo "wrk is missing (apt-get install wrk)" >&2; exit 1; }
 
 # The real Placement, with its dependencies, gunicorn, psycopg2 and placeload.
 wheel=$(grep -v '^#' examples/placement/interop/requirements-no-deps.txt | grep -m1 openstack-placement)
 venv="$WORK/venv"
-if [ ! -f "$venv/ready-pg-$wheel" ]; then
+if [ "$COPY_CAP" = 0 ] && [ ! -f "$venv/ready-pg-$wheel" ]; then
   rm -rf "$venv"
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check "$wheel" "gunicorn==27.0.1" \
@@ -120,6 +135,66 @@ cleanup() {
   "${as_pg[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
+
+# The candidates copy, kept and capped, on $COPY_CAP providers (see above).
+if [ "$COPY_CAP" != 0 ]; then
+  AGG=aaaaaaaa-0000-4000-8000-00000000000a
+  CAP_QUERY="resources=VCPU:1,DISK_GB:10,MEMORY_MB:256&member_of=$AGG&required=HW_CPU_X86_AVX2"
+  V=(-H 'OpenStack-API-Version: placement 1.39')
+  # A node on the database ours_perf, listening on port $1, with flags $2...
+  start_node() {
+    MIMALLOC_PURGE_DECOMMITS=1 "$ours_bin" --listen "127.0.0.1:$1" --database "postgres://$PG/ours_perf" \
+      --request-deadline 60 "${@:2}" >>"$WORK/run/ours.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 100); do curl -fs "${V[@]}" "http://127.0.0.1:$1/traits" >/dev/null 2>&1 && return 0; sleep 0.2; done
+    echo "the node on $1 did not start" >&2
+    exit 1
+  }
+  memory() {
+    awk '/VmHWM|VmRSS/ {printf "%s %d MB  ", $1, $2 / 1024}' "/proc/$1/status"
+    echo
+  }
+  best_and_median() {
+    for _ in 1 2 3; do curl -fs -o /dev/null "${V[@]}" "$1/allocation_candidates?$2"; done
+    for _ in $(seq 10); do
+      curl -fs -o /dev/null -w '%{time_total}\n' "${V[@]}" "$1/allocation_candidates?$2"
+    done | sort -n | awk '{t[NR] = $1} END {printf "best %.0f ms, median %.0f ms\n", t[1] * 1000, (t[5] + t[6]) * 500}'
+  }
+  start_node "$OURS_PORT"
+  kept_pid=${pids[-1]}
+  psql -q "postgres://$PG/ours_perf" <<SQL
+INSERT INTO resource_providers (uuid, name, generation, created_at, updated_at)
+  SELECT md5('rp' || g)::uuid::text, 'rp-' || g, 1, 0, 0 FROM generate_series(1, $COPY_CAP) g;
+UPDATE resource_providers SET root_id = id;
+INSERT INTO inventories (provider_id, resource_class, total, reserved, min_unit, max_unit, step_size,
+                         allocation_ratio, created_at, updated_at)
+  SELECT p.id, c.name, c.total, 0, 1, c.total, 1, 1.0, 0, 0 FROM resource_providers p,
+  (VALUES ('VCPU', 32), ('MEMORY_MB', 131072), ('DISK_GB', 2048)) c(name, total);
+INSERT INTO provider_traits (provider_id, trait) SELECT id, 'HW_CPU_X86_AVX2' FROM resource_providers;
+INSERT INTO provider_traits (provider_id, trait) SELECT id, 'HW_CPU_X86_SSE' FROM resource_providers;
+INSERT INTO provider_aggregates (provider_id, aggregate) SELECT id, '$AGG' FROM resource_providers;
+VACUUM ANALYZE;
+SQL
+  start_node "$REAL_PORT" --cloud-copy-providers 1000
+  capped_pid=${pids[-1]}
+  echo "== the candidates copy at $COPY_CAP providers"
+  for node in "kept $OURS_PORT $kept_pid" "capped $REAL_PORT $capped_pid"; do
+    read -r name port pid <<<"$node"
+    url="http://127.0.0.1:$port"
+    echo "$name: perfload query: $(best_and_median "$url" "$CAP_QUERY")"
+    echo "$name: with limit=10: $(best_and_median "$url" "$CAP_QUERY&limit=10")"
+    for _ in $(seq 300); do curl -fs -o /dev/null "${V[@]}" "$url/resource_providers?name=rp-1"; done
+    echo "$name: after 300 small requests: $(memory "$pid")"
+  done
+  if cmp -s <(curl -fs "${V[@]}" "http://127.0.0.1:$OURS_PORT/allocation_candidates?$CAP_QUERY") \
+    <(curl -fs "${V[@]}" "http://127.0.0.1:$REAL_PORT/allocation_candidates?$CAP_QUERY"); then
+    echo "the same answers"
+  else
+    echo "the answers differ" >&2
+    exit 1
+  fi
+  exit 0
+fi
 
 # The real Placement's configuration directory on database $1, synced.
 real_conf() {

@@ -158,9 +158,10 @@ impl<'a> ProviderView<'a> {
     }
 }
 
-/// A 200 with the provider at `version` and its cache headers.
+/// A 200 with the provider at `version` and its cache headers: its last
+/// change, or its creation (`util.pick_last_modified`).
 fn show_provider(version: ApiVersion, mut res: HttpResponseBuilder, p: &Provider) -> HttpResponse {
-    cache_headers(&mut res, version, p.updated_at);
+    cache_headers(&mut res, version, p.updated_at.unwrap_or(p.created_at));
     res.json(ProviderView::new(p).at(version.version()))
 }
 
@@ -385,7 +386,8 @@ impl ResourceProviders {
             }
             Ok(providers)
         }).await?;
-        let modified = providers.iter().map(|p| p.updated_at).max().unwrap_or_else(store::now);
+        let modified =
+            providers.iter().map(|p| p.updated_at.unwrap_or(p.created_at)).max().unwrap_or_else(store::now);
         let list = ProviderList { resource_providers: providers.iter().map(ProviderView::new).collect() };
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, modified);
@@ -429,7 +431,7 @@ impl ResourceProviders {
         uuid: web::Path<String>,
         body: BodyAfterLookup,
     ) -> Result<HttpResponse, ApiError> {
-        let provider = self
+        let (before, provider) = self
             .store
             .tx(async |tx| -> Result<_, ApiError> {
                 let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
@@ -453,10 +455,16 @@ impl ResourceProviders {
                     ));
                 }
                 store::providers::rename(tx, provider.id, &name).await?;
-                crate::resource_providers::provider_or_404(tx, &uuid).await
+                let after = crate::resource_providers::provider_or_404(tx, &uuid).await?;
+                Ok((provider, after))
             })
             .await?;
-        Ok(show_provider(version, HttpResponse::Ok(), &provider))
+        // Placement's `update_resource_provider` sends the `updated_at` it
+        // loaded before the update (none for a provider never changed), not
+        // the pick of `GET`.
+        let mut res = HttpResponse::Ok();
+        cache_headers(&mut res, version, before.updated_at);
+        Ok(res.json(ProviderView::new(&provider).at(version.version())))
     }
 
     #[delete("/resource_providers/{uuid}")]

@@ -476,3 +476,61 @@ fn the_router_s_404_and_a_head_are_webob_s() {
     assert!(answer.starts_with("http/1.0 405 ") || answer.starts_with("http/1.1 405 "), "{answer}");
     assert!(answer.contains("\r\ncontent-type: text/html; charset=utf-8\r\n"), "{answer}");
 }
+
+/// `update_resource_provider` (from 1.15): `Cache-Control: no-cache` and
+/// `Last-Modified` set to the `updated_at` the provider was loaded with,
+/// before the update, which webob leaves out when it is `None`: a provider
+/// made under a parent has none until its row is changed (a root's is set
+/// as it is made); a `PUT` that changes nothing changes no row.
+#[test]
+fn a_provider_update_sends_the_change_before_it() {
+    let server = server();
+    let base = server.url.as_str();
+    create(base, "root", A, None);
+    create(base, "child", B, Some(A));
+    create(base, "grandchild", C, Some(B));
+    let put = |uuid: &str, body: Value| {
+        let res = send(base, "PUT", &format!("/resource_providers/{uuid}"), Some(&body));
+        assert_eq!(res.status, 200, "{}", res.describe());
+        assert_eq!(res.header("cache-control").as_deref(), Some("no-cache"), "{}", res.describe());
+        res.header("last-modified")
+    };
+    assert!(put(A, json!({"name": "root"})).is_some(), "a root's row is changed as it is made");
+    assert_eq!(
+        put(B, json!({"name": "child", "parent_provider_uuid": A})),
+        None,
+        "nothing changed the child"
+    );
+    assert_eq!(
+        put(B, json!({"name": "child", "parent_provider_uuid": A})),
+        None,
+        "the same name changes no row"
+    );
+    assert_eq!(
+        put(B, json!({"name": "renamed", "parent_provider_uuid": A})),
+        None,
+        "its change was this one"
+    );
+    assert!(put(B, json!({"name": "renamed", "parent_provider_uuid": A})).is_some(), "renamed before");
+    // A generation bump changes the row.
+    with_vcpu(base, C);
+    assert!(
+        put(C, json!({"name": "grandchild", "parent_provider_uuid": B})).is_some(),
+        "its inventory changed"
+    );
+    // `GET` picks the change or the creation: always a date.
+    create(base, "lone child", LONE, Some(A));
+    let res = send(base, "GET", &format!("/resource_providers/{LONE}"), None);
+    assert!(res.header("last-modified").is_some(), "{}", res.describe());
+    assert_eq!(put(LONE, json!({"name": "lone child", "parent_provider_uuid": A})), None);
+    // A move changes the row of the provider moved, and of those below it
+    // whose root changes; not of those whose root stays.
+    assert_eq!(put(LONE, json!({"name": "lone child", "parent_provider_uuid": C})), None);
+    assert!(put(LONE, json!({"name": "lone child", "parent_provider_uuid": C})).is_some(), "it moved");
+    let below = "e0000000-0000-4000-8000-00000000000e";
+    create(base, "below", below, Some(LONE));
+    put(LONE, json!({"name": "lone child", "parent_provider_uuid": A}));
+    assert_eq!(put(below, json!({"name": "below", "parent_provider_uuid": LONE})), None, "its root stayed");
+    put(LONE, json!({"name": "lone child", "parent_provider_uuid": null}));
+    assert!(put(below, json!({"name": "below", "parent_provider_uuid": LONE})).is_some(), "its root changed");
+}

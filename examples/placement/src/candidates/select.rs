@@ -29,7 +29,9 @@
 //!
 //! A request that may reach most of the cloud reads every tree instead:
 //! from the node's copy of the whole cloud when no provider was revised
-//! since it was read ([`CloudCache`]), with what is used of it read anew.
+//! since it was read ([`CloudCache`]), with what is used of it read anew;
+//! from the tables, for this request only, when the cloud has more
+//! providers than the copy may hold ([`CloudCache::capped`]).
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -226,9 +228,14 @@ pub(super) async fn load(store: &Store, groups: &[Group], wide: &Wide) -> Result
 /// A fleet's nodes each keep their own: the check is in the search's
 /// snapshot, so a node sees another's change as soon as its search could
 /// read it from the tables. It holds what one search of the whole cloud
-/// holds, once, as long as the node runs.
+/// holds, once, as long as the node runs: about 550 bytes a provider
+/// (docs/performance.md), unless [`CloudCache::capped`].
 #[derive(Default)]
-pub(crate) struct CloudCache(Mutex<Option<Arc<Cloud>>>);
+pub(crate) struct CloudCache {
+    kept: Mutex<Option<Arc<Cloud>>>,
+    /// The most providers a copy may hold (`None`: any number).
+    cap: Option<usize>,
+}
 
 /// The whole cloud's providers, by id, without what is used of them.
 struct Cloud {
@@ -242,12 +249,26 @@ struct Cloud {
 }
 
 impl CloudCache {
-    fn get(&self) -> Option<Arc<Cloud>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    /// A copy of a cloud of at most `providers` providers: a search of a
+    /// larger cloud reads every tree from the tables and keeps nothing (the
+    /// same answers; what a node holds between searches stays bounded).
+    pub(crate) fn capped(providers: usize) -> CloudCache {
+        CloudCache { kept: Mutex::default(), cap: Some(providers) }
     }
 
-    fn keep(&self, cloud: Arc<Cloud>) {
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(cloud);
+    fn get(&self) -> Option<Arc<Cloud>> {
+        self.kept.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// Keeps `cloud` if the cap allows it; drops any copy it replaces.
+    fn keep(&self, cloud: &Arc<Cloud>) {
+        let allowed = self.cap.is_none_or(|cap| cloud.ids.len() <= cap);
+        *self.kept.lock().unwrap_or_else(PoisonError::into_inner) = allowed.then(|| cloud.clone());
+    }
+
+    /// Whether a cloud of `providers` providers may be kept.
+    fn holds(&self, providers: usize) -> bool {
+        self.cap.is_none_or(|cap| providers <= cap)
     }
 }
 
@@ -262,7 +283,8 @@ async fn whole_cloud(
         .query_table(&Sql::new("SELECT id, revision FROM resource_providers"), |r| Ok((r.get(0)?, r.get(1)?)))
         .await?;
     revisions.sort_unstable();
-    if let Some(cloud) = cache.get()
+    if cache.holds(revisions.len())
+        && let Some(cloud) = cache.get()
         && cloud.revisions == revisions
     {
         return Ok(cloud);
@@ -272,7 +294,7 @@ async fn whole_cloud(
     debug_assert!(ids.iter().eq(revisions.iter().map(|(id, _)| id)));
     let has_trees = nodes.iter().any(|n| n.parent.is_some());
     let cloud = Arc::new(Cloud { revisions, ids, nodes: nodes.into(), has_trees });
-    cache.keep(cloud.clone());
+    cache.keep(&cloud);
     Ok(cloud)
 }
 

@@ -94,13 +94,17 @@ pub async fn delete_if_empty(tx: &Tx, uuid: &str) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Deletes the consumer `uuid` with its allocations; whether it had any.
+/// Deletes the consumer `uuid` with its allocations; whether it had any
+/// (when it had none, the caller rolls the transaction back: the consumer
+/// stays).
+///
+/// The consumer's row goes first, then its allocations: the order in which
+/// a claim locks them (it re-owns the consumer, then replaces its
+/// allocations), so that a claim and a delete of the same consumer never
+/// wait for each other in a cycle (a deadlock on PostgreSQL).
 pub async fn delete_with_allocations(tx: &Tx, uuid: &str) -> Result<bool, StoreError> {
-    if tx.execute("DELETE FROM allocations WHERE consumer_uuid = $1", params![uuid]).await? == 0 {
-        return Ok(false);
-    }
     tx.execute("DELETE FROM consumers WHERE uuid = $1", params![uuid]).await?;
-    Ok(true)
+    Ok(tx.execute("DELETE FROM allocations WHERE consumer_uuid = $1", params![uuid]).await? > 0)
 }
 
 #[cfg(test)]

@@ -421,6 +421,16 @@ impl Store {
         Store { deadline, ..self }
     }
 
+    /// The same store, keeping the candidates search's copy of the whole
+    /// cloud only while the cloud has at most `providers` providers (by
+    /// default, any number): past that, a search that reaches most of the
+    /// cloud reads every tree from the tables, for itself only. The answers
+    /// are the same; a node holds no copy (about 550 bytes a provider) and
+    /// each such search reads the four tables (docs/performance.md).
+    pub fn with_cloud_cap(self, providers: usize) -> Store {
+        Store { cloud: crate::candidates::CloudCache::capped(providers), ..self }
+    }
+
     /// How long a request may take.
     pub fn deadline(&self) -> Duration {
         self.deadline

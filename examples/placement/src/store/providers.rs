@@ -20,8 +20,11 @@ pub struct Provider {
     pub root_uuid: String,
     /// Creation time.
     pub created_at: i64,
-    /// Last change.
-    pub updated_at: i64,
+    /// Last change of its row: `None` for a provider made under a parent
+    /// and not changed since, whose row Placement leaves without one (a
+    /// root's is set as it is made, when its row is written again to be
+    /// its own root). Stored as 0.
+    pub updated_at: Option<i64>,
 }
 
 /// A query of providers, `SELECT`ing the columns [`provider_row`] reads,
@@ -29,7 +32,7 @@ pub struct Provider {
 macro_rules! select_providers {
     ($rest:literal) => {
         concat!(
-            "SELECT p.id, p.uuid, p.name, p.generation, pp.uuid, r.uuid, p.created_at, p.updated_at \
+            "SELECT p.id, p.uuid, p.name, p.generation, pp.uuid, r.uuid, p.created_at, NULLIF(p.updated_at, 0) \
              FROM resource_providers p LEFT JOIN resource_providers pp ON pp.id = p.parent_id \
              LEFT JOIN resource_providers r ON r.id = p.root_id ",
             $rest
@@ -90,14 +93,17 @@ pub async fn name_taken(tx: &Tx, name: &str, except: Option<i64>) -> Result<bool
 }
 
 /// Makes a provider, under `parent` (its id and its root's) or as a root
-/// of its own tree; its id.
+/// of its own tree; its id. A root's row is changed as it is made (see
+/// [`Provider::updated_at`]), a child's not.
 pub async fn insert(tx: &Tx, uuid: &str, name: &str, parent: Option<(i64, i64)>) -> Result<i64, StoreError> {
     let (parent_id, root_id) = (parent.map(|p| p.0), parent.map(|p| p.1));
+    let now = super::now();
+    let updated = if parent.is_some() { 0 } else { now };
     let id: i64 = tx
         .query_row(
             "INSERT INTO resource_providers (uuid, name, generation, parent_id, root_id, created_at, updated_at) \
-             VALUES ($1, $2, 0, $3, $4, $5, $5) RETURNING id",
-            params![uuid, name, parent_id, root_id, super::now()],
+             VALUES ($1, $2, 0, $3, $4, $5, $6) RETURNING id",
+            params![uuid, name, parent_id, root_id, now, updated],
             |r| r.get(0),
         )
         .await?;
@@ -107,10 +113,11 @@ pub async fn insert(tx: &Tx, uuid: &str, name: &str, parent: Option<(i64, i64)>)
     Ok(id)
 }
 
-/// Renames provider `id`.
+/// Renames provider `id`; its row changes only if its name does (an ORM
+/// flush writes no row whose values are as they were).
 pub async fn rename(tx: &Tx, id: i64, name: &str) -> Result<(), StoreError> {
     tx.execute(
-        "UPDATE resource_providers SET name = $1, updated_at = $2 WHERE id = $3",
+        "UPDATE resource_providers SET name = $1, updated_at = $2 WHERE id = $3 AND name <> $1",
         params![name, super::now(), id],
     )
     .await?;
@@ -142,18 +149,30 @@ pub async fn delete(tx: &Tx, id: i64) -> Result<(), StoreError> {
 
 /// Moves provider `id` under `parent` (a root when `None`): its parent,
 /// then its tree's root (the parent's root, or itself) on it and every
-/// provider below it, level by level.
+/// provider below it, level by level. Each row whose parent or root
+/// changes is changed (`updated_at`), as Placement's `_update_in_db`
+/// writes them.
 pub async fn set_parent(tx: &Tx, id: i64, parent: Option<i64>) -> Result<(), StoreError> {
     let root = match parent {
         Some(parent) => root_of(tx, parent).await?,
         None => id,
     };
-    tx.execute("UPDATE resource_providers SET parent_id = $1 WHERE id = $2", params![parent, id]).await?;
+    let now = super::now();
+    tx.execute(
+        "UPDATE resource_providers SET parent_id = $1, updated_at = $3 WHERE id = $2 \
+         AND parent_id IS DISTINCT FROM $1",
+        params![parent, id, now],
+    )
+    .await?;
     let mut level = vec![id];
     while !level.is_empty() {
         let mut next = Vec::new();
         for id in level {
-            tx.execute("UPDATE resource_providers SET root_id = $1 WHERE id = $2", params![root, id]).await?;
+            tx.execute(
+                "UPDATE resource_providers SET root_id = $1, updated_at = $3 WHERE id = $2 AND root_id <> $1",
+                params![root, id, now],
+            )
+            .await?;
             let children: Vec<i64> = tx
                 .query_map("SELECT id FROM resource_providers WHERE parent_id = $1", params![id], |r| {
                     r.get(0)

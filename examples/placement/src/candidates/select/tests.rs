@@ -327,6 +327,74 @@ fn selected_trees_answer_as_the_whole_graph_on_postgres() {
     ));
 }
 
+/// The same answers, on a random cloud in `store`, from a copy of the cloud
+/// capped below it (every tree read from the tables, nothing kept) as from
+/// one kept; a cap the cloud fits keeps it.
+async fn capped_answers_as_kept(store: Store, roots: usize, queries: usize) {
+    let mut rng = Rng(0x05ee_dca9);
+    let providers = cloud(&store, &mut rng, Shape { nested: true, sharing: true }, roots).await;
+    let kept = CloudCache::default();
+    let capped = CloudCache::capped(providers / 3);
+    let mut compared = 0;
+    for n in 0..queries {
+        // Every other request with no narrowing at all: it reads the
+        // whole cloud, from the copy or from the tables.
+        let text = if n % 2 == 0 {
+            random_query(&mut rng, providers)
+        } else {
+            format!("resources={}", resources_value(&mut rng))
+        };
+        for version in ["1.39", "1.28"] {
+            let features = Features::at(Version::lit(version));
+            let Ok((groups, wide)) = parse(features, &Query::parse(&text)) else { continue };
+            let (from_copy, from_tables, whole_copy, whole_tables) = store
+                .read(async |tx| -> Result<_, StoreError> {
+                    Ok((
+                        read(tx, &groups, &wide, Reach::Selected, &kept).await?,
+                        read(tx, &groups, &wide, Reach::Selected, &capped).await?,
+                        read(tx, &groups, &wide, Reach::Everything, &kept).await?,
+                        read(tx, &groups, &wide, Reach::Everything, &capped).await?,
+                    ))
+                })
+                .await
+                .expect("the graph is read");
+            let nested = features.changes.nested;
+            let want = answer(&from_copy, &groups, &wide, nested);
+            assert_eq!(answer(&from_tables, &groups, &wide, nested), want, "{text} at {version}");
+            assert_eq!(answer(&whole_tables, &groups, &wide, nested), want, "{text} at {version}");
+            assert_eq!(answer(&whole_copy, &groups, &wide, nested), want, "{text} at {version}");
+            assert_eq!(whole(&whole_tables), whole(&whole_copy), "{text} at {version}");
+            compared += 1;
+        }
+    }
+    assert!(compared > queries, "{compared} compared");
+    assert!(kept.get().is_some_and(|cloud| cloud.ids.len() == providers), "the copy is kept");
+    assert!(capped.get().is_none(), "past the cap, nothing is kept");
+    // The store's own copy, capped at the cloud's size, keeps it.
+    let store = store.with_cloud_cap(providers);
+    store
+        .read(async |tx| read(tx, &[], &Wide::default(), Reach::Everything, store.cloud()).await)
+        .await
+        .expect("the cloud is read");
+    assert!(store.cloud().get().is_some(), "a cloud within the cap is kept");
+}
+
+#[test]
+fn a_capped_copy_of_the_cloud_answers_as_a_kept_one_on_sqlite() {
+    runtime().block_on(async {
+        capped_answers_as_kept(Store::in_memory().await.expect("a store"), 40, 200).await;
+    });
+}
+
+#[test]
+fn a_capped_copy_of_the_cloud_answers_as_a_kept_one_on_postgres() {
+    let pg = microversion_testkit::postgres::PgServer::start();
+    let url = pg.create_database("capped_copy");
+    runtime().block_on(async {
+        capped_answers_as_kept(Store::connect(&url).await.expect("a store"), 25, 80).await;
+    });
+}
+
 /// The whole cloud as `world` holds it, what is used of it included.
 fn whole(world: &World) -> String {
     format!("{:?}\n{:?}\n{}", world.nodes, world.used, world.has_trees)
