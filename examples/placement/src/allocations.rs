@@ -633,15 +633,12 @@ pub(crate) async fn write_allocations(
     for (request, _) in requests.iter().zip(&had_allocations).filter(|(_, had)| **had) {
         store::allocations::delete_of_consumer(tx, &request.uuid).await?;
     }
-    // What the whole request asks of each provider and class.
+    // What the request has asked so far of each provider and class, as
+    // `_check_capacity_exceeded` sums it (`rp_resource_class_sum`) while it
+    // walks the allocations in order: an allocation is checked against
+    // what those before it asked, so a class without inventory after one
+    // that fits is refused as the missing inventory, not the capacity.
     let mut asked: BTreeMap<(String, String), i64> = BTreeMap::new();
-    for request in requests {
-        for (rp_uuid, resources) in &request.allocations {
-            for (class, amount) in resources {
-                *asked.entry((rp_uuid.clone(), class.clone())).or_default() += amount;
-            }
-        }
-    }
     // The providers as this transaction sees them now (a reshape's interim
     // inventories moved their generations on). [`claim`] found them and
     // every class first, in Placement's order (a provider 400, then a
@@ -697,7 +694,11 @@ pub(crate) async fn write_allocations(
                     return Err(invalid("violate inventory constraints"));
                 }
                 let used = usages.iter().find(|(c, _)| c == class).map_or(0, |(_, u)| *u);
-                let all = asked.get(&(rp_uuid.clone(), class.clone())).copied().unwrap_or(*amount);
+                let all = {
+                    let so_far = asked.entry((rp_uuid.clone(), class.clone())).or_default();
+                    *so_far += amount;
+                    *so_far
+                };
                 let capacity = inv.capacity();
                 if capacity < used + amount || capacity < used + all {
                     // Allowed only when it reduces an existing overage.
