@@ -92,6 +92,27 @@ const CONTROLLER_ARGS: &[&str] = &[
     r#"api = COMPUTE, scope = "/servers", crate = ::microversion_actix"#,
     r#"api = crate::COMPUTE, full_schema_coverage"#,
 ];
+/// `#[change(...)]` on a variant: well-formed, and each mistake the parser reads.
+const CHANGE_ARGS: &[&str] = &[
+    "Renamed, body, answer",
+    "Renamed, answer, status = 200, doc = \"before\", errors(404)",
+    "Renamed, nothing_named_so",
+    "Renamed",
+    "Renamed, answer, status = 99",
+    "Renamed, errors(7), doc = 3",
+    "a::b::C, body, body",
+];
+/// `#[version_change(...)]` on a struct.
+const VERSION_CHANGE_ARGS: &[&str] = &[
+    r#"api = API, "2.5""#,
+    r#"api = API, "2.5", field(View::name, renamed_from = "title"), member(Kind::New, didnt_exist)"#,
+    r#"api = API, "x.y""#,
+    r#""2.5""#,
+    r#"api = API"#,
+    r#"api = API, "2.5", field(name, didnt_exist)"#,
+    r#"api = API, "2.5", field(View::<u8>::name, had_type = 3), member(Kind::New), other(1)"#,
+    r#"crate = ::microversion_axum, api = API, "2.5""#,
+];
 const ROUTE_ARGS: &[&str] = &[r#""/""#, r#""/{id}""#, r#""/detail""#];
 const VERSION_ARGS: &[&str] = &[
     r#""2.1""#,
@@ -158,6 +179,7 @@ fn method_attr() -> impl Strategy<Value = String> {
         1 => Just("#[api_version]".to_owned()),
         1 => Just(r#"#[api_version = "2.1"]"#.to_owned()),
         2 => args(SCHEMA_ARGS).prop_map(|args| format!("#[schema({args})]")),
+        2 => args(CHANGE_ARGS).prop_map(|args| format!("#[change({args})]")),
         1 => Just("#[cfg(test)]".to_owned()),
         1 => Just(r#"#[doc = "A variant."]"#.to_owned()),
         1 => random_tokens().prop_map(|args| format!("#[controller({args})]")),
@@ -243,6 +265,8 @@ static CONTROLLER_ERRORS: AtomicUsize = AtomicUsize::new(0);
 static CONTROLLER_EXPANSIONS: AtomicUsize = AtomicUsize::new(0);
 static DERIVE_ERRORS: AtomicUsize = AtomicUsize::new(0);
 static DERIVE_EXPANSIONS: AtomicUsize = AtomicUsize::new(0);
+static CHANGE_ERRORS: AtomicUsize = AtomicUsize::new(0);
+static CHANGE_EXPANSIONS: AtomicUsize = AtomicUsize::new(0);
 
 fn tokens(text: &str) -> TokenStream {
     text.parse().unwrap_or_else(|e| panic!("the generator wrote tokens that do not lex ({e}): {text}"))
@@ -303,6 +327,17 @@ proptest! {
         let input = format!("#[controller({args})]\n{item}");
         let (args, item) = (tokens(&args), tokens(&item));
         check(&input, &CONTROLLER_ERRORS, &CONTROLLER_EXPANSIONS, || crate::controller::expand(args, item, Some("actix")))?;
+    }
+
+    /// `#[version_change(args)] struct ...`: parse, check and expand never panic.
+    #[test]
+    fn version_change_never_panics(
+        args in args(VERSION_CHANGE_ARGS),
+        item in prop::sample::select(&["/// Renamed.\nstruct Renamed;", "struct G<T>(T);", "enum E {}", "fn f() {}"][..]),
+    ) {
+        let input = format!("#[version_change({args})]\n{item}");
+        let (args, item) = (tokens(&args), tokens(item));
+        check(&input, &CHANGE_ERRORS, &CHANGE_EXPANSIONS, || crate::change::expand(args, item, Some("actix")))?;
     }
 
     /// `#[derive(VersionedModel)]`: parse, validate and expand never panic.
