@@ -21,3 +21,19 @@ pub const API: Api = Api::new(
     ],
 )
 .with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+
+/// The answers of actix-web and of axum to the same `requests`, checked to
+/// be alike, answer by answer (each shown by `text` when they differ): the
+/// actix-web ones.
+pub fn alike<R: std::fmt::Debug, A: PartialEq + std::fmt::Debug>(
+    requests: &[R],
+    actix: Vec<A>,
+    axum: Vec<A>,
+    text: impl Fn(&A) -> String,
+) -> Vec<A> {
+    assert_eq!(actix.len(), axum.len(), "one answer per request on each");
+    for ((request, actix), axum) in requests.iter().zip(&actix).zip(&axum) {
+        assert_eq!(actix, axum, "{request:?}: actix {} / axum {}", text(actix), text(axum));
+    }
+    actix
+}

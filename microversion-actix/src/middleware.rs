@@ -23,6 +23,7 @@ use crate::header::ActixHeaders;
 use crate::{ApiError, Version, version::Negotiated};
 use microversion_core::exchange::{Admission, ErrorBody, Exchange, unformatted_error};
 use microversion_core::observe;
+use microversion_core::version::RequestTarget;
 
 microversion_core::facade_negotiation! {
     /// On actix it is a middleware: wrap the scope of a versioned API with it.
@@ -108,10 +109,20 @@ where
 
     forward_ready!(service);
 
-    fn call(&self, req: ServiceRequest) -> Self::Future {
+    fn call(&self, mut req: ServiceRequest) -> Self::Future {
         let state = Rc::clone(&self.state);
         let api = state.exchange.api();
-        let negotiated = match (state.exchange.admit(req.headers()), &state.client_default) {
+        let target = RequestTarget::new(
+            req.match_info().unprocessed(),
+            Some(req.query_string()).filter(|q| !q.is_empty()),
+        );
+        let admission = state.exchange.admit(req.headers(), target);
+        if !matches!(admission, Admission::Refuse(_))
+            && let Some(routed) = state.exchange.routed(target)
+        {
+            route_by(&mut req, &routed);
+        }
+        let negotiated = match (admission, &state.client_default) {
             (Admission::Serve(negotiated) | Admission::AskClient(negotiated), None) => negotiated,
             (Admission::AskClient(asked), Some(client_default)) => {
                 let choice = client_default.choose(req.headers());
@@ -151,6 +162,20 @@ where
             step: Step::Forwarded { inner: self.service.call(req), state, negotiated },
         })
     }
+}
+
+/// Routes `req` by `routed`, the path and query under where the
+/// negotiation is mounted once a version reader took its part out
+/// (docs/reference.md §2.6): the prefix a scope routed stays.
+fn route_by(req: &mut ServiceRequest, routed: &str) {
+    // The router's own path: its unreserved escapes decoded, as `unprocessed` is.
+    let path = req.match_info().as_str();
+    let mounted = &path[..path.len() - req.match_info().unprocessed().len()];
+    let Ok(uri) = format!("{mounted}{routed}").parse::<actix_web::http::Uri>() else {
+        return;
+    };
+    req.match_info_mut().get_mut().update(&uri);
+    req.head_mut().uri = uri;
 }
 
 pin_project_lite::pin_project! {

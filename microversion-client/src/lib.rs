@@ -2,8 +2,9 @@
 //! (docs/20-typed-clients.md): [`HttpClient`] reads a service's version
 //! document, settles on the highest version both the service and this
 //! build's declaration serve (or the one asked for), and sends every
-//! request with that version in `OpenStack-API-Version` (and in the API's
-//! legacy headers, when it declares any), through reqwest.
+//! request with that version where the API reads it first
+//! (`OpenStack-API-Version` and the API's legacy headers, unless it
+//! declares other readers: docs/reference.md §2.6), through reqwest.
 //!
 //! ```no_run
 //! use microversion_client::HttpClient;
@@ -23,7 +24,7 @@ pub use microversion_core::client::typed_client::{
 };
 use microversion_core::{
     Api, Version, VersionRange, client::ClientNegotiationError, client::ClientRequest, client::ServerVersion,
-    client::choose_version, client::parse_discovery, header::STANDARD_HEADER,
+    client::choose_version, client::parse_discovery, client::versioned_call,
 };
 
 /// A service's endpoint at one negotiated version.
@@ -31,8 +32,7 @@ use microversion_core::{
 pub struct HttpClient {
     http: reqwest::Client,
     endpoint: String,
-    service: &'static str,
-    legacy_headers: &'static [&'static str],
+    api: Api,
     version: Version,
     server: ServerVersion,
 }
@@ -102,8 +102,7 @@ impl HttpClient {
             .ok_or_else(|| ConnectError::Discovery(format!("the endpoint lists no {id}")))?;
         let ours = VersionRange::between(api.min(), api.max());
         let version = choose_version(ours, request, &server).map_err(ConnectError::Negotiation)?;
-        let (service, legacy_headers) = (api.service_type(), api.legacy_headers());
-        Ok(HttpClient { http, endpoint, service, legacy_headers, version, server })
+        Ok(HttpClient { http, endpoint, api: *api, version, server })
     }
 
     /// The version every request is sent at.
@@ -134,20 +133,18 @@ impl Transport for HttpClient {
     async fn send(&self, call: Call) -> Result<Answer, CallError> {
         let method = reqwest::Method::from_bytes(call.method.as_bytes())
             .map_err(|e| CallError::Encode(format!("{}: {e}", call.method)))?;
-        let mut url = format!("{}{}", self.endpoint, call.path);
-        if !call.query.is_empty() {
+        let placed = versioned_call(&self.api, self.version, &call.path, &call.query);
+        let mut url = format!("{}{}", self.endpoint, placed.path);
+        if !placed.query.is_empty() {
             url.push('?');
-            url.push_str(&call.query);
+            url.push_str(&placed.query);
         }
-        let mut request = self
-            .http
-            .request(method, url)
-            .header(STANDARD_HEADER, format!("{} {}", self.service, self.version))
-            .header("Accept", "application/json");
-        // A server older than the standard header reads its own (Nova's
-        // `X-OpenStack-Nova-API-Version`), as novaclient sends both.
-        for legacy in self.legacy_headers {
-            request = request.header(*legacy, self.version.to_string());
+        let mut request = self.http.request(method, url);
+        if !placed.headers.iter().any(|(name, _)| *name == "Accept") {
+            request = request.header("Accept", "application/json");
+        }
+        for (name, value) in placed.headers {
+            request = request.header(name, value);
         }
         if let Some(body) = call.body {
             request = request.header("Content-Type", "application/json").body(body);

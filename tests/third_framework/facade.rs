@@ -28,6 +28,7 @@ use microversion_core::operation::{
 };
 use microversion_core::portable::{ApiError, LinkRoot};
 use microversion_core::schema::ResponseValidation;
+use microversion_core::version::RequestTarget;
 use microversion_core::{Api, ErrorFormat, Version, VersionCap};
 
 /// A request body, as the server hands it over (a connection's stream, or
@@ -202,7 +203,8 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
     where
         C: Routes<Hyper, M>,
     {
-        let negotiated = match self.exchange.admit(request.headers()) {
+        let target = RequestTarget::new(request.uri().path(), request.uri().query());
+        let negotiated = match self.exchange.admit(request.headers(), target) {
             Admission::Serve(negotiated) | Admission::AskClient(negotiated) => negotiated,
             Admission::Refuse(refusal) => {
                 let mut response = self.rendered(Hyper::error(ApiError::from(refusal)));
@@ -210,7 +212,12 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
                 return response.map(Full::new);
             }
         };
+        let routed = self.exchange.routed(target).and_then(|routed| routed.parse::<http::Uri>().ok());
         let (mut parts, body) = request.into_parts();
+        // A version read from the path or the query is taken out before routing.
+        if let Some(routed) = routed {
+            parts.uri = routed;
+        }
         parts.extensions.extend(self.settings.clone());
         let response = match self.route(&parts) {
             Route::Operation(index, params) => {

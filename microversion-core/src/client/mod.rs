@@ -4,6 +4,7 @@
 //! controllers (`typed_client`, feature `schema`).
 
 mod negotiation;
+mod placement;
 #[cfg(feature = "schema")]
 #[cfg_attr(docsrs, doc(cfg(feature = "schema")))]
 pub mod typed_client;
@@ -12,3 +13,4 @@ pub use negotiation::{
     ClientNegotiationError, ClientRequest, DiscoveryParseError, ServerVersion, choose_version,
     parse_discovery,
 };
+pub use placement::{VersionedCall, versioned_call};

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::version::{STANDARD_HEADER, VersionReader};
 use crate::{Api, Version, VersionCap, lifecycle::VersionStatus};
 
 /// A link in a discovery document.
@@ -26,6 +27,34 @@ pub struct MediaType {
     /// The vendor type, `application/vnd.openstack.compute+json;version=2.1`.
     #[serde(rename = "type")]
     pub media_type: String,
+}
+
+/// One place a request names its version ([`VersionReader`]), as a version
+/// document lists it for an API that reads more than the standard header
+/// (docs/reference.md §2.6).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReaderDocument {
+    /// `header`, `query`, `media-type` or `path`.
+    #[serde(rename = "in")]
+    pub place: String,
+    /// The header's, parameter's or path prefix's name.
+    pub name: String,
+    /// A request naming the minimum there: `?api-version=2.1`.
+    pub example: String,
+}
+
+impl ReaderDocument {
+    fn of(api: &Api, reader: VersionReader) -> ReaderDocument {
+        let (place, name) = match reader {
+            VersionReader::Standard => ("header", STANDARD_HEADER),
+            VersionReader::Header(name) => ("header", name),
+            VersionReader::Query(name) => ("query", name),
+            VersionReader::MediaType(param) => ("media-type", param),
+            VersionReader::PathSegment(prefix) => ("path", prefix),
+        };
+        let example = reader.example(api.service_type(), &api.min().to_string());
+        ReaderDocument { place: place.into(), name: name.into(), example }
+    }
 }
 
 /// One API version entry, as Nova renders it, with the API-SIG guideline's
@@ -82,6 +111,13 @@ pub struct VersionDocument {
     /// Media types, present in the single-version document.
     #[serde(rename = "media-types", default, skip_serializing_if = "Vec::is_empty")]
     pub media_types: Vec<MediaType>,
+    /// Where a request names its version, in the order of precedence, for
+    /// an API that reads more than the standard header; empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub version_readers: Vec<ReaderDocument>,
+    /// Whether a request must name its version ([`Api::with_version_required`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub version_required: bool,
 }
 
 /// [`VersionDocument`] as written: the maximum under both of its names.
@@ -105,6 +141,10 @@ struct VersionDocumentWire {
     links: Vec<Link>,
     #[serde(rename = "media-types", default, skip_serializing_if = "Vec::is_empty")]
     media_types: Vec<MediaType>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    version_readers: Vec<ReaderDocument>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    version_required: bool,
 }
 
 impl From<VersionDocument> for VersionDocumentWire {
@@ -121,6 +161,8 @@ impl From<VersionDocument> for VersionDocumentWire {
             client_version: doc.client_version,
             links: doc.links,
             media_types: doc.media_types,
+            version_readers: doc.version_readers,
+            version_required: doc.version_required,
         }
     }
 }
@@ -147,6 +189,8 @@ impl TryFrom<VersionDocumentWire> for VersionDocument {
             client_version: wire.client_version,
             links: wire.links,
             media_types: wire.media_types,
+            version_readers: wire.version_readers,
+            version_required: wire.version_required,
         })
     }
 }
@@ -205,6 +249,11 @@ impl Api {
             updated: self.updated().map(str::to_owned),
             client_version: None,
             media_types: Vec::new(),
+            version_readers: match self.readers() {
+                [VersionReader::Standard] => Vec::new(),
+                readers => readers.iter().map(|reader| ReaderDocument::of(self, *reader)).collect(),
+            },
+            version_required: self.version_required(),
         }
     }
 

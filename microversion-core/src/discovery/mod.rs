@@ -6,7 +6,8 @@ mod documents;
 mod public_url;
 
 pub use documents::{
-    Link, ListedApis, MediaType, SingleVersion, VersionDocument, VersionList, is_version_like_path,
+    Link, ListedApis, MediaType, ReaderDocument, SingleVersion, VersionDocument, VersionList,
+    is_version_like_path,
 };
 pub use public_url::{FORWARDED_AND_HOST, InvalidPublicUrl, PublicUrl, RequestOrigin};
 

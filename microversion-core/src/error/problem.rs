@@ -221,11 +221,14 @@ impl ErrorFormat for NovaFaults {
 }
 
 impl NegotiationError {
-    /// The error code of the refusal: `invalid-version` (400),
+    /// The error code of the refusal: `invalid-version`,
+    /// `ambiguous-version` or `version-required` (400),
     /// `version-not-supported` or `version-retired` (406).
     pub const fn code(&self) -> &'static str {
         match self {
             NegotiationError::Malformed { .. } => "invalid-version",
+            NegotiationError::Ambiguous { .. } => "ambiguous-version",
+            NegotiationError::Required { .. } => "version-required",
             NegotiationError::NotAcceptable { .. } => "version-not-supported",
             NegotiationError::Retired { .. } => "version-retired",
         }
@@ -235,6 +238,8 @@ impl NegotiationError {
     pub const fn title(&self) -> &'static str {
         match self {
             NegotiationError::Malformed { .. } => "Invalid API version",
+            NegotiationError::Ambiguous { .. } => "Ambiguous API version",
+            NegotiationError::Required { .. } => "API version required",
             NegotiationError::NotAcceptable { .. } => "API version not supported",
             NegotiationError::Retired { .. } => "API version retired",
         }

@@ -37,7 +37,7 @@ pub(crate) fn changes_of(
 /// `info.version` and the one value of the version headers.
 fn names_the_version(pointer: &str) -> bool {
     pointer == "/info/version"
-        || pointer.starts_with("/components/parameters/OpenStackApiVersion/")
+        || pointer.starts_with("/components/parameters/OpenStackApiVersion")
         || pointer.starts_with("/components/headers/OpenStackApiVersion/")
 }
 

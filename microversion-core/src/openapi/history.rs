@@ -42,7 +42,11 @@ impl ApiDescription {
         }
         document["paths"] = Value::Object(paths);
         document["components"]["schemas"] = Value::Object(schemas);
-        document["components"]["parameters"]["OpenStackApiVersion"]["schema"] = json!({"type": "string"});
+        if let Some(parameters) = document["components"]["parameters"].as_object_mut() {
+            for parameter in parameters.values_mut() {
+                parameter["schema"] = json!({"type": "string"});
+            }
+        }
         document["components"]["headers"]["OpenStackApiVersion"]["schema"] = json!({"type": "string"});
         document
     }
@@ -112,7 +116,7 @@ impl ApiDescription {
             }
             parameters.push(parameter);
         }
-        parameters.push(json!({"$ref": "#/components/parameters/OpenStackApiVersion"}));
+        parameters.extend(super::version_parameter_refs(&self.api));
         parameters
     }
 

@@ -46,7 +46,7 @@ pub use v3_0::{CONVERSION_NOTE, OPENAPI_3_0, to_openapi_3_0};
 
 use crate::{
     Api, Controller, ErrorFormat, Version, error::ApiSigErrors, header::STANDARD_HEADER,
-    operation::Operation, operation::OperationVariant,
+    operation::Operation, operation::OperationVariant, version::VersionReader,
 };
 
 /// Everything the documents of one API are built from: its declaration, its
@@ -108,7 +108,7 @@ impl ApiDescription {
         ApiDescription {
             api,
             title: format!("OpenStack {} API", api.service_type()),
-            prefix: String::new(),
+            prefix: version_segment(&api),
             operations: Vec::new(),
             error_schema: ApiSigErrors.schema(),
         }
@@ -122,7 +122,7 @@ impl ApiDescription {
 
     /// The path the controllers are mounted under (`/v2.1`).
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> ApiDescription {
-        self.prefix = crate::discovery::path_prefix(&prefix.into());
+        self.prefix = crate::discovery::path_prefix(&prefix.into()) + &version_segment(&self.api);
         self
     }
 
@@ -221,7 +221,7 @@ impl ApiDescription {
         if let Some(query) = variant.query_schema_at(version) {
             parameters.extend(query_parameters(&query.document.at(version), query.reads_typed_values()));
         }
-        parameters.push(json!({"$ref": "#/components/parameters/OpenStackApiVersion"}));
+        parameters.extend(version_parameter_refs(&self.api));
         let mut operation = json!({
             "operationId": operation_id(path, &self.prefix, op.http_method.unwrap_or("GET")),
             "parameters": parameters,
@@ -317,12 +317,7 @@ impl ApiDescription {
         let service_version = format!("{} {version}", self.api.service_type());
         json!({
             "schemas": {"Error": self.error_schema},
-            "parameters": {"OpenStackApiVersion": {
-                "name": STANDARD_HEADER,
-                "in": "header",
-                "description": "The microversion asked for; without it the request gets the API's default version.",
-                "schema": {"type": "string", "enum": [service_version]},
-            }},
+            "parameters": version_parameters(&self.api, version),
             "headers": {
                 "OpenStackApiVersion": {
                     "description": "The microversion the request was served at.",
@@ -335,6 +330,71 @@ impl ApiDescription {
             },
         })
     }
+}
+
+/// The segment a path begins with when `api` reads its version there
+/// ([`VersionReader::PathSegment`]): `/v{api_version}`, a parameter of
+/// each operation; empty otherwise.
+fn version_segment(api: &Api) -> String {
+    let prefix = api.readers().iter().find_map(|reader| match reader {
+        VersionReader::PathSegment(prefix) => Some(prefix),
+        _ => None,
+    });
+    prefix.map(|prefix| format!("/{prefix}{{api_version}}")).unwrap_or_default()
+}
+
+/// The key of the parameter each reader of a version is, in the
+/// documents' `components.parameters`: `OpenStackApiVersion` for the
+/// standard header, the same followed by where for the others.
+fn version_parameter_key(reader: VersionReader) -> String {
+    match reader {
+        VersionReader::Standard => "OpenStackApiVersion".to_owned(),
+        VersionReader::Header(name) => format!("OpenStackApiVersion.header.{name}"),
+        VersionReader::Query(name) => format!("OpenStackApiVersion.query.{name}"),
+        VersionReader::MediaType(param) => format!("OpenStackApiVersion.accept.{param}"),
+        VersionReader::PathSegment(_) => "OpenStackApiVersion.path".to_owned(),
+    }
+}
+
+/// What each operation of `api` refers to: a parameter per reader.
+fn version_parameter_refs(api: &Api) -> impl Iterator<Item = Value> + '_ {
+    let reference =
+        |reader| json!({"$ref": format!("#/components/parameters/{}", version_parameter_key(reader))});
+    api.readers().iter().map(move |reader| reference(*reader))
+}
+
+/// The parameters a request at `version` names it with, one per reader
+/// of `api` (docs/reference.md §2.6), each with the one value that names
+/// `version` there; required when the API requires a version and reads it
+/// in one place, or when it is the path.
+fn version_parameters(api: &Api, version: Version) -> Value {
+    let alone = api.version_required() && api.readers().len() == 1;
+    let optional = if api.version_required() {
+        "The microversion asked for; a request names it in one of the places the API reads it."
+    } else {
+        "The microversion asked for; without it the request gets the API's default version."
+    };
+    let parameter = |reader: VersionReader| {
+        let (name, place, value) = match reader {
+            VersionReader::Standard => {
+                (STANDARD_HEADER, "header", format!("{} {version}", api.service_type()))
+            }
+            VersionReader::Header(name) => (name, "header", version.to_string()),
+            VersionReader::Query(name) => (name, "query", version.to_string()),
+            VersionReader::MediaType(param) => {
+                ("Accept", "header", format!("application/json; {param}={version}"))
+            }
+            VersionReader::PathSegment(_) => ("api_version", "path", version.to_string()),
+        };
+        let required = alone || place == "path";
+        let mut parameter = json!({"name": name, "in": place, "description": optional, "schema": {"type": "string", "enum": [value]}});
+        if required {
+            parameter["required"] = json!(true);
+            parameter["description"] = json!("The microversion asked for.");
+        }
+        (version_parameter_key(reader), parameter)
+    };
+    Value::Object(api.readers().iter().map(|reader| parameter(*reader)).collect())
 }
 
 /// An operation's `summary` and `description` from its doc comments

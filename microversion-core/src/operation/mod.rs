@@ -36,6 +36,7 @@ pub use serving::{AnswersThrough, ExtractsThrough};
 #[doc(hidden)]
 pub mod __serving {
     pub use super::serving::{
-        Either, check_response, missing, stamp_deprecation, validate_body, validate_query,
+        Either, OperationAnswer, check_response, missing, operation_answer, stamp_deprecation, validate_body,
+        validate_query,
     };
 }

@@ -484,3 +484,43 @@ impl<L: Future, R: Future<Output = L::Output>> Future for Either<L, R> {
         }
     }
 }
+
+pin_project_lite::pin_project! {
+    /// A controller's answer to a route, naming the versions its operation
+    /// exists in when its API reports them (docs/reference.md §3.7).
+    #[doc(hidden)]
+    pub struct OperationAnswer<F, A> {
+        #[pin]
+        answer: A,
+        reported: Option<(&'static Api, &'static super::Operation)>,
+        facade: std::marker::PhantomData<fn() -> F>,
+    }
+}
+
+/// The answer of `operations[route]` of a controller of `api`: what the
+/// `Routes` impl `#[controller]` writes returns.
+#[doc(hidden)]
+pub fn operation_answer<F: Facade, A: Future<Output = F::Response>>(
+    api: &'static Api,
+    operations: &'static [super::Operation],
+    route: usize,
+    answer: A,
+) -> OperationAnswer<F, A> {
+    let reported = operations.get(route).filter(|_| api.reports_operation_versions()).map(|op| (api, op));
+    OperationAnswer { answer, reported, facade: std::marker::PhantomData }
+}
+
+impl<F: Facade, A: Future<Output = F::Response>> Future for OperationAnswer<F, A> {
+    type Output = F::Response;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Response> {
+        let this = self.project();
+        let mut response = std::task::ready!(this.answer.poll(cx));
+        if let Some((api, operation)) = *this.reported {
+            let versions = crate::header::operation_versions(api, operation, api.max());
+            let headers = F::headers_mut(&mut response);
+            crate::header::set_header::<F::Wire>(headers, "openstack-api-operation-versions", &versions);
+        }
+        Poll::Ready(response)
+    }
+}

@@ -9,6 +9,7 @@
 //! is tested here with plain header lists.
 
 use crate::body::is_unformatted_error;
+use crate::protocol::read::RequestTarget;
 use crate::protocol::stamp::{HeaderWire, Stamp, set_header};
 use crate::{Api, Negotiated, NegotiationError, Version, VersionCap, version::VersionSource};
 
@@ -49,16 +50,27 @@ impl<W: HeaderWire> Exchange<W> {
         self.stamp.api()
     }
 
-    /// What to do with a request whose headers are `headers`: negotiated
-    /// up to the cap in force now, a refusal counted and traced (§13.5).
-    pub fn admit(&self, headers: &W::Map) -> Admission {
-        match self.stamp.negotiate(headers, self.cap.get()) {
+    /// What to do with a request whose headers are `headers` and whose
+    /// path and query are `target` (under where the API is mounted):
+    /// negotiated up to the cap in force now, a refusal counted and traced
+    /// (§13.5).
+    pub fn admit(&self, headers: &W::Map, target: RequestTarget<'_>) -> Admission {
+        match self.stamp.negotiate(headers, target, self.cap.get()) {
             Err(refusal) => Admission::Refuse(refusal),
             Ok(negotiated) if self.asks_client && negotiated.source == VersionSource::Default => {
                 Admission::AskClient(negotiated)
             }
             Ok(negotiated) => Admission::Serve(negotiated),
         }
+    }
+
+    /// The path and query a request for `target` is routed by when the
+    /// API reads its version from the path or the query (docs/reference.md
+    /// §2.6): `/v2.5/servers?api-version=2.5&limit=1` as `/servers?limit=1`.
+    /// `None` when it is routed as it came, always for an API that reads
+    /// only headers.
+    pub fn routed(&self, target: RequestTarget<'_>) -> Option<String> {
+        crate::protocol::read::routed(&self.stamp.api(), target)
     }
 
     /// The version of a request the client default was asked for
@@ -89,6 +101,11 @@ impl<W: HeaderWire> Exchange<W> {
     /// and `Vary`, the handler's own kept.
     pub fn finish(&self, headers: &mut W::Map, version: Option<Version>) {
         self.stamp.stamp(headers, version);
+        let (api, max) = (self.api(), self.cap.get());
+        if api.reports_operation_versions() && max.lt(api.max()) {
+            // The route named its operation's versions up to the declared maximum.
+            self.stamp.clip_operation_versions(headers, max);
+        }
     }
 
     /// Counts an answer of `status` to a request at `negotiated` (§13.5).
@@ -176,6 +193,12 @@ mod tests {
     )
     .with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
 
+    impl Exchange<ListWire> {
+        fn admit_headers(&self, headers: &Vec<(&'static str, String)>) -> Admission {
+            self.admit(headers, RequestTarget::default())
+        }
+    }
+
     fn exchange(client_default: Option<&str>) -> Exchange<ListWire> {
         Exchange::new(VersionCap::new(&API), client_default)
     }
@@ -196,20 +219,20 @@ mod tests {
             source: VersionSource::Explicit,
             header: VersionHeader::Standard,
         };
-        let asked = plain.admit(&headers(&[("openstack-api-version", "compute 2.2")]));
+        let asked = plain.admit_headers(&headers(&[("openstack-api-version", "compute 2.2")]));
         assert_eq!(asked, Admission::Serve(at("2.2")));
         assert!(
-            matches!(plain.admit(&headers(&[])), Admission::Serve(n) if n.source == VersionSource::Default)
+            matches!(plain.admit_headers(&headers(&[])), Admission::Serve(n) if n.source == VersionSource::Default)
         );
-        let refused = plain.admit(&headers(&[("openstack-api-version", "compute 2.9")]));
+        let refused = plain.admit_headers(&headers(&[("openstack-api-version", "compute 2.9")]));
         assert!(matches!(refused, Admission::Refuse(ref e) if e.status() == 406), "{refused:?}");
-        let malformed = plain.admit(&headers(&[("x-openstack-nova-api-version", "")]));
+        let malformed = plain.admit_headers(&headers(&[("x-openstack-nova-api-version", "")]));
         assert!(matches!(malformed, Admission::Refuse(ref e) if e.status() == 400), "{malformed:?}");
 
         let pinning = exchange(Some("X-Auth-Token"));
-        let named = pinning.admit(&headers(&[("openstack-api-version", "compute 2.2")]));
+        let named = pinning.admit_headers(&headers(&[("openstack-api-version", "compute 2.2")]));
         assert_eq!(named, Admission::Serve(at("2.2")), "a request that names a version is never asked for");
-        let Admission::AskClient(default) = pinning.admit(&headers(&[])) else {
+        let Admission::AskClient(default) = pinning.admit_headers(&headers(&[])) else {
             panic!("the client is asked")
         };
         assert_eq!(default.version, Version::lit("2.1"));
@@ -224,9 +247,111 @@ mod tests {
         let cap = VersionCap::new(&API.capped_at(Version::lit("2.2")).expect("a declared version"));
         let exchange = Exchange::<ListWire>::new(cap.clone(), None);
         let latest = headers(&[("openstack-api-version", "compute latest")]);
-        assert!(matches!(exchange.admit(&latest), Admission::Serve(n) if n.version == Version::lit("2.2")));
+        assert!(
+            matches!(exchange.admit_headers(&latest), Admission::Serve(n) if n.version == Version::lit("2.2"))
+        );
         cap.set(Version::lit("2.3")).expect("a declared version");
-        assert!(matches!(exchange.admit(&latest), Admission::Serve(n) if n.version == Version::lit("2.3")));
+        assert!(
+            matches!(exchange.admit_headers(&latest), Admission::Serve(n) if n.version == Version::lit("2.3"))
+        );
+    }
+
+    #[test]
+    fn readers_name_the_version_in_their_places_and_two_versions_are_refused() {
+        use crate::version::{NamedVersion, VersionReader};
+        const READ: Api = API.with_readers(&[
+            VersionReader::PathSegment("v"),
+            VersionReader::Query("api-version"),
+            VersionReader::MediaType("version"),
+            VersionReader::Standard,
+        ]);
+        let exchange = Exchange::<ListWire>::new(VersionCap::new(&READ), None);
+        let admit = |pairs: &[(&'static str, &str)], target| {
+            exchange.admit(&headers(pairs), RequestTarget::parse(target))
+        };
+        let served = |admission| match admission {
+            Admission::Serve(n) => (n.version.to_string(), n.header.as_str()),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(served(admit(&[], "/v2.2/servers")), ("2.2".into(), "path"));
+        assert_eq!(served(admit(&[], "/servers?api-version=2.3")), ("2.3".into(), "query"));
+        assert_eq!(
+            served(admit(&[("accept", "application/json;version=2.2")], "/servers")),
+            ("2.2".into(), "media-type")
+        );
+        assert_eq!(
+            served(admit(&[("x-openstack-nova-api-version", "2.3")], "/servers")),
+            ("2.3".into(), "legacy")
+        );
+        assert_eq!(served(admit(&[], "/servers")), ("2.1".into(), "none"));
+        // The same version twice is one version; the first reader names it.
+        let same = admit(&[("openstack-api-version", "compute 2.3")], "/v2.3/servers?api-version=latest");
+        assert_eq!(served(same), ("2.3".into(), "path"));
+        let Admission::Refuse(two) =
+            admit(&[("openstack-api-version", "compute 2.3")], "/servers?api-version=2.2")
+        else {
+            panic!("two versions are refused")
+        };
+        assert_eq!(two.status(), 400);
+        let named = |text: &str, reader| NamedVersion { text: text.into(), reader };
+        assert!(
+            matches!(&two, NegotiationError::Ambiguous { first, second, .. }
+                if *first == named("2.2", VersionReader::Query("api-version"))
+                    && *second == named("2.3", VersionReader::Standard)),
+            "{two:?}"
+        );
+        assert_eq!(
+            two.to_string(),
+            "Two API versions were requested: \"2.2\" in the api-version query parameter and \"2.3\" in the \
+             OpenStack-API-Version header. Name one version. Minimum is 2.1 and maximum is 2.3."
+        );
+        let Admission::Refuse(twice) = admit(&[], "/servers?api-version=2.2&api-version=2.3") else {
+            panic!("one reader naming two versions is refused too")
+        };
+        assert!(matches!(twice, NegotiationError::Ambiguous { .. }));
+        let Admission::Refuse(bad) = admit(&[("openstack-api-version", "compute 2.3")], "/v2.x/servers")
+        else {
+            panic!("a malformed version anywhere is refused")
+        };
+        assert_eq!((bad.status(), bad.code()), (400, "invalid-version"));
+        assert_eq!(
+            exchange.routed(RequestTarget::parse("/v2.2/servers?limit=1&api-version=2.2")),
+            Some("/servers?limit=1".into())
+        );
+        assert_eq!(exchange.routed(RequestTarget::parse("/servers?limit=1")), None);
+
+        let mut answer = headers(&[]);
+        exchange.finish(&mut answer, Some(Version::lit("2.2")));
+        assert_eq!(get(&answer, "vary"), ["Accept, OpenStack-API-Version, X-OpenStack-Nova-API-Version"]);
+        let url_only = API.with_readers(&[VersionReader::Query("api-version")]);
+        let mut answer = headers(&[]);
+        Exchange::<ListWire>::new(VersionCap::new(&url_only), None)
+            .finish(&mut answer, Some(Version::lit("2.2")));
+        assert!(get(&answer, "vary").is_empty(), "a version in the URL varies nothing: {answer:?}");
+        assert_eq!(
+            get(&answer, "openstack-api-version"),
+            ["compute 2.2"],
+            "the answer still names its version"
+        );
+    }
+
+    #[test]
+    fn an_api_that_requires_a_version_refuses_a_request_naming_none_and_asks_no_client_default() {
+        use crate::version::VersionReader;
+        let required =
+            API.with_readers(&[VersionReader::Standard, VersionReader::Query("v")]).with_version_required();
+        let exchange = Exchange::<ListWire>::new(VersionCap::new(&required), Some("X-Auth-Token"));
+        let Admission::Refuse(none) = exchange.admit(&headers(&[]), RequestTarget::parse("/servers")) else {
+            panic!("a request naming no version is refused")
+        };
+        assert_eq!((none.status(), none.code()), (400, "version-required"));
+        assert_eq!(
+            none.to_string(),
+            "An API version is required: name one in the OpenStack-API-Version header or the v query parameter. \
+             Minimum is 2.1 and maximum is 2.3."
+        );
+        let named = exchange.admit(&headers(&[]), RequestTarget::parse("/servers?v=2.2"));
+        assert!(matches!(named, Admission::Serve(n) if n.version == Version::lit("2.2")), "{named:?}");
     }
 
     #[test]

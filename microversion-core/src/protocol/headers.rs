@@ -1,12 +1,89 @@
 //! Response header values for negotiated versions, rendered once per API.
 
-use crate::version::STANDARD_HEADER;
+use crate::operation::Operation;
+use crate::version::{STANDARD_HEADER, VersionReader};
 use crate::{Api, Version};
 
 /// Default name of the response header carrying the served minimum (406 and discovery).
 pub const MIN_VERSION_HEADER: &str = "OpenStack-API-Minimum-Version";
 /// Default name of the response header carrying the served maximum.
 pub const MAX_VERSION_HEADER: &str = "OpenStack-API-Maximum-Version";
+
+/// The answer header naming the versions its operation exists in, for an
+/// API that reports them ([`Api::with_operation_versions`]).
+pub const OPERATION_VERSIONS_HEADER: &str = "OpenStack-API-Operation-Versions";
+
+/// The versions `operation` exists in among those `api` serves up to
+/// `max`, as the value of [`OPERATION_VERSIONS_HEADER`]: runs of
+/// consecutive served versions, `2.2-2.9, 2.12` (a version alone when its
+/// run is one long); empty when it exists in none.
+///
+/// ```
+/// use microversion_core::{Api, Microversion, Version, VersionRange};
+/// use microversion_core::header::operation_versions;
+/// use microversion_core::operation::{Operation, OperationVariant};
+///
+/// const API: Api = Api::new("shop", &[
+///     Microversion::new("1.0", "a"), Microversion::new("1.1", "b"),
+///     Microversion::new("1.2", "c"), Microversion::new("1.3", "d"),
+/// ]);
+/// const fn variant(range: VersionRange) -> OperationVariant {
+///     OperationVariant {
+///         range, schemas: &[], query_schemas: &[], response: None, errors: &[], deprecation: None,
+///         doc: "", changes: &[],
+///     }
+/// }
+/// static LIST: Operation = Operation {
+///     name: "list",
+///     http_method: Some("GET"),
+///     path: Some("/widgets"),
+///     variants: &[variant(VersionRange::only(Version::lit("1.0"))), variant(VersionRange::from(Version::lit("1.2")))],
+///     missing_status: 404,
+/// };
+/// let list = &LIST;
+/// assert_eq!(operation_versions(&API, list, API.max()), "1.0, 1.2-1.3");
+/// assert_eq!(operation_versions(&API, list, Version::lit("1.2")), "1.0, 1.2");
+/// ```
+pub fn operation_versions(api: &Api, operation: &Operation, max: Version) -> String {
+    let mut runs: Vec<(Version, Version)> = Vec::new();
+    let mut open = false;
+    for version in api.served_versions().take_while(|v| !max.lt(*v)) {
+        match (operation.variant_at(version).is_some(), runs.last_mut()) {
+            (true, Some(run)) if open => run.1 = version,
+            (true, _) => runs.push((version, version)),
+            (false, _) => {}
+        }
+        open = operation.variant_at(version).is_some();
+    }
+    let run = |(first, last): &(Version, Version)| match first == last {
+        true => first.to_string(),
+        false => format!("{first}-{last}"),
+    };
+    runs.iter().map(run).collect::<Vec<_>>().join(", ")
+}
+
+/// `value`, an [`operation_versions`] list, without the versions above
+/// `max`: what an answer names under a cap lowered after its route wrote it.
+///
+/// ```
+/// use microversion_core::{Version, header::clip_operation_versions};
+/// assert_eq!(clip_operation_versions("1.0, 1.2-1.9, 2.0-2.3", Version::lit("1.4")), "1.0, 1.2-1.4");
+/// assert_eq!(clip_operation_versions("1.2-1.9", Version::lit("1.2")), "1.2");
+/// ```
+pub fn clip_operation_versions(value: &str, max: Version) -> String {
+    let mut kept = Vec::new();
+    for run in value.split(',').map(str::trim) {
+        let (first, last) = run.split_once('-').unwrap_or((run, run));
+        let (Ok(first), Ok(last)) = (first.parse::<Version>(), last.parse::<Version>()) else { continue };
+        match (max.lt(first), max.lt(last) && max != first) {
+            (true, _) => {}
+            (false, true) => kept.push(format!("{first}-{max}")),
+            (false, false) if max == first => kept.push(first.to_string()),
+            (false, false) => kept.push(run.to_owned()),
+        }
+    }
+    kept.join(", ")
+}
 
 /// Every response header value an API sends, rendered once at start-up so
 /// that answering a request copies strings instead of formatting them.
@@ -101,10 +178,7 @@ impl ResponseHeaders {
             .iter()
             .map(|m| api.deprecation_for(m.version).map(|d| d.headers()).unwrap_or_default())
             .collect();
-        let vary = std::iter::once(STANDARD_HEADER)
-            .chain(api.legacy_headers().iter().copied())
-            .collect::<Vec<_>>()
-            .join(", ");
+        let vary = read_header_names_of(api).collect::<Vec<_>>().join(", ");
         ResponseHeaders { api: *api, rendered, deprecation, vary }
     }
 
@@ -130,15 +204,29 @@ impl ResponseHeaders {
         Some(self.rendered[self.api.position(version)?].1.as_str())
     }
 
-    /// The value for `Vary`: the standard header and every legacy header.
+    /// The value for `Vary`: every request header a version is read from
+    /// (the standard header and every legacy header, unless the API
+    /// declares other readers), empty when the API reads it only from the
+    /// URL.
     pub fn vary(&self) -> &str {
         &self.vary
     }
 
     /// The names listed in [`ResponseHeaders::vary`].
     pub fn vary_names(&self) -> impl Iterator<Item = &'static str> {
-        std::iter::once(STANDARD_HEADER).chain(self.api.legacy_headers().iter().copied())
+        read_header_names_of(&self.api)
     }
+}
+
+/// The request headers `api` reads a version from, in its readers' order:
+/// `OpenStack-API-Version` and the legacy headers for the standard reader,
+/// a named header, `Accept` for a media type parameter.
+pub(crate) fn read_header_names_of(api: &Api) -> impl Iterator<Item = &'static str> + use<> {
+    let legacy = api.legacy_headers();
+    api.readers().iter().flat_map(move |reader| {
+        let more = if *reader == VersionReader::Standard { legacy } else { &[] };
+        reader.header_name().into_iter().chain(more.iter().copied())
+    })
 }
 
 /// The request headers a deployer's hook reads (a `ClientDefault`), as

@@ -10,14 +10,16 @@ mod http_wire;
 pub(crate) mod negotiate;
 #[doc(hidden)]
 pub mod observe;
+pub(crate) mod read;
 pub(crate) mod stamp;
 
 /// The contract's headers: their names, the values an answer at a version
 /// carries (rendered once per API), `Vary`, and how one framework's header
 /// map is read and written ([`HeaderWire`](header::HeaderWire)).
 pub mod header {
-    pub use super::headers::{MAX_VERSION_HEADER, MIN_VERSION_HEADER};
+    pub use super::headers::{MAX_VERSION_HEADER, MIN_VERSION_HEADER, OPERATION_VERSIONS_HEADER};
     pub use super::headers::{ResponseHeaders, VaryUpdate, VersionHeaderValues, append_vary, vary_update};
+    pub use super::headers::{clip_operation_versions, operation_versions};
     #[cfg(feature = "portable")]
     pub use super::http_wire::HttpWire;
     pub use super::stamp::{AnswerWire, HeaderWire, Stamp};

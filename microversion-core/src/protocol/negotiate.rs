@@ -1,12 +1,14 @@
-//! Reading the requested version from request headers (docs/reference.md §2).
+//! Reading the requested version from a request (docs/reference.md §2).
 //!
 //! The rules follow Nova and microversion-parse: the standard
 //! `OpenStack-API-Version` header names a version per service; legacy headers
 //! are read only when it names none for ours; `latest` means the served max.
+//! An API may read its version from other places too ([`VersionReader`]).
 
 use std::fmt;
 
-use crate::version::{MAX_LEGACY_HEADERS, STANDARD_HEADER};
+use super::read::{self, Named, RequestTarget};
+use crate::version::{MAX_LEGACY_HEADERS, STANDARD_HEADER, VersionReader};
 use crate::{Api, Version, lifecycle::Timestamp};
 
 /// Where the negotiated version came from.
@@ -23,23 +25,37 @@ pub enum VersionSource {
     Client,
 }
 
-/// Which header named the version a request asked for.
+/// Which header, or which other place of the request
+/// ([`VersionReader`]), named the version it asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VersionHeader {
     /// The standard `OpenStack-API-Version` header.
     Standard,
     /// One of the API's legacy headers (`X-OpenStack-Nova-API-Version`).
     Legacy,
-    /// Neither: the request named no version.
+    /// A header of the API's own ([`VersionReader::Header`]).
+    Named,
+    /// A query parameter ([`VersionReader::Query`]).
+    Query,
+    /// A parameter of `Accept` ([`VersionReader::MediaType`]).
+    MediaType,
+    /// The path's first segment ([`VersionReader::PathSegment`]).
+    Path,
+    /// None: the request named no version.
     None,
 }
 
 impl VersionHeader {
-    /// `standard`, `legacy` or `none`: a label for metrics and logs.
+    /// `standard`, `legacy`, `header`, `query`, `media-type`, `path` or
+    /// `none`: a label for metrics and logs.
     pub const fn as_str(self) -> &'static str {
         match self {
             VersionHeader::Standard => "standard",
             VersionHeader::Legacy => "legacy",
+            VersionHeader::Named => "header",
+            VersionHeader::Query => "query",
+            VersionHeader::MediaType => "media-type",
+            VersionHeader::Path => "path",
             VersionHeader::None => "none",
         }
     }
@@ -101,6 +117,54 @@ pub enum NegotiationError {
         /// The served maximum.
         max: Version,
     },
+    /// The request names two different versions, in two places or twice
+    /// in one (400 Bad Request): the first two, in the readers' order.
+    Ambiguous {
+        /// The version the first reader named, and where.
+        first: NamedVersion,
+        /// A different one, and where.
+        second: NamedVersion,
+        /// The served minimum.
+        min: Version,
+        /// The served maximum.
+        max: Version,
+    },
+    /// The request names no version and the API requires one (400 Bad
+    /// Request, [`Api::with_version_required`]).
+    Required {
+        /// Where the API reads it.
+        readers: &'static [VersionReader],
+        /// The served minimum.
+        min: Version,
+        /// The served maximum.
+        max: Version,
+    },
+}
+
+/// A version text a request names (cut to [`MAX_ECHOED_BYTES`]), and the
+/// reader that found it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedVersion {
+    /// The text, `2.5` or `latest`.
+    pub text: String,
+    /// Where it was read.
+    pub reader: VersionReader,
+}
+
+impl NamedVersion {
+    fn of(named: &Named<'_>) -> NamedVersion {
+        NamedVersion { text: echoed(&named.text), reader: named.reader }
+    }
+}
+
+/// `text` lossily decoded and cut to [`MAX_ECHOED_BYTES`], as errors echo it.
+fn echoed(text: &[u8]) -> String {
+    let cut = &text[..text.len().min(MAX_ECHOED_BYTES)];
+    let mut echoed = String::from_utf8_lossy(cut).into_owned();
+    if text.len() > MAX_ECHOED_BYTES {
+        echoed.push('…');
+    }
+    echoed
 }
 
 /// How much of a malformed version is echoed back in errors.
@@ -110,7 +174,9 @@ impl NegotiationError {
     /// The HTTP status this error answers with: 400 or 406.
     pub const fn status(&self) -> u16 {
         match self {
-            NegotiationError::Malformed { .. } => 400,
+            NegotiationError::Malformed { .. }
+            | NegotiationError::Ambiguous { .. }
+            | NegotiationError::Required { .. } => 400,
             NegotiationError::NotAcceptable { .. } | NegotiationError::Retired { .. } => 406,
         }
     }
@@ -120,7 +186,9 @@ impl NegotiationError {
         match self {
             NegotiationError::Malformed { min, .. }
             | NegotiationError::NotAcceptable { min, .. }
-            | NegotiationError::Retired { min, .. } => *min,
+            | NegotiationError::Retired { min, .. }
+            | NegotiationError::Ambiguous { min, .. }
+            | NegotiationError::Required { min, .. } => *min,
         }
     }
 
@@ -129,26 +197,25 @@ impl NegotiationError {
         match self {
             NegotiationError::Malformed { max, .. }
             | NegotiationError::NotAcceptable { max, .. }
-            | NegotiationError::Retired { max, .. } => *max,
+            | NegotiationError::Retired { max, .. }
+            | NegotiationError::Ambiguous { max, .. }
+            | NegotiationError::Required { max, .. } => *max,
         }
     }
 
     /// The well-formed version requested, for a 406.
     pub const fn requested_version(&self) -> Option<Version> {
         match self {
-            NegotiationError::Malformed { .. } => None,
+            NegotiationError::Malformed { .. }
+            | NegotiationError::Ambiguous { .. }
+            | NegotiationError::Required { .. } => None,
             NegotiationError::NotAcceptable { requested, .. }
             | NegotiationError::Retired { requested, .. } => Some(*requested),
         }
     }
 
     fn malformed(api: &Api, text: &[u8], max: Version) -> NegotiationError {
-        let cut = &text[..text.len().min(MAX_ECHOED_BYTES)];
-        let mut requested = String::from_utf8_lossy(cut).into_owned();
-        if text.len() > MAX_ECHOED_BYTES {
-            requested.push('…');
-        }
-        NegotiationError::Malformed { requested, min: api.min(), max }
+        NegotiationError::Malformed { requested: echoed(text), min: api.min(), max }
     }
 }
 
@@ -169,6 +236,24 @@ impl fmt::Display for NegotiationError {
                 "Version {requested} was retired after its sunset on {sunset}. \
                  The oldest version served is {min}; maximum is {max}."
             ),
+            NegotiationError::Ambiguous { first, second, min, max } => write!(
+                f,
+                "Two API versions were requested: {:?} in {} and {:?} in {}. Name one version. \
+                 Minimum is {min} and maximum is {max}.",
+                first.text, first.reader, second.text, second.reader
+            ),
+            NegotiationError::Required { readers, min, max } => {
+                write!(f, "An API version is required: name one in ")?;
+                for (i, reader) in readers.iter().enumerate() {
+                    let separator = match i {
+                        0 => "",
+                        _ if i + 1 == readers.len() => " or ",
+                        _ => ", ",
+                    };
+                    write!(f, "{separator}{reader}")?;
+                }
+                write!(f, ". Minimum is {min} and maximum is {max}.")
+            }
         }
     }
 }
@@ -181,7 +266,7 @@ const fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1c..=0x1f)
 }
 
-fn trim(mut bytes: &[u8]) -> &[u8] {
+pub(crate) fn trim(mut bytes: &[u8]) -> &[u8] {
     while let [first, rest @ ..] = bytes {
         if !is_space(*first) {
             break;
@@ -257,19 +342,106 @@ impl Api {
         N: AsRef<[u8]> + ?Sized + 'h,
         V: AsRef<[u8]> + ?Sized + 'h,
     {
-        let Some((text, header)) = self.requested(headers) else {
-            return Ok(Negotiated {
-                version: self.default_version(),
-                source: VersionSource::Default,
-                header: VersionHeader::None,
-            });
-        };
+        self.negotiate_request_up_to(headers, RequestTarget::default(), max)
+    }
+
+    /// [`Api::negotiate_up_to`] of a request whose path and query are
+    /// `target`: each of the API's readers read (docs/reference.md §2.6).
+    ///
+    /// ```
+    /// use microversion_core::{Api, Microversion, Version};
+    /// use microversion_core::version::{RequestTarget, VersionReader};
+    ///
+    /// const SHOP: Api = Api::new("shop", &[Microversion::new("1.0", "a"), Microversion::new("1.1", "b")])
+    ///     .with_readers(&[VersionReader::Query("api-version"), VersionReader::Standard]);
+    /// let none: [(&str, &str); 0] = [];
+    /// let by_query = SHOP.negotiate_request_up_to(none, RequestTarget::parse("/widgets?api-version=1.1"), SHOP.max());
+    /// assert_eq!(by_query.unwrap().version, Version::lit("1.1"));
+    ///
+    /// let two = SHOP.negotiate_request_up_to(
+    ///     [("OpenStack-API-Version", "shop 1.0")],
+    ///     RequestTarget::parse("/widgets?api-version=1.1"),
+    ///     SHOP.max(),
+    /// );
+    /// assert_eq!(two.unwrap_err().status(), 400);
+    /// ```
+    pub fn negotiate_request_up_to<'h, I, N, V>(
+        &self,
+        headers: I,
+        target: RequestTarget<'h>,
+        max: Version,
+    ) -> Result<Negotiated, NegotiationError>
+    where
+        I: IntoIterator<Item = (&'h N, &'h V)>,
+        N: AsRef<[u8]> + ?Sized + 'h,
+        V: AsRef<[u8]> + ?Sized + 'h,
+    {
+        self.read_version(headers, target, max).map_err(|(refusal, _)| refusal)
+    }
+
+    /// [`Api::negotiate_request_up_to`], a refusal with where the version
+    /// it refuses was read, for its count (§13.5).
+    pub(crate) fn read_version<'h, I, N, V>(
+        &self,
+        headers: I,
+        target: RequestTarget<'h>,
+        max: Version,
+    ) -> Result<Negotiated, (NegotiationError, VersionHeader)>
+    where
+        I: IntoIterator<Item = (&'h N, &'h V)>,
+        N: AsRef<[u8]> + ?Sized + 'h,
+        V: AsRef<[u8]> + ?Sized + 'h,
+    {
+        if matches!(self.readers(), [VersionReader::Standard]) {
+            // The OpenStack rules alone allocate nothing (§11).
+            return match self.requested(headers) {
+                Some((text, header)) => {
+                    self.resolve(text, header, max).and_then(|n| self.served(n, max)).map_err(|e| (e, header))
+                }
+                None => self.unnamed(max),
+            };
+        }
+        let headers: Vec<(&[u8], &[u8])> =
+            headers.into_iter().map(|(n, v)| (n.as_ref(), v.as_ref())).collect();
+        let mut chosen: Option<(Negotiated, Named<'_>)> = None;
+        for named in read::named(self, &headers, target) {
+            let resolved = self.resolve(&named.text, named.header, max).map_err(|e| (e, named.header))?;
+            match &chosen {
+                None => chosen = Some((resolved, named)),
+                Some((first, by)) if first.version != resolved.version => {
+                    let (first, second) = (NamedVersion::of(by), NamedVersion::of(&named));
+                    let ambiguous = NegotiationError::Ambiguous { first, second, min: self.min(), max };
+                    return Err((ambiguous, by.header));
+                }
+                Some(_) => {}
+            }
+        }
+        match chosen {
+            Some((negotiated, by)) => self.served(negotiated, max).map_err(|e| (e, by.header)),
+            None => self.unnamed(max),
+        }
+    }
+
+    /// The version `text` names (`latest`: `max`), or the refusal of a
+    /// text that names none.
+    fn resolve(
+        &self,
+        text: &[u8],
+        header: VersionHeader,
+        max: Version,
+    ) -> Result<Negotiated, NegotiationError> {
         if text == b"latest" {
             return Ok(Negotiated { version: max, source: VersionSource::Latest, header });
         }
         let version = Version::parse_bytes(text).map_err(|_| NegotiationError::malformed(self, text, max))?;
-        if self.serves_up_to(version, max) {
-            return Ok(Negotiated { version, source: VersionSource::Explicit, header });
+        Ok(Negotiated { version, source: VersionSource::Explicit, header })
+    }
+
+    /// `negotiated` if it is served up to `max`, or its 406.
+    fn served(&self, negotiated: Negotiated, max: Version) -> Result<Negotiated, NegotiationError> {
+        let version = negotiated.version;
+        if negotiated.source == VersionSource::Latest || self.serves_up_to(version, max) {
+            return Ok(negotiated);
         }
         let (min, sunset) = (self.min(), self.deprecation_for(version).and_then(|d| d.sunset_date()));
         match sunset {
@@ -278,6 +450,20 @@ impl Api {
             }
             _ => Err(NegotiationError::NotAcceptable { requested: version, min, max }),
         }
+    }
+
+    /// The version of a request that names none: the default, or the 400
+    /// of an API that requires one.
+    fn unnamed(&self, max: Version) -> Result<Negotiated, (NegotiationError, VersionHeader)> {
+        if self.version_required() {
+            let (readers, min) = (self.readers(), self.min());
+            return Err((NegotiationError::Required { readers, min, max }, VersionHeader::None));
+        }
+        Ok(Negotiated {
+            version: self.default_version(),
+            source: VersionSource::Default,
+            header: VersionHeader::None,
+        })
     }
 
     /// The version of a request that named none, from the client's own
@@ -336,7 +522,7 @@ impl Api {
     }
 
     /// The requested text and the header it came from (docs/reference.md §2).
-    fn requested<'h, I, N, V>(&self, headers: I) -> Option<(&'h [u8], VersionHeader)>
+    pub(crate) fn requested<'h, I, N, V>(&self, headers: I) -> Option<(&'h [u8], VersionHeader)>
     where
         I: IntoIterator<Item = (&'h N, &'h V)>,
         N: AsRef<[u8]> + ?Sized + 'h,

@@ -6,7 +6,10 @@
 use std::collections::BTreeSet;
 use std::sync::{Mutex, PoisonError};
 
-use crate::protocol::headers::{ResponseHeaders, VaryUpdate, append_vary, appends_to_handlers, vary_update};
+use crate::protocol::headers::{
+    ResponseHeaders, VaryUpdate, append_vary, appends_to_handlers, read_header_names_of, vary_update,
+};
+use crate::protocol::read::RequestTarget;
 use crate::version::STANDARD_HEADER;
 use crate::{Api, Deprecation, Negotiated, NegotiationError, Version};
 
@@ -76,6 +79,8 @@ pub struct Stamp<W: HeaderWire> {
     standard: W::Name,
     /// The legacy headers, in the declaration's order.
     legacy: Vec<W::Name>,
+    /// Every request header the API reads a version from.
+    read: Vec<W::Name>,
     /// Per history entry: the standard header's value and the bare version.
     values: Vec<(W::Value, W::Value)>,
     /// Per history entry: `Deprecation`, `Sunset`, `Link` when deprecated.
@@ -127,10 +132,12 @@ impl<W: HeaderWire> Stamp<W> {
             .unzip();
         // The declaration only accepts token names, which are valid header names.
         let legacy = api.legacy_headers().iter().copied().filter_map(lowercase_name::<W>).collect();
+        let read = read_header_names_of(&api).filter_map(lowercase_name::<W>).collect();
         Stamp {
             api,
             standard: standard_name::<W>(),
             legacy,
+            read,
             values,
             deprecation,
             vary_name: constant_name::<W>("vary"),
@@ -146,25 +153,40 @@ impl<W: HeaderWire> Stamp<W> {
 
     /// The headers of a request that can name its version, found by name (a
     /// hash lookup per name), each name's in the order received: what
-    /// [`Api::negotiate_up_to`] reads.
+    /// [`Api::negotiate_request_up_to`] reads.
     pub fn version_headers<'m>(
         &'m self,
         headers: &'m W::Map,
     ) -> impl Iterator<Item = (&'m W::Name, &'m W::Value)> {
-        std::iter::once(&self.standard)
-            .chain(&self.legacy)
-            .flat_map(move |name| W::get_all(headers, name).map(move |value| (name, value)))
+        self.read.iter().flat_map(move |name| W::get_all(headers, name).map(move |value| (name, value)))
     }
 
-    /// Negotiates a request with `headers` up to `cap` (docs/reference.md
-    /// §3), counting and tracing a refusal (§13.5): what a facade's
-    /// middleware asks first of every request.
-    pub fn negotiate(&self, headers: &W::Map, cap: Version) -> Result<Negotiated, NegotiationError> {
+    /// Negotiates a request with `headers` and `target` up to `cap`
+    /// (docs/reference.md §3), counting and tracing a refusal (§13.5):
+    /// what a facade's middleware asks first of every request.
+    pub fn negotiate(
+        &self,
+        headers: &W::Map,
+        target: RequestTarget<'_>,
+        cap: Version,
+    ) -> Result<Negotiated, NegotiationError> {
         let api = &self.api;
-        api.negotiate_up_to(self.version_headers(headers), cap).inspect_err(|err| {
-            crate::observe::count_refused(api, err, api.version_header(self.version_headers(headers)));
-            crate::observe::refused(api, err);
+        api.read_version(self.version_headers(headers), target, cap).map_err(|(err, header)| {
+            crate::observe::count_refused(api, &err, header);
+            crate::observe::refused(api, &err);
+            err
         })
+    }
+
+    /// Takes the versions above `max` out of an answer's
+    /// [`OPERATION_VERSIONS_HEADER`](crate::header::OPERATION_VERSIONS_HEADER).
+    pub fn clip_operation_versions(&self, headers: &mut W::Map, max: Version) {
+        let name = constant_name::<W>("openstack-api-operation-versions");
+        let Some(written) = W::get_all(headers, &name).next().and_then(W::text) else { return };
+        let clipped = crate::header::clip_operation_versions(written, max);
+        if let Some(value) = W::value(&clipped) {
+            W::insert(headers, &name, &value);
+        }
     }
 
     /// Stamps an answer: the version headers of `version` (none for a
@@ -185,6 +207,10 @@ impl<W: HeaderWire> Stamp<W> {
                     W::insert(headers, &line.name, &line.value);
                 }
             }
+        }
+        if self.vary_text.is_empty() {
+            // The API reads its version only from the URL.
+            return;
         }
         let existing = W::get_all(headers, &self.vary_name).map(W::text);
         match vary_update(existing, self.vary_text) {

@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::fmt::Write as _;
 
+use super::reader::{MAX_READERS, STANDARD_READERS, VersionReader};
 use crate::lifecycle::Timestamp;
 use crate::lifecycle::{Deprecation, RetireError};
 use crate::{Version, VersionRange};
@@ -90,6 +91,9 @@ impl VersionStatus {
 pub struct Api {
     service_type: &'static str,
     legacy_headers: &'static [&'static str],
+    readers: &'static [VersionReader],
+    version_required: bool,
+    operation_versions: bool,
     history: &'static [Microversion],
     default: Option<Version>,
     cap: Option<Version>,
@@ -130,7 +134,7 @@ impl fmt::Display for CapError {
 
 impl std::error::Error for CapError {}
 
-const fn is_token(text: &str) -> bool {
+pub(crate) const fn is_token(text: &str) -> bool {
     let bytes = text.as_bytes();
     if bytes.is_empty() {
         return false;
@@ -184,7 +188,7 @@ const fn is_mount_path(path: &str) -> bool {
     true
 }
 
-const fn eq_ignore_ascii_case(a: &[u8], b: &[u8]) -> bool {
+pub(crate) const fn eq_ignore_ascii_case(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
@@ -196,6 +200,23 @@ const fn eq_ignore_ascii_case(a: &[u8], b: &[u8]) -> bool {
         i += 1;
     }
     true
+}
+
+/// Panics unless `readers` can be read together (see [`Api::with_readers`]).
+#[track_caller]
+const fn check_readers(readers: &[VersionReader], legacy: &[&str]) {
+    assert!(!readers.is_empty(), "an API reads its version from at least one place");
+    assert!(readers.len() <= MAX_READERS, "at most 8 version readers may be declared");
+    let mut i = 0;
+    while i < readers.len() {
+        readers[i].check(legacy);
+        let mut j = 0;
+        while j < i {
+            assert!(!readers[i].same_place(readers[j]), "two version readers read the same place");
+            j += 1;
+        }
+        i += 1;
+    }
 }
 
 impl Api {
@@ -217,6 +238,9 @@ impl Api {
         Api {
             service_type,
             legacy_headers: &[],
+            readers: STANDARD_READERS,
+            version_required: false,
+            operation_versions: false,
             history,
             default: None,
             cap: None,
@@ -233,6 +257,7 @@ impl Api {
 
     /// Header names read when the standard header names no version for this
     /// service, tried in order (Nova: `X-OpenStack-Nova-API-Version`).
+    #[track_caller]
     pub const fn with_legacy_headers(mut self, names: &'static [&'static str]) -> Api {
         assert!(names.len() <= MAX_LEGACY_HEADERS, "at most 4 legacy headers may be declared");
         let mut i = 0;
@@ -245,6 +270,43 @@ impl Api {
             i += 1;
         }
         self.legacy_headers = names;
+        check_readers(self.readers, names);
+        self
+    }
+
+    /// The places a request may name its version, in their order of
+    /// precedence (docs/reference.md §2.6): `OpenStack-API-Version` and the
+    /// legacy headers ([`VersionReader::Standard`]) unless set. A request
+    /// that names two different versions, in two places or twice in one, is
+    /// refused with a 400 that names both; the first reader that names one
+    /// is the one an answer is counted under.
+    ///
+    /// Panics (a compile error in a `const`) if `readers` is empty, lists
+    /// more than [`MAX_READERS`](crate::version::MAX_READERS), reads one
+    /// place twice, or names a header, parameter or prefix that cannot be
+    /// read ([`VersionReader`]).
+    ///
+    /// ```
+    /// use microversion_core::{Api, Microversion, version::VersionReader};
+    ///
+    /// const SHOP: Api = Api::new("shop", &[Microversion::new("1.0", "Initial version.")])
+    ///     .with_readers(&[VersionReader::Standard, VersionReader::Query("api-version")]);
+    /// assert_eq!(SHOP.readers()[1], VersionReader::Query("api-version"));
+    /// ```
+    #[track_caller]
+    pub const fn with_readers(mut self, readers: &'static [VersionReader]) -> Api {
+        check_readers(readers, self.legacy_headers);
+        self.readers = readers;
+        self
+    }
+
+    /// Requires every request to name its version: one that names none is
+    /// refused with a 400 ([`NegotiationError::Required`]) instead of being
+    /// served at the default version, and a client default is not asked.
+    ///
+    /// [`NegotiationError::Required`]: crate::NegotiationError::Required
+    pub const fn with_version_required(mut self) -> Api {
+        self.version_required = true;
         self
     }
 
@@ -486,6 +548,33 @@ impl Api {
     /// The legacy header names, in the order they are tried.
     pub const fn legacy_headers(&self) -> &'static [&'static str] {
         self.legacy_headers
+    }
+
+    /// Makes every answer of a controller's operation name the versions
+    /// that operation exists in, within those served now, in
+    /// [`OPERATION_VERSIONS_HEADER`](crate::header::OPERATION_VERSIONS_HEADER):
+    /// `OpenStack-API-Operation-Versions: 2.2-2.9, 2.12-2.20`
+    /// (docs/reference.md §3.7). A client learns where an operation it
+    /// calls ends or begins from any answer, a 404 at a version it does
+    /// not exist in included.
+    pub const fn with_operation_versions(mut self) -> Api {
+        self.operation_versions = true;
+        self
+    }
+
+    /// Whether answers name their operation's versions ([`Api::with_operation_versions`]).
+    pub const fn reports_operation_versions(&self) -> bool {
+        self.operation_versions
+    }
+
+    /// Where a request may name its version, in their order of precedence.
+    pub const fn readers(&self) -> &'static [VersionReader] {
+        self.readers
+    }
+
+    /// Whether a request must name its version ([`Api::with_version_required`]).
+    pub const fn version_required(&self) -> bool {
+        self.version_required
     }
 
     /// The whole declared history, oldest first, ignoring any cap.

@@ -8,6 +8,7 @@ pub(crate) mod api;
 mod cap;
 mod number;
 mod range;
+mod reader;
 
 #[doc(hidden)]
 pub use api::STANDARD_HEADER;
@@ -15,8 +16,10 @@ pub use api::{Api, CapError, MAX_LEGACY_HEADERS, Microversion};
 pub use cap::VersionCap;
 pub use number::{ParseVersionError, Version};
 pub use range::{InvertedRange, VersionRange};
+pub use reader::{MAX_READERS, STANDARD_READERS, VersionReader};
 
 pub use crate::protocol::negotiate::{
-    MAX_ECHOED_BYTES, Negotiated, NegotiationError, VersionHeader, VersionSource, VersionUnknown,
-    not_negotiated_detail, version_of_request,
+    MAX_ECHOED_BYTES, NamedVersion, Negotiated, NegotiationError, VersionHeader, VersionSource,
+    VersionUnknown, not_negotiated_detail, version_of_request,
 };
+pub use crate::protocol::read::RequestTarget;

@@ -21,8 +21,8 @@ use super::route::{
 use super::schemas::{
     deprecation_tokens, response_description, schema_document, schema_fn, schema_fns, schema_name,
 };
-use crate::shared::api::{api_binding, declared_checks};
-use crate::shared::names::{self, SchemaTarget, path_text, runtime};
+use crate::shared::api::declared_checks;
+use crate::shared::names::{self, SchemaTarget, last_segment_span, path_text, runtime};
 use crate::shared::ranges::{RangeLit, range_tokens, version_tokens};
 
 pub(crate) fn controller(c: &Controller) -> TokenStream {
@@ -75,11 +75,19 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
         Some(quote!(let _: #rt::Deprecation = #deprecation;))
     });
     let checks = declared_checks(&rt, &c.api, named).into_iter().chain(totals).chain(deprecations);
-    let api_type_check = api_binding(&rt, &c.api);
+    // The API, bound once on the controller: a wrong path is one type error,
+    // at the path, whatever uses it.
+    let api = &c.api;
+    let api_const = quote_spanned!(last_segment_span(api)=>
+        #[doc(hidden)]
+        const __MV_API: &'static #rt::Api = &#api;
+    );
+    let api_type_check = quote!(const __MV_API: &#rt::Api = <#self_ty>::__MV_API;);
     let introspection = controller_impl(c);
     let client = super::client::client(c);
     quote! {
         impl #self_ty {
+            #api_const
             #(#passthrough)*
             #(#items)*
         }

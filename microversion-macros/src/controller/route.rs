@@ -678,7 +678,12 @@ impl GenericRoutes {
                     __route: usize,
                     __input: #rt::RouteInput<__F>,
                 ) -> impl ::core::future::Future<Output = <__F as #rt::Facade>::Response> + 'static {
-                    Self::#dispatch::<__F, #(#markers),*>(__controller, __route, __input)
+                    #rt::__serving::operation_answer::<__F, _>(
+                        Self::__MV_API,
+                        <Self as #rt::Controller>::OPERATIONS,
+                        __route,
+                        Self::#dispatch::<__F, #(#markers),*>(__controller, __route, __input),
+                    )
                 }
             }
         }

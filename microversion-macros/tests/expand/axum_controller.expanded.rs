@@ -1,5 +1,7 @@
 impl Servers {
     #[doc(hidden)]
+    const __MV_API: &'static ::microversion_axum::__private::Api = &API;
+    #[doc(hidden)]
     #[allow(clippy::unused_async, dead_code)]
     async fn __mv_show_v0(&self, id: Path<String>) -> String {
         id.0
@@ -206,14 +208,22 @@ where
     ) -> impl ::core::future::Future<
         Output = <__F as ::microversion_axum::__private::Facade>::Response,
     > + 'static {
-        Self::__mv_routes::<
+        ::microversion_axum::__private::__serving::operation_answer::<
             __F,
-            __A0,
-            __A1,
-            __A2,
-            __R0,
-            __R1,
-        >(__controller, __route, __input)
+            _,
+        >(
+            Self::__MV_API,
+            <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
+            __route,
+            Self::__mv_routes::<
+                __F,
+                __A0,
+                __A1,
+                __A2,
+                __R0,
+                __R1,
+            >(__controller, __route, __input),
+        )
     }
 }
 ::microversion_axum::__private::register_controller!(Servers, routes);
@@ -283,7 +293,7 @@ impl ::microversion_axum::__private::Controller for Servers {
 }
 #[doc(hidden)]
 const _: () = {
-    const __MV_API: &::microversion_axum::__private::Api = &API;
+    const __MV_API: &::microversion_axum::__private::Api = <Servers>::__MV_API;
     ::core::assert!(
         __MV_API
         .declares(::microversion_axum::__private::VersionRange::only(::microversion_axum::__private::Version::new(2,

@@ -1,5 +1,7 @@
 impl Flavors {
     #[doc(hidden)]
+    const __MV_API: &'static ::microversion_actix::__private::Api = &COMPUTE;
+    #[doc(hidden)]
     #[allow(clippy::unused_async, dead_code)]
     /// Shows one flavor.
     ///
@@ -79,7 +81,15 @@ where
     ) -> impl ::core::future::Future<
         Output = <__F as ::microversion_actix::__private::Facade>::Response,
     > + 'static {
-        Self::__mv_routes::<__F, __A0, __R0>(__controller, __route, __input)
+        ::microversion_actix::__private::__serving::operation_answer::<
+            __F,
+            _,
+        >(
+            Self::__MV_API,
+            <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
+            __route,
+            Self::__mv_routes::<__F, __A0, __R0>(__controller, __route, __input),
+        )
     }
 }
 ::microversion_actix::__private::register_controller!(Flavors, routes);
@@ -114,7 +124,7 @@ impl ::microversion_actix::__private::Controller for Flavors {
 }
 #[doc(hidden)]
 const _: () = {
-    const __MV_API: &::microversion_actix::__private::Api = &COMPUTE;
+    const __MV_API: &::microversion_actix::__private::Api = <Flavors>::__MV_API;
 };
 const _: () = ::microversion_actix::__private::check_route_path("/flavors/{id}");
 ///The typed client of [`Flavors`]: one method per operation, sent through a `microversion_core::client::typed_client::Transport` at its version.

@@ -1,5 +1,7 @@
 impl Servers {
     #[doc(hidden)]
+    const __MV_API: &'static ::microversion_actix::__private::Api = &COMPUTE;
+    #[doc(hidden)]
     #[allow(clippy::unused_async, dead_code)]
     async fn __mv_update_v0(&self, id: Path<String>, body: Json<Value>) -> Json<Value> {
         body
@@ -168,7 +170,15 @@ where
     ) -> impl ::core::future::Future<
         Output = <__F as ::microversion_actix::__private::Facade>::Response,
     > + 'static {
-        Self::__mv_routes::<__F, __A0, __A1, __R0>(__controller, __route, __input)
+        ::microversion_actix::__private::__serving::operation_answer::<
+            __F,
+            _,
+        >(
+            Self::__MV_API,
+            <Self as ::microversion_actix::__private::Controller>::OPERATIONS,
+            __route,
+            Self::__mv_routes::<__F, __A0, __A1, __R0>(__controller, __route, __input),
+        )
     }
 }
 ::microversion_actix::__private::register_controller!(Servers, routes);
@@ -261,7 +271,7 @@ impl ::microversion_actix::__private::Controller for Servers {
 }
 #[doc(hidden)]
 const _: () = {
-    const __MV_API: &::microversion_actix::__private::Api = &COMPUTE;
+    const __MV_API: &::microversion_actix::__private::Api = <Servers>::__MV_API;
     ::core::assert!(
         __MV_API
         .declares(::microversion_actix::__private::VersionRange::only(::microversion_actix::__private::Version::new(2,

@@ -32,6 +32,8 @@ const _: () = {
 };
 impl Widgets {
     #[doc(hidden)]
+    const __MV_API: &'static ::microversion_axum::__private::Api = &SHOP;
+    #[doc(hidden)]
     #[allow(clippy::unused_async, dead_code)]
     async fn __mv_create_v0(
         &self,
@@ -230,7 +232,21 @@ where
     ) -> impl ::core::future::Future<
         Output = <__F as ::microversion_axum::__private::Facade>::Response,
     > + 'static {
-        Self::__mv_routes::<__F, __A0, __A1, __R0, __R1>(__controller, __route, __input)
+        ::microversion_axum::__private::__serving::operation_answer::<
+            __F,
+            _,
+        >(
+            Self::__MV_API,
+            <Self as ::microversion_axum::__private::Controller>::OPERATIONS,
+            __route,
+            Self::__mv_routes::<
+                __F,
+                __A0,
+                __A1,
+                __R0,
+                __R1,
+            >(__controller, __route, __input),
+        )
     }
 }
 ::microversion_axum::__private::register_controller!(Widgets, routes);
@@ -309,7 +325,7 @@ impl ::microversion_axum::__private::Controller for Widgets {
 }
 #[doc(hidden)]
 const _: () = {
-    const __MV_API: &::microversion_axum::__private::Api = &SHOP;
+    const __MV_API: &::microversion_axum::__private::Api = <Widgets>::__MV_API;
     ::core::assert!(
         __MV_API
         .declares(::microversion_axum::__private::VersionRange::only(::microversion_axum::__private::Version::new(1,
