@@ -22,7 +22,6 @@ use crate::header::AxumHeaders;
 use crate::model::{NEGOTIATED, Unrendered};
 pub use crate::response_validation::ResponseValidation;
 use microversion_core::exchange::{Admission, ErrorBody, Exchange, unformatted_error};
-use microversion_core::version::RequestTarget;
 use microversion_core::{Negotiated, NegotiationError, Version};
 use tokio::task::futures::TaskLocalFuture;
 
@@ -54,28 +53,9 @@ microversion_core::facade_negotiation! {
 }
 
 impl VersionNegotiation {
-    /// `router` behind this negotiation, as one router: every request is
-    /// negotiated before `router` routes it. An API that reads its version
-    /// from the path ([`VersionReader::PathSegment`]) is served so, since
-    /// `router.layer(negotiation)` wraps each route once it is routed:
-    /// `/v2.5/servers` must lose its version segment before.
-    ///
-    /// [`VersionReader::PathSegment`]: crate::version::VersionReader::PathSegment
-    ///
-    /// ```
-    /// use axum::{Router, routing::get};
-    /// use microversion_axum::{Api, ApiVersion, Microversion, VersionNegotiation, version::VersionReader};
-    ///
-    /// const SHOP: Api = Api::new("shop", &[Microversion::new("1.0", "a"), Microversion::new("1.1", "b")])
-    ///     .with_readers(&[VersionReader::PathSegment("v"), VersionReader::Standard]);
-    ///
-    /// async fn show(version: ApiVersion) -> String {
-    ///     version.version().to_string()
-    /// }
-    ///
-    /// // `/v1.1/widgets` is served by `/widgets` at 1.1.
-    /// let app: Router = VersionNegotiation::new(SHOP).around(Router::new().route("/widgets", get(show)));
-    /// ```
+    /// `router` behind this negotiation: every request is negotiated before
+    /// it is routed, as an API reading its version from the path needs
+    /// (`router.layer(..)` runs once routed; docs/22-version-changes.md).
     pub fn around(self, router: axum::Router) -> axum::Router {
         axum::Router::new().fallback_service(tower_layer::Layer::layer(&self, router))
     }
@@ -145,14 +125,7 @@ where
     fn call(&mut self, mut req: Request<B>) -> Self::Future {
         let state = Arc::clone(&self.state);
         let api = state.exchange.api();
-        let target = RequestTarget::new(req.uri().path(), req.uri().query());
-        let admission = state.exchange.admit(req.headers(), target);
-        if !matches!(admission, Admission::Refuse(_))
-            && let Some(routed) = state.exchange.routed(target)
-        {
-            route_by(&mut req, &routed);
-        }
-        let negotiated = match (admission, &state.settings.client_default) {
+        let negotiated = match (state.exchange.admit_request(&mut req), &state.settings.client_default) {
             (Admission::Serve(negotiated) | Admission::AskClient(negotiated), None) => negotiated,
             (Admission::AskClient(asked), Some(client_default)) => {
                 let choice = client_default.choose(req.headers());
@@ -190,17 +163,6 @@ where
                 negotiated,
             },
         })
-    }
-}
-
-/// Routes `req` by `routed`, its path and query once a version reader
-/// took its part out (docs/reference.md §2.6); the router a layer wraps
-/// ([`VersionNegotiation::around`]) routes it so.
-fn route_by<B>(req: &mut Request<B>, routed: &str) {
-    let mut parts = req.uri().clone().into_parts();
-    parts.path_and_query = routed.parse().ok();
-    if let Ok(uri) = http::Uri::from_parts(parts) {
-        *req.uri_mut() = uri;
     }
 }
 

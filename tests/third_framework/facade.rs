@@ -28,7 +28,6 @@ use microversion_core::operation::{
 };
 use microversion_core::portable::{ApiError, LinkRoot};
 use microversion_core::schema::ResponseValidation;
-use microversion_core::version::RequestTarget;
 use microversion_core::{Api, ErrorFormat, Version, VersionCap};
 
 /// A request body, as the server hands it over (a connection's stream, or
@@ -199,12 +198,11 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
 
     /// The answer to `request`: refused, or served at the version it
     /// negotiated; then finished and stamped.
-    pub(crate) async fn answer<M>(&self, request: Request<Body>) -> http::Response<Full<Bytes>>
+    pub(crate) async fn answer<M>(&self, mut request: Request<Body>) -> http::Response<Full<Bytes>>
     where
         C: Routes<Hyper, M>,
     {
-        let target = RequestTarget::new(request.uri().path(), request.uri().query());
-        let negotiated = match self.exchange.admit(request.headers(), target) {
+        let negotiated = match self.exchange.admit_request(&mut request) {
             Admission::Serve(negotiated) | Admission::AskClient(negotiated) => negotiated,
             Admission::Refuse(refusal) => {
                 let mut response = self.rendered(Hyper::error(ApiError::from(refusal)));
@@ -212,12 +210,7 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
                 return response.map(Full::new);
             }
         };
-        let routed = self.exchange.routed(target).and_then(|routed| routed.parse::<http::Uri>().ok());
         let (mut parts, body) = request.into_parts();
-        // A version read from the path or the query is taken out before routing.
-        if let Some(routed) = routed {
-            parts.uri = routed;
-        }
         parts.extensions.extend(self.settings.clone());
         let response = match self.route(&parts) {
             Route::Operation(index, params) => {

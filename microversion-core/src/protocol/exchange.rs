@@ -114,6 +114,28 @@ impl<W: HeaderWire> Exchange<W> {
     }
 }
 
+#[cfg(feature = "portable")]
+impl<W: HeaderWire<Map = http::HeaderMap>> Exchange<W> {
+    /// [`Exchange::admit`] of a request of the `http` crate, which is then
+    /// routed by what [`Exchange::routed`] gives when it is served: the
+    /// step of every facade over `http` 1 (axum, hyper).
+    pub fn admit_request<B>(&self, request: &mut http::Request<B>) -> Admission {
+        let uri = request.uri().clone();
+        let target = RequestTarget::new(uri.path(), uri.query());
+        let admission = self.admit(request.headers(), target);
+        if !matches!(admission, Admission::Refuse(_))
+            && let Some(routed) = self.routed(target)
+        {
+            let mut parts = uri.clone().into_parts();
+            parts.path_and_query = routed.parse().ok();
+            if let Ok(uri) = http::Uri::from_parts(parts) {
+                *request.uri_mut() = uri;
+            }
+        }
+        admission
+    }
+}
+
 impl<W: HeaderWire> std::fmt::Debug for Exchange<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Exchange")
