@@ -12,7 +12,7 @@
 //! | 1.5 | the `satin` finish (`SatinFinish`) |
 //! | 1.6 | a taken name is a 409, not a 400, create answers `Location`, ids are `w-<n>` in paths, the list takes `limit` (`ConflictAndLocation`, `PrefixedIds`, `ListLimit`) |
 
-#![allow(dead_code)]
+#![allow(dead_code, unreachable_pub)]
 
 use std::sync::{Arc, Mutex};
 
@@ -46,19 +46,19 @@ pub(crate) enum Finish {
 }
 
 /// A widget to create, as the head reads it.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewWidget {
-    name: String,
-    color: String,
+    pub(crate) name: String,
+    pub(crate) color: String,
     #[serde(default = "medium")]
-    size: String,
+    pub(crate) size: String,
     #[serde(default = "matte")]
-    finish: Finish,
+    pub(crate) finish: Finish,
 }
 
 /// A widget, as the head shows it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Widget {
     id: u32,
     name: String,
@@ -68,21 +68,21 @@ pub(crate) struct Widget {
 }
 
 /// `{"widget": ...}`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Shown<W> {
-    widget: W,
+    pub(crate) widget: W,
 }
 
 /// `{"widgets": [...]}`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Listed<W> {
-    widgets: Vec<W>,
+    pub(crate) widgets: Vec<W>,
 }
 
 /// The list's query from 1.6.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 pub(crate) struct ListQuery {
-    limit: Option<usize>,
+    pub(crate) limit: Option<usize>,
 }
 
 fn medium() -> String {
@@ -156,15 +156,15 @@ impl From<Finish> for FinishV1_4 {
 }
 
 /// A widget to create, 1.4.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewWidgetV1_4 {
-    name: String,
-    color: String,
+    pub(crate) name: String,
+    pub(crate) color: String,
     #[serde(default = "medium")]
-    size: String,
+    pub(crate) size: String,
     #[serde(default = "matte_v1_4")]
-    finish: FinishV1_4,
+    pub(crate) finish: FinishV1_4,
 }
 
 fn matte_v1_4() -> FinishV1_4 {
@@ -172,7 +172,7 @@ fn matte_v1_4() -> FinishV1_4 {
 }
 
 /// A widget shown at 1.4.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct WidgetV1_4 {
     id: u32,
     name: String,
@@ -207,7 +207,7 @@ impl Downgrade<Result<Answer<Shown<Widget>>, ApiError>> for SatinFinish {
 pub(crate) struct ListLimit;
 
 /// The list's query before 1.6: nothing it reads.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 pub(crate) struct ListQueryV1_4 {}
 
 impl Upgrade<Query<ListQuery>> for ListLimit {
@@ -222,25 +222,25 @@ impl Upgrade<Query<ListQuery>> for ListLimit {
 pub(crate) struct ColorSpelling;
 
 /// A widget to create, 1.2 and 1.3.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewWidgetV1_3 {
-    name: String,
-    colour: String,
+    pub(crate) name: String,
+    pub(crate) colour: String,
     #[serde(default = "medium")]
-    size: String,
+    pub(crate) size: String,
     #[serde(default = "matte_v1_4")]
-    finish: FinishV1_4,
+    pub(crate) finish: FinishV1_4,
 }
 
 /// A widget shown at 1.2 and 1.3.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct WidgetV1_3 {
-    id: u32,
-    name: String,
-    colour: String,
-    size: String,
-    finish: FinishV1_4,
+    pub(crate) id: u32,
+    pub(crate) name: String,
+    pub(crate) colour: String,
+    pub(crate) size: String,
+    pub(crate) finish: FinishV1_4,
 }
 
 impl Upgrade<Json<NewWidgetV1_4>> for ColorSpelling {
@@ -279,22 +279,22 @@ impl Downgrade<Result<Answer<Shown<WidgetV1_3>>, ApiError>> for CreatedStatus {
 pub(crate) struct SizeAdded;
 
 /// A widget to create, 1.0 and 1.1.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewWidgetV1_1 {
-    name: String,
-    colour: String,
+    pub(crate) name: String,
+    pub(crate) colour: String,
     #[serde(default = "matte_v1_4")]
-    finish: FinishV1_4,
+    pub(crate) finish: FinishV1_4,
 }
 
 /// A widget shown at 1.0 and 1.1.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct WidgetV1_1 {
-    id: u32,
-    name: String,
-    colour: String,
-    finish: FinishV1_4,
+    pub(crate) id: u32,
+    pub(crate) name: String,
+    pub(crate) colour: String,
+    pub(crate) finish: FinishV1_4,
 }
 
 impl Upgrade<Json<NewWidgetV1_3>> for SizeAdded {
@@ -325,7 +325,7 @@ pub(crate) struct Widgets {
     stored: Arc<Mutex<Vec<Widget>>>,
 }
 
-#[controller(api = SHOP, actix, axum)]
+#[controller(api = SHOP, actix, axum, client)]
 impl Widgets {
     /// Creates a widget.
     ///

@@ -308,6 +308,104 @@ pub fn body_of<T: Serialize + ?Sized>(body: &T) -> Result<Vec<u8>, CallError> {
     serde_json::to_vec(body).map_err(|e| CallError::Encode(e.to_string()))
 }
 
+/// The parts of a call its arguments fill: the path's parameters, the
+/// query string, the body.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CallParts {
+    /// Each path parameter, in the path's order.
+    pub path: Vec<String>,
+    /// The query string, without its `?`.
+    pub query: String,
+    /// The JSON body.
+    pub body: Option<Vec<u8>>,
+}
+
+/// An argument of a handler as a typed client sends it, read from its type
+/// rather than its name: what the methods of the versions before a version
+/// change take (`create_before_size_added`), whose arguments are the types
+/// the changes' upgrades start from (docs/20-typed-clients.md).
+#[cfg(feature = "portable")]
+pub trait ClientArgument {
+    /// Puts the argument in its part of the call.
+    fn carry(&self, parts: &mut CallParts) -> Result<(), CallError>;
+}
+
+#[cfg(feature = "portable")]
+impl<T: Serialize> ClientArgument for crate::portable::Json<T> {
+    fn carry(&self, parts: &mut CallParts) -> Result<(), CallError> {
+        parts.body = Some(body_of(&self.0)?);
+        Ok(())
+    }
+}
+
+#[cfg(feature = "portable")]
+impl<T: Serialize> ClientArgument for crate::portable::Query<T> {
+    fn carry(&self, parts: &mut CallParts) -> Result<(), CallError> {
+        parts.query = query_of(&self.0)?;
+        Ok(())
+    }
+}
+
+/// Each key of the object to each of its values (a list or one value).
+#[cfg(feature = "portable")]
+impl ClientArgument for crate::portable::JsonQuery {
+    fn carry(&self, parts: &mut CallParts) -> Result<(), CallError> {
+        parts.query = query_of(&self.0)?;
+        Ok(())
+    }
+}
+
+/// A value, or a tuple's values in order, each as text.
+#[cfg(feature = "portable")]
+impl<T: Serialize> ClientArgument for crate::portable::Path<T> {
+    fn carry(&self, parts: &mut CallParts) -> Result<(), CallError> {
+        let text = |value: &Value| match value {
+            Value::String(text) => Ok(text.clone()),
+            Value::Number(_) | Value::Bool(_) => Ok(value.to_string()),
+            _ => Err(CallError::Encode("a path parameter is a string, a number or a boolean".into())),
+        };
+        parts.path = match serde_json::to_value(&self.0).map_err(|e| CallError::Encode(e.to_string()))? {
+            Value::Array(values) => values.iter().map(text).collect::<Result<_, _>>()?,
+            value => vec![text(&value)?],
+        };
+        Ok(())
+    }
+}
+
+/// What a typed client decodes an answer of this type as: the model of a
+/// `Json<M>`, `Versioned<M>` or `Answer<M>`, in a `Result` or not; JSON as
+/// it is for a `Reply`.
+#[cfg(feature = "portable")]
+pub trait ClientModel {
+    /// The model.
+    type Model;
+}
+
+#[cfg(feature = "portable")]
+impl<M> ClientModel for crate::portable::Json<M> {
+    type Model = M;
+}
+
+#[cfg(feature = "portable")]
+impl<M> ClientModel for crate::portable::Versioned<M> {
+    type Model = M;
+}
+
+#[cfg(feature = "portable")]
+impl<M> ClientModel for crate::portable::Answer<M> {
+    type Model = M;
+}
+
+#[cfg(feature = "portable")]
+impl ClientModel for crate::portable::Reply {
+    type Model = Value;
+}
+
+#[cfg(feature = "portable")]
+impl<T: ClientModel> ClientModel for Result<T, crate::portable::ApiError> {
+    type Model = T::Model;
+}
+
 /// Sends `call` through `transport` if its operation exists at the
 /// transport's version (one of `served`), and reads the answer: a status
 /// below 400 as the rendered model, any other as a [`Refusal`].

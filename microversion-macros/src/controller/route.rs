@@ -321,7 +321,7 @@ impl Typed {
     }
 
     /// The changes as the core's list, `(Newest, (Older, ()))`; `None` at the head.
-    fn through(&self) -> Option<TokenStream> {
+    pub(super) fn through(&self) -> Option<TokenStream> {
         let oldest = self.changes.last()?;
         let at = last_segment_span(oldest);
         Some(self.changes.iter().rev().fold(quote_spanned!(at=> ()), |older, c| quote!((#c, #older))))

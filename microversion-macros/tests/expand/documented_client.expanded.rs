@@ -166,15 +166,18 @@ By its id.
         ::microversion_actix::__private::typed_client::CallError,
     > {
         let () = Self::SHOW_IS_SERVED;
+        #[allow(unused_mut)]
+        let mut __parts = ::microversion_actix::__private::typed_client::CallParts::default();
+        __parts.path = ::std::vec![::std::string::ToString::to_string(& id)];
         let call = ::microversion_actix::__private::typed_client::Call {
             operation: "Flavors::show",
             method: "GET",
             path: ::microversion_actix::__private::typed_client::fill_path(
                 "/flavors/{id}",
-                &::std::vec![::std::string::ToString::to_string(& id)],
+                &__parts.path,
             )?,
-            query: ::std::string::String::new(),
-            body: ::core::option::Option::None,
+            query: __parts.query,
+            body: __parts.body,
         };
         ::microversion_actix::__private::typed_client::send(
                 self.0,
