@@ -441,3 +441,60 @@ async fn a_typed_client_speaks_each_versions_types_before_each_change() {
         }
     }
 }
+
+#[path = "version_changes/clerks.rs"]
+mod clerks;
+
+#[actix_web::test]
+async fn a_header_renamed_by_a_change_is_read_by_its_name_at_each_version() {
+    use clerks::{COUNTER, Counter};
+    let requests: [(&str, &[(&str, &str)]); 6] = [
+        ("1.0", &[("X-Clerk", "ann")]),
+        ("1.0", &[]),
+        ("1.0", &[("Shop-Clerk", "bob")]),
+        ("1.1", &[("Shop-Clerk", "bob")]),
+        ("1.1", &[("X-Clerk", "ann")]),
+        ("1.1", &[]),
+    ];
+    let mut actix = Vec::new();
+    let app = actix_web::test::init_service(
+        App::new().wrap(microversion_actix::VersionNegotiation::new(COUNTER)).service(Counter),
+    )
+    .await;
+    for (version, headers) in &requests {
+        let request = headers.iter().fold(
+            microversion_actix::test::versioned_request(&COUNTER, version).uri("/clerk"),
+            |r, (n, v)| r.insert_header((*n, *v)),
+        );
+        let response = actix_web::test::call_service(&app, request.to_request()).await;
+        let status = response.status().as_u16();
+        actix.push((status, actix_web::test::read_body(response).await.to_vec()));
+    }
+    let mut axum = Vec::new();
+    let router = Router::from(Counter).layer(microversion_axum::VersionNegotiation::new(COUNTER));
+    for (version, headers) in &requests {
+        use tower::ServiceExt as _;
+        let request = headers.iter().fold(
+            microversion_axum::test::versioned_request(&COUNTER, version).uri("/clerk"),
+            |r, (n, v)| r.header(*n, *v),
+        );
+        let response =
+            router.clone().oneshot(request.body(axum::body::Body::empty()).unwrap()).await.unwrap();
+        let status = response.status().as_u16();
+        axum.push((status, axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap().to_vec()));
+    }
+    let answers = microversion_tests::alike(&requests, actix, axum, |(_, body)| {
+        String::from_utf8_lossy(body).into_owned()
+    });
+    let read: Vec<(u16, Value)> = answers
+        .iter()
+        .map(|(status, body)| (*status, serde_json::from_slice(body).unwrap_or(Value::Null)))
+        .collect();
+    assert_eq!(read[0], (200, json!({"clerk": "ann"})), "1.0 reads X-Clerk");
+    assert_eq!(read[1], (200, json!({"clerk": "anyone"})), "1.0: optional");
+    assert_eq!(read[2], (200, json!({"clerk": "anyone"})), "1.0 does not read the head's header");
+    assert_eq!(read[3], (200, json!({"clerk": "bob"})), "1.1 reads Shop-Clerk");
+    assert_eq!(read[4].0, 400, "1.1 does not read X-Clerk, and requires its own");
+    assert_eq!(read[4].1["errors"][0]["detail"], "name the clerk in Shop-Clerk");
+    assert_eq!(read[5].0, 400);
+}

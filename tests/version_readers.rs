@@ -416,6 +416,9 @@ fn the_documents_read_the_version_where_the_api_reads_it() {
     let documents = microversion_core::openapi::Documents::new(description);
     let page = documents.changes_page(Some("1.3")).expect("served").body();
     assert!(!page.contains("api_version") && !page.contains("OpenStackApiVersion"), "{page}");
+    // The reference says where to send the version: the first reader's place.
+    let reference = documents.reference_page(Some("1.2")).expect("served").body();
+    assert!(reference.contains("Send <code>/v1.2/...</code>"), "{}", &reference[..reference.len().min(2000)]);
 }
 
 #[test]

@@ -56,6 +56,10 @@ impl Facade for Actix {
         request.match_info().iter().collect()
     }
 
+    fn headers(request: &HttpRequest) -> &<Self::Wire as microversion_core::header::HeaderWire>::Map {
+        request.headers()
+    }
+
     fn link_root(request: &HttpRequest) -> LinkRoot {
         LinkRoot::new(request.link_base())
     }

@@ -57,6 +57,10 @@ impl Facade for Axum {
         params.iter().map(|(name, value)| (name.as_str(), value.as_str())).collect()
     }
 
+    fn headers(request: &Parts) -> &<Self::Wire as microversion_core::header::HeaderWire>::Map {
+        &request.headers
+    }
+
     fn link_root(request: &Parts) -> LinkRoot {
         LinkRoot::new(request.link_base())
     }

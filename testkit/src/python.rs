@@ -14,7 +14,7 @@ pub const VENV_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// What a finished (or killed) process printed, stdout and stderr interleaved.
 pub struct Run {
-    /// How it ended; `None` when it was killed for taking too long.
+    /// How it ended; `None` when it was killed for printing nothing too long.
     pub status: Option<ExitStatus>,
     /// What it printed, stdout and stderr interleaved.
     pub output: String,
@@ -32,20 +32,22 @@ impl Run {
     pub fn describe(&self) -> String {
         let status = match self.status {
             Some(status) => format!("{status}"),
-            None => "killed: timed out".to_owned(),
+            None => "killed: it printed nothing for too long".to_owned(),
         };
         format!("{status} after {:.1} s; its output:\n{}", self.elapsed.as_secs_f64(), self.output)
     }
 }
 
 /// Runs `command` with its output in a pipe read by a thread, killing it
-/// after `timeout`. It runs in a process group of its own, killed whole
-/// when it times out, or when it has exited but what it started still
-/// holds the pipe: a script's workers (Python's `multiprocessing` pools)
-/// never outlive it to take the machine's cores from the next tests. A
-/// daemon it starts with its output elsewhere (`pg_ctl start -l log`) is
-/// left running.
-pub fn run(mut command: Command, timeout: Duration) -> std::io::Result<Run> {
+/// when it has printed nothing for `silence`: a process that hangs is
+/// ended, one that is slow because the machine is busy (a suite beside a
+/// build on two cores) is not, as long as it makes progress. It runs in a
+/// process group of its own, killed whole when it is ended so, or when it
+/// has exited but what it started still holds the pipe: a script's workers
+/// (Python's `multiprocessing` pools) never outlive it to take the
+/// machine's cores from the next tests. A daemon it starts with its output
+/// elsewhere (`pg_ctl start -l log`) is left running.
+pub fn run(mut command: Command, silence: Duration) -> std::io::Result<Run> {
     let (reader, writer) = std::io::pipe()?;
     command.stdin(Stdio::null()).stdout(writer.try_clone()?).stderr(writer);
     #[cfg(unix)]
@@ -54,17 +56,27 @@ pub fn run(mut command: Command, timeout: Duration) -> std::io::Result<Run> {
     let mut child = command.spawn()?;
     // The command holds the write ends: drop them so the reader sees EOF.
     drop(command);
+    // Milliseconds from the start to the last output read.
+    let last_output = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let heard = std::sync::Arc::clone(&last_output);
     let collector = std::thread::spawn(move || {
-        let mut reader = reader;
-        let mut bytes = Vec::new();
-        let _ = reader.read_to_end(&mut bytes);
+        let (mut reader, mut bytes, mut chunk) = (reader, Vec::new(), [0u8; 8192]);
+        while let Ok(read @ 1..) = reader.read(&mut chunk) {
+            bytes.extend_from_slice(&chunk[..read]);
+            let at = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            heard.store(at, std::sync::atomic::Ordering::Relaxed);
+        }
         bytes
     });
+    let quiet = || {
+        let last = Duration::from_millis(last_output.load(std::sync::atomic::Ordering::Relaxed));
+        started.elapsed().saturating_sub(last)
+    };
     let status = loop {
         if let Some(status) = child.try_wait()? {
             break Some(status);
         }
-        if started.elapsed() > timeout {
+        if quiet() > silence {
             kill_group(child.id());
             let _ = child.kill();
             let _ = child.wait();
@@ -227,4 +239,32 @@ pub fn venv(tmp: &Path, prefix: &str, requirements: &[(PathBuf, bool)]) -> Resul
         }
     }
     Ok(venv_python)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shell(script: &str) -> Command {
+        let mut command = Command::new("sh");
+        command.args(["-c", script]);
+        command
+    }
+
+    #[test]
+    fn a_process_that_keeps_printing_runs_past_its_silence() {
+        // Two seconds of a line every tenth of one, with a second of silence allowed.
+        let run =
+            run(shell("for i in $(seq 20); do echo $i; sleep 0.1; done"), Duration::from_secs(1)).unwrap();
+        assert!(run.ok(), "{}", run.describe());
+        assert_eq!(run.output.lines().count(), 20);
+    }
+
+    #[test]
+    fn a_process_that_prints_nothing_is_ended_after_its_silence() {
+        let run = run(shell("echo started; sleep 60"), Duration::from_millis(500)).unwrap();
+        assert_eq!(run.status, None, "{}", run.describe());
+        assert!(run.elapsed < Duration::from_secs(30), "ended long before its sleep: {:?}", run.elapsed);
+        assert_eq!(run.output, "started\n");
+    }
 }

@@ -61,6 +61,10 @@ impl Facade for Hyper {
         params.iter().map(|(name, value)| (name.as_str(), value.as_str())).collect()
     }
 
+    fn headers(request: &Parts) -> &<Self::Wire as microversion_core::header::HeaderWire>::Map {
+        &request.headers
+    }
+
     fn link_root(request: &Parts) -> LinkRoot {
         static FROM_REQUEST: PublicUrl = PublicUrl::from_request();
         let first = |name: &str| request.headers.get(name).and_then(|v| v.to_str().ok());

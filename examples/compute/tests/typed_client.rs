@@ -11,6 +11,7 @@ use compute::client::{
 };
 use compute::{COMPUTE, RunningServer, Version};
 use microversion_core::client::typed_client::{Answer, Call};
+use microversion_core::portable::JsonQuery;
 use serde_json::json;
 
 /// `future` on a runtime of its own, as a client program runs it.
@@ -134,6 +135,14 @@ fn every_released_version_through_the_typed_client() {
             // query, which the versions before 2.10 ignore.
             let shown = keypairs.show(name.clone(), &[]).await;
             assert_eq!(shown.expect("the keypair").json()["keypair"]["name"], name.as_str(), "{version}");
+            // The method of the versions before 2.2 (`KeypairType`) decodes
+            // the keypair as they wrote it: no `type`.
+            if version < Version::new(2, 2) {
+                let no_query = JsonQuery(json!({}));
+                let before = keypairs.show_before_keypair_type(name.clone(), &no_query).await;
+                let before = before.expect("the keypair, as 2.1 wrote it");
+                assert_eq!(before.json()["keypair"].get("type"), None, "{version}");
+            }
             let owned = keypairs.show(name.clone(), &[("user_id", "someone-else")]).await;
             match owned {
                 Ok(shown) => assert!(version < Version::new(2, 10), "{version}: {:?}", shown.json()),

@@ -144,14 +144,15 @@ pub(crate) fn page(description: &ApiDescription, spans: &Spans, version: Version
          <title>{} — reference at {version}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
          <a class=\"skip\" href=\"#main\">Skip to the operations</a>\n<header>\n<h1>{}</h1>\n\
          <p>The API reference at version <strong id=\"shown-version\">{version}</strong>, of the versions \
-         {} to {} that <code>{}</code> serves. Send <code>OpenStack-API-Version: {} {version}</code> \
+         {} to {} that <code>{}</code> serves. Send <code>{}</code> \
          to get what this page shows.</p>\n",
         escape(&title),
         escape(&title),
         api.min(),
         api.max(),
         escape(api.service_type()),
-        escape(api.service_type()),
+        // Where the API reads a version first (docs/reference.md §2.6).
+        escape(&api.readers()[0].example(api.service_type(), &version.to_string())),
     );
     switcher(&mut html, description, version);
     // The notice inside the header: every part of the page is in a landmark.

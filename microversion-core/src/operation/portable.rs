@@ -108,6 +108,41 @@ impl LinkRoot {
     }
 }
 
+/// A request header the service reads into a type of its own
+/// ([`RequestHeader`]): an argument a version change may upgrade, as when a
+/// header is renamed (docs/reference.md §4.10).
+///
+/// ```
+/// use microversion_core::portable::{ApiError, Header, RequestHeader};
+///
+/// struct Clerk(String);
+///
+/// impl RequestHeader for Clerk {
+///     const NAME: &'static str = "Shop-Clerk";
+///     fn read(value: Option<&str>) -> Result<Clerk, ApiError> {
+///         Ok(Clerk(value.unwrap_or("nobody").to_owned()))
+///     }
+/// }
+///
+/// async fn whoami(Header(Clerk(clerk)): Header<Clerk>) -> String {
+///     clerk
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header<H>(pub H);
+
+/// A request header's name, and how its value is read: the type of a
+/// [`Header`] argument.
+pub trait RequestHeader: Sized {
+    /// The header's name, a token (`Shop-Clerk`).
+    const NAME: &'static str;
+
+    /// The value of the request's header (the first, when it is repeated),
+    /// `None` when it has none or it is not text; an error is the
+    /// request's answer, in the API's format.
+    fn read(value: Option<&str>) -> Result<Self, ApiError>;
+}
+
 /// An answer built by hand: a status and a JSON body, or no body.
 #[derive(Debug)]
 pub struct Reply {

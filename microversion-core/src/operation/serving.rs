@@ -34,7 +34,8 @@ use http::StatusCode;
 use serde::de::DeserializeOwned;
 
 use super::portable::{
-    Answer, ApiError, ApiVersion, Json, JsonQuery, LinkRoot, Path, Query, Reply, Versioned,
+    Answer, ApiError, ApiVersion, Header, Json, JsonQuery, LinkRoot, Path, Query, Reply, RequestHeader,
+    Versioned,
 };
 use super::{Controller, MissingVariant, ResponseDescription};
 use crate::body::{ParsedJson, ValidatedAs, ValidatedQuery, deserialize, parse_json};
@@ -67,6 +68,9 @@ pub trait Facade: Sized + 'static {
     /// The public root of the request, where its answer's links point
     /// (docs/reference.md §7.1).
     fn link_root(request: &Self::Request) -> LinkRoot;
+
+    /// The request's headers.
+    fn headers(request: &Self::Request) -> &<Self::Wire as HeaderWire>::Map;
 
     /// Reads a whole body by the core's rules (docs/reference.md §6.2:
     /// content type, size limit, deadline).
@@ -306,6 +310,16 @@ impl<F: Facade, T: VersionedStruct + 'static> Extracts<Versioned<T>, Core> for F
 impl<F: Facade> Extracts<ApiVersion, Core> for F {
     async fn extract(input: &mut RouteInput<F>) -> Result<ApiVersion, F::Response> {
         Ok(ApiVersion::from(input.negotiated))
+    }
+}
+
+impl<F: Facade, H: RequestHeader> Extracts<Header<H>, Core> for F {
+    async fn extract(input: &mut RouteInput<F>) -> Result<Header<H>, F::Response> {
+        let name = crate::header::header_name::<F::Wire>(H::NAME);
+        let headers = F::headers(&input.request);
+        let value =
+            name.as_ref().and_then(|name| F::Wire::get_all(headers, name).next()).and_then(F::Wire::text);
+        H::read(value).map(Header).map_err(F::error)
     }
 }
 

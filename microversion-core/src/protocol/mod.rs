@@ -31,7 +31,7 @@ pub mod header {
     pub use super::headers::{appends_to_handlers, read_header_names};
     #[doc(hidden)]
     pub use super::stamp::{
-        answer_request_id, error_headers, interned, min_max_names, plain_answer, set_header,
+        answer_request_id, error_headers, header_name, interned, min_max_names, plain_answer, set_header,
         stamp_deprecation,
     };
 }

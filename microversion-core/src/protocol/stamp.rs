@@ -121,7 +121,7 @@ impl<W: HeaderWire> Stamp<W> {
                     .filter_map(|(name, text)| {
                         let value = W::static_value(interned(text.clone()))?;
                         Some(Line {
-                            name: lowercase_name::<W>(name)?,
+                            name: header_name::<W>(name)?,
                             value,
                             appends: appends_to_handlers(name),
                         })
@@ -131,8 +131,8 @@ impl<W: HeaderWire> Stamp<W> {
             })
             .unzip();
         // The declaration only accepts token names, which are valid header names.
-        let legacy = api.legacy_headers().iter().copied().filter_map(lowercase_name::<W>).collect();
-        let read = read_header_names_of(&api).filter_map(lowercase_name::<W>).collect();
+        let legacy = api.legacy_headers().iter().copied().filter_map(header_name::<W>).collect();
+        let read = read_header_names_of(&api).filter_map(header_name::<W>).collect();
         Stamp {
             api,
             standard: standard_name::<W>(),
@@ -251,7 +251,7 @@ pub fn stamp_deprecation<W: HeaderWire>(
     }
     crate::observe::count_deprecated(api, operation, version);
     for (name, text) in deprecation.headers() {
-        let (Some(header), Some(value)) = (lowercase_name::<W>(name), W::value(&text)) else { continue };
+        let (Some(header), Some(value)) = (header_name::<W>(name), W::value(&text)) else { continue };
         if appends_to_handlers(name) {
             W::append(headers, &header, &value);
         } else {
@@ -335,7 +335,7 @@ pub fn min_max_names<W: HeaderWire>() -> (W::Name, W::Name) {
 
 /// `OpenStack-API-Version` in the framework's types.
 fn standard_name<W: HeaderWire>() -> W::Name {
-    lowercase_name::<W>(STANDARD_HEADER).unwrap_or_else(|| unreachable!("{STANDARD_HEADER} is a header name"))
+    header_name::<W>(STANDARD_HEADER).unwrap_or_else(|| unreachable!("{STANDARD_HEADER} is a header name"))
 }
 
 /// One of the contract's own header names, lower-case and valid: a
@@ -348,7 +348,7 @@ fn constant_name<W: HeaderWire>(name: &'static str) -> W::Name {
 /// `name` as a framework's header name that costs nothing to clone:
 /// lowered once per process when the declaration spells it with capitals
 /// (`X-OpenStack-Nova-API-Version`).
-fn lowercase_name<W: HeaderWire>(name: &'static str) -> Option<W::Name> {
+pub fn header_name<W: HeaderWire>(name: &'static str) -> Option<W::Name> {
     if !name.bytes().any(|b| b.is_ascii_uppercase()) {
         return W::name(name);
     }

@@ -10,9 +10,12 @@ use std::time::Duration;
 
 use microversion_testkit::python::{self, run};
 
-/// Longest a script may run: a bound for a hung script, not a target.
-/// `openapi_tools.py` fuzzes every released version and takes about
-/// 3 to 5 minutes on 2 busy cores (286 s measured beside two builds).
+/// Longest a script may print nothing: a bound for a hung script, not a
+/// target. A script that makes progress is never ended: `openapi_tools.py`
+/// fuzzes every released version, printing a line per document and tool,
+/// and took 3 to 5 minutes on 2 busy cores (286 s beside two builds), and
+/// over 600 s beside a build of the workspace, where a bound on its whole
+/// run ended it.
 pub(crate) const SCRIPT_TIMEOUT: Duration = Duration::from_secs(600);
 
 pub(crate) fn interop_dir() -> PathBuf {
