@@ -556,14 +556,28 @@ async fn find_providers<'a>(
 /// checking consumer generations (but those of the consumers
 /// [`ensure_consumers`] just made), capacities and constraints, and bumping
 /// the generation of every provider whose allocations changed and of every
-/// consumer whose allocations were written or removed.
+/// consumer whose allocations were written or removed: [`own_consumers`],
+/// then [`replace_allocations`].
 pub(crate) async fn write_allocations(
     tx: &Tx,
     version: ApiVersion,
     requests: &[ConsumerRequest],
     ensured: &Ensured,
 ) -> Result<(), ApiError> {
-    let mut touched: BTreeMap<i64, i64> = BTreeMap::new();
+    own_consumers(tx, version, requests, ensured).await?;
+    replace_allocations(tx, requests, ensured).await
+}
+
+/// The first half of [`write_allocations`] (Placement's `update_consumers`):
+/// each consumer [`ensure_consumers`] found checked again and given the
+/// request's owner and type, which locks its row. A reshape calls it before
+/// it locks any provider, so that it takes its rows in a claim's order.
+pub(crate) async fn own_consumers(
+    tx: &Tx,
+    version: ApiVersion,
+    requests: &[ConsumerRequest],
+    ensured: &Ensured,
+) -> Result<(), ApiError> {
     // A consumer just made by [`ensure_consumers`], in this transaction, is
     // at 0 and as the request has it: nothing to read or re-own. Any other
     // moves on from the generation `ensure_consumers` read. Their
@@ -612,6 +626,35 @@ pub(crate) async fn write_allocations(
             }
         }
     }
+    Ok(())
+}
+
+/// Every provider whose row a claim of `requests` may write, by id: those
+/// the requests allocate from and those the consumers have allocations
+/// of now. Read once the consumers are locked ([`own_consumers`]): their
+/// allocations cannot change meanwhile.
+pub(crate) async fn providers_written(
+    tx: &Tx,
+    requests: &[ConsumerRequest],
+) -> Result<std::collections::BTreeSet<i64>, ApiError> {
+    let mut ids: std::collections::BTreeSet<i64> =
+        find_providers(tx, requests).await?.values().map(|provider| provider.id).collect();
+    for request in requests {
+        let rows = store::allocations::providers_of_consumer(tx, &request.uuid).await?;
+        ids.extend(rows.iter().map(|(id, _, _)| *id));
+    }
+    Ok(ids)
+}
+
+/// The second half of [`write_allocations`] (Placement's `_set_allocations`):
+/// the consumers' allocations replaced, capacities and constraints checked,
+/// the generations of the providers and consumers moved on.
+pub(crate) async fn replace_allocations(
+    tx: &Tx,
+    requests: &[ConsumerRequest],
+    ensured: &Ensured,
+) -> Result<(), ApiError> {
+    let mut touched: BTreeMap<i64, i64> = BTreeMap::new();
     // Every consumer's previous allocations go; the providers of a consumer
     // whose allocations are emptied change, as do those of the new ones.
     let mut previous_usage: BTreeMap<(i64, String), i64> = BTreeMap::new();

@@ -278,7 +278,7 @@ impl Inventories {
         body: BodyAfterLookup,
     ) -> Result<HttpResponse, ApiError> {
         let (generation, inv) = self.store.tx(async |tx| -> Result<_, ApiError> {
-            let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
+            let provider = crate::resource_providers::provider_to_write(tx, &uuid).await?;
             let NewInventory { resource_class: class, record } = body.read(post_schema)?;
             let inv = record.of(&class);
             self.check_capacity(version, &provider, &inv, "create")?;
@@ -318,7 +318,7 @@ impl Inventories {
         let (generation, wanted) = self
             .store
             .tx(async |tx| -> Result<_, ApiError> {
-                let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
+                let provider = crate::resource_providers::provider_to_write(tx, &uuid).await?;
                 let body: ProviderInventories = body.read(put_all_schema)?;
                 if body.resource_provider_generation != Some(provider.generation) {
                     return Err(errors::concurrent_update("resource provider generation conflict"));
@@ -343,7 +343,7 @@ impl Inventories {
     ) -> Result<HttpResponse, ApiError> {
         let (uuid, class) = path.into_inner();
         let (generation, inv) = self.store.tx(async |tx| -> Result<_, ApiError> {
-            let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
+            let provider = crate::resource_providers::provider_to_write(tx, &uuid).await?;
             let update: InventoryUpdate = body.read(update_schema)?;
             if update.resource_provider_generation != Some(provider.generation) {
                 return Err(errors::concurrent_update("resource provider generation conflict"));
@@ -370,7 +370,7 @@ impl Inventories {
     async fn delete(&self, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
         let (uuid, class) = path.into_inner();
         self.store.tx(async |tx| -> Result<_, ApiError> {
-            let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
+            let provider = crate::resource_providers::provider_to_write(tx, &uuid).await?;
             // `delete_inventory` reads the class's id first.
             if !store::classes::exists(tx, &class).await? {
                 return Err(errors::not_found(format!(
@@ -398,7 +398,7 @@ impl Inventories {
     async fn delete_all(&self, uuid: web::Path<String>) -> Result<HttpResponse, ApiError> {
         self.store
             .tx(async |tx| -> Result<_, ApiError> {
-                let provider = crate::resource_providers::provider_or_404(tx, &uuid).await?;
+                let provider = crate::resource_providers::provider_to_write(tx, &uuid).await?;
                 // The in-use message bare (`delete_inventories`).
                 set_inventories(tx, &provider, &[]).await.map_err(|error| {
                     match error.detail().strip_prefix("update conflict: ") {

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::allocations::{self, ConsumerBody, ConsumerRequest, Extras};
 use crate::api::PLACEMENT;
-use crate::db::Tx;
+use crate::db::{StoreError, Tx};
 use crate::errors;
 use crate::inventories;
 use crate::query::UUID_KEY_PATTERN;
@@ -99,20 +99,50 @@ impl Reshaper {
             })
             .await?;
         let reshape = async |tx: &Tx, ensured: &allocations::Ensured| {
+            // The rows it writes are locked first, in the order a claim
+            // takes them, whatever order the body names them in: its
+            // consumers by uuid (the new ones are, by `claim`; the others
+            // are re-owned here, as Placement's `update_consumers` does
+            // first), then every provider it may write, by id. Two reshapes,
+            // or a reshape and a claim, naming the same providers or
+            // consumers in other orders then never wait for each other in a
+            // cycle (a deadlock, which PostgreSQL breaks after a second).
+            allocations::own_consumers(tx, version, &requests, ensured).await?;
+            let mut ids = allocations::providers_written(tx, &requests).await?;
+            ids.extend(wanted.iter().map(|(provider, _)| provider.id));
+            let mut moved = Vec::new();
+            for id in ids {
+                let locked = store::lock_provider(tx, id).await?;
+                if let Some((provider, _)) = wanted.iter().find(|(provider, _)| provider.id == id)
+                    && locked != Some(provider.generation)
+                {
+                    moved.push(id);
+                }
+            }
+            // Then Placement's order, each provider in the order sent.
             // Interim inventory: the new records over the old ones, so
             // that allocations can move; then the allocations; then each
             // provider's inventory becomes exactly what was asked (a class
-            // still allocated is 409). Each step bumps the generation.
+            // still allocated is 409). Each step bumps the generation, the
+            // first from the one checked above (`set_inventory` bumps the
+            // provider the handler read): a provider another request moved
+            // on (or removed) since is Placement's 409.
             for (provider, records) in &wanted {
                 if records.is_empty() {
                     continue;
                 }
-                let current = crate::resource_providers::provider_or_404(tx, &provider.uuid).await?;
-                inventories::add_inventories(tx, &current, records).await.map_err(malformed)?;
-                store::bump_provider(tx, current.id, current.generation).await?;
+                inventories::add_inventories(tx, provider, records).await.map_err(malformed)?;
+                store::bump_provider(tx, provider.id, provider.generation).await.map_err(moved_on)?;
             }
-            allocations::write_allocations(tx, version, &requests, ensured).await?;
+            allocations::replace_allocations(tx, &requests, ensured).await.map_err(update_conflict)?;
             for (provider, records) in &wanted {
+                if moved.contains(&provider.id) {
+                    // No interim step (no records): its first bump is this
+                    // one's, from the generation checked, after the in-use
+                    // check (`_set_inventory`).
+                    inventories::remove_other_inventories(tx, provider, records).await?;
+                    return Err(moved_on(StoreError::GenerationChanged));
+                }
                 let current = crate::resource_providers::provider_or_404(tx, &provider.uuid).await?;
                 inventories::set_inventories(tx, &current, records).await.map_err(malformed)?;
             }
@@ -120,6 +150,30 @@ impl Reshaper {
         };
         allocations::claim(&self.store, &requests, allocations::Claimant::Reshaper, reshape).await?;
         Ok(HttpResponse::NoContent().finish())
+    }
+}
+
+/// A provider's generation that moved on since the reshape read it, as the
+/// reshaper words Placement's `ResourceProviderConcurrentUpdateDetected`;
+/// any other store error as it is.
+fn moved_on(error: StoreError) -> ApiError {
+    match error {
+        StoreError::GenerationChanged => errors::concurrent_update(
+            "update conflict: Another thread concurrently updated the resource provider data. \
+             Please retry your update",
+        ),
+        error => error.into(),
+    }
+}
+
+/// A generation a claim's write finds moved on (a consumer's: the reshape
+/// holds its providers), as the reshaper words Placement's
+/// `ConcurrentUpdateDetected` (`update conflict: ...`), not as `POST
+/// /allocations` does; any other error as it is.
+fn update_conflict(error: ApiError) -> ApiError {
+    match error.detail().strip_prefix("Inventory and/or allocations changed while attempting to allocate: ") {
+        Some(why) => errors::concurrent_update(format!("update conflict: {why}")),
+        None => error,
     }
 }
 

@@ -473,6 +473,8 @@ impl ResourceProviders {
             let provider = store::provider(tx, &uuid).await?.ok_or_else(|| {
                 errors::not_found(format!("No resource provider with uuid {uuid} found for delete"))
             })?;
+            // Its row first, then its inventories (`provider_to_write`).
+            store::lock_provider(tx, provider.id).await?;
             // Placement's `ResourceProvider._delete`: children first, then allocations.
             if store::providers::has_children(tx, provider.id).await? {
                 return Err(errors::coded(
@@ -557,4 +559,16 @@ fn unknown_trait(name: &str) -> ApiError {
 /// The provider with `uuid`, or Placement's 404 for it.
 pub(crate) async fn provider_or_404(tx: &Tx, uuid: &str) -> Result<store::Provider, ApiError> {
     store::provider(tx, uuid).await?.ok_or_else(|| errors::provider_not_found(uuid))
+}
+
+/// [`provider_or_404`], its row then locked for the transaction, before any
+/// row of its own (an inventory) is written: a reshape locks the providers
+/// it writes first (by id), then their inventories, and a writer of one
+/// provider's inventories that took them the other way round could wait
+/// for a reshape that waits for it (a deadlock on PostgreSQL). The
+/// provider is as it was read, the generation to compare and bump from.
+pub(crate) async fn provider_to_write(tx: &Tx, uuid: &str) -> Result<store::Provider, ApiError> {
+    let provider = provider_or_404(tx, uuid).await?;
+    store::lock_provider(tx, provider.id).await?;
+    Ok(provider)
 }

@@ -18,7 +18,7 @@ pub mod providers;
 pub mod traits;
 
 pub use inventories::{Inventory, inventories, put_inventories, usages};
-pub use providers::{Provider, all_providers, bump_provider, provider};
+pub use providers::{Provider, all_providers, bump_provider, lock_provider, provider};
 
 /// A provider's new revision, on SQLite: the next of one counter, whose row
 /// its single writer holds anyway.

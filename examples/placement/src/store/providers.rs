@@ -78,6 +78,20 @@ pub async fn bump_provider(tx: &Tx, id: i64, expected: i64) -> Result<i64, Store
     Ok(expected + 1)
 }
 
+/// Locks the row of provider `id` for this transaction, changing nothing:
+/// its generation, or `None` when it is gone. (On PostgreSQL a writer of
+/// the row makes this wait for its end, then see its generation.) Writers
+/// of several providers lock them by id, so that two of them never wait
+/// for each other in a cycle.
+pub async fn lock_provider(tx: &Tx, id: i64) -> Result<Option<i64>, StoreError> {
+    tx.query_opt(
+        "UPDATE resource_providers SET generation = generation WHERE id = $1 RETURNING generation",
+        params![id],
+        |r| r.get(0),
+    )
+    .await
+}
+
 /// The root of provider `id`.
 pub async fn root_of(tx: &Tx, id: i64) -> Result<i64, StoreError> {
     tx.query_row("SELECT root_id FROM resource_providers WHERE id = $1", params![id], |r| r.get(0)).await
