@@ -116,10 +116,8 @@ where
             req.match_info().unprocessed(),
             Some(req.query_string()).filter(|q| !q.is_empty()),
         );
-        let admission = state.exchange.admit(req.headers(), target);
-        if !matches!(admission, Admission::Refuse(_))
-            && let Some(routed) = state.exchange.routed(target)
-        {
+        let (admission, routed) = state.exchange.admit_routed(req.headers(), target);
+        if let Some(routed) = routed {
             route_by(&mut req, &routed);
         }
         let negotiated = match (admission, &state.client_default) {

@@ -73,6 +73,18 @@ impl<W: HeaderWire> Exchange<W> {
         crate::protocol::read::routed(&self.stamp.api(), target)
     }
 
+    /// [`Exchange::admit`], and the path and query to route the request
+    /// by when it is served and a reader took its part out
+    /// ([`Exchange::routed`]): every facade's first step.
+    pub fn admit_routed(&self, headers: &W::Map, target: RequestTarget<'_>) -> (Admission, Option<String>) {
+        let admission = self.admit(headers, target);
+        let routed = match admission {
+            Admission::Refuse(_) => None,
+            _ => self.routed(target),
+        };
+        (admission, routed)
+    }
+
     /// The version of a request the client default was asked for
     /// (`asked`, the API's default): the version it pinned, within what
     /// the API serves now ([`Api::negotiate_pinned`]), or `asked` when it
@@ -122,10 +134,8 @@ impl<W: HeaderWire<Map = http::HeaderMap>> Exchange<W> {
     pub fn admit_request<B>(&self, request: &mut http::Request<B>) -> Admission {
         let uri = request.uri().clone();
         let target = RequestTarget::new(uri.path(), uri.query());
-        let admission = self.admit(request.headers(), target);
-        if !matches!(admission, Admission::Refuse(_))
-            && let Some(routed) = self.routed(target)
-        {
+        let (admission, routed) = self.admit_routed(request.headers(), target);
+        if let Some(routed) = routed {
             let mut parts = uri.clone().into_parts();
             parts.path_and_query = routed.parse().ok();
             if let Ok(uri) = http::Uri::from_parts(parts) {
