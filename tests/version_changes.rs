@@ -37,7 +37,12 @@ type Request<'a> = (&'a str, &'a str, &'a str, Option<&'a str>);
 
 /// The answers of a fresh shop on actix-web to `requests`, in order.
 async fn on_actix(requests: &[Request<'_>]) -> Vec<Answer> {
-    let app = App::new().wrap(microversion_actix::VersionNegotiation::new(SHOP)).service(Widgets::default());
+    // Every answer is checked against what its version declares: an
+    // answer that breaks it is a 500 (docs/reference.md §6.5).
+    let app = App::new()
+        .wrap(microversion_actix::VersionNegotiation::new(SHOP))
+        .app_data(microversion_actix::middleware::ResponseValidation::Error)
+        .service(Widgets::default());
     let app = actix_web::test::init_service(app).await;
     let mut answers = Vec::new();
     for (method, uri, version, body) in requests {
@@ -61,7 +66,9 @@ async fn on_actix(requests: &[Request<'_>]) -> Vec<Answer> {
 /// The answers of a fresh shop on axum to `requests`, in order.
 async fn on_axum(requests: &[Request<'_>]) -> Vec<Answer> {
     use tower::ServiceExt as _;
-    let app = Router::from(Widgets::default()).layer(microversion_axum::VersionNegotiation::new(SHOP));
+    let app = Router::from(Widgets::default())
+        .layer(axum::Extension(microversion_axum::middleware::ResponseValidation::Error))
+        .layer(microversion_axum::VersionNegotiation::new(SHOP));
     let mut answers = Vec::new();
     for (method, uri, version, body) in requests {
         let mut request =
@@ -309,6 +316,45 @@ fn the_documents_describe_each_band_as_it_was() {
     let create = Widgets::OPERATIONS.iter().find(|op| op.name == "create").unwrap();
     let bands: Vec<String> = create.variants.iter().map(|v| v.range.to_string()).collect();
     assert_eq!(bands, ["1.0 to 1.1", "1.2 only", "1.3 only", "1.4 only", "1.5 only", "1.6 and later"]);
+}
+
+/// A `json_schema = T` written without versions, on a variant with
+/// version changes, is the head's: each older band is checked and
+/// documented by the type its argument reads and its answer writes there
+/// (`TypedSchema`). The answers above are checked against them
+/// (`ResponseValidation::Error`); a body in another version's words is
+/// refused by the schema of its own version.
+#[actix_web::test]
+async fn each_band_is_checked_and_described_by_its_own_types() {
+    use microversion_core::openapi::ApiDescription;
+    let description = ApiDescription::new(SHOP).controller::<Widgets>();
+    for version in versions() {
+        let at = |v: &str| from(&version, v);
+        let create = &description.document(Version::lit(&version))["paths"]["/widgets"]["post"];
+        let status = if at("1.3") { "201" } else { "200" };
+        let read = &create["requestBody"]["content"]["application/json"]["schema"];
+        let written =
+            &create["responses"][status]["content"]["application/json"]["schema"]["properties"]["widget"];
+        for schema in [read, written] {
+            let properties = &schema["properties"];
+            let (colour, color) = if at("1.4") { ("color", "colour") } else { ("colour", "color") };
+            assert!(properties[colour].is_object() && properties[color].is_null(), "{version}: {schema}");
+            assert_eq!(properties["size"].is_object(), at("1.2"), "{version}: {schema}");
+            let finishes =
+                if at("1.5") { json!(["matte", "gloss", "satin"]) } else { json!(["matte", "gloss"]) };
+            assert_eq!(properties["finish"]["enum"], finishes, "{version}: {schema}");
+        }
+    }
+    // Refused by the schema of 1.1, which names the field it does not know.
+    let body = r#"{"name":"w","colour":"red","size":"l"}"#;
+    let refused = &answers(&[("POST", "/widgets", "1.1", Some(body))]).await[0];
+    let detail = refused.json()["errors"][0]["detail"].as_str().unwrap_or_default().to_owned();
+    assert!(detail.contains("size") && detail.contains("Additional properties"), "{detail}");
+    use microversion_core::Controller as _;
+    let create = Widgets::OPERATIONS.iter().find(|op| op.name == "create").unwrap();
+    let names: Vec<&str> = create.variants.iter().filter_map(|v| v.schemas.first().map(|s| s.name)).collect();
+    assert_eq!(names[0], "json_schema NewWidget before SizeAdded");
+    assert_eq!(names[5], "json_schema NewWidget");
 }
 
 /// A typed client's transport to a fresh shop on axum, in process, at one

@@ -138,6 +138,61 @@ impl<C: Downgrade<After>, Older: Downgrades<C::Before>, After> Downgrades<After>
     }
 }
 
+/// The JSON Schema a route's argument reads or its answer writes, derived
+/// from its type: how a variant with version changes is documented and
+/// checked at the versions before each change. A `#[schema(json_schema =
+/// T)]` written without versions describes the head's `Json<T>` (or
+/// `Query<T>`); before a change that upgrades that argument, the versions
+/// read the type the argument had there, and their schema is that type's
+/// (docs/reference.md §4.10). The same for a `#[response(N, json_schema =
+/// T)]` and the answer's type before each change that downgrades it.
+#[cfg(feature = "portable")]
+#[cfg_attr(docsrs, doc(cfg(feature = "portable")))]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no JSON Schema of its own to describe the versions before a version change",
+    label = "a `json_schema = ...` schema or response here is derived from this type before each change",
+    note = "a body `Json<T>`, a query `Query<T>` or an answer `Answer<T>` has one when `T: schemars::JsonSchema`; \
+            else declare the schemas of the older versions with ranges (`#[schema(json_schema = Old, \"1.0\", \"1.3\")]`)"
+)]
+pub trait TypedSchema {
+    /// The document.
+    fn typed_schema() -> serde_json::Value;
+}
+
+// Reported as the missing `TypedSchema`, in its words, not as rustc's
+// list of every `JsonSchema` type.
+#[cfg(feature = "portable")]
+#[diagnostic::do_not_recommend]
+impl<T: schemars::JsonSchema> TypedSchema for crate::portable::Json<T> {
+    fn typed_schema() -> serde_json::Value {
+        crate::schema::json_schema_of::<T>()
+    }
+}
+
+#[cfg(feature = "portable")]
+#[diagnostic::do_not_recommend]
+impl<T: schemars::JsonSchema> TypedSchema for crate::portable::Query<T> {
+    fn typed_schema() -> serde_json::Value {
+        crate::schema::json_schema_of::<T>()
+    }
+}
+
+#[cfg(feature = "portable")]
+#[diagnostic::do_not_recommend]
+impl<T: schemars::JsonSchema> TypedSchema for crate::portable::Answer<T> {
+    fn typed_schema() -> serde_json::Value {
+        crate::schema::json_schema_of::<T>()
+    }
+}
+
+#[cfg(feature = "portable")]
+#[diagnostic::do_not_recommend]
+impl<T: TypedSchema, E> TypedSchema for Result<T, E> {
+    fn typed_schema() -> serde_json::Value {
+        T::typed_schema()
+    }
+}
+
 /// What a change declares, for the reference: the Rust names of what it
 /// touched, checked to exist when it is declared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

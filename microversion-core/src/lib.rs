@@ -97,7 +97,8 @@ pub mod __private {
     pub use serde_json;
 
     pub use crate::change::{
-        ChangeNote, Declared, Downgrade, Downgrades, Upgrade, Upgrades, VersionChange, band as change_band,
+        ChangeNote, Declared, Downgrade, Downgrades, TypedSchema, Upgrade, Upgrades, VersionChange,
+        band as change_band,
     };
     pub use crate::derive::{
         DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,

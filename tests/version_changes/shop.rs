@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex};
 
 use microversion_axum::portable::{Answer, ApiError, Json, Path, Query, StatusCode};
 use microversion_axum::{Api, Downgrade, Upgrade, controller, history, version_change};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The shop's API, 1.0 to 1.6.
@@ -37,7 +38,7 @@ pub(crate) const SHOP: Api = Api::new(
 // ---- The head: the types every handler is written with.
 
 /// A finish.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Finish {
     Matte,
@@ -46,7 +47,7 @@ pub(crate) enum Finish {
 }
 
 /// A widget to create, as the head reads it.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewWidget {
     pub(crate) name: String,
@@ -58,7 +59,7 @@ pub(crate) struct NewWidget {
 }
 
 /// A widget, as the head shows it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub(crate) struct Widget {
     id: u32,
     name: String,
@@ -68,10 +69,13 @@ pub(crate) struct Widget {
 }
 
 /// `{"widget": ...}`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub(crate) struct Shown<W> {
     pub(crate) widget: W,
 }
+
+/// What create answers at the head.
+pub(crate) type ShownWidget = Shown<Widget>;
 
 /// `{"widgets": [...]}`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -129,7 +133,7 @@ impl Upgrade<Path<String>> for PrefixedIds {
 pub(crate) struct SatinFinish;
 
 /// The finishes before 1.5.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum FinishV1_4 {
     Matte,
@@ -156,7 +160,7 @@ impl From<Finish> for FinishV1_4 {
 }
 
 /// A widget to create, 1.4.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewWidgetV1_4 {
     pub(crate) name: String,
@@ -172,7 +176,7 @@ fn matte_v1_4() -> FinishV1_4 {
 }
 
 /// A widget shown at 1.4.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub(crate) struct WidgetV1_4 {
     id: u32,
     name: String,
@@ -222,7 +226,7 @@ impl Upgrade<Query<ListQuery>> for ListLimit {
 pub(crate) struct ColorSpelling;
 
 /// A widget to create, 1.2 and 1.3.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewWidgetV1_3 {
     pub(crate) name: String,
@@ -234,7 +238,7 @@ pub(crate) struct NewWidgetV1_3 {
 }
 
 /// A widget shown at 1.2 and 1.3.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub(crate) struct WidgetV1_3 {
     pub(crate) id: u32,
     pub(crate) name: String,
@@ -279,7 +283,7 @@ impl Downgrade<Result<Answer<Shown<WidgetV1_3>>, ApiError>> for CreatedStatus {
 pub(crate) struct SizeAdded;
 
 /// A widget to create, 1.0 and 1.1.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewWidgetV1_1 {
     pub(crate) name: String,
@@ -289,7 +293,7 @@ pub(crate) struct NewWidgetV1_1 {
 }
 
 /// A widget shown at 1.0 and 1.1.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub(crate) struct WidgetV1_1 {
     pub(crate) id: u32,
     pub(crate) name: String,
@@ -332,7 +336,8 @@ impl Widgets {
     /// It answers 201 Created with the widget and its `Location`.
     #[post("/widgets")]
     #[api_version("1.0")]
-    #[response(201)]
+    #[response(201, json_schema = ShownWidget)]
+    #[schema(json_schema = NewWidget)]
     #[change(SizeAdded, body, answer)]
     #[change(CreatedStatus, answer, status = 200, doc = "Creates a widget, and answers 200 OK with it.")]
     #[change(ColorSpelling, body, answer)]

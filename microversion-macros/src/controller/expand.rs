@@ -18,9 +18,7 @@ use super::route::{
     GenericRoutes, argument_names, missing_status, respanned, route_dispatch, route_handler, typed_args,
     variant_call,
 };
-use super::schemas::{
-    deprecation_tokens, response_description, schema_document, schema_fn, schema_fns, schema_name,
-};
+use super::schemas::{deprecation_tokens, schema_document, schema_fn, schema_fns, schema_name};
 use crate::shared::api::declared_checks;
 use crate::shared::names::{self, SchemaTarget, last_segment_span, path_text, runtime};
 use crate::shared::ranges::{RangeLit, range_tokens, version_tokens};
@@ -35,7 +33,7 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
         for (i, variant) in op.variants.iter().enumerate() {
             items.push(renamed_variant(op, i, variant));
             for target in [SchemaTarget::Body, SchemaTarget::Query] {
-                items.extend(schema_fn(&rt, op, i, variant, target));
+                items.extend(schema_fn(&rt, &c.api, op, i, variant, target));
             }
             named.extend(named_ranges(op, variant));
         }
@@ -306,18 +304,18 @@ fn controller_impl(c: &Controller) -> TokenStream {
                 let schemas = v.schemas_of(target).map(|s| {
                     let name = schema_name(s);
                     let range = range_tokens(&rt, s.range_in(Some(served(v))).unwrap_or(VersionRange::ANY));
-                    let document = schema_document(&rt, &s.path, s.kind);
+                    let (document, name) = match super::route::band_schema(&rt, v, j, s) {
+                        Some((function, name)) => (quote!(#rt::SchemaDocument::Fixed(#function)), name),
+                        None => (schema_document(&rt, &s.path, s.kind), name),
+                    };
                     quote!(#rt::SchemaDescription { name: #name, range: #range, document: #document })
                 });
                 quote!(&[#(#schemas),*])
             };
             let (body, query) = (described(SchemaTarget::Body), described(SchemaTarget::Query));
-            let response = match super::route::band_response(v, j) {
+            let response = match super::route::band_response(&rt, v, j) {
                 None => quote!(::core::option::Option::None),
-                Some(response) => {
-                    let response = response_description(&rt, &response);
-                    quote!(::core::option::Option::Some(#response))
-                }
+                Some(response) => quote!(::core::option::Option::Some(#response)),
             };
             let statuses = match v.changes[j..].iter().find_map(|change| change.errors.as_ref()) {
                 Some(before) => before.as_slice(),

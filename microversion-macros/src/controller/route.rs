@@ -9,9 +9,9 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::{FnArg, Ident, ImplItemFn};
 
-use super::ast::{ChangeUse, Controller, Operation, Variant};
+use super::ast::{ChangeUse, Controller, Operation, Schema, SchemaKind, Variant};
 use super::dispatch::{Key, decision_tree, served, sorted};
-use super::schemas::{deprecation_tokens, response_description};
+use super::schemas::{deprecation_tokens, response_description, schema_document};
 use crate::shared::names::{self, DEFAULT_MISSING_STATUS, SchemaTarget, last_segment_span};
 use crate::shared::ranges::version_tokens;
 
@@ -183,9 +183,8 @@ pub(super) fn route_handler(
             }
         };
         // A declared answer is checked when the service asks for it.
-        let checked = match super::route::band_response(variant, band) {
-            Some(response) => {
-                let declared = response_description(rt, &response);
+        let checked = match super::route::band_response(rt, variant, band) {
+            Some(declared) => {
                 quote! {
                     const __DECLARED: #rt::ResponseDescription = #declared;
                     let __answer = #respond;
@@ -379,18 +378,83 @@ pub(super) fn bands(variant: &Variant) -> Vec<Band> {
         .collect()
 }
 
-/// What band `j` of `variant` declares it answers: the variant's
-/// `#[response]` with the status of the oldest later change that says what
-/// the operation answered before it (`status = N`).
-pub(super) fn band_response(variant: &Variant, j: usize) -> Option<super::ast::Response> {
+/// What band `j` of `variant` declares it answers, as a
+/// `ResponseDescription`: the variant's `#[response]` with the status of
+/// the oldest later change that says what the operation answered before
+/// it (`status = N`), and a `json_schema = T` body as the answer's type is
+/// in the band (`TypedSchema`), when later changes downgrade it.
+pub(super) fn band_response(rt: &TokenStream, variant: &Variant, j: usize) -> Option<TokenStream> {
     let response = variant.response.as_ref()?;
-    let status =
-        variant.changes.get(j..).unwrap_or_default().iter().find_map(|change| change.status.as_ref());
-    Some(super::ast::Response {
-        status: status.and_then(|s| s.base10_parse().ok()).unwrap_or(response.status),
-        body: response.body.clone(),
-        tokens: response.tokens.clone(),
-    })
+    let later = variant.changes.get(j..).unwrap_or_default();
+    let status = later.iter().find_map(|change| change.status.as_ref());
+    let status = status.and_then(|s| s.base10_parse().ok()).unwrap_or(response.status);
+    let answer = &bands(variant)[j].answer;
+    let body = match (&response.body, answer.through()) {
+        (Some((path, SchemaKind::JsonSchema)), Some(changes)) => {
+            let ty = &answer.ty;
+            let document = typed_schema(rt, quote!(<#changes as #rt::Downgrades<#ty>>::Oldest), path);
+            let name = format!("{} {}", band_schema_name(path), before(later));
+            Some((quote!(#rt::SchemaDocument::Fixed(#document)), name))
+        }
+        (Some((path, kind)), _) => {
+            Some((schema_document(rt, path, *kind), format!("{}{}", kind.prefix(), names::path_text(path))))
+        }
+        (None, _) => None,
+    };
+    Some(response_description(rt, status, body))
+}
+
+/// The schema `schema` checks in band `j` of `variant`, when it differs
+/// from the head's: a `json_schema = T` written without versions describes
+/// the argument that reads `T` (`Json<T>`, `Query<T>`); in a band where
+/// later changes upgrade that argument, the versions read it as the type
+/// it had there, and are checked and documented by that type's schema
+/// (`TypedSchema`). The `fn() -> Value` and its name.
+pub(super) fn band_schema(
+    rt: &TokenStream,
+    variant: &Variant,
+    j: usize,
+    schema: &Schema,
+) -> Option<(TokenStream, String)> {
+    if schema.kind != SchemaKind::JsonSchema || schema.range.min.is_some() || schema.range.max.is_some() {
+        return None;
+    }
+    let wanted = schema.path.to_token_stream().to_string();
+    let band = bands(variant).into_iter().nth(j)?;
+    let argument = band.arguments.into_iter().find(|argument| reads_type(&argument.ty, &wanted))?;
+    let changes = argument.through()?;
+    let ty = &argument.ty;
+    let document = typed_schema(rt, quote!(<#changes as #rt::Upgrades<#ty>>::Oldest), &schema.path);
+    Some((document, format!("{} {}", band_schema_name(&schema.path), before(&variant.changes[j..]))))
+}
+
+/// Whether an argument's type reads the type whose tokens are `wanted`:
+/// its last segment's one type argument (`Json<NewWidget>` reads `NewWidget`).
+fn reads_type(ty: &syn::Type, wanted: &str) -> bool {
+    let syn::Type::Path(path) = ty else { return false };
+    let Some(last) = path.path.segments.last() else { return false };
+    let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else { return false };
+    let mut types = arguments.args.iter().filter_map(|a| match a {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    });
+    matches!((types.next(), types.next()), (Some(t), None) if t.to_token_stream().to_string() == wanted)
+}
+
+/// `TypedSchema`'s document of `ty`, spanned at the schema's type.
+fn typed_schema(rt: &TokenStream, ty: TokenStream, at: &syn::Path) -> TokenStream {
+    let ty = respanned(ty, last_segment_span(at));
+    quote_spanned!(last_segment_span(at)=>
+        <#ty as #rt::TypedSchema>::typed_schema as fn() -> #rt::serde_json::Value)
+}
+
+fn band_schema_name(path: &syn::Path) -> String {
+    format!("{}{}", SchemaKind::JsonSchema.prefix(), names::path_text(path))
+}
+
+/// "before Change": the oldest of a band's later changes.
+fn before(later: &[ChangeUse]) -> String {
+    later.first().map(|c| format!("before {}", names::path_text(&c.ty))).unwrap_or_default()
 }
 
 /// The compile-time checks of a variant's changes, each an `assert!` at

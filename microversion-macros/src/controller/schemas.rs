@@ -8,7 +8,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::Ident;
 
-use super::ast::{Controller, Operation, Response, Schema, SchemaKind, Variant};
+use super::ast::{Controller, Operation, Schema, SchemaKind, Variant};
 use super::dispatch::served;
 use crate::shared::names::{self, SchemaTarget, last_segment_span, path_text};
 use crate::shared::ranges::range_tokens;
@@ -18,14 +18,15 @@ pub(super) fn schema_name(schema: &Schema) -> String {
     format!("{}{}", schema.kind.prefix(), path_text(&schema.path))
 }
 
-/// The `ResponseDescription` of a `#[response(...)]`.
-pub(super) fn response_description(rt: &TokenStream, response: &Response) -> TokenStream {
-    let status = response.status;
-    let (body, name) = match &response.body {
+/// A `ResponseDescription`: the status, and the body's document and name.
+pub(super) fn response_description(
+    rt: &TokenStream,
+    status: u16,
+    body: Option<(TokenStream, String)>,
+) -> TokenStream {
+    let (body, name) = match body {
         None => (quote!(::core::option::Option::None), quote!(::core::option::Option::None)),
-        Some((path, kind)) => {
-            let document = schema_document(rt, path, *kind);
-            let name = format!("{}{}", kind.prefix(), path_text(path));
+        Some((document, name)) => {
             (quote!(::core::option::Option::Some(#document)), quote!(::core::option::Option::Some(#name)))
         }
     };
@@ -59,6 +60,7 @@ pub(super) fn schema_function(rt: &TokenStream, path: &syn::Path, kind: SchemaKi
 /// The function holding a variant's compiled schemas of `target`, if it has any.
 pub(super) fn schema_fn(
     rt: &TokenStream,
+    api: &syn::Path,
     op: &Operation,
     i: usize,
     variant: &Variant,
@@ -76,11 +78,29 @@ pub(super) fn schema_fn(
             quote!(#rt::LazySchemas::model::<#ty>(#range, || #compile))
         }
         None => {
-            let sources = schemas.map(|s| {
+            let sources = schemas.flat_map(|s| {
                 let name = schema_name(s);
                 let range = range_tokens(rt, s.range_in(Some(served(variant))).unwrap_or(VersionRange::ANY));
                 let schema = schema_function(rt, &s.path, s.kind);
-                quote!(#rt::SchemaSource { name: #name, range: #range, schema: #schema })
+                match (0..variant.changes.len())
+                    .any(|j| super::route::band_schema(rt, variant, j, s).is_some())
+                {
+                    false => vec![quote!(#rt::SchemaSource { name: #name, range: #range, schema: #schema })],
+                    // One source per band of the variant's version changes,
+                    // each the schema of the type read in it.
+                    true => (0..=variant.changes.len())
+                        .map(|j| {
+                            let (schema, name) = super::route::band_schema(rt, variant, j, s)
+                                .unwrap_or_else(|| (schema.clone(), name.clone()));
+                            let versions = variant.changes.iter().map(|change| {
+                                let c = &change.ty;
+                                quote!(<#c as #rt::VersionChange>::VERSION)
+                            });
+                            let band = quote!(#rt::change_band(&#api, #range, &[#(#versions),*], #j));
+                            quote!(#rt::SchemaSource { name: #name, range: #band, schema: #schema })
+                        })
+                        .collect(),
+                }
             });
             // A `query_json_schema` type's query is read by its types.
             let typed = match variant.schemas_of(target).any(|s| s.kind == SchemaKind::JsonSchema) {
