@@ -242,6 +242,74 @@ impl std::fmt::Display for Declared {
     }
 }
 
+impl Declared {
+    /// Whether `self` and `other` claim one same thing: the same field new,
+    /// renamed from one same name or retyped from one same type, or the
+    /// same member new.
+    ///
+    /// ```
+    /// use microversion_core::change::Declared;
+    ///
+    /// let renamed = |from| Declared::FieldRenamed { ty: "Widget", field: "color", from };
+    /// assert!(renamed("colour").same_claim(&renamed("colour")));
+    /// // Renamed twice, from two names: two claims.
+    /// assert!(!renamed("colour").same_claim(&renamed("hue")));
+    /// let added = Declared::FieldAdded { ty: "Widget", field: "color" };
+    /// assert!(!added.same_claim(&renamed("colour")));
+    /// ```
+    pub const fn same_claim(&self, other: &Declared) -> bool {
+        match (*self, *other) {
+            (Declared::FieldAdded { ty: a, field: f }, Declared::FieldAdded { ty: b, field: g })
+            | (Declared::MemberAdded { ty: a, member: f }, Declared::MemberAdded { ty: b, member: g }) => {
+                same_text(a, b) && same_text(f, g)
+            }
+            (
+                Declared::FieldRenamed { ty: a, field: f, from: x },
+                Declared::FieldRenamed { ty: b, field: g, from: y },
+            )
+            | (
+                Declared::FieldRetyped { ty: a, field: f, was: x },
+                Declared::FieldRetyped { ty: b, field: g, was: y },
+            ) => same_text(a, b) && same_text(f, g) && same_text(x, y),
+            _ => false,
+        }
+    }
+}
+
+/// Whether two changes' declarations claim one same thing, which only one
+/// change can: `#[controller]` checks every two changes it names at
+/// compile time (docs/reference.md §4.10).
+#[doc(hidden)]
+pub const fn claim_alike(a: &[Declared], b: &[Declared]) -> bool {
+    let mut i = 0;
+    while i < a.len() {
+        let mut j = 0;
+        while j < b.len() {
+            if a[i].same_claim(&b[j]) {
+                return true;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    false
+}
+
+const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// A change as an operation's variant lists it, for the reference and the
 /// documents: its version, its name and what it says.
 #[derive(Clone, Copy, Debug)]

@@ -98,7 +98,7 @@ pub mod __private {
 
     pub use crate::change::{
         ChangeNote, Declared, Downgrade, Downgrades, TypedSchema, Upgrade, Upgrades, VersionChange,
-        band as change_band,
+        band as change_band, claim_alike,
     };
     pub use crate::derive::{
         DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,

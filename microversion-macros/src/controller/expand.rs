@@ -72,7 +72,11 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
         let deprecation = deprecation_tokens(&rt, v)?;
         Some(quote!(let _: #rt::Deprecation = #deprecation;))
     });
-    let checks = declared_checks(&rt, &c.api, named).into_iter().chain(totals).chain(deprecations);
+    let checks = declared_checks(&rt, &c.api, named)
+        .into_iter()
+        .chain(totals)
+        .chain(deprecations)
+        .chain(claim_checks(&rt, c));
     // The API, bound once on the controller: a wrong path is one type error,
     // at the path, whatever uses it.
     let api = &c.api;
@@ -99,6 +103,36 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
         #(#paths)*
         #client
     }
+}
+
+/// One compile-time check per two version changes the controller names:
+/// no two declare one same thing (docs/reference.md §4.10), each reported
+/// at the later one's first `#[change]`.
+fn claim_checks(rt: &TokenStream, c: &Controller) -> Vec<TokenStream> {
+    let mut named: Vec<&syn::Path> = Vec::new();
+    for change in c.operations.iter().flat_map(|op| &op.variants).flat_map(|v| &v.changes) {
+        if !named.iter().any(|seen| path_text(seen) == path_text(&change.ty)) {
+            named.push(&change.ty);
+        }
+    }
+    let mut checks = Vec::new();
+    for (k, later) in named.iter().enumerate() {
+        for earlier in &named[..k] {
+            let message = format!(
+                "the version changes `{}` and `{}` declare one same thing (a field or member new, renamed or \
+                 retyped alike): only one change can claim it",
+                path_text(earlier),
+                path_text(later)
+            );
+            checks.push(quote_spanned! {last_segment_span(later)=>
+                const _: () = ::core::assert!(
+                    !#rt::claim_alike(<#earlier as #rt::VersionChange>::DECLARES, <#later as #rt::VersionChange>::DECLARES),
+                    #message
+                );
+            });
+        }
+    }
+    checks
 }
 
 /// Whether the controller has routes, which a facade registers.
