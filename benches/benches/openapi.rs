@@ -63,6 +63,7 @@ fn operations() -> &'static [Operation] {
                 deprecation: None,
                 doc: "",
                 changes: &[],
+                examples: &[],
             })
             .collect(),
     );

@@ -105,9 +105,9 @@ pub mod __private {
     };
     pub use crate::model::{FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
     pub use crate::operation::{
-        __serving, Answers, AnswersThrough, Controller, Extracts, ExtractsThrough, Facade, MissingVariant,
-        Operation, OperationVariant, ResponseDescription, RouteInput, Routes, SchemaDescription,
-        SchemaDocument, UnservedVersion,
+        __serving, Answers, AnswersThrough, Controller, Example, Extracts, ExtractsThrough, Facade,
+        MissingVariant, Operation, OperationVariant, ResponseDescription, RouteInput, Routes,
+        SchemaDescription, SchemaDocument, UnservedVersion,
     };
     pub use crate::schema::{LazySchemas, SchemaError, SchemaSource, VersionedSchemas, json_schema_of};
     pub use crate::{Api, Deprecation, Microversion, Version, VersionRange, Violation, client::typed_client};

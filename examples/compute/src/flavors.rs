@@ -199,6 +199,12 @@ impl Flavors {
     #[errors(400, 503)]
     #[schema(query = list_query_v2_1, "2.1", "2.74")]
     #[response(200, model = FlavorList)]
+    #[example("2.1", path = "/flavors?limit=2", response = "api_samples/flavors/flavors-list-resp.json")]
+    #[example(
+        "2.55",
+        path = "/flavors?limit=2",
+        response = "api_samples/flavors/v2.55/flavors-list-resp.json"
+    )]
     #[schema(query = list_query_v2_75, "2.75")]
     async fn list(&self, origin: Origin, query: JsonQuery) -> Result<Versioned<FlavorList>, ApiError> {
         let (flavors, flavors_links) = self.page(&origin, "flavors", &query).await?;
@@ -229,6 +235,10 @@ impl Flavors {
     #[get("/flavors/{id}")]
     #[errors(404, 503)]
     #[response(200, model = OneFlavor)]
+    #[example("2.1", path = "/flavors/1", response = "api_samples/flavors/flavor-get-resp.json")]
+    #[example("2.55", path = "/flavors/1", response = "api_samples/flavors/v2.55/flavor-get-resp.json")]
+    #[example("2.61", path = "/flavors/1", response = "api_samples/flavors/v2.61/flavor-get-resp.json")]
+    #[example("2.75", path = "/flavors/1", response = "api_samples/flavors/v2.75/flavor-get-resp.json")]
     async fn show(&self, origin: Origin, id: Path<String>) -> Result<Versioned<OneFlavor>, ApiError> {
         let flavor = self.store.flavor(&id).await?.ok_or_else(|| not_found(&id))?;
         Ok(Versioned::ok(OneFlavor::new(&flavor, &origin)))
@@ -245,6 +255,30 @@ impl Flavors {
     #[response(200, model = OneFlavor)]
     #[schema(create_v2_1, "2.1", "2.54")]
     #[schema(create_v2_55, "2.55")]
+    #[example(
+        "2.1",
+        path = "/flavors",
+        request = "api_samples/flavors/flavor-create-post-req.json",
+        response = "api_samples/flavors/flavor-create-post-resp.json"
+    )]
+    #[example(
+        "2.55",
+        path = "/flavors",
+        request = "api_samples/flavors/v2.55/flavor-create-post-req.json",
+        response = "api_samples/flavors/v2.55/flavor-create-post-resp.json"
+    )]
+    #[example(
+        "2.61",
+        path = "/flavors",
+        request = "api_samples/flavors/v2.55/flavor-create-post-req.json",
+        response = "api_samples/flavors/v2.61/flavor-create-post-resp.json"
+    )]
+    #[example(
+        "2.75",
+        path = "/flavors",
+        request = "api_samples/flavors/v2.55/flavor-create-post-req.json",
+        response = "api_samples/flavors/v2.75/flavor-create-post-resp.json"
+    )]
     async fn create(&self, origin: Origin, body: Json<Value>) -> Result<Versioned<OneFlavor>, ApiError> {
         let flavor = new_flavor(&body["flavor"])?;
         match self.store.insert_flavor(flavor.clone()).await? {
@@ -265,6 +299,24 @@ impl Flavors {
     #[api_version("2.55")]
     #[response(200, model = OneFlavor)]
     #[schema(update_v2_55, "2.55")]
+    #[example(
+        "2.55",
+        path = "/flavors/1",
+        request = "api_samples/flavors/v2.55/flavor-update-req.json",
+        response = "api_samples/flavors/v2.55/flavor-update-resp.json"
+    )]
+    #[example(
+        "2.61",
+        path = "/flavors/1",
+        request = "api_samples/flavors/v2.55/flavor-update-req.json",
+        response = "api_samples/flavors/v2.61/flavor-update-resp.json"
+    )]
+    #[example(
+        "2.75",
+        path = "/flavors/1",
+        request = "api_samples/flavors/v2.55/flavor-update-req.json",
+        response = "api_samples/flavors/v2.75/flavor-update-resp.json"
+    )]
     async fn update(
         &self,
         origin: Origin,

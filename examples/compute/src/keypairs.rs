@@ -129,6 +129,18 @@ impl Keypairs {
     #[schema(create_v2_2, "2.2", "2.9")]
     #[schema(create_v2_10, "2.10", "2.91")]
     #[schema(create_v2_92, "2.92")]
+    #[example(
+        "2.1",
+        path = "/os-keypairs",
+        request = "api_samples/keypairs/keypairs-import-post-req.json",
+        response = "api_samples/keypairs/keypairs-import-post-resp.json"
+    )]
+    #[example(
+        "2.2",
+        path = "/os-keypairs",
+        request = "api_samples/keypairs/v2.2/keypairs-import-post-req.json",
+        response = "api_samples/keypairs/v2.2/keypairs-import-post-resp.json"
+    )]
     #[change(
         KeypairType,
         answer,

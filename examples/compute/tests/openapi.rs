@@ -413,6 +413,20 @@ fn the_reference_reads_the_sources_docs_and_types() {
     let (_, _, history) = get(&format!("{}/openapi-history.json", server.url), &[]);
     let keypairs = &history["paths"]["/v2.1/os-keypairs"]["get"];
     assert_eq!(keypairs["summary"], "Lists the keypairs of a user.");
+    // Real examples, the ones tests/examples.rs checks against the service.
+    let shown = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../compute/api_samples/flavors/v2.55/flavor-get-resp.json"
+    ))
+    .expect("the 2.55 example of a flavor");
+    let shown: serde_json::Value = serde_json::from_str(&shown).expect("JSON");
+    let show = &document["paths"]["/v2.1/flavors/{id}"]["get"];
+    assert_eq!(show["responses"]["200"]["content"]["application/json"]["example"], shown);
+    assert!(
+        page.contains("<summary>Example</summary><pre>{\n  &quot;flavor&quot;: {"),
+        "a real example on the page"
+    );
+    assert!(page.contains("&quot;name&quot;: &quot;m1.tiny&quot;"), "with real values");
 }
 
 /// `/docs/X.Y/changes` says what X.Y changed against the version before,

@@ -24,6 +24,7 @@
 mod changes;
 mod changes_page;
 mod documents;
+mod examples;
 mod history;
 mod reference;
 mod released;
@@ -38,6 +39,7 @@ pub use documents::{
     DOCUMENT_CACHE_CONTROL, DocumentAnswer, DocumentRefusal, DocumentRequest, Documents, RenderedDocument,
     requested_version,
 };
+pub use examples::ExampleCase;
 pub use released::{
     BLESS_DOCUMENTATION, BLESS_VARIABLE, OpenApiVersion, check_released, check_released_as,
     check_released_blessing,
@@ -81,7 +83,7 @@ use crate::{
 ///         errors: &[404, 409],
 ///         deprecation: None,
 ///         doc: "",
-///         changes: &[],
+///         changes: &[], examples: &[],
 ///     }],
 ///     missing_status: 404,
 /// }];
@@ -237,6 +239,14 @@ impl ApiDescription {
                 "content": {"application/json": {"schema": body.document.at(version)}},
             });
         }
+        // An example is shown beside a schema: without one, the operation
+        // describes no body to show it in.
+        let request = variant.example_at(version).and_then(|e| e.request).and_then(parsed_example);
+        if let (Some(request), Some(content)) =
+            (request, operation.pointer_mut("/requestBody/content/application~1json"))
+        {
+            content["example"] = request;
+        }
         operation
     }
 
@@ -258,6 +268,10 @@ impl ApiDescription {
             }
             None => "2XX".to_owned(),
         };
+        let answer = variant.example_at(version).and_then(|e| e.response).and_then(parsed_example);
+        if let (Some(answer), Some(content)) = (answer, success.pointer_mut("/content/application~1json")) {
+            content["example"] = answer;
+        }
         let mut responses = Map::new();
         responses.insert(status, success);
         for (status, reasons) in self.error_statuses(op, variant, version) {
@@ -527,6 +541,13 @@ fn query_parameters(schema: &Value, typed: bool) -> Vec<Value> {
         .collect()
 }
 
+/// An example's body as the documents show it; one that is not JSON is
+/// left out here, and refused by the check of the examples
+/// ([`crate::operation::Example`]).
+fn parsed_example(text: &str) -> Option<Value> {
+    serde_json::from_str(text).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -560,6 +581,7 @@ mod tests {
         deprecation: None,
         doc: "",
         changes: &[],
+        examples: &[],
     };
 
     const BODY: &[crate::operation::SchemaDescription] = &[crate::operation::SchemaDescription {

@@ -89,6 +89,11 @@ fn content_schema(holder: &Value) -> Option<&Value> {
 
 /// Every field of an operation's bodies, named `request a.b` or
 /// `response 200 a[].b`, with its schema.
+/// The example of a request body or an answer (`content.application/json.example`).
+fn content_example(holder: &Value) -> Option<&Value> {
+    holder.pointer("/content/application~1json/example")
+}
+
 fn body_fields(operation: &Value) -> Vec<(String, &Value)> {
     let mut fields = Vec::new();
     if let Some(schema) = content_schema(&operation["requestBody"]) {
@@ -262,14 +267,18 @@ fn operation_section(html: &mut String, spans: &Spans, key: &str, operation: &Va
     }
     parameters(html, spans, key, operation, shown);
     if let Some(schema) = content_schema(&operation["requestBody"]) {
-        body(html, spans, key, "Request body", "request ", schema, shown);
+        let example = content_example(&operation["requestBody"]);
+        body(html, spans, key, "Request body", "request ", (schema, example), shown);
     }
     let mut errors = Vec::new();
     for (status, response) in operation["responses"].as_object().into_iter().flatten() {
         if status.starts_with('2') {
             let title = format!("Response {status}");
             match content_schema(response) {
-                Some(schema) => body(html, spans, key, &title, &format!("response {status} "), schema, shown),
+                Some(schema) => {
+                    let shown_body = (schema, content_example(response));
+                    body(html, spans, key, &title, &format!("response {status} "), shown_body, shown)
+                }
                 None => {
                     let _ = writeln!(html, "<h4>{title}</h4>\n<p>No body.</p>");
                 }
@@ -320,13 +329,15 @@ fn parameters(html: &mut String, spans: &Spans, key: &str, operation: &Value, sh
 }
 
 /// A body: its fields with their versions, an example and the schema.
+/// The example is the operation's own (`#[example]`, real values checked
+/// against the service), else one built from the schema, said so.
 fn body(
     html: &mut String,
     spans: &Spans,
     key: &str,
     title: &str,
     prefix: &str,
-    schema: &Value,
+    (schema, example): (&Value, Option<&Value>),
     shown: Version,
 ) {
     let _ = writeln!(html, "<h4>{title}</h4>");
@@ -353,11 +364,15 @@ fn body(
         }
         html.push_str("</tbody></table>\n");
     }
-    let example = serde_json::to_string_pretty(&example_of(schema, 0)).unwrap_or_default();
+    let (label, example) = match example {
+        Some(example) => ("Example", example.clone()),
+        None => ("Example (built from the schema)", example_of(schema, 0)),
+    };
+    let example = serde_json::to_string_pretty(&example).unwrap_or_default();
     let pretty = serde_json::to_string_pretty(schema).unwrap_or_default();
     let _ = write!(
         html,
-        "<details><summary>Example</summary><pre>{}</pre></details>\n\
+        "<details><summary>{label}</summary><pre>{}</pre></details>\n\
          <details><summary>JSON Schema</summary><pre>{}</pre></details>\n",
         escape(&example),
         escape(&pretty)
@@ -585,7 +600,7 @@ mod tests {
 
     use super::super::{ApiDescription, Documents};
     use crate::{
-        Api, Deprecation, Microversion, Version, VersionRange, operation::Operation,
+        Api, Deprecation, Microversion, Version, VersionRange, operation::Example, operation::Operation,
         operation::OperationVariant, operation::SchemaDescription, operation::SchemaDocument,
     };
 
@@ -635,6 +650,12 @@ mod tests {
                 deprecation: None,
                 doc: "Creates a server.\n\nIts name need not be unique:\nids are.",
                 changes: &[],
+                examples: &[Example {
+                    from: Version::new(2, 2),
+                    path: "/servers",
+                    request: Some(r#"{"server": {"name": "web-1", "description": "The <front> end."}}"#),
+                    response: None,
+                }],
             }],
             missing_status: 404,
         },
@@ -651,6 +672,7 @@ mod tests {
                 deprecation: None,
                 doc: "",
                 changes: &[],
+                examples: &[],
             }],
             missing_status: 404,
         },
@@ -660,6 +682,28 @@ mod tests {
         let documents =
             Documents::new(ApiDescription::new(API).with_prefix("/v2.1").with_operations(&OPERATIONS));
         documents.reference_page(Some(version)).expect("a served version").body().to_owned()
+    }
+
+    /// An operation's own example shows from its version on, with its
+    /// real values, in the page and in the document; before it, the page
+    /// builds one from the schema and says so.
+    #[test]
+    fn an_operations_example_shows_from_its_version() {
+        let (at_2_1, at_2_2) = (page("2.1"), page("2.2"));
+        assert!(at_2_2.contains("<summary>Example</summary><pre>"), "{at_2_2}");
+        assert!(at_2_2.contains("&quot;web-1&quot;") && at_2_2.contains("The &lt;front&gt; end."));
+        assert!(
+            !at_2_1.contains("web-1")
+                && at_2_1.contains("<summary>Example (built from the schema)</summary>")
+        );
+        let description = ApiDescription::new(API).with_operations(&OPERATIONS);
+        let example = |version: &str| {
+            let document = description.document(Version::lit(version));
+            document["paths"]["/servers"]["post"]["requestBody"]["content"]["application/json"]["example"]
+                .clone()
+        };
+        assert_eq!(example("2.3")["server"]["name"], "web-1");
+        assert!(example("2.1").is_null());
     }
 
     #[test]
@@ -759,11 +803,15 @@ mod tests {
 
     #[test]
     fn examples_are_built_from_the_schemas() {
-        let at_2_2 = page("2.2");
-        let example = at_2_2.split("<summary>Example</summary><pre>").nth(1).expect("an example");
+        // 2.1: before the operation's own example.
+        let at_2_1 = page("2.1");
+        let example = at_2_1
+            .split("<summary>Example (built from the schema)</summary><pre>")
+            .nth(1)
+            .expect("an example");
         let example = example.split("</pre>").next().unwrap_or_default().replace("&quot;", "\"");
         let example: Value = serde_json::from_str(&example).expect("the example is JSON");
-        assert_eq!(example, json!({"server": {"name": "string", "description": "string"}}));
+        assert_eq!(example, json!({"server": {"name": "string"}}));
     }
 
     #[test]

@@ -38,7 +38,8 @@ pub const BLESS_VARIABLE: &str = "MICROVERSION_BLESS";
 /// The blessing that rewrites the copy of every version, released ones
 /// included, whose document differs from it only by documentation: the
 /// text of `summary` and `description` (an operation's doc comments, a
-/// field's), which no client reads as contract (docs/reference.md §14.5).
+/// field's) and the operations' `example`s, which no client reads as
+/// contract (docs/reference.md §14.5).
 /// A copy with any other difference is left as it is and reported.
 pub const BLESS_DOCUMENTATION: &str = "documentation";
 
@@ -158,19 +159,33 @@ pub fn check_released_as(
 }
 
 /// `document` without its documentation: every `summary` and
-/// `description` whose value is text (a property named `description` has a
-/// schema, and stays).
+/// `description` whose value is text, and every `example` (an operation's
+/// real request or answer, docs/reference.md §14.10). A map of names (a
+/// schema's `properties`) keeps its entries: a property named
+/// `description` or `example` has a schema, and stays.
 fn undocumented(document: &Value) -> Value {
+    without_documentation(document, false)
+}
+
+fn without_documentation(document: &Value, names: bool) -> Value {
     match document {
         Value::Object(map) => Value::Object(
             map.iter()
                 .filter(|(key, value)| {
-                    !(matches!(key.as_str(), "summary" | "description") && value.is_string())
+                    names
+                        || !(matches!(key.as_str(), "summary" | "description") && value.is_string()
+                            || key.as_str() == "example")
                 })
-                .map(|(key, value)| (key.clone(), undocumented(value)))
+                .map(|(key, value)| {
+                    let named =
+                        matches!(key.as_str(), "properties" | "patternProperties" | "$defs" | "definitions");
+                    (key.clone(), without_documentation(value, named && !names))
+                })
                 .collect(),
         ),
-        Value::Array(items) => Value::Array(items.iter().map(undocumented).collect()),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|item| without_documentation(item, false)).collect())
+        }
         other => other.clone(),
     }
 }
@@ -274,7 +289,7 @@ mod tests {
     }
 
     #[test]
-    fn documentation_is_text_under_summary_and_description_only() {
+    fn documentation_is_text_under_summary_and_description_and_examples() {
         let before = json!({"paths": {"/a": {"get": {"summary": "a", "responses": {}}}},
             "properties": {"description": {"type": "string"}}});
         let mut described = before.clone();
@@ -292,6 +307,17 @@ mod tests {
             super::undocumented(&removed),
             "a field named description stays"
         );
+        // An operation's example is documentation; a field named `example` is not.
+        let mut shown = described.clone();
+        shown["paths"]["/a"]["get"]["responses"] =
+            json!({"200": {"content": {"application/json": {"schema": {}, "example": {"a": 1}}}}});
+        let mut without = described.clone();
+        without["paths"]["/a"]["get"]["responses"] =
+            json!({"200": {"content": {"application/json": {"schema": {}}}}});
+        assert_eq!(super::undocumented(&shown), super::undocumented(&without));
+        let mut field = before.clone();
+        field["properties"]["example"] = json!({"type": "string"});
+        assert_ne!(super::undocumented(&before), super::undocumented(&field), "a field named example stays");
     }
 
     #[test]

@@ -50,6 +50,27 @@ pub struct OperationVariant {
     /// first: the versions before each are served by its upgrade and
     /// downgrade (docs/reference.md §4.10).
     pub changes: &'static [crate::change::ChangeNote],
+    /// Its examples (`#[example(...)]`), oldest first: each a real request
+    /// and its answer, shown from its version to the next example's
+    /// ([`OperationVariant::example_at`], docs/reference.md §14.10).
+    pub examples: &'static [Example],
+}
+
+/// A real request of an operation and the answer the service gives it,
+/// from a version on (`#[example("2.55", path = "/flavors/1", response =
+/// "examples/flavor-show.json")]`): what the reference and the OpenAPI
+/// documents show, and what a test sends to the service to check that the
+/// answer is still the one shown (docs/reference.md §14.10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Example {
+    /// The first version it shows.
+    pub from: Version,
+    /// The request's path and query, as sent, from the API's root.
+    pub path: &'static str,
+    /// The request's JSON body, if it has one.
+    pub request: Option<&'static str>,
+    /// The answer's JSON body, if it has one.
+    pub response: Option<&'static str>,
 }
 
 /// A schema attached to a variant: its name, the versions it applies to,
@@ -122,7 +143,7 @@ impl Operation {
     /// use microversion_core::{Version, VersionRange};
     ///
     /// const fn variant(range: VersionRange, doc: &'static str) -> OperationVariant {
-    ///     OperationVariant { range, schemas: &[], query_schemas: &[], response: None, errors: &[], deprecation: None, doc, changes: &[] }
+    ///     OperationVariant { range, schemas: &[], query_schemas: &[], response: None, errors: &[], deprecation: None, doc, changes: &[], examples: &[] }
     /// }
     /// static SHOW: Operation = Operation {
     ///     name: "show", http_method: Some("GET"), path: Some("/flavors/{id}"), missing_status: 404,
@@ -193,6 +214,12 @@ impl OperationVariant {
         self.schemas.iter().find(|s| s.range.contains(version))
     }
 
+    /// The example shown at `version`: the newest whose version is not
+    /// after it.
+    pub fn example_at(&self, version: Version) -> Option<&'static Example> {
+        self.examples.iter().rev().find(|e| e.from <= version)
+    }
+
     /// The query schema applying at `version`, if any.
     pub fn query_schema_at(&self, version: Version) -> Option<&'static SchemaDescription> {
         self.query_schemas.iter().find(|s| s.range.contains(version))
@@ -225,7 +252,7 @@ impl std::error::Error for UnservedVersion {}
 /// use microversion_core::{operation::AllowedMethods, operation::Operation, operation::OperationVariant, Version, VersionRange};
 ///
 /// const fn variant(range: VersionRange) -> OperationVariant {
-///     OperationVariant { range, schemas: &[], query_schemas: &[], response: None, errors: &[], deprecation: None, doc: "", changes: &[] }
+///     OperationVariant { range, schemas: &[], query_schemas: &[], response: None, errors: &[], deprecation: None, doc: "", changes: &[], examples: &[] }
 /// }
 /// static OPERATIONS: [Operation; 2] = [
 ///     Operation { name: "show", http_method: Some("GET"), path: Some("/flavors/{id}"),
@@ -349,6 +376,7 @@ mod tests {
             deprecation: None,
             doc: "",
             changes: &[],
+            examples: &[],
         }
     }
 

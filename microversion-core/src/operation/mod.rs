@@ -20,8 +20,8 @@ mod serving;
 #[cfg(feature = "schema")]
 pub use description::Controller;
 pub use description::{
-    AllowedMethods, MissingVariant, Operation, OperationVariant, ResponseDescription, SchemaDescription,
-    SchemaDocument, UnservedVersion, split_doc,
+    AllowedMethods, Example, MissingVariant, Operation, OperationVariant, ResponseDescription,
+    SchemaDescription, SchemaDocument, UnservedVersion, split_doc,
 };
 #[cfg(feature = "schema")]
 pub use path_params::read_path_params;

@@ -30,7 +30,7 @@ pub const OPERATION_VERSIONS_HEADER: &str = "OpenStack-API-Operation-Versions";
 /// const fn variant(range: VersionRange) -> OperationVariant {
 ///     OperationVariant {
 ///         range, schemas: &[], query_schemas: &[], response: None, errors: &[], deprecation: None,
-///         doc: "", changes: &[],
+///         doc: "", changes: &[], examples: &[],
 ///     }
 /// }
 /// static LIST: Operation = Operation {

@@ -1,7 +1,7 @@
 //! What `#[controller]` reads from an impl block: operations and their
 //! variants, each keeping the tokens it came from for spans.
 
-use microversion_core::VersionRange;
+use microversion_core::{Version, VersionRange};
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::{Ident, ImplItem, ImplItemFn, LitStr, Path, Type};
@@ -172,6 +172,22 @@ impl ChangeUse {
     }
 }
 
+/// `#[example("2.55", path = "/flavors/1", request = "file", response =
+/// "file")]`: a real request and its answer from a version on, each body a
+/// JSON file under the crate's root (docs/reference.md §14.10).
+pub(crate) struct Example {
+    /// The first version it shows.
+    pub(crate) from: Version,
+    /// The version's literal, for errors and spans.
+    pub(crate) from_literal: LitStr,
+    /// The request's path and query, as sent.
+    pub(crate) path: LitStr,
+    /// The request body's file.
+    pub(crate) request: Option<LitStr>,
+    /// The answer body's file.
+    pub(crate) response: Option<LitStr>,
+}
+
 /// One method of an operation.
 pub(crate) struct Variant {
     /// The method with the framework's attributes removed.
@@ -186,6 +202,8 @@ pub(crate) struct Variant {
     pub(crate) deprecation: Option<DeprecatedFrom>,
     /// The version changes it goes through, oldest first.
     pub(crate) changes: Vec<ChangeUse>,
+    /// Its examples, oldest first.
+    pub(crate) examples: Vec<Example>,
 }
 
 impl Variant {

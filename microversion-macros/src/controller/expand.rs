@@ -367,9 +367,11 @@ fn controller_impl(c: &Controller) -> TokenStream {
                 let (c, name) = (&change.ty, crate::shared::names::path_text(&change.ty));
                 quote!(#rt::ChangeNote::of::<#c>(#name))
             });
+            let examples = v.examples.iter().map(|e| example_tokens(&rt, e));
             quote!(#rt::OperationVariant {
                 range: #range, schemas: #body, query_schemas: #query, response: #response,
-                errors: &[#(#statuses),*], deprecation: #deprecation, doc: #doc, changes: &[#(#changes),*]
+                errors: &[#(#statuses),*], deprecation: #deprecation, doc: #doc, changes: &[#(#changes),*],
+                examples: &[#(#examples),*]
             })
         });
         let status = missing_status(op);
@@ -385,6 +387,21 @@ fn controller_impl(c: &Controller) -> TokenStream {
     });
     let checks: Vec<Ident> = schema_fns(c).collect();
     controller_trait_impl(c, &quote!(&[#(#operations),*]), &checks)
+}
+
+/// An `Example`, each body read from its file under the crate's root at
+/// compile time (a missing file is an error at its literal).
+fn example_tokens(rt: &TokenStream, example: &super::ast::Example) -> TokenStream {
+    let from = version_tokens(rt, example.from);
+    let path = &example.path;
+    let file = |file: &Option<syn::LitStr>| match file {
+        None => quote!(::core::option::Option::None),
+        Some(file) => quote_spanned!(file.span()=> ::core::option::Option::Some(::core::include_str!(
+            ::core::concat!(::core::env!("CARGO_MANIFEST_DIR"), "/", #file)
+        ))),
+    };
+    let (request, response) = (file(&example.request), file(&example.response));
+    quote!(#rt::Example { from: #from, path: #path, request: #request, response: #response })
 }
 
 /// The `Controller` impl: the operations and the schema check.

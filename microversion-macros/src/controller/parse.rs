@@ -4,6 +4,7 @@
 
 use darling::FromMeta;
 use darling::ast::NestedMeta;
+use microversion_core::Version;
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::parse::Parser;
@@ -12,8 +13,8 @@ use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ImplItem, ImplItemFn, ItemImpl, Lit, LitStr, Token};
 
 use super::ast::{
-    ChangeUse, Controller, DeprecatedFrom, ErrorStatuses, Operation, Response, Route, Schema, SchemaKind,
-    Variant,
+    ChangeUse, Controller, DeprecatedFrom, ErrorStatuses, Example, Operation, Response, Route, Schema,
+    SchemaKind, Variant,
 };
 use crate::shared::errors::Errors;
 use crate::shared::names::{SchemaTarget, facade_crates};
@@ -182,6 +183,7 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
     let mut declared: Option<ErrorStatuses> = None;
     let mut deprecation: Option<DeprecatedFrom> = None;
     let mut changes = Vec::new();
+    let mut examples: Vec<Example> = Vec::new();
     let mut kept = Vec::new();
     for attr in std::mem::take(&mut method.attrs) {
         let path = attr.path();
@@ -215,6 +217,15 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
             if let Some(change) = change_attr(&attr, errors) {
                 changes.push(change);
             }
+        } else if path.is_ident("example") {
+            if let Some(example) = example_attr(&attr, errors) {
+                match examples.iter().find(|e| e.from == example.from) {
+                    Some(_) => {
+                        errors.at(&example.from_literal, "two #[example]s of one variant at one version")
+                    }
+                    None => examples.push(example),
+                }
+            }
         } else if path.is_ident("schema") {
             if let Some(schema) = schema_attr(&attr, errors) {
                 schemas.push(schema);
@@ -242,7 +253,8 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
         || response.is_some()
         || declared.is_some()
         || deprecation.is_some()
-        || !changes.is_empty();
+        || !changes.is_empty()
+        || !examples.is_empty();
     if framework {
         for attr in kept.iter().filter(|a| a.path().is_ident("cfg")) {
             errors.at(
@@ -258,9 +270,72 @@ fn variant(mut method: ImplItemFn, errors: &mut Errors) -> Method {
         return Method::Plain(Box::new(method));
     }
     Method::Versioned(
-        Box::new(Variant { method, range, route, schemas, response, errors: declared, deprecation, changes }),
+        Box::new(Variant {
+            method,
+            range,
+            route,
+            schemas,
+            response,
+            errors: declared,
+            deprecation,
+            changes,
+            examples: sorted_examples(examples),
+        }),
         missing,
     )
+}
+
+fn sorted_examples(mut examples: Vec<Example>) -> Vec<Example> {
+    examples.sort_by_key(|e| e.from);
+    examples
+}
+
+/// `#[example("2.55", path = "/flavors/1", request = "file", response = "file")]`.
+fn example_attr(attr: &Attribute, errors: &mut Errors) -> Option<Example> {
+    const FORM: &str = "#[example] needs the first version it shows and the request's path, e.g. \
+                        #[example(\"2.55\", path = \"/flavors/1\", response = \"examples/flavor-show.json\")]";
+    let args = errors.handle(attr.parse_args_with(Punctuated::<Expr, Token![,]>::parse_terminated))?;
+    let mut args = args.into_iter();
+    let Some(Expr::Lit(ExprLit { lit: Lit::Str(from_literal), .. })) = args.next() else {
+        errors.at(attr, FORM);
+        return None;
+    };
+    let from = match from_literal.value().parse::<Version>() {
+        Ok(from) => from,
+        Err(e) => {
+            errors.at(&from_literal, format!("invalid version {:?}: {e}", from_literal.value()));
+            return None;
+        }
+    };
+    let (mut path, mut request, mut response) = (None, None, None);
+    for arg in args {
+        let Expr::Assign(assign) = &arg else {
+            errors.at(&arg, "expected `path = \"...\"`, `request = \"file\"` or `response = \"file\"`");
+            continue;
+        };
+        let slot = match () {
+            _ if is_key(&assign.left, "path") => &mut path,
+            _ if is_key(&assign.left, "request") => &mut request,
+            _ if is_key(&assign.left, "response") => &mut response,
+            _ => {
+                errors.at(&assign.left, "an #[example] takes `path`, `request` and `response`");
+                continue;
+            }
+        };
+        match (&*assign.right, slot.is_some()) {
+            (Expr::Lit(ExprLit { lit: Lit::Str(text), .. }), false) => *slot = Some(text.clone()),
+            (_, true) => errors.at(&assign.left, "named twice in this #[example]"),
+            (other, false) => errors.at(other, "expected a string"),
+        }
+    }
+    let Some(path) = path else {
+        errors.at(attr, FORM);
+        return None;
+    };
+    if !path.value().starts_with('/') {
+        errors.at(&path, "an example's path starts with `/`: the request's path and query, as sent");
+    }
+    Some(Example { from, from_literal, path, request, response })
 }
 
 /// `#[api_version("2.1")]`, `#[api_version("2.1", "2.4")]`, optionally `missing = 405`.

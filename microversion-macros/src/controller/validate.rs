@@ -16,6 +16,7 @@ pub(crate) fn controller(controller: &Controller, errors: &mut Errors) {
             deprecation(op, variant, errors);
             query_reading(op, variant, errors);
             changes(op, variant, errors);
+            examples(op, variant, errors);
         }
         if controller.full_schema_coverage {
             for variant in op.variants.iter().filter(|v| v.route.is_some()) {
@@ -44,6 +45,25 @@ fn deprecation(op: &Operation, variant: &Variant, errors: &mut Errors) {
                 op.name, from.version
             ),
         );
+    }
+}
+
+/// A variant's `#[example]`s: on a route, each at a version it serves.
+fn examples(op: &Operation, variant: &Variant, errors: &mut Errors) {
+    for example in &variant.examples {
+        if !op.is_route() {
+            errors.at(&example.from_literal, format!("`{}` is a helper: only a route has examples", op.name));
+        } else if let Some(served) = variant.range()
+            && !served.contains(example.from)
+        {
+            errors.at(
+                &example.from_literal,
+                format!(
+                    "this example of `{}` shows {}, a version this variant does not serve ({served})",
+                    op.name, example.from
+                ),
+            );
+        }
     }
 }
 

@@ -247,6 +247,7 @@ impl ::microversion_axum::__private::Controller for Servers {
                     deprecation: ::core::option::Option::None,
                     doc: "",
                     changes: &[],
+                    examples: &[],
                 },
                 ::microversion_axum::__private::OperationVariant {
                     range: ::microversion_axum::__private::VersionRange::from(
@@ -259,6 +260,7 @@ impl ::microversion_axum::__private::Controller for Servers {
                     deprecation: ::core::option::Option::None,
                     doc: "",
                     changes: &[],
+                    examples: &[],
                 },
             ],
             missing_status: 404u16,
@@ -279,6 +281,7 @@ impl ::microversion_axum::__private::Controller for Servers {
                     deprecation: ::core::option::Option::None,
                     doc: "",
                     changes: &[],
+                    examples: &[],
                 },
             ],
             missing_status: 405u16,

@@ -207,6 +207,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     deprecation: ::core::option::Option::None,
                     doc: "",
                     changes: &[],
+                    examples: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::from(
@@ -219,6 +220,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     deprecation: ::core::option::Option::None,
                     doc: "",
                     changes: &[],
+                    examples: &[],
                 },
             ],
             missing_status: 404u16,
@@ -239,6 +241,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     deprecation: ::core::option::Option::None,
                     doc: "",
                     changes: &[],
+                    examples: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::between(
@@ -252,6 +255,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     deprecation: ::core::option::Option::None,
                     doc: "",
                     changes: &[],
+                    examples: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::only(
@@ -264,6 +268,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     deprecation: ::core::option::Option::None,
                     doc: "",
                     changes: &[],
+                    examples: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::between(
@@ -277,6 +282,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     deprecation: ::core::option::Option::None,
                     doc: "",
                     changes: &[],
+                    examples: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::from(
@@ -289,6 +295,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     deprecation: ::core::option::Option::None,
                     doc: "",
                     changes: &[],
+                    examples: &[],
                 },
             ],
             missing_status: 404u16,

@@ -110,6 +110,7 @@ impl ::microversion_actix::__private::Controller for Flavors {
                     deprecation: ::core::option::Option::None,
                     doc: "Shows one flavor.\n\nBy its id.",
                     changes: &[],
+                    examples: &[],
                 },
             ],
             missing_status: 404u16,

@@ -223,6 +223,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     deprecation: ::core::option::Option::None,
                     doc: "",
                     changes: &[],
+                    examples: &[],
                 },
             ],
             missing_status: 404u16,
@@ -244,6 +245,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     deprecation: ::core::option::Option::None,
                     doc: "",
                     changes: &[],
+                    examples: &[],
                 },
                 ::microversion_actix::__private::OperationVariant {
                     range: ::microversion_actix::__private::VersionRange::from(
@@ -256,6 +258,7 @@ impl ::microversion_actix::__private::Controller for Servers {
                     deprecation: ::core::option::Option::None,
                     doc: "",
                     changes: &[],
+                    examples: &[],
                 },
             ],
             missing_status: 404u16,

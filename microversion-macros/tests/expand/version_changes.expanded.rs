@@ -284,6 +284,7 @@ impl ::microversion_axum::__private::Controller for Widgets {
                             ColorSpelling,
                         >("ColorSpelling"),
                     ],
+                    examples: &[],
                 },
                 ::microversion_axum::__private::OperationVariant {
                     range: ::microversion_axum::__private::change_band(
@@ -311,6 +312,7 @@ impl ::microversion_axum::__private::Controller for Widgets {
                             ColorSpelling,
                         >("ColorSpelling"),
                     ],
+                    examples: &[],
                 },
             ],
             missing_status: 404u16,
