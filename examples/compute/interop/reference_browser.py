@@ -3,7 +3,9 @@
 Debian's `chromium`, driven through its `chromium-driver` by Selenium:
 
 - the 2.55 page renders with its landmarks and headings, loads nothing
-  from elsewhere, and shows the flavor `description` field;
+  from elsewhere, and shows the flavor `description` field and a flavor's
+  real example (api_samples/flavors/v2.55/flavor-get-resp.json) when a
+  reader opens it;
 - the switcher moves to 2.54 with the mouse: the page has no flavor
   `description`, and shows the notice of a deprecated version;
 - the switcher moves from the keyboard: Tab reaches it, an arrow key or
@@ -29,6 +31,19 @@ def fields(driver):
     return {cell.text for cell in cells}
 
 
+def real_example(driver, operation):
+    """The text of an operation's own answer example, opened as a reader
+    opens it: the `Example` (not `Example (built from the schema)`)."""
+    for section in driver.find_elements(By.CSS_SELECTOR, "section.operation"):
+        if section.find_element(By.TAG_NAME, "h3").text == operation:
+            for details in section.find_elements(By.TAG_NAME, "details"):
+                summary = details.find_element(By.TAG_NAME, "summary")
+                if summary.text == "Example":
+                    summary.click()
+                    return details.find_element(By.TAG_NAME, "pre").text
+    raise AssertionError("no real example of " + operation)
+
+
 def wait_for(driver, version, seconds=10):
     WebDriverWait(driver, seconds).until(lambda d: d.current_url.endswith("/docs/" + version))
     assert "reference at " + version in driver.title, driver.title
@@ -47,6 +62,8 @@ def main():
             "return performance.getEntriesByType('resource').map(function (e) { return e.name; })")
         assert all(url.startswith(BASE) for url in loaded), loaded
         assert "flavor.description" in fields(driver), sorted(fields(driver))
+        shown = real_example(driver, "GET /v2.1/flavors/{id}")
+        assert '"name": "m1.tiny"' in shown and '"description": null' in shown, shown
         driver.save_screenshot(SCREENSHOT)
 
         # With the mouse: choose 2.54 in the switcher.
