@@ -427,6 +427,10 @@ fn the_reference_reads_the_sources_docs_and_types() {
         "a real example on the page"
     );
     assert!(page.contains("&quot;name&quot;: &quot;m1.tiny&quot;"), "with real values");
+    assert!(
+        page.contains("The examples below answer <code>GET /v2.1/flavors?limit=2</code>."),
+        "and their request"
+    );
 }
 
 /// `/docs/X.Y/changes` says what X.Y changed against the version before,

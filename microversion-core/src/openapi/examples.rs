@@ -92,6 +92,20 @@ fn first_difference(shown: &Value, answered: &Value, at: &str) -> Option<String>
 }
 
 impl ApiDescription {
+    /// The request line of the example `key`'s operation (`GET
+    /// /v2.1/flavors`) shows at `version`, if it has one: `GET
+    /// /v2.1/flavors?limit=2`, for the reference page.
+    pub(crate) fn example_request(&self, key: &str, version: Version) -> Option<String> {
+        self.operations.iter().find_map(|op| {
+            let (path, method) = self.route(op);
+            if format!("{method} {path}") != key {
+                return None;
+            }
+            let example = op.variant_at(version)?.example_at(version)?;
+            Some(format!("{method} {}{}", self.prefix, example.path))
+        })
+    }
+
     /// Every example of the described operations, each at the first and
     /// the last version of the history it shows (from its version to the
     /// next example's, inside its variant's versions): the requests a test

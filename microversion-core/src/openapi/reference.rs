@@ -192,7 +192,8 @@ pub(crate) fn page(description: &ApiDescription, spans: &Spans, version: Version
     }
     html.push_str("</ul></nav>\n");
     for (key, operation) in &found {
-        operation_section(&mut html, spans, key, operation, version);
+        let example = description.example_request(key, version);
+        operation_section(&mut html, spans, key, operation, version, example.as_deref());
     }
     html.push_str("</main>\n");
     history(&mut html, description, spans, version);
@@ -237,7 +238,14 @@ fn summary_of(key: &str, operation: &Value) -> String {
 }
 
 /// One operation: its span, parameters, body, answers and errors.
-fn operation_section(html: &mut String, spans: &Spans, key: &str, operation: &Value, shown: Version) {
+fn operation_section(
+    html: &mut String,
+    spans: &Spans,
+    key: &str,
+    operation: &Value,
+    shown: Version,
+    example: Option<&str>,
+) {
     let id = anchor(key);
     let (method, path) = key.split_once(' ').unwrap_or((key, ""));
     let _ = write!(
@@ -266,6 +274,13 @@ fn operation_section(html: &mut String, spans: &Spans, key: &str, operation: &Va
         html.push_str("<p class=\"deprecated\" role=\"note\">Deprecated at this version.</p>\n");
     }
     parameters(html, spans, key, operation, shown);
+    if let Some(request) = example {
+        let _ = writeln!(
+            html,
+            "<p class=\"example\">The examples below answer <code>{}</code>.</p>",
+            escape(request)
+        );
+    }
     if let Some(schema) = content_schema(&operation["requestBody"]) {
         let example = content_example(&operation["requestBody"]);
         body(html, spans, key, "Request body", "request ", (schema, example), shown);
@@ -691,6 +706,7 @@ mod tests {
     fn an_operations_example_shows_from_its_version() {
         let (at_2_1, at_2_2) = (page("2.1"), page("2.2"));
         assert!(at_2_2.contains("<summary>Example</summary><pre>"), "{at_2_2}");
+        assert!(at_2_2.contains("The examples below answer <code>POST /v2.1/servers</code>."), "{at_2_2}");
         assert!(at_2_2.contains("&quot;web-1&quot;") && at_2_2.contains("The &lt;front&gt; end."));
         assert!(
             !at_2_1.contains("web-1")
