@@ -53,12 +53,15 @@ enum Served {
     Read,
     ReadCappedAt(&'static str),
     Required,
+    /// No negotiation in front: the routes negotiate from the API
+    /// registered with the app (`app_data`, `Extension`).
+    Registered,
 }
 
 impl Served {
     fn api(self) -> Api {
         match self {
-            Served::Read | Served::ReadCappedAt(_) => READ,
+            Served::Read | Served::ReadCappedAt(_) | Served::Registered => READ,
             Served::Required => REQUIRED,
         }
     }
@@ -76,9 +79,11 @@ impl Served {
 async fn on_actix(served: Served, requests: &[Request<'_>]) -> Vec<Answer> {
     let negotiation =
         microversion_actix::VersionNegotiation::new(served.api()).with_version_cap(served.cap());
-    let app = App::new().wrap(negotiation);
+    let app = App::new()
+        .wrap(actix_web::middleware::Condition::new(!matches!(served, Served::Registered), negotiation));
     let app = match served {
         Served::Required => actix_web::test::init_service(app.service(StrictShop)).await,
+        Served::Registered => actix_web::test::init_service(app.app_data(READ).service(Shop)).await,
         _ => actix_web::test::init_service(app.service(Shop)).await,
     };
     let mut answers = Vec::new();
@@ -106,6 +111,7 @@ async fn on_axum(served: Served, requests: &[Request<'_>]) -> Vec<Answer> {
     let negotiation = microversion_axum::VersionNegotiation::new(served.api()).with_version_cap(served.cap());
     let app = match served {
         Served::Required => negotiation.around(Router::from(StrictShop)),
+        Served::Registered => Router::from(Shop).layer(axum::Extension(READ)),
         _ => negotiation.around(Router::from(Shop)),
     };
     let mut answers = Vec::new();
@@ -183,6 +189,29 @@ async fn each_reader_names_every_version_and_the_handler_sees_none_of_it() {
         );
     }
     assert_eq!(answers.len(), versions().len() * 6);
+}
+
+/// Without the negotiation in front, a route negotiates from the API the
+/// app registered, by the same readers but the path segment (which only
+/// the negotiation in front routes): the query, the named header, the
+/// media type, and two places naming two versions refused alike.
+#[actix_web::test]
+async fn a_route_without_the_negotiation_in_front_reads_where_its_api_reads() {
+    let requests: Vec<Request<'_>> = vec![
+        ("/widgets?api-version=1.2".into(), vec![]),
+        ("/widgets".into(), vec![("Shop-Version", "1.1".into())]),
+        ("/widgets".into(), vec![("Accept", "application/json; version=1.3".into())]),
+        ("/widgets?api-version=1.2".into(), vec![("Shop-Version", "1.1".into())]),
+    ];
+    let answers = answers(Served::Registered, &requests).await;
+    let served: Vec<(u16, String)> = answers[..3].iter().map(|a| (a.status, a.served_at())).collect();
+    assert_eq!(served, [(200, "1.2".into()), (200, "1.1".into()), (200, "1.3".into())]);
+    assert_eq!(answers[3].status, 400, "{}", answers[3].detail());
+    assert!(
+        answers[3].detail().contains("1.2") && answers[3].detail().contains("1.1"),
+        "{}",
+        answers[3].detail()
+    );
 }
 
 #[actix_web::test]

@@ -53,7 +53,14 @@ impl ApiVersion {
     pub fn from_http_request(req: &HttpRequest) -> Result<ApiVersion, ApiError> {
         let negotiated = req.extensions().get::<Negotiated>().copied();
         let registered = crate::app_setting::<Api>(req);
-        match microversion_core::version::version_of_request(negotiated, registered, req.headers().iter()) {
+        let target =
+            microversion_core::version::RequestTarget { path: req.path(), query: Some(req.query_string()) };
+        match microversion_core::version::version_of_request(
+            negotiated,
+            registered,
+            req.headers().iter(),
+            target,
+        ) {
             Ok(negotiated) => Ok(ApiVersion { negotiated }),
             Err(VersionUnknown::Refused(refusal)) => Err(ApiError::from(refusal)),
             Err(VersionUnknown::NotNegotiated) => {

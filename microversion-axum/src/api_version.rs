@@ -48,7 +48,9 @@ const REMEDY: &str = "Wrap the routes with `.layer(microversion_axum::VersionNeg
 pub(crate) fn version_of(parts: &Parts) -> Result<Negotiated, ApiError> {
     let negotiated = parts.extensions.get::<Negotiated>().copied();
     let registered = parts.extensions.get::<microversion_core::Api>();
-    match microversion_core::version::version_of_request(negotiated, registered, &parts.headers) {
+    let target =
+        microversion_core::version::RequestTarget { path: parts.uri.path(), query: parts.uri.query() };
+    match microversion_core::version::version_of_request(negotiated, registered, &parts.headers, target) {
         Ok(negotiated) => Ok(negotiated),
         Err(VersionUnknown::Refused(refusal)) => Err(ApiError::from(refusal)),
         Err(VersionUnknown::NotNegotiated) => {

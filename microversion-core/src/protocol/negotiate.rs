@@ -572,24 +572,36 @@ pub enum VersionUnknown {
 /// The version of a request where a route or an argument reads it, the
 /// same on every facade (docs/reference.md §4.4): the one the negotiation
 /// in front of the route put in the request, else negotiated here from the
-/// declaration the app registered (its answers then carry no version
-/// headers: nothing stamps them), else [`VersionUnknown::NotNegotiated`].
+/// declaration the app registered, by every reader it declares (its
+/// answers then carry no version headers: nothing stamps them; a path
+/// segment reader needs the negotiation in front, which routes the request
+/// without it, §2.6), else [`VersionUnknown::NotNegotiated`].
 ///
 /// ```
-/// use microversion_core::{Api, Microversion, Version, version::VersionUnknown, version::version_of_request};
+/// use microversion_core::{Api, Microversion, Version};
+/// use microversion_core::version::{RequestTarget, VersionReader, VersionUnknown, version_of_request};
 ///
 /// const API: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b")]);
 /// let headers = [("OpenStack-API-Version", "compute 2.2")];
+/// let target = RequestTarget::parse("/servers");
 ///
 /// let from_layer = API.negotiate([("OpenStack-API-Version", "compute 2.1")]).ok();
-/// assert_eq!(version_of_request(from_layer, Some(&API), headers).unwrap().version, Version::lit("2.1"));
-/// assert_eq!(version_of_request(None, Some(&API), headers).unwrap().version, Version::lit("2.2"));
-/// assert_eq!(version_of_request(None, None, headers), Err(VersionUnknown::NotNegotiated));
+/// assert_eq!(version_of_request(from_layer, Some(&API), headers, target).unwrap().version, Version::lit("2.1"));
+/// assert_eq!(version_of_request(None, Some(&API), headers, target).unwrap().version, Version::lit("2.2"));
+/// assert_eq!(version_of_request(None, None, headers, target), Err(VersionUnknown::NotNegotiated));
+///
+/// // A query reader is read without the negotiation in front too.
+/// const SHOP: Api = Api::new("shop", &[Microversion::new("1.0", "a"), Microversion::new("1.1", "b")])
+///     .with_readers(&[VersionReader::Query("api-version"), VersionReader::Standard]);
+/// let none: [(&str, &str); 0] = [];
+/// let by_query = version_of_request(None, Some(&SHOP), none, RequestTarget::parse("/widgets?api-version=1.1"));
+/// assert_eq!(by_query.unwrap().version, Version::lit("1.1"));
 /// ```
 pub fn version_of_request<'h, I, N, V>(
     negotiated: Option<Negotiated>,
     registered: Option<&Api>,
     headers: I,
+    target: RequestTarget<'h>,
 ) -> Result<Negotiated, VersionUnknown>
 where
     I: IntoIterator<Item = (&'h N, &'h V)>,
@@ -598,7 +610,9 @@ where
 {
     match (negotiated, registered) {
         (Some(negotiated), _) => Ok(negotiated),
-        (None, Some(api)) => api.negotiate(headers).map_err(VersionUnknown::Refused),
+        (None, Some(api)) => {
+            api.negotiate_request_up_to(headers, target, api.max()).map_err(VersionUnknown::Refused)
+        }
         (None, None) => Err(VersionUnknown::NotNegotiated),
     }
 }
