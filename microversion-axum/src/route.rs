@@ -37,9 +37,10 @@ use crate::model::NEGOTIATED;
 #[derive(Debug)]
 pub enum Axum {}
 
-/// The route parameters of a request, read from axum's router once.
+/// The route parameters of a request, read from axum's router once and
+/// shared, not copied (`RawPathParams` is not `Clone`).
 #[derive(Clone, Debug)]
-struct Matched(Vec<(String, String)>);
+struct Matched(Arc<RawPathParams>);
 
 impl Facade for Axum {
     type Request = Parts;
@@ -53,8 +54,8 @@ impl Facade for Axum {
     }
 
     fn path_params(request: &Parts) -> Vec<(&str, &str)> {
-        let params = request.extensions.get::<Matched>().map(|m| m.0.as_slice()).unwrap_or_default();
-        params.iter().map(|(name, value)| (name.as_str(), value.as_str())).collect()
+        let params = request.extensions.get::<Matched>();
+        params.iter().flat_map(|matched| matched.0.iter()).collect()
     }
 
     fn headers(request: &Parts) -> &<Self::Wire as microversion_core::header::HeaderWire>::Map {
@@ -291,8 +292,9 @@ where
         let by_layer = request.extensions.get::<Negotiated>().is_some();
         match version_of(&request) {
             Ok(negotiated) => {
-                let params = route_params(&mut request);
-                request.extensions.insert(params);
+                if let Some(params) = route_params(&mut request) {
+                    request.extensions.insert(params);
+                }
                 let input = RouteInput::new(request, body, negotiated);
                 let route = (self.routes)(Arc::clone(&self.controller), index, input);
                 if by_layer {
@@ -324,8 +326,7 @@ fn method_not_allowed(allowed: &AllowedMethods, req: Request<Body>) -> Response 
 /// The route's parameters, as axum's router matched them: decoded, in the
 /// path's order (none when a parameter is not UTF-8 once decoded, which no
 /// route then reads).
-fn route_params(request: &mut Parts) -> Matched {
-    let params = RawPathParams::from_request_parts(request, &()).now_or_never().and_then(Result::ok);
-    let params = params.iter().flat_map(|params| params.iter());
-    Matched(params.map(|(name, value)| (name.to_owned(), value.to_owned())).collect())
+fn route_params(request: &mut Parts) -> Option<Matched> {
+    let params = RawPathParams::from_request_parts(request, &()).now_or_never()?.ok()?;
+    Some(Matched(Arc::new(params)))
 }

@@ -132,11 +132,12 @@ impl<W: HeaderWire<Map = http::HeaderMap>> Exchange<W> {
     /// routed by what [`Exchange::routed`] gives when it is served: the
     /// step of every facade over `http` 1 (axum, hyper).
     pub fn admit_request<B>(&self, request: &mut http::Request<B>) -> Admission {
-        let uri = request.uri().clone();
+        let uri = request.uri();
         let target = RequestTarget::new(uri.path(), uri.query());
         let (admission, routed) = self.admit_routed(request.headers(), target);
+        // The request's URI is copied only when a reader's part is taken out.
         if let Some(routed) = routed {
-            let mut parts = uri.clone().into_parts();
+            let mut parts = request.uri().clone().into_parts();
             parts.path_and_query = routed.parse().ok();
             if let Ok(uri) = http::Uri::from_parts(parts) {
                 *request.uri_mut() = uri;
