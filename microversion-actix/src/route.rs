@@ -52,8 +52,8 @@ impl Facade for Actix {
         request.query_string()
     }
 
-    fn path_params(request: &HttpRequest) -> Vec<(&str, &str)> {
-        request.match_info().iter().collect()
+    fn path_params(request: &HttpRequest) -> impl Iterator<Item = (&str, &str)> {
+        request.match_info().iter()
     }
 
     fn headers(request: &HttpRequest) -> &<Self::Wire as microversion_core::header::HeaderWire>::Map {

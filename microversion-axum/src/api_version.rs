@@ -47,6 +47,9 @@ const REMEDY: &str = "Wrap the routes with `.layer(microversion_axum::VersionNeg
 /// the declaration registered being an extension's.
 pub(crate) fn version_of(parts: &Parts) -> Result<Negotiated, ApiError> {
     let negotiated = parts.extensions.get::<Negotiated>().copied();
+    if let Some(negotiated) = negotiated {
+        return Ok(negotiated);
+    }
     let registered = parts.extensions.get::<microversion_core::Api>();
     let target =
         microversion_core::version::RequestTarget { path: parts.uri.path(), query: parts.uri.query() };

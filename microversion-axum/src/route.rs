@@ -53,9 +53,8 @@ impl Facade for Axum {
         request.uri.query().unwrap_or_default()
     }
 
-    fn path_params(request: &Parts) -> Vec<(&str, &str)> {
-        let params = request.extensions.get::<Matched>();
-        params.iter().flat_map(|matched| matched.0.iter()).collect()
+    fn path_params(request: &Parts) -> impl Iterator<Item = (&str, &str)> {
+        request.extensions.get::<Matched>().into_iter().flat_map(|matched| matched.0.iter())
     }
 
     fn headers(request: &Parts) -> &<Self::Wire as microversion_core::header::HeaderWire>::Map {
@@ -289,15 +288,15 @@ where
         // Without the layer in front, the version is negotiated here from a
         // registered `Api`, or its absence is the answer (as the `ApiVersion`
         // extractor does).
-        let by_layer = request.extensions.get::<Negotiated>().is_some();
-        match version_of(&request) {
+        let by_layer = request.extensions.get::<Negotiated>().copied();
+        match by_layer.map_or_else(|| version_of(&request), Ok) {
             Ok(negotiated) => {
                 if let Some(params) = route_params(&mut request) {
                     request.extensions.insert(params);
                 }
                 let input = RouteInput::new(request, body, negotiated);
                 let route = (self.routes)(Arc::clone(&self.controller), index, input);
-                if by_layer {
+                if by_layer.is_some() {
                     Either::Left(route.map(Ok))
                 } else {
                     // The layer renders a `Versioned` answer at its version; here

@@ -56,9 +56,9 @@ impl Facade for Hyper {
         request.uri.query().unwrap_or_default()
     }
 
-    fn path_params(request: &Parts) -> Vec<(&str, &str)> {
+    fn path_params(request: &Parts) -> impl Iterator<Item = (&str, &str)> {
         let params = request.extensions.get::<Matched>().map(|m| m.0.as_slice()).unwrap_or_default();
-        params.iter().map(|(name, value)| (name.as_str(), value.as_str())).collect()
+        params.iter().map(|(name, value)| (name.as_str(), value.as_str()))
     }
 
     fn headers(request: &Parts) -> &<Self::Wire as microversion_core::header::HeaderWire>::Map {

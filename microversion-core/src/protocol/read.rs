@@ -96,6 +96,9 @@ pub(crate) fn named<'r>(
 /// of the query (`/v2.5/servers?api-version=2.5&limit=1` is routed as
 /// `/servers?limit=1`). `None` when it is routed as it came.
 pub(crate) fn routed(api: &Api, target: RequestTarget<'_>) -> Option<String> {
+    if !api.readers().iter().any(|r| matches!(r, VersionReader::PathSegment(_) | VersionReader::Query(_))) {
+        return None;
+    }
     let mut path = Cow::Borrowed(target.path);
     let mut query = target.query.map(Cow::Borrowed);
     for reader in api.readers() {
