@@ -52,8 +52,8 @@ impl Facade for Actix {
         request.query_string()
     }
 
-    fn path_params(request: &HttpRequest) -> impl Iterator<Item = (&str, &str)> {
-        request.match_info().iter()
+    fn path_params<R>(request: &mut HttpRequest, read: impl FnOnce(&[(&str, &str)]) -> R) -> R {
+        microversion_core::operation::with_path_params(request.match_info().iter(), read)
     }
 
     fn headers(request: &HttpRequest) -> &<Self::Wire as microversion_core::header::HeaderWire>::Map {

@@ -19,7 +19,9 @@ use futures_util::FutureExt as _;
 use futures_util::future::{BoxFuture, Either, Map};
 use http::request::Parts;
 use http::{HeaderMap, Request, StatusCode};
-use microversion_core::operation::{Answers, Extracts, Facade, ReadAlready, ResponseDescription, RouteInput};
+use microversion_core::operation::{
+    Answers, Extracts, Facade, ReadAlready, ResponseDescription, RouteInput, with_path_params,
+};
 use microversion_core::portable::{self, LinkRoot};
 use microversion_core::{
     Controller, Negotiated, Version, header::set_header, operation::AllowedMethods, operation::RoutedPath,
@@ -37,11 +39,6 @@ use crate::model::NEGOTIATED;
 #[derive(Debug)]
 pub enum Axum {}
 
-/// The route parameters of a request, read from axum's router once and
-/// shared, not copied (`RawPathParams` is not `Clone`).
-#[derive(Clone, Debug)]
-struct Matched(Arc<RawPathParams>);
-
 impl Facade for Axum {
     type Request = Parts;
     type Body = Body;
@@ -53,8 +50,11 @@ impl Facade for Axum {
         request.uri.query().unwrap_or_default()
     }
 
-    fn path_params(request: &Parts) -> impl Iterator<Item = (&str, &str)> {
-        request.extensions.get::<Matched>().into_iter().flat_map(|matched| matched.0.iter())
+    fn path_params<R>(request: &mut Parts, read: impl FnOnce(&[(&str, &str)]) -> R) -> R {
+        // Axum's own match, read when an argument asks (none when a
+        // parameter is not UTF-8 once decoded, which no route then reads).
+        let params = RawPathParams::from_request_parts(request, &()).now_or_never().and_then(Result::ok);
+        with_path_params(params.iter().flat_map(|params| params.iter()), read)
     }
 
     fn headers(request: &Parts) -> &<Self::Wire as microversion_core::header::HeaderWire>::Map {
@@ -284,16 +284,13 @@ where
         let Some(&(_, index)) = methods.iter().find(|(method, _)| *method == req.method().as_str()) else {
             return Either::Right(Either::Right(ready(Ok(method_not_allowed(allowed, req)))));
         };
-        let (mut request, body) = req.into_parts();
+        let (request, body) = req.into_parts();
         // Without the layer in front, the version is negotiated here from a
         // registered `Api`, or its absence is the answer (as the `ApiVersion`
         // extractor does).
         let by_layer = request.extensions.get::<Negotiated>().copied();
         match by_layer.map_or_else(|| version_of(&request), Ok) {
             Ok(negotiated) => {
-                if let Some(params) = route_params(&mut request) {
-                    request.extensions.insert(params);
-                }
                 let input = RouteInput::new(request, body, negotiated);
                 let route = (self.routes)(Arc::clone(&self.controller), index, input);
                 if by_layer.is_some() {
@@ -320,12 +317,4 @@ fn method_not_allowed(allowed: &AllowedMethods, req: Request<Body>) -> Response 
     // An empty `Allow` is valid: nothing is served here at this version.
     set_header::<AxumHeaders>(res.headers_mut(), "allow", &allowed.at(version));
     res
-}
-
-/// The route's parameters, as axum's router matched them: decoded, in the
-/// path's order (none when a parameter is not UTF-8 once decoded, which no
-/// route then reads).
-fn route_params(request: &mut Parts) -> Option<Matched> {
-    let params = RawPathParams::from_request_parts(request, &()).now_or_never()?.ok()?;
-    Some(Matched(Arc::new(params)))
 }

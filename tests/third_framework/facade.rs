@@ -25,6 +25,7 @@ use microversion_core::exchange::{Admission, ErrorBody, Exchange, unformatted_er
 use microversion_core::header::{HeaderWire, HttpWire};
 use microversion_core::operation::{
     AllowedMethods, Facade, ReadAlready, ResponseDescription, RouteInput, RoutedPath, Routes,
+    with_path_params,
 };
 use microversion_core::portable::{ApiError, LinkRoot};
 use microversion_core::schema::ResponseValidation;
@@ -56,9 +57,9 @@ impl Facade for Hyper {
         request.uri.query().unwrap_or_default()
     }
 
-    fn path_params(request: &Parts) -> impl Iterator<Item = (&str, &str)> {
+    fn path_params<R>(request: &mut Parts, read: impl FnOnce(&[(&str, &str)]) -> R) -> R {
         let params = request.extensions.get::<Matched>().map(|m| m.0.as_slice()).unwrap_or_default();
-        params.iter().map(|(name, value)| (name.as_str(), value.as_str()))
+        with_path_params(params.iter().map(|(name, value)| (name.as_str(), value.as_str())), read)
     }
 
     fn headers(request: &Parts) -> &<Self::Wire as microversion_core::header::HeaderWire>::Map {

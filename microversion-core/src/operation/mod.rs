@@ -24,7 +24,7 @@ pub use description::{
     SchemaDescription, SchemaDocument, UnservedVersion, split_doc,
 };
 #[cfg(feature = "schema")]
-pub use path_params::read_path_params;
+pub use path_params::{read_path_params, with_path_params};
 pub use routing::{PathSyntax, RoutedPath};
 #[cfg(feature = "portable")]
 pub use serving::{Answers, Core, Extracts, Facade, ReadAlready, RouteInput, Routes};

@@ -178,6 +178,30 @@ impl<'a> IntoDeserializer<'a, Error> for Value<'a> {
     }
 }
 
+/// `read` of a route's parameters, held on the stack when there are at
+/// most eight of them (a path's usual count): no allocation a request.
+/// What a facade's [`Facade::path_params`](super::Facade::path_params)
+/// calls with its framework's iterator.
+pub fn with_path_params<'a, R>(
+    params: impl Iterator<Item = (&'a str, &'a str)>,
+    read: impl FnOnce(&[(&'a str, &'a str)]) -> R,
+) -> R {
+    const HELD: usize = 8;
+    let mut held = [("", ""); HELD];
+    let mut count = 0;
+    let mut params = params.peekable();
+    while count < HELD
+        && let Some(param) = params.next()
+    {
+        held[count] = param;
+        count += 1;
+    }
+    match params.peek() {
+        None => read(&held[..count]),
+        Some(_) => read(&held.into_iter().chain(params).collect::<Vec<_>>()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::read_path_params;
@@ -205,5 +229,19 @@ mod tests {
         assert_eq!(read_path_params::<Kind>(&[("kind", "x509")]).unwrap(), Kind::X509);
         assert!(read_path_params::<Kind>(&[("kind", "rsa")]).is_err());
         assert_ne!(read_path_params::<Kind>(&[("kind", "ssh")]).unwrap(), Kind::X509);
+    }
+
+    /// A path's parameters are read whole, up to eight on the stack and
+    /// more through a list.
+    #[test]
+    fn every_parameter_is_read_however_many() {
+        for count in [0, 1, 8, 9, 20] {
+            let names: Vec<String> = (0..count).map(|i| format!("p{i}")).collect();
+            let params = names.iter().map(|name| (name.as_str(), "v"));
+            let read = super::with_path_params(params, |params| {
+                params.iter().map(|(name, _)| name.to_string()).collect::<Vec<_>>()
+            });
+            assert_eq!(read, names, "{count} parameters");
+        }
     }
 }

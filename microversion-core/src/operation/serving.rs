@@ -62,8 +62,9 @@ pub trait Facade: Sized + 'static {
     /// The query string, without the `?` (empty when there is none).
     fn query(request: &Self::Request) -> &str;
 
-    /// The route's parameters, percent-decoded, in the path's order.
-    fn path_params(request: &Self::Request) -> impl Iterator<Item = (&str, &str)>;
+    /// `read` of the route's parameters, percent-decoded, in the path's
+    /// order (`with_path_params` holds an iterator's on the stack).
+    fn path_params<R>(request: &mut Self::Request, read: impl FnOnce(&[(&str, &str)]) -> R) -> R;
 
     /// The public root of the request, where its answer's links point
     /// (docs/reference.md §7.1).
@@ -261,35 +262,13 @@ where
     }
 }
 
-/// `read` of the route's parameters, held on the stack when there are at
-/// most eight of them (a path's usual count): no allocation a request.
-fn with_params<'a, R>(
-    params: impl Iterator<Item = (&'a str, &'a str)>,
-    read: impl FnOnce(&[(&'a str, &'a str)]) -> R,
-) -> R {
-    const HELD: usize = 8;
-    let mut held = [("", ""); HELD];
-    let mut count = 0;
-    let mut params = params.peekable();
-    while count < HELD
-        && let Some(param) = params.next()
-    {
-        held[count] = param;
-        count += 1;
-    }
-    match params.peek() {
-        None => read(&held[..count]),
-        Some(_) => read(&held.into_iter().chain(params).collect::<Vec<_>>()),
-    }
-}
-
 /// The marker of the core's own impls of [`Extracts`] and [`Answers`].
 #[derive(Debug)]
 pub enum Core {}
 
 impl<F: Facade, T: DeserializeOwned> Extracts<Path<T>, Core> for F {
     async fn extract(input: &mut RouteInput<F>) -> Result<Path<T>, F::Response> {
-        with_params(F::path_params(&input.request), |params| super::read_path_params(params))
+        F::path_params(&mut input.request, |params| super::read_path_params(params))
             .map(Path)
             .map_err(|_| F::error(ApiError::not_found(crate::error::PATH_REFUSED_DETAIL)))
     }
@@ -557,24 +536,5 @@ impl<F: Facade, A: Future<Output = F::Response>> Future for OperationAnswer<F, A
             crate::header::set_header::<F::Wire>(headers, "openstack-api-operation-versions", &versions);
         }
         Poll::Ready(response)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::with_params;
-
-    /// A path's parameters are read whole, up to eight on the stack and
-    /// more through a list.
-    #[test]
-    fn every_parameter_is_read_however_many() {
-        for count in [0, 1, 8, 9, 20] {
-            let names: Vec<String> = (0..count).map(|i| format!("p{i}")).collect();
-            let params = names.iter().map(|name| (name.as_str(), "v"));
-            let read = with_params(params, |params| {
-                params.iter().map(|(name, _)| name.to_string()).collect::<Vec<_>>()
-            });
-            assert_eq!(read, names, "{count} parameters");
-        }
     }
 }
