@@ -22,15 +22,15 @@
 //!    of the first: the `PUT` succeeds or is that 409, the `DELETE`
 //!    succeeds or finds nothing left to delete.
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+mod races;
 
-use microversion_testkit::http::{Request, Response};
+use microversion_testkit::http::Response;
 use microversion_testkit::postgres::PgServer;
 use placement::RunningServer;
+use races::{At, deadlocks, temp_database};
 use serde_json::{Value, json};
 
-const VERSION: &str = "placement 1.27";
+const AT: At = At("placement 1.27");
 const ROUNDS: usize = 25;
 const CONSUMERS: usize = 4;
 const PROVIDERS: [&str; 2] = ["0dde0dde-0000-4000-8000-00000000000a", "0dde0dde-0000-4000-8000-00000000000b"];
@@ -38,24 +38,19 @@ const PROVIDERS: [&str; 2] = ["0dde0dde-0000-4000-8000-00000000000a", "0dde0dde-
 /// on after it read it.
 const CONSUMER_MOVED_ON: &str = "Inventory and/or allocations changed while attempting to allocate";
 
-fn send(url: &str, method: &str, path: &str, body: Option<&Value>) -> Response {
-    let request = Request::new(method, path).header("OpenStack-API-Version", VERSION);
-    match body {
-        Some(body) => request.json(body),
-        None => request,
-    }
-    .send(url)
-}
-
 /// Two providers with room for every round's claims.
 fn make_providers(url: &str) {
     for (i, uuid) in PROVIDERS.iter().enumerate() {
-        let res =
-            send(url, "POST", "/resource_providers", Some(&json!({"name": format!("p{i}"), "uuid": uuid})));
+        let res = AT.send(
+            url,
+            "POST",
+            "/resource_providers",
+            Some(&json!({"name": format!("p{i}"), "uuid": uuid})),
+        );
         assert_eq!(res.status, 200, "{}", res.describe());
         let inventory =
             json!({"resource_provider_generation": 0, "inventories": {"VCPU": {"total": 100_000}}});
-        let res = send(url, "PUT", &format!("/resource_providers/{uuid}/inventories"), Some(&inventory));
+        let res = AT.send(url, "PUT", &format!("/resource_providers/{uuid}/inventories"), Some(&inventory));
         assert_eq!(res.status, 200, "{}", res.describe());
     }
 }
@@ -71,21 +66,6 @@ fn claims<'a>(provider: &str, consumers: impl Iterator<Item = &'a String>) -> Va
     Value::Object(consumers.map(|consumer| (consumer.clone(), one_claim(provider))).collect())
 }
 
-/// Sends both requests at once; their answers.
-fn at_once(url: &str, requests: [(&str, String, Option<Value>); 2]) -> Vec<Response> {
-    let together = std::sync::Barrier::new(2);
-    std::thread::scope(|scope| {
-        let sent = requests.each_ref().map(|(method, path, body)| {
-            let together = &together;
-            scope.spawn(move || {
-                together.wait();
-                send(url, method, path, body.as_ref())
-            })
-        });
-        sent.into_iter().map(|request| request.join().expect("a request")).collect()
-    })
-}
-
 /// The rounds against the server at `url`; every answer they may not give.
 fn rounds(url: &str) -> Vec<String> {
     make_providers(url);
@@ -99,21 +79,21 @@ fn rounds(url: &str) -> Vec<String> {
                 ("POST", "/allocations".to_owned(), Some(claims(PROVIDERS[1], consumers.iter().rev()))),
             ]
         };
-        for res in at_once(url, opposite()) {
+        for res in AT.at_once(url, opposite()) {
             if res.status != 204 {
                 wrong.push(format!("round {round}, new consumers: {}", res.describe()));
             }
         }
-        for res in at_once(url, opposite()) {
+        for res in AT.at_once(url, opposite()) {
             if res.status != 204 && !(res.status == 409 && res.text().contains(CONSUMER_MOVED_ON)) {
                 wrong.push(format!("round {round}, existing consumers: {}", res.describe()));
             }
         }
         let path = format!("/allocations/{}", consumers[0]);
-        let [put, delete]: [Response; 2] =
-            at_once(url, [("PUT", path.clone(), Some(one_claim(PROVIDERS[1]))), ("DELETE", path, None)])
-                .try_into()
-                .expect("two answers");
+        let [put, delete]: [Response; 2] = AT
+            .at_once(url, [("PUT", path.clone(), Some(one_claim(PROVIDERS[1]))), ("DELETE", path, None)])
+            .try_into()
+            .expect("two answers");
         if put.status != 204 && !(put.status == 409 && put.text().contains(CONSUMER_MOVED_ON)) {
             wrong.push(format!("round {round}, PUT beside DELETE: {}", put.describe()));
         }
@@ -124,46 +104,12 @@ fn rounds(url: &str) -> Vec<String> {
     wrong
 }
 
-fn temp_database(name: &str) -> PathBuf {
-    let nanos =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("claim-orders-{name}-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temp dir");
-    dir.join("placement.sqlite")
-}
-
 #[test]
 fn claims_in_opposite_orders_on_sqlite() {
-    let database = temp_database("sqlite");
+    let database = temp_database("claim_orders", "sqlite");
     let server = RunningServer::start(&database).expect("a server");
     let wrong = rounds(&server.url);
     assert!(wrong.is_empty(), "answers no claim may give:\n{}", wrong.join("\n"));
-}
-
-/// The deadlocks PostgreSQL counted in the database at `url`. A server
-/// process reports its counts when it is idle, within about ten seconds:
-/// this waits that long for any to show.
-fn deadlocks(url: &str) -> i64 {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
-    runtime.block_on(async {
-        use sqlx::Connection;
-        let until = Instant::now() + Duration::from_secs(12);
-        loop {
-            let mut connection = sqlx::PgConnection::connect(url).await.expect("a connection");
-            let count: i64 = sqlx::query_scalar(
-                "SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()",
-            )
-            .fetch_one(&mut connection)
-            .await
-            .expect("the count of deadlocks");
-            if count > 0 || Instant::now() >= until {
-                return count;
-            }
-            drop(connection);
-            tokio::time::sleep(Duration::from_millis(500)).await;
-        }
-    })
 }
 
 #[test]

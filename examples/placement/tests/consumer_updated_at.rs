@@ -9,33 +9,17 @@
 //! SQLite file with a connection of its own, which also moves the column
 //! back to 0 so that no second has to pass.
 
-use std::path::{Path, PathBuf};
+mod races;
 
-use microversion_testkit::http::{Request, Response};
+use std::path::Path;
+
 use placement::RunningServer;
+use races::{At, temp_database};
 use serde_json::{Value, json};
 
-const VERSION: &str = "placement 1.38";
+const AT: At = At("placement 1.38");
 const PROVIDER: &str = "0c0c0c0c-0000-4000-8000-00000000000a";
 const CONSUMER: &str = "0c0c0c0c-0000-4000-8000-0000000000c1";
-
-fn send(url: &str, method: &str, path: &str, body: Option<&Value>) -> Response {
-    let request = Request::new(method, path).header("OpenStack-API-Version", VERSION);
-    match body {
-        Some(body) => request.json(body),
-        None => request,
-    }
-    .send(url)
-}
-
-fn temp_database() -> PathBuf {
-    let nanos =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("consumer-updated-at-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temp dir");
-    dir.join("placement.sqlite")
-}
 
 /// The consumer's generation and `updated_at`, as the database has them.
 fn row(database: &Path) -> (i64, i64) {
@@ -63,16 +47,16 @@ fn claim(generation: Option<i64>, amount: i64) -> Value {
 
 #[test]
 fn a_consumer_whose_allocations_are_written_again_is_updated() {
-    let database = temp_database();
+    let database = temp_database("consumer_updated_at", "sqlite");
     let server = RunningServer::start(&database).expect("a server");
     let url = &server.url;
-    let res = send(url, "POST", "/resource_providers", Some(&json!({"name": "p", "uuid": PROVIDER})));
+    let res = AT.send(url, "POST", "/resource_providers", Some(&json!({"name": "p", "uuid": PROVIDER})));
     assert_eq!(res.status, 200, "{}", res.describe());
     let inventory = json!({"resource_provider_generation": 0, "inventories": {"VCPU": {"total": 8}}});
-    let res = send(url, "PUT", &format!("/resource_providers/{PROVIDER}/inventories"), Some(&inventory));
+    let res = AT.send(url, "PUT", &format!("/resource_providers/{PROVIDER}/inventories"), Some(&inventory));
     assert_eq!(res.status, 200, "{}", res.describe());
     let path = format!("/allocations/{CONSUMER}");
-    let res = send(url, "PUT", &path, Some(&claim(None, 1)));
+    let res = AT.send(url, "PUT", &path, Some(&claim(None, 1)));
     assert_eq!(res.status, 204, "{}", res.describe());
     assert_eq!(row(&database).0, 1);
 
@@ -93,7 +77,7 @@ fn a_consumer_whose_allocations_are_written_again_is_updated() {
     for (i, (method, target, body)) in writes.iter().enumerate() {
         age(&database);
         let before = placement::store::now();
-        let res = send(url, method, target, Some(body));
+        let res = AT.send(url, method, target, Some(body));
         assert_eq!(res.status, 204, "{method} {target}: {}", res.describe());
         let (generation, updated_at) = row(&database);
         assert_eq!(generation, i as i64 + 2, "{method} {target}");
@@ -106,7 +90,7 @@ fn a_consumer_whose_allocations_are_written_again_is_updated() {
     // A write refused (a generation the consumer no longer has) changes
     // nothing.
     age(&database);
-    let res = send(url, "PUT", &path, Some(&claim(Some(1), 5)));
+    let res = AT.send(url, "PUT", &path, Some(&claim(Some(1), 5)));
     assert_eq!(res.status, 409, "{}", res.describe());
     assert_eq!(row(&database), (4, 0));
 }

@@ -34,15 +34,15 @@
 //! Both succeeding would be a lost update: the later one wrote over
 //! generations it was not given.
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+mod races;
 
-use microversion_testkit::http::{Request, Response};
+use microversion_testkit::http::Response;
 use microversion_testkit::postgres::PgServer;
 use placement::RunningServer;
+use races::{At, deadlocks, temp_database};
 use serde_json::{Map, Value, json};
 
-const VERSION: &str = "placement 1.30";
+const AT: At = At("placement 1.30");
 const ROUNDS: usize = 25;
 const PROVIDERS: [&str; 2] = ["5e5a9e00-0000-4000-8000-00000000000a", "5e5a9e00-0000-4000-8000-00000000000b"];
 const CONSUMERS: [&str; 2] = ["5e5a9e00-0000-4000-8000-0000000000c1", "5e5a9e00-0000-4000-8000-0000000000c2"];
@@ -71,29 +71,25 @@ const CLAIM_MOVED_ON: [&str; 2] = [
 /// bumped in the write).
 const INVENTORY_MOVED_ON: [&str; 1] = ["resource provider generation conflict"];
 
-fn send(url: &str, method: &str, path: &str, body: Option<&Value>) -> Response {
-    let request = Request::new(method, path).header("OpenStack-API-Version", VERSION);
-    match body {
-        Some(body) => request.json(body),
-        None => request,
-    }
-    .send(url)
-}
-
 /// Two providers with room for every claim, and a consumer with an
 /// allocation on each.
 fn setup(url: &str) {
     for (i, uuid) in PROVIDERS.iter().enumerate() {
-        let res =
-            send(url, "POST", "/resource_providers", Some(&json!({"name": format!("p{i}"), "uuid": uuid})));
+        let res = AT.send(
+            url,
+            "POST",
+            "/resource_providers",
+            Some(&json!({"name": format!("p{i}"), "uuid": uuid})),
+        );
         assert_eq!(res.status, 200, "{}", res.describe());
-        let res = send(url, "PUT", &format!("/resource_providers/{uuid}/inventories"), Some(&inventories(0)));
+        let res =
+            AT.send(url, "PUT", &format!("/resource_providers/{uuid}/inventories"), Some(&inventories(0)));
         assert_eq!(res.status, 200, "{}", res.describe());
     }
     for (consumer, provider) in CONSUMERS.iter().zip(PROVIDERS) {
         let body = json!({"allocations": {provider: {"resources": {"VCPU": 1}}},
                           "project_id": "p", "user_id": "u", "consumer_generation": null});
-        let res = send(url, "PUT", &format!("/allocations/{consumer}"), Some(&body));
+        let res = AT.send(url, "PUT", &format!("/allocations/{consumer}"), Some(&body));
         assert_eq!(res.status, 204, "{}", res.describe());
     }
 }
@@ -107,12 +103,12 @@ fn inventories(generation: i64) -> Value {
 /// The generations of the providers and of the consumers, now.
 fn generations(url: &str) -> ([i64; 2], [i64; 2]) {
     let provider = |uuid: &str| {
-        let res = send(url, "GET", &format!("/resource_providers/{uuid}"), None);
+        let res = AT.send(url, "GET", &format!("/resource_providers/{uuid}"), None);
         assert_eq!(res.status, 200, "{}", res.describe());
         res.json()["generation"].as_i64().expect("a provider generation")
     };
     let consumer = |uuid: &str| {
-        let res = send(url, "GET", &format!("/allocations/{uuid}"), None);
+        let res = AT.send(url, "GET", &format!("/allocations/{uuid}"), None);
         assert_eq!(res.status, 200, "{}", res.describe());
         res.json()["consumer_generation"].as_i64().expect("a consumer generation")
     };
@@ -154,21 +150,6 @@ fn allocations1(generation: i64) -> Value {
                           "project_id": "p", "user_id": "u", "consumer_generation": generation}})
 }
 
-/// Sends both requests at once; their answers.
-fn at_once(url: &str, requests: [(&str, String, Value); 2]) -> Vec<Response> {
-    let together = std::sync::Barrier::new(2);
-    std::thread::scope(|scope| {
-        let sent = requests.each_ref().map(|(method, path, body)| {
-            let together = &together;
-            scope.spawn(move || {
-                together.wait();
-                send(url, method, path, Some(body))
-            })
-        });
-        sent.into_iter().map(|request| request.join().expect("a request")).collect()
-    })
-}
-
 /// Whether `res` is a 409 `placement.concurrent_update` in one of `words`.
 fn moved_on(res: &Response, words: &[&str]) -> bool {
     let text = res.text();
@@ -191,22 +172,30 @@ fn rounds(url: &str) -> Vec<String> {
     };
     for round in 0..ROUNDS {
         let (providers, consumers) = generations(url);
-        let answers = at_once(
+        let answers = AT.at_once(
             url,
             [
-                ("POST", "/reshaper".to_owned(), reshape([0, 1], providers, json!({}))),
-                ("POST", "/reshaper".to_owned(), reshape([1, 0], providers, json!({}))),
+                ("POST", "/reshaper".to_owned(), Some(reshape([0, 1], providers, json!({})))),
+                ("POST", "/reshaper".to_owned(), Some(reshape([1, 0], providers, json!({})))),
             ],
         );
         check(round, "two reshapes of inventories", answers, [&RESHAPE_MOVED_ON, &RESHAPE_MOVED_ON]);
 
         let (providers, consumers_now) = generations(url);
         assert_eq!(consumers_now, consumers, "reshapes of inventories alone moved consumers on");
-        let answers = at_once(
+        let answers = AT.at_once(
             url,
             [
-                ("POST", "/reshaper".to_owned(), reshape([0, 1], providers, allocations([0, 1], consumers))),
-                ("POST", "/reshaper".to_owned(), reshape([1, 0], providers, allocations([1, 0], consumers))),
+                (
+                    "POST",
+                    "/reshaper".to_owned(),
+                    Some(reshape([0, 1], providers, allocations([0, 1], consumers))),
+                ),
+                (
+                    "POST",
+                    "/reshaper".to_owned(),
+                    Some(reshape([1, 0], providers, allocations([1, 0], consumers))),
+                ),
             ],
         );
         check(
@@ -217,22 +206,26 @@ fn rounds(url: &str) -> Vec<String> {
         );
 
         let (providers, consumers) = generations(url);
-        let answers = at_once(
+        let answers = AT.at_once(
             url,
             [
-                ("POST", "/reshaper".to_owned(), reshape([1, 0], providers, allocations([1, 0], consumers))),
-                ("POST", "/allocations".to_owned(), allocations([0, 1], consumers)),
+                (
+                    "POST",
+                    "/reshaper".to_owned(),
+                    Some(reshape([1, 0], providers, allocations([1, 0], consumers))),
+                ),
+                ("POST", "/allocations".to_owned(), Some(allocations([0, 1], consumers))),
             ],
         );
         check(round, "a reshape and a claim", answers, [&RESHAPE_MOVED_ON, &CLAIM_MOVED_ON]);
 
         let (providers, _) = generations(url);
         let path = format!("/resource_providers/{}/inventories", PROVIDERS[1]);
-        let answers = at_once(
+        let answers = AT.at_once(
             url,
             [
-                ("POST", "/reshaper".to_owned(), reshape([0, 1], providers, json!({}))),
-                ("PUT", path, inventories(providers[1])),
+                ("POST", "/reshaper".to_owned(), Some(reshape([0, 1], providers, json!({})))),
+                ("PUT", path, Some(inventories(providers[1]))),
             ],
         );
         check(round, "a reshape and an inventory", answers, [&RESHAPE_MOVED_ON, &INVENTORY_MOVED_ON]);
@@ -240,11 +233,11 @@ fn rounds(url: &str) -> Vec<String> {
         let (providers, consumers) = generations(url);
         let moved = json!({"allocations": {PROVIDERS[1]: {"resources": {"VCPU": 1}}},
                            "project_id": "p", "user_id": "u", "consumer_generation": consumers[0]});
-        let answers = at_once(
+        let answers = AT.at_once(
             url,
             [
-                ("POST", "/reshaper".to_owned(), reshape1(providers[0], allocations1(consumers[0]))),
-                ("PUT", format!("/allocations/{}", CONSUMERS[0]), moved),
+                ("POST", "/reshaper".to_owned(), Some(reshape1(providers[0], allocations1(consumers[0])))),
+                ("PUT", format!("/allocations/{}", CONSUMERS[0]), Some(moved)),
             ],
         );
         check(round, "a reshape and a claim of one consumer", answers, [&RESHAPE_MOVED_ON, &CLAIM_MOVED_ON]);
@@ -252,46 +245,12 @@ fn rounds(url: &str) -> Vec<String> {
     wrong
 }
 
-fn temp_database(name: &str) -> PathBuf {
-    let nanos =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("reshape-orders-{name}-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temp dir");
-    dir.join("placement.sqlite")
-}
-
 #[test]
 fn reshapes_in_opposite_orders_on_sqlite() {
-    let database = temp_database("sqlite");
+    let database = temp_database("reshape_orders", "sqlite");
     let server = RunningServer::start(&database).expect("a server");
     let wrong = rounds(&server.url);
     assert!(wrong.is_empty(), "answers Placement would not give:\n{}", wrong.join("\n"));
-}
-
-/// The deadlocks PostgreSQL counted in the database at `url`. A server
-/// process reports its counts when it is idle, within about ten seconds:
-/// this waits that long for any to show.
-fn deadlocks(url: &str) -> i64 {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
-    runtime.block_on(async {
-        use sqlx::Connection;
-        let until = Instant::now() + Duration::from_secs(12);
-        loop {
-            let mut connection = sqlx::PgConnection::connect(url).await.expect("a connection");
-            let count: i64 = sqlx::query_scalar(
-                "SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()",
-            )
-            .fetch_one(&mut connection)
-            .await
-            .expect("the count of deadlocks");
-            if count > 0 || Instant::now() >= until {
-                return count;
-            }
-            drop(connection);
-            tokio::time::sleep(Duration::from_millis(500)).await;
-        }
-    })
 }
 
 #[test]
