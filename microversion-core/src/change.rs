@@ -152,7 +152,8 @@ impl<C: Downgrade<After>, Older: Downgrades<C::Before>, After> Downgrades<After>
     message = "`{Self}` has no JSON Schema of its own to describe the versions before a version change",
     label = "a `json_schema = ...` schema or response here is derived from this type before each change",
     note = "a body `Json<T>`, a query `Query<T>` or an answer `Answer<T>` has one when `T: schemars::JsonSchema`; \
-            else declare the schemas of the older versions with ranges (`#[schema(json_schema = Old, \"1.0\", \"1.3\")]`)"
+            else give a request schema versions (`#[schema(json_schema = Old, \"1.0\", \"1.3\")]`), \
+            or describe an answer with a schema function (`#[response(201, shown_v1)]`)"
 )]
 pub trait TypedSchema {
     /// The document.
@@ -245,7 +246,8 @@ impl std::fmt::Display for Declared {
 impl Declared {
     /// Whether `self` and `other` claim one same thing: the same field new,
     /// renamed from one same name or retyped from one same type, or the
-    /// same member new.
+    /// same member new. Claims of different kinds are two claims: a field
+    /// new at one version may be renamed at a later one.
     ///
     /// ```
     /// use microversion_core::change::Declared;
@@ -256,6 +258,16 @@ impl Declared {
     /// assert!(!renamed("colour").same_claim(&renamed("hue")));
     /// let added = Declared::FieldAdded { ty: "Widget", field: "color" };
     /// assert!(!added.same_claim(&renamed("colour")));
+    /// let retyped = |was| Declared::FieldRetyped { ty: "Widget", field: "size", was };
+    /// assert!(retyped("an integer").same_claim(&retyped("an integer")));
+    /// assert!(!retyped("an integer").same_claim(&retyped("a string")));
+    /// let satin = Declared::MemberAdded { ty: "Finish", member: "Satin" };
+    /// assert!(satin.same_claim(&satin));
+    /// assert!(!satin.same_claim(&Declared::MemberAdded { ty: "Finish", member: "Gloss" }));
+    ///
+    /// use microversion_core::change::claim_alike;
+    /// assert!(claim_alike(&[added, satin], &[satin]));
+    /// assert!(!claim_alike(&[added], &[satin, renamed("colour")]));
     /// ```
     pub const fn same_claim(&self, other: &Declared) -> bool {
         match (*self, *other) {

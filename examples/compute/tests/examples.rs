@@ -17,6 +17,18 @@ fn every_example_is_what_the_service_answers_at_its_versions() {
     let operations: std::collections::BTreeSet<&str> = cases.iter().map(|c| c.operation).collect();
     // list, show, create and update of flavors, create of keypairs.
     assert!(cases.len() >= 20 && operations.len() >= 4, "{} cases of {operations:?}", cases.len());
+    // Every example declared is sent at least once.
+    let declared = compute::description(compute::COMPUTE)
+        .operations()
+        .iter()
+        .flat_map(|op| {
+            op.variants.iter().flat_map(move |v| v.examples.iter().map(move |e| (op.name, e.from)))
+        })
+        .collect::<std::collections::BTreeSet<_>>();
+    for (operation, from) in &declared {
+        let sent = cases.iter().any(|c| c.operation == *operation && c.version == *from);
+        assert!(sent, "the example of `{operation}` at {from} is never sent");
+    }
     let mut drifted = Vec::new();
     for case in &cases {
         // A fresh store for each: an example starts from devstack's flavors.

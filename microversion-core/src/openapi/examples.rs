@@ -45,7 +45,8 @@ impl ExampleCase {
         };
         if !status_ok {
             let body = String::from_utf8_lossy(body);
-            return Err(format!("{what}: the service answered {status} ({body}), not {:?}", self.status));
+            let expected = self.status.map_or_else(|| "a 2xx".to_owned(), |s| s.to_string());
+            return Err(format!("{what}: the service answered {status} ({body}), not {expected}"));
         }
         let Some(shown) = self.response else {
             return match body.is_empty() {
@@ -107,11 +108,12 @@ impl ApiDescription {
     }
 
     /// Every example of the described operations, each at the first and
-    /// the last version of the history it shows (from its version to the
+    /// the last served version it shows (from its version to the
     /// next example's, inside its variant's versions): the requests a test
     /// sends to check that no example drifted from the service.
     pub fn example_cases(&self) -> Vec<ExampleCase> {
-        let history: Vec<Version> = self.api.history().iter().map(|m| m.version).collect();
+        // The versions served: a retired or capped one would refuse it.
+        let history: Vec<Version> = self.versions().collect();
         let mut cases = Vec::new();
         for op in &self.operations {
             let (Some(method), Some(_)) = (op.http_method, op.path) else { continue };
@@ -220,6 +222,12 @@ mod tests {
         ];
         assert_eq!(sent, expected.map(|(v, p)| (v.to_owned(), p.to_owned())));
         assert!(cases().iter().all(|c| c.status == Some(200) && c.method == "GET"));
+        // A capped API is asked at the versions it serves only.
+        let capped = ApiDescription::new(API.capped_at(Version::new(2, 3)).expect("a declared version"))
+            .with_operations(&SHOW)
+            .example_cases();
+        let versions: Vec<String> = capped.iter().map(|c| c.version.to_string()).collect();
+        assert_eq!(versions, ["2.1", "2.2", "2.3"]);
     }
 
     #[test]
@@ -233,6 +241,6 @@ mod tests {
         let extra = cases()[0].judge(200, br#"{"flavor":{"id":"1","description":null}}"#).unwrap_err();
         assert!(extra.contains("absent from the example"), "{extra}");
         let status = at_2_3.judge(404, b"{}").unwrap_err();
-        assert!(status.contains("answered 404"), "{status}");
+        assert!(status.contains("answered 404 ({}), not 200"), "{status}");
     }
 }

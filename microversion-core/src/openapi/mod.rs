@@ -157,6 +157,11 @@ impl ApiDescription {
         &self.api
     }
 
+    /// The operations described, in the order they were added.
+    pub fn operations(&self) -> &[&'static Operation] {
+        &self.operations
+    }
+
     /// The versions a document is built for: every served version.
     pub fn versions(&self) -> impl Iterator<Item = Version> + '_ {
         self.api.served_versions()

@@ -87,13 +87,13 @@ fn content_schema(holder: &Value) -> Option<&Value> {
         .map(|_| &holder["content"]["application/json"]["schema"])
 }
 
-/// Every field of an operation's bodies, named `request a.b` or
-/// `response 200 a[].b`, with its schema.
 /// The example of a request body or an answer (`content.application/json.example`).
 fn content_example(holder: &Value) -> Option<&Value> {
     holder.pointer("/content/application~1json/example")
 }
 
+/// Every field of an operation's bodies, named `request a.b` or
+/// `response 200 a[].b`, with its schema.
 fn body_fields(operation: &Value) -> Vec<(String, &Value)> {
     let mut fields = Vec::new();
     if let Some(schema) = content_schema(&operation["requestBody"]) {
@@ -274,7 +274,11 @@ fn operation_section(
         html.push_str("<p class=\"deprecated\" role=\"note\">Deprecated at this version.</p>\n");
     }
     parameters(html, spans, key, operation, shown);
-    if let Some(request) = example {
+    // Said where a body below shows the example.
+    let responses = operation["responses"].as_object().into_iter().flatten();
+    let example_shown = content_example(&operation["requestBody"]).is_some()
+        || responses.filter(|(status, _)| status.starts_with('2')).any(|(_, r)| content_example(r).is_some());
+    if let Some(request) = example.filter(|_| example_shown) {
         let _ = writeln!(
             html,
             "<p class=\"example\">The examples below answer <code>{}</code>.</p>",

@@ -160,9 +160,11 @@ pub fn check_released_as(
 
 /// `document` without its documentation: every `summary` and
 /// `description` whose value is text, and every `example` (an operation's
-/// real request or answer, docs/reference.md §14.10). A map of names (a
-/// schema's `properties`) keeps its entries: a property named
-/// `description` or `example` has a schema, and stays.
+/// real request or answer, docs/reference.md §14.10, a parameter's or a
+/// schema's: OpenAPI's documentation). A map of names (a schema's
+/// `properties`, the components' `schemas`, `parameters` and `headers`)
+/// keeps its entries: a property named `description` or `example` has a
+/// schema, and stays.
 fn undocumented(document: &Value) -> Value {
     without_documentation(document, false)
 }
@@ -177,8 +179,16 @@ fn without_documentation(document: &Value, names: bool) -> Value {
                             || key.as_str() == "example")
                 })
                 .map(|(key, value)| {
-                    let named =
-                        matches!(key.as_str(), "properties" | "patternProperties" | "$defs" | "definitions");
+                    let named = matches!(
+                        key.as_str(),
+                        "properties"
+                            | "patternProperties"
+                            | "$defs"
+                            | "definitions"
+                            | "schemas"
+                            | "parameters"
+                            | "headers"
+                    );
                     (key.clone(), without_documentation(value, named && !names))
                 })
                 .collect(),
@@ -318,6 +328,13 @@ mod tests {
         let mut field = before.clone();
         field["properties"]["example"] = json!({"type": "string"});
         assert_ne!(super::undocumented(&before), super::undocumented(&field), "a field named example stays");
+        let mut component = before.clone();
+        component["components"] = json!({"schemas": {"example": {"type": "string"}}});
+        assert_ne!(
+            super::undocumented(&before),
+            super::undocumented(&component),
+            "a schema named example stays"
+        );
     }
 
     #[test]

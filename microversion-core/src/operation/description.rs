@@ -217,7 +217,7 @@ impl OperationVariant {
     /// The example shown at `version`: the newest whose version is not
     /// after it.
     pub fn example_at(&self, version: Version) -> Option<&'static Example> {
-        self.examples.iter().rev().find(|e| e.from <= version)
+        self.examples.iter().filter(|e| e.from <= version).max_by_key(|e| e.from)
     }
 
     /// The query schema applying at `version`, if any.

@@ -180,6 +180,9 @@ pub(crate) struct Example {
     pub(crate) from: Version,
     /// The version's literal, for errors and spans.
     pub(crate) from_literal: LitStr,
+    /// The version as a range of one literal, checked against the API's
+    /// history with the variant's other versions.
+    pub(crate) named: RangeLit,
     /// The request's path and query, as sent.
     pub(crate) path: LitStr,
     /// The request body's file.

@@ -111,7 +111,10 @@ pub(crate) fn controller(c: &Controller) -> TokenStream {
 fn claim_checks(rt: &TokenStream, c: &Controller) -> Vec<TokenStream> {
     let mut named: Vec<&syn::Path> = Vec::new();
     for change in c.operations.iter().flat_map(|op| &op.variants).flat_map(|v| &v.changes) {
-        if !named.iter().any(|seen| path_text(seen) == path_text(&change.ty)) {
+        // One change written two ways (`Described`, `changes::Described`)
+        // is one change: named by its last segment.
+        let last = |path: &syn::Path| path.segments.last().map(|s| s.ident.to_string());
+        if !named.iter().any(|seen| last(seen) == last(&change.ty)) {
             named.push(&change.ty);
         }
     }
@@ -209,6 +212,9 @@ fn named_ranges<'a>(op: &Operation, variant: &'a Variant) -> Vec<(&'a RangeLit, 
     }
     if let Some(deprecation) = &variant.deprecation {
         ranges.push((&deprecation.named, format!("the first deprecated version of `{}`", op.name)));
+    }
+    for example in &variant.examples {
+        ranges.push((&example.named, format!("the version of an example of `{}`", op.name)));
     }
     ranges
 }

@@ -335,7 +335,13 @@ fn example_attr(attr: &Attribute, errors: &mut Errors) -> Option<Example> {
     if !path.value().starts_with('/') {
         errors.at(&path, "an example's path starts with `/`: the request's path and query, as sent");
     }
-    Some(Example { from, from_literal, path, request, response })
+    let named = RangeLit {
+        min: Some(VersionLit { version: from, lit: from_literal.clone() }),
+        max: None,
+        tokens: from_literal.to_token_stream(),
+        sound: true,
+    };
+    Some(Example { from, from_literal, named, path, request, response })
 }
 
 /// `#[api_version("2.1")]`, `#[api_version("2.1", "2.4")]`, optionally `missing = 405`.

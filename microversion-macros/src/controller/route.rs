@@ -419,26 +419,38 @@ pub(super) fn band_schema(
     if schema.kind != SchemaKind::JsonSchema || schema.range.min.is_some() || schema.range.max.is_some() {
         return None;
     }
-    let wanted = schema.path.to_token_stream().to_string();
     let band = bands(variant).into_iter().nth(j)?;
-    let argument = band.arguments.into_iter().find(|argument| reads_type(&argument.ty, &wanted))?;
+    let argument = band.arguments.into_iter().find(|argument| reads_schema_type(&argument.ty, schema))?;
     let changes = argument.through()?;
     let ty = &argument.ty;
     let document = typed_schema(rt, quote!(<#changes as #rt::Upgrades<#ty>>::Oldest), &schema.path);
     Some((document, format!("{} {}", band_schema_name(&schema.path), before(&variant.changes[j..]))))
 }
 
-/// Whether an argument's type reads the type whose tokens are `wanted`:
-/// its last segment's one type argument (`Json<NewWidget>` reads `NewWidget`).
-fn reads_type(ty: &syn::Type, wanted: &str) -> bool {
+/// The reader a schema's target is read by: `Json<T>` for a body, `Query<T>`
+/// for a query.
+pub(super) fn schema_reader(schema: &Schema) -> &'static str {
+    match schema.target {
+        SchemaTarget::Body => "Json",
+        SchemaTarget::Query => "Query",
+    }
+}
+
+/// Whether an argument of type `ty` reads what `schema` describes: the
+/// schema's reader (`Json`, `Query`) of its type, compared by their last
+/// names (`Json<models::NewWidget>` reads `json_schema = NewWidget`).
+pub(super) fn reads_schema_type(ty: &syn::Type, schema: &Schema) -> bool {
+    let last = |path: &syn::Path| path.segments.last().map(|s| s.ident.to_string());
     let syn::Type::Path(path) = ty else { return false };
-    let Some(last) = path.path.segments.last() else { return false };
-    let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else { return false };
+    let Some(reader) = path.path.segments.last() else { return false };
+    let syn::PathArguments::AngleBracketed(arguments) = &reader.arguments else { return false };
     let mut types = arguments.args.iter().filter_map(|a| match a {
         syn::GenericArgument::Type(t) => Some(t),
         _ => None,
     });
-    matches!((types.next(), types.next()), (Some(t), None) if t.to_token_stream().to_string() == wanted)
+    reader.ident == schema_reader(schema)
+        && matches!((types.next(), types.next()), (Some(syn::Type::Path(read)), None)
+            if last(&read.path) == last(&schema.path))
 }
 
 /// `TypedSchema`'s document of `ty`, spanned at the schema's type.

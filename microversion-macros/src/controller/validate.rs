@@ -48,6 +48,51 @@ fn deprecation(op: &Operation, variant: &Variant, errors: &mut Errors) {
     }
 }
 
+/// A `json_schema = T` written without versions on a variant whose changes
+/// upgrade the argument of its reader (`Json`, `Query`) describes that
+/// argument: its type reads `T`, so that each band before a change is
+/// checked by the type it reads there. A schema of another type would be
+/// the head's at every version and refuse the older ones' requests.
+fn typed_schema_reads_argument(
+    op: &Operation,
+    variant: &Variant,
+    argument: &syn::Ident,
+    errors: &mut Errors,
+) {
+    let names = super::route::argument_names(&variant.method);
+    let typed = super::route::typed_args(&variant.method);
+    let Some(ty) = names.iter().zip(&typed).find(|(name, _)| *name == argument).map(|(_, arg)| &*arg.ty)
+    else {
+        return;
+    };
+    let reader = |ty: &syn::Type| match ty {
+        syn::Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
+        _ => None,
+    };
+    let unversioned = variant
+        .schemas
+        .iter()
+        .filter(|s| s.kind == SchemaKind::JsonSchema && s.range.min.is_none() && s.range.max.is_none());
+    for schema in unversioned {
+        let reader_of_schema = super::route::schema_reader(schema);
+        if reader(ty).as_deref() == Some(reader_of_schema) && !super::route::reads_schema_type(ty, schema) {
+            errors.at(
+                &schema.path,
+                format!(
+                    "`json_schema = {}` written without versions describes the argument `{argument}` of `{}`, \
+                     which a version change upgrades: the argument reads `{}`, not `{reader_of_schema}<{}>`; \
+                     name its type, or give the schema versions (`#[schema(json_schema = {}, \"min\", \"max\")]`)",
+                    path_text(&schema.path),
+                    op.name,
+                    readable(ty),
+                    path_text(&schema.path),
+                    path_text(&schema.path),
+                ),
+            );
+        }
+    }
+}
+
 /// A variant's `#[example]`s: on a route, each at a version it serves.
 fn examples(op: &Operation, variant: &Variant, errors: &mut Errors) {
     for example in &variant.examples {
@@ -99,6 +144,15 @@ fn changes(op: &Operation, variant: &Variant, errors: &mut Errors) {
                     .at(argument, format!("`{}` has no argument `{argument}` to upgrade: {known}", op.name));
             }
         }
+    }
+    let mut upgraded: Vec<&syn::Ident> = Vec::new();
+    for argument in variant.changes.iter().flat_map(|change| &change.arguments) {
+        if plain.contains(&argument.to_string()) && !upgraded.contains(&argument) {
+            upgraded.push(argument);
+        }
+    }
+    for argument in upgraded {
+        typed_schema_reads_argument(op, variant, argument, errors);
     }
 }
 
