@@ -113,7 +113,8 @@ def version_header(rng):
         return "placement latest"
     if roll < 0.14:
         return rng.choice(["placement 1.99", "placement 2.0", "placement 1.a", "placement 0.9",
-                           "compute 2.1", "placement 1.05", "placement  1.2", "placement -1.5"])
+                           "compute 2.1", "placement 1.05", "placement  1.2", "placement -1.5",
+                           "placement 1.099", "placement +1.5", "placement 1. 5", "placement 1_1.0"])
     return f"placement 1.{rng.randint(0, MAX_MINOR)}"
 
 

@@ -1,10 +1,14 @@
 //! Placement's declaration: its service type and its version history, one
 //! line per microversion (from Placement's `rest_api_version_history`).
 
+use microversion_actix::version::VersionSyntax;
 use microversion_actix::{Api, Microversion};
 
-/// The placement API, 1.0 to 1.39, with no legacy header.
-pub const PLACEMENT: Api = Api::new("placement", &HISTORY).with_id("v1.0");
+/// The placement API, 1.0 to 1.39, with no legacy header. Its versions are
+/// read as microversion-parse reads them: `placement 1.05` is 1.5, and
+/// `-1.5` a version not served (406), not a malformed one.
+pub const PLACEMENT: Api =
+    Api::new("placement", &HISTORY).with_id("v1.0").with_version_syntax(VersionSyntax::MicroversionParse);
 
 /// Every microversion with the change it made.
 static HISTORY: [Microversion; 40] = [

@@ -39,9 +39,15 @@ impl ErrorFormat for PlacementErrors {
             // `Invalid API version "1.2.3": ...` -> the version middleware's
             // `Invalid microversion: ` and microversion-parse's wording.
             "invalid-version" => format!("Invalid microversion: {}", invalid_version(quoted(problem.detail))),
+            // `Version 1.05 is not supported by the API. ...`: the version as
+            // the client wrote it (`VersionSyntax::MicroversionParse`).
             "version-not-supported" => {
-                let requested = problem.detail.split_whitespace().nth(1).unwrap_or_default();
-                format!("Invalid microversion: Unacceptable version header: {requested}")
+                let requested =
+                    problem.detail.strip_prefix("Version ").and_then(|d| d.split_once(" is not supported"));
+                format!(
+                    "Invalid microversion: Unacceptable version header: {}",
+                    requested.unwrap_or_default().0
+                )
             }
             // Placement's `version_handler` raises a bare 404 or 405: the
             // page has no message.

@@ -309,22 +309,11 @@ fn with_schema(
 }
 
 /// What Placement's WSGI stack does to every answer, outside the version
-/// middleware: lower-case `Vary` names, absolute `Location`s, and 406
-/// (not 400) for a well-formed version outside the served range, such as
-/// `0.5`.
+/// middleware: lower-case `Vary` names and absolute `Location`s.
 pub(crate) async fn placement_outer(
-    mut req: ServiceRequest,
+    req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let read_as_placement_does = req
-        .headers()
-        .get(header::HeaderName::from_static("openstack-api-version"))
-        .and_then(|value| value.to_str().ok())
-        .and_then(without_leading_zeros)
-        .and_then(|value| header::HeaderValue::from_str(&value).ok());
-    if let Some(value) = read_as_placement_does {
-        req.headers_mut().insert(header::HeaderName::from_static("openstack-api-version"), value);
-    }
     let base = {
         let info = req.connection_info();
         format!("{}://{}", info.scheme(), info.host())
@@ -347,36 +336,6 @@ pub(crate) async fn placement_outer(
     {
         let absolute = format!("{base}{location}");
         headers.insert(header::LOCATION, header::HeaderValue::from_str(&absolute).expect("ascii"));
-    }
-    if res.status() == StatusCode::BAD_REQUEST {
-        let (head, body) = res.into_parts();
-        let bytes = actix_web::body::to_bytes(body).await.unwrap_or_default();
-        res = head.set_body(BoxBody::new(bytes.clone()));
-        if let Ok(mut doc) = serde_json::from_slice::<serde_json::Value>(&bytes)
-            && let Some(text) = doc["errors"][0]["detail"]
-                .as_str()
-                .and_then(|d| d.strip_prefix("Invalid microversion: invalid version string: "))
-                .and_then(|d| d.split(';').next())
-            && text.split('.').count() == 2
-            // microversion-parse's `int()` of each part: `-1.5` is a version
-            // (out of range), not a malformed one.
-            && text.split('.').all(errors::python_int)
-        {
-            let detail = format!("Invalid microversion: Unacceptable version header: {text}");
-            doc["errors"][0]["detail"] = detail.into();
-            doc["errors"][0]["status"] = 406.into();
-            doc["errors"][0]["title"] = "Not Acceptable".into();
-            let served = crate::api::PLACEMENT;
-            doc["errors"][0]["min_version"] = served.compiled_min().to_string().into();
-            doc["errors"][0]["max_version"] = served.compiled_max().to_string().into();
-            let mut fixed = HttpResponse::NotAcceptable();
-            for (name, value) in res.headers() {
-                if name != header::CONTENT_LENGTH {
-                    fixed.append_header((name.clone(), value.clone()));
-                }
-            }
-            res = fixed.json(doc);
-        }
     }
     // Placement's error documents name a `code` from 1.23 only
     // (`json_error_formatter`); a refused version negotiated none.
@@ -409,39 +368,6 @@ pub(crate) async fn placement_outer(
             .insert(header::CONTENT_TYPE, header::HeaderValue::from_static("text/html; charset=UTF-8"));
     }
     Ok(ServiceResponse::new(req, res))
-}
-
-/// The `OpenStack-API-Version` value with placement's version read as
-/// Placement reads it (microversion-parse's `int()` of each part:
-/// `placement 1.05` is 1.5, `placement 01.5` too), when that changes it.
-/// The framework reads versions strictly (reference §2.5).
-fn without_leading_zeros(value: &str) -> Option<String> {
-    let mut changed = false;
-    let entries: Vec<String> = value
-        .split(',')
-        .map(|entry| {
-            let mut words = entry.split_whitespace();
-            let (Some(service), Some(version), None) = (words.next(), words.next(), words.next()) else {
-                return entry.to_owned();
-            };
-            let Some((major, minor)) = version.split_once('.') else { return entry.to_owned() };
-            let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
-            let padded = |part: &str| part.len() > 1 && part.starts_with('0');
-            let placement_digits =
-                service.eq_ignore_ascii_case("placement") && digits(major) && digits(minor);
-            if !(placement_digits && (padded(major) || padded(minor))) {
-                return entry.to_owned();
-            }
-            match (major.parse::<u64>(), minor.parse::<u64>()) {
-                (Ok(major), Ok(minor)) => {
-                    changed = true;
-                    format!("{service} {major}.{minor}")
-                }
-                _ => entry.to_owned(),
-            }
-        })
-        .collect();
-    changed.then(|| entries.join(","))
 }
 
 /// What webob's error pages quote of `req`; the headers are cut, as every

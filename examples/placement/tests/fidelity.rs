@@ -378,10 +378,30 @@ fn a_claim_below_1_8_re_owns_its_consumer() {
 }
 
 /// microversion-parse, which Placement uses, reads each part of a version
-/// with `int()`: `placement 1.05` is 1.5 (the framework alone refuses it).
+/// with `int()`: `placement 1.05` is 1.5, and `-1.5` a version it does not
+/// serve, refused with 406 as written (the API's `VersionSyntax`).
 #[test]
 fn a_padded_version_is_read_as_placement_reads_it() {
     let server = server();
+    for asked in ["-1.5", "0.5", "1.099", "+1.99", "1.70000"] {
+        let res = microversion_testkit::http::Request::new("GET", "/resource_providers")
+            .header("OpenStack-API-Version", format!("placement {asked}"))
+            .header("Accept", "application/json")
+            .send(&server.url);
+        assert_eq!(res.status, 406, "{asked}: {}", res.describe());
+        let error = &res.json()["errors"][0];
+        let detail = error["detail"].as_str().unwrap_or_default();
+        let message = detail.lines().last().map(str::trim);
+        assert_eq!(
+            message,
+            Some(format!("Invalid microversion: Unacceptable version header: {asked}").as_str())
+        );
+        assert_eq!(
+            (&error["min_version"], &error["max_version"]),
+            (&json!("1.0"), &json!("1.39")),
+            "{asked}"
+        );
+    }
     for (asked, served) in [("placement 1.05", "placement 1.5"), ("placement 01.10", "placement 1.10")] {
         let res = microversion_testkit::http::Request::new("GET", "/resource_providers")
             .header("OpenStack-API-Version", asked)

@@ -229,7 +229,9 @@ impl NegotiationError {
             NegotiationError::Malformed { .. } => "invalid-version",
             NegotiationError::Ambiguous { .. } => "ambiguous-version",
             NegotiationError::Required { .. } => "version-required",
-            NegotiationError::NotAcceptable { .. } => "version-not-supported",
+            NegotiationError::NotAcceptable { .. } | NegotiationError::NotAcceptableText { .. } => {
+                "version-not-supported"
+            }
             NegotiationError::Retired { .. } => "version-retired",
         }
     }
@@ -240,7 +242,9 @@ impl NegotiationError {
             NegotiationError::Malformed { .. } => "Invalid API version",
             NegotiationError::Ambiguous { .. } => "Ambiguous API version",
             NegotiationError::Required { .. } => "API version required",
-            NegotiationError::NotAcceptable { .. } => "API version not supported",
+            NegotiationError::NotAcceptable { .. } | NegotiationError::NotAcceptableText { .. } => {
+                "API version not supported"
+            }
             NegotiationError::Retired { .. } => "API version retired",
         }
     }

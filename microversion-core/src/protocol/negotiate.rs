@@ -8,7 +8,7 @@
 use std::fmt;
 
 use super::read::{self, Named, RequestTarget};
-use crate::version::{MAX_LEGACY_HEADERS, STANDARD_HEADER, VersionReader};
+use crate::version::{MAX_LEGACY_HEADERS, STANDARD_HEADER, VersionReader, VersionText};
 use crate::{Api, Version, lifecycle::Timestamp};
 
 /// Where the negotiated version came from.
@@ -117,6 +117,17 @@ pub enum NegotiationError {
         /// The served maximum.
         max: Version,
     },
+    /// A version this API does not serve, written otherwise than the API
+    /// writes it, echoed as written (406 Not Acceptable): `-1.5` or `1.05`
+    /// under [`VersionSyntax::MicroversionParse`](crate::version::VersionSyntax).
+    NotAcceptableText {
+        /// The requested text, cut to [`MAX_ECHOED_BYTES`].
+        requested: String,
+        /// The served minimum.
+        min: Version,
+        /// The served maximum.
+        max: Version,
+    },
     /// The request names two different versions, in two places or twice
     /// in one (400 Bad Request): the first two, in the readers' order.
     Ambiguous {
@@ -177,7 +188,9 @@ impl NegotiationError {
             NegotiationError::Malformed { .. }
             | NegotiationError::Ambiguous { .. }
             | NegotiationError::Required { .. } => 400,
-            NegotiationError::NotAcceptable { .. } | NegotiationError::Retired { .. } => 406,
+            NegotiationError::NotAcceptable { .. }
+            | NegotiationError::NotAcceptableText { .. }
+            | NegotiationError::Retired { .. } => 406,
         }
     }
 
@@ -186,6 +199,7 @@ impl NegotiationError {
         match self {
             NegotiationError::Malformed { min, .. }
             | NegotiationError::NotAcceptable { min, .. }
+            | NegotiationError::NotAcceptableText { min, .. }
             | NegotiationError::Retired { min, .. }
             | NegotiationError::Ambiguous { min, .. }
             | NegotiationError::Required { min, .. } => *min,
@@ -197,6 +211,7 @@ impl NegotiationError {
         match self {
             NegotiationError::Malformed { max, .. }
             | NegotiationError::NotAcceptable { max, .. }
+            | NegotiationError::NotAcceptableText { max, .. }
             | NegotiationError::Retired { max, .. }
             | NegotiationError::Ambiguous { max, .. }
             | NegotiationError::Required { max, .. } => *max,
@@ -207,6 +222,7 @@ impl NegotiationError {
     pub const fn requested_version(&self) -> Option<Version> {
         match self {
             NegotiationError::Malformed { .. }
+            | NegotiationError::NotAcceptableText { .. }
             | NegotiationError::Ambiguous { .. }
             | NegotiationError::Required { .. } => None,
             NegotiationError::NotAcceptable { requested, .. }
@@ -216,6 +232,10 @@ impl NegotiationError {
 
     fn malformed(api: &Api, text: &[u8], max: Version) -> NegotiationError {
         NegotiationError::Malformed { requested: echoed(text), min: api.min(), max }
+    }
+
+    fn not_acceptable_text(api: &Api, text: &[u8], max: Version) -> NegotiationError {
+        NegotiationError::NotAcceptableText { requested: echoed(text), min: api.min(), max }
     }
 }
 
@@ -228,6 +248,10 @@ impl fmt::Display for NegotiationError {
                  Minimum is {min} and maximum is {max}."
             ),
             NegotiationError::NotAcceptable { requested, min, max } => write!(
+                f,
+                "Version {requested} is not supported by the API. Minimum is {min} and maximum is {max}."
+            ),
+            NegotiationError::NotAcceptableText { requested, min, max } => write!(
                 f,
                 "Version {requested} is not supported by the API. Minimum is {min} and maximum is {max}."
             ),
@@ -395,9 +419,10 @@ impl Api {
         if matches!(self.readers(), [VersionReader::Standard]) {
             // The OpenStack rules alone allocate nothing (§11).
             return match self.requested(headers) {
-                Some((text, header)) => {
-                    self.resolve(text, header, max).and_then(|n| self.served(n, max)).map_err(|e| (e, header))
-                }
+                Some((text, header)) => self
+                    .resolve(text, header, max)
+                    .and_then(|n| self.served(n, text, max))
+                    .map_err(|e| (e, header)),
                 None => self.unnamed(max),
             };
         }
@@ -417,13 +442,13 @@ impl Api {
             }
         }
         match chosen {
-            Some((negotiated, by)) => self.served(negotiated, max).map_err(|e| (e, by.header)),
+            Some((negotiated, by)) => self.served(negotiated, &by.text[..], max).map_err(|e| (e, by.header)),
             None => self.unnamed(max),
         }
     }
 
-    /// The version `text` names (`latest`: `max`), or the refusal of a
-    /// text that names none.
+    /// The version `text` names (`latest`: `max`) in the API's syntax, or
+    /// the refusal of a text that names none this API could serve.
     fn resolve(
         &self,
         text: &[u8],
@@ -433,12 +458,22 @@ impl Api {
         if text == b"latest" {
             return Ok(Negotiated { version: max, source: VersionSource::Latest, header });
         }
-        let version = Version::parse_bytes(text).map_err(|_| NegotiationError::malformed(self, text, max))?;
+        let version = match self.version_syntax().read(text) {
+            VersionText::Version(version) | VersionText::Written(version) => version,
+            VersionText::Unheld => return Err(NegotiationError::not_acceptable_text(self, text, max)),
+            VersionText::Malformed => return Err(NegotiationError::malformed(self, text, max)),
+        };
         Ok(Negotiated { version, source: VersionSource::Explicit, header })
     }
 
-    /// `negotiated` if it is served up to `max`, or its 406.
-    fn served(&self, negotiated: Negotiated, max: Version) -> Result<Negotiated, NegotiationError> {
+    /// `negotiated`, read from `text`, if it is served up to `max`, or its
+    /// 406, which echoes a version written otherwise as written.
+    fn served(
+        &self,
+        negotiated: Negotiated,
+        text: &[u8],
+        max: Version,
+    ) -> Result<Negotiated, NegotiationError> {
         let version = negotiated.version;
         if negotiated.source == VersionSource::Latest || self.serves_up_to(version, max) {
             return Ok(negotiated);
@@ -447,6 +482,9 @@ impl Api {
         match sunset {
             Some(sunset) if version.lt(min) && self.position(version).is_some() => {
                 Err(NegotiationError::Retired { requested: version, sunset, min, max })
+            }
+            _ if Version::parse_bytes(text).is_err() => {
+                Err(NegotiationError::not_acceptable_text(self, text, max))
             }
             _ => Err(NegotiationError::NotAcceptable { requested: version, min, max }),
         }
@@ -756,6 +794,46 @@ mod tests {
         static OFF: [Version; 1] = [Version::new(2, 4)];
         let api = API.with_disabled(&OFF);
         assert_eq!(api.negotiate([(STD, "compute 2.4")]).unwrap_err().status(), 406);
+    }
+
+    #[test]
+    fn a_version_read_as_microversion_parse_reads_it_is_served_or_refused_as_written() {
+        use crate::version::VersionSyntax;
+        const PLACEMENT: Api = Api::new(
+            "placement",
+            &[Microversion::new("1.0", "a"), Microversion::new("1.5", "b"), Microversion::new("1.10", "c")],
+        )
+        .with_readers(&[VersionReader::Standard, VersionReader::Query("v")])
+        .with_version_syntax(VersionSyntax::MicroversionParse);
+        let at = |value: &str, target: &str| {
+            PLACEMENT.negotiate_request_up_to([(STD, value)], RequestTarget::parse(target), PLACEMENT.max())
+        };
+        assert_eq!(at("placement 1.05", "/").unwrap().version, Version::lit("1.5"));
+        assert_eq!(at("placement 01.010", "/").unwrap().version, Version::lit("1.10"));
+        assert_eq!(at("placement 1. 5", "/").unwrap().version, Version::lit("1.5"));
+        // One version written two ways is one version, not two.
+        assert_eq!(at("placement 1.05", "/?v=1.5").unwrap().version, Version::lit("1.5"));
+        let refused = |value: &str| at(value, "/").unwrap_err();
+        for (text, requested) in
+            [("-1.5", "-1.5"), ("0.5", "0.5"), ("1.099", "1.099"), ("1.70000", "1.70000")]
+        {
+            let (min, max) = (Version::lit("1.0"), Version::lit("1.10"));
+            let expected = NegotiationError::NotAcceptableText { requested: requested.to_owned(), min, max };
+            assert_eq!(refused(&format!("placement {text}")), expected, "{text}");
+            assert_eq!(expected.status(), 406);
+        }
+        // Written as the API writes it, the 406 names the version.
+        assert!(matches!(refused("placement 1.99"), NegotiationError::NotAcceptable { .. }));
+        for malformed in ["placement 1.a", "placement 1", "placement 1.5.0", "placement 1.5_"] {
+            assert!(matches!(refused(malformed), NegotiationError::Malformed { .. }), "{malformed}");
+        }
+        // The default syntax reads none of them.
+        for text in ["compute 2.05", "compute -2.5", "compute 02.5"] {
+            assert!(
+                matches!(negotiate(&[(STD, text)]).unwrap_err(), NegotiationError::Malformed { .. }),
+                "{text}"
+            );
+        }
     }
 
     #[test]

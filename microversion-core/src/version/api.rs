@@ -5,6 +5,7 @@ use std::fmt;
 use std::fmt::Write as _;
 
 use super::reader::{MAX_READERS, STANDARD_READERS, VersionReader};
+use super::syntax::VersionSyntax;
 use crate::lifecycle::Timestamp;
 use crate::lifecycle::{Deprecation, RetireError};
 use crate::{Version, VersionRange};
@@ -92,6 +93,7 @@ pub struct Api {
     service_type: &'static str,
     legacy_headers: &'static [&'static str],
     readers: &'static [VersionReader],
+    syntax: VersionSyntax,
     version_required: bool,
     operation_versions: bool,
     history: &'static [Microversion],
@@ -239,6 +241,7 @@ impl Api {
             service_type,
             legacy_headers: &[],
             readers: STANDARD_READERS,
+            syntax: VersionSyntax::Strict,
             version_required: false,
             operation_versions: false,
             history,
@@ -298,6 +301,21 @@ impl Api {
         check_readers(readers, self.legacy_headers);
         self.readers = readers;
         self
+    }
+
+    /// How the version a request names is read (docs/reference.md §2.5):
+    /// the OpenStack grammar unless set ([`VersionSyntax::Strict`]);
+    /// [`VersionSyntax::MicroversionParse`] for a service that reads it as
+    /// microversion-parse does, as Placement does. The syntax decides which
+    /// refusal a text gets: malformed (400) or not served (406).
+    pub const fn with_version_syntax(mut self, syntax: VersionSyntax) -> Api {
+        self.syntax = syntax;
+        self
+    }
+
+    /// How the version a request names is read ([`Api::with_version_syntax`]).
+    pub const fn version_syntax(&self) -> VersionSyntax {
+        self.syntax
     }
 
     /// Requires every request to name its version: one that names none is
