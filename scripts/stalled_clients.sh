@@ -32,18 +32,15 @@ FACADE=${FACADE:-actix}
 target_dir=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
 echo "== building the compute example on $FACADE (release)"
 case "$FACADE" in
-    actix)
-        cargo build --release -q -p microversion-example-compute --example compute
-        server="$target_dir/release/examples/compute" ;;
-    axum)
-        cargo build --release -q -p microversion-example-compute-axum --bin compute-axum
-        server="$target_dir/release/compute-axum" ;;
+    actix | axum) ;;
     *) echo "FACADE is actix or axum, not $FACADE" >&2; exit 2 ;;
 esac
+cargo build --release -q -p microversion-example-compute --example compute
+server="$target_dir/release/examples/compute"
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 work=$(mktemp -d)
-"$server" --listen "127.0.0.1:$port" --body-timeout "$BODY_TIMEOUT" >"$work/server.out" 2>"$work/server.err" &
+"$server" --framework "$FACADE" --listen "127.0.0.1:$port" --body-timeout "$BODY_TIMEOUT" >"$work/server.out" 2>"$work/server.err" &
 server_pid=$!
 cleanup() {
     kill "$server_pid" 2>/dev/null || true

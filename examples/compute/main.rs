@@ -1,5 +1,5 @@
 //! The compute example server:
-//! `cargo run --example compute [-- --listen HOST:PORT] [--cap X.Y] [--public-url URL]
+//! `cargo run --example compute [-- --framework actix|axum] [--listen HOST:PORT] [--cap X.Y] [--public-url URL]
 //! [--trust-proxies all|IP,IP] [--body-timeout SECONDS] [--database PATH] [--cap-file PATH]
 //! [--retire-below X.Y] [--metrics-listen HOST:PORT] [--pin-versions] [--keypair-quota N]`, and its API's
 //! description: `cargo run --example compute -- openapi [--version X.Y | --history | --out DIR] [--openapi 3.0]`.
@@ -12,8 +12,12 @@ use compute::{PublicUrl, Settings, Version};
 const DEFAULT_LISTEN: &str = "127.0.0.1:8774";
 const DEFAULT_DATABASE: &str = "compute.sqlite3";
 const USAGE: &str =
-    "usage: compute [--listen HOST:PORT] [--cap X.Y] [--public-url URL] [--trust-proxies all|IP,IP]
-               [--body-timeout SECONDS]
+    "usage: compute [--framework actix|axum] [--listen HOST:PORT] [--cap X.Y] [--public-url URL]
+               [--trust-proxies all|IP,IP] [--body-timeout SECONDS] [--database PATH|URL]
+               [--cap-file PATH] [--retire-below X.Y] [--metrics-listen HOST:PORT] [--pin-versions]
+               [--keypair-quota N]
+  --framework      the web framework that serves the API: actix (actix-web, the default) or axum;
+                   the same controllers and the same answers on either
   --listen         address to serve on (default 127.0.0.1:8774)
   --cap            serve at most this version, below the compiled maximum (rolling upgrades)
   --public-url     build links under this URL (https://cloud.example/compute), whatever the request
@@ -41,6 +45,10 @@ pub(crate) fn main() -> std::io::Result<()> {
     let (mut public_url, mut trust) = (None, None);
     while let Some(arg) = args.next() {
         match arg.as_str() {
+            "--framework" => {
+                let name = args.next().ok_or_else(|| usage("--framework needs actix or axum"))?;
+                settings.framework = name.parse().map_err(|e: String| usage(&format!("--framework: {e}")))?;
+            }
             "--listen" => listen = args.next().ok_or_else(|| usage("--listen needs HOST:PORT"))?,
             "--cap" => {
                 let text = args.next().ok_or_else(|| usage("--cap needs a version such as 2.60"))?;
@@ -106,6 +114,8 @@ pub(crate) fn main() -> std::io::Result<()> {
     settings.database.get_or_insert_with(|| DEFAULT_DATABASE.into());
     let listener = TcpListener::bind(&listen)?;
     let url = format!("http://{}", listener.local_addr()?);
+    // Before the line that says it listens, which tests wait for.
+    println!("served by {}", settings.framework.name());
     println!("compute API listening on {url}");
     println!("try:");
     println!("  curl -s {url}/");

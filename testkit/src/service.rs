@@ -11,7 +11,7 @@
 //!
 //! Lines end at `\n` (a trailing `\r` is dropped). A method, target, header
 //! name or value the HTTP/1 codec would refuse is not a case: actix never
-//! routes such a request (`examples/compute/tests/hostile_input.rs` covers
+//! routes such a request (`examples/compute/tests/suites/hostile_input.rs` covers
 //! those over TCP).
 
 use std::cell::RefCell;

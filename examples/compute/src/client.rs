@@ -15,8 +15,9 @@
 
 pub use crate::flavor_access::{FlavorAccess, FlavorAccessClient};
 pub use crate::flavors::{
-    FlavorDetails, FlavorExtraSpecs, FlavorExtraSpecsClient, FlavorList, FlavorSummary, FlavorView, Flavors,
-    FlavorsClient, OneFlavor,
+    ExtraSpecs, FlavorCreate, FlavorDescription, FlavorDetails, FlavorExtraSpecs, FlavorExtraSpecsClient,
+    FlavorList, FlavorSummary, FlavorUpdate, FlavorView, Flavors, FlavorsClient, NewFlavor, OneFlavor,
+    Scalar,
 };
 pub use crate::keypairs::{CreateBody, Keypairs, KeypairsClient, NewKeypair};
 pub use crate::store::KeyType;

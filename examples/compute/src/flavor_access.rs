@@ -82,7 +82,9 @@ enum Public {
 
 impl FlavorAccess {
     /// `_add_tenant_access` and `_remove_tenant_access`, after
-    /// `action_peek` picked one by the body's only key.
+    /// `action_peek` picked one by the body's only key. The body is read as
+    /// a value, not a type: a body of no key, two keys or an unknown one is
+    /// refused here in Nova's words, which a type's refusal would not be.
     async fn act(&self, id: &str, body: &Value, public: Public) -> Result<Response, ApiError> {
         let object = body.as_object().filter(|o| o.len() == 1).ok_or_else(malformed)?;
         let (action, arguments) = object.iter().next().ok_or_else(malformed)?;

@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use crate::web::{
     ApiError, ApiVersion, Json, JsonQuery, Origin, Path, Response, StatusCode, Versioned, VersionedModel,
-    controller, empty_response, json_response,
+    controller, empty_response, json_response, version_gates,
 };
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::api::COMPUTE;
@@ -23,9 +23,6 @@ use crate::store::{Conflict, Flavor, Store};
 
 /// Nova's `db_const.SQL_SP_FLOAT_MAX`: the largest `rxtx_factor`.
 const SQL_SP_FLOAT_MAX: f64 = 3.40282e38;
-
-/// Known extra specs are validated from here (`api/validation/extra_specs`).
-const V2_86: microversion_core::Version = microversion_core::Version::lit("2.86");
 
 /// The flavor resource.
 pub struct Flavors {
@@ -279,8 +276,12 @@ impl Flavors {
         request = "api_samples/flavors/v2.55/flavor-create-post-req.json",
         response = "api_samples/flavors/v2.75/flavor-create-post-resp.json"
     )]
-    async fn create(&self, origin: Origin, body: Json<Value>) -> Result<Versioned<OneFlavor>, ApiError> {
-        let flavor = new_flavor(&body["flavor"])?;
+    async fn create(
+        &self,
+        origin: Origin,
+        body: Json<FlavorCreate>,
+    ) -> Result<Versioned<OneFlavor>, ApiError> {
+        let flavor = new_flavor(&body.flavor)?;
         match self.store.insert_flavor(flavor.clone()).await? {
             Ok(()) => Ok(Versioned::ok(OneFlavor::new(&flavor, &origin))),
             Err(Conflict::Id) => {
@@ -321,9 +322,9 @@ impl Flavors {
         &self,
         origin: Origin,
         id: Path<String>,
-        body: Json<Value>,
+        body: Json<FlavorUpdate>,
     ) -> Result<Versioned<OneFlavor>, ApiError> {
-        let description = body["flavor"]["description"].as_str().map(checked_description).transpose()?;
+        let description = body.flavor.description.as_deref().map(checked_description).transpose()?;
         let flavor = self
             .store
             .update_flavor(&id, |f| f.description = description)
@@ -452,16 +453,17 @@ impl FlavorExtraSpecs {
         &self,
         version: ApiVersion,
         id: Path<String>,
-        body: Json<Value>,
+        body: Json<ExtraSpecs>,
     ) -> Result<Response, ApiError> {
-        check_specs(version, &body["extra_specs"])?;
-        let specs = spec_strings(&body["extra_specs"]);
+        check_specs(version, &body.extra_specs)?;
+        let specs = spec_strings(&body.extra_specs);
         self.store
             .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))
             .await?
             .ok_or_else(|| not_found(&id))?;
         // `return body`: the values as sent, a number still a number.
-        Ok(json_response(StatusCode::OK, &extra_specs::PythonJson(&body)))
+        let sent = json!({ "extra_specs": body.into_inner().extra_specs });
+        Ok(json_response(StatusCode::OK, &extra_specs::PythonJson(&sent)))
     }
 
     /// Shows one extra spec of a flavor.
@@ -488,7 +490,7 @@ impl FlavorExtraSpecs {
         &self,
         version: ApiVersion,
         path: Path<(String, String)>,
-        body: Json<Value>,
+        body: Json<Map<String, Value>>,
     ) -> Result<Response, ApiError> {
         let (id, key) = (*path).clone();
         check_specs(version, &body)?;
@@ -500,7 +502,7 @@ impl FlavorExtraSpecs {
             .update_flavor(&id, |f| f.extra_specs.extend(specs.clone()))
             .await?
             .ok_or_else(|| not_found(&id))?;
-        Ok(json_response(StatusCode::OK, &extra_specs::PythonJson(&body)))
+        Ok(json_response(StatusCode::OK, &extra_specs::PythonJson(&Value::Object(body.into_inner()))))
     }
 
     /// Removes one extra spec of a flavor; answers 200 with no body.
@@ -543,17 +545,27 @@ fn links(origin: &Origin, id: &str) -> Value {
 
 /// Extra spec values as Nova stores them: strings, a number as Python's
 /// `str()` writes it (its `DictOfStringsField`).
-fn spec_strings(specs: &Value) -> BTreeMap<String, String> {
-    let Some(specs) = specs.as_object() else { return BTreeMap::new() };
+fn spec_strings(specs: &Map<String, Value>) -> BTreeMap<String, String> {
     specs.iter().map(|(k, v)| (k.clone(), extra_specs::python_str(v))).collect()
 }
 
+version_gates! {
+    /// What a write of extra specs checks at a version.
+    #[derive(Clone, Copy, Debug)]
+    struct SpecWrites for COMPUTE {
+        /// Each extra spec Nova knows is checked by its validator
+        /// (`FlavorExtraSpecsController._check_extra_specs_value`).
+        validated: "2.86",
+    }
+}
+
 /// From 2.86 each extra spec Nova knows is checked by its validator, before
-/// the flavor is looked up (`FlavorExtraSpecsController._check_extra_specs_value`):
-/// 400 with the validator's words.
+/// the flavor is looked up: 400 with the validator's words.
 /// In the body's order, as Nova iterates it: the first refused one is named.
-fn check_specs(version: ApiVersion, specs: &Value) -> Result<(), ApiError> {
-    let Some(specs) = specs.as_object().filter(|_| version >= V2_86) else { return Ok(()) };
+fn check_specs(version: ApiVersion, specs: &Map<String, Value>) -> Result<(), ApiError> {
+    if !SpecWrites::at(version.version()).validated {
+        return Ok(());
+    }
     specs.iter().try_for_each(|(name, value)| {
         extra_specs::validate(name, &extra_specs::python_str(value)).map_err(ApiError::bad_request)
     })
@@ -602,17 +614,105 @@ fn order(a: &Flavor, b: &Flavor, key: &str) -> std::cmp::Ordering {
     order.then_with(|| a.id.cmp(&b.id))
 }
 
-/// A flavor from a create body the schema accepted. Numbers may arrive as
-/// strings (Nova accepts `"512"`), so their bounds are checked here.
-fn new_flavor(body: &Value) -> Result<Flavor, ApiError> {
+/// `POST /flavors`'s body, once the schema of its version has admitted it.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct FlavorCreate {
+    /// The new flavor.
+    pub flavor: NewFlavor,
+}
+
+/// A new flavor's fields in the forms Nova's schema admits: a number may
+/// arrive as a string (`"512"`) and a flag as a word (`"yes"`), so
+/// the server reads them as `flavors.create` does. A field left out
+/// (or `null`) is `None`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+pub struct NewFlavor {
+    /// Its name, unique.
+    pub name: String,
+    /// Its id, unique: a UUID is made for one left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<Scalar>,
+    /// Memory, MiB (at least 1).
+    pub ram: Scalar,
+    /// Virtual CPUs (at least 1).
+    pub vcpus: Scalar,
+    /// Root disk, GiB.
+    pub disk: Scalar,
+    /// Ephemeral disk, GiB (0 when left out).
+    #[serde(rename = "OS-FLV-EXT-DATA:ephemeral", default, skip_serializing_if = "Option::is_none")]
+    pub ephemeral: Option<Scalar>,
+    /// Swap, MiB (0 when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swap: Option<Scalar>,
+    /// The network bandwidth factor (1.0 when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rxtx_factor: Option<Scalar>,
+    /// Whether every project may use it (true when left out).
+    #[serde(rename = "os-flavor-access:is_public", default, skip_serializing_if = "Option::is_none")]
+    pub is_public: Option<Scalar>,
+    /// A description, from 2.55 (the schema refuses one before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// A field the schema lets be a number, a string or a flag.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum Scalar {
+    /// `true` or `false`.
+    Flag(bool),
+    /// A JSON number, as sent.
+    Number(serde_json::Number),
+    /// A string: a number or a flag in words.
+    Text(String),
+}
+
+impl Default for Scalar {
+    fn default() -> Scalar {
+        Scalar::Number(0.into())
+    }
+}
+
+impl From<u64> for Scalar {
+    fn from(number: u64) -> Scalar {
+        Scalar::Number(number.into())
+    }
+}
+
+/// `PUT /flavors/{id}`'s body (2.55).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct FlavorUpdate {
+    /// The change.
+    pub flavor: FlavorDescription,
+}
+
+/// The one field of a flavor that can change: its description, `None`
+/// (`null`) to clear it.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct FlavorDescription {
+    /// The new description.
+    pub description: Option<String>,
+}
+
+/// `POST /flavors/{id}/os-extra_specs`'s body: the extra specs to set,
+/// in the body's order, each a string or a number as sent.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct ExtraSpecs {
+    /// Each key to its value.
+    pub extra_specs: Map<String, Value>,
+}
+
+/// A flavor from a create body the schema accepted, its numbers' bounds
+/// checked here.
+fn new_flavor(body: &NewFlavor) -> Result<Flavor, ApiError> {
     // oslo's `validate_integer`: `int(str(value))`, then the bounds; a
     // field left out is 0.
-    let int = |key: &str, name: &str, min: u64| -> Result<u64, ApiError> {
-        let value = match &body[key] {
-            Value::Null => return Ok(0),
-            Value::Number(n) => n.as_i64().map(i128::from),
-            Value::String(s) => python_int(s),
-            _ => None,
+    let int = |field: Option<&Scalar>, name: &str, min: u64| -> Result<u64, ApiError> {
+        let value = match field {
+            None => return Ok(0),
+            Some(Scalar::Number(n)) => n.as_i64().map(i128::from),
+            Some(Scalar::Text(s)) => python_int(s),
+            Some(Scalar::Flag(_)) => None,
         };
         match value {
             Some(v) if v < i128::from(min) => {
@@ -625,14 +725,15 @@ fn new_flavor(body: &Value) -> Result<Flavor, ApiError> {
         }
     };
     // In `flavors.create`'s order: the integers, then the factor.
-    let (ram, vcpus, disk) = (int("ram", "ram", 1)?, int("vcpus", "vcpus", 1)?, int("disk", "disk", 0)?);
-    let ephemeral = int("OS-FLV-EXT-DATA:ephemeral", "ephemeral", 0)?;
-    let swap = int("swap", "swap", 0)?;
-    let rxtx_factor = match &body["rxtx_factor"] {
-        Value::Null => Some(1.0),
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.parse().ok(),
-        _ => None,
+    let (ram, vcpus) = (int(Some(&body.ram), "ram", 1)?, int(Some(&body.vcpus), "vcpus", 1)?);
+    let disk = int(Some(&body.disk), "disk", 0)?;
+    let ephemeral = int(body.ephemeral.as_ref(), "ephemeral", 0)?;
+    let swap = int(body.swap.as_ref(), "swap", 0)?;
+    let rxtx_factor = match &body.rxtx_factor {
+        None => Some(1.0),
+        Some(Scalar::Number(n)) => n.as_f64(),
+        Some(Scalar::Text(s)) => s.parse().ok(),
+        Some(Scalar::Flag(_)) => None,
     }
     .filter(|f: &f64| *f > 0.0 && *f <= SQL_SP_FLOAT_MAX)
     .ok_or_else(|| {
@@ -642,24 +743,23 @@ fn new_flavor(body: &Value) -> Result<Flavor, ApiError> {
     })?;
     // Nova's `flavors.create`: `if not flavorid: flavorid = generate_uuid()`,
     // so an id of 0 (Python's falsy number) gets a UUID too.
-    let id = match &body["id"] {
-        Value::String(s) => s.clone(),
-        Value::Number(n) if n.as_f64() != Some(0.0) => n.to_string(),
+    let id = match &body.id {
+        Some(Scalar::Text(s)) => s.clone(),
+        Some(Scalar::Number(n)) if n.as_f64() != Some(0.0) => n.to_string(),
         _ => crate::keypairs::uuid4(),
     };
-    let is_public = match &body["os-flavor-access:is_public"] {
-        Value::Bool(b) => *b,
-        Value::String(s) => matches!(s.to_ascii_lowercase().as_str(), "true" | "1" | "on" | "yes"),
+    let is_public = match &body.is_public {
+        Some(Scalar::Flag(b)) => *b,
+        Some(Scalar::Text(s)) => matches!(s.to_ascii_lowercase().as_str(), "true" | "1" | "on" | "yes"),
         _ => true,
     };
-    let name = body["name"].as_str().unwrap_or_default();
-    if !name.chars().all(printable) {
+    if !body.name.chars().all(printable) {
         return Err(ApiError::bad_request(crate::keypairs::INVALID_NAME));
     }
-    let description = body["description"].as_str().map(checked_description).transpose()?;
+    let description = body.description.as_deref().map(checked_description).transpose()?;
     Ok(Flavor {
         id,
-        name: name.to_owned(),
+        name: body.name.clone(),
         ram,
         vcpus,
         disk,

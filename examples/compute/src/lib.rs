@@ -6,8 +6,8 @@
 //! `127.0.0.1:8774` with discovery at `/` and the API under `/v2.1`. The
 //! controllers are one source, written with the core's portable types and
 //! registered with both facades: [`on_actix`] serves them on actix-web (the
-//! crate root's default), [`on_axum`] on axum (`cargo run -p
-//! microversion-example-compute-axum`).
+//! default), [`on_axum`] on axum (`cargo run --example compute --
+//! --framework axum`), as [`Settings::framework`] names.
 
 pub mod api;
 pub mod client;
@@ -33,25 +33,59 @@ pub use api::COMPUTE;
 pub use fleet::{CapChange, TOKEN_HEADER, read_cap_file, reload_cap};
 pub use keypairs::KEYPAIR_QUOTA;
 pub use settings::{
-    DISCONNECT_TIMEOUT, KEEP_ALIVE, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings,
+    DISCONNECT_TIMEOUT, Framework, KEEP_ALIVE, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT,
+    Settings,
 };
 pub use store::Store;
 
-/// Served by actix-web unless a caller picks [`on_axum`]: its routes, its
-/// server and a server for tests (`examples/compute-axum` picks axum).
-pub use on_actix::{RunningServer, routes, routes_with, run, server, server_with, token_pins};
+/// The actix-web build's routes and server, for tests that call its
+/// service in-process (`actix_web::test`).
+pub use on_actix::{routes, routes_with, server, server_with};
 
-/// The framework a build serves with, for the tests run on both.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Framework {
-    /// actix-web ([`on_actix`]).
-    Actix,
-    /// axum ([`on_axum`]).
-    Axum,
+/// Serves `settings` on `listener` until the process stops, on the
+/// framework the settings name: the example's `main`.
+pub fn run(listener: std::net::TcpListener, settings: Settings) -> std::io::Result<()> {
+    match settings.framework {
+        Framework::Actix => on_actix::run(listener, settings),
+        Framework::Axum => on_axum::run(listener, settings),
+    }
 }
 
-/// The framework the crate root serves with ([`run`], [`RunningServer`]).
-pub const FRAMEWORK: Framework = Framework::Actix;
+/// A server running on a free loopback port in a background thread, on
+/// either framework, stopped when dropped. For tests and load scripts.
+pub struct RunningServer {
+    /// The root URL, `http://127.0.0.1:PORT`.
+    pub url: String,
+    /// The framework's own running server, which stops it when dropped.
+    _running: Box<dyn Send>,
+}
+
+impl RunningServer {
+    /// Starts a server on `framework` with [`Settings::checked`].
+    pub fn start(framework: Framework) -> std::io::Result<RunningServer> {
+        RunningServer::start_with(Settings::checked(framework, None))
+    }
+
+    /// Starts a server on `framework`, its served maximum capped, with
+    /// [`Settings::checked`].
+    pub fn start_with_cap(framework: Framework, cap: Option<Version>) -> std::io::Result<RunningServer> {
+        RunningServer::start_with(Settings::checked(framework, cap))
+    }
+
+    /// Starts a server with `settings`, on the framework they name.
+    pub fn start_with(settings: Settings) -> std::io::Result<RunningServer> {
+        Ok(match settings.framework {
+            Framework::Actix => {
+                let server = on_actix::RunningServer::start_with(settings)?;
+                RunningServer { url: server.url.clone(), _running: Box::new(server) }
+            }
+            Framework::Axum => {
+                let server = on_axum::RunningServer::start_with(settings)?;
+                RunningServer { url: server.url.clone(), _running: Box::new(server) }
+            }
+        })
+    }
+}
 
 pub use microversion_core::{Version, discovery::PublicUrl};
 

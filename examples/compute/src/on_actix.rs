@@ -200,17 +200,6 @@ pub struct RunningServer {
 }
 
 impl RunningServer {
-    /// Starts a server on `127.0.0.1:0` with [`Settings::checked`].
-    pub fn start() -> std::io::Result<RunningServer> {
-        RunningServer::start_with(Settings::checked(None))
-    }
-
-    /// Starts a server on `127.0.0.1:0`, its served maximum capped, with
-    /// [`Settings::checked`].
-    pub fn start_with_cap(cap: Option<Version>) -> std::io::Result<RunningServer> {
-        RunningServer::start_with(Settings::checked(cap))
-    }
-
     /// Starts a server on `127.0.0.1:0` with `settings`.
     pub fn start_with(settings: Settings) -> std::io::Result<RunningServer> {
         let listener = TcpListener::bind("127.0.0.1:0")?;

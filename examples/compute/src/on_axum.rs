@@ -16,7 +16,7 @@ use microversion_axum::middleware::ClientDefault;
 use microversion_axum::openapi::OpenApiService;
 use microversion_axum::serve::Serve;
 use microversion_axum::version::VersionCap;
-use microversion_axum::{ApiError, Discovery, Version, VersionNegotiation};
+use microversion_axum::{ApiError, Discovery, VersionNegotiation};
 
 use crate::settings::{self, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings};
 use crate::{Store, TOKEN_HEADER, description, flavor_access, flavors, fleet, keypairs, request_id};
@@ -155,17 +155,6 @@ pub struct RunningServer {
 }
 
 impl RunningServer {
-    /// Starts a server on `127.0.0.1:0` with [`Settings::checked`].
-    pub fn start() -> std::io::Result<RunningServer> {
-        RunningServer::start_with(Settings::checked(None))
-    }
-
-    /// Starts a server on `127.0.0.1:0`, its served maximum capped, with
-    /// [`Settings::checked`].
-    pub fn start_with_cap(cap: Option<Version>) -> std::io::Result<RunningServer> {
-        RunningServer::start_with(Settings::checked(cap))
-    }
-
     /// Starts a server on `127.0.0.1:0` with `settings`.
     pub fn start_with(settings: Settings) -> std::io::Result<RunningServer> {
         let listener = TcpListener::bind("127.0.0.1:0")?;

@@ -14,6 +14,8 @@ use microversion_core::{VersionCap, discovery::PublicUrl};
 /// How a server is run: the deployer's choices.
 #[derive(Clone, Debug, Default)]
 pub struct Settings {
+    /// The web framework that serves the controllers (`--framework`).
+    pub framework: Framework,
     /// Serve at most this version (a rolling upgrade).
     pub cap: Option<Version>,
     /// Where links point: a fixed public URL, the request's `Host`
@@ -48,8 +50,43 @@ impl Settings {
     /// A test's settings: the served maximum capped at `cap`, and every
     /// answer checked against its declared schema (a wrong one answers 500
     /// and fails the test).
-    pub fn checked(cap: Option<Version>) -> Settings {
-        Settings { cap, response_validation: ResponseValidation::Error, ..Settings::default() }
+    pub fn checked(framework: Framework, cap: Option<Version>) -> Settings {
+        Settings { framework, cap, response_validation: ResponseValidation::Error, ..Settings::default() }
+    }
+}
+
+/// The web framework a server is served by: the one controller source
+/// registered with either facade.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Framework {
+    /// actix-web ([`on_actix`](crate::on_actix)), the default.
+    #[default]
+    Actix,
+    /// axum ([`on_axum`](crate::on_axum)).
+    Axum,
+}
+
+impl Framework {
+    /// Both, as the suites run on each.
+    pub const ALL: [Framework; 2] = [Framework::Actix, Framework::Axum];
+
+    /// Its name on the command line: `actix`, `axum`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Framework::Actix => "actix",
+            Framework::Axum => "axum",
+        }
+    }
+}
+
+impl std::str::FromStr for Framework {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Framework, String> {
+        Framework::ALL
+            .into_iter()
+            .find(|framework| framework.name() == name)
+            .ok_or_else(|| format!("{name:?} is not a framework: actix or axum"))
     }
 }
 

@@ -14,6 +14,7 @@ pub(crate) use microversion_core::portable::{
 pub(crate) use microversion_core::portable::LinkRoot as Origin;
 
 /// The macros expand the same whichever facade's name they are imported by.
+pub(crate) use microversion_actix::version::version_gates;
 pub(crate) use microversion_actix::{VersionedModel, controller, history, version_change};
 
 /// A JSON answer.

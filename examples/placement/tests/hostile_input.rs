@@ -1,6 +1,6 @@
 //! Hostile input against the running Placement example, over real HTTP/1.1
 //! on loopback, beyond Placement's own gabbi tests: the compute example's
-//! hostile-input cases (examples/compute/tests/hostile_input.rs) aimed at
+//! hostile-input cases (examples/compute/tests/suites/hostile_input.rs) aimed at
 //! Placement's paths: malformed, truncated, deep, huge and non-UTF-8 bodies;
 //! content types; oversized bodies and lying lengths; very long and very
 //! many version headers; odd paths and query strings; bad version headers.

@@ -93,9 +93,7 @@ pub(crate) fn run_script_with(python: &Path, script: &str, args: &[&str]) {
     }
 }
 
-/// The compute example's directory: this package's, or for the axum build
-/// of its sources (`examples/compute-axum`, whose build script names it)
-/// the one the sources live in.
+/// The compute example's directory.
 pub(crate) fn compute_dir() -> &'static Path {
-    Path::new(option_env!("COMPUTE_EXAMPLE_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR")))
+    Path::new(env!("CARGO_MANIFEST_DIR"))
 }
