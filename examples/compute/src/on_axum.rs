@@ -1,4 +1,4 @@
-//! The compute example served by axum (`examples/compute-axum` runs it):
+//! The compute example served by axum (`--framework axum`):
 //! the same controller source, discovery, documents and Nova's faults as
 //! [`on_actix`](crate::on_actix) serves on actix-web, the metrics
 //! endpoint, and a server for tests.
