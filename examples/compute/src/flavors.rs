@@ -625,7 +625,7 @@ pub struct FlavorCreate {
 /// arrive as a string (`"512"`) and a flag as a word (`"yes"`), so
 /// the server reads them as `flavors.create` does. A field left out
 /// (or `null`) is `None`.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 pub struct NewFlavor {
     /// Its name, unique.
     pub name: String,
@@ -665,18 +665,6 @@ pub enum Scalar {
     Number(serde_json::Number),
     /// A string: a number or a flag in words.
     Text(String),
-}
-
-impl Default for Scalar {
-    fn default() -> Scalar {
-        Scalar::Number(0.into())
-    }
-}
-
-impl From<u64> for Scalar {
-    fn from(number: u64) -> Scalar {
-        Scalar::Number(number.into())
-    }
 }
 
 /// `PUT /flavors/{id}`'s body (2.55).

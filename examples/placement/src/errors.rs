@@ -3,6 +3,7 @@
 
 use actix_web::http::StatusCode;
 use microversion_actix::error::python_repr;
+use microversion_actix::version::is_python_int;
 use microversion_actix::{
     ApiError,
     error::{ErrorFormat, Problem, Violation},
@@ -106,7 +107,7 @@ fn python_json_error(serde: &str) -> String {
 fn invalid_version(text: &str) -> String {
     let mut parts = text.splitn(2, '.');
     let why =
-        parts.by_ref().take(2).find(|part| !python_int(part)).map(|part| {
+        parts.by_ref().take(2).find(|part| !is_python_int(part)).map(|part| {
             format!("invalid literal for int() with base 10: {}", python_repr(&Value::from(part)))
         });
     let why = why.unwrap_or_else(|| match text.split_once('.') {
@@ -114,18 +115,6 @@ fn invalid_version(text: &str) -> String {
         None => "Version.__new__() missing 1 required positional argument: 'minor'".to_owned(),
     });
     format!("invalid version string: {text}; {why}")
-}
-
-/// Whether Python's `int()` reads `text` in base 10: surrounding
-/// whitespace, a sign, then ASCII digits with single underscores between
-/// them.
-pub(crate) fn python_int(text: &str) -> bool {
-    let digits = text.trim().strip_prefix(['+', '-']).unwrap_or(text.trim());
-    !digits.is_empty()
-        && !digits.starts_with('_')
-        && !digits.ends_with('_')
-        && !digits.contains("__")
-        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_')
 }
 
 /// Placement's `JSON does not validate: ...`: Python's `jsonschema.validate`

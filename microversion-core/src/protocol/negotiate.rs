@@ -459,7 +459,7 @@ impl Api {
             return Ok(Negotiated { version: max, source: VersionSource::Latest, header });
         }
         let version = match self.version_syntax().read(text) {
-            VersionText::Version(version) | VersionText::Written(version) => version,
+            VersionText::Version(version) => version,
             VersionText::Unheld => return Err(NegotiationError::not_acceptable_text(self, text, max)),
             VersionText::Malformed => return Err(NegotiationError::malformed(self, text, max)),
         };

@@ -18,8 +18,8 @@ pub use cap::VersionCap;
 pub use number::{ParseVersionError, Version};
 pub use range::{InvertedRange, VersionRange};
 pub use reader::{MAX_READERS, STANDARD_READERS, VersionReader};
-pub use syntax::VersionSyntax;
 pub(crate) use syntax::VersionText;
+pub use syntax::{VersionSyntax, is_python_int};
 
 pub use crate::protocol::negotiate::{
     MAX_ECHOED_BYTES, NamedVersion, Negotiated, NegotiationError, VersionHeader, VersionSource,

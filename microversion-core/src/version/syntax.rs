@@ -46,11 +46,9 @@ pub enum VersionSyntax {
 /// What a version text reads as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum VersionText {
-    /// A version, written as the API writes it.
+    /// A version (`1.5`, or under [`VersionSyntax::MicroversionParse`]
+    /// `1.05` too).
     Version(Version),
-    /// A version written otherwise (`1.05`): served as `Version`, refused
-    /// with the text as written.
-    Written(Version),
     /// A version no [`Version`] holds (`-1.5`, `0.5`, `1.70000`): never served.
     Unheld,
     /// Not a version.
@@ -72,12 +70,25 @@ impl VersionSyntax {
         };
         match (python_int(major), python_int(minor)) {
             (Some(PythonInt::Held(major)), Some(PythonInt::Held(minor))) if major > 0 => {
-                VersionText::Written(Version::new(major, minor))
+                VersionText::Version(Version::new(major, minor))
             }
             (Some(_), Some(_)) => VersionText::Unheld,
             _ => VersionText::Malformed,
         }
     }
+}
+
+/// Whether Python's `int()` reads `text` as a number in base 10, as
+/// [`VersionSyntax::MicroversionParse`] reads each part of a version: for
+/// an error format that names the part microversion-parse refused
+/// (`invalid literal for int() with base 10: 'a'`).
+///
+/// ```
+/// use microversion_core::version::is_python_int;
+/// assert!(is_python_int(" -0_5 ") && !is_python_int("5_") && !is_python_int(""));
+/// ```
+pub fn is_python_int(text: &str) -> bool {
+    python_int(text.as_bytes()).is_some()
 }
 
 /// A number Python's `int()` reads.
@@ -140,7 +151,7 @@ mod tests {
     #[test]
     fn microversion_parse_reads_each_part_as_python_int() {
         let mp = VersionSyntax::MicroversionParse;
-        let written = |text| VersionText::Written(Version::lit(text));
+        let written = |text| VersionText::Version(Version::lit(text));
         assert_eq!(read(mp, "1.5"), VersionText::Version(Version::lit("1.5")));
         assert_eq!(read(mp, "1.05"), written("1.5"));
         assert_eq!(read(mp, "01.5"), written("1.5"));
