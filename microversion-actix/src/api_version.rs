@@ -7,7 +7,7 @@ use actix_web::{FromRequest, HttpMessage, HttpRequest};
 
 use microversion_core::{version::VersionUnknown, version::not_negotiated_detail};
 
-use crate::{Api, ApiError, version::Negotiated};
+use crate::{Api, ApiError, Error, version::Negotiated};
 
 microversion_core::facade_api_version! {
     /// The version a request is served at (Nova's `req.api_version_request`).
@@ -73,10 +73,10 @@ impl ApiVersion {
 }
 
 impl FromRequest for ApiVersion {
-    type Error = ApiError;
-    type Future = Ready<Result<ApiVersion, ApiError>>;
+    type Error = Error;
+    type Future = Ready<Result<ApiVersion, Error>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(ApiVersion::from_http_request(req))
+        ready(ApiVersion::from_http_request(req).map_err(Error))
     }
 }

@@ -15,7 +15,7 @@ use microversion_core::body::{
     BodyRefusal, check_content_type, check_declared_length, deserialize, parse_json,
 };
 
-use crate::ApiError;
+use crate::{ApiError, Error};
 
 pub use microversion_core::body::{BodyLimit, BodyTimeout};
 
@@ -129,13 +129,13 @@ impl<T: serde::Serialize> actix_web::Responder for Json<T> {
 }
 
 impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
-    type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<Json<T>, ApiError>>;
+    type Error = Error;
+    type Future = LocalBoxFuture<'static, Result<Json<T>, Error>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         // Parsed (and validated) already by the route: handed over.
         if let Some(ParsedJson(value)) = req.extensions_mut().remove::<ParsedJson>() {
-            return Box::pin(std::future::ready(deserialize(value).map(Json).map_err(ApiError::from)));
+            return Box::pin(std::future::ready(deserialize(value).map(Json).map_err(Error::from)));
         }
         let req = req.clone();
         let mut payload = payload.take();

@@ -13,10 +13,12 @@ impl microversion_core::header::AnswerWire for ActixHeaders {
     fn answer(status: u16, body: Option<Vec<u8>>) -> actix_web::HttpResponse {
         let status = actix_web::http::StatusCode::from_u16(status)
             .unwrap_or(actix_web::http::StatusCode::INTERNAL_SERVER_ERROR);
-        match body {
+        let mut answer = match body {
             Some(body) => actix_web::HttpResponse::with_body(status, body).map_into_boxed_body(),
             None => actix_web::HttpResponse::new(status),
-        }
+        };
+        crate::error::close_after_timeout(&mut answer);
+        answer
     }
 
     fn headers(answer: &mut actix_web::HttpResponse) -> &mut actix_web::http::header::HeaderMap {

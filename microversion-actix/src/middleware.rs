@@ -60,9 +60,9 @@ microversion_core::facade_negotiation! {
 impl VersionNegotiation {
     /// A route answering a JSON 404 in this scope's error format, for a path
     /// outside every scope: `App::new().default_service(middleware.default_service())`
-    /// (see [`ErrorRenderer::default_service`]).
+    /// (see [`error::default_service`](crate::error::default_service)).
     pub fn default_service(&self) -> actix_web::Route {
-        self.error_renderer().default_service()
+        crate::error::default_service(&self.error_renderer())
     }
 }
 
@@ -280,7 +280,7 @@ impl State {
         B: MessageBody + 'static,
     {
         if let Some(error) = error {
-            res = self.errors.render_into(&error, res).map_into_right_body();
+            res = crate::error::render_into(&self.errors, &error, res).map_into_right_body();
         }
         self.exchange.finish(res.headers_mut(), version);
         res
@@ -338,7 +338,7 @@ impl State {
             return None;
         }
         let cause = res.error();
-        if let Some(api_error) = cause.and_then(|error| error.as_error::<ApiError>()) {
+        if let Some(crate::Error(api_error)) = cause.and_then(|error| error.as_error::<crate::Error>()) {
             return Some(api_error.clone());
         }
         let cause = cause.map(ToString::to_string);

@@ -18,7 +18,7 @@ pub use microversion_core::model::{
     At, DerivedSchema, FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas,
 };
 
-use crate::{ApiError, ApiVersion};
+use crate::{ApiError, ApiVersion, error::ErrorRenderer};
 use microversion_core::body::{ParsedJson, ValidatedAs};
 
 microversion_core::facade_versioned! {
@@ -49,13 +49,11 @@ impl<T: VersionedModel> Responder for Versioned<T> {
     fn respond_to(self, req: &HttpRequest) -> HttpResponse {
         let version = match ApiVersion::from_http_request(req) {
             Ok(version) => version.version(),
-            Err(e) => return actix_web::ResponseError::error_response(&e),
+            Err(e) => return ErrorRenderer::default().render(&e),
         };
         match serde_json::to_vec(&self.model.at(version)) {
             Ok(body) => HttpResponse::build(self.status).content_type("application/json").body(body),
-            Err(e) => actix_web::ResponseError::error_response(&ApiError::internal(format!(
-                "rendering failed: {e}"
-            ))),
+            Err(e) => ErrorRenderer::default().render(&ApiError::internal(format!("rendering failed: {e}"))),
         }
     }
 }
@@ -78,8 +76,8 @@ impl<T: VersionedModel> Responder for Versioned<T> {
 /// }
 /// ```
 impl<T: VersionedStruct + 'static> FromRequest for Versioned<T> {
-    type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<Versioned<T>, ApiError>>;
+    type Error = crate::Error;
+    type Future = LocalBoxFuture<'static, Result<Versioned<T>, crate::Error>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let req = req.clone();

@@ -10,7 +10,7 @@ use microversion_core::body::ValidatedQuery;
 use serde::de::DeserializeOwned;
 
 use crate::body::JsonQuery;
-use crate::{ApiError, schema::query_to_json};
+use crate::{ApiError, Error, schema::query_to_json};
 
 microversion_core::facade_params! {
     /// The route's parameters (`/servers/{id}`) read into `T`: one value,
@@ -47,34 +47,34 @@ microversion_core::facade_params! {
 }
 
 impl<T: DeserializeOwned> FromRequest for Path<T> {
-    type Error = ApiError;
-    type Future = Ready<Result<Path<T>, ApiError>>;
+    type Error = Error;
+    type Future = Ready<Result<Path<T>, Error>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let read = web::Path::<T>::extract(req).into_inner();
         ready(
             read.map(|path| Path(path.into_inner()))
-                .map_err(|_| ApiError::not_found(microversion_core::error::PATH_REFUSED_DETAIL)),
+                .map_err(|_| Error(ApiError::not_found(microversion_core::error::PATH_REFUSED_DETAIL))),
         )
     }
 }
 
 impl<T: DeserializeOwned> FromRequest for Query<T> {
-    type Error = ApiError;
-    type Future = Ready<Result<Query<T>, ApiError>>;
+    type Error = Error;
+    type Future = Ready<Result<Query<T>, Error>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let read = microversion_core::error::read_query(
             req.query_string(),
             req.extensions().get::<ValidatedQuery>(),
         );
-        ready(read.map(Query).map_err(ApiError::bad_request))
+        ready(read.map(Query).map_err(|detail| Error(ApiError::bad_request(detail))))
     }
 }
 
 impl FromRequest for JsonQuery {
-    type Error = ApiError;
-    type Future = Ready<Result<JsonQuery, ApiError>>;
+    type Error = Error;
+    type Future = Ready<Result<JsonQuery, Error>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let validated = req.extensions_mut().remove::<ValidatedQuery>();

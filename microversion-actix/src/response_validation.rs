@@ -4,7 +4,7 @@
 
 use std::future::{Ready, ready};
 
-use actix_web::{HttpRequest, HttpResponse, ResponseError};
+use actix_web::{HttpRequest, HttpResponse};
 use futures_util::future::{Either, LocalBoxFuture};
 
 /// Whether a route's success answers are checked; register it as app data
@@ -19,7 +19,7 @@ use futures_util::future::{Either, LocalBoxFuture};
 /// ```
 pub use microversion_core::schema::ResponseValidation;
 
-use crate::{ApiError, Version, operation::ResponseDescription};
+use crate::{ApiError, Version, error::ErrorRenderer, operation::ResponseDescription};
 
 /// Checks a variant's success answer at `version` against `declared`, as
 /// the registered [`ResponseValidation`] says (called by `#[controller]`).
@@ -39,12 +39,13 @@ pub(crate) fn check<'a>(
     Either::Right(Box::pin(async move {
         let (res, body) = res.into_parts();
         let Ok(bytes) = actix_web::body::to_bytes(body).await else {
-            return ApiError::internal("the response body could not be read for validation").error_response();
+            return ErrorRenderer::default()
+                .render(&ApiError::internal("the response body could not be read for validation"));
         };
         let answer = (res.status().as_u16(), &bytes[..]);
         let verdict = mode.judge((req.method().as_str(), req.path()), answer, version, declared);
         if let Some(detail) = verdict.refusal(|warning| log::warn!("{warning}")) {
-            return ApiError::internal(detail).error_response();
+            return ErrorRenderer::default().render(&ApiError::internal(detail));
         }
         res.set_body(bytes).map_into_boxed_body()
     }))

@@ -32,8 +32,9 @@ use microversion_core::portable::{self, LinkRoot};
 use microversion_core::{Controller, header::set_header, operation::AllowedMethods, operation::RoutedPath};
 
 use crate::discovery::RequestLinks as _;
+use crate::error::status_of;
 use crate::header::ActixHeaders;
-use crate::{ApiError, ApiVersion, Version};
+use crate::{ApiError, ApiVersion, Error, Version};
 
 /// The core's [`Facade`] on actix-web: requests, bodies and answers are
 /// actix's, an error is answered as this crate's [`ApiError`], which the
@@ -65,7 +66,7 @@ impl Facade for Actix {
     }
 
     async fn read_body(request: &HttpRequest, mut body: Payload) -> Result<web::Bytes, portable::ApiError> {
-        Ok(crate::body::read_body(request, &mut body).await?)
+        crate::body::read_body(request, &mut body).await
     }
 
     fn body_from(bytes: web::Bytes) -> Payload {
@@ -89,7 +90,7 @@ impl Facade for Actix {
     }
 
     fn error(error: portable::ApiError) -> HttpResponse {
-        HttpResponse::from_error(ApiError::from(error))
+        HttpResponse::from_error(Error(error))
     }
 
     fn headers_mut(response: &mut HttpResponse) -> &mut actix_web::http::header::HeaderMap {
@@ -104,11 +105,6 @@ impl Facade for Actix {
     ) -> impl Future<Output = HttpResponse> {
         crate::response_validation::check(request, version, declared, response)
     }
-}
-
-/// A status of the `http` crate's as actix's (whose `http` is another version).
-fn status_of(status: portable::StatusCode) -> StatusCode {
-    StatusCode::from_u16(status.as_u16()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
 }
 
 /// The marker of the impls for actix's own arguments and answers.
@@ -238,7 +234,7 @@ impl<C: 'static, F: Future<Output = HttpResponse>> Service<ServiceRequest> for O
                 let input = RouteInput::new(request.clone(), payload, version.negotiated());
                 Either::Left((self.routes)(Arc::clone(&self.controller), self.route, input))
             }
-            Err(refusal) => Either::Right(ready(HttpResponse::from_error(refusal))),
+            Err(refusal) => Either::Right(ready(HttpResponse::from_error(Error(refusal)))),
         };
         Answering { answer, request: Some(request) }
     }
@@ -281,7 +277,7 @@ fn method_not_allowed(methods: AllowedMethods) -> actix_web::Route {
         let version = ApiVersion::from_http_request(&req).ok().map(|v| v.version());
         let detail = microversion_core::error::method_not_allowed_detail(req.method().as_str());
         let mut response =
-            HttpResponse::from_error(ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED, detail));
+            HttpResponse::from_error(Error(ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED, detail)));
         // An empty `Allow` is valid: nothing is served here at this version.
         set_header::<ActixHeaders>(response.headers_mut(), "allow", &methods.at(version));
         ready(response)

@@ -51,7 +51,7 @@ fn start(timeout: Option<BodyTimeout>) -> Server {
                             "/raw",
                             web::post().to(|req: actix_web::HttpRequest, body: web::Payload| async move {
                                 let body = read_json_body(&req, &mut body.into_inner()).await?;
-                                Ok::<_, microversion_actix::ApiError>(HttpResponse::Ok().json(body))
+                                Ok::<_, microversion_actix::Error>(HttpResponse::Ok().json(body))
                             }),
                         )
                         .route(

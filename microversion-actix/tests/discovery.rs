@@ -291,7 +291,10 @@ async fn paths_outside_every_scope_get_a_json_404() {
     }
     // The renderer's own, in the API-SIG format with the service prefix.
     let renderer = ErrorRenderer::default().with_service("compute");
-    let app = test::init_service(actix_web::App::new().default_service(renderer.default_service())).await;
+    let app = test::init_service(
+        actix_web::App::new().default_service(microversion_actix::error::default_service(&renderer)),
+    )
+    .await;
     let res = test::call_service(&app, TestRequest::get().uri("/x").to_request()).await;
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
     assert_eq!(read_json(res).await["errors"][0]["code"], "compute.not-found");

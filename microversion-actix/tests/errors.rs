@@ -8,7 +8,7 @@ use actix_web::test::{self, TestRequest};
 use common::*;
 use microversion_actix::test::{call_at, header, read_json};
 use microversion_actix::{
-    ApiError, Discovery, VersionNegotiation,
+    ApiError, Discovery, Error, VersionNegotiation,
     error::{ErrorFormat, NovaFaults, Problem},
 };
 use serde_json::{Value, json};
@@ -45,7 +45,8 @@ async fn request_ids_are_repeated_in_the_body() {
                 .wrap(actix_web::middleware::DefaultHeaders::new().add(("x-openstack-request-id", "req-42")))
                 .route(
                     "/x",
-                    actix_web::web::get().to(|| async { Err::<String, _>(ApiError::bad_request("no")) }),
+                    actix_web::web::get()
+                        .to(|| async { Err::<String, _>(Error(ApiError::bad_request("no"))) }),
                 ),
         ),
     )
@@ -61,7 +62,8 @@ async fn request_ids_are_repeated_in_the_body() {
                 .wrap(VersionNegotiation::new(API))
                 .route(
                     "/x",
-                    actix_web::web::get().to(|| async { Err::<String, _>(ApiError::bad_request("no")) }),
+                    actix_web::web::get()
+                        .to(|| async { Err::<String, _>(Error(ApiError::bad_request("no"))) }),
                 ),
         ),
     )
@@ -169,12 +171,11 @@ async fn a_custom_format_is_used_for_every_error() {
 
 #[actix_web::test]
 async fn without_middleware_api_error_renders_api_sig_without_service() {
-    let app =
-        test::init_service(actix_web::App::new().route(
-            "/x",
-            actix_web::web::get().to(|| async { Err::<String, _>(ApiError::not_found("gone")) }),
-        ))
-        .await;
+    let app = test::init_service(actix_web::App::new().route(
+        "/x",
+        actix_web::web::get().to(|| async { Err::<String, _>(Error(ApiError::not_found("gone"))) }),
+    ))
+    .await;
     let res = test::call_service(&app, TestRequest::get().uri("/x").to_request()).await;
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
     assert_eq!(header(&res, "Vary"), None);
@@ -195,7 +196,7 @@ async fn an_inner_middlewares_err_is_rendered_with_version_headers() {
                     let fut = srv.call(req);
                     async move {
                         if refuse {
-                            return Err(ApiError::conflict("Refused by a middleware.").into());
+                            return Err(Error(ApiError::conflict("Refused by a middleware.")).into());
                         }
                         fut.await
                     }

@@ -8,7 +8,7 @@ use actix_web::{App, HttpMessage, HttpRequest, HttpResponse, web};
 use common::*;
 use microversion_actix::test::{call_at, read_json};
 use microversion_actix::{
-    ApiError, Json,
+    Json,
     body::{BodyLimit, read_json_body},
     schema::{SchemaError, SchemaSource, VersionedSchemas},
     version::VersionRange,
@@ -279,7 +279,10 @@ struct Rename {
 
 /// What generated dispatch code does: read once, validate at the negotiated
 /// version, hand the parsed value on to the handler's extractor.
-async fn dispatcher(req: HttpRequest, payload: web::Payload) -> Result<HttpResponse, ApiError> {
+async fn dispatcher(
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, microversion_actix::Error> {
     let version = microversion_actix::ApiVersion::from_http_request(&req)?;
     let body = read_json_body(&req, &mut payload.into_inner()).await?;
     FLAVOR_SCHEMAS.validate(version.version(), &body)?;

@@ -6,7 +6,7 @@ use http::request::Parts;
 
 use microversion_core::{Negotiated, version::VersionUnknown, version::not_negotiated_detail};
 
-use crate::ApiError;
+use crate::{ApiError, Error};
 
 microversion_core::facade_api_version! {
     /// The version [`VersionNegotiation`](crate::VersionNegotiation)
@@ -34,7 +34,7 @@ impl<S: Send + Sync> FromRequestParts<S> for ApiVersion {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<ApiVersion, Response> {
-        version_of(parts).map(ApiVersion::from).map_err(IntoResponse::into_response)
+        version_of(parts).map(ApiVersion::from).map_err(|e| Error(e).into_response())
     }
 }
 

@@ -15,7 +15,7 @@ use microversion_core::body::{
 use microversion_core::schema::query_to_json;
 use serde::de::DeserializeOwned;
 
-use crate::ApiError;
+use crate::{ApiError, Error};
 
 pub use microversion_core::body::{BodyLimit, BodyTimeout};
 
@@ -81,8 +81,8 @@ impl<T: DeserializeOwned + 'static, S: Send + Sync> FromRequest<S> for Json<T> {
 
     async fn from_request(req: Request, _: &S) -> Result<Json<T>, Response> {
         let (mut parts, body) = req.into_parts();
-        let value = read_json(&mut parts, body).await.map_err(IntoResponse::into_response)?;
-        deserialize(value).map(Json).map_err(|e| ApiError::from(e).into_response())
+        let value = read_json(&mut parts, body).await.map_err(|e| Error(e).into_response())?;
+        deserialize(value).map(Json).map_err(|e| Error::from(e).into_response())
     }
 }
 

@@ -64,7 +64,7 @@ impl VersionNegotiation {
     /// path outside every route: `router.fallback_service(layer.default_service())`
     /// (axum's own 404 has an empty body).
     pub fn default_service(&self) -> axum::routing::MethodRouter {
-        self.error_renderer().default_service()
+        crate::error::default_service(&self.error_renderer())
     }
 }
 
@@ -136,7 +136,7 @@ where
                     let negotiated = match choice.await {
                         Ok(pinned) => state.exchange.chosen(asked, pinned),
                         Err(err) => {
-                            let res = state.finish(err.into_response(), None);
+                            let res = state.finish(crate::Error(err).into_response(), None);
                             // Counted as the request stood: naming no version.
                             state.exchange.count(&asked, res.status().as_u16());
                             return Ok(res);

@@ -16,9 +16,9 @@ pub use microversion_core::model::{
     At, DerivedSchema, FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas,
 };
 
-use crate::ApiError;
 use crate::api_version::version_of;
 use crate::body::read_json;
+use crate::{ApiError, Error};
 use microversion_core::body::ValidatedAs;
 
 microversion_core::facade_versioned! {
@@ -60,7 +60,7 @@ impl<T: VersionedModel> Versioned<T> {
                 res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
                 res
             }
-            Err(e) => ApiError::internal(format!("rendering failed: {e}")).into_response(),
+            Err(e) => Error(ApiError::internal(format!("rendering failed: {e}"))).into_response(),
         }
     }
 }
@@ -98,7 +98,7 @@ impl<T: VersionedModel + Send + Sync + 'static> IntoResponse for Versioned<T> {
         // layer renders it if it sees it, else the 500 names the mistake.
         let detail = "a Versioned answer is rendered at the negotiated version by the VersionNegotiation, \
                       which is not in front of this route";
-        let mut res = ApiError::internal(detail).into_response();
+        let mut res = Error(ApiError::internal(detail)).into_response();
         res.extensions_mut().insert(Unrendered(Arc::new(move |version| self.render(version))));
         res
     }
@@ -112,7 +112,7 @@ impl<T: VersionedStruct + 'static, S: Send + Sync> FromRequest<S> for Versioned<
 
     async fn from_request(req: Request, _: &S) -> Result<Versioned<T>, Response> {
         let (mut parts, body) = req.into_parts();
-        let refused = |e: ApiError| e.into_response();
+        let refused = |e: ApiError| Error(e).into_response();
         let version = version_of(&parts).map_err(refused)?.version;
         let body = read_json(&mut parts, body).await.map_err(refused)?;
         // A `#[schema(model = T)]` on the route has validated it already.

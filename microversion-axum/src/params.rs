@@ -8,7 +8,7 @@ use http::request::Parts;
 use microversion_core::body::ValidatedQuery;
 use serde::de::DeserializeOwned;
 
-use crate::ApiError;
+use crate::{ApiError, Error};
 
 microversion_core::facade_params! {
     /// The route's parameters (`/servers/{id}`) read into `T`: one value,
@@ -50,7 +50,9 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T>
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Path<T>, Response> {
         match axum::extract::Path::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Path(value)) => Ok(Path(value)),
-            Err(_) => Err(ApiError::not_found(microversion_core::error::PATH_REFUSED_DETAIL).into_response()),
+            Err(_) => {
+                Err(Error(ApiError::not_found(microversion_core::error::PATH_REFUSED_DETAIL)).into_response())
+            }
         }
     }
 }
@@ -62,6 +64,6 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
         let query = parts.uri.query().unwrap_or_default();
         microversion_core::error::read_query(query, parts.extensions.get::<ValidatedQuery>())
             .map(Query)
-            .map_err(|detail| ApiError::bad_request(detail).into_response())
+            .map_err(|detail| Error(ApiError::bad_request(detail)).into_response())
     }
 }

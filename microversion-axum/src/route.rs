@@ -27,11 +27,11 @@ use microversion_core::{
     Controller, Negotiated, Version, header::set_header, operation::AllowedMethods, operation::RoutedPath,
 };
 
-use crate::ApiError;
 use crate::api_version::version_of;
 use crate::discovery::RequestLinks as _;
 use crate::header::AxumHeaders;
 use crate::model::NEGOTIATED;
+use crate::{ApiError, Error};
 
 /// The core's [`Facade`] on axum: requests, bodies and answers are axum's,
 /// an error is answered as this crate's [`ApiError`], which the layer
@@ -66,7 +66,7 @@ impl Facade for Axum {
     }
 
     async fn read_body(request: &Parts, body: Body) -> Result<Bytes, portable::ApiError> {
-        Ok(crate::body::read_bytes(request, body).await?)
+        crate::body::read_bytes(request, body).await
     }
 
     fn body_from(bytes: Bytes) -> Body {
@@ -90,7 +90,7 @@ impl Facade for Axum {
     }
 
     fn error(error: portable::ApiError) -> Response {
-        ApiError::from(error).into_response()
+        Error(error).into_response()
     }
 
     fn headers_mut(response: &mut Response) -> &mut HeaderMap {
@@ -114,14 +114,14 @@ impl Facade for Axum {
         Either::Right(Box::pin(async move {
             let (parts, body) = res.into_parts();
             let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
-                return ApiError::internal("the response body could not be read for validation")
-                    .into_response();
+                let error = ApiError::internal("the response body could not be read for validation");
+                return Error(error).into_response();
             };
             let answer = (parts.status.as_u16(), &bytes[..]);
             let verdict =
                 mode.judge((request.method.as_str(), request.uri.path()), answer, version, declared);
             if let Some(detail) = verdict.refusal(|warning| log::warn!("{warning}")) {
-                return ApiError::internal(detail).into_response();
+                return Error(ApiError::internal(detail)).into_response();
             }
             Response::from_parts(parts, Body::from(bytes))
         }) as BoxFuture<'_, Response>)
@@ -160,7 +160,7 @@ impl<T: FromRequest<()>> Extracts<T, ViaBody> for Axum {
         // A second argument reading the body is the route's mistake, not the client's.
         let Some(body) = input.body.take() else {
             let detail = "two arguments of this route read the request body";
-            return Err(ApiError::internal(detail).into_response());
+            return Err(Error(ApiError::internal(detail)).into_response());
         };
         let request = http::Request::from_parts(input.request.clone(), body);
         // Boxed: it holds the request again and the body's reader (some 900
@@ -211,7 +211,7 @@ async fn in_api_format(rejection: Response) -> Response {
     if status.is_server_error() {
         log::error!("{status} from an extractor: {text}");
     }
-    ApiError::from_answer(status, Some(&text)).into_response()
+    Error(ApiError::from_answer(status, Some(&text))).into_response()
 }
 
 /// A controller's routes on axum: the operation at an index, on a request
@@ -301,7 +301,7 @@ where
                     Either::Right(Either::Left(Box::pin(NEGOTIATED.scope(negotiated.version, route.map(Ok)))))
                 }
             }
-            Err(refusal) => Either::Right(Either::Right(ready(Ok(refusal.into_response())))),
+            Err(refusal) => Either::Right(Either::Right(ready(Ok(Error(refusal).into_response())))),
         }
     }
 }
@@ -313,7 +313,7 @@ fn method_not_allowed(allowed: &AllowedMethods, req: Request<Body>) -> Response 
     let (req, _) = req.into_parts();
     let version = version_of(&req).ok().map(|n| n.version);
     let detail = microversion_core::error::method_not_allowed_detail(req.method.as_str());
-    let mut res = ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED, detail).into_response();
+    let mut res = Error(ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED, detail)).into_response();
     // An empty `Allow` is valid: nothing is served here at this version.
     set_header::<AxumHeaders>(res.headers_mut(), "allow", &allowed.at(version));
     res

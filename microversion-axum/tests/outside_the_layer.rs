@@ -141,12 +141,12 @@ async fn with_request_id(mut res: axum::response::Response) -> axum::response::R
     res
 }
 
-async fn refuse() -> Result<String, microversion_axum::ApiError> {
-    Err(microversion_axum::ApiError::bad_request("no"))
+async fn refuse() -> Result<String, microversion_axum::Error> {
+    Err(microversion_axum::ApiError::bad_request("no"))?
 }
 
-async fn refuse_with_own_id() -> Result<String, microversion_axum::ApiError> {
-    Err(microversion_axum::ApiError::bad_request("no").with_request_id("req-own"))
+async fn refuse_with_own_id() -> Result<String, microversion_axum::Error> {
+    Err(microversion_axum::ApiError::bad_request("no").with_request_id("req-own"))?
 }
 
 /// As on actix: an error's body repeats the request id of a middleware

@@ -166,8 +166,8 @@ async fn compare(api: Api, setup: Setup) {
             .insert_header(("Vary", "Accept-Encoding"))
             .json(json!({"version": version.version().to_string()}))
     }
-    async fn actix_locked() -> Result<HttpResponse, microversion_actix::ApiError> {
-        Err(microversion_actix::ApiError::conflict("Server is locked.").with_link(help()))
+    async fn actix_locked() -> Result<HttpResponse, microversion_actix::Error> {
+        Err(microversion_actix::ApiError::conflict("Server is locked.").with_link(help()))?
     }
     let mut middleware = microversion_actix::VersionNegotiation::new(api);
     let mut discovery = microversion_actix::Discovery::new(&[served]);
@@ -227,7 +227,9 @@ async fn compare(api: Api, setup: Setup) {
         .route(
             "/v2.1/servers/locked",
             get(|| async {
-                Err::<(), _>(microversion_axum::ApiError::conflict("Server is locked.").with_link(help()))
+                Err::<(), _>(microversion_axum::Error(
+                    microversion_axum::ApiError::conflict("Server is locked.").with_link(help()),
+                ))
             }),
         )
         .layer(layer);

@@ -180,7 +180,7 @@ impl Servers {
     #[api_version("2.1")]
     async fn touch(&self, id: Path<u32>, body: Json<Value>) -> Result<Json<Value>, ApiError> {
         match *id {
-            0 => Err(microversion_axum::ApiError::conflict("Server 0 is locked.").into()),
+            0 => Err(microversion_axum::ApiError::conflict("Server 0 is locked.")),
             id => Ok(Json(json!({"id": id, "touched": body.0}))),
         }
     }

@@ -20,7 +20,7 @@ use microversion_core::body::{
     BodyLimit, BodyRefusal, BodyTimeout, check_content_type, check_declared_length,
 };
 use microversion_core::discovery::{PublicUrl, RequestOrigin};
-use microversion_core::error::{ApiSigErrors, method_not_allowed_detail};
+use microversion_core::error::{ErrorRenderer, method_not_allowed_detail};
 use microversion_core::exchange::{Admission, ErrorBody, Exchange, unformatted_error};
 use microversion_core::header::{HeaderWire, HttpWire};
 use microversion_core::operation::{
@@ -153,8 +153,7 @@ pub(crate) struct Served<C> {
     controller: Arc<C>,
     paths: Vec<(Vec<Segment>, RoutedPath, AllowedMethods)>,
     exchange: Exchange<HttpWire>,
-    errors: Box<dyn ErrorFormat>,
-    service: &'static str,
+    errors: ErrorRenderer<HttpWire>,
     settings: http::Extensions,
 }
 
@@ -183,15 +182,14 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
             controller: Arc::new(controller),
             paths: paths.collect(),
             exchange: Exchange::new(VersionCap::new(&api), None),
-            errors: Box::new(ApiSigErrors),
-            service: api.service_type(),
+            errors: ErrorRenderer::default().with_service(api.service_type()),
             settings: http::Extensions::new(),
         }
     }
 
     /// Errors written in `format` (Nova's faults, say).
     pub(crate) fn with_error_format(mut self, format: impl ErrorFormat) -> Served<C> {
-        self.errors = Box::new(format);
+        self.errors = ErrorRenderer::new(format).with_service(self.errors.service_type().unwrap_or_default());
         self
     }
 
@@ -263,7 +261,7 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
             .map(|_| ApiError::bodiless(response.status()));
         let Some(error) = response.extensions_mut().remove::<ApiError>().or(bare) else { return response };
         *response.status_mut() = error.status();
-        let document = error.write::<HttpWire>(&*self.errors, Some(self.service), response.headers_mut());
+        let document = self.errors.write(&error, response.headers_mut());
         *response.body_mut() = Bytes::from(document);
         response
     }

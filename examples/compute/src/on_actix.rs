@@ -10,7 +10,7 @@ use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{App, HttpServer, web};
 use microversion_actix::openapi::OpenApiService;
 use microversion_actix::{
-    ApiError, Discovery, Version, VersionNegotiation, body::BodyTimeout, discovery::RequestLinks,
+    Discovery, Version, VersionNegotiation, body::BodyTimeout, discovery::RequestLinks,
     error::NovaFaults, middleware::ClientDefault, version::VersionCap,
 };
 
@@ -104,8 +104,7 @@ pub fn routes_with(
 pub fn token_pins(store: Arc<Store>, cap: VersionCap) -> ClientDefault {
     ClientDefault::new(&[TOKEN_HEADER], move |headers| {
         let token = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok());
-        let pinned = fleet::pinned_version(&store, &cap, token);
-        async move { pinned.await.map_err(ApiError::from) }
+        fleet::pinned_version(&store, &cap, token)
     })
 }
 
@@ -133,9 +132,10 @@ fn serve_metrics(addr: std::net::SocketAddr) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The request id of the [`ApiError`] a handler answered with, else a new one.
+/// The request id of the [`ApiError`](microversion_actix::ApiError) a handler answered with, else a new one.
 fn request_id<B>(res: &actix_web::dev::ServiceResponse<B>) -> HeaderValue {
-    let carried = res.response().error().and_then(|e| e.as_error::<ApiError>()?.request_id());
+    let carried =
+        res.response().error().and_then(|e| e.as_error::<microversion_actix::Error>()?.0.request_id());
     HeaderValue::try_from(request_id::carried_or_new(carried))
         .unwrap_or_else(|_| HeaderValue::from_static("req-unnamed"))
 }

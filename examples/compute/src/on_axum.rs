@@ -69,8 +69,7 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
 pub fn token_pins(store: Arc<Store>, cap: VersionCap) -> ClientDefault {
     ClientDefault::new(&[TOKEN_HEADER], move |headers| {
         let token = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok());
-        let pinned = fleet::pinned_version(&store, &cap, token);
-        async move { pinned.await.map_err(ApiError::from) }
+        fleet::pinned_version(&store, &cap, token)
     })
 }
 

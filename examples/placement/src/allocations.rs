@@ -8,8 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use crate::db::{StoreError, Tx};
-use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, ResponseError, web};
+use actix_web::{HttpResponse, web};
 use indexmap::IndexMap;
 use microversion_actix::{ApiError, ApiVersion, Json, Version, VersionedModel, controller};
 use serde::Deserialize;
@@ -380,8 +379,8 @@ pub(crate) async fn claim(
             // Placement's order: an unknown provider first (its 400; a
             // storage failure stays what it is), then an unknown class.
             if let Err(error) = find_providers(tx, requests).await {
-                return Err(match error.status_code() {
-                    StatusCode::BAD_REQUEST => Refusal::UnknownProvider(error, ensured.made),
+                return Err(match error.status() {
+                    microversion_actix::portable::StatusCode::BAD_REQUEST => Refusal::UnknownProvider(error, ensured.made),
                     _ => Refusal::Other(error),
                 });
             }

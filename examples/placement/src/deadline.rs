@@ -70,7 +70,7 @@ pub async fn within(
             req.path()
         );
         let (req, _) = req.into_parts();
-        let res = actix_web::HttpResponse::from_error(errors::deadline_passed());
+        let res = actix_web::HttpResponse::from_error(microversion_actix::Error(errors::deadline_passed()));
         return Ok(retry_after(ServiceResponse::new(req, res).map_into_right_body()));
     }
     // The request is dropped, its transaction with it, if its client goes.
@@ -82,7 +82,7 @@ pub async fn within(
         res = DEADLINE.scope(deadline, next.call(req)) => Ok(retry_after(res?.map_into_left_body())),
         () = peer.gone() => {
             eprintln!("placement: {method} {path} {CLIENT_GONE}");
-            Err(errors::client_gone().into())
+            Err(microversion_actix::Error(errors::client_gone()).into())
         }
     }
 }

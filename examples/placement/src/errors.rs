@@ -373,9 +373,10 @@ fn quoted(detail: &str) -> &str {
 }
 
 /// An error with one of Placement's codes.
-pub fn coded(status: StatusCode, code: &'static str, detail: impl Into<String>) -> ApiError {
-    let title = status.canonical_reason().unwrap_or("Error");
-    ApiError::new(status, code, title, detail)
+pub fn coded(status: impl Into<u16>, code: &'static str, detail: impl Into<String>) -> ApiError {
+    let error = ApiError::new(status, code, "", detail);
+    let title = error.status().canonical_reason().unwrap_or("Error");
+    ApiError::new(error.status(), code, title, error.detail().to_owned())
 }
 
 /// 400 Bad Request.

@@ -9,7 +9,7 @@ use actix_web::http::{Method, StatusCode, header};
 use actix_web::middleware::Next;
 use actix_web::{HttpResponse, HttpResponseBuilder};
 use microversion_actix::{
-    ApiError, ApiVersion, Version,
+    ApiError, ApiVersion, Error, Version,
     error::{ErrorRenderer, ViolationInput},
     operation::{Controller, Operation},
 };
@@ -297,7 +297,7 @@ fn with_schema(
     method: &Method,
     version: Option<Version>,
 ) -> Option<ApiError> {
-    let violations = res.response().error()?.as_error::<ApiError>()?.violations();
+    let violations = res.response().error()?.as_error::<Error>()?.0.violations();
     let of_the_body = violations.first().is_some_and(|v| v.input == ViolationInput::Body);
     let version = version.filter(|_| of_the_body)?;
     let schema = routed(path)
@@ -510,9 +510,9 @@ async fn as_page(
 }
 
 /// A path the API does not have.
-pub(crate) async fn not_found() -> Result<HttpResponse, ApiError> {
+pub(crate) async fn not_found() -> Result<HttpResponse, Error> {
     // webob's page says it; Placement's router adds no message.
-    Err(errors::not_found(""))
+    Err(errors::not_found(""))?
 }
 
 /// Sets `Cache-Control: no-cache` and `Last-Modified` from 1.15.
@@ -583,8 +583,8 @@ pub(crate) fn as_integer(value: &serde_json::Value) -> Option<i64> {
 }
 
 impl actix_web::FromRequest for BodyAfterLookup {
-    type Error = ApiError;
-    type Future = futures_util::future::LocalBoxFuture<'static, Result<Self, ApiError>>;
+    type Error = Error;
+    type Future = futures_util::future::LocalBoxFuture<'static, Result<Self, Error>>;
 
     fn from_request(req: &actix_web::HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
         let headers = req.headers();
@@ -598,7 +598,9 @@ impl actix_web::FromRequest for BodyAfterLookup {
             return Box::pin(std::future::ready(Ok(BodyAfterLookup(Err(error)))));
         }
         let json = microversion_actix::Json::<serde_json::Value>::from_request(req, payload);
-        Box::pin(async move { Ok(BodyAfterLookup(json.await.map(|json| json.0))) })
+        Box::pin(
+            async move { Ok(BodyAfterLookup(json.await.map(|json| json.0).map_err(|Error(error)| error))) },
+        )
     }
 }
 

@@ -87,8 +87,8 @@ async fn failure_request_id(
     let id = res
         .response()
         .error()
-        .and_then(|e| e.as_error::<microversion_actix::ApiError>())
-        .and_then(|e| e.request_id())
+        .and_then(|e| e.as_error::<microversion_actix::Error>())
+        .and_then(|e| e.0.request_id())
         .and_then(|id| actix_web::http::header::HeaderValue::from_str(id).ok());
     if let Some(id) = id {
         res.headers_mut()

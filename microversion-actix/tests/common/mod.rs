@@ -8,7 +8,7 @@ use actix_web::http::StatusCode;
 use actix_web::{App, HttpRequest, HttpResponse, test, web};
 use microversion_actix::test::header;
 use microversion_actix::{
-    Api, ApiError, ApiVersion, Discovery, Json, Microversion, Version, VersionNegotiation,
+    Api, ApiError, ApiVersion, Discovery, Error, Json, Microversion, Version, VersionNegotiation,
     schema::{SchemaSource, VersionedSchemas},
     version::VersionRange,
 };
@@ -93,25 +93,25 @@ async fn show_server(version: ApiVersion, id: web::Path<u32>) -> HttpResponse {
 }
 
 /// Exists from 2.2 to 2.9 only; 404 outside like a missing Nova method.
-async fn keypairs(version: ApiVersion) -> Result<HttpResponse, ApiError> {
+async fn keypairs(version: ApiVersion) -> Result<HttpResponse, Error> {
     if !version.matches(Some(v("2.2")), Some(v("2.9"))) {
-        return Err(ApiError::method_not_at_version(version.version(), StatusCode::NOT_FOUND));
+        Err(ApiError::method_not_at_version(version.version(), StatusCode::NOT_FOUND))?;
     }
     Ok(HttpResponse::Ok().json(json!({"keypairs": [], "typed": version >= v("2.2")})))
 }
 
-async fn create_flavor(version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, ApiError> {
+async fn create_flavor(version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, Error> {
     FLAVOR_SCHEMAS.validate(version.version(), &body)?;
     Ok(HttpResponse::Created().json(json!({"flavor": body["flavor"].clone()})))
 }
 
-async fn search(version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+async fn search(version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, Error> {
     let query = SEARCH_QUERY.validate_query(version.version(), req.query_string())?;
     Ok(HttpResponse::Ok().json(json!({"query": query})))
 }
 
-async fn locked() -> Result<HttpResponse, ApiError> {
-    Err(ApiError::conflict("Server 7 is locked."))
+async fn locked() -> Result<HttpResponse, Error> {
+    Err(ApiError::conflict("Server 7 is locked."))?
 }
 
 async fn db_down() -> Result<HttpResponse, actix_web::Error> {

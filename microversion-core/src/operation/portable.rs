@@ -22,12 +22,7 @@
 
 pub use http::StatusCode;
 
-crate::facade_api_error! {
-    /// An error answered in the API's format by whichever facade serves
-    /// the route: the same fields, constructors and conversions as each
-    /// facade's `ApiError` (docs/reference.md §5), which it converts into.
-    status = StatusCode;
-}
+pub use crate::error::ApiError;
 
 crate::facade_versioned! {
     /// A model answered at the negotiated version, with its status
@@ -57,33 +52,6 @@ crate::facade_params! {
     /// The query string read into `T`, with each facade's refusals (400
     /// `bad-request`).
     pub struct Query;
-}
-
-impl ApiError {
-    /// The error's document as `format` writes it, its code prefixed with
-    /// `service` (else the error's own), and its headers in `headers`: the
-    /// served range's minimum and maximum when it carries one, the request
-    /// id an answer carries (docs/reference.md §5): what a facade's
-    /// negotiation answers for an error in the API's format.
-    pub fn write<W: crate::header::HeaderWire>(
-        &self,
-        format: &dyn crate::ErrorFormat,
-        service: Option<&'static str>,
-        headers: &mut W::Map,
-    ) -> String {
-        let service = service.or(self.service());
-        let code = self.qualified_code(service);
-        let mut problem = self.problem(&code);
-        let carried = match problem.request_id {
-            Some(_) => None,
-            None => crate::header::answer_request_id::<W>(headers),
-        };
-        problem.request_id = problem.request_id.or(carried.as_deref());
-        let names = crate::header::min_max_names::<W>();
-        let range = self.min_version().zip(self.max_version());
-        crate::header::error_headers::<W>(headers, range, (&names.0, &names.1));
-        format.render(&problem, service).to_string()
-    }
 }
 
 /// The public root URL of the request (`http://cloud.example:8774`), where
@@ -259,19 +227,6 @@ impl<T> Answer<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_error_keeps_every_field_across_types() {
-        let error = ApiError::conflict("taken")
-            .with_versions(crate::Version::lit("2.1"), crate::Version::lit("2.90"))
-            .with_request_id("req-1")
-            .with_service("compute");
-        let moved = ApiError::from_fields(error.clone().into_fields());
-        assert_eq!(moved.status(), StatusCode::CONFLICT);
-        assert_eq!((moved.code(), moved.detail(), moved.request_id()), ("conflict", "taken", Some("req-1")));
-        assert_eq!(moved.qualified_code(None), error.qualified_code(None));
-        assert_eq!(moved.max_version(), Some(crate::Version::lit("2.90")));
-    }
 
     #[test]
     fn replies_carry_json_or_nothing_and_a_bad_value_is_a_500() {

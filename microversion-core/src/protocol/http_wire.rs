@@ -3,7 +3,7 @@
 
 use http::header::{HeaderMap, HeaderName, HeaderValue};
 
-use super::stamp::HeaderWire;
+use super::stamp::{AnswerWire, HeaderWire};
 
 /// How the core reads and writes `http::HeaderMap`: the wire of a facade
 /// over hyper, tower, or any stack whose requests and answers are the
@@ -49,6 +49,23 @@ impl HeaderWire for HttpWire {
 
     fn remove(map: &mut HeaderMap, name: &HeaderName) {
         map.remove(name);
+    }
+}
+
+/// An answer as `http::Response` with its whole body, for a stack that
+/// sends bytes (hyper's `Full`, a test).
+impl AnswerWire for HttpWire {
+    type Answer = http::Response<Vec<u8>>;
+
+    fn answer(status: u16, body: Option<Vec<u8>>) -> http::Response<Vec<u8>> {
+        let mut answer = http::Response::new(body.unwrap_or_default());
+        *answer.status_mut() =
+            http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);
+        answer
+    }
+
+    fn headers(answer: &mut http::Response<Vec<u8>>) -> &mut HeaderMap {
+        answer.headers_mut()
     }
 }
 

@@ -5,7 +5,6 @@
 
 pub mod exchange;
 mod headers;
-#[cfg(feature = "portable")]
 mod http_wire;
 pub(crate) mod negotiate;
 #[doc(hidden)]
@@ -20,7 +19,6 @@ pub mod header {
     pub use super::headers::{MAX_VERSION_HEADER, MIN_VERSION_HEADER, OPERATION_VERSIONS_HEADER};
     pub use super::headers::{ResponseHeaders, VaryUpdate, VersionHeaderValues, append_vary, vary_update};
     pub use super::headers::{clip_operation_versions, operation_versions};
-    #[cfg(feature = "portable")]
     pub use super::http_wire::HttpWire;
     pub use super::stamp::{AnswerWire, HeaderWire, Stamp};
     pub use crate::lifecycle::{DEPRECATION_HEADER, LINK_HEADER, SUNSET_HEADER};

@@ -1,0 +1,149 @@
+//! [`ErrorRenderer`]: how one API renders its errors, in any framework's
+//! header types.
+
+use std::fmt;
+use std::sync::{Arc, LazyLock};
+
+use super::{ApiError, ApiSigErrors, ErrorFormat};
+use crate::header::{AnswerWire, HeaderWire, answer_request_id, error_headers, min_max_names};
+
+/// How one API renders its errors: the body [`ErrorFormat`], the service
+/// type that prefixes error codes, and the names of the headers that carry
+/// the served minimum and maximum versions (on 400 and 406)
+/// (docs/reference.md §5).
+///
+/// `W` is a facade's [`HeaderWire`], so that the header names are the
+/// framework's own; each facade names it once (`microversion_actix::error::ErrorRenderer`,
+/// `microversion_axum::error::ErrorRenderer`). A facade's version
+/// negotiation and discovery render every error through one
+/// (`VersionNegotiation::error_renderer`); use one for errors of your own
+/// outside them, so that clients see a single shape.
+///
+/// ```
+/// use microversion_core::error::{ApiError, ErrorRenderer, NovaFaults};
+/// use microversion_core::header::HttpWire;
+///
+/// let renderer = ErrorRenderer::<HttpWire>::new(NovaFaults::default()).with_service("compute");
+/// let answer = renderer.render(&ApiError::not_found("No such flavor."));
+/// assert_eq!(answer.status(), 404);
+/// assert_eq!(answer.headers()["content-type"], "application/json");
+/// let body: serde_json::Value = serde_json::from_slice(answer.body()).unwrap();
+/// assert_eq!(body["itemNotFound"]["message"], "No such flavor.");
+/// ```
+pub struct ErrorRenderer<W: HeaderWire> {
+    format: Arc<dyn ErrorFormat>,
+    service: Option<&'static str>,
+    min_header: W::Name,
+    max_header: W::Name,
+}
+
+impl<W: HeaderWire> Clone for ErrorRenderer<W> {
+    fn clone(&self) -> ErrorRenderer<W> {
+        ErrorRenderer {
+            format: Arc::clone(&self.format),
+            service: self.service,
+            min_header: self.min_header.clone(),
+            max_header: self.max_header.clone(),
+        }
+    }
+}
+
+impl<W: HeaderWire> fmt::Debug for ErrorRenderer<W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = |name: &W::Name| String::from_utf8_lossy(name.as_ref()).into_owned();
+        f.debug_struct("ErrorRenderer")
+            .field("service", &self.service)
+            .field("min_header", &name(&self.min_header))
+            .field("max_header", &name(&self.max_header))
+            .finish_non_exhaustive()
+    }
+}
+
+/// API-SIG errors, no service prefix, the standard header names: what
+/// every standalone error answer is rendered with.
+impl<W: HeaderWire> Default for ErrorRenderer<W> {
+    fn default() -> ErrorRenderer<W> {
+        // One format shared by every default renderer, of every facade.
+        static API_SIG: LazyLock<Arc<dyn ErrorFormat>> = LazyLock::new(|| Arc::new(ApiSigErrors));
+        ErrorRenderer::shared(Arc::clone(&API_SIG))
+    }
+}
+
+impl<W: HeaderWire> ErrorRenderer<W> {
+    /// Renders bodies with `format`, without a service prefix, with the
+    /// standard minimum/maximum header names.
+    pub fn new(format: impl ErrorFormat) -> ErrorRenderer<W> {
+        ErrorRenderer::shared(Arc::new(format))
+    }
+
+    /// [`ErrorRenderer::new`] with a format shared with other renderers.
+    pub fn shared(format: Arc<dyn ErrorFormat>) -> ErrorRenderer<W> {
+        let (min_header, max_header) = min_max_names::<W>();
+        ErrorRenderer { format, service: None, min_header, max_header }
+    }
+
+    /// Prefixes error codes with `service` (`compute.not-found`).
+    pub fn with_service(mut self, service: &'static str) -> ErrorRenderer<W> {
+        self.service = Some(service);
+        self
+    }
+
+    /// Names the headers that carry the served minimum and maximum (Ironic
+    /// uses `X-OpenStack-Ironic-API-Minimum-Version`, ...).
+    pub fn with_min_max_headers(mut self, min: W::Name, max: W::Name) -> ErrorRenderer<W> {
+        (self.min_header, self.max_header) = (min, max);
+        self
+    }
+
+    /// The body format.
+    pub fn format(&self) -> &dyn ErrorFormat {
+        &*self.format
+    }
+
+    /// The names of the minimum and maximum version headers.
+    pub fn min_max_headers(&self) -> (&W::Name, &W::Name) {
+        (&self.min_header, &self.max_header)
+    }
+
+    /// The service type that prefixes codes, if set.
+    pub fn service_type(&self) -> Option<&'static str> {
+        self.service
+    }
+
+    /// Makes `headers` those of `error`'s answer (a handler's own kept:
+    /// see [`error_headers`]) and returns its body in this format, with the
+    /// request id the headers carry when the error has none
+    /// ([`answer_request_id`]).
+    pub fn write(&self, error: &ApiError, headers: &mut W::Map) -> String {
+        let carried = match error.request_id() {
+            Some(_) => None,
+            None => answer_request_id::<W>(headers),
+        };
+        let range = error.min_version().zip(error.max_version());
+        error_headers::<W>(headers, range, (&self.min_header, &self.max_header));
+        self.body(error, carried.as_deref())
+    }
+
+    /// `error`'s body in this format, its code qualified by this
+    /// renderer's service (else the error's own), with `carried` as the
+    /// request id when the error has none.
+    fn body(&self, error: &ApiError, carried: Option<&str>) -> String {
+        let service = self.service.or(error.service());
+        let code = error.qualified_code(service);
+        let mut problem = error.problem(&code);
+        problem.request_id = problem.request_id.or(carried);
+        self.format.render(&problem, service).to_string()
+    }
+}
+
+impl<W: AnswerWire> ErrorRenderer<W> {
+    /// The answer to `error` in the framework's type: its status, the body
+    /// in this format, JSON content type, and the minimum/maximum headers
+    /// when it carries versions.
+    pub fn render(&self, error: &ApiError) -> W::Answer {
+        let mut answer = W::answer(error.status().as_u16(), Some(self.body(error, None).into_bytes()));
+        let range = error.min_version().zip(error.max_version());
+        error_headers::<W>(W::headers(&mut answer), range, (&self.min_header, &self.max_header));
+        answer
+    }
+}
