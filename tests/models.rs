@@ -8,7 +8,8 @@ use actix_web::test as actix_test;
 use actix_web::{App, web};
 use microversion_actix::test::{call_at, read_json};
 use microversion_actix::{
-    Version, VersionNegotiation, Versioned, VersionedModel, error::Violation, model::VersionedStruct,
+    ApiVersion, Native, Version, VersionNegotiation, Versioned, VersionedModel, error::Violation,
+    model::VersionedStruct,
 };
 use microversion_tests::API;
 use serde_json::{Value, json};
@@ -235,14 +236,14 @@ fn derived_schema_agrees_with_the_parser() {
     assert!(FlavorView::json_schema_at(v("2.4"))["properties"].get("description").is_none());
 }
 
-async fn show(version: microversion_actix::ApiVersion) -> Versioned<FlavorView> {
+async fn show(Native(version): Native<ApiVersion>) -> Native<Versioned<FlavorView>> {
     let mut model = flavor();
     model.description = Some(format!("rendered for {version}"));
-    Versioned::ok(model)
+    Native(Versioned::ok(model))
 }
 
-async fn create(body: Versioned<FlavorView>) -> Versioned<FlavorView> {
-    Versioned::created(body.into_inner())
+async fn create(Native(body): Native<Versioned<FlavorView>>) -> Native<Versioned<FlavorView>> {
+    Native(Versioned::created(body.into_inner()))
 }
 
 #[actix_web::test]

@@ -1,21 +1,17 @@
-//! Reading JSON request bodies once: content type, size limit, parsing, and
-//! the `Json` / `JsonBody` extractors.
+//! Reading JSON request bodies once: content type, size limit, time,
+//! parsing ([`read_json_body`]).
 
 use std::time::Duration;
 
 use actix_web::dev::Payload;
 use actix_web::http::header;
-use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
+use actix_web::{HttpRequest, web};
 use futures_util::StreamExt;
-use futures_util::future::LocalBoxFuture;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use microversion_core::body::{
-    BodyRefusal, check_content_type, check_declared_length, deserialize, parse_json,
-};
+use microversion_core::body::{BodyRefusal, check_content_type, check_declared_length, parse_json};
 
-use crate::{ApiError, Error};
+use crate::ApiError;
 
 pub use microversion_core::body::{BodyLimit, BodyTimeout};
 
@@ -34,8 +30,6 @@ fn hold_until_closed(mut payload: Payload) {
 /// How long [`hold_until_closed`] waits for a connection to close.
 const HOLD_LIMIT: Duration = Duration::from_secs(60);
 
-use microversion_core::body::ParsedJson;
-
 /// Reads and parses a JSON request body, once.
 ///
 /// - Content type: JSON, `text/plain` or none (as Nova accepts), else **415**.
@@ -48,7 +42,7 @@ use microversion_core::body::ParsedJson;
 ///   or a typed extractor then rejects with a clear message.
 /// - Malformed JSON or UTF-8 answers **400** with the parser's message.
 ///
-/// Never panics on any bytes. Used by [`Json`]; call it
+/// Never panics on any bytes. Used by [`Native<Json<T>>`](crate::Native); call it
 /// directly in a dispatcher that validates before the handler runs.
 pub async fn read_json_body(req: &HttpRequest, payload: &mut Payload) -> Result<Value, ApiError> {
     Ok(parse_json(&read_body(req, payload).await?)?)
@@ -81,64 +75,4 @@ pub(crate) async fn read_body(req: &HttpRequest, payload: &mut Payload) -> Resul
         return Err(BodyRefusal::TimedOut { timeout }.into());
     };
     Ok(read?.freeze())
-}
-
-microversion_core::facade_json! {
-    /// The request body as a `T` (this crate's own `Json`, with errors as
-    /// [`ApiError`]s). It takes the body a `#[schema]` check already parsed,
-    /// else reads the payload with [`read_json_body`].
-    /// `Json<serde_json::Value>` is the raw body, handed over as parsed.
-    ///
-    /// The body is consumed by the first body extractor of a handler, as with
-    /// actix's own extractors.
-    ///
-    /// ```
-    /// use microversion_actix::Json;
-    ///
-    /// #[derive(serde::Deserialize)]
-    /// struct Rename { name: String }
-    ///
-    /// async fn rename(body: Json<Rename>) -> String {
-    ///     body.into_inner().name
-    /// }
-    /// ```
-    pub struct Json;
-    /// The query string as an object mapping each key to the list of its values,
-    /// all strings (`?limit=10&sort=a&sort=b` is `{"limit": ["10"], "sort": ["a", "b"]}`),
-    /// the shape Nova's query schemas validate. Behind `#[schema(query = ...)]`
-    /// it is the object the schema of the negotiated version accepted, read once.
-    ///
-    /// ```
-    /// use microversion_actix::JsonQuery;
-    ///
-    /// async fn list(query: JsonQuery) -> String {
-    ///     // Nova's `req.GET.get("limit")`: the last value given.
-    ///     query.last("limit").unwrap_or("all").to_owned()
-    /// }
-    /// ```
-    pub struct JsonQuery;
-}
-
-/// Responds with `T` serialized as JSON (200 OK), like `actix_web::web::Json`.
-impl<T: serde::Serialize> actix_web::Responder for Json<T> {
-    type Body = actix_web::body::BoxBody;
-
-    fn respond_to(self, req: &HttpRequest) -> actix_web::HttpResponse {
-        actix_web::web::Json(self.0).respond_to(req).map_into_boxed_body()
-    }
-}
-
-impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
-    type Error = Error;
-    type Future = LocalBoxFuture<'static, Result<Json<T>, Error>>;
-
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        // Parsed (and validated) already by the route: handed over.
-        if let Some(ParsedJson(value)) = req.extensions_mut().remove::<ParsedJson>() {
-            return Box::pin(std::future::ready(deserialize(value).map(Json).map_err(Error::from)));
-        }
-        let req = req.clone();
-        let mut payload = payload.take();
-        Box::pin(async move { Ok(Json(deserialize(read_json_body(&req, &mut payload).await?)?)) })
-    }
 }

@@ -8,7 +8,8 @@ use actix_web::dev::{AppService, HttpServiceFactory};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, guard, web};
 
-pub use crate::public_url::{InvalidPublicUrl, LinkRoot, PublicUrl, RequestLinks};
+pub use crate::public_url::{InvalidPublicUrl, PublicUrl, RequestLinks};
+pub use microversion_core::portable::LinkRoot;
 
 use crate::ApiError;
 use crate::client_default::ClientDefault;

@@ -9,6 +9,7 @@ pub mod error;
 pub mod header;
 pub mod middleware;
 pub mod model;
+mod native;
 #[cfg(feature = "openapi")]
 pub mod openapi;
 pub mod params;

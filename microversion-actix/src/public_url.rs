@@ -5,37 +5,35 @@ use actix_web::HttpRequest;
 use actix_web::http::header;
 use microversion_core::discovery::RequestOrigin;
 
-pub use microversion_core::{discovery::InvalidPublicUrl, discovery::PublicUrl};
+pub use microversion_core::discovery::{InvalidPublicUrl, PublicUrl, RequestLinks};
+
+use crate::route::Actix;
 
 /// What a request without a configured [`PublicUrl`] is read by.
 static FROM_REQUEST: PublicUrl = PublicUrl::from_request();
 
-microversion_core::facade_links! {
-    /// Where the links of a request's answer point, by the [`PublicUrl`]
-    /// configured once as app data (`PublicUrl` or `web::Data<PublicUrl>`),
-    /// else [`PublicUrl::from_request`]: what [`Discovery`](crate::Discovery)
-    /// and a handler that writes links ask.
-    ///
-    /// ```
-    /// use actix_web::{test, App, HttpRequest, web};
-    /// use microversion_actix::discovery::{PublicUrl, RequestLinks};
-    ///
-    /// async fn show(req: HttpRequest) -> String {
-    ///     format!("{}/v2.1/servers/42", req.link_base())
-    /// }
-    ///
-    /// # actix_web::rt::System::new().block_on(async {
-    /// let public = PublicUrl::fixed("https://cloud.example/compute").unwrap();
-    /// let app = test::init_service(App::new().app_data(public).route("/", web::get().to(show))).await;
-    /// let req = test::TestRequest::get().uri("/").insert_header(("X-Forwarded-Host", "evil.example"));
-    /// let body = test::call_and_read_body(&app, req.to_request()).await;
-    /// assert_eq!(body, "https://cloud.example/compute/v2.1/servers/42");
-    /// # });
-    /// ```
-    pub trait RequestLinks;
-}
-
-impl RequestLinks for HttpRequest {
+/// Where the links of an actix request's answer point, by the [`PublicUrl`]
+/// configured once as app data (`PublicUrl` or `web::Data<PublicUrl>`),
+/// else [`PublicUrl::from_request`]: what [`Discovery`](crate::Discovery)
+/// and a handler that writes links ask.
+///
+/// ```
+/// use actix_web::{test, App, HttpRequest, web};
+/// use microversion_actix::discovery::{PublicUrl, RequestLinks};
+///
+/// async fn show(req: HttpRequest) -> String {
+///     format!("{}/v2.1/servers/42", req.link_base())
+/// }
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let public = PublicUrl::fixed("https://cloud.example/compute").unwrap();
+/// let app = test::init_service(App::new().app_data(public).route("/", web::get().to(show))).await;
+/// let req = test::TestRequest::get().uri("/").insert_header(("X-Forwarded-Host", "evil.example"));
+/// let body = test::call_and_read_body(&app, req.to_request()).await;
+/// assert_eq!(body, "https://cloud.example/compute/v2.1/servers/42");
+/// # });
+/// ```
+impl RequestLinks<Actix> for HttpRequest {
     fn public_url(&self) -> &PublicUrl {
         crate::app_setting(self).unwrap_or(&FROM_REQUEST)
     }
@@ -66,13 +64,4 @@ pub(crate) fn link_base_by(req: &HttpRequest, public: &PublicUrl) -> String {
         forwarded_host: first(header::X_FORWARDED_HOST),
         forwarded_proto: first(header::X_FORWARDED_PROTO),
     })
-}
-
-impl actix_web::FromRequest for LinkRoot {
-    type Error = std::convert::Infallible;
-    type Future = std::future::Ready<Result<LinkRoot, Self::Error>>;
-
-    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        std::future::ready(Ok(LinkRoot(req.link_base())))
-    }
 }

@@ -34,7 +34,7 @@ use microversion_core::{Controller, header::set_header, operation::AllowedMethod
 use crate::discovery::RequestLinks as _;
 use crate::error::status_of;
 use crate::header::ActixHeaders;
-use crate::{ApiError, ApiVersion, Error, Version};
+use crate::{ApiError, Error, Version};
 
 /// The core's [`Facade`] on actix-web: requests, bodies and answers are
 /// actix's, an error is answered as this crate's [`ApiError`], which the
@@ -229,7 +229,7 @@ impl<C: 'static, F: Future<Output = HttpResponse>> Service<ServiceRequest> for O
         // Without the middleware in front, the version is negotiated here
         // from the registered `Api`, or its absence is the answer (as the
         // `ApiVersion` extractor does).
-        let answer = match ApiVersion::from_http_request(&request) {
+        let answer = match crate::version::version_of(&request) {
             Ok(version) => {
                 let input = RouteInput::new(request.clone(), payload, version.negotiated());
                 Either::Left((self.routes)(Arc::clone(&self.controller), self.route, input))
@@ -274,7 +274,7 @@ impl<F: Future<Output = HttpResponse>> Future for Answering<F> {
 fn method_not_allowed(methods: AllowedMethods) -> actix_web::Route {
     let methods = Rc::new(methods);
     web::to(move |req: HttpRequest| {
-        let version = ApiVersion::from_http_request(&req).ok().map(|v| v.version());
+        let version = crate::version::version_of(&req).ok().map(|v| v.version());
         let detail = microversion_core::error::method_not_allowed_detail(req.method().as_str());
         let mut response =
             HttpResponse::from_error(Error(ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED, detail)));

@@ -3,14 +3,14 @@
 //! ```
 //! use actix_web::{test, web, App, HttpResponse};
 //! use microversion_actix::test::{call_at, header, read_json, versioned_request};
-//! use microversion_actix::{Api, ApiVersion, Microversion, VersionNegotiation};
+//! use microversion_actix::{Api, ApiVersion, Microversion, Native, VersionNegotiation};
 //!
 //! const API: Api = Api::new("compute", &[
 //!     Microversion::new("2.1", "Initial version."),
 //!     Microversion::new("2.2", "Keypairs gain a type."),
 //! ]);
 //!
-//! async fn show(version: ApiVersion) -> HttpResponse {
+//! async fn show(Native(version): Native<ApiVersion>) -> HttpResponse {
 //!     HttpResponse::Ok().json(serde_json::json!({"at": version.to_string()}))
 //! }
 //!

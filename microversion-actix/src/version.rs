@@ -45,6 +45,8 @@
 pub use crate::__microversion_actix_version_gates as version_gates;
 pub use microversion_core::version::*;
 
+pub use crate::api_version::version_of;
+
 /// `version_gates!` and `history!` through this facade: the procedural
 /// macros, told the facade's own path (`$crate`) whatever name the calling
 /// crate gives it.

@@ -8,7 +8,7 @@ use actix_web::test::{self, TestRequest};
 use actix_web::{App, HttpResponse, web};
 use common::*;
 use microversion_actix::test::{TestRequestExt, call_at, header, read_json};
-use microversion_actix::{ApiVersion, version::VersionSource};
+use microversion_actix::{ApiVersion, Native, version::VersionSource};
 
 #[actix_web::test]
 async fn matches_at_the_boundaries_of_a_handlers_ranges() {
@@ -50,7 +50,7 @@ fn comparisons_and_matches() {
     assert_eq!(v2_10.source(), VersionSource::Explicit);
 }
 
-async fn show(version: ApiVersion) -> HttpResponse {
+async fn show(Native(version): Native<ApiVersion>) -> HttpResponse {
     HttpResponse::Ok().body(format!("{version} {:?}", version.source()))
 }
 

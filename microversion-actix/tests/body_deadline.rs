@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use actix_web::{App, HttpResponse, HttpServer, web};
 use microversion_actix::{
-    Api, Json, Microversion, VersionNegotiation,
+    Api, Json, Microversion, Native, VersionNegotiation,
     body::{BodyLimit, BodyTimeout, read_json_body},
 };
 use microversion_testkit::http::{IO_TIMEOUT, Response, parse_response, send_raw};
@@ -56,7 +56,7 @@ fn start(timeout: Option<BodyTimeout>) -> Server {
                         )
                         .route(
                             "/typed",
-                            web::post().to(|body: Json<serde_json::Value>| async move {
+                            web::post().to(|Native(body): Native<Json<serde_json::Value>>| async move {
                                 HttpResponse::Ok().json(body.into_inner())
                             }),
                         ),

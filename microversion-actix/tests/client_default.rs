@@ -12,7 +12,7 @@ use actix_web::{App, HttpResponse, web};
 use microversion_actix::middleware::ClientDefault;
 use microversion_actix::test::{header, read_json};
 use microversion_actix::version::VersionSource;
-use microversion_actix::{Api, ApiError, ApiVersion, Microversion, Version, VersionNegotiation};
+use microversion_actix::{Api, ApiError, ApiVersion, Microversion, Native, Version, VersionNegotiation};
 
 const API: Api = Api::new(
     "compute",
@@ -24,7 +24,7 @@ const API: Api = Api::new(
     ],
 );
 
-async fn show(version: ApiVersion) -> HttpResponse {
+async fn show(Native(version): Native<ApiVersion>) -> HttpResponse {
     let source = match version.source() {
         VersionSource::Client => "client",
         VersionSource::Default => "default",

@@ -8,7 +8,7 @@ use actix_web::{App, HttpMessage, HttpRequest, HttpResponse, web};
 use common::*;
 use microversion_actix::test::{call_at, read_json};
 use microversion_actix::{
-    Json,
+    Json, Native,
     body::{BodyLimit, read_json_body},
     schema::{SchemaError, SchemaSource, VersionedSchemas},
     version::VersionRange,
@@ -283,11 +283,11 @@ async fn dispatcher(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, microversion_actix::Error> {
-    let version = microversion_actix::ApiVersion::from_http_request(&req)?;
+    let version = microversion_actix::version::version_of(&req)?;
     let body = read_json_body(&req, &mut payload.into_inner()).await?;
     FLAVOR_SCHEMAS.validate(version.version(), &body)?;
     req.extensions_mut().insert(ParsedJson(body));
-    let body = <Json<Value> as actix_web::FromRequest>::extract(&req).await?;
+    let Native(body) = <Native<Json<Value>> as actix_web::FromRequest>::extract(&req).await?;
     Ok(HttpResponse::Ok().json(body.into_inner()))
 }
 
@@ -335,12 +335,12 @@ async fn typed_json_extractor() {
 async fn extractors_take_the_parsed_body_from_extensions() {
     let req = TestRequest::post().set_payload("this is not JSON").to_http_request();
     req.extensions_mut().insert(ParsedJson(json!({"name": "parsed"})));
-    let Json(rename) = <Json<Rename> as actix_web::FromRequest>::extract(&req).await.unwrap();
+    let Native(Json(rename)) = <Native<Json<Rename>> as actix_web::FromRequest>::extract(&req).await.unwrap();
     assert_eq!(rename.name, "parsed");
 
     let req = TestRequest::post().set_payload("this is not JSON").to_http_request();
     req.extensions_mut().insert(ParsedJson(json!([1, 2])));
-    let Json(body) = <Json<Value> as actix_web::FromRequest>::extract(&req).await.unwrap();
+    let Native(Json(body)) = <Native<Json<Value>> as actix_web::FromRequest>::extract(&req).await.unwrap();
     assert_eq!(body, json!([1, 2]));
 
     let (req, mut payload) = TestRequest::post().set_payload(r#"{"a": 1}"#).to_http_parts();

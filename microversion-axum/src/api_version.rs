@@ -1,51 +1,32 @@
-//! [`ApiVersion`]: the negotiated version as a handler argument.
+//! The version a request is served at, read outside a controller.
 
-use axum::extract::FromRequestParts;
-use axum::response::{IntoResponse, Response};
 use http::request::Parts;
 
 use microversion_core::{Negotiated, version::VersionUnknown, version::not_negotiated_detail};
 
-use crate::{ApiError, Error};
-
-microversion_core::facade_api_version! {
-    /// The version [`VersionNegotiation`](crate::VersionNegotiation)
-    /// negotiated for the request, compared with [`Version`]s as Nova's
-    /// `req.api_version_request` is:
-    ///
-    /// ```
-    /// use microversion_axum::{ApiVersion, Version};
-    ///
-    /// async fn show(version: ApiVersion) -> String {
-    ///     if version >= Version::lit("2.3") { "with host".into() } else { "without".into() }
-    /// }
-    /// ```
-    ///
-    /// Outside the layer it negotiates from the [`Api`](crate::Api)
-    /// registered as an extension (`.layer(axum::Extension(API))`), as on
-    /// actix from app data: errors then come in the API-SIG format and no
-    /// answer carries version headers or `Vary` (install the layer for
-    /// those). With neither, it is a 500 whose detail says what to add
-    /// (logged too): a mistake of the service's, not of the client's.
-    pub struct ApiVersion;
-}
-
-impl<S: Send + Sync> FromRequestParts<S> for ApiVersion {
-    type Rejection = Response;
-
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<ApiVersion, Response> {
-        version_of(parts).map(ApiVersion::from).map_err(|e| Error(e).into_response())
-    }
-}
+use crate::{ApiError, ApiVersion};
 
 /// What to add when a route reads the version with nothing to negotiate it.
 const REMEDY: &str = "Wrap the routes with `.layer(microversion_axum::VersionNegotiation::new(API))`, \
                       or register the declaration with `.layer(axum::Extension(API))`.";
 
-/// The version of a request by the core's rule
-/// ([`version_of_request`](microversion_core::version::version_of_request)),
-/// the declaration registered being an extension's.
-pub(crate) fn version_of(parts: &Parts) -> Result<Negotiated, ApiError> {
+/// The version a request is served at: the layer's, else negotiated from
+/// the [`Api`](crate::Api) registered as an extension
+/// (`.layer(axum::Extension(API))`), as on actix from app data; else a 500
+/// whose detail says what to add (logged too): a mistake of the service's,
+/// not of the client's
+/// ([`version_of_request`](microversion_core::version::version_of_request)).
+///
+/// Without the layer, errors come in the API-SIG format and no answer
+/// carries version headers or `Vary` (install the layer for those). A
+/// handler outside a controller takes the version as
+/// [`Native<ApiVersion>`](crate::Native).
+pub fn version_of(parts: &Parts) -> Result<ApiVersion, ApiError> {
+    negotiated_of(parts).map(ApiVersion::from)
+}
+
+/// [`version_of`], as the negotiation's outcome.
+pub(crate) fn negotiated_of(parts: &Parts) -> Result<Negotiated, ApiError> {
     let negotiated = parts.extensions.get::<Negotiated>().copied();
     if let Some(negotiated) = negotiated {
         return Ok(negotiated);

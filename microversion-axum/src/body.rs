@@ -1,21 +1,15 @@
 //! JSON request bodies on axum, by the core's rules (docs/reference.md
-//! §6.2): content type, size limit, deadline, parsing, read once; the
-//! [`Json`] and [`JsonQuery`] extractors.
+//! §6.2): content type, size limit, deadline, parsing, read once.
 
 use axum::body::{Body, Bytes};
-use axum::extract::{FromRequest, FromRequestParts, Request};
-use axum::response::{IntoResponse, Response};
 use http::header;
 use http::request::Parts;
 use http_body_util::BodyExt as _;
 use microversion_core::body::{
-    BodyRefusal, ParsedJson, ValidatedQuery, check_content_type, check_declared_length, deserialize,
-    parse_json,
+    BodyRefusal, ParsedJson, check_content_type, check_declared_length, parse_json,
 };
-use microversion_core::schema::query_to_json;
-use serde::de::DeserializeOwned;
 
-use crate::{ApiError, Error};
+use crate::ApiError;
 
 pub use microversion_core::body::{BodyLimit, BodyTimeout};
 
@@ -43,63 +37,5 @@ pub(crate) async fn read_json(parts: &mut Parts, body: Body) -> Result<serde_jso
     match parts.extensions.remove::<ParsedJson>() {
         Some(ParsedJson(value)) => Ok(value),
         None => Ok(parse_json(&read_bytes(parts, body).await?)?),
-    }
-}
-
-microversion_core::facade_json! {
-    /// The request body as a `T`, with this crate's errors (400, 408, 413, 415
-    /// in the API's format). It takes the body a `#[schema]` check already
-    /// parsed, else reads it by the core's rules.
-    ///
-    /// ```
-    /// use microversion_axum::Json;
-    ///
-    /// #[derive(serde::Deserialize)]
-    /// struct Rename { name: String }
-    ///
-    /// async fn rename(body: Json<Rename>) -> String {
-    ///     body.0.name
-    /// }
-    /// ```
-    pub struct Json;
-    /// The query string as an object mapping each key to the list of its
-    /// values, all strings, the shape Nova's query schemas validate; behind
-    /// `#[schema(query = ...)]` the object the version's schema accepted.
-    ///
-    /// ```
-    /// use microversion_axum::JsonQuery;
-    ///
-    /// async fn list(query: JsonQuery) -> String {
-    ///     query.last("limit").unwrap_or("all").to_owned()
-    /// }
-    /// ```
-    pub struct JsonQuery;
-}
-
-impl<T: DeserializeOwned + 'static, S: Send + Sync> FromRequest<S> for Json<T> {
-    type Rejection = Response;
-
-    async fn from_request(req: Request, _: &S) -> Result<Json<T>, Response> {
-        let (mut parts, body) = req.into_parts();
-        let value = read_json(&mut parts, body).await.map_err(|e| Error(e).into_response())?;
-        deserialize(value).map(Json).map_err(|e| Error::from(e).into_response())
-    }
-}
-
-/// Answers with `T` as JSON (200 OK), like `axum::Json`.
-impl<T: serde::Serialize> IntoResponse for Json<T> {
-    fn into_response(self) -> Response {
-        axum::Json(self.0).into_response()
-    }
-}
-
-impl<S: Send + Sync> FromRequestParts<S> for JsonQuery {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<JsonQuery, std::convert::Infallible> {
-        Ok(JsonQuery(match parts.extensions.remove::<ValidatedQuery>() {
-            Some(validated) => validated.value,
-            None => query_to_json(parts.uri.query().unwrap_or_default()),
-        }))
     }
 }

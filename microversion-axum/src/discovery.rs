@@ -16,7 +16,8 @@ use crate::ApiError;
 use crate::error::ErrorRenderer;
 use crate::middleware::ClientDefault;
 use crate::public_url;
-pub use crate::public_url::{InvalidPublicUrl, LinkRoot, PublicUrl, RequestLinks};
+pub use crate::public_url::{InvalidPublicUrl, PublicUrl, RequestLinks};
+pub use microversion_core::portable::LinkRoot;
 
 microversion_core::facade_discovery! {
     /// On axum it becomes a `Router` (`Router::from`). axum cannot route on

@@ -8,6 +8,7 @@ pub mod error;
 pub mod header;
 pub mod middleware;
 pub mod model;
+mod native;
 #[cfg(feature = "openapi")]
 #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub mod openapi;

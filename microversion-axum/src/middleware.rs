@@ -19,7 +19,7 @@ use microversion_core::observe;
 use crate::ApiError;
 use crate::error::ErrorRenderer;
 use crate::header::AxumHeaders;
-use crate::model::{NEGOTIATED, Unrendered};
+use crate::native::{NEGOTIATED, Unrendered};
 pub use crate::response_validation::ResponseValidation;
 use microversion_core::exchange::{Admission, ErrorBody, Exchange, unformatted_error};
 use microversion_core::{Negotiated, NegotiationError, Version};
@@ -28,19 +28,20 @@ use tokio::task::futures::TaskLocalFuture;
 microversion_core::facade_negotiation! {
     /// On axum it is a tower `Layer` over the routes of one API. An answer
     /// with a body of its own is passed on as it is, axum's extractors'
-    /// rejections (text) included: the framework's own extractors (`Json`,
-    /// `params::Path`, `params::Query`) answer in the API's format.
+    /// rejections (text) included: the core's arguments read by
+    /// [`Native`](crate::Native) (`Json`, `params::Path`, `params::Query`)
+    /// answer in the API's format.
     ///
     /// ```
     /// use axum::{Router, routing::get};
-    /// use microversion_axum::{Api, ApiVersion, Microversion, VersionNegotiation};
+    /// use microversion_axum::{Api, ApiVersion, Microversion, Native, VersionNegotiation};
     ///
     /// const COMPUTE: Api = Api::new("compute", &[
     ///     Microversion::new("2.1", "Initial version."),
     ///     Microversion::new("2.2", "Keypairs gain a type."),
     /// ]);
     ///
-    /// async fn show(version: ApiVersion) -> String {
+    /// async fn show(Native(version): Native<ApiVersion>) -> String {
     ///     version.version().to_string()
     /// }
     ///

@@ -9,38 +9,36 @@ use http::request::Parts;
 use http::{Extensions, HeaderMap, Request, Uri};
 use microversion_core::discovery::RequestOrigin;
 
-pub use microversion_core::{discovery::InvalidPublicUrl, discovery::PublicUrl};
+pub use microversion_core::discovery::{InvalidPublicUrl, PublicUrl, RequestLinks};
+
+use crate::route::Axum;
 
 /// What a request without a [`PublicUrl`] in its extensions is read by.
 static FROM_REQUEST: PublicUrl = PublicUrl::from_request();
 
-microversion_core::facade_links! {
-    /// Where the links of a request's answer point, by the [`PublicUrl`] in the
-    /// request's extensions (`.layer(Extension(public_url))`), else
-    /// [`PublicUrl::from_request`]: what a handler that writes links asks, as
-    /// on actix. [`Discovery`](crate::Discovery) asks it too, unless given its
-    /// own ([`Discovery::with_public_url`](crate::Discovery::with_public_url)).
-    ///
-    /// The TCP peer that [`PublicUrl::trust_proxies`] checks is axum's
-    /// [`ConnectInfo<SocketAddr>`](axum::extract::ConnectInfo): serve with
-    /// `into_make_service_with_connect_info::<SocketAddr>()`, since a request
-    /// from an unknown peer is trusted by none.
-    ///
-    /// ```
-    /// use axum::{Extension, Router, http::request::Parts, routing::get};
-    /// use microversion_axum::discovery::{PublicUrl, RequestLinks};
-    ///
-    /// async fn show(parts: Parts) -> String {
-    ///     format!("{}/v2.1/servers/42", parts.link_base())
-    /// }
-    ///
-    /// let public = PublicUrl::fixed("https://cloud.example/compute").unwrap();
-    /// let app: Router = Router::new().route("/v2.1/servers/42", get(show)).layer(Extension(public));
-    /// ```
-    pub trait RequestLinks;
-}
-
-impl RequestLinks for Parts {
+/// Where the links of an axum request's answer point, by the [`PublicUrl`] in the
+/// request's extensions (`.layer(Extension(public_url))`), else
+/// [`PublicUrl::from_request`]: what a handler that writes links asks, as
+/// on actix. [`Discovery`](crate::Discovery) asks it too, unless given its
+/// own ([`Discovery::with_public_url`](crate::Discovery::with_public_url)).
+///
+/// The TCP peer that [`PublicUrl::trust_proxies`] checks is axum's
+/// [`ConnectInfo<SocketAddr>`](axum::extract::ConnectInfo): serve with
+/// `into_make_service_with_connect_info::<SocketAddr>()`, since a request
+/// from an unknown peer is trusted by none.
+///
+/// ```
+/// use axum::{Extension, Router, http::request::Parts, routing::get};
+/// use microversion_axum::discovery::{PublicUrl, RequestLinks};
+///
+/// async fn show(parts: Parts) -> String {
+///     format!("{}/v2.1/servers/42", parts.link_base())
+/// }
+///
+/// let public = PublicUrl::fixed("https://cloud.example/compute").unwrap();
+/// let app: Router = Router::new().route("/v2.1/servers/42", get(show)).layer(Extension(public));
+/// ```
+impl RequestLinks<Axum> for Parts {
     fn public_url(&self) -> &PublicUrl {
         configured(&self.extensions)
     }
@@ -54,7 +52,8 @@ impl RequestLinks for Parts {
     }
 }
 
-impl<B> RequestLinks for Request<B> {
+/// As for [`Parts`].
+impl<B> RequestLinks<Axum> for Request<B> {
     fn public_url(&self) -> &PublicUrl {
         configured(self.extensions())
     }
@@ -90,12 +89,4 @@ pub(crate) fn base(public: &PublicUrl, uri: &Uri, headers: &HeaderMap, extension
 /// The TCP peer, when the server was started with connect info.
 pub(crate) fn peer(extensions: &Extensions) -> Option<IpAddr> {
     extensions.get::<ConnectInfo<SocketAddr>>().map(|ConnectInfo(addr)| addr.ip())
-}
-
-impl<S: Send + Sync> axum::extract::FromRequestParts<S> for LinkRoot {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<LinkRoot, Self::Rejection> {
-        Ok(LinkRoot(parts.link_base()))
-    }
 }

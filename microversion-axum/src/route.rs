@@ -27,10 +27,10 @@ use microversion_core::{
     Controller, Negotiated, Version, header::set_header, operation::AllowedMethods, operation::RoutedPath,
 };
 
-use crate::api_version::version_of;
+use crate::api_version::negotiated_of;
 use crate::discovery::RequestLinks as _;
 use crate::header::AxumHeaders;
-use crate::model::NEGOTIATED;
+use crate::native::NEGOTIATED;
 use crate::{ApiError, Error};
 
 /// The core's [`Facade`] on axum: requests, bodies and answers are axum's,
@@ -289,7 +289,7 @@ where
         // registered `Api`, or its absence is the answer (as the `ApiVersion`
         // extractor does).
         let by_layer = request.extensions.get::<Negotiated>().copied();
-        match by_layer.map_or_else(|| version_of(&request), Ok) {
+        match by_layer.map_or_else(|| negotiated_of(&request), Ok) {
             Ok(negotiated) => {
                 let input = RouteInput::new(request, body, negotiated);
                 let route = (self.routes)(Arc::clone(&self.controller), index, input);
@@ -311,7 +311,7 @@ where
 /// (docs/reference.md §4.2), as on actix.
 fn method_not_allowed(allowed: &AllowedMethods, req: Request<Body>) -> Response {
     let (req, _) = req.into_parts();
-    let version = version_of(&req).ok().map(|n| n.version);
+    let version = negotiated_of(&req).ok().map(|n| n.version);
     let detail = microversion_core::error::method_not_allowed_detail(req.method.as_str());
     let mut res = Error(ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED, detail)).into_response();
     // An empty `Allow` is valid: nothing is served here at this version.

@@ -5,14 +5,14 @@
 //! ```
 //! use axum::{Router, routing::get};
 //! use microversion_axum::test::{call_at, header, read_json, versioned_request};
-//! use microversion_axum::{Api, ApiVersion, Microversion, VersionNegotiation};
+//! use microversion_axum::{Api, ApiVersion, Microversion, Native, VersionNegotiation};
 //!
 //! const API: Api = Api::new("compute", &[
 //!     Microversion::new("2.1", "Initial version."),
 //!     Microversion::new("2.2", "Keypairs gain a type."),
 //! ]);
 //!
-//! async fn show(version: ApiVersion) -> axum::Json<serde_json::Value> {
+//! async fn show(Native(version): Native<ApiVersion>) -> axum::Json<serde_json::Value> {
 //!     axum::Json(serde_json::json!({"at": version.to_string()}))
 //! }
 //!

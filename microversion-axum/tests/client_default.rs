@@ -12,7 +12,7 @@ use axum::routing::get;
 use http::StatusCode;
 use http_body_util::BodyExt as _;
 use microversion_axum::{
-    Api, ApiError, ApiVersion, Microversion, Version, VersionNegotiation, middleware::ClientDefault,
+    Api, ApiError, ApiVersion, Microversion, Native, Version, VersionNegotiation, middleware::ClientDefault,
     version::VersionSource,
 };
 use tower::ServiceExt as _;
@@ -27,7 +27,7 @@ const API: Api = Api::new(
     ],
 );
 
-async fn show(version: ApiVersion) -> String {
+async fn show(Native(version): Native<ApiVersion>) -> String {
     let source = match version.source() {
         VersionSource::Client => "client",
         VersionSource::Default => "default",

@@ -9,7 +9,9 @@
 use axum::Router;
 use axum::routing::get;
 use http_body_util::BodyExt as _;
-use microversion_axum::{Api, ApiVersion, Microversion, Version, VersionNegotiation, version::VersionCap};
+use microversion_axum::{
+    Api, ApiVersion, Microversion, Native, Version, VersionNegotiation, version::VersionCap,
+};
 use tower::ServiceExt as _;
 
 const API: Api = Api::new(
@@ -17,7 +19,7 @@ const API: Api = Api::new(
     &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b"), Microversion::new("2.3", "c")],
 );
 
-async fn show(version: ApiVersion) -> String {
+async fn show(Native(version): Native<ApiVersion>) -> String {
     version.version().to_string()
 }
 
@@ -99,8 +101,8 @@ struct Server {
     host: Option<String>,
 }
 
-async fn create() -> microversion_axum::Versioned<Server> {
-    microversion_axum::Versioned::created(Server { id: 7, host: Some("compute-1".into()) })
+async fn create() -> Native<microversion_axum::Versioned<Server>> {
+    Native(microversion_axum::Versioned::created(Server { id: 7, host: Some("compute-1".into()) }))
 }
 
 /// What a middleware inside the layer sees of the answer, as headers.

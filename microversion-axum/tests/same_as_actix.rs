@@ -8,6 +8,7 @@ use actix_web::test as actix_test;
 use axum::Router;
 use axum::routing::get;
 use http_body_util::BodyExt as _;
+use microversion_core::portable::{ApiVersion, Path, Query};
 use microversion_core::{Api, Deprecation, Microversion, Version, error::NovaFaults};
 use serde_json::{Value, json};
 use tower::ServiceExt as _;
@@ -158,10 +159,14 @@ async fn compare(api: Api, setup: Setup) {
     };
     use actix_web::{App, HttpResponse, web};
 
-    async fn actix_show(version: microversion_actix::ApiVersion) -> HttpResponse {
+    async fn actix_show(
+        microversion_actix::Native(version): microversion_actix::Native<ApiVersion>,
+    ) -> HttpResponse {
         HttpResponse::Ok().json(json!({"version": version.version().to_string()}))
     }
-    async fn actix_varying(version: microversion_actix::ApiVersion) -> HttpResponse {
+    async fn actix_varying(
+        microversion_actix::Native(version): microversion_actix::Native<ApiVersion>,
+    ) -> HttpResponse {
         HttpResponse::Ok()
             .insert_header(("Vary", "Accept-Encoding"))
             .json(json!({"version": version.version().to_string()}))
@@ -214,13 +219,13 @@ async fn compare(api: Api, setup: Setup) {
     let routes = Router::new()
         .route(
             "/v2.1/servers",
-            get(|version: microversion_axum::ApiVersion| async move {
+            get(|microversion_axum::Native(version): microversion_axum::Native<ApiVersion>| async move {
                 axum::Json(json!({"version": version.version().to_string()}))
             }),
         )
         .route(
             "/v2.1/servers/varying",
-            get(|version: microversion_axum::ApiVersion| async move {
+            get(|microversion_axum::Native(version): microversion_axum::Native<ApiVersion>| async move {
                 ([("Vary", "Accept-Encoding")], axum::Json(json!({"version": version.version().to_string()})))
             }),
         )
@@ -322,8 +327,8 @@ async fn path_and_query_read_and_refuse_alike() {
         limit: Option<u32>,
     }
     async fn actix_show(
-        id: microversion_actix::params::Path<u32>,
-        page: microversion_actix::params::Query<Page>,
+        microversion_actix::Native(id): microversion_actix::Native<Path<u32>>,
+        microversion_actix::Native(page): microversion_actix::Native<Query<Page>>,
     ) -> String {
         format!("{id} {:?}", page.limit)
     }
@@ -335,18 +340,17 @@ async fn path_and_query_read_and_refuse_alike() {
         ),
     )
     .await;
-    let axum =
-        Router::new()
-            .route(
-                "/v2.1/servers/{id}",
-                get(
-                    |id: microversion_axum::params::Path<u32>,
-                     page: microversion_axum::params::Query<Page>| async move {
-                        format!("{id} {:?}", page.limit)
-                    },
-                ),
-            )
-            .layer(microversion_axum::VersionNegotiation::new(API));
+    let axum = Router::new()
+        .route(
+            "/v2.1/servers/{id}",
+            get(
+                |microversion_axum::Native(id): microversion_axum::Native<Path<u32>>,
+                 microversion_axum::Native(page): microversion_axum::Native<Query<Page>>| async move {
+                    format!("{id} {:?}", page.limit)
+                },
+            ),
+        )
+        .layer(microversion_axum::VersionNegotiation::new(API));
 
     for (uri, status, code) in [
         ("/v2.1/servers/abc", 404, "compute.not-found"),

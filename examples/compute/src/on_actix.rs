@@ -10,8 +10,8 @@ use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{App, HttpServer, web};
 use microversion_actix::openapi::OpenApiService;
 use microversion_actix::{
-    Discovery, Version, VersionNegotiation, body::BodyTimeout, discovery::RequestLinks,
-    error::NovaFaults, middleware::ClientDefault, version::VersionCap,
+    Discovery, Version, VersionNegotiation, body::BodyTimeout, discovery::RequestLinks, error::NovaFaults,
+    middleware::ClientDefault, version::VersionCap,
 };
 
 use crate::settings::{

@@ -9,9 +9,10 @@ use actix_web::http::{Method, StatusCode, header};
 use actix_web::middleware::Next;
 use actix_web::{HttpResponse, HttpResponseBuilder};
 use microversion_actix::{
-    ApiError, ApiVersion, Error, Version,
+    ApiError, ApiVersion, Error, Json, Native, Version,
     error::{ErrorRenderer, ViolationInput},
     operation::{Controller, Operation},
+    version::version_of,
 };
 
 use crate::aggregates::Aggregates;
@@ -186,7 +187,7 @@ pub(crate) async fn placement_rules(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let request_id = format!("req-{}", uuid::Uuid::new_v4());
-    let version = ApiVersion::from_http_request(req.request()).ok().map(|v| v.version());
+    let version = version_of(req.request()).ok().map(|v| v.version());
     let path = req.path().to_owned();
     let method = req.method().clone();
     let headers = req.headers();
@@ -339,7 +340,7 @@ pub(crate) async fn placement_outer(
     }
     // Placement's error documents name a `code` from 1.23 only
     // (`json_error_formatter`); a refused version negotiated none.
-    let negotiated = ApiVersion::from_http_request(&req).ok();
+    let negotiated = version_of(&req).ok();
     let with_code = negotiated.is_some_and(|v| Protocol::at(v.version()).error_codes);
     // The version middleware's own refusals send no `Cache-Control`.
     if negotiated.is_none() && matches!(res.status(), StatusCode::BAD_REQUEST | StatusCode::NOT_ACCEPTABLE) {
@@ -597,10 +598,10 @@ impl actix_web::FromRequest for BodyAfterLookup {
             let error = errors::bad_request("Malformed JSON: Expecting value: line 1 column 1 (char 0)");
             return Box::pin(std::future::ready(Ok(BodyAfterLookup(Err(error)))));
         }
-        let json = microversion_actix::Json::<serde_json::Value>::from_request(req, payload);
-        Box::pin(
-            async move { Ok(BodyAfterLookup(json.await.map(|json| json.0).map_err(|Error(error)| error))) },
-        )
+        let json = Native::<Json<serde_json::Value>>::from_request(req, payload);
+        Box::pin(async move {
+            Ok(BodyAfterLookup(json.await.map(|Native(json)| json.0).map_err(|Error(error)| error)))
+        })
     }
 }
 

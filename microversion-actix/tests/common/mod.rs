@@ -8,7 +8,7 @@ use actix_web::http::StatusCode;
 use actix_web::{App, HttpRequest, HttpResponse, test, web};
 use microversion_actix::test::header;
 use microversion_actix::{
-    Api, ApiError, ApiVersion, Discovery, Error, Json, Microversion, Version, VersionNegotiation,
+    Api, ApiError, ApiVersion, Discovery, Error, Json, Microversion, Native, Version, VersionNegotiation,
     schema::{SchemaSource, VersionedSchemas},
     version::VersionRange,
 };
@@ -78,12 +78,12 @@ pub static SEARCH_QUERY: LazyLock<VersionedSchemas> = LazyLock::new(|| {
     .expect("query schema compiles")
 });
 
-async fn list_servers(version: ApiVersion) -> HttpResponse {
+async fn list_servers(Native(version): Native<ApiVersion>) -> HttpResponse {
     HttpResponse::Ok().json(json!({"servers": [], "version": version.to_string(),
         "source": format!("{:?}", version.source())}))
 }
 
-async fn show_server(version: ApiVersion, id: web::Path<u32>) -> HttpResponse {
+async fn show_server(Native(version): Native<ApiVersion>, id: web::Path<u32>) -> HttpResponse {
     let mut server = json!({"id": id.into_inner()});
     // Nova style: a field appears from a version on.
     if version.matches(Some(v("2.3")), None) {
@@ -93,19 +93,22 @@ async fn show_server(version: ApiVersion, id: web::Path<u32>) -> HttpResponse {
 }
 
 /// Exists from 2.2 to 2.9 only; 404 outside like a missing Nova method.
-async fn keypairs(version: ApiVersion) -> Result<HttpResponse, Error> {
+async fn keypairs(Native(version): Native<ApiVersion>) -> Result<HttpResponse, Error> {
     if !version.matches(Some(v("2.2")), Some(v("2.9"))) {
         Err(ApiError::method_not_at_version(version.version(), StatusCode::NOT_FOUND))?;
     }
     Ok(HttpResponse::Ok().json(json!({"keypairs": [], "typed": version >= v("2.2")})))
 }
 
-async fn create_flavor(version: ApiVersion, body: Json<Value>) -> Result<HttpResponse, Error> {
+async fn create_flavor(
+    Native(version): Native<ApiVersion>,
+    Native(body): Native<Json<Value>>,
+) -> Result<HttpResponse, Error> {
     FLAVOR_SCHEMAS.validate(version.version(), &body)?;
     Ok(HttpResponse::Created().json(json!({"flavor": body["flavor"].clone()})))
 }
 
-async fn search(version: ApiVersion, req: HttpRequest) -> Result<HttpResponse, Error> {
+async fn search(Native(version): Native<ApiVersion>, req: HttpRequest) -> Result<HttpResponse, Error> {
     let query = SEARCH_QUERY.validate_query(version.version(), req.query_string())?;
     Ok(HttpResponse::Ok().json(json!({"query": query})))
 }
@@ -131,7 +134,7 @@ async fn rename_actix(body: web::Json<Rename>) -> HttpResponse {
     HttpResponse::Ok().body(body.into_inner().name)
 }
 
-async fn rename_ours(body: microversion_actix::Json<Rename>) -> HttpResponse {
+async fn rename_ours(Native(body): Native<Json<Rename>>) -> HttpResponse {
     HttpResponse::Ok().body(body.into_inner().name)
 }
 

@@ -9,7 +9,7 @@ pub use documents::{
     Link, ListedApis, MediaType, ReaderDocument, SingleVersion, VersionDocument, VersionList,
     is_version_like_path,
 };
-pub use public_url::{FORWARDED_AND_HOST, InvalidPublicUrl, PublicUrl, RequestOrigin};
+pub use public_url::{FORWARDED_AND_HOST, InvalidPublicUrl, PublicUrl, RequestLinks, RequestOrigin};
 
 // What the facades' discovery services call: not for services.
 #[doc(hidden)]

@@ -353,6 +353,26 @@ fn is_plain_host(host: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b':' | b'[' | b']'))
 }
 
+/// Where the links of a request's answer point: the [`PublicUrl`]
+/// configured for the request, and the root it reads. Each facade
+/// implements it for its framework's request types (`F` is the facade, so
+/// that it may): what its discovery and a handler that writes links ask
+/// (docs/reference.md §7.1).
+pub trait RequestLinks<F> {
+    /// The [`PublicUrl`] configured for the request, else
+    /// [`PublicUrl::from_request`].
+    fn public_url(&self) -> &PublicUrl;
+
+    /// The service root as the client reaches it, without a trailing
+    /// slash: `https://cloud.example/compute`, `http://127.0.0.1:8774`.
+    fn link_base(&self) -> String;
+
+    /// The request headers [`RequestLinks::link_base`] reads, for `Vary`:
+    /// none for a fixed URL, `Host`, or `Host` and the forwarded headers
+    /// when the peer is a trusted proxy.
+    fn link_vary(&self) -> Option<&'static str>;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

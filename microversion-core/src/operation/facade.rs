@@ -1,19 +1,21 @@
-//! The types every facade declares over its own `http` types, written
-//! once. Each framework has its own `StatusCode`, and the orphan rule lets
-//! only the facade make a type a response or an extractor of its
-//! framework, so the core writes the type and the facade declares it:
+//! The middleware types every facade declares over its own `http` types,
+//! written once: their settings and builders, which the facade's
+//! framework registers (actix's `Transform` and `HttpServiceFactory`,
+//! axum's `Layer` and `Router`), and the orphan rule lets only the facade
+//! make a type of its framework's:
 //!
+//! - [`facade_negotiation!`](crate::facade_negotiation): `VersionNegotiation`'s settings;
+//! - [`facade_client_default!`](crate::facade_client_default): `ClientDefault`;
+//! - [`facade_discovery!`](crate::facade_discovery): `Discovery`'s settings
+//!   and documents;
 //! - [`facade_openapi_service!`](crate::facade_openapi_service): the
 //!   documents' names and `OpenApiService`'s settings;
-//! - [`facade_versioned!`](crate::facade_versioned): `Versioned<T>`, a
-//!   model with the status it is answered with (docs/reference.md §16).
-//!
 //! - [`facade_face!`](crate::facade_face): the names at a facade's root and
 //!   its `schema` and `client` modules, the same on every facade.
 //!
-//! Only the response and extractor impls stay in each facade. A
-//! controller's routes are the core's, generic over the facade
-//! (`operation::Facade`, feature `portable`).
+//! The value types a handler names (`ApiError`, `ApiVersion`, `Json`,
+//! `Path`, `Query`, `Versioned`, `LinkRoot`) and the `ErrorRenderer` are the
+//! core's own types, which every facade re-exports.
 
 /// Declares, in the calling facade's `openapi` module, the core's
 /// documents under the same names on every facade and `pub struct
@@ -117,156 +119,6 @@ macro_rules! facade_openapi_service {
                     }
                     ::core::result::Result::Err(refusal) => self.errors.render(&ApiError::from(refusal)),
                 }
-            }
-        }
-    };
-}
-
-/// Declares `pub struct Versioned<T>` in the calling facade, its status
-/// typed `$status` (the facade's `http::StatusCode`), with the attributes
-/// and docs given before it: a model and the status it is answered with.
-/// Not for services: a facade's `model` module calls it.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! facade_versioned {
-    ($(#[$meta:meta])* status = $status:ty;) => {
-        $(#[$meta])*
-        #[derive(Debug)]
-        pub struct Versioned<T> {
-            model: T,
-            status: $status,
-        }
-
-        impl<T> Versioned<T> {
-            /// 200 OK with the model.
-            pub fn ok(model: T) -> Versioned<T> {
-                Versioned { model, status: <$status>::OK }
-            }
-
-            /// 201 Created with the model.
-            pub fn created(model: T) -> Versioned<T> {
-                Versioned { model, status: <$status>::CREATED }
-            }
-
-            /// The model with another status.
-            pub fn with_status(model: T, status: $status) -> Versioned<T> {
-                Versioned { model, status }
-            }
-
-            /// The status it is answered with.
-            pub fn status(&self) -> $status {
-                self.status
-            }
-
-            /// The model.
-            pub fn into_inner(self) -> T {
-                self.model
-            }
-        }
-
-        impl<T> ::std::ops::Deref for Versioned<T> {
-            type Target = T;
-            fn deref(&self) -> &T {
-                &self.model
-            }
-        }
-    };
-}
-
-/// Declares `pub struct Json<T>` and `pub struct JsonQuery` in the calling
-/// facade, each with the attributes and docs given before it. Not for
-/// services: a facade's `body` module calls it.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! facade_json {
-    ($(#[$json:meta])* pub struct Json; $(#[$query:meta])* pub struct JsonQuery;) => {
-        $(#[$json])*
-        #[derive(Clone, Debug, PartialEq, Eq, Default)]
-        pub struct Json<T>(pub T);
-
-        impl<T> Json<T> {
-            /// The deserialized value.
-            pub fn into_inner(self) -> T {
-                self.0
-            }
-        }
-
-        impl<T> ::std::ops::Deref for Json<T> {
-            type Target = T;
-            fn deref(&self) -> &T {
-                &self.0
-            }
-        }
-
-        impl<T> ::std::ops::DerefMut for Json<T> {
-            fn deref_mut(&mut self) -> &mut T {
-                &mut self.0
-            }
-        }
-
-        $(#[$query])*
-        #[derive(Clone, Debug, PartialEq)]
-        pub struct JsonQuery(pub ::serde_json::Value);
-
-        impl JsonQuery {
-            /// The whole object.
-            pub fn value(&self) -> &::serde_json::Value {
-                &self.0
-            }
-
-            /// The last value of `key`, as Nova's `req.GET.get(key)` gives it.
-            pub fn last(&self, key: &str) -> ::core::option::Option<&str> {
-                self.values(key).last()
-            }
-
-            /// Every value of `key`, in order.
-            pub fn values<'a>(&'a self, key: &str) -> impl ::core::iter::DoubleEndedIterator<Item = &'a str> + 'a {
-                self.0
-                    .get(key)
-                    .and_then(::serde_json::Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(::serde_json::Value::as_str)
-            }
-        }
-    };
-}
-
-/// Declares `pub trait RequestLinks` and `pub struct LinkRoot` in the
-/// calling facade, each with the attributes and docs given before it: the
-/// facade implements the trait for its request types, by the core's
-/// [`PublicUrl`](crate::discovery::PublicUrl). Not for services: a facade's
-/// `public_url` module calls it.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! facade_links {
-    ($(#[$links:meta])* pub trait RequestLinks;) => {
-        $(#[$links])*
-        pub trait RequestLinks {
-            /// The [`PublicUrl`]($crate::discovery::PublicUrl) configured for the
-            /// request, else [`PublicUrl::from_request`]($crate::discovery::PublicUrl::from_request).
-            fn public_url(&self) -> &$crate::discovery::PublicUrl;
-
-            /// The service root as the client reaches it, without a trailing slash:
-            /// `https://cloud.example/compute`, `http://127.0.0.1:8774`.
-            fn link_base(&self) -> ::std::string::String;
-
-            /// The request headers [`RequestLinks::link_base`] reads, for `Vary`:
-            /// none for a fixed URL, `Host`, or `Host` and the forwarded headers
-            /// when the peer is a trusted proxy.
-            fn link_vary(&self) -> ::core::option::Option<&'static str>;
-        }
-
-        /// The service root a request's answer links to (`http://cloud.example:8774`,
-        /// no trailing `/`), as [`RequestLinks::link_base`] reads it: a handler
-        /// argument, under this name on every facade, for the links a handler writes.
-        #[derive(Clone, Debug, PartialEq, Eq)]
-        pub struct LinkRoot(::std::string::String);
-
-        impl LinkRoot {
-            /// The root, without a trailing `/`.
-            pub fn as_str(&self) -> &str {
-                &self.0
             }
         }
     };
@@ -765,137 +617,6 @@ macro_rules! facade_negotiation {
     };
 }
 
-/// Declares `pub struct ApiVersion` in the calling facade, with the
-/// attributes and docs given before it: the negotiated version, compared
-/// with versions, shown as one, and turned into one for versioned helpers.
-/// The facade makes it an extractor. Not for services: a facade's
-/// extractor module calls it.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! facade_api_version {
-    ($(#[$meta:meta])* pub struct ApiVersion;) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub struct ApiVersion {
-            negotiated: $crate::Negotiated,
-        }
-
-        impl ApiVersion {
-            /// The negotiated version.
-            pub fn version(&self) -> $crate::Version {
-                self.negotiated.version
-            }
-
-            /// How the version was chosen: asked for, `latest`, or the default.
-            pub fn source(&self) -> $crate::version::VersionSource {
-                self.negotiated.source
-            }
-
-            /// The whole outcome of the negotiation.
-            pub fn negotiated(&self) -> $crate::Negotiated {
-                self.negotiated
-            }
-
-            /// Whether the version is within `[min, max]`, either bound
-            /// optional (Nova's `api_version_request.matches(min, max)`).
-            pub fn matches(
-                &self,
-                min: ::core::option::Option<$crate::Version>,
-                max: ::core::option::Option<$crate::Version>,
-            ) -> bool {
-                self.negotiated.version.matches(min, max)
-            }
-
-            /// Whether the version is in `range`.
-            pub fn is_in(&self, range: $crate::VersionRange) -> bool {
-                range.contains(self.negotiated.version)
-            }
-        }
-
-        impl ::core::convert::From<$crate::Negotiated> for ApiVersion {
-            fn from(negotiated: $crate::Negotiated) -> ApiVersion {
-                ApiVersion { negotiated }
-            }
-        }
-
-        /// The negotiated version, for calling versioned helpers: `self.view(version, ...)`.
-        impl ::core::convert::From<ApiVersion> for $crate::Version {
-            fn from(version: ApiVersion) -> $crate::Version {
-                version.version()
-            }
-        }
-
-        impl ::core::convert::From<&ApiVersion> for $crate::Version {
-            fn from(version: &ApiVersion) -> $crate::Version {
-                version.version()
-            }
-        }
-
-        impl ::core::cmp::PartialEq<$crate::Version> for ApiVersion {
-            fn eq(&self, other: &$crate::Version) -> bool {
-                self.negotiated.version == *other
-            }
-        }
-
-        impl ::core::cmp::PartialOrd<$crate::Version> for ApiVersion {
-            fn partial_cmp(&self, other: &$crate::Version) -> ::core::option::Option<::core::cmp::Ordering> {
-                ::core::option::Option::Some(self.negotiated.version.cmp(other))
-            }
-        }
-
-        impl ::core::fmt::Display for ApiVersion {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::core::fmt::Display::fmt(&self.negotiated.version, f)
-            }
-        }
-    };
-}
-
-/// Declares `pub struct Path<T>` and `pub struct Query<T>` in the calling
-/// facade, each with the attributes and docs given before it: newtypes
-/// with `Deref`, `into_inner` and `Display`, that the facade makes
-/// extractors answering refusals as `ApiError`s. Not for services: a
-/// facade's extractor module calls it.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! facade_params {
-    ($(#[$path:meta])* pub struct Path; $(#[$query:meta])* pub struct Query;) => {
-        $crate::facade_params!(@newtype $(#[$path])* Path);
-        $crate::facade_params!(@newtype $(#[$query])* Query);
-    };
-    (@newtype $(#[$meta:meta])* $name:ident) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-        pub struct $name<T>(pub T);
-
-        impl<T> $name<T> {
-            /// The value read.
-            pub fn into_inner(self) -> T {
-                self.0
-            }
-        }
-
-        impl<T> ::std::ops::Deref for $name<T> {
-            type Target = T;
-            fn deref(&self) -> &T {
-                &self.0
-            }
-        }
-
-        impl<T> ::std::ops::DerefMut for $name<T> {
-            fn deref_mut(&mut self) -> &mut T {
-                &mut self.0
-            }
-        }
-
-        impl<T: ::core::fmt::Display> ::core::fmt::Display for $name<T> {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::core::fmt::Display::fmt(&self.0, f)
-            }
-        }
-    };
-}
-
 /// Declares, at the calling facade's root, the names every facade exports
 /// there and the modules that are the core's alone (`schema`, `client`):
 /// one face, written once, so that moving a service from one facade to
@@ -908,12 +629,11 @@ macro_rules! facade_params {
 #[doc(hidden)]
 macro_rules! facade_face {
     () => {
-        pub use api_version::ApiVersion;
-        pub use body::{Json, JsonQuery};
         pub use discovery::Discovery;
         pub use error::{ApiError, Error};
         pub use middleware::VersionNegotiation;
-        pub use model::{Versioned, VersionedModel};
+        pub use model::VersionedModel;
+        pub use native::Native;
         /// Version changes (docs/reference.md §4.10): an operation written
         /// once, at the head of its history, the versions before each change
         /// served by its typed upgrade and downgrade. The core's, the same on
@@ -923,6 +643,9 @@ macro_rules! facade_face {
         /// The arguments and answers of a controller that every facade
         /// serves (docs/reference.md §4.8).
         pub use $crate::portable;
+        /// The arguments and answers of a controller, the core's, the same
+        /// on every facade (docs/reference.md §4.8).
+        pub use $crate::portable::{ApiVersion, Json, JsonQuery, Versioned};
         pub use $crate::{Api, Microversion, Version};
 
         /// Versioned JSON-Schema validation of request bodies and query

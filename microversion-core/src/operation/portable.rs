@@ -2,12 +2,13 @@
 //! (docs/reference.md §4.8): one controller source, registered with
 //! actix-web and with axum alike.
 //!
-//! A facade's own types (`microversion_actix::Json`, ...) are each a
-//! distinct type, because only the facade may make a type its framework's
-//! extractor or response. The types here belong to no framework: the core
-//! reads and writes them for every facade ([`Facade`](super::Facade)), in
-//! `#[controller]` routes. A crate that depends on several facades has its
-//! controllers registered with each.
+//! The types here belong to no framework, and every facade names them
+//! (`microversion_actix::Json` is [`Json`]): the core reads and writes them
+//! for every facade ([`Facade`](super::Facade)), in `#[controller]` routes.
+//! A crate that depends on several facades has its controllers registered
+//! with each. A handler of a framework's own, outside a controller, takes
+//! and answers them through its facade's `Native<T>`, because only the
+//! facade may make a type its framework's extractor or response.
 //!
 //! ```
 //! use microversion_core::portable::{ApiError, Json, Path, Reply, StatusCode};
@@ -20,38 +21,296 @@
 //! }
 //! ```
 
+use std::fmt;
+
 pub use http::StatusCode;
+
+use crate::version::VersionSource;
+use crate::{Negotiated, Version, VersionRange};
 
 pub use crate::error::ApiError;
 
-crate::facade_versioned! {
-    /// A model answered at the negotiated version, with its status
-    /// (docs/reference.md §4.8): a facade's `Versioned<T>`, for any facade.
-    status = StatusCode;
+/// The version a request is served at (Nova's `req.api_version_request`),
+/// as its facade's negotiation chose it (docs/reference.md §4.4).
+///
+/// Compare it with `Version` constants, or ask [`ApiVersion::matches`]:
+///
+/// ```
+/// use microversion_core::portable::ApiVersion;
+/// use microversion_core::version::{Negotiated, VersionHeader, VersionSource};
+/// use microversion_core::Version;
+///
+/// let v = ApiVersion::from(Negotiated {
+///     version: Version::lit("2.10"),
+///     source: VersionSource::Explicit,
+///     header: VersionHeader::Standard,
+/// });
+/// assert!(v >= Version::lit("2.10") && v > Version::lit("2.9"));
+/// assert!(v == Version::lit("2.10"));
+/// assert!(v.matches(Some(Version::lit("2.2")), None));
+/// assert!(!v.matches(None, Some(Version::lit("2.9"))));
+/// assert_eq!(v.to_string(), "2.10");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ApiVersion {
+    negotiated: Negotiated,
 }
 
-crate::facade_json! {
-    /// The request body, parsed (and validated by the variant's
-    /// `#[schema]`, when one covers the version) into `T`, as each
-    /// facade's `Json<T>` reads it.
-    pub struct Json;
-    /// The query string as the object a query schema validated: every key
-    /// to the list of its values, as each facade's `JsonQuery` reads it.
-    pub struct JsonQuery;
+impl ApiVersion {
+    /// The negotiated version.
+    pub fn version(&self) -> Version {
+        self.negotiated.version
+    }
+
+    /// How the version was chosen: asked for, `latest`, or the default.
+    pub fn source(&self) -> VersionSource {
+        self.negotiated.source
+    }
+
+    /// The whole outcome of the negotiation.
+    pub fn negotiated(&self) -> Negotiated {
+        self.negotiated
+    }
+
+    /// Whether the version is within `[min, max]`, either bound optional
+    /// (Nova's `api_version_request.matches(min, max)`).
+    pub fn matches(&self, min: Option<Version>, max: Option<Version>) -> bool {
+        self.negotiated.version.matches(min, max)
+    }
+
+    /// Whether the version is in `range`.
+    pub fn is_in(&self, range: VersionRange) -> bool {
+        range.contains(self.negotiated.version)
+    }
 }
 
-crate::facade_api_version! {
-    /// The negotiated version, as each facade's `ApiVersion` reads it.
-    pub struct ApiVersion;
+impl From<Negotiated> for ApiVersion {
+    fn from(negotiated: Negotiated) -> ApiVersion {
+        ApiVersion { negotiated }
+    }
 }
 
-crate::facade_params! {
-    /// The route's parameters read into `T`, with each facade's refusals
-    /// (404 `not-found`).
-    pub struct Path;
-    /// The query string read into `T`, with each facade's refusals (400
-    /// `bad-request`).
-    pub struct Query;
+/// The negotiated version, for calling versioned helpers: `self.view(version, ...)`.
+impl From<ApiVersion> for Version {
+    fn from(version: ApiVersion) -> Version {
+        version.version()
+    }
+}
+
+impl From<&ApiVersion> for Version {
+    fn from(version: &ApiVersion) -> Version {
+        version.version()
+    }
+}
+
+impl PartialEq<Version> for ApiVersion {
+    fn eq(&self, other: &Version) -> bool {
+        self.negotiated.version == *other
+    }
+}
+
+impl PartialOrd<Version> for ApiVersion {
+    fn partial_cmp(&self, other: &Version) -> Option<std::cmp::Ordering> {
+        Some(self.negotiated.version.cmp(other))
+    }
+}
+
+impl fmt::Display for ApiVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.negotiated.version, f)
+    }
+}
+
+/// The request body read into `T`, or an answer written from one.
+///
+/// As an argument it is the body a `#[schema]` check already parsed (and
+/// validated at the request's version), else the body read by the core's
+/// rules (docs/reference.md §6.2: content type, size, deadline) and parsed;
+/// `Json<serde_json::Value>` is the raw body. A body that does not read as
+/// `T` answers 400 in the API's format. As an answer it is `T` as JSON,
+/// 200 OK.
+///
+/// ```
+/// use microversion_core::portable::Json;
+///
+/// #[derive(serde::Deserialize)]
+/// struct Rename { name: String }
+///
+/// async fn rename(body: Json<Rename>) -> Json<String> {
+///     Json(body.into_inner().name)
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Json<T>(pub T);
+
+/// The query string as an object mapping each key to the list of its
+/// values, all strings (`?limit=10&sort=a&sort=b` is `{"limit": ["10"],
+/// "sort": ["a", "b"]}`), the shape Nova's query schemas validate. Behind
+/// `#[schema(query = ...)]` it is the object the schema of the negotiated
+/// version accepted, read once.
+///
+/// ```
+/// use microversion_core::portable::JsonQuery;
+///
+/// async fn list(query: JsonQuery) -> String {
+///     // Nova's `req.GET.get("limit")`: the last value given.
+///     query.last("limit").unwrap_or("all").to_owned()
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct JsonQuery(pub serde_json::Value);
+
+impl JsonQuery {
+    /// The whole object.
+    pub fn value(&self) -> &serde_json::Value {
+        &self.0
+    }
+
+    /// The last value of `key`, as Nova's `req.GET.get(key)` gives it.
+    pub fn last(&self, key: &str) -> Option<&str> {
+        self.values(key).last()
+    }
+
+    /// Every value of `key`, in order.
+    pub fn values<'a>(&'a self, key: &str) -> impl DoubleEndedIterator<Item = &'a str> + 'a {
+        self.0
+            .get(key)
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(serde_json::Value::as_str)
+    }
+}
+
+/// The route's parameters (`/servers/{id}`) read into `T`: one value, a
+/// tuple in the path's order, or a struct by name. A parameter that does
+/// not read as `T` answers 404 `not-found` (no resource has that name), in
+/// the API's format.
+///
+/// ```
+/// use microversion_core::portable::Path;
+///
+/// async fn show(id: Path<u32>) -> String {
+///     format!("server {id}")
+/// }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Path<T>(pub T);
+
+/// The query string read into `T` (`?limit=10&marker=abc`), one value per
+/// key; a query string that does not read as `T` answers 400 `bad-request`
+/// in the API's format. [`JsonQuery`] keeps every value of a key, as Nova's
+/// validators see them. Under a `#[schema(query_json_schema = T)]`, `T` is
+/// read from what that schema validated: repeated keys fill a `Vec`.
+///
+/// ```
+/// use microversion_core::portable::Query;
+///
+/// #[derive(serde::Deserialize)]
+/// struct Page { limit: Option<u32> }
+///
+/// async fn list(page: Query<Page>) -> String {
+///     format!("{:?}", page.limit)
+/// }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Query<T>(pub T);
+
+/// `into_inner`, `Deref`, `DerefMut` of the newtypes that hold what was read.
+macro_rules! holds_what_was_read {
+    ($($name:ident),*) => {$(
+        impl<T> $name<T> {
+            /// The value read.
+            pub fn into_inner(self) -> T {
+                self.0
+            }
+        }
+
+        impl<T> std::ops::Deref for $name<T> {
+            type Target = T;
+            fn deref(&self) -> &T {
+                &self.0
+            }
+        }
+
+        impl<T> std::ops::DerefMut for $name<T> {
+            fn deref_mut(&mut self) -> &mut T {
+                &mut self.0
+            }
+        }
+    )*};
+}
+
+holds_what_was_read!(Json, Path, Query);
+
+impl<T: fmt::Display> fmt::Display for Path<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl<T: fmt::Display> fmt::Display for Query<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+/// A model at the request's negotiated version, both ways
+/// (docs/reference.md §16): as an answer it is rendered at that version
+/// (the handler never passes the version by hand), with its status; as an
+/// argument it is the request body read at that version, validated by the
+/// JSON Schema the model derives for it, a field the version does not have
+/// refused, naming the versions that accept it.
+///
+/// ```
+/// # use microversion_core::portable::Versioned;
+/// struct Server { id: u32 }
+///
+/// let created = Versioned::created(Server { id: 1 });
+/// assert_eq!(created.status(), 201);
+/// assert_eq!(created.id, 1);
+/// assert_eq!(Versioned::with_status(Server { id: 2 }, 202u16).status(), 202);
+/// ```
+#[derive(Debug)]
+pub struct Versioned<T> {
+    model: T,
+    status: StatusCode,
+}
+
+impl<T> Versioned<T> {
+    /// 200 OK with the model.
+    pub fn ok(model: T) -> Versioned<T> {
+        Versioned { model, status: StatusCode::OK }
+    }
+
+    /// 201 Created with the model.
+    pub fn created(model: T) -> Versioned<T> {
+        Versioned { model, status: StatusCode::CREATED }
+    }
+
+    /// The model with another status, as any `Into<u16>` (either `http`
+    /// crate's `StatusCode`, or a number; one that is no status is a 500).
+    pub fn with_status(model: T, status: impl Into<u16>) -> Versioned<T> {
+        let status = StatusCode::from_u16(status.into()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        Versioned { model, status }
+    }
+
+    /// The status it is answered with.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The model.
+    pub fn into_inner(self) -> T {
+        self.model
+    }
+}
+
+impl<T> std::ops::Deref for Versioned<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.model
+    }
 }
 
 /// The public root URL of the request (`http://cloud.example:8774`), where
