@@ -113,16 +113,18 @@ pub fn default_service(renderer: &ErrorRenderer) -> actix_web::Route {
     })
 }
 
-/// Puts `error` into an existing response of its scope, keeping the
-/// headers the handler set.
+/// Puts `error`, of a request served at `version` (none for a refused
+/// one), into an existing response of its scope, keeping the headers the
+/// handler set.
 pub(crate) fn render_into<B: MessageBody>(
     renderer: &ErrorRenderer,
     error: &ApiError,
+    version: Option<microversion_core::Version>,
     res: HttpResponse<B>,
 ) -> HttpResponse {
     let mut res = res.set_body(());
     close_after_timeout(&mut res);
-    let body = renderer.write(error, res.headers_mut());
+    let body = renderer.write_at(error, version, res.headers_mut());
     res.set_body(body).map_into_boxed_body()
 }
 

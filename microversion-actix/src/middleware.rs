@@ -280,7 +280,7 @@ impl State {
         B: MessageBody + 'static,
     {
         if let Some(error) = error {
-            res = crate::error::render_into(&self.errors, &error, res).map_into_right_body();
+            res = crate::error::render_into(&self.errors, &error, version, res).map_into_right_body();
         }
         self.exchange.finish(res.headers_mut(), version);
         res

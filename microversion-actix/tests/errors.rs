@@ -169,6 +169,34 @@ async fn a_custom_format_is_used_for_every_error() {
     assert_eq!(read_json(res).await["message"], "Server 7 is locked.");
 }
 
+/// A format whose fields depend on the version (Placement's `code` from
+/// 1.23) reads the version the error's request was served at: the
+/// handler's, the router's; none for a refused version.
+#[actix_web::test]
+async fn a_format_reads_the_version_an_error_was_served_at() {
+    struct ByVersion;
+    impl ErrorFormat for ByVersion {
+        fn render(&self, problem: &Problem<'_>, _: Option<&str>) -> Value {
+            json!({"status": problem.status, "at": problem.version.map(|v| v.to_string())})
+        }
+    }
+    let app = test::init_service(app_with(
+        VersionNegotiation::new(API).with_error_format(ByVersion),
+        Discovery::new(&[API]),
+    ))
+    .await;
+    for version in ["2.1", "2.3"] {
+        let res = call_at(&app, &API, version, TestRequest::post().uri("/v2.1/locked")).await;
+        assert_eq!(read_json(res).await, json!({"status": 409, "at": version}));
+        let res = call_at(&app, &API, version, TestRequest::get().uri("/v2.1/nowhere")).await;
+        assert_eq!(read_json(res).await, json!({"status": 404, "at": version}));
+    }
+    for refused in ["2.99", "two"] {
+        let res = call_at(&app, &API, refused, TestRequest::post().uri("/v2.1/locked")).await;
+        assert_eq!(read_json(res).await["at"], Value::Null, "{refused}");
+    }
+}
+
 #[actix_web::test]
 async fn without_middleware_api_error_renders_api_sig_without_service() {
     let app = test::init_service(actix_web::App::new().route(

@@ -255,7 +255,7 @@ impl State {
             Some(error) => {
                 let (mut parts, _) = res.into_parts();
                 parts.status = error.status();
-                let body = self.errors.write(&error, &mut parts.headers);
+                let body = self.errors.write_at(&error, version, &mut parts.headers);
                 Response::from_parts(parts, Body::from(body))
             }
             None => res,

@@ -382,6 +382,55 @@ async fn path_and_query_read_and_refuse_alike() {
     }
 }
 
+/// A format that reads the version an error's request was served at (as
+/// Placement's names a `code` from 1.23) sees the same on both: the
+/// negotiated version for a handler's error and the router's 404, none for
+/// a refused version.
+#[actix_web::test]
+async fn an_error_format_reads_the_served_version_alike() {
+    use actix_web::{App, web};
+    use microversion_core::error::{ErrorFormat, Problem};
+
+    struct ByVersion;
+    impl ErrorFormat for ByVersion {
+        fn render(&self, problem: &Problem<'_>, _: Option<&str>) -> Value {
+            json!({"status": problem.status, "at": problem.version.map(|v| v.to_string())})
+        }
+    }
+    async fn actix_locked() -> Result<String, microversion_actix::Error> {
+        Err(microversion_actix::ApiError::conflict("Locked."))?
+    }
+    let actix = actix_test::init_service(
+        App::new().service(
+            web::scope("/v2.1")
+                .wrap(microversion_actix::VersionNegotiation::new(API).with_error_format(ByVersion))
+                .route("/servers/locked", web::get().to(actix_locked)),
+        ),
+    )
+    .await;
+    let axum = Router::new()
+        .route(
+            "/v2.1/servers/locked",
+            get(|| async {
+                Err::<String, _>(microversion_axum::Error(microversion_axum::ApiError::conflict("Locked.")))
+            }),
+        )
+        .layer(microversion_axum::VersionNegotiation::new(API).with_error_format(ByVersion));
+    for (path, version, expected) in [
+        ("/v2.1/servers/locked", "2.2", json!({"status": 409, "at": "2.2"})),
+        ("/v2.1/servers/locked", "2.5", json!({"status": 409, "at": "2.5"})),
+        ("/v2.1/nowhere", "2.3", json!({"status": 404, "at": "2.3"})),
+        ("/v2.1/servers/locked", "2.99", json!({"status": 406, "at": null})),
+        ("/v2.1/servers/locked", "two", json!({"status": 400, "at": null})),
+    ] {
+        let version = format!("compute {version}");
+        let headers = [("OpenStack-API-Version", version.as_str())];
+        let (_, _, actix_body) = actix_answer(&actix, "GET", path, &headers).await;
+        let (_, _, axum_body) = axum_answer(&axum, "GET", path, &headers).await;
+        assert_eq!((&actix_body, &axum_body), (&expected, &expected), "{path} at {version}");
+    }
+}
+
 /// Both facades take a contract header name by `HeaderName::from_static`
 /// after the core's check, without a copy: the check takes exactly the
 /// names `http` takes as they are (a token in lower case), so that no name

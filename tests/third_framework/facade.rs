@@ -208,7 +208,7 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
         let negotiated = match self.exchange.admit_request(&mut request) {
             Admission::Serve(negotiated) | Admission::AskClient(negotiated) => negotiated,
             Admission::Refuse(refusal) => {
-                let mut response = self.rendered(Hyper::error(ApiError::from(refusal)));
+                let mut response = self.rendered(Hyper::error(ApiError::from(refusal)), None);
                 self.exchange.refuse(response.headers_mut());
                 return response.map(Full::new);
             }
@@ -233,7 +233,7 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
             }
             Route::Nowhere => Hyper::error(ApiError::not_found("The resource could not be found.")),
         };
-        let mut response = self.rendered(response);
+        let mut response = self.rendered(response, Some(negotiated.version));
         self.exchange.finish(response.headers_mut(), Some(negotiated.version));
         self.exchange.count(&negotiated, response.status().as_u16());
         response.map(Full::new)
@@ -253,15 +253,15 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
     }
 
     /// `response` with its error, or its status without a body of its own,
-    /// written in the API's format, the headers the route set kept.
-    fn rendered(&self, mut response: Response) -> Response {
+    /// written in the API's format at `version`, the headers the route set kept.
+    fn rendered(&self, mut response: Response, version: Option<Version>) -> Response {
         let content_type = response.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
         let body = if response.body().is_empty() { ErrorBody::Empty } else { ErrorBody::Own };
         let bare = unformatted_error(response.status().as_u16(), || content_type, body)
             .map(|_| ApiError::bodiless(response.status()));
         let Some(error) = response.extensions_mut().remove::<ApiError>().or(bare) else { return response };
         *response.status_mut() = error.status();
-        let document = self.errors.write(&error, response.headers_mut());
+        let document = self.errors.write_at(&error, version, response.headers_mut());
         *response.body_mut() = Bytes::from(document);
         response
     }

@@ -28,10 +28,19 @@ const CODES: [&str; 10] = [
     "undefined_code",
 ];
 
-/// The API-SIG errors document as Placement writes it: Placement's codes,
+/// The API-SIG errors document as Placement writes it: Placement's codes
+/// (named from 1.23, by the version the error's request was served at),
 /// and the negotiation and validation messages its clients look for.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PlacementErrors;
+
+microversion_actix::version::version_gates! {
+    /// What an error document holds from a version on.
+    struct Document for crate::api::PLACEMENT {
+        /// A `code` (`json_error_formatter`).
+        codes: "1.23",
+    }
+}
 
 impl ErrorFormat for PlacementErrors {
     fn render(&self, problem: &Problem<'_>, _service: Option<&str>) -> Value {
@@ -63,7 +72,11 @@ impl ErrorFormat for PlacementErrors {
         entry.insert("status".into(), problem.status.into());
         entry.insert("title".into(), webob_title(problem.status).into());
         entry.insert("detail".into(), detail.into());
-        entry.insert("code".into(), format!("placement.{code}").into());
+        // `json_error_formatter` names a `code` from 1.23 only; a refused
+        // version was served at none.
+        if problem.version.is_some_and(|version| Document::at(version).codes) {
+            entry.insert("code".into(), format!("placement.{code}").into());
+        }
         if let Some(id) = problem.request_id {
             entry.insert("request_id".into(), id.into());
         }

@@ -35,8 +35,6 @@ microversion_actix::version::version_gates! {
         bodiless_class_put: "1.7",
         /// Reads send `Cache-Control: no-cache` and `Last-Modified`.
         cache_headers: "1.15",
-        /// An error document names a `code` (`json_error_formatter`).
-        error_codes: "1.23",
     }
 }
 
@@ -176,8 +174,9 @@ fn bodiless_put(path: &str, version: Option<Version>) -> bool {
     }
 }
 
-fn render(error: &ApiError) -> HttpResponse {
-    ErrorRenderer::new(PlacementErrors).with_service("placement").render(error)
+/// `error` in Placement's format, of a request served at `version`.
+fn render(error: &ApiError, version: Option<Version>) -> HttpResponse {
+    ErrorRenderer::new(PlacementErrors).with_service("placement").render_at(error, version)
 }
 
 /// Placement's request rules, inside the version middleware (so that every
@@ -253,13 +252,13 @@ pub(crate) async fn placement_rules(
         refusal = Some(errors::bad_request("Malformed JSON: Expecting value: line 1 column 1 (char 0)"));
     }
     if let Some(error) = refusal {
-        let mut res = render(&error.with_request_id(request_id.clone()));
+        let mut res = render(&error.with_request_id(request_id.clone()), version);
         res.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
         return Ok(req.into_response(res));
     }
     let res = next.call(req).await?;
     if let Some(error) = with_schema(&res, &path, &method, version) {
-        let mut response = render(&error.with_request_id(request_id.clone()));
+        let mut response = render(&error.with_request_id(request_id.clone()), version);
         response.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
         let (req, _) = res.into_parts();
         return Ok(ServiceResponse::new(req, response));
@@ -274,7 +273,7 @@ pub(crate) async fn placement_rules(
         let error =
             ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "undefined_code", "Method Not Allowed", message)
                 .with_request_id(request_id.clone());
-        let mut response = render(&error);
+        let mut response = render(&error, version);
         let every: Vec<&str> = routed(&path).filter_map(|op| op.http_method).collect();
         if let (false, Ok(allow)) = (declared, header::HeaderValue::from_str(&every.join(", "))) {
             response.headers_mut().insert(header::ALLOW, allow);
@@ -338,10 +337,7 @@ pub(crate) async fn placement_outer(
         let absolute = format!("{base}{location}");
         headers.insert(header::LOCATION, header::HeaderValue::from_str(&absolute).expect("ascii"));
     }
-    // Placement's error documents name a `code` from 1.23 only
-    // (`json_error_formatter`); a refused version negotiated none.
     let negotiated = version_of(&req).ok();
-    let with_code = negotiated.is_some_and(|v| Protocol::at(v.version()).error_codes);
     // The version middleware's own refusals send no `Cache-Control`.
     if negotiated.is_none() && matches!(res.status(), StatusCode::BAD_REQUEST | StatusCode::NOT_ACCEPTABLE) {
         res.headers_mut().remove(header::CACHE_CONTROL);
@@ -351,7 +347,7 @@ pub(crate) async fn placement_outer(
     if res.status().is_client_error() || res.status().is_server_error() {
         // Read only for an error: a success pays for none of it.
         let page = page_request(&req);
-        res = placement_error_document(res, request_id.as_deref(), with_code, (!html).then_some(&page)).await;
+        res = placement_error_document(res, request_id.as_deref(), (!html).then_some(&page)).await;
         if html {
             res = as_html(res, &page).await;
         }
@@ -389,13 +385,12 @@ const REQUEST_ID: header::HeaderName = header::HeaderName::from_static("x-openst
 
 /// An error document as Placement's `json_error_formatter` writes it: the
 /// request id named when no inner layer did (the version middleware's own
-/// 400 and 406; Placement's request id middleware is outermost), and no
-/// `code` unless `with_code`; the `detail` as webob's page writes it (`errors::webob_detail`)
+/// 400 and 406; Placement's request id middleware is outermost); the
+/// `detail` as webob's page writes it (`errors::webob_detail`)
 /// unless the client asked for HTML (`page` is `None`), which gets the page itself.
 async fn placement_error_document(
     res: HttpResponse,
     request_id: Option<&str>,
-    with_code: bool,
     page: Option<&errors::PageRequest>,
 ) -> HttpResponse {
     let (head, body) = res.into_parts();
@@ -407,9 +402,6 @@ async fn placement_error_document(
         let Some(error) = error.as_object_mut() else { continue };
         if let Some(request_id) = request_id {
             error.entry("request_id").or_insert_with(|| request_id.into());
-        }
-        if !with_code {
-            error.remove("code");
         }
         if let (Some(page), Some(status), Some(detail)) =
             (page, error.get("status").and_then(|s| s.as_u64()), error.get("detail").and_then(|d| d.as_str()))

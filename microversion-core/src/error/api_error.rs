@@ -231,6 +231,7 @@ impl ApiError {
             request_id: self.0.request_id.as_deref(),
             links: &self.0.links,
             violations: &self.0.violations,
+            version: None,
         }
     }
 

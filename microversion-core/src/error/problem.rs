@@ -33,6 +33,11 @@ pub struct Problem<'a> {
     pub links: &'a [Link],
     /// The violations of a refused body or query.
     pub violations: &'a [Violation],
+    /// The version the request was served at, when the facade's negotiation
+    /// rendered the error after choosing one: `None` on a refusal of the
+    /// version itself and outside the negotiation. A format whose fields
+    /// depend on the version reads it (Placement names a `code` from 1.23).
+    pub version: Option<Version>,
 }
 
 /// How a service shapes its error documents: the body of an error answer,

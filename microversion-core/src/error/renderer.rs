@@ -5,6 +5,7 @@ use std::fmt;
 use std::sync::{Arc, LazyLock};
 
 use super::{ApiError, ApiSigErrors, ErrorFormat};
+use crate::Version;
 use crate::header::{AnswerWire, HeaderWire, answer_request_id, error_headers, min_max_names};
 
 /// How one API renders its errors: the body [`ErrorFormat`], the service
@@ -115,23 +116,31 @@ impl<W: HeaderWire> ErrorRenderer<W> {
     /// request id the headers carry when the error has none
     /// ([`answer_request_id`]).
     pub fn write(&self, error: &ApiError, headers: &mut W::Map) -> String {
+        self.write_at(error, None, headers)
+    }
+
+    /// [`ErrorRenderer::write`] for a request served at `version`, which
+    /// the format reads ([`Problem::version`](super::Problem::version)):
+    /// what a facade's negotiation calls for the errors of its routes.
+    pub fn write_at(&self, error: &ApiError, version: Option<Version>, headers: &mut W::Map) -> String {
         let carried = match error.request_id() {
             Some(_) => None,
             None => answer_request_id::<W>(headers),
         };
         let range = error.min_version().zip(error.max_version());
         error_headers::<W>(headers, range, (&self.min_header, &self.max_header));
-        self.body(error, carried.as_deref())
+        self.body(error, version, carried.as_deref())
     }
 
     /// `error`'s body in this format, its code qualified by this
-    /// renderer's service (else the error's own), with `carried` as the
-    /// request id when the error has none.
-    fn body(&self, error: &ApiError, carried: Option<&str>) -> String {
+    /// renderer's service (else the error's own), at `version`, with
+    /// `carried` as the request id when the error has none.
+    fn body(&self, error: &ApiError, version: Option<Version>, carried: Option<&str>) -> String {
         let service = self.service.or(error.service());
         let code = error.qualified_code(service);
         let mut problem = error.problem(&code);
         problem.request_id = problem.request_id.or(carried);
+        problem.version = version;
         self.format.render(&problem, service).to_string()
     }
 }
@@ -141,9 +150,57 @@ impl<W: AnswerWire> ErrorRenderer<W> {
     /// in this format, JSON content type, and the minimum/maximum headers
     /// when it carries versions.
     pub fn render(&self, error: &ApiError) -> W::Answer {
-        let mut answer = W::answer(error.status().as_u16(), Some(self.body(error, None).into_bytes()));
+        self.render_at(error, None)
+    }
+
+    /// [`ErrorRenderer::render`] for a request served at `version`, which
+    /// the format reads ([`Problem::version`](super::Problem::version)).
+    pub fn render_at(&self, error: &ApiError, version: Option<Version>) -> W::Answer {
+        let mut answer =
+            W::answer(error.status().as_u16(), Some(self.body(error, version, None).into_bytes()));
         let range = error.min_version().zip(error.max_version());
         error_headers::<W>(W::headers(&mut answer), range, (&self.min_header, &self.max_header));
         answer
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::Problem;
+    use crate::header::HttpWire;
+
+    /// Renders what a version-dependent format reads.
+    struct ByVersion;
+
+    impl ErrorFormat for ByVersion {
+        fn render(&self, problem: &Problem<'_>, service: Option<&str>) -> Value {
+            json!({"at": problem.version.map(|v| v.to_string()), "service": service, "id": problem.request_id})
+        }
+    }
+
+    #[test]
+    fn a_format_reads_the_version_an_error_was_written_at() {
+        let renderer = ErrorRenderer::<HttpWire>::new(ByVersion).with_service("compute");
+        let error = ApiError::conflict("Locked.");
+        let mut headers = http::HeaderMap::new();
+        headers.insert("x-openstack-request-id", "req-7".parse().unwrap());
+        let at = renderer.write_at(&error, Some(Version::lit("2.3")), &mut headers);
+        assert_eq!(at, json!({"at": "2.3", "service": "compute", "id": "req-7"}).to_string());
+        assert_eq!(headers["content-type"], "application/json");
+        let unversioned = renderer.write(&error, &mut http::HeaderMap::new());
+        assert_eq!(unversioned, json!({"at": null, "service": "compute", "id": null}).to_string());
+        let answer = renderer.render(&error);
+        assert_eq!(
+            answer.body(),
+            json!({"at": null, "service": "compute", "id": null}).to_string().as_bytes()
+        );
+        let answer = renderer.render_at(&error, Some(Version::lit("2.1")));
+        assert_eq!(
+            answer.body(),
+            json!({"at": "2.1", "service": "compute", "id": null}).to_string().as_bytes()
+        );
     }
 }
