@@ -23,7 +23,7 @@ use crate::body::read_json_body;
 use crate::discovery::RequestLinks as _;
 use crate::error::{ErrorRenderer, status_of};
 use crate::version::version_of;
-use crate::{ApiError, Error, schema::query_to_json};
+use crate::{ApiError, Error};
 
 /// One of the core's arguments or answers as actix-web's own extractor or
 /// responder: what a handler outside a `#[controller]` takes and returns.
@@ -126,8 +126,7 @@ impl FromRequest for Native<JsonQuery> {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let validated = req.extensions_mut().remove::<ValidatedQuery>();
-        let value = validated.map_or_else(|| query_to_json(req.query_string()), |validated| validated.value);
-        ready(Ok(Native(JsonQuery(value))))
+        ready(Ok(Native(JsonQuery::read(validated, req.query_string()))))
     }
 }
 
@@ -175,10 +174,7 @@ impl<T: VersionedStruct + 'static> FromRequest for Native<Versioned<T>> {
                 Some(ParsedJson(body)) => body,
                 None => read_json_body(&req, &mut payload).await?,
             };
-            let validated = req
-                .extensions_mut()
-                .remove::<ValidatedAs>()
-                .is_some_and(|v| v.0 == std::any::TypeId::of::<T>());
+            let validated = req.extensions_mut().remove::<ValidatedAs>().is_some_and(|v| v.is::<T>());
             Ok(Native(Versioned::ok(T::read_at(version, body, validated)?)))
         })
     }

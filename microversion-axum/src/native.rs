@@ -8,7 +8,6 @@
 //! `Native`. Each reads what a `#[schema]` check read already, and refuses
 //! as the core does, with an [`ApiError`] in the API's format.
 
-use std::any::TypeId;
 use std::sync::Arc;
 
 use axum::body::Body;
@@ -20,7 +19,6 @@ use microversion_core::Version;
 use microversion_core::body::{ValidatedAs, ValidatedQuery, deserialize};
 use microversion_core::model::{VersionedModel, VersionedStruct};
 use microversion_core::portable::{ApiVersion, Json, JsonQuery, LinkRoot, Path, Query, Versioned};
-use microversion_core::schema::query_to_json;
 use serde::de::DeserializeOwned;
 
 use crate::body::read_json;
@@ -116,10 +114,8 @@ impl<S: Send + Sync> FromRequestParts<S> for Native<JsonQuery> {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Native<JsonQuery>, Self::Rejection> {
-        Ok(Native(JsonQuery(match parts.extensions.remove::<ValidatedQuery>() {
-            Some(validated) => validated.value,
-            None => query_to_json(parts.uri.query().unwrap_or_default()),
-        })))
+        let validated = parts.extensions.remove::<ValidatedQuery>();
+        Ok(Native(JsonQuery::read(validated, parts.uri.query().unwrap_or_default())))
     }
 }
 
@@ -201,7 +197,7 @@ impl<T: VersionedStruct + 'static, S: Send + Sync> FromRequest<S> for Native<Ver
         let refused = |e: ApiError| Error(e).into_response();
         let version = version_of(&parts).map_err(refused)?.version();
         let body = read_json(&mut parts, body).await.map_err(refused)?;
-        let validated = parts.extensions.remove::<ValidatedAs>().is_some_and(|v| v.0 == TypeId::of::<T>());
+        let validated = parts.extensions.remove::<ValidatedAs>().is_some_and(|v| v.is::<T>());
         T::read_at(version, body, validated)
             .map(|model| Native(Versioned::ok(model)))
             .map_err(|e| refused(e.into()))

@@ -74,6 +74,14 @@ pub struct ValidatedQuery {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ValidatedAs(pub std::any::TypeId);
 
+impl ValidatedAs {
+    /// Whether the body was validated as `T`'s schema, so that reading it
+    /// as `T` need not validate it again.
+    pub fn is<T: 'static>(&self) -> bool {
+        self.0 == std::any::TypeId::of::<T>()
+    }
+}
+
 /// Why a request body is refused: each a 4xx with a stable code.
 ///
 /// ```

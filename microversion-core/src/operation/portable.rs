@@ -161,6 +161,12 @@ pub struct Json<T>(pub T);
 pub struct JsonQuery(pub serde_json::Value);
 
 impl JsonQuery {
+    /// The object a query schema validated, else `query` read now (every
+    /// key to the list of its values): how every facade reads it.
+    pub fn read(validated: Option<crate::body::ValidatedQuery>, query: &str) -> JsonQuery {
+        JsonQuery(validated.map_or_else(|| crate::schema::query_to_json(query), |validated| validated.value))
+    }
+
     /// The whole object.
     pub fn value(&self) -> &serde_json::Value {
         &self.0
@@ -496,6 +502,16 @@ mod tests {
         let keys_not_strings: std::collections::BTreeMap<(u8, u8), u8> = [((1, 2), 3)].into();
         let refused = Reply::json(StatusCode::OK, &keys_not_strings).into_parts().unwrap_err();
         assert_eq!(refused.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
+
+    #[test]
+    fn a_json_query_is_what_a_schema_validated_else_the_query_string() {
+        let read = JsonQuery::read(None, "limit=1&sort=a&sort=b");
+        assert_eq!(read.values("sort").collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(read.last("limit"), Some("1"));
+        let validated =
+            crate::body::ValidatedQuery { value: serde_json::json!({"limit": ["9"]}), typed: false };
+        assert_eq!(JsonQuery::read(Some(validated), "limit=1").last("limit"), Some("9"));
     }
 
     #[test]

@@ -284,10 +284,7 @@ impl<F: Facade, T: DeserializeOwned> Extracts<Query<T>, Core> for F {
 
 impl<F: Facade> Extracts<JsonQuery, Core> for F {
     async fn extract(input: &mut RouteInput<F>) -> Result<JsonQuery, F::Response> {
-        Ok(JsonQuery(match input.read.query.take() {
-            Some(validated) => validated.value,
-            None => crate::schema::query_to_json(F::query(&input.request)),
-        }))
+        Ok(JsonQuery::read(input.read.query.take(), F::query(&input.request)))
     }
 }
 
@@ -302,7 +299,7 @@ impl<F: Facade, T: VersionedStruct + 'static> Extracts<Versioned<T>, Core> for F
     async fn extract(input: &mut RouteInput<F>) -> Result<Versioned<T>, F::Response> {
         let value = input.json().await.map_err(F::error)?;
         // A `#[schema(model = T)]` on the route has validated it already.
-        let validated = input.read.validated_as.take() == Some(ValidatedAs(std::any::TypeId::of::<T>()));
+        let validated = input.read.validated_as.take().is_some_and(|v| v.is::<T>());
         T::read_at(input.version, value, validated).map(Versioned::ok).map_err(|e| F::error(e.into()))
     }
 }
