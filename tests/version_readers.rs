@@ -77,8 +77,9 @@ impl Served {
 
 /// The answers of `served` on actix-web to `requests`, in order.
 async fn on_actix(served: Served, requests: &[Request<'_>]) -> Vec<Answer> {
-    let negotiation =
-        microversion_actix::VersionNegotiation::new(served.api()).with_version_cap(served.cap());
+    let negotiation = microversion_actix::VersionNegotiation::new(
+        microversion_actix::Negotiation::new(served.api()).with_version_cap(served.cap()),
+    );
     let app = App::new()
         .wrap(actix_web::middleware::Condition::new(!matches!(served, Served::Registered), negotiation));
     let app = match served {
@@ -108,7 +109,9 @@ async fn on_actix(served: Served, requests: &[Request<'_>]) -> Vec<Answer> {
 /// The answers of `served` on axum to `requests`, in order.
 async fn on_axum(served: Served, requests: &[Request<'_>]) -> Vec<Answer> {
     use tower::ServiceExt as _;
-    let negotiation = microversion_axum::VersionNegotiation::new(served.api()).with_version_cap(served.cap());
+    let negotiation = microversion_axum::VersionNegotiation::new(
+        microversion_axum::Negotiation::new(served.api()).with_version_cap(served.cap()),
+    );
     let app = match served {
         Served::Required => negotiation.around(Router::from(StrictShop)),
         Served::Registered => Router::from(Shop).layer(axum::Extension(READ)),

@@ -11,7 +11,7 @@ use std::task::{Context, Poll};
 use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
 use actix_web::error::InternalError;
-use actix_web::http::header::{self, HeaderName};
+use actix_web::http::header;
 use actix_web::{Error, HttpMessage, HttpResponse};
 use futures_util::future::LocalBoxFuture;
 
@@ -25,39 +25,65 @@ use microversion_core::exchange::{Admission, ErrorBody, Exchange, unformatted_er
 use microversion_core::observe;
 use microversion_core::version::RequestTarget;
 
-microversion_core::facade_negotiation! {
-    /// On actix it is a middleware: wrap the scope of a versioned API with it.
-    /// Besides its own errors, it renders actix's (`JsonPayloadError`,
-    /// `PathError`, `QueryPayloadError`) and any other error response that
-    /// carries an actix error and is not JSON already as a JSON error of the
-    /// same status; a response a handler built by hand with a body of its
-    /// own is left as it is. An `Err` returned by an inner middleware is
-    /// rendered the same way and passed on as an error whose response is
-    /// the rendered one.
-    ///
-    /// ```
-    /// use actix_web::{web, App, HttpResponse};
-    /// use microversion_actix::{Api, Microversion, Version, VersionNegotiation, error::NovaFaults};
-    ///
-    /// const API: Api = Api::new("compute", &[
-    ///     Microversion::new("2.1", "Initial version."),
-    ///     Microversion::new("2.2", "Keypairs gain a type."),
-    /// ]);
-    ///
-    /// let middleware = VersionNegotiation::new(API)
-    ///     .with_error_format(NovaFaults::default())
-    ///     .capped_at(Version::lit("2.1"))
-    ///     .expect("2.1 is declared");
-    /// let app = App::new().service(
-    ///     web::scope("/v2.1").wrap(middleware).route("/servers", web::get().to(HttpResponse::Ok)),
-    /// );
-    /// # drop(app);
-    /// ```
-    pub struct VersionNegotiation;
-    names = HeaderName;
+/// The settings of an API's version negotiation, the core's
+/// [`Negotiation`](microversion_core::exchange::Negotiation) over actix's
+/// headers: every rule, builder and default is documented there.
+pub type Negotiation = microversion_core::exchange::Negotiation<ActixHeaders>;
+
+/// The actix middleware serving a [`Negotiation`]: wrap the scope of a
+/// versioned API with it. It answers by the core's rules, the same on every
+/// facade (docs/reference.md §2, §3; [`Negotiation`] lists them); its
+/// settings' readers (`api`, `version_cap`, `error_renderer`) are reached
+/// through it.
+///
+/// Besides its own errors, it renders actix's (`JsonPayloadError`,
+/// `PathError`, `QueryPayloadError`) and any other error response that
+/// carries an actix error and is not JSON already as a JSON error of the
+/// same status; a response a handler built by hand with a body of its own
+/// is left as it is. An `Err` returned by an inner middleware is rendered
+/// the same way and passed on as an error whose response is the rendered
+/// one.
+///
+/// ```
+/// use actix_web::{web, App, HttpResponse};
+/// use microversion_actix::{Api, Microversion, Negotiation, Version, VersionNegotiation, error::NovaFaults};
+///
+/// const API: Api = Api::new("compute", &[
+///     Microversion::new("2.1", "Initial version."),
+///     Microversion::new("2.2", "Keypairs gain a type."),
+/// ]);
+///
+/// let negotiation = Negotiation::new(API)
+///     .with_error_format(NovaFaults::default())
+///     .capped_at(Version::lit("2.1"))
+///     .expect("2.1 is declared");
+/// let app = App::new().service(
+///     web::scope("/v2.1")
+///         .wrap(VersionNegotiation::new(negotiation))
+///         .route("/servers", web::get().to(HttpResponse::Ok)),
+/// );
+/// // An API's defaults need no settings.
+/// let plain = App::new().service(web::scope("/v2.1").wrap(VersionNegotiation::new(API)));
+/// # drop((app, plain));
+/// ```
+#[derive(Clone, Debug)]
+pub struct VersionNegotiation(Negotiation);
+
+impl std::ops::Deref for VersionNegotiation {
+    type Target = Negotiation;
+
+    fn deref(&self) -> &Negotiation {
+        &self.0
+    }
 }
 
 impl VersionNegotiation {
+    /// The middleware serving `negotiation`, or an [`Api`](crate::Api)
+    /// with every default.
+    pub fn new(negotiation: impl Into<Negotiation>) -> VersionNegotiation {
+        VersionNegotiation(negotiation.into())
+    }
+
     /// A route answering a JSON 404 in this scope's error format, for a path
     /// outside every scope: `App::new().default_service(middleware.default_service())`
     /// (see [`error::default_service`](crate::error::default_service)).
@@ -246,12 +272,11 @@ struct State {
 }
 
 impl State {
-    fn new(config: &VersionNegotiation) -> State {
-        let more_vary = config.client_default.as_ref().map(ClientDefault::vary);
+    fn new(negotiation: &Negotiation) -> State {
         State {
-            exchange: Exchange::new(config.cap.clone(), more_vary),
-            errors: config.error_renderer(),
-            client_default: config.client_default.clone(),
+            exchange: negotiation.exchange(),
+            errors: negotiation.error_renderer(),
+            client_default: negotiation.client_default().cloned(),
         }
     }
 

@@ -98,7 +98,9 @@ async fn with_neither_it_says_what_to_add() {
 async fn the_middleware_wins_over_app_data() {
     // A capped middleware and an uncapped declaration in app data: the request's
     // version is the middleware's negotiation.
-    let capped = microversion_actix::VersionNegotiation::new(API).capped_at(v("2.4")).unwrap();
+    let capped = microversion_actix::VersionNegotiation::new(
+        microversion_actix::Negotiation::new(API).capped_at(v("2.4")).unwrap(),
+    );
     let app = test::init_service(
         App::new().app_data(API).service(web::scope("/s").wrap(capped).route("/v", web::get().to(show))),
     )

@@ -12,7 +12,9 @@ use actix_web::{App, HttpResponse, web};
 use microversion_actix::middleware::ClientDefault;
 use microversion_actix::test::{header, read_json};
 use microversion_actix::version::VersionSource;
-use microversion_actix::{Api, ApiError, ApiVersion, Microversion, Native, Version, VersionNegotiation};
+use microversion_actix::{
+    Api, ApiError, ApiVersion, Microversion, Native, Negotiation, Version, VersionNegotiation,
+};
 
 const API: Api = Api::new(
     "compute",
@@ -61,7 +63,9 @@ async fn the_hook_chooses_only_for_requests_naming_no_version() {
     let app = test::init_service(
         App::new().service(
             web::scope("/v2.1")
-                .wrap(VersionNegotiation::new(API).with_client_default(accounts(calls.clone())))
+                .wrap(VersionNegotiation::new(
+                    Negotiation::new(API).with_client_default(accounts(calls.clone())),
+                ))
                 .route("/servers", web::get().to(show)),
         ),
     )

@@ -13,7 +13,7 @@ use actix_web::{HttpRequest, web};
 use common::*;
 use microversion_actix::test::{TestRequestExt, call_at, header, read_json};
 use microversion_actix::{
-    Api, Discovery, Microversion, VersionNegotiation,
+    Api, Discovery, Microversion, Negotiation, VersionNegotiation,
     client::parse_discovery,
     discovery::{PublicUrl, RequestLinks},
     error::{ErrorRenderer, NovaFaults},
@@ -270,7 +270,7 @@ async fn an_api_path_apart_from_its_id() {
 
 #[actix_web::test]
 async fn paths_outside_every_scope_get_a_json_404() {
-    let middleware = VersionNegotiation::new(API).with_error_format(NovaFaults::default());
+    let middleware = VersionNegotiation::new(Negotiation::new(API).with_error_format(NovaFaults::default()));
     let fallback = middleware.default_service();
     let app =
         test::init_service(app_with(middleware, Discovery::new(&[API])).default_service(fallback)).await;

@@ -8,7 +8,7 @@ use actix_web::test::{self, TestRequest};
 use common::*;
 use microversion_actix::test::{call_at, header, read_json};
 use microversion_actix::{
-    ApiError, Discovery, Error, VersionNegotiation,
+    ApiError, Discovery, Error, Negotiation, VersionNegotiation,
     error::{ErrorFormat, NovaFaults, Problem},
 };
 use serde_json::{Value, json};
@@ -19,7 +19,7 @@ async fn nova_service() -> impl actix_web::dev::Service<
     Error = actix_web::Error,
 > {
     test::init_service(app_with(
-        VersionNegotiation::new(API).with_error_format(NovaFaults::default()),
+        VersionNegotiation::new(Negotiation::new(API).with_error_format(NovaFaults::default())),
         Discovery::new(&[API]),
     ))
     .await
@@ -157,7 +157,7 @@ async fn a_custom_format_is_used_for_every_error() {
         }
     }
     let app = test::init_service(app_with(
-        VersionNegotiation::new(API).with_error_format(Plain),
+        VersionNegotiation::new(Negotiation::new(API).with_error_format(Plain)),
         Discovery::new(&[API]),
     ))
     .await;
@@ -181,7 +181,7 @@ async fn a_format_reads_the_version_an_error_was_served_at() {
         }
     }
     let app = test::init_service(app_with(
-        VersionNegotiation::new(API).with_error_format(ByVersion),
+        VersionNegotiation::new(Negotiation::new(API).with_error_format(ByVersion)),
         Discovery::new(&[API]),
     ))
     .await;
@@ -229,7 +229,7 @@ async fn an_inner_middlewares_err_is_rendered_with_version_headers() {
                         fut.await
                     }
                 })
-                .wrap(VersionNegotiation::new(API).with_error_format(NovaFaults::default()))
+                .wrap(VersionNegotiation::new(Negotiation::new(API).with_error_format(NovaFaults::default())))
                 .route("/refused", actix_web::web::get().to(|| async { "unreachable" })),
         ),
     )

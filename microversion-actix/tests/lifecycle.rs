@@ -10,7 +10,7 @@ use actix_web::test::{self, TestRequest};
 use actix_web::{App, HttpResponse, web};
 use microversion_actix::test::{call_at, header, read_json};
 use microversion_actix::{
-    Api, Discovery, Microversion, Version, VersionNegotiation,
+    Api, Discovery, Microversion, Negotiation, Version, VersionNegotiation,
     lifecycle::{Deprecation, DeprecationNotice, Timestamp},
     version::VersionCap,
 };
@@ -155,7 +155,7 @@ async fn retired_versions_answer_406_and_the_default_moves_up() {
     let retired = API.retire_below(v("2.60")).expect("the sunset (2026-07-01) has passed");
     let cap = VersionCap::new(&retired);
     let (middleware, discovery) = (
-        VersionNegotiation::new(API).with_version_cap(cap.clone()),
+        VersionNegotiation::new(Negotiation::new(API).with_version_cap(cap.clone())),
         Discovery::new(&[API]).with_version_cap(cap),
     );
     let app = app!(middleware, discovery);
@@ -187,7 +187,7 @@ async fn retired_versions_answer_406_and_the_default_moves_up() {
     // Before the sunset it is refused, naming it.
     const LATER: Api = Api::new("compute", &HISTORY)
         .with_deprecation(Deprecation::versions("2.1", "2.2").since("2026-01-01").sunset("2999-01-01"));
-    let err = VersionNegotiation::new(LATER).retire_below(v("2.59")).unwrap_err();
+    let err = Negotiation::new(LATER).retire_below(v("2.59")).unwrap_err();
     assert_eq!(err.to_string(), "cannot retire version 2.1 before its sunset on 2999-01-01");
 }
 
@@ -195,7 +195,7 @@ async fn retired_versions_answer_406_and_the_default_moves_up() {
 async fn a_shared_cap_changes_while_serving() {
     let cap = VersionCap::new(&API.capped_at(v("2.59")).unwrap());
     let app = app!(
-        VersionNegotiation::new(API).with_version_cap(cap.clone()),
+        VersionNegotiation::new(Negotiation::new(API).with_version_cap(cap.clone())),
         Discovery::new(&[API]).with_version_cap(cap.clone())
     );
     let latest = || call_at(&app, &API, "latest", TestRequest::get().uri("/v2.1/servers"));

@@ -7,7 +7,7 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::test::{self, TestRequest};
 use common::*;
 use microversion_actix::test::{TestRequestExt, call_at, header, read_json, versioned_request};
-use microversion_actix::{Discovery, VersionNegotiation};
+use microversion_actix::{Discovery, Negotiation, VersionNegotiation};
 
 fn get_servers(headers: &[(&str, &str)]) -> TestRequest {
     headers.iter().fold(TestRequest::get().uri("/v2.1/servers"), |req, (n, v)| req.append_header((*n, *v)))
@@ -177,7 +177,7 @@ async fn vary_is_appended_to_the_handlers_own() {
 
 #[actix_web::test]
 async fn the_cap_drives_406_and_latest() {
-    let capped = VersionNegotiation::new(API).capped_at(v("2.5")).unwrap();
+    let capped = VersionNegotiation::new(Negotiation::new(API).capped_at(v("2.5")).unwrap());
     let app = test::init_service(app_with(capped, Discovery::new(&[API]))).await;
     let res = call_at(&app, &API, "latest", TestRequest::get().uri("/v2.1/servers")).await;
     assert_version_headers(&res, "2.5");
@@ -193,15 +193,15 @@ async fn the_cap_drives_406_and_latest() {
     .await;
     let res = call_at(&app, &API, "2.4", TestRequest::get().uri("/v2.1/servers")).await;
     assert_eq!(res.status(), StatusCode::NOT_ACCEPTABLE);
-    assert!(VersionNegotiation::new(API).capped_at(v("2.55")).is_err());
+    assert!(Negotiation::new(API).capped_at(v("2.55")).is_err());
 }
 
 #[actix_web::test]
 async fn min_max_header_names_are_configurable() {
-    let mw = VersionNegotiation::new(API).with_min_max_headers(
+    let mw = VersionNegotiation::new(Negotiation::new(API).with_min_max_headers(
         actix_web::http::header::HeaderName::from_static("x-min"),
         actix_web::http::header::HeaderName::from_static("x-max"),
-    );
+    ));
     let app = test::init_service(app_with(mw, Discovery::new(&[API]))).await;
     let res = call_at(&app, &API, "9.9", TestRequest::get().uri("/v2.1/servers")).await;
     assert_eq!(res.status(), StatusCode::NOT_ACCEPTABLE);

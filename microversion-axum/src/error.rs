@@ -26,7 +26,7 @@ pub use microversion_core::error::ApiError;
 /// As a response it is an API-SIG errors document; behind a
 /// [`VersionNegotiation`](crate::VersionNegotiation) the layer renders it
 /// again in the API's format
-/// ([`with_error_format`](crate::VersionNegotiation::with_error_format)),
+/// ([`with_error_format`](microversion_core::exchange::Negotiation::with_error_format)),
 /// its code prefixed with the service type, so that a handler's error and
 /// the layer's own refusals read alike.
 ///

@@ -5,10 +5,29 @@
 
 pub use microversion_core::header::*;
 
-microversion_core::header_wire!(AxumHeaders, http::header);
+/// `OpenStack-API-Version` as an `http` header name.
+pub const STANDARD_HEADER_NAME: http::HeaderName =
+    http::HeaderName::from_static(microversion_core::__header_names::STANDARD_NAME);
+/// The default name of the header carrying the served minimum
+/// ([`MIN_VERSION_HEADER`]) as an `http` header name.
+pub const MIN_VERSION_HEADER_NAME: http::HeaderName =
+    http::HeaderName::from_static(microversion_core::__header_names::MIN_NAME);
+/// The default name of the header carrying the served maximum
+/// ([`MAX_VERSION_HEADER`]) as an `http` header name.
+pub const MAX_VERSION_HEADER_NAME: http::HeaderName =
+    http::HeaderName::from_static(microversion_core::__header_names::MAX_NAME);
+
+/// How the core's [`Stamp`] reads and writes axum's headers, which are the
+/// `http` crate's ([`HttpHeaders`]); public for generated code, which
+/// reaches it through the facade's `__private`.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum AxumHeaders {}
+
+impl HttpHeaders for AxumHeaders {}
 
 /// The core's plain answers (its documents) as axum's.
-impl microversion_core::header::AnswerWire for AxumHeaders {
+impl AnswerWire for AxumHeaders {
     type Answer = axum::response::Response;
 
     fn answer(status: u16, body: Option<Vec<u8>>) -> axum::response::Response {

@@ -11,7 +11,7 @@ use std::task::{Context, Poll};
 
 use axum::body::Body;
 use axum::response::{IntoResponse as _, Response};
-use http::header::{self, HeaderMap, HeaderName};
+use http::header;
 use http::{Request, StatusCode};
 
 use microversion_core::observe;
@@ -25,35 +25,60 @@ use microversion_core::exchange::{Admission, ErrorBody, Exchange, unformatted_er
 use microversion_core::{Negotiated, NegotiationError, Version};
 use tokio::task::futures::TaskLocalFuture;
 
-microversion_core::facade_negotiation! {
-    /// On axum it is a tower `Layer` over the routes of one API. An answer
-    /// with a body of its own is passed on as it is, axum's extractors'
-    /// rejections (text) included: the core's arguments read by
-    /// [`Native`](crate::Native) (`Json`, `params::Path`, `params::Query`)
-    /// answer in the API's format.
-    ///
-    /// ```
-    /// use axum::{Router, routing::get};
-    /// use microversion_axum::{Api, ApiVersion, Microversion, Native, VersionNegotiation};
-    ///
-    /// const COMPUTE: Api = Api::new("compute", &[
-    ///     Microversion::new("2.1", "Initial version."),
-    ///     Microversion::new("2.2", "Keypairs gain a type."),
-    /// ]);
-    ///
-    /// async fn show(Native(version): Native<ApiVersion>) -> String {
-    ///     version.version().to_string()
-    /// }
-    ///
-    /// let app: Router = Router::new()
-    ///     .route("/v2.1/servers", get(show))
-    ///     .layer(VersionNegotiation::new(COMPUTE));
-    /// ```
-    pub struct VersionNegotiation;
-    names = HeaderName;
+/// The settings of an API's version negotiation, the core's
+/// [`Negotiation`](microversion_core::exchange::Negotiation) over axum's
+/// headers: every rule, builder and default is documented there.
+pub type Negotiation = microversion_core::exchange::Negotiation<AxumHeaders>;
+
+/// The tower layer serving a [`Negotiation`] over the routes of one API,
+/// by the core's rules, the same on every facade (docs/reference.md §2,
+/// §3; [`Negotiation`] lists them); its settings' readers (`api`,
+/// `version_cap`, `error_renderer`) are reached through it. An answer with
+/// a body of its own is passed on as it is, axum's extractors' rejections
+/// (text) included: the core's arguments read by [`Native`](crate::Native)
+/// (`Json`, `params::Path`, `params::Query`) answer in the API's format.
+///
+/// ```
+/// use axum::{Router, routing::get};
+/// use microversion_axum::{Api, ApiVersion, Microversion, Native, Negotiation, VersionNegotiation};
+/// use microversion_axum::error::NovaFaults;
+///
+/// const COMPUTE: Api = Api::new("compute", &[
+///     Microversion::new("2.1", "Initial version."),
+///     Microversion::new("2.2", "Keypairs gain a type."),
+/// ]);
+///
+/// async fn show(Native(version): Native<ApiVersion>) -> String {
+///     version.version().to_string()
+/// }
+///
+/// let app: Router = Router::new()
+///     .route("/v2.1/servers", get(show))
+///     .layer(VersionNegotiation::new(COMPUTE));
+/// // Settings other than the defaults: the core's `Negotiation`.
+/// let faults = Negotiation::new(COMPUTE).with_error_format(NovaFaults::default());
+/// let nova: Router = Router::new()
+///     .route("/v2.1/servers", get(show))
+///     .layer(VersionNegotiation::new(faults));
+/// ```
+#[derive(Clone, Debug)]
+pub struct VersionNegotiation(Negotiation);
+
+impl std::ops::Deref for VersionNegotiation {
+    type Target = Negotiation;
+
+    fn deref(&self) -> &Negotiation {
+        &self.0
+    }
 }
 
 impl VersionNegotiation {
+    /// The layer serving `negotiation`, or an [`Api`](crate::Api) with
+    /// every default.
+    pub fn new(negotiation: impl Into<Negotiation>) -> VersionNegotiation {
+        VersionNegotiation(negotiation.into())
+    }
+
     /// `router` behind this negotiation: every request is negotiated before
     /// it is routed, as an API reading its version from the path needs
     /// (`router.layer(..)` runs once routed; docs/22-version-changes.md).
@@ -69,22 +94,23 @@ impl VersionNegotiation {
     }
 }
 
-microversion_core::facade_client_default! {
-    /// ```
-    /// use microversion_axum::{Version, middleware::ClientDefault};
-    ///
-    /// let pins = ClientDefault::new(&["X-Account"], |headers| {
-    ///     let pinned = headers.get("X-Account").is_some_and(|v| v == "old-account");
-    ///     async move { Ok(pinned.then(|| Version::lit("2.1"))) }
-    /// });
-    /// assert_eq!(pins.vary(), "X-Account");
-    /// ```
-    pub struct ClientDefault;
-    headers = HeaderMap;
-    names = HeaderName;
-    future = Pin<Box<dyn Future<Output = ClientChoice> + Send>>;
-    bounds = [+ Send];
-}
+pub use microversion_core::exchange::ClientChoice;
+
+/// The hook that chooses the version of a request naming none, the core's
+/// [`ClientDefault`](microversion_core::exchange::ClientDefault) over
+/// axum's headers: its future is `Send`, as axum's server may move a
+/// request between threads.
+///
+/// ```
+/// use microversion_axum::{Version, middleware::ClientDefault};
+///
+/// let pins = ClientDefault::new(&["X-Account"], |headers| {
+///     let pinned = headers.get("X-Account").is_some_and(|v| v == "old-account");
+///     async move { Ok(pinned.then(|| Version::lit("2.1"))) }
+/// });
+/// assert_eq!(pins.vary(), "X-Account");
+/// ```
+pub type ClientDefault = microversion_core::exchange::ClientDefault<AxumHeaders>;
 
 impl<S> tower_layer::Layer<S> for VersionNegotiation {
     type Service = VersionNegotiationService<S>;
@@ -126,7 +152,7 @@ where
     fn call(&mut self, mut req: Request<B>) -> Self::Future {
         let state = Arc::clone(&self.state);
         let api = state.exchange.api();
-        let negotiated = match (state.exchange.admit_request(&mut req), &state.settings.client_default) {
+        let negotiated = match (state.exchange.admit_request(&mut req), &state.client_default) {
             (Admission::Serve(negotiated) | Admission::AskClient(negotiated), None) => negotiated,
             (Admission::AskClient(asked), Some(client_default)) => {
                 let choice = client_default.choose(req.headers());
@@ -214,16 +240,18 @@ where
 /// Everything an answer needs, rendered once per wrapped service: the
 /// contract's steps ([`Exchange`]) and how the API renders its errors.
 struct State {
-    settings: VersionNegotiation,
     exchange: Exchange<AxumHeaders>,
     errors: ErrorRenderer,
+    client_default: Option<ClientDefault>,
 }
 
 impl State {
-    fn new(settings: &VersionNegotiation) -> State {
-        let exchange =
-            Exchange::new(settings.cap.clone(), settings.client_default.as_ref().map(ClientDefault::vary));
-        State { settings: settings.clone(), exchange, errors: settings.error_renderer() }
+    fn new(negotiation: &Negotiation) -> State {
+        State {
+            exchange: negotiation.exchange(),
+            errors: negotiation.error_renderer(),
+            client_default: negotiation.client_default().cloned(),
+        }
     }
 
     /// The 400 or 406 of a version that did not negotiate.

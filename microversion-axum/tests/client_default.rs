@@ -12,8 +12,8 @@ use axum::routing::get;
 use http::StatusCode;
 use http_body_util::BodyExt as _;
 use microversion_axum::{
-    Api, ApiError, ApiVersion, Microversion, Native, Version, VersionNegotiation, middleware::ClientDefault,
-    version::VersionSource,
+    Api, ApiError, ApiVersion, Microversion, Native, Negotiation, Version, VersionNegotiation,
+    middleware::ClientDefault, version::VersionSource,
 };
 use tower::ServiceExt as _;
 
@@ -74,10 +74,10 @@ async fn get_with(app: &Router, headers: &[(&str, &str)]) -> (u16, String, Strin
 #[tokio::test]
 async fn the_hook_chooses_only_for_requests_naming_no_version() {
     let calls = Arc::new(AtomicUsize::new(0));
-    let layer = VersionNegotiation::new(API).with_client_default(accounts(calls.clone()));
+    let negotiation = Negotiation::new(API).with_client_default(accounts(calls.clone()));
     // The builders after it keep the hook.
-    let layer = layer.capped_at(Version::lit("2.4")).expect("a declared version");
-    let app = Router::new().route("/servers", get(show)).layer(layer);
+    let negotiation = negotiation.capped_at(Version::lit("2.4")).expect("a declared version");
+    let app = Router::new().route("/servers", get(show)).layer(VersionNegotiation::new(negotiation));
 
     let (status, body, vary) = get_with(&app, &[("X-Account", "pinned")]).await;
     assert_eq!((status, body.as_str()), (200, "2.2 client"));

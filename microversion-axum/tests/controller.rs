@@ -252,17 +252,21 @@ fn requests() -> Vec<Request<'static>> {
 }
 
 async fn compare(nova: bool) -> Vec<Answer> {
-    let mut negotiation = microversion_actix::VersionNegotiation::new(API);
-    let mut layer = microversion_axum::VersionNegotiation::new(API);
+    let mut negotiation = microversion_actix::Negotiation::new(API);
+    let mut layer = microversion_axum::Negotiation::new(API);
     if nova {
         negotiation = negotiation.with_error_format(NovaFaults::default());
         layer = layer.with_error_format(NovaFaults::default());
     }
     let actix = actix_test::init_service(
-        actix_web::App::new().wrap(negotiation).service(on_actix::Servers { prefix: "compute" }),
+        actix_web::App::new()
+            .wrap(microversion_actix::VersionNegotiation::new(negotiation))
+            .service(on_actix::Servers { prefix: "compute" }),
     )
     .await;
-    let axum = Router::new().merge(on_axum::Servers { prefix: "compute" }).layer(layer);
+    let axum = Router::new()
+        .merge(on_axum::Servers { prefix: "compute" })
+        .layer(microversion_axum::VersionNegotiation::new(layer));
     let mut answers = Vec::new();
     for request in requests() {
         let expected = actix_answer(&actix, &request).await;

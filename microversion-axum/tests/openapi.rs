@@ -61,9 +61,10 @@ async fn the_documents_are_served_alike() {
             .controller::<on_actix::Servers>()
             .with_error_format(&NovaFaults::default())
     };
-    let renderer = microversion_actix::VersionNegotiation::new(API)
-        .with_error_format(NovaFaults::default())
-        .error_renderer();
+    let renderer = microversion_actix::VersionNegotiation::new(
+        microversion_actix::Negotiation::new(API).with_error_format(NovaFaults::default()),
+    )
+    .error_renderer();
     let actix = actix_test::init_service(
         actix_web::App::new().service(ActixService::new(description()).with_error_renderer(renderer)),
     )

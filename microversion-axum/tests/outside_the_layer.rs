@@ -10,7 +10,7 @@ use axum::Router;
 use axum::routing::get;
 use http_body_util::BodyExt as _;
 use microversion_axum::{
-    Api, ApiVersion, Microversion, Native, Version, VersionNegotiation, version::VersionCap,
+    Api, ApiVersion, Microversion, Native, Negotiation, Version, VersionNegotiation, version::VersionCap,
 };
 use tower::ServiceExt as _;
 
@@ -74,7 +74,9 @@ async fn without_the_layer_it_negotiates_from_a_registered_declaration() {
 /// request's version is the layer's.
 #[tokio::test]
 async fn the_layer_wins_over_a_registered_declaration() {
-    let capped = VersionNegotiation::new(API).capped_at(Version::lit("2.2")).expect("a declared version");
+    let capped = VersionNegotiation::new(
+        Negotiation::new(API).capped_at(Version::lit("2.2")).expect("a declared version"),
+    );
     let app = Router::new().route("/servers", get(show)).layer(capped).layer(axum::Extension(API));
     assert_eq!(get_text(&app, Some("latest")).await, (200, "2.2".to_owned()));
 }
@@ -84,7 +86,7 @@ async fn a_cap_moved_while_serving_applies_at_once() {
     let cap = VersionCap::new(&API.capped_at(Version::lit("2.2")).expect("a declared version"));
     let app = Router::new()
         .route("/servers", get(show))
-        .layer(VersionNegotiation::new(API).with_version_cap(cap.clone()));
+        .layer(VersionNegotiation::new(Negotiation::new(API).with_version_cap(cap.clone())));
     assert_eq!(get_text(&app, Some("latest")).await, (200, "2.2".to_owned()));
     assert_eq!(get_text(&app, Some("2.3")).await.0, 406);
     cap.set(Version::lit("2.3")).expect("a declared version");

@@ -174,7 +174,7 @@ async fn compare(api: Api, setup: Setup) {
     async fn actix_locked() -> Result<HttpResponse, microversion_actix::Error> {
         Err(microversion_actix::ApiError::conflict("Server is locked.").with_link(help()))?
     }
-    let mut middleware = microversion_actix::VersionNegotiation::new(api);
+    let mut middleware = microversion_actix::Negotiation::new(api);
     let mut discovery = microversion_actix::Discovery::new(&[served]);
     if nova {
         middleware = middleware.with_error_format(NovaFaults::default());
@@ -190,6 +190,7 @@ async fn compare(api: Api, setup: Setup) {
         };
         middleware = middleware.with_min_max_headers(actix_name(min), actix_name(max));
     }
+    let middleware = microversion_actix::VersionNegotiation::new(middleware);
     let fallback = middleware.default_service();
     let actix = actix_test::init_service(
         App::new().default_service(fallback).service(discovery).service(
@@ -202,7 +203,7 @@ async fn compare(api: Api, setup: Setup) {
     )
     .await;
 
-    let mut layer = microversion_axum::VersionNegotiation::new(api);
+    let mut layer = microversion_axum::Negotiation::new(api);
     let mut axum_discovery = microversion_axum::Discovery::new(&[served]);
     if nova {
         layer = layer.with_error_format(NovaFaults::default());
@@ -215,6 +216,7 @@ async fn compare(api: Api, setup: Setup) {
         let (min, max) = range_names();
         layer = layer.with_min_max_headers(min, max);
     }
+    let layer = microversion_axum::VersionNegotiation::new(layer);
     let fallback = layer.default_service();
     let routes = Router::new()
         .route(
@@ -403,7 +405,9 @@ async fn an_error_format_reads_the_served_version_alike() {
     let actix = actix_test::init_service(
         App::new().service(
             web::scope("/v2.1")
-                .wrap(microversion_actix::VersionNegotiation::new(API).with_error_format(ByVersion))
+                .wrap(microversion_actix::VersionNegotiation::new(
+                    microversion_actix::Negotiation::new(API).with_error_format(ByVersion),
+                ))
                 .route("/servers/locked", web::get().to(actix_locked)),
         ),
     )
@@ -415,7 +419,9 @@ async fn an_error_format_reads_the_served_version_alike() {
                 Err::<String, _>(microversion_axum::Error(microversion_axum::ApiError::conflict("Locked.")))
             }),
         )
-        .layer(microversion_axum::VersionNegotiation::new(API).with_error_format(ByVersion));
+        .layer(microversion_axum::VersionNegotiation::new(
+            microversion_axum::Negotiation::new(API).with_error_format(ByVersion),
+        ));
     for (path, version, expected) in [
         ("/v2.1/servers/locked", "2.2", json!({"status": 409, "at": "2.2"})),
         ("/v2.1/servers/locked", "2.5", json!({"status": 409, "at": "2.5"})),

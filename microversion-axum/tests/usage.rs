@@ -78,7 +78,9 @@ async fn both_facades_count_alike() {
     let axum = Router::new()
         .route("/servers", get(|| async { "[]" }))
         .route("/broken", get(|| async { (http::StatusCode::INTERNAL_SERVER_ERROR, "broken") }))
-        .layer(microversion_axum::VersionNegotiation::new(API).with_client_default(pins));
+        .layer(microversion_axum::VersionNegotiation::new(
+            microversion_axum::Negotiation::new(API).with_client_default(pins),
+        ));
     for (headers, path) in REQUESTS {
         let mut req = http::Request::get(path);
         for (name, value) in headers {
@@ -104,7 +106,9 @@ async fn both_facades_count_alike() {
     });
     let actix = actix_test::init_service(
         actix_web::App::new()
-            .wrap(microversion_actix::VersionNegotiation::new(API).with_client_default(pins))
+            .wrap(microversion_actix::VersionNegotiation::new(
+                microversion_actix::Negotiation::new(API).with_client_default(pins),
+            ))
             .route("/servers", actix_web::web::get().to(|| async { "[]" }))
             .route(
                 "/broken",

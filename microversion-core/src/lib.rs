@@ -114,7 +114,7 @@ pub mod __private {
 }
 
 /// The contract's header names in lower case, and the check of a static
-/// name, for the facades' `header_wire!`.
+/// name, for a facade's own `HeaderWire` (actix's).
 #[doc(hidden)]
 pub mod __header_names {
     pub use crate::protocol::stamp::{MAX_NAME, MIN_NAME, STANDARD_NAME, is_static_name};

@@ -10,8 +10,8 @@ use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{App, HttpServer, web};
 use microversion_actix::openapi::OpenApiService;
 use microversion_actix::{
-    Discovery, Version, VersionNegotiation, body::BodyTimeout, discovery::RequestLinks, error::NovaFaults,
-    middleware::ClientDefault, version::VersionCap,
+    Discovery, Negotiation, Version, VersionNegotiation, body::BodyTimeout, discovery::RequestLinks,
+    error::NovaFaults, middleware::ClientDefault, version::VersionCap,
 };
 
 use crate::settings::{
@@ -42,16 +42,16 @@ pub fn routes_with(
 ) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         let api = *cap.declaration();
-        let mut microversions = VersionNegotiation::new(api)
-            .with_version_cap(cap.clone())
-            .with_error_format(NovaFaults::default());
+        let mut negotiation =
+            Negotiation::new(api).with_version_cap(cap.clone()).with_error_format(NovaFaults::default());
         let mut discovery =
             Discovery::new(&[api]).with_version_cap(cap.clone()).with_error_format(NovaFaults::default());
         if pin_versions {
             let pins = token_pins(store.clone(), cap);
-            microversions = microversions.with_client_default(pins.clone());
+            negotiation = negotiation.with_client_default(pins.clone());
             discovery = discovery.with_client_default(&api, pins);
         }
+        let microversions = VersionNegotiation::new(negotiation);
         let not_found = microversions.default_service();
         let documents = OpenApiService::new(description(api))
             .with_reference()

@@ -34,7 +34,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use actix_web::{App, HttpServer, web};
-use microversion_actix::VersionNegotiation;
+use microversion_actix::{Negotiation, VersionNegotiation};
 
 pub use api::PLACEMENT;
 pub use errors::PlacementErrors;
@@ -49,7 +49,8 @@ pub fn redacted(database: &str) -> String {
 pub fn routes(store: Arc<Store>) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         let budget = store.deadline();
-        let microversions = VersionNegotiation::new(PLACEMENT).with_error_format(PlacementErrors);
+        let microversions =
+            VersionNegotiation::new(Negotiation::new(PLACEMENT).with_error_format(PlacementErrors));
         // A target no scope matches (`*`): actix's own 404 has an empty body.
         let outside = microversions.default_service();
         cfg.service(

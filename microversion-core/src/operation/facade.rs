@@ -4,8 +4,6 @@
 //! axum's `Layer` and `Router`), and the orphan rule lets only the facade
 //! make a type of its framework's:
 //!
-//! - [`facade_negotiation!`](crate::facade_negotiation): `VersionNegotiation`'s settings;
-//! - [`facade_client_default!`](crate::facade_client_default): `ClientDefault`;
 //! - [`facade_discovery!`](crate::facade_discovery): `Discovery`'s settings
 //!   and documents;
 //! - [`facade_openapi_service!`](crate::facade_openapi_service): the
@@ -217,7 +215,7 @@ macro_rules! facade_discovery {
 
             /// Shows the served maximum of `cap`'s API as it is when each document
             /// is asked for (docs/reference.md §13.4): share the handle given to
-            /// [`VersionNegotiation::with_version_cap`](crate::VersionNegotiation::with_version_cap).
+            /// [`Negotiation::with_version_cap`]($crate::exchange::Negotiation::with_version_cap).
             /// The API is the one with the same path (and service type) among those
             /// given to [`Discovery::new`]; its declaration becomes the handle's, so
             /// a retirement shows too. A handle of an API not listed is added at the end.
@@ -229,7 +227,7 @@ macro_rules! facade_discovery {
             /// Shows each client the version its requests to `api` get when they
             /// name none (`client_version` in the API's documents), as
             /// `client_default` chooses it for the negotiation
-            /// ([`VersionNegotiation::with_client_default`](crate::VersionNegotiation::with_client_default));
+            /// ([`Negotiation::with_client_default`]($crate::exchange::Negotiation::with_client_default));
             /// the documents then name the headers it reads in `Vary`, and a
             /// hook that fails answers its error. `api` is matched as in
             /// [`Discovery::with_version_cap`]; one not listed is added at the end.
@@ -355,268 +353,6 @@ macro_rules! facade_discovery {
     };
 }
 
-/// Declares `pub struct ClientDefault` and `pub type ClientChoice` in the
-/// calling facade, with the attributes and docs given before the struct:
-/// the hook that chooses the version of a request naming none
-/// (docs/reference.md §3.6), over the facade's `HeaderMap` and
-/// `HeaderName`. `future` is the boxed future the hook returns, and
-/// `bounds` what the hook's future must be beyond `'static` (`Send` where
-/// the facade's server moves requests between threads). Not for services:
-/// a facade's `middleware` module calls it.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! facade_client_default {
-    (
-        $(#[$meta:meta])* pub struct ClientDefault;
-        headers = $headers:ty; names = $name:ty; future = $future:ty; bounds = [$($bound:tt)*];
-    ) => {
-        /// What a [`ClientDefault`] answers: the client's version, `None` for
-        /// the API's default, or the error the request is answered with, in
-        /// the API's format (a store that cannot be read is a 503, not a
-        /// silent change of version).
-        pub type ClientChoice = ::core::result::Result<::core::option::Option<$crate::Version>, ApiError>;
-
-        /// The hook that chooses the version of a request naming none, from the
-        /// request headers it names (a token, an account), as Stripe pins each
-        /// account to a version (docs/reference.md §3.6). Given to
-        /// [`VersionNegotiation::with_client_default`](crate::VersionNegotiation::with_client_default)
-        /// it is asked for every such request; given to
-        /// [`Discovery::with_client_default`](crate::Discovery::with_client_default)
-        /// the version documents show the asking client its version
-        /// (`client_version`). Every answer of either names the headers read in
-        /// `Vary`, so that a shared cache keeps one client's answer from another.
-        ///
-        /// The chosen version is served within what the API serves at the time
-        /// ([`Api::negotiate_pinned`]($crate::Api::negotiate_pinned)); requests
-        /// that name a version are never affected.
-        ///
-        $(#[$meta])*
-        #[derive(Clone)]
-        pub struct ClientDefault {
-            reads: ::std::vec::Vec<$name>,
-            vary: ::std::string::String,
-            choose: ::std::sync::Arc<dyn Fn(&$headers) -> $future + Send + Sync>,
-        }
-
-        impl ::core::fmt::Debug for ClientDefault {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct("ClientDefault").field("reads", &self.reads).finish_non_exhaustive()
-            }
-        }
-
-        impl ClientDefault {
-            /// A hook reading the request headers `names`, given the
-            /// request's headers (the same closure serves on every facade).
-            /// `choose` runs on the worker that serves the request; the
-            /// future it returns may wait on I/O (a database) and must not
-            /// keep the headers.
-            ///
-            /// # Panics
-            ///
-            /// If one of `names` is not a valid header name (it could not be
-            /// named in `Vary`): a mistake in the deployment, found at start-up.
-            pub fn new<F, Fut>(names: &[&'static str], choose: F) -> ClientDefault
-            where
-                F: Fn(&$headers) -> Fut + Send + Sync + 'static,
-                Fut: ::core::future::Future<Output = ClientChoice> $($bound)* + 'static,
-            {
-                let reads = $crate::header::read_header_names("ClientDefault", names);
-                let vary = names.join(", ");
-                let choose = ::std::sync::Arc::new(move |headers: &$headers| -> $future {
-                    ::std::boxed::Box::pin(choose(headers))
-                });
-                ClientDefault { reads, vary, choose }
-            }
-
-            /// The request headers the hook reads.
-            pub fn reads(&self) -> &[$name] {
-                &self.reads
-            }
-
-            /// The names of [`ClientDefault::reads`] as a `Vary` value.
-            pub fn vary(&self) -> &str {
-                &self.vary
-            }
-
-            /// Asks the hook for the version of a request with `headers`.
-            pub(crate) fn choose(&self, headers: &$headers) -> $future {
-                (self.choose)(headers)
-            }
-        }
-    };
-}
-
-/// Declares `pub struct VersionNegotiation` in the calling facade, with the
-/// attributes and docs given before it: the negotiation's settings and
-/// their builders (docs/reference.md §2, §3, §3.6, §13.4), over the
-/// facade's `HeaderName` and `ClientDefault`. The facade makes it its
-/// framework's middleware or layer, rendering what it answers from these
-/// settings when it wraps a service. Not for services: a facade's
-/// `middleware` module calls it.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! facade_negotiation {
-    ($(#[$meta:meta])* pub struct VersionNegotiation; names = $name:ty;) => {
-        /// Negotiates the version of every request it wraps, by the core's
-        /// rules, the same on every facade (docs/reference.md §2, §3):
-        ///
-        /// - a malformed version answers **400** and an unserved one **406**, in
-        ///   the API's error format (API-SIG errors unless
-        ///   [`VersionNegotiation::with_error_format`] says otherwise); both bodies
-        ///   name the served minimum and maximum, and both carry them in the
-        ///   minimum/maximum headers, so a client that sent garbage learns the
-        ///   range as well as one that asked too high. Both carry `Vary` and
-        ///   `Cache-Control: no-store` but no version headers (no version was
-        ///   negotiated): a shared cache compares header values, not versions,
-        ///   and one that takes an empty legacy header for an absent one (nginx
-        ///   does) would otherwise answer later requests with a stored 400;
-        /// - otherwise the negotiated version ([`Negotiated`]($crate::Negotiated))
-        ///   goes into the request's extensions (read it with
-        ///   [`ApiVersion`](crate::ApiVersion)) and the wrapped routes answer; a
-        ///   [`ClientDefault`] may choose the version of a request that names none;
-        /// - every answer of its routes gains `OpenStack-API-Version: <service>
-        ///   <version>`, each legacy header with `<version>`, and `Vary` naming
-        ///   them (appended to a `Vary` the handler set): handler errors, the
-        ///   router's 404 and 405, 500s alike;
-        /// - every error of its routes is in the API's format: an
-        ///   [`ApiError`](crate::ApiError) with the service type in its code, and
-        ///   an error answer without a body of its own (the router's 404 and 405,
-        ///   a handler's bare status) as a JSON error of the same status, its
-        ///   other headers (`Allow`) kept. A 5xx that is not an `ApiError` shows a
-        ///   generic message; its cause is logged.
-        ///
-        /// A version declared deprecated
-        /// ([`Api::with_deprecation`]($crate::Api::with_deprecation)) is answered
-        /// with `Deprecation`, `Sunset` and `Link` headers (§13.2). The served
-        /// maximum is read per request from a [`VersionCap`]($crate::VersionCap)
-        /// that can change while serving
-        /// ([`VersionNegotiation::with_version_cap`], §13.4). With the `metrics`
-        /// feature, every request is counted through the
-        /// [`metrics`](https://docs.rs/metrics) facade as
-        /// `microversion_requests_total{service, version, chosen_by, outcome}`
-        /// (§13.5); with the `tracing` feature, each request runs in a
-        /// `microversion` span whose `api_version` field is the negotiated version.
-        ///
-        /// Wrap the API's routes, not discovery ([`Discovery`](crate::Discovery)),
-        /// which ignores version headers. Every header value is rendered once,
-        /// when the service is built.
-        ///
-        $(#[$meta])*
-        #[derive(Clone)]
-        pub struct VersionNegotiation {
-            /// The declaration served (its cap, its retirement).
-            api: $crate::Api,
-            /// The served maximum, read per request.
-            cap: $crate::VersionCap,
-            format: ::std::sync::Arc<dyn $crate::ErrorFormat>,
-            /// The names of the served range's headers, when not the standard ones.
-            min_max: ::core::option::Option<($name, $name)>,
-            client_default: ::core::option::Option<ClientDefault>,
-        }
-
-        impl ::core::fmt::Debug for VersionNegotiation {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct("VersionNegotiation")
-                    .field("api", &self.api.service_type())
-                    .field("cap", &self.cap.get())
-                    .field("min_max", &self.min_max)
-                    .field("client_default", &self.client_default)
-                    .finish_non_exhaustive()
-            }
-        }
-
-        impl VersionNegotiation {
-            /// The negotiation of `api`, with API-SIG error bodies and the
-            /// standard minimum/maximum header names; a deployer cap set with
-            /// [`Api::capped_at`]($crate::Api::capped_at) is honoured.
-            pub fn new(api: $crate::Api) -> VersionNegotiation {
-                VersionNegotiation {
-                    api,
-                    cap: $crate::VersionCap::new(&api),
-                    format: ::std::sync::Arc::new($crate::error::ApiSigErrors),
-                    min_max: ::core::option::Option::None,
-                    client_default: ::core::option::Option::None,
-                }
-            }
-
-            /// Asks `client_default` for the version of each request that names
-            /// none (docs/reference.md §3.6): a version pinned to the client's
-            /// token or account instead of the API's default. Every answer names
-            /// the headers it reads in `Vary`; metrics count its requests under
-            /// `chosen_by="client"`.
-            pub fn with_client_default(mut self, client_default: ClientDefault) -> VersionNegotiation {
-                self.client_default = ::core::option::Option::Some(client_default);
-                self
-            }
-
-            /// Renders errors with `format` instead of the API-SIG errors
-            /// format ([`NovaFaults`](crate::error::NovaFaults) for Nova's faults).
-            pub fn with_error_format(mut self, format: impl $crate::ErrorFormat) -> VersionNegotiation {
-                self.format = ::std::sync::Arc::new(format);
-                self
-            }
-
-            /// Names the headers that carry the served minimum and maximum on
-            /// 400 and 406 (Ironic uses `X-OpenStack-Ironic-API-Minimum-Version`, ...).
-            pub fn with_min_max_headers(mut self, min: $name, max: $name) -> VersionNegotiation {
-                self.min_max = ::core::option::Option::Some((min, max));
-                self
-            }
-
-            /// Lowers the served maximum (see [`Api::capped_at`]($crate::Api::capped_at));
-            /// a fixed cap, with a handle of its own. Use
-            /// [`VersionNegotiation::with_version_cap`] for one that changes while serving.
-            pub fn capped_at(mut self, cap: $crate::Version) -> ::core::result::Result<VersionNegotiation, $crate::version::CapError> {
-                self.api = self.api.capped_at(cap)?;
-                self.cap = $crate::VersionCap::new(&self.api);
-                ::core::result::Result::Ok(self)
-            }
-
-            /// Retires the versions below `below` (see
-            /// [`Api::retire_below`]($crate::Api::retire_below)): they answer 406
-            /// naming their sunset; the cap handle starts anew. Give discovery the
-            /// same declaration, or share [`VersionNegotiation::version_cap`].
-            pub fn retire_below(mut self, below: $crate::Version) -> ::core::result::Result<VersionNegotiation, $crate::lifecycle::RetireError> {
-                self.api = self.api.retire_below(below)?;
-                self.cap = $crate::VersionCap::new(&self.api);
-                ::core::result::Result::Ok(self)
-            }
-
-            /// Reads the served maximum from `cap`, a handle shared with
-            /// [`Discovery::with_version_cap`](crate::Discovery::with_version_cap)
-            /// and changed while serving (docs/reference.md §13.4); its
-            /// declaration ([`VersionCap::declaration`]($crate::VersionCap::declaration))
-            /// is the one served.
-            pub fn with_version_cap(mut self, cap: $crate::VersionCap) -> VersionNegotiation {
-                self.api = *cap.declaration();
-                self.cap = cap;
-                self
-            }
-
-            /// The handle of the served maximum, to share or to change.
-            pub fn version_cap(&self) -> &$crate::VersionCap {
-                &self.cap
-            }
-
-            /// The declaration served, with the cap in force now.
-            pub fn api(&self) -> $crate::Api {
-                self.cap.api()
-            }
-
-            /// How the errors of these routes are rendered; use it for errors
-            /// of the API answered outside them (a service-wide default 404).
-            pub fn error_renderer(&self) -> ErrorRenderer {
-                let renderer = ErrorRenderer::shared(::std::sync::Arc::clone(&self.format))
-                    .with_service(self.api.service_type());
-                match &self.min_max {
-                    ::core::option::Option::Some((min, max)) => renderer.with_min_max_headers(min.clone(), max.clone()),
-                    ::core::option::Option::None => renderer,
-                }
-            }
-        }
-    };
-}
-
 /// Declares, at the calling facade's root, the names every facade exports
 /// there and the modules that are the core's alone (`schema`, `client`):
 /// one face, written once, so that moving a service from one facade to
@@ -631,7 +367,7 @@ macro_rules! facade_face {
     () => {
         pub use discovery::Discovery;
         pub use error::{ApiError, Error};
-        pub use middleware::VersionNegotiation;
+        pub use middleware::{Negotiation, VersionNegotiation};
         pub use model::VersionedModel;
         pub use native::Native;
         /// Version changes (docs/reference.md §4.10): an operation written

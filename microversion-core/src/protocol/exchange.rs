@@ -6,7 +6,10 @@
 //! answer's headers back to be stamped ([`Exchange::finish`]), having put
 //! an error answer in the API's format where [`unformatted_error`] says so.
 //! The facade renders bodies and runs futures; every decision is here, and
-//! is tested here with plain header lists.
+//! is tested here with plain header lists. The settings it runs by are a
+//! [`Negotiation`], which a facade's `VersionNegotiation` serves.
+
+pub use super::negotiation::{BoxChoice, ChoiceWire, ClientChoice, ClientDefault, Negotiation};
 
 use crate::body::is_unformatted_error;
 use crate::protocol::read::RequestTarget;

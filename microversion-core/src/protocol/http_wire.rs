@@ -1,8 +1,13 @@
 //! [`HttpWire`]: the headers of every stack built on the `http` 1 crate
-//! (hyper, tower, axum), as the core reads and writes them.
+//! (hyper, tower, axum), as the core reads and writes them, written once
+//! for every wire that says its headers are `http`'s ([`HttpHeaders`]).
 
 use http::header::{HeaderMap, HeaderName, HeaderValue};
 
+use std::future::Future;
+use std::pin::Pin;
+
+use super::negotiation::{BoxChoice, ChoiceWire, ClientChoice};
 use super::stamp::{AnswerWire, HeaderWire};
 
 /// How the core reads and writes `http::HeaderMap`: the wire of a facade
@@ -11,7 +16,16 @@ use super::stamp::{AnswerWire, HeaderWire};
 #[derive(Debug)]
 pub enum HttpWire {}
 
-impl HeaderWire for HttpWire {
+impl HttpHeaders for HttpWire {}
+
+/// A wire whose headers are the `http` 1 crate's: it is a [`HeaderWire`]
+/// with no code of its own, reading and writing `http::HeaderMap` as
+/// [`HttpWire`] does. A facade whose framework answers with a type of its
+/// own (axum's `Response`) declares its wire with this marker and writes
+/// only its [`AnswerWire`].
+pub trait HttpHeaders {}
+
+impl<W: HttpHeaders> HeaderWire for W {
     type Map = HeaderMap;
     type Name = HeaderName;
     type Value = HeaderValue;
@@ -49,6 +63,18 @@ impl HeaderWire for HttpWire {
 
     fn remove(map: &mut HeaderMap, name: &HeaderName) {
         map.remove(name);
+    }
+}
+
+/// The servers of the `http` crate's stacks (hyper, axum) move a request
+/// between threads: a client default's future is `Send`.
+impl<W: HttpHeaders> ChoiceWire for W {
+    type Choice = Pin<Box<dyn Future<Output = ClientChoice> + Send>>;
+}
+
+impl<W: HttpHeaders, Fut: Future<Output = ClientChoice> + Send + 'static> BoxChoice<Fut> for W {
+    fn boxed(future: Fut) -> Self::Choice {
+        Box::pin(future)
     }
 }
 

@@ -7,6 +7,7 @@ pub mod exchange;
 mod headers;
 mod http_wire;
 pub(crate) mod negotiate;
+mod negotiation;
 #[doc(hidden)]
 pub mod observe;
 pub(crate) mod read;
@@ -19,7 +20,7 @@ pub mod header {
     pub use super::headers::{MAX_VERSION_HEADER, MIN_VERSION_HEADER, OPERATION_VERSIONS_HEADER};
     pub use super::headers::{ResponseHeaders, VaryUpdate, VersionHeaderValues, append_vary, vary_update};
     pub use super::headers::{clip_operation_versions, operation_versions};
-    pub use super::http_wire::HttpWire;
+    pub use super::http_wire::{HttpHeaders, HttpWire};
     pub use super::stamp::{AnswerWire, HeaderWire, Stamp};
     pub use crate::lifecycle::{DEPRECATION_HEADER, LINK_HEADER, SUNSET_HEADER};
     pub use crate::version::{MAX_LEGACY_HEADERS, STANDARD_HEADER};

@@ -309,7 +309,7 @@ pub fn set_header<W: HeaderWire>(headers: &mut W::Map, name: &'static str, value
 /// [`STANDARD_HEADER`](crate::header::STANDARD_HEADER), [`MIN_VERSION_HEADER`](crate::header::MIN_VERSION_HEADER)
 /// and [`MAX_VERSION_HEADER`](crate::header::MAX_VERSION_HEADER) in lower case, as
 /// [`HeaderWire::name`] and `HeaderName::from_static` take them (a
-/// facade's `header_wire!` constants).
+/// facade's `STANDARD_HEADER_NAME`, ... constants).
 #[doc(hidden)]
 pub const STANDARD_NAME: &str = "openstack-api-version";
 #[doc(hidden)]
@@ -367,78 +367,6 @@ pub fn interned(text: String) -> &'static str {
     let leaked: &'static str = Box::leak(text.into_boxed_str());
     interned.insert(leaked);
     leaked
-}
-
-/// Declares `$wire`, the [`HeaderWire`] of a framework whose header types
-/// are `$header::{HeaderMap, HeaderName, HeaderValue}` with the `http`
-/// crate's methods (actix's and `http`'s both have them): one
-/// implementation for every facade; and the contract's header names as
-/// constants of that `HeaderName` (`STANDARD_HEADER_NAME`,
-/// `MIN_VERSION_HEADER_NAME`, `MAX_VERSION_HEADER_NAME`).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! header_wire {
-    ($wire:ident, $($header:ident)::+) => {
-        /// `OpenStack-API-Version` as this framework's header name.
-        pub const STANDARD_HEADER_NAME: $($header)::+::HeaderName =
-            $($header)::+::HeaderName::from_static($crate::__header_names::STANDARD_NAME);
-        /// The default name of the header carrying the served minimum
-        /// ([`MIN_VERSION_HEADER`]($crate::header::MIN_VERSION_HEADER)) as this framework's header name.
-        pub const MIN_VERSION_HEADER_NAME: $($header)::+::HeaderName =
-            $($header)::+::HeaderName::from_static($crate::__header_names::MIN_NAME);
-        /// The default name of the header carrying the served maximum
-        /// ([`MAX_VERSION_HEADER`]($crate::header::MAX_VERSION_HEADER)) as this framework's header name.
-        pub const MAX_VERSION_HEADER_NAME: $($header)::+::HeaderName =
-            $($header)::+::HeaderName::from_static($crate::__header_names::MAX_NAME);
-
-        /// How the core's [`Stamp`](microversion_core::header::Stamp) reads and
-        /// writes this framework's headers; public for generated code,
-        /// which reaches it through the facade's `__private`.
-        #[doc(hidden)]
-        #[derive(Debug)]
-        pub struct $wire;
-
-        impl $crate::header::HeaderWire for $wire {
-            type Map = $($header)::+::HeaderMap;
-            type Name = $($header)::+::HeaderName;
-            type Value = $($header)::+::HeaderValue;
-
-            fn name(name: &'static str) -> Option<Self::Name> {
-                // Checked without the copy `try_from` makes of a custom name.
-                $crate::__header_names::is_static_name(name).then(|| Self::Name::from_static(name))
-            }
-
-            fn static_value(text: &'static str) -> Option<Self::Value> {
-                let value = Self::Value::from_str(text).ok()?;
-                // `from_static` takes visible ASCII only; `from_str` takes more.
-                Some(if text.is_ascii() { Self::Value::from_static(text) } else { value })
-            }
-
-            fn value(text: &str) -> Option<Self::Value> {
-                Self::Value::from_str(text).ok()
-            }
-
-            fn get_all<'m>(map: &'m Self::Map, name: &'m Self::Name) -> impl Iterator<Item = &'m Self::Value> {
-                map.get_all(name).into_iter()
-            }
-
-            fn text(value: &Self::Value) -> Option<&str> {
-                value.to_str().ok()
-            }
-
-            fn insert(map: &mut Self::Map, name: &Self::Name, value: &Self::Value) {
-                map.insert(name.clone(), value.clone());
-            }
-
-            fn append(map: &mut Self::Map, name: &Self::Name, value: &Self::Value) {
-                map.append(name.clone(), value.clone());
-            }
-
-            fn remove(map: &mut Self::Map, name: &Self::Name) {
-                map.remove(name);
-            }
-        }
-    };
 }
 
 /// A header wire for the core's own tests: headers as a plain list, so that

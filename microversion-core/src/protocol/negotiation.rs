@@ -1,0 +1,334 @@
+//! The settings of an API's version negotiation (docs/reference.md §2, §3,
+//! §3.6, §13.4): [`Negotiation`], and the [`ClientDefault`] hook that
+//! chooses the version of a request naming none. Written once for every
+//! facade, over the facade's header wire; a facade makes them its
+//! framework's middleware (actix's `VersionNegotiation`, axum's layer of
+//! the same name), which the orphan rule lets only the facade do.
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+
+use crate::error::{ApiError, ApiSigErrors, ErrorRenderer};
+use crate::protocol::exchange::Exchange;
+use crate::protocol::headers::read_header_names;
+use crate::protocol::stamp::HeaderWire;
+use crate::{Api, ErrorFormat, Version, VersionCap, lifecycle::RetireError, version::CapError};
+
+/// What a [`ClientDefault`] answers: the client's version, `None` for the
+/// API's default, or the error the request is answered with, in the API's
+/// format (a store that cannot be read is a 503, not a silent change of
+/// version).
+pub type ClientChoice = Result<Option<Version>, ApiError>;
+
+/// A header wire whose facade runs [`ClientDefault`] hooks: the boxed
+/// future a hook's answer is awaited as. Actix's is not `Send` (its
+/// requests stay on their worker); those of facades whose servers move
+/// requests between threads (axum, hyper) are.
+pub trait ChoiceWire: HeaderWire {
+    /// The future of a hook's [`ClientChoice`].
+    type Choice: Future<Output = ClientChoice> + 'static;
+}
+
+/// How a facade boxes the future `Fut` of a hook as its
+/// [`ChoiceWire::Choice`]: implemented for every future the facade can
+/// run (on axum, only `Send` ones), which is what [`ClientDefault::new`]
+/// accepts.
+pub trait BoxChoice<Fut>: ChoiceWire {
+    /// `future`, boxed.
+    fn boxed(future: Fut) -> Self::Choice;
+}
+
+/// The hook that chooses the version of a request naming none, from the
+/// request headers it names (a token, an account), as Stripe pins each
+/// account to a version (docs/reference.md §3.6). Given to
+/// [`Negotiation::with_client_default`] it is asked for every such
+/// request; given to a facade's `Discovery::with_client_default` the
+/// version documents show the asking client its version
+/// (`client_version`). Every answer of either names the headers read in
+/// `Vary`, so that a shared cache keeps one client's answer from another.
+///
+/// The chosen version is served within what the API serves at the time
+/// ([`Api::negotiate_pinned`]); requests that name a version are never
+/// affected. Each facade names it over its headers
+/// (`microversion_actix::middleware::ClientDefault`, axum's the same).
+///
+/// ```
+/// use microversion_core::{Version, exchange::ClientDefault, header::HttpWire};
+///
+/// let pins = ClientDefault::<HttpWire>::new(&["X-Account"], |headers| {
+///     let pinned = headers.get("X-Account").is_some_and(|v| v == "old-account");
+///     async move { Ok(pinned.then(|| Version::lit("2.1"))) }
+/// });
+/// assert_eq!(pins.vary(), "X-Account");
+/// ```
+pub struct ClientDefault<W: ChoiceWire> {
+    reads: Vec<W::Name>,
+    vary: String,
+    choose: Hook<W>,
+}
+
+/// A hook as [`ClientDefault`] keeps it: shared by every clone, its future
+/// boxed as the facade runs it.
+type Hook<W> = Arc<dyn Fn(&<W as HeaderWire>::Map) -> <W as ChoiceWire>::Choice + Send + Sync>;
+
+impl<W: ChoiceWire> Clone for ClientDefault<W> {
+    fn clone(&self) -> ClientDefault<W> {
+        ClientDefault { reads: self.reads.clone(), vary: self.vary.clone(), choose: Arc::clone(&self.choose) }
+    }
+}
+
+impl<W: ChoiceWire> fmt::Debug for ClientDefault<W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientDefault").field("reads", &self.vary).finish_non_exhaustive()
+    }
+}
+
+impl<W: ChoiceWire> ClientDefault<W> {
+    /// A hook reading the request headers `names`, given the request's
+    /// headers (the same closure serves on every facade). `choose` runs on
+    /// the worker that serves the request; the future it returns may wait
+    /// on I/O (a database) and must not keep the headers.
+    ///
+    /// # Panics
+    ///
+    /// If one of `names` is not a valid header name (it could not be named
+    /// in `Vary`): a mistake in the deployment, found at start-up.
+    pub fn new<F, Fut>(names: &[&'static str], choose: F) -> ClientDefault<W>
+    where
+        F: Fn(&W::Map) -> Fut + Send + Sync + 'static,
+        W: BoxChoice<Fut>,
+        for<'a> W::Name: TryFrom<&'a str>,
+    {
+        let reads = read_header_names("ClientDefault", names);
+        let vary = names.join(", ");
+        let choose = Arc::new(move |headers: &W::Map| W::boxed(choose(headers)));
+        ClientDefault { reads, vary, choose }
+    }
+
+    /// The request headers the hook reads.
+    pub fn reads(&self) -> &[W::Name] {
+        &self.reads
+    }
+
+    /// The names of [`ClientDefault::reads`] as a `Vary` value.
+    pub fn vary(&self) -> &str {
+        &self.vary
+    }
+
+    /// Asks the hook for the version of a request with `headers`.
+    pub fn choose(&self, headers: &W::Map) -> W::Choice {
+        (self.choose)(headers)
+    }
+}
+
+/// The version negotiation of one API, the same on every facade
+/// (docs/reference.md §2, §3); a facade's `VersionNegotiation` serves it,
+/// made with `VersionNegotiation::new(negotiation)` (or from the [`Api`]
+/// alone, these defaults):
+///
+/// - a malformed version answers **400** and an unserved one **406**, in
+///   the API's error format (API-SIG errors unless
+///   [`Negotiation::with_error_format`] says otherwise); both bodies name
+///   the served minimum and maximum, and both carry them in the
+///   minimum/maximum headers, so a client that sent garbage learns the
+///   range as well as one that asked too high. Both carry `Vary` and
+///   `Cache-Control: no-store` but no version headers (no version was
+///   negotiated): a shared cache compares header values, not versions, and
+///   one that takes an empty legacy header for an absent one (nginx does)
+///   would otherwise answer later requests with a stored 400;
+/// - otherwise the negotiated version ([`Negotiated`](crate::Negotiated))
+///   goes into the request's extensions (read it with
+///   [`ApiVersion`](crate::portable::ApiVersion)) and the wrapped routes
+///   answer; a [`ClientDefault`] may choose the version of a request that
+///   names none;
+/// - every answer of its routes gains `OpenStack-API-Version: <service>
+///   <version>`, each legacy header with `<version>`, and `Vary` naming
+///   them (appended to a `Vary` the handler set): handler errors, the
+///   router's 404 and 405, 500s alike;
+/// - every error of its routes is in the API's format: an [`ApiError`]
+///   with the service type in its code, and an error answer without a body
+///   of its own (the router's 404 and 405, a handler's bare status) as a
+///   JSON error of the same status, its other headers (`Allow`) kept. A 5xx
+///   that is not an `ApiError` shows a generic message; its cause is
+///   logged.
+///
+/// A version declared deprecated ([`Api::with_deprecation`]) is answered
+/// with `Deprecation`, `Sunset` and `Link` headers (§13.2). The served
+/// maximum is read per request from a [`VersionCap`] that can change while
+/// serving ([`Negotiation::with_version_cap`], §13.4). With the `metrics`
+/// feature, every request is counted through the
+/// [`metrics`](https://docs.rs/metrics) facade as
+/// `microversion_requests_total{service, version, chosen_by, outcome}`
+/// (§13.5); with the `tracing` feature, each request runs in a
+/// `microversion` span whose `api_version` field is the negotiated version.
+///
+/// Wrap the API's routes, not discovery, which ignores version headers.
+/// Every header value is rendered once, when the facade's service is built
+/// ([`Negotiation::exchange`]).
+///
+/// ```
+/// use microversion_core::{Api, Microversion, Version, error::NovaFaults};
+/// use microversion_core::{exchange::Negotiation, header::HttpWire};
+///
+/// const API: Api = Api::new("compute", &[
+///     Microversion::new("2.1", "Initial version."),
+///     Microversion::new("2.2", "Keypairs gain a type."),
+/// ]);
+///
+/// let negotiation: Negotiation<HttpWire> = Negotiation::new(API)
+///     .with_error_format(NovaFaults::default())
+///     .capped_at(Version::lit("2.1"))
+///     .expect("2.1 is declared");
+/// assert_eq!(negotiation.api().max(), Version::lit("2.1"));
+/// ```
+pub struct Negotiation<W: ChoiceWire> {
+    /// The declaration served (its cap, its retirement).
+    api: Api,
+    /// The served maximum, read per request.
+    cap: VersionCap,
+    format: Arc<dyn ErrorFormat>,
+    /// The names of the served range's headers, when not the standard ones.
+    min_max: Option<(W::Name, W::Name)>,
+    client_default: Option<ClientDefault<W>>,
+}
+
+impl<W: ChoiceWire> Clone for Negotiation<W> {
+    fn clone(&self) -> Negotiation<W> {
+        Negotiation {
+            api: self.api,
+            cap: self.cap.clone(),
+            format: Arc::clone(&self.format),
+            min_max: self.min_max.clone(),
+            client_default: self.client_default.clone(),
+        }
+    }
+}
+
+impl<W: ChoiceWire> fmt::Debug for Negotiation<W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let min_max = self.min_max.as_ref().map(|(min, max)| {
+            (
+                String::from_utf8_lossy(min.as_ref()).into_owned(),
+                String::from_utf8_lossy(max.as_ref()).into_owned(),
+            )
+        });
+        f.debug_struct("Negotiation")
+            .field("api", &self.api.service_type())
+            .field("cap", &self.cap.get())
+            .field("min_max", &min_max)
+            .field("client_default", &self.client_default)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The negotiation of an API with every default: what
+/// `VersionNegotiation::new(API)` serves.
+impl<W: ChoiceWire> From<Api> for Negotiation<W> {
+    fn from(api: Api) -> Negotiation<W> {
+        Negotiation::new(api)
+    }
+}
+
+impl<W: ChoiceWire> Negotiation<W> {
+    /// The negotiation of `api`, with API-SIG error bodies and the standard
+    /// minimum/maximum header names; a deployer cap set with
+    /// [`Api::capped_at`] is honoured.
+    pub fn new(api: Api) -> Negotiation<W> {
+        Negotiation {
+            api,
+            cap: VersionCap::new(&api),
+            format: Arc::new(ApiSigErrors),
+            min_max: None,
+            client_default: None,
+        }
+    }
+
+    /// Asks `client_default` for the version of each request that names
+    /// none (docs/reference.md §3.6): a version pinned to the client's
+    /// token or account instead of the API's default. Every answer names
+    /// the headers it reads in `Vary`; metrics count its requests under
+    /// `chosen_by="client"`.
+    #[must_use]
+    pub fn with_client_default(mut self, client_default: ClientDefault<W>) -> Negotiation<W> {
+        self.client_default = Some(client_default);
+        self
+    }
+
+    /// Renders errors with `format` instead of the API-SIG errors format
+    /// ([`NovaFaults`](crate::error::NovaFaults) for Nova's faults).
+    #[must_use]
+    pub fn with_error_format(mut self, format: impl ErrorFormat) -> Negotiation<W> {
+        self.format = Arc::new(format);
+        self
+    }
+
+    /// Names the headers that carry the served minimum and maximum on 400
+    /// and 406 (Ironic uses `X-OpenStack-Ironic-API-Minimum-Version`, ...).
+    #[must_use]
+    pub fn with_min_max_headers(mut self, min: W::Name, max: W::Name) -> Negotiation<W> {
+        self.min_max = Some((min, max));
+        self
+    }
+
+    /// Lowers the served maximum (see [`Api::capped_at`]); a fixed cap,
+    /// with a handle of its own. Use [`Negotiation::with_version_cap`] for
+    /// one that changes while serving.
+    pub fn capped_at(mut self, cap: Version) -> Result<Negotiation<W>, CapError> {
+        self.api = self.api.capped_at(cap)?;
+        self.cap = VersionCap::new(&self.api);
+        Ok(self)
+    }
+
+    /// Retires the versions below `below` (see [`Api::retire_below`]): they
+    /// answer 406 naming their sunset; the cap handle starts anew. Give
+    /// discovery the same declaration, or share
+    /// [`Negotiation::version_cap`].
+    pub fn retire_below(mut self, below: Version) -> Result<Negotiation<W>, RetireError> {
+        self.api = self.api.retire_below(below)?;
+        self.cap = VersionCap::new(&self.api);
+        Ok(self)
+    }
+
+    /// Reads the served maximum from `cap`, a handle shared with a
+    /// facade's `Discovery::with_version_cap` and changed while serving
+    /// (docs/reference.md §13.4); its declaration
+    /// ([`VersionCap::declaration`]) is the one served.
+    #[must_use]
+    pub fn with_version_cap(mut self, cap: VersionCap) -> Negotiation<W> {
+        self.api = *cap.declaration();
+        self.cap = cap;
+        self
+    }
+
+    /// The handle of the served maximum, to share or to change.
+    pub fn version_cap(&self) -> &VersionCap {
+        &self.cap
+    }
+
+    /// The declaration served, with the cap in force now.
+    pub fn api(&self) -> Api {
+        self.cap.api()
+    }
+
+    /// The hook choosing the version of a request naming none, if any.
+    pub fn client_default(&self) -> Option<&ClientDefault<W>> {
+        self.client_default.as_ref()
+    }
+
+    /// How the errors of these routes are rendered; use it for errors of
+    /// the API answered outside them (a service-wide default 404).
+    pub fn error_renderer(&self) -> ErrorRenderer<W> {
+        let renderer = ErrorRenderer::shared(Arc::clone(&self.format)).with_service(self.api.service_type());
+        match &self.min_max {
+            Some((min, max)) => renderer.with_min_max_headers(min.clone(), max.clone()),
+            None => renderer,
+        }
+    }
+
+    /// The contract of one request and its answer under these settings,
+    /// every header value rendered now: what a facade's service holds.
+    pub fn exchange(&self) -> Exchange<W> {
+        Exchange::new(self.cap.clone(), self.client_default.as_ref().map(ClientDefault::vary))
+    }
+}
