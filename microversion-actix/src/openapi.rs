@@ -55,37 +55,55 @@ use std::sync::Arc;
 use actix_web::dev::{AppService, HttpServiceFactory};
 use actix_web::http::header;
 use actix_web::{HttpRequest, web};
-use microversion_core::header::plain_answer;
 
-use crate::ApiError;
-use crate::error::ErrorRenderer;
 use crate::header::ActixHeaders;
 
-microversion_core::facade_openapi_service! {
-    /// ```
-    /// use actix_web::{App, test};
-    /// use microversion_actix::openapi::{ApiDescription, OpenApiService};
-    /// use microversion_actix::{Api, history};
-    ///
-    /// const API: Api = Api::new("compute", history!["2.1" => "Initial.", "2.2" => "More."]);
-    ///
-    /// # actix_web::rt::System::new().block_on(async {
-    /// let app = test::init_service(App::new().service(OpenApiService::new(ApiDescription::new(API)))).await;
-    /// let req = test::TestRequest::get().uri("/openapi.json?version=2.1").to_request();
-    /// let doc: serde_json::Value = test::call_and_read_body_json(&app, req).await;
-    /// assert_eq!(doc["info"]["version"], "2.1");
-    /// let res = test::call_service(&app, test::TestRequest::get().uri("/openapi.json?version=2.9").to_request()).await;
-    /// assert_eq!(res.status(), 406);
-    /// # });
-    /// ```
-    pub struct OpenApiService;
-    wire = crate::header::ActixHeaders;
+pub use microversion_core::openapi::*;
+
+/// The settings of the API's documents as served, the core's
+/// [`OpenApiSettings`](microversion_core::openapi::OpenApiSettings) over
+/// actix's headers: every route, builder and default is documented there.
+pub type OpenApiSettings = microversion_core::openapi::OpenApiSettings<ActixHeaders>;
+
+/// The routes serving an [`OpenApiSettings`] on actix, beside
+/// [`Discovery`](crate::Discovery): `App::new().service(OpenApiService::new(settings))`,
+/// or `new(description)` for the defaults.
+///
+/// ```
+/// use actix_web::{App, test};
+/// use microversion_actix::openapi::{ApiDescription, OpenApiService, OpenApiSettings};
+/// use microversion_actix::{Api, history};
+///
+/// const API: Api = Api::new("compute", history!["2.1" => "Initial.", "2.2" => "More."]);
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let app = test::init_service(App::new().service(OpenApiService::new(ApiDescription::new(API)))).await;
+/// let req = test::TestRequest::get().uri("/openapi.json?version=2.1").to_request();
+/// let doc: serde_json::Value = test::call_and_read_body_json(&app, req).await;
+/// assert_eq!(doc["info"]["version"], "2.1");
+/// let res = test::call_service(&app, test::TestRequest::get().uri("/openapi.json?version=2.9").to_request()).await;
+/// assert_eq!(res.status(), 406);
+/// // With the reference pages.
+/// let documents = OpenApiService::new(OpenApiSettings::new(ApiDescription::new(API)).with_reference());
+/// let app = test::init_service(App::new().service(documents)).await;
+/// let res = test::call_service(&app, test::TestRequest::get().uri("/docs/2.2").to_request()).await;
+/// assert_eq!(res.status(), 200);
+/// # });
+/// ```
+#[derive(Clone, Debug)]
+pub struct OpenApiService(OpenApiSettings);
+
+impl OpenApiService {
+    /// The routes serving `settings`, or an [`ApiDescription`] with every default.
+    pub fn new(settings: impl Into<OpenApiSettings>) -> OpenApiService {
+        OpenApiService(settings.into())
+    }
 }
 
 impl HttpServiceFactory for OpenApiService {
     fn register(self, config: &mut AppService) {
-        let (served, reference) = self.into_served();
-        let served = Arc::new(served);
+        let served = Arc::new(self.0.serve());
+        let reference = served.serves_reference();
         // One route per path, each answering its kind of request.
         let route = |request: fn(&HttpRequest) -> DocumentRequest<'_>| {
             let served = Arc::clone(&served);
@@ -110,10 +128,7 @@ impl HttpServiceFactory for OpenApiService {
                 }))
                 .register(config);
             web::resource("/docs")
-                .route(
-                    web::get()
-                        .to(|| async { plain_answer::<ActixHeaders>(308, [("location", "docs/")], None) }),
-                )
+                .route(web::get().to(|| async { ServedDocuments::<ActixHeaders>::moved_to_docs() }))
                 .register(config);
         }
         web::resource("/openapi.json").route(route(|_| DocumentRequest::Document)).register(config);

@@ -3,33 +3,47 @@
 
 use std::sync::Arc;
 
-use crate::ApiError;
-use crate::error::ErrorRenderer;
-use crate::header::AxumHeaders;
 use axum::Router;
 use axum::extract::Request;
 use axum::routing::get;
 use http::header;
-use microversion_core::header::plain_answer;
 
-microversion_core::facade_openapi_service! {
-    /// ```
-    /// use axum::Router;
-    /// use microversion_axum::openapi::{ApiDescription, OpenApiService};
-    /// use microversion_axum::{Api, Microversion, error::NovaFaults};
-    ///
-    /// const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial."), Microversion::new("2.2", "More.")]);
-    /// let documents = OpenApiService::new(ApiDescription::new(API)).with_error_format(NovaFaults::default());
-    /// let app: Router = Router::from(documents);
-    /// ```
-    pub struct OpenApiService;
-    wire = crate::header::AxumHeaders;
+use crate::header::AxumHeaders;
+
+pub use microversion_core::openapi::*;
+
+/// The settings of the API's documents as served, the core's
+/// [`OpenApiSettings`](microversion_core::openapi::OpenApiSettings) over
+/// axum's headers: every route, builder and default is documented there.
+pub type OpenApiSettings = microversion_core::openapi::OpenApiSettings<AxumHeaders>;
+
+/// The routes serving an [`OpenApiSettings`] on axum, beside
+/// [`Discovery`](crate::Discovery): `Router::from(OpenApiService::new(settings))`,
+/// or `new(description)` for the defaults.
+///
+/// ```
+/// use axum::Router;
+/// use microversion_axum::openapi::{ApiDescription, OpenApiService, OpenApiSettings};
+/// use microversion_axum::{Api, Microversion, error::NovaFaults};
+///
+/// const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial."), Microversion::new("2.2", "More.")]);
+/// let settings = OpenApiSettings::new(ApiDescription::new(API)).with_error_format(NovaFaults::default());
+/// let app: Router = Router::from(OpenApiService::new(settings));
+/// ```
+#[derive(Clone, Debug)]
+pub struct OpenApiService(OpenApiSettings);
+
+impl OpenApiService {
+    /// The routes serving `settings`, or an [`ApiDescription`] with every default.
+    pub fn new(settings: impl Into<OpenApiSettings>) -> OpenApiService {
+        OpenApiService(settings.into())
+    }
 }
 
 impl<S: Clone + Send + Sync + 'static> From<OpenApiService> for Router<S> {
     fn from(service: OpenApiService) -> Router<S> {
-        let (served, reference) = service.into_served();
-        let served = Arc::new(served);
+        let served = Arc::new(service.0.serve());
+        let reference = served.serves_reference();
         // One route per path, each answering its kind of request.
         let route = |request: fn(&Request) -> DocumentRequest<'_>| {
             let served = Arc::clone(&served);
@@ -45,7 +59,7 @@ impl<S: Clone + Send + Sync + 'static> From<OpenApiService> for Router<S> {
             return router;
         }
         let page = route(|req| DocumentRequest::Reference(req.uri().path().strip_prefix("/docs/")));
-        let moved = || async { plain_answer::<AxumHeaders>(308, [("location", "docs/")], None) };
+        let moved = || async { ServedDocuments::<AxumHeaders>::moved_to_docs() };
         let changes = route(|req| {
             let version = req.uri().path().strip_prefix("/docs/").and_then(|p| p.strip_suffix("/changes"));
             DocumentRequest::Changes(version.unwrap_or_default())

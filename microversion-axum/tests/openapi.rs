@@ -52,8 +52,10 @@ const HEADERS: [&str; 6] = [
 
 #[actix_web::test]
 async fn the_documents_are_served_alike() {
-    use microversion_actix::openapi::{ApiDescription, OpenApiService as ActixService};
-    use microversion_axum::openapi::OpenApiService as AxumService;
+    use microversion_actix::openapi::{
+        ApiDescription, OpenApiService as ActixService, OpenApiSettings as ActixSettings,
+    };
+    use microversion_axum::openapi::{OpenApiService as AxumService, OpenApiSettings as AxumSettings};
 
     let description = || {
         ApiDescription::new(API)
@@ -66,10 +68,13 @@ async fn the_documents_are_served_alike() {
     )
     .error_renderer();
     let actix = actix_test::init_service(
-        actix_web::App::new().service(ActixService::new(description()).with_error_renderer(renderer)),
+        actix_web::App::new()
+            .service(ActixService::new(ActixSettings::new(description()).with_error_renderer(renderer))),
     )
     .await;
-    let axum: Router = Router::from(AxumService::new(description()).with_error_format(NovaFaults::default()));
+    let axum: Router = Router::from(AxumService::new(
+        AxumSettings::new(description()).with_error_format(NovaFaults::default()),
+    ));
 
     let latest = axum
         .clone()

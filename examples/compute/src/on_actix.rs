@@ -8,7 +8,7 @@ use std::sync::Arc;
 use actix_web::dev::Service as _;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{App, HttpServer, web};
-use microversion_actix::openapi::OpenApiService;
+use microversion_actix::openapi::{OpenApiService, OpenApiSettings};
 use microversion_actix::{
     Discovery, Negotiation, Version, VersionNegotiation, body::BodyTimeout, discovery::RequestLinks,
     error::NovaFaults, middleware::ClientDefault, version::VersionCap,
@@ -53,9 +53,11 @@ pub fn routes_with(
         }
         let microversions = VersionNegotiation::new(negotiation);
         let not_found = microversions.default_service();
-        let documents = OpenApiService::new(description(api))
-            .with_reference()
-            .with_error_renderer(microversions.error_renderer());
+        let documents = OpenApiService::new(
+            OpenApiSettings::new(description(api))
+                .with_reference()
+                .with_error_renderer(microversions.error_renderer()),
+        );
         cfg.service(discovery)
             .service(documents)
             .service(

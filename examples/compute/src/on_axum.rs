@@ -13,7 +13,7 @@ use microversion_axum::body::BodyTimeout;
 use microversion_axum::discovery::RequestLinks;
 use microversion_axum::error::NovaFaults;
 use microversion_axum::middleware::ClientDefault;
-use microversion_axum::openapi::OpenApiService;
+use microversion_axum::openapi::{OpenApiService, OpenApiSettings};
 use microversion_axum::serve::Serve;
 use microversion_axum::version::VersionCap;
 use microversion_axum::{ApiError, Discovery, Negotiation, VersionNegotiation};
@@ -38,9 +38,11 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
     }
     let negotiation = VersionNegotiation::new(negotiation);
     let not_found = negotiation.default_service();
-    let documents = OpenApiService::new(description(api))
-        .with_reference()
-        .with_error_renderer(negotiation.error_renderer());
+    let documents = OpenApiService::new(
+        OpenApiSettings::new(description(api))
+            .with_reference()
+            .with_error_renderer(negotiation.error_renderer()),
+    );
     let versioned = Router::new()
         .merge(flavors::Flavors::new(Arc::clone(&store)))
         .merge(flavors::FlavorExtraSpecs::new(Arc::clone(&store)))

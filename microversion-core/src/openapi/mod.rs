@@ -8,8 +8,9 @@
 //!   per-version bodies as `oneOf` discriminated by microversion), the one
 //!   OpenStack's SDK and CLI generators read;
 //! - [`Documents`]: each document rendered once, on first use, with its
-//!   entity tag, and the answer to `?version=`, which each facade's service
-//!   (`OpenApiService` on actix, `OpenApiRouter` on axum) serves;
+//!   entity tag, and the answer to `?version=`;
+//! - [`OpenApiSettings`]: what a service serves of them (the reference
+//!   pages, the error format), which each facade's `OpenApiService` serves;
 //! - [`ApiDescription::document_3_0`] and [`to_openapi_3_0`]: the same
 //!   documents in OpenAPI 3.0.3, for the tools that read no 3.1, saying
 //!   less (never more) where 3.0 cannot say a thing, with a note;
@@ -28,6 +29,7 @@ mod examples;
 mod history;
 mod reference;
 mod released;
+mod service;
 mod v3_0;
 
 use std::collections::BTreeMap;
@@ -44,6 +46,7 @@ pub use released::{
     BLESS_DOCUMENTATION, BLESS_VARIABLE, OpenApiVersion, check_released, check_released_as,
     check_released_blessing,
 };
+pub use service::{OpenApiSettings, ServedDocuments};
 pub use v3_0::{CONVERSION_NOTE, OPENAPI_3_0, to_openapi_3_0};
 
 use crate::{

@@ -6,121 +6,12 @@
 //!
 //! - [`facade_discovery!`](crate::facade_discovery): `Discovery`'s settings
 //!   and documents;
-//! - [`facade_openapi_service!`](crate::facade_openapi_service): the
-//!   documents' names and `OpenApiService`'s settings;
 //! - [`facade_face!`](crate::facade_face): the names at a facade's root and
 //!   its `schema` and `client` modules, the same on every facade.
 //!
 //! The value types a handler names (`ApiError`, `ApiVersion`, `Json`,
 //! `Path`, `Query`, `Versioned`, `LinkRoot`) and the `ErrorRenderer` are the
 //! core's own types, which every facade re-exports.
-
-/// Declares, in the calling facade's `openapi` module, the core's
-/// documents under the same names on every facade and `pub struct
-/// OpenApiService` with the docs given before it: the documents' settings
-/// and their builders. The facade serves it in its framework's way
-/// (docs/reference.md §14). Not for services.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! facade_openapi_service {
-    ($(#[$meta:meta])* pub struct OpenApiService; wire = $wire:ty;) => {
-        pub use $crate::openapi::{
-            ApiDescription, BLESS_DOCUMENTATION, BLESS_VARIABLE, CONVERSION_NOTE, Change, DocumentAnswer, DocumentRefusal,
-            DocumentRequest, Documents, OPENAPI_3_0, OpenApiVersion, RenderedDocument, check_released,
-            check_released_as, check_released_blessing, classify_changes, requested_version, to_openapi_3_0,
-        };
-
-        /// The API's documents, served beside [`Discovery`](crate::Discovery):
-        ///
-        /// - `GET /openapi.json`: the document of the newest served version (the cap
-        ///   included);
-        /// - `GET /openapi.json?version=2.61`: the document of that version; a
-        ///   malformed version answers 400 and one the API does not serve 406,
-        ///   exactly as negotiation answers them;
-        /// - `GET /openapi-history.json`: the whole history in OpenStack's encoding;
-        /// - with [`OpenApiService::with_reference`], `GET /docs/` and
-        ///   `GET /docs/2.61`: the API reference of the newest and of that version
-        ///   as one self-contained HTML page, and `GET /docs/2.61/changes`: what
-        ///   that version changed (docs/reference.md §14.8).
-        ///
-        /// Every document is rendered once, on its first request, and kept: an API
-        /// of 1,000 versions does not pay for 1,000 documents at start-up. Each has
-        /// a strong `ETag` (a request with a matching `If-None-Match` gets 304) and
-        /// `Cache-Control: public, max-age=300`.
-        ///
-        $(#[$meta])*
-        #[derive(Clone, Debug)]
-        pub struct OpenApiService {
-            description: ApiDescription,
-            errors: ErrorRenderer,
-            reference: bool,
-        }
-
-        impl OpenApiService {
-            /// Serves the documents of `description`, errors as API-SIG errors.
-            pub fn new(description: ApiDescription) -> OpenApiService {
-                let errors = ErrorRenderer::default().with_service(description.api().service_type());
-                OpenApiService { description, errors, reference: false }
-            }
-
-            /// Serves the API reference too: `GET /docs/` (the newest served
-            /// version, or `?version=`), `GET /docs/2.61`, and `/docs` sent on to
-            /// `/docs/` (docs/reference.md §14.8).
-            pub fn with_reference(mut self) -> OpenApiService {
-                self.reference = true;
-                self
-            }
-
-            /// Renders its 400 and 406 in `format` (the API's own).
-            pub fn with_error_format(mut self, format: impl $crate::ErrorFormat) -> OpenApiService {
-                let service = self.description.api().service_type();
-                self.errors = ErrorRenderer::new(format).with_service(service);
-                self
-            }
-
-            /// Renders its 400 and 406 with `errors` (the API's own renderer,
-            /// [`VersionNegotiation::error_renderer`](crate::VersionNegotiation::error_renderer),
-            /// whose version header names it keeps too).
-            pub fn with_error_renderer(mut self, errors: ErrorRenderer) -> OpenApiService {
-                self.errors = errors;
-                self
-            }
-
-            /// What the facade's routes share, and whether they serve the
-            /// reference pages.
-            fn into_served(self) -> (Served, bool) {
-                (Served { documents: Documents::new(self.description), errors: self.errors }, self.reference)
-            }
-        }
-
-        /// The documents, each rendered once, and the renderer of their
-        /// refusals: what the facade's routes share.
-        struct Served {
-            documents: Documents,
-            errors: ErrorRenderer,
-        }
-
-        impl Served {
-            /// The answer to a `GET` for `request` with the query string
-            /// `query` and `If-None-Match` (docs/reference.md §14): the
-            /// document, a 304, or the refusal in the service's error format.
-            fn answer(
-                &self,
-                request: DocumentRequest<'_>,
-                query: &str,
-                if_none_match: ::core::option::Option<&str>,
-            ) -> <$wire as $crate::header::AnswerWire>::Answer {
-                match self.documents.answer(request, query, if_none_match) {
-                    ::core::result::Result::Ok(answer) => {
-                        let body = answer.body().map(|body| body.as_bytes().to_vec());
-                        $crate::header::plain_answer::<$wire>(answer.status(), answer.headers(), body)
-                    }
-                    ::core::result::Result::Err(refusal) => self.errors.render(&ApiError::from(refusal)),
-                }
-            }
-        }
-    };
-}
 
 /// Declares `pub struct Discovery` in the calling facade, with the
 /// attributes and docs given before it, and the core's documents under
