@@ -13,7 +13,7 @@ use actix_web::{HttpRequest, web};
 use common::*;
 use microversion_actix::test::{TestRequestExt, call_at, header, read_json};
 use microversion_actix::{
-    Api, Discovery, Microversion, Negotiation, VersionNegotiation,
+    Api, Discovery, DiscoverySettings, Microversion, Negotiation, VersionNegotiation,
     client::parse_discovery,
     discovery::{PublicUrl, RequestLinks},
     error::{ErrorRenderer, NovaFaults},
@@ -74,7 +74,7 @@ async fn version_headers_are_ignored() {
 async fn prefix_host_and_scheme_make_the_self_links() {
     let app = test::init_service(app_with(
         VersionNegotiation::new(API),
-        Discovery::new(&[API]).with_prefix("compute/"),
+        Discovery::new(DiscoverySettings::new(&[API]).with_prefix("compute/")),
     ))
     .await;
     let req = TestRequest::get().uri("/v2.1").insert_header(("Host", "cloud.example:8774")).to_request();
@@ -177,8 +177,11 @@ async fn trusted_proxies_forward_the_scheme_and_host() {
 async fn a_fixed_public_url_wins_and_adds_no_vary() {
     let public = PublicUrl::fixed("https://cloud.example/compute/").unwrap();
     let app = test::init_service(
-        app_with(VersionNegotiation::new(API), Discovery::new(&[API]).with_prefix("/ignored"))
-            .app_data(public),
+        app_with(
+            VersionNegotiation::new(API),
+            Discovery::new(DiscoverySettings::new(&[API]).with_prefix("/ignored")),
+        )
+        .app_data(public),
     )
     .await;
     for peer in ["192.0.2.7:40000", "10.0.0.1:40000"] {
@@ -206,8 +209,11 @@ async fn discovery_s_own_public_url_wins_over_the_app_s() {
     let own = PublicUrl::fixed("https://cloud.example/compute/").unwrap();
     let app_wide = PublicUrl::fixed("http://internal.example").unwrap();
     let app = test::init_service(
-        app_with(VersionNegotiation::new(API), Discovery::new(&[API]).with_public_url(own))
-            .app_data(app_wide),
+        app_with(
+            VersionNegotiation::new(API),
+            Discovery::new(DiscoverySettings::new(&[API]).with_public_url(own)),
+        )
+        .app_data(app_wide),
     )
     .await;
     for path in ["/", "/v2.1", "/v2.1/"] {
@@ -219,8 +225,11 @@ async fn discovery_s_own_public_url_wins_over_the_app_s() {
     }
     // A URL read from the request, given to discovery alone, names `Host` in `Vary`.
     let app = test::init_service(
-        app_with(VersionNegotiation::new(API), Discovery::new(&[API]).with_public_url(PublicUrl::default()))
-            .app_data(PublicUrl::fixed("http://internal.example").unwrap()),
+        app_with(
+            VersionNegotiation::new(API),
+            Discovery::new(DiscoverySettings::new(&[API]).with_public_url(PublicUrl::default())),
+        )
+        .app_data(PublicUrl::fixed("http://internal.example").unwrap()),
     )
     .await;
     let res = test::call_service(&app, forged("/", "192.0.2.7:40000")).await;

@@ -10,7 +10,7 @@ use actix_web::test::{self, TestRequest};
 use actix_web::{App, HttpResponse, web};
 use microversion_actix::test::{call_at, header, read_json};
 use microversion_actix::{
-    Api, Discovery, Microversion, Negotiation, Version, VersionNegotiation,
+    Api, Discovery, DiscoverySettings, Microversion, Negotiation, Version, VersionNegotiation,
     lifecycle::{Deprecation, DeprecationNotice, Timestamp},
     version::VersionCap,
 };
@@ -156,7 +156,7 @@ async fn retired_versions_answer_406_and_the_default_moves_up() {
     let cap = VersionCap::new(&retired);
     let (middleware, discovery) = (
         VersionNegotiation::new(Negotiation::new(API).with_version_cap(cap.clone())),
-        Discovery::new(&[API]).with_version_cap(cap),
+        Discovery::new(DiscoverySettings::new(&[API]).with_version_cap(cap)),
     );
     let app = app!(middleware, discovery);
     for version in ["2.1", "2.59"] {
@@ -196,7 +196,7 @@ async fn a_shared_cap_changes_while_serving() {
     let cap = VersionCap::new(&API.capped_at(v("2.59")).unwrap());
     let app = app!(
         VersionNegotiation::new(Negotiation::new(API).with_version_cap(cap.clone())),
-        Discovery::new(&[API]).with_version_cap(cap.clone())
+        Discovery::new(DiscoverySettings::new(&[API]).with_version_cap(cap.clone()))
     );
     let latest = || call_at(&app, &API, "latest", TestRequest::get().uri("/v2.1/servers"));
     let max_in_discovery = || async {

@@ -20,7 +20,7 @@ static FROM_REQUEST: PublicUrl = PublicUrl::from_request();
 /// request's extensions (`.layer(Extension(public_url))`), else
 /// [`PublicUrl::from_request`]: what a handler that writes links asks, as
 /// on actix. [`Discovery`](crate::Discovery) asks it too, unless given its
-/// own ([`Discovery::with_public_url`](crate::Discovery::with_public_url)).
+/// own ([`DiscoverySettings::with_public_url`](microversion_core::discovery::DiscoverySettings::with_public_url)).
 ///
 /// The TCP peer that [`PublicUrl::trust_proxies`] checks is axum's
 /// [`ConnectInfo<SocketAddr>`](axum::extract::ConnectInfo): serve with

@@ -108,9 +108,9 @@ async fn the_hook_chooses_only_for_requests_naming_no_version() {
 
 #[tokio::test]
 async fn discovery_shows_each_client_its_version() {
-    use microversion_axum::Discovery;
+    use microversion_axum::{Discovery, DiscoverySettings};
     let hook = accounts(Arc::new(AtomicUsize::new(0)));
-    let app: Router = Discovery::new(&[API]).with_client_default(&API, hook).into();
+    let app: Router = Discovery::new(DiscoverySettings::new(&[API]).with_client_default(&API, hook)).into();
     for path in ["/", "/v2.1", "/v2.1/"] {
         for (account, expected) in
             [(Some("pinned"), Some("2.2")), (Some("future"), Some("2.4")), (None, None)]

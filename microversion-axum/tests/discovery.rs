@@ -13,7 +13,7 @@ use http::header::{self, HeaderValue};
 use http::request::Parts;
 use http_body_util::BodyExt as _;
 use microversion_axum::discovery::{PublicUrl, RequestLinks};
-use microversion_axum::{Api, Discovery, Microversion};
+use microversion_axum::{Api, Discovery, DiscoverySettings, Microversion};
 use tower::ServiceExt as _;
 
 const API: Api = Api::new("compute", &[Microversion::new("2.1", "Initial version.")]);
@@ -51,7 +51,8 @@ async fn links_follow_the_discovery_s_public_url_then_the_request_s() {
     assert_eq!(vary, microversion_core::discovery::FORWARDED_AND_HOST);
     // The discovery's own wins over the request's, and varies on nothing.
     let fixed = PublicUrl::fixed("https://public.example/compute").unwrap();
-    let (href, vary) = link(Discovery::new(&[API]).with_public_url(fixed), trusting).await;
+    let (href, vary) =
+        link(Discovery::new(DiscoverySettings::new(&[API]).with_public_url(fixed)), trusting).await;
     assert_eq!((href.as_str(), vary.as_str()), ("https://public.example/compute/v2.1/", ""));
 }
 
@@ -99,13 +100,15 @@ async fn links_name_the_nesting_path_and_the_proxy_s_prefix() {
     assert_eq!(hrefs(nested(), "/compute/v2.1").await, ["http://api.internal:8774/compute/v2.1/"]);
     assert_eq!(hrefs(nested(), "/compute/v2.1/").await, ["http://api.internal:8774/compute/v2.1/"]);
     // A proxy's prefix comes before the mount, trimmed of its slashes.
-    let proxied = Router::new().nest("/compute", Discovery::new(&[API]).with_prefix("/edge/").into());
+    let proxied = Router::new()
+        .nest("/compute", Discovery::new(DiscoverySettings::new(&[API]).with_prefix("/edge/")).into());
     assert_eq!(hrefs(proxied, "/compute/v2.1/").await, ["http://api.internal:8774/edge/compute/v2.1/"]);
-    let proxied: Router = Discovery::new(&[API]).with_prefix("edge").into();
+    let proxied: Router = Discovery::new(DiscoverySettings::new(&[API]).with_prefix("edge")).into();
     assert_eq!(hrefs(proxied, "/").await, ["http://api.internal:8774/edge/v2.1/"]);
     // A fixed URL carries its own prefix: the configured one is not added.
     let fixed = PublicUrl::fixed("https://cloud.example/c").unwrap();
-    let app: Router = Discovery::new(&[API]).with_prefix("/edge").with_public_url(fixed).into();
+    let app: Router =
+        Discovery::new(DiscoverySettings::new(&[API]).with_prefix("/edge").with_public_url(fixed)).into();
     assert_eq!(hrefs(app, "/v2.1").await, ["https://cloud.example/c/v2.1/"]);
 }
 

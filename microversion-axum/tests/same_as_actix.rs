@@ -175,7 +175,7 @@ async fn compare(api: Api, setup: Setup) {
         Err(microversion_actix::ApiError::conflict("Server is locked.").with_link(help()))?
     }
     let mut middleware = microversion_actix::Negotiation::new(api);
-    let mut discovery = microversion_actix::Discovery::new(&[served]);
+    let mut discovery = microversion_actix::DiscoverySettings::new(&[served]);
     if nova {
         middleware = middleware.with_error_format(NovaFaults::default());
         discovery = discovery.with_error_format(NovaFaults::default());
@@ -191,6 +191,7 @@ async fn compare(api: Api, setup: Setup) {
         middleware = middleware.with_min_max_headers(actix_name(min), actix_name(max));
     }
     let middleware = microversion_actix::VersionNegotiation::new(middleware);
+    let discovery = microversion_actix::Discovery::new(discovery);
     let fallback = middleware.default_service();
     let actix = actix_test::init_service(
         App::new().default_service(fallback).service(discovery).service(
@@ -204,7 +205,7 @@ async fn compare(api: Api, setup: Setup) {
     .await;
 
     let mut layer = microversion_axum::Negotiation::new(api);
-    let mut axum_discovery = microversion_axum::Discovery::new(&[served]);
+    let mut axum_discovery = microversion_axum::DiscoverySettings::new(&[served]);
     if nova {
         layer = layer.with_error_format(NovaFaults::default());
         axum_discovery = axum_discovery.with_error_format(NovaFaults::default());
@@ -217,6 +218,7 @@ async fn compare(api: Api, setup: Setup) {
         layer = layer.with_min_max_headers(min, max);
     }
     let layer = microversion_axum::VersionNegotiation::new(layer);
+    let axum_discovery = microversion_axum::Discovery::new(axum_discovery);
     let fallback = layer.default_service();
     let routes = Router::new()
         .route(

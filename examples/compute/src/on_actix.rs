@@ -10,8 +10,8 @@ use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{App, HttpServer, web};
 use microversion_actix::openapi::{OpenApiService, OpenApiSettings};
 use microversion_actix::{
-    Discovery, Negotiation, Version, VersionNegotiation, body::BodyTimeout, discovery::RequestLinks,
-    error::NovaFaults, middleware::ClientDefault, version::VersionCap,
+    Discovery, DiscoverySettings, Negotiation, Version, VersionNegotiation, body::BodyTimeout,
+    discovery::RequestLinks, error::NovaFaults, middleware::ClientDefault, version::VersionCap,
 };
 
 use crate::settings::{
@@ -44,14 +44,15 @@ pub fn routes_with(
         let api = *cap.declaration();
         let mut negotiation =
             Negotiation::new(api).with_version_cap(cap.clone()).with_error_format(NovaFaults::default());
-        let mut discovery =
-            Discovery::new(&[api]).with_version_cap(cap.clone()).with_error_format(NovaFaults::default());
+        let mut discovery = DiscoverySettings::new(&[api])
+            .with_version_cap(cap.clone())
+            .with_error_format(NovaFaults::default());
         if pin_versions {
             let pins = token_pins(store.clone(), cap);
             negotiation = negotiation.with_client_default(pins.clone());
             discovery = discovery.with_client_default(&api, pins);
         }
-        let microversions = VersionNegotiation::new(negotiation);
+        let (microversions, discovery) = (VersionNegotiation::new(negotiation), Discovery::new(discovery));
         let not_found = microversions.default_service();
         let documents = OpenApiService::new(
             OpenApiSettings::new(description(api))

@@ -16,7 +16,7 @@ use microversion_axum::middleware::ClientDefault;
 use microversion_axum::openapi::{OpenApiService, OpenApiSettings};
 use microversion_axum::serve::Serve;
 use microversion_axum::version::VersionCap;
-use microversion_axum::{ApiError, Discovery, Negotiation, VersionNegotiation};
+use microversion_axum::{ApiError, Discovery, DiscoverySettings, Negotiation, VersionNegotiation};
 
 use crate::settings::{self, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings};
 use crate::{Store, TOKEN_HEADER, description, flavor_access, flavors, fleet, keypairs, request_id};
@@ -27,7 +27,7 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
     let api = *cap.declaration();
     let mut negotiation =
         Negotiation::new(api).with_version_cap(cap.clone()).with_error_format(NovaFaults::default());
-    let mut discovery = Discovery::new(&[api])
+    let mut discovery = DiscoverySettings::new(&[api])
         .with_version_cap(cap.clone())
         .with_error_format(NovaFaults::default())
         .with_public_url(settings.public_url.clone());
@@ -36,7 +36,7 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
         negotiation = negotiation.with_client_default(pins.clone());
         discovery = discovery.with_client_default(&api, pins);
     }
-    let negotiation = VersionNegotiation::new(negotiation);
+    let (negotiation, discovery) = (VersionNegotiation::new(negotiation), Discovery::new(discovery));
     let not_found = negotiation.default_service();
     let documents = OpenApiService::new(
         OpenApiSettings::new(description(api))

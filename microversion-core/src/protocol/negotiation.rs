@@ -43,7 +43,7 @@ pub trait BoxChoice<Fut>: ChoiceWire {
 /// request headers it names (a token, an account), as Stripe pins each
 /// account to a version (docs/reference.md §3.6). Given to
 /// [`Negotiation::with_client_default`] it is asked for every such
-/// request; given to a facade's `Discovery::with_client_default` the
+/// request; given to [`DiscoverySettings::with_client_default`](crate::discovery::DiscoverySettings::with_client_default) the
 /// version documents show the asking client its version
 /// (`client_version`). Every answer of either names the headers read in
 /// `Vary`, so that a shared cache keeps one client's answer from another.
@@ -291,7 +291,7 @@ impl<W: ChoiceWire> Negotiation<W> {
     }
 
     /// Reads the served maximum from `cap`, a handle shared with a
-    /// facade's `Discovery::with_version_cap` and changed while serving
+    /// [`DiscoverySettings::with_version_cap`](crate::discovery::DiscoverySettings::with_version_cap) and changed while serving
     /// (docs/reference.md §13.4); its declaration
     /// ([`VersionCap::declaration`]) is the one served.
     #[must_use]
