@@ -1,21 +1,9 @@
-//! The headers of the contract (docs/reference.md §3, §12): their names,
-//! as strings (shared with the core) and as `http` header names, the
-//! bounds on what is read from them, and [`append_vary`]. The same names
-//! as `microversion_actix::header`.
+//! The headers of the contract (docs/reference.md §3, §12): the core's
+//! `header` module whole (their names as strings and as `http` header
+//! names, the bounds on what is read from them, [`append_vary`]), and
+//! axum's wire. The same names as `microversion_actix::header`.
 
 pub use microversion_core::header::*;
-
-/// `OpenStack-API-Version` as an `http` header name.
-pub const STANDARD_HEADER_NAME: http::HeaderName =
-    http::HeaderName::from_static(microversion_core::__header_names::STANDARD_NAME);
-/// The default name of the header carrying the served minimum
-/// ([`MIN_VERSION_HEADER`]) as an `http` header name.
-pub const MIN_VERSION_HEADER_NAME: http::HeaderName =
-    http::HeaderName::from_static(microversion_core::__header_names::MIN_NAME);
-/// The default name of the header carrying the served maximum
-/// ([`MAX_VERSION_HEADER`]) as an `http` header name.
-pub const MAX_VERSION_HEADER_NAME: http::HeaderName =
-    http::HeaderName::from_static(microversion_core::__header_names::MAX_NAME);
 
 /// How the core's [`Stamp`] reads and writes axum's headers, which are the
 /// `http` crate's ([`HttpHeaders`]); public for generated code, which

@@ -10,6 +10,15 @@ use std::pin::Pin;
 use super::negotiation::{BoxChoice, ChoiceWire, ClientChoice};
 use super::stamp::{AnswerWire, HeaderWire};
 
+/// `OpenStack-API-Version` as an `http` header name.
+pub const STANDARD_HEADER_NAME: HeaderName = HeaderName::from_static(super::stamp::STANDARD_NAME);
+/// The default name of the header carrying the served minimum
+/// ([`MIN_VERSION_HEADER`](crate::header::MIN_VERSION_HEADER)) as an `http` header name.
+pub const MIN_VERSION_HEADER_NAME: HeaderName = HeaderName::from_static(super::stamp::MIN_NAME);
+/// The default name of the header carrying the served maximum
+/// ([`MAX_VERSION_HEADER`](crate::header::MAX_VERSION_HEADER)) as an `http` header name.
+pub const MAX_VERSION_HEADER_NAME: HeaderName = HeaderName::from_static(super::stamp::MAX_NAME);
+
 /// How the core reads and writes `http::HeaderMap`: the wire of a facade
 /// over hyper, tower, or any stack whose requests and answers are the
 /// `http` crate's.

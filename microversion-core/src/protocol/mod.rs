@@ -20,7 +20,9 @@ pub mod header {
     pub use super::headers::{MAX_VERSION_HEADER, MIN_VERSION_HEADER, OPERATION_VERSIONS_HEADER};
     pub use super::headers::{ResponseHeaders, VaryUpdate, VersionHeaderValues, append_vary, vary_update};
     pub use super::headers::{clip_operation_versions, operation_versions};
-    pub use super::http_wire::{HttpHeaders, HttpWire};
+    pub use super::http_wire::{
+        HttpHeaders, HttpWire, MAX_VERSION_HEADER_NAME, MIN_VERSION_HEADER_NAME, STANDARD_HEADER_NAME,
+    };
     pub use super::stamp::{AnswerWire, HeaderWire, Stamp};
     pub use crate::lifecycle::{DEPRECATION_HEADER, LINK_HEADER, SUNSET_HEADER};
     pub use crate::version::{MAX_LEGACY_HEADERS, STANDARD_HEADER};
