@@ -11,6 +11,6 @@
 //! with every framework; outside a controller, a handler takes and answers
 //! [`Native`](crate::Native)`<Versioned<T>>`.
 
-pub use microversion_core::model::{
+pub use microversion_core::schema::model::{
     At, DerivedSchema, FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas,
 };

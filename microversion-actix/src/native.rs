@@ -15,8 +15,8 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, Responder, web};
 use futures_util::future::LocalBoxFuture;
 use microversion_core::body::{ParsedJson, ValidatedAs, ValidatedQuery, deserialize};
-use microversion_core::model::{VersionedModel, VersionedStruct};
 use microversion_core::portable::{ApiVersion, Json, JsonQuery, LinkRoot, Path, Query, Versioned};
+use microversion_core::schema::model::{VersionedModel, VersionedStruct};
 use serde::de::DeserializeOwned;
 
 use crate::body::read_json_body;

@@ -5,6 +5,6 @@
 //! `#[derive(VersionedModel)]`; outside a controller, a handler takes and
 //! answers [`Native`](crate::Native)`<Versioned<T>>`.
 
-pub use microversion_core::model::{
+pub use microversion_core::schema::model::{
     At, DerivedSchema, FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas,
 };

@@ -17,8 +17,8 @@ use http::header::{self, HeaderValue};
 use http::request::Parts;
 use microversion_core::Version;
 use microversion_core::body::{ValidatedAs, ValidatedQuery, deserialize};
-use microversion_core::model::{VersionedModel, VersionedStruct};
 use microversion_core::portable::{ApiVersion, Json, JsonQuery, LinkRoot, Path, Query, Versioned};
+use microversion_core::schema::model::{VersionedModel, VersionedStruct};
 use serde::de::DeserializeOwned;
 
 use crate::body::read_json;

@@ -63,10 +63,6 @@ pub mod version;
 
 pub use protocol::{exchange, header};
 
-#[cfg(feature = "schema")]
-#[cfg_attr(docsrs, doc(cfg(feature = "schema")))]
-pub use schema::model;
-
 #[cfg(feature = "portable")]
 #[cfg_attr(docsrs, doc(cfg(feature = "portable")))]
 #[doc(inline)]
@@ -103,12 +99,12 @@ pub mod __private {
     pub use crate::derive::{
         DerivedSchema, Presence, deny_unknown, model_schemas, object_at, parse_plain, read_field,
     };
-    pub use crate::model::{FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
     pub use crate::operation::{
         __serving, Answers, AnswersThrough, Controller, Example, Extracts, ExtractsThrough, Facade,
         MissingVariant, Operation, OperationVariant, ResponseDescription, RouteInput, Routes,
         SchemaDescription, SchemaDocument, UnservedVersion,
     };
+    pub use crate::schema::model::{FieldSchema, VersionedModel, VersionedStruct, compile_model_schemas};
     pub use crate::schema::{LazySchemas, SchemaError, SchemaSource, VersionedSchemas, json_schema_of};
     pub use crate::{Api, Deprecation, Microversion, Version, VersionRange, Violation, client::typed_client};
 }

@@ -326,13 +326,13 @@ impl From<crate::body::BodyRefusal> for ApiError {
 /// 400 for a body that breaks the model at its version, 500 for a
 /// model whose derived schema does not compile.
 #[cfg(feature = "schema")]
-impl From<crate::model::ModelReadError> for ApiError {
-    fn from(err: crate::model::ModelReadError) -> ApiError {
+impl From<crate::schema::model::ModelReadError> for ApiError {
+    fn from(err: crate::schema::model::ModelReadError) -> ApiError {
         match err {
-            crate::model::ModelReadError::InvalidSchema(e) => {
+            crate::schema::model::ModelReadError::InvalidSchema(e) => {
                 ApiError::internal(format!("invalid model schema: {e}"))
             }
-            crate::model::ModelReadError::Invalid(invalid) => invalid.into(),
+            crate::schema::model::ModelReadError::Invalid(invalid) => invalid.into(),
         }
     }
 }

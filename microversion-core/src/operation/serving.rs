@@ -41,8 +41,8 @@ use super::{Controller, MissingVariant, ResponseDescription};
 use crate::body::{ParsedJson, ValidatedAs, ValidatedQuery, deserialize, parse_json};
 use crate::change::{Downgrades, Upgrades};
 use crate::header::HeaderWire;
-use crate::model::{VersionedModel, VersionedStruct};
 use crate::schema::LazySchemas;
+use crate::schema::model::{VersionedModel, VersionedStruct};
 use crate::{Api, Deprecation, Negotiated, Version};
 
 /// A web framework, as the core serves a controller's routes on it. A

@@ -7,9 +7,9 @@ use std::sync::OnceLock;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-pub use crate::model::DerivedSchema;
-pub use crate::model::object_at;
-use crate::model::{VersionedModel, compile_model_schemas};
+pub use crate::schema::model::DerivedSchema;
+pub use crate::schema::model::object_at;
+use crate::schema::model::{VersionedModel, compile_model_schemas};
 use crate::schema::{SchemaError, VersionedSchemas};
 use crate::{Version, VersionRange, Violation};
 
