@@ -309,7 +309,9 @@ fn with_schema(
 }
 
 /// What Placement's WSGI stack does to every answer, outside the version
-/// middleware: lower-case `Vary` names and absolute `Location`s.
+/// middleware: absolute `Location`s, webob's error pages and the request
+/// id. (Its lower-case `Vary` and refusals without `Cache-Control` are the
+/// negotiation's settings, `routes`.)
 pub(crate) async fn placement_outer(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
@@ -328,19 +330,11 @@ pub(crate) async fn placement_outer(
         // A path no route has varies by nothing (Placement's 404 names no `Vary`).
         headers.remove(header::VARY);
     }
-    if let Some(vary) = headers.get(header::VARY).and_then(|v| v.to_str().ok()).map(str::to_ascii_lowercase) {
-        headers.insert(header::VARY, header::HeaderValue::from_str(&vary).expect("ascii"));
-    }
     if let Some(location) =
         headers.get(header::LOCATION).and_then(|v| v.to_str().ok()).filter(|l| l.starts_with('/'))
     {
         let absolute = format!("{base}{location}");
         headers.insert(header::LOCATION, header::HeaderValue::from_str(&absolute).expect("ascii"));
-    }
-    let negotiated = version_of(&req).ok();
-    // The version middleware's own refusals send no `Cache-Control`.
-    if negotiated.is_none() && matches!(res.status(), StatusCode::BAD_REQUEST | StatusCode::NOT_ACCEPTABLE) {
-        res.headers_mut().remove(header::CACHE_CONTROL);
     }
     let request_id =
         (!res.headers().contains_key(REQUEST_ID)).then(|| format!("req-{}", uuid::Uuid::new_v4()));

@@ -23,6 +23,8 @@ pub struct Exchange<W: HeaderWire> {
     cap: VersionCap,
     stamp: Stamp<W>,
     asks_client: bool,
+    /// Whether a refusal gains `Cache-Control: no-store` (§3).
+    refusals_no_store: bool,
 }
 
 /// What the contract says of a request before any handler runs.
@@ -45,7 +47,23 @@ impl<W: HeaderWire> Exchange<W> {
     /// client default reads those headers.
     pub fn new(cap: VersionCap, client_default: Option<&str>) -> Exchange<W> {
         let stamp = Stamp::new(*cap.declaration(), client_default);
-        Exchange { cap, stamp, asks_client: client_default.is_some() }
+        Exchange { cap, stamp, asks_client: client_default.is_some(), refusals_no_store: true }
+    }
+
+    /// This contract with the names in `Vary` in lower case
+    /// ([`Negotiation::with_lowercase_vary`](crate::exchange::Negotiation::with_lowercase_vary)).
+    #[must_use]
+    pub fn with_lowercase_vary(mut self) -> Exchange<W> {
+        self.stamp = self.stamp.with_lowercase_vary();
+        self
+    }
+
+    /// This contract with refusals that gain no `Cache-Control`
+    /// ([`Negotiation::without_no_store_on_refusals`](crate::exchange::Negotiation::without_no_store_on_refusals)).
+    #[must_use]
+    pub fn without_no_store_on_refusals(mut self) -> Exchange<W> {
+        self.refusals_no_store = false;
+        self
     }
 
     /// The declaration served.
@@ -106,7 +124,9 @@ impl<W: HeaderWire> Exchange<W> {
     /// apart (nginx takes an empty legacy header, a 400, for an absent
     /// one): a stored 400 or 406 could answer a request that negotiates.
     pub fn refuse(&self, headers: &mut W::Map) {
-        set_header::<W>(headers, "cache-control", "no-store");
+        if self.refusals_no_store {
+            set_header::<W>(headers, "cache-control", "no-store");
+        }
         self.stamp.stamp(headers, None);
     }
 
@@ -156,6 +176,7 @@ impl<W: HeaderWire> std::fmt::Debug for Exchange<W> {
             .field("api", &self.api().service_type())
             .field("cap", &self.cap.get())
             .field("asks_client", &self.asks_client)
+            .field("refusals_no_store", &self.refusals_no_store)
             .finish()
     }
 }
@@ -276,6 +297,34 @@ mod tests {
         let pinned = pinning.chosen(default, Some(Version::lit("2.3")));
         assert_eq!((pinned.version, pinned.source), (Version::lit("2.3"), VersionSource::Client));
         assert_eq!(pinning.chosen(default, Some(Version::lit("9.0"))).version, Version::lit("2.3"), "capped");
+    }
+
+    #[test]
+    fn an_existing_services_answers_are_declared_vary_in_lower_case_and_refusals_without_no_store() {
+        let standard = exchange(None);
+        let (mut refused, mut served) = (Vec::new(), Vec::new());
+        standard.refuse(&mut refused);
+        standard.finish(&mut served, Some(Version::lit("2.2")));
+        assert_eq!(get(&refused, "cache-control"), ["no-store"]);
+        assert_eq!(get(&served, "vary"), ["OpenStack-API-Version, X-OpenStack-Nova-API-Version"]);
+
+        let placement_like = exchange(Some("X-Account")).with_lowercase_vary().without_no_store_on_refusals();
+        let (mut refused, mut served) = (Vec::new(), Vec::new());
+        placement_like.refuse(&mut refused);
+        placement_like.finish(&mut served, Some(Version::lit("2.2")));
+        assert!(get(&refused, "cache-control").is_empty(), "{refused:?}");
+        let vary = ["openstack-api-version, x-openstack-nova-api-version, x-account"];
+        assert_eq!(get(&refused, "vary"), vary);
+        assert_eq!(get(&served, "vary"), vary);
+        // Only the case of the names changed: the version headers are the same.
+        assert_eq!(get(&served, "openstack-api-version"), ["compute 2.2"]);
+        // A handler's own `Vary` is still appended to, names compared without case.
+        let mut own = headers(&[("vary", "Accept, OpenStack-API-Version")]);
+        placement_like.finish(&mut own, Some(Version::lit("2.2")));
+        assert_eq!(
+            get(&own, "vary"),
+            ["Accept, OpenStack-API-Version, x-openstack-nova-api-version, x-account"]
+        );
     }
 
     #[test]

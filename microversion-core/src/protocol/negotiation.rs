@@ -191,6 +191,9 @@ pub struct Negotiation<W: ChoiceWire> {
     /// The names of the served range's headers, when not the standard ones.
     min_max: Option<(W::Name, W::Name)>,
     client_default: Option<ClientDefault<W>>,
+    /// How an existing service's answers differ (Placement's).
+    lowercase_vary: bool,
+    refusals_no_store: bool,
 }
 
 impl<W: ChoiceWire> Clone for Negotiation<W> {
@@ -201,6 +204,8 @@ impl<W: ChoiceWire> Clone for Negotiation<W> {
             format: Arc::clone(&self.format),
             min_max: self.min_max.clone(),
             client_default: self.client_default.clone(),
+            lowercase_vary: self.lowercase_vary,
+            refusals_no_store: self.refusals_no_store,
         }
     }
 }
@@ -241,6 +246,8 @@ impl<W: ChoiceWire> Negotiation<W> {
             format: Arc::new(ApiSigErrors),
             min_max: None,
             client_default: None,
+            lowercase_vary: false,
+            refusals_no_store: true,
         }
     }
 
@@ -301,6 +308,29 @@ impl<W: ChoiceWire> Negotiation<W> {
         self
     }
 
+    /// Names the version headers in `Vary` in lower case
+    /// (`Vary: openstack-api-version`), as microversion-parse's WSGI
+    /// middleware does: for a service that answers byte for byte as an
+    /// existing one (OpenStack Placement). Header names are compared
+    /// without regard to case, so a cache reads both alike.
+    #[must_use]
+    pub fn with_lowercase_vary(mut self) -> Negotiation<W> {
+        self.lowercase_vary = true;
+        self
+    }
+
+    /// Answers a refusal (400, 406) without `Cache-Control: no-store`, as
+    /// microversion-parse's middleware does: for a service that answers
+    /// byte for byte as an existing one (OpenStack Placement). A shared
+    /// cache may then keep a refusal and answer it to a request that
+    /// negotiates (docs/reference.md §3): put no shared cache before such a
+    /// service, or one that keeps no 4xx.
+    #[must_use]
+    pub fn without_no_store_on_refusals(mut self) -> Negotiation<W> {
+        self.refusals_no_store = false;
+        self
+    }
+
     /// The handle of the served maximum, to share or to change.
     pub fn version_cap(&self) -> &VersionCap {
         &self.cap
@@ -329,6 +359,8 @@ impl<W: ChoiceWire> Negotiation<W> {
     /// The contract of one request and its answer under these settings,
     /// every header value rendered now: what a facade's service holds.
     pub fn exchange(&self) -> Exchange<W> {
-        Exchange::new(self.cap.clone(), self.client_default.as_ref().map(ClientDefault::vary))
+        let exchange = Exchange::new(self.cap.clone(), self.client_default.as_ref().map(ClientDefault::vary));
+        let exchange = if self.lowercase_vary { exchange.with_lowercase_vary() } else { exchange };
+        if self.refusals_no_store { exchange } else { exchange.without_no_store_on_refusals() }
     }
 }

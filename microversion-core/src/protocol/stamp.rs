@@ -146,6 +146,18 @@ impl<W: HeaderWire> Stamp<W> {
         }
     }
 
+    /// These headers with the names in `Vary` in lower case
+    /// (`openstack-api-version`), as microversion-parse's WSGI middleware
+    /// writes them; the names on the wire are lower case already.
+    #[must_use]
+    pub fn with_lowercase_vary(mut self) -> Stamp<W> {
+        let lower = interned(self.vary_text.to_ascii_lowercase());
+        if let Some(vary) = W::static_value(lower) {
+            (self.vary, self.vary_text) = (vary, lower);
+        }
+        self
+    }
+
     /// The API these headers are of.
     pub fn api(&self) -> Api {
         self.api
