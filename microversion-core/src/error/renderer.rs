@@ -17,7 +17,7 @@ use crate::header::{AnswerWire, HeaderWire, answer_request_id, error_headers, mi
 /// framework's own; each facade names it once (`microversion_actix::error::ErrorRenderer`,
 /// `microversion_axum::error::ErrorRenderer`). A facade's version
 /// negotiation and discovery render every error through one
-/// (`VersionNegotiation::error_renderer`); use one for errors of your own
+/// (`Negotiation::error_renderer`); use one for errors of your own
 /// outside them, so that clients see a single shape.
 ///
 /// ```
