@@ -18,6 +18,7 @@ use futures_util::future::LocalBoxFuture;
 pub use crate::client_default::{ClientChoice, ClientDefault};
 pub use crate::response_validation::ResponseValidation;
 
+use crate::discovery::RequestLinks as _;
 use crate::error::ErrorRenderer;
 use crate::header::ActixHeaders;
 use crate::{ApiError, Version, version::Negotiated};
@@ -327,6 +328,12 @@ impl State {
             return ServiceResponse::new(req, self.finish_with(res, Some(error), Some(version)));
         }
         self.exchange.finish(res.headers_mut(), Some(version));
+        let status = res.status();
+        if self.exchange.makes_locations_absolute() && !status.is_client_error() && !status.is_server_error()
+        {
+            let base = res.request().link_base();
+            self.exchange.locate(res.headers_mut(), &base);
+        }
         res
     }
 

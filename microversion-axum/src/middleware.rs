@@ -17,6 +17,7 @@ use http::{Request, StatusCode};
 use microversion_core::observe;
 
 use crate::ApiError;
+use crate::discovery::RequestLinks as _;
 use crate::error::ErrorRenderer;
 use crate::header::AxumHeaders;
 use crate::native::{NEGOTIATED, Unrendered};
@@ -170,9 +171,10 @@ where
                         }
                     };
                     req.extensions_mut().insert(negotiated);
+                    let base = state.exchange.makes_locations_absolute().then(|| req.link_base());
                     let answering = || NEGOTIATED.scope(negotiated.version, service.call(req));
                     let res = observe::negotiated(&api, &negotiated, answering).await?;
-                    Ok(state.complete(res, negotiated))
+                    Ok(state.complete(res, negotiated, base.as_deref()))
                 });
                 return observe::untraced(VersionNegotiationFuture { step: Step::Chosen { fut } });
             }
@@ -183,11 +185,14 @@ where
             }
         };
         req.extensions_mut().insert(negotiated);
+        // Read before the request is handed on, only where the answer needs it.
+        let base = state.exchange.makes_locations_absolute().then(|| req.link_base());
         observe::negotiated(&api, &negotiated, || VersionNegotiationFuture {
             step: Step::Forwarded {
                 inner: NEGOTIATED.scope(negotiated.version, self.inner.call(req)),
                 state,
                 negotiated,
+                base,
             },
         })
     }
@@ -208,7 +213,13 @@ pin_project_lite::pin_project! {
 pin_project_lite::pin_project! {
     #[project = StepProjection]
     enum Step<F, E> {
-        Forwarded { #[pin] inner: TaskLocalFuture<Version, F>, state: Arc<State>, negotiated: Negotiated },
+        Forwarded {
+            #[pin] inner: TaskLocalFuture<Version, F>,
+            state: Arc<State>,
+            negotiated: Negotiated,
+            // The request's link base, when a `Location` is made absolute.
+            base: Option<String>,
+        },
         Refused { res: Option<Response> },
         // Boxed: only the requests a client default chooses for pay for it.
         Chosen { fut: Chosen<E> },
@@ -223,8 +234,8 @@ where
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         match self.project().step.project() {
-            StepProjection::Forwarded { inner, state, negotiated } => match inner.poll(cx) {
-                Poll::Ready(Ok(res)) => Poll::Ready(Ok(state.complete(res, *negotiated))),
+            StepProjection::Forwarded { inner, state, negotiated, base } => match inner.poll(cx) {
+                Poll::Ready(Ok(res)) => Poll::Ready(Ok(state.complete(res, *negotiated, base.as_deref()))),
                 Poll::Ready(Err(err)) => Poll::Ready(Err(err)),
                 Poll::Pending => Poll::Pending,
             },
@@ -261,9 +272,15 @@ impl State {
         res
     }
 
-    /// The answer of the wrapped service at `negotiated`, finished and counted.
-    fn complete(&self, res: Response, negotiated: Negotiated) -> Response {
-        let res = self.finish(res, Some(negotiated.version));
+    /// The answer of the wrapped service at `negotiated`, finished (its
+    /// `Location` made absolute under `base` when declared) and counted.
+    fn complete(&self, res: Response, negotiated: Negotiated, base: Option<&str>) -> Response {
+        let mut res = self.finish(res, Some(negotiated.version));
+        if let Some(base) =
+            base.filter(|_| !res.status().is_client_error() && !res.status().is_server_error())
+        {
+            self.exchange.locate(res.headers_mut(), base);
+        }
         self.exchange.count(&negotiated, res.status().as_u16());
         res
     }

@@ -439,6 +439,82 @@ async fn an_error_format_reads_the_served_version_alike() {
     }
 }
 
+/// `Negotiation::with_absolute_locations`: a success's `Location` path is
+/// made absolute under the request's link base (its `Host`), alike on both;
+/// an error's stays, and so does every `Location` without the setting.
+#[actix_web::test]
+async fn a_location_is_made_absolute_alike_when_declared() {
+    use actix_web::{App, HttpResponse, web};
+
+    async fn actix_created() -> HttpResponse {
+        HttpResponse::Created().insert_header(("Location", "/v2.1/servers/1")).finish()
+    }
+    async fn actix_refused() -> HttpResponse {
+        HttpResponse::Conflict().insert_header(("Location", "/v2.1/servers/1")).json(json!({"conflict": 1}))
+    }
+    fn axum_created() -> axum::response::Response {
+        axum::response::IntoResponse::into_response((
+            http::StatusCode::CREATED,
+            [("location", "/v2.1/servers/1")],
+        ))
+    }
+    fn axum_refused() -> axum::response::Response {
+        axum::response::IntoResponse::into_response((
+            http::StatusCode::CONFLICT,
+            [("location", "/v2.1/servers/1")],
+            axum::Json(json!({"conflict": 1})),
+        ))
+    }
+    for absolute in [true, false] {
+        let actix_settings = microversion_actix::Negotiation::new(API);
+        let axum_settings = microversion_axum::Negotiation::new(API);
+        let (actix_settings, axum_settings) = if absolute {
+            (actix_settings.with_absolute_locations(), axum_settings.with_absolute_locations())
+        } else {
+            (actix_settings, axum_settings)
+        };
+        let actix = actix_test::init_service(
+            App::new().service(
+                web::scope("/v2.1")
+                    .wrap(microversion_actix::VersionNegotiation::new(actix_settings))
+                    .route("/servers", web::post().to(actix_created))
+                    .route("/servers/refused", web::post().to(actix_refused)),
+            ),
+        )
+        .await;
+        let axum = Router::new()
+            .route("/v2.1/servers", axum::routing::post(|| async { axum_created() }))
+            .route("/v2.1/servers/refused", axum::routing::post(|| async { axum_refused() }))
+            .layer(microversion_axum::VersionNegotiation::new(axum_settings));
+        for (path, status, expected) in [
+            (
+                "/v2.1/servers",
+                201,
+                if absolute { "http://cloud.example/v2.1/servers/1" } else { "/v2.1/servers/1" },
+            ),
+            ("/v2.1/servers/refused", 409, "/v2.1/servers/1"),
+        ] {
+            let req = actix_test::TestRequest::post().uri(path).insert_header(("Host", "cloud.example"));
+            let res = actix_test::call_service(&actix, req.to_request()).await;
+            let actix_location = res.headers().get("location").map(|v| v.to_str().expect("text").to_owned());
+            assert_eq!(
+                (res.status().as_u16(), actix_location.as_deref()),
+                (status, Some(expected)),
+                "actix {path}"
+            );
+            let req =
+                http::Request::post(path).header("Host", "cloud.example").body(axum::body::Body::empty());
+            let res = axum.clone().oneshot(req.expect("a request")).await.expect("infallible");
+            let axum_location = res.headers().get("location").map(|v| v.to_str().expect("text").to_owned());
+            assert_eq!(
+                (res.status().as_u16(), axum_location.as_deref()),
+                (status, Some(expected)),
+                "axum {path}"
+            );
+        }
+    }
+}
+
 /// Both facades take a contract header name by `HeaderName::from_static`
 /// after the core's check, without a copy: the check takes exactly the
 /// names `http` takes as they are (a token in lower case), so that no name

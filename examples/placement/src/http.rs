@@ -309,17 +309,13 @@ fn with_schema(
 }
 
 /// What Placement's WSGI stack does to every answer, outside the version
-/// middleware: absolute `Location`s, webob's error pages and the request
-/// id. (Its lower-case `Vary` and refusals without `Cache-Control` are the
+/// middleware: webob's error pages and the request id. (Its lower-case
+/// `Vary`, refusals without `Cache-Control` and absolute `Location`s are the
 /// negotiation's settings, `routes`.)
 pub(crate) async fn placement_outer(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let base = {
-        let info = req.connection_info();
-        format!("{}://{}", info.scheme(), info.host())
-    };
     let form = error_page(req.headers().get(header::ACCEPT).and_then(|v| v.to_str().ok()));
     let html = form == ErrorPage::Html;
     let res = next.call(req).await?.map_into_boxed_body();
@@ -329,12 +325,6 @@ pub(crate) async fn placement_outer(
     if first_version(req.match_info().as_str()).is_none() {
         // A path no route has varies by nothing (Placement's 404 names no `Vary`).
         headers.remove(header::VARY);
-    }
-    if let Some(location) =
-        headers.get(header::LOCATION).and_then(|v| v.to_str().ok()).filter(|l| l.starts_with('/'))
-    {
-        let absolute = format!("{base}{location}");
-        headers.insert(header::LOCATION, header::HeaderValue::from_str(&absolute).expect("ascii"));
     }
     let request_id =
         (!res.headers().contains_key(REQUEST_ID)).then(|| format!("req-{}", uuid::Uuid::new_v4()));

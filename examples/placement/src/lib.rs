@@ -51,11 +51,13 @@ pub fn routes(store: Arc<Store>) -> impl FnOnce(&mut web::ServiceConfig) {
         let budget = store.deadline();
         // Placement's version middleware (microversion-parse's) names its
         // header in `Vary` in lower case and sends no `Cache-Control` on a
-        // refusal: declared, so that the answers are Placement's bytes.
+        // refusal, and webob makes a `Location` absolute: declared, so that
+        // the answers are Placement's bytes.
         let negotiation = Negotiation::new(PLACEMENT)
             .with_error_format(PlacementErrors)
             .with_lowercase_vary()
-            .without_no_store_on_refusals();
+            .without_no_store_on_refusals()
+            .with_absolute_locations();
         let microversions = VersionNegotiation::new(negotiation);
         // A target no scope matches (`*`): actix's own 404 has an empty body.
         let outside = microversions.default_service();

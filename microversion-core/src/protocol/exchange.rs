@@ -25,6 +25,8 @@ pub struct Exchange<W: HeaderWire> {
     asks_client: bool,
     /// Whether a refusal gains `Cache-Control: no-store` (§3).
     refusals_no_store: bool,
+    /// Whether a `Location` path is made absolute ([`Exchange::locate`]).
+    absolute_locations: bool,
 }
 
 /// What the contract says of a request before any handler runs.
@@ -47,7 +49,13 @@ impl<W: HeaderWire> Exchange<W> {
     /// client default reads those headers.
     pub fn new(cap: VersionCap, client_default: Option<&str>) -> Exchange<W> {
         let stamp = Stamp::new(*cap.declaration(), client_default);
-        Exchange { cap, stamp, asks_client: client_default.is_some(), refusals_no_store: true }
+        Exchange {
+            cap,
+            stamp,
+            asks_client: client_default.is_some(),
+            refusals_no_store: true,
+            absolute_locations: false,
+        }
     }
 
     /// This contract with the names in `Vary` in lower case
@@ -56,6 +64,37 @@ impl<W: HeaderWire> Exchange<W> {
     pub fn with_lowercase_vary(mut self) -> Exchange<W> {
         self.stamp = self.stamp.with_lowercase_vary();
         self
+    }
+
+    /// This contract with a `Location` path made absolute
+    /// ([`Negotiation::with_absolute_locations`](crate::exchange::Negotiation::with_absolute_locations)).
+    #[must_use]
+    pub fn with_absolute_locations(mut self) -> Exchange<W> {
+        self.absolute_locations = true;
+        self
+    }
+
+    /// Whether an answer's `Location` is made absolute: a facade then reads
+    /// the request's link base before it forwards the request, for
+    /// [`Exchange::locate`].
+    pub fn makes_locations_absolute(&self) -> bool {
+        self.absolute_locations
+    }
+
+    /// Makes the answer's `Location` absolute under `base` (the request's
+    /// link base, `https://cloud.example`) when it is a path
+    /// (`/resource_providers/…`), as webob does; any other `Location`
+    /// stays. Nothing when the contract keeps locations as they are.
+    pub fn locate(&self, headers: &mut W::Map, base: &str) {
+        if !self.absolute_locations {
+            return;
+        }
+        let Some(location) = W::name("location") else { return };
+        let path = W::get_all(headers, &location).next().and_then(W::text);
+        let Some(path) = path.filter(|p| p.starts_with('/') && !p.starts_with("//")) else { return };
+        if let Some(absolute) = W::value(&format!("{}{path}", base.trim_end_matches('/'))) {
+            W::insert(headers, &location, &absolute);
+        }
     }
 
     /// This contract with refusals that gain no `Cache-Control`
@@ -177,6 +216,7 @@ impl<W: HeaderWire> std::fmt::Debug for Exchange<W> {
             .field("cap", &self.cap.get())
             .field("asks_client", &self.asks_client)
             .field("refusals_no_store", &self.refusals_no_store)
+            .field("absolute_locations", &self.absolute_locations)
             .finish()
     }
 }
@@ -325,6 +365,31 @@ mod tests {
             get(&own, "vary"),
             ["Accept, OpenStack-API-Version, x-openstack-nova-api-version, x-account"]
         );
+    }
+
+    #[test]
+    fn a_location_path_is_made_absolute_when_declared() {
+        let location = |exchange: &Exchange<ListWire>, value: &str| {
+            let mut answer = headers(&[("location", value)]);
+            exchange.locate(&mut answer, "http://cloud.example:8778/");
+            get(&answer, "location").concat()
+        };
+        let kept = exchange(None);
+        assert!(!kept.makes_locations_absolute());
+        assert_eq!(location(&kept, "/resource_providers/1"), "/resource_providers/1");
+        let absolute = exchange(None).with_absolute_locations();
+        assert!(absolute.makes_locations_absolute());
+        assert_eq!(
+            location(&absolute, "/resource_providers/1"),
+            "http://cloud.example:8778/resource_providers/1"
+        );
+        // An absolute URL, a network path and a relative one stay as they are.
+        for kept in ["https://elsewhere.example/x", "//elsewhere.example/x", "x/y"] {
+            assert_eq!(location(&absolute, kept), kept);
+        }
+        let mut none = Vec::new();
+        absolute.locate(&mut none, "http://cloud.example");
+        assert!(none.is_empty(), "no Location is added");
     }
 
     #[test]

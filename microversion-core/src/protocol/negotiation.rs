@@ -194,6 +194,7 @@ pub struct Negotiation<W: ChoiceWire> {
     /// How an existing service's answers differ (Placement's).
     lowercase_vary: bool,
     refusals_no_store: bool,
+    absolute_locations: bool,
 }
 
 impl<W: ChoiceWire> Clone for Negotiation<W> {
@@ -206,6 +207,7 @@ impl<W: ChoiceWire> Clone for Negotiation<W> {
             client_default: self.client_default.clone(),
             lowercase_vary: self.lowercase_vary,
             refusals_no_store: self.refusals_no_store,
+            absolute_locations: self.absolute_locations,
         }
     }
 }
@@ -248,6 +250,7 @@ impl<W: ChoiceWire> Negotiation<W> {
             client_default: None,
             lowercase_vary: false,
             refusals_no_store: true,
+            absolute_locations: false,
         }
     }
 
@@ -331,6 +334,18 @@ impl<W: ChoiceWire> Negotiation<W> {
         self
     }
 
+    /// Makes a `Location` its routes answer with as a path
+    /// (`/resource_providers/…`) absolute, under the request's link base
+    /// (the scheme and host discovery's links are built from, §7.1), as
+    /// webob does: for a service that answers byte for byte as a WSGI one
+    /// (OpenStack Placement). Clients resolve a path against the request's
+    /// URL, so either form reaches the same resource.
+    #[must_use]
+    pub fn with_absolute_locations(mut self) -> Negotiation<W> {
+        self.absolute_locations = true;
+        self
+    }
+
     /// The handle of the served maximum, to share or to change.
     pub fn version_cap(&self) -> &VersionCap {
         &self.cap
@@ -361,6 +376,7 @@ impl<W: ChoiceWire> Negotiation<W> {
     pub fn exchange(&self) -> Exchange<W> {
         let exchange = Exchange::new(self.cap.clone(), self.client_default.as_ref().map(ClientDefault::vary));
         let exchange = if self.lowercase_vary { exchange.with_lowercase_vary() } else { exchange };
+        let exchange = if self.absolute_locations { exchange.with_absolute_locations() } else { exchange };
         if self.refusals_no_store { exchange } else { exchange.without_no_store_on_refusals() }
     }
 }
