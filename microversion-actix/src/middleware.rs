@@ -328,11 +328,9 @@ impl State {
             return ServiceResponse::new(req, self.finish_with(res, Some(error), Some(version)));
         }
         self.exchange.finish(res.headers_mut(), Some(version));
-        let status = res.status();
-        if self.exchange.makes_locations_absolute() && !status.is_client_error() && !status.is_server_error()
-        {
-            let base = res.request().link_base();
-            self.exchange.locate(res.headers_mut(), &base);
+        if self.exchange.makes_locations_absolute() {
+            let (status, base) = (res.status().as_u16(), res.request().link_base());
+            self.exchange.locate(res.headers_mut(), status, &base);
         }
         res
     }

@@ -153,7 +153,10 @@ where
     fn call(&mut self, mut req: Request<B>) -> Self::Future {
         let state = Arc::clone(&self.state);
         let api = state.exchange.api();
-        let negotiated = match (state.exchange.admit_request(&mut req), &state.client_default) {
+        let admission = state.exchange.admit_request(&mut req);
+        // Read before the request is handed on, only where the answer needs it.
+        let base = state.exchange.makes_locations_absolute().then(|| req.link_base());
+        let negotiated = match (admission, &state.client_default) {
             (Admission::Serve(negotiated) | Admission::AskClient(negotiated), None) => negotiated,
             (Admission::AskClient(asked), Some(client_default)) => {
                 let choice = client_default.choose(req.headers());
@@ -171,7 +174,6 @@ where
                         }
                     };
                     req.extensions_mut().insert(negotiated);
-                    let base = state.exchange.makes_locations_absolute().then(|| req.link_base());
                     let answering = || NEGOTIATED.scope(negotiated.version, service.call(req));
                     let res = observe::negotiated(&api, &negotiated, answering).await?;
                     Ok(state.complete(res, negotiated, base.as_deref()))
@@ -185,8 +187,6 @@ where
             }
         };
         req.extensions_mut().insert(negotiated);
-        // Read before the request is handed on, only where the answer needs it.
-        let base = state.exchange.makes_locations_absolute().then(|| req.link_base());
         observe::negotiated(&api, &negotiated, || VersionNegotiationFuture {
             step: Step::Forwarded {
                 inner: NEGOTIATED.scope(negotiated.version, self.inner.call(req)),
@@ -276,12 +276,11 @@ impl State {
     /// `Location` made absolute under `base` when declared) and counted.
     fn complete(&self, res: Response, negotiated: Negotiated, base: Option<&str>) -> Response {
         let mut res = self.finish(res, Some(negotiated.version));
-        if let Some(base) =
-            base.filter(|_| !res.status().is_client_error() && !res.status().is_server_error())
-        {
-            self.exchange.locate(res.headers_mut(), base);
+        let status = res.status().as_u16();
+        if let Some(base) = base {
+            self.exchange.locate(res.headers_mut(), status, base);
         }
-        self.exchange.count(&negotiated, res.status().as_u16());
+        self.exchange.count(&negotiated, status);
         res
     }
 

@@ -81,12 +81,13 @@ impl<W: HeaderWire> Exchange<W> {
         self.absolute_locations
     }
 
-    /// Makes the answer's `Location` absolute under `base` (the request's
-    /// link base, `https://cloud.example`) when it is a path
-    /// (`/resource_providers/…`), as webob does; any other `Location`
-    /// stays. Nothing when the contract keeps locations as they are.
-    pub fn locate(&self, headers: &mut W::Map, base: &str) {
-        if !self.absolute_locations {
+    /// Makes the `Location` of an answer of `status` absolute under `base`
+    /// (the request's link base, `https://cloud.example`) when the answer
+    /// is no error and its `Location` is a path (`/resource_providers/…`),
+    /// as webob does; any other `Location` stays. Nothing when the contract
+    /// keeps locations as they are.
+    pub fn locate(&self, headers: &mut W::Map, status: u16, base: &str) {
+        if !self.absolute_locations || status >= 400 {
             return;
         }
         let Some(location) = W::name("location") else { return };
@@ -371,7 +372,7 @@ mod tests {
     fn a_location_path_is_made_absolute_when_declared() {
         let location = |exchange: &Exchange<ListWire>, value: &str| {
             let mut answer = headers(&[("location", value)]);
-            exchange.locate(&mut answer, "http://cloud.example:8778/");
+            exchange.locate(&mut answer, 201, "http://cloud.example:8778/");
             get(&answer, "location").concat()
         };
         let kept = exchange(None);
@@ -388,8 +389,12 @@ mod tests {
             assert_eq!(location(&absolute, kept), kept);
         }
         let mut none = Vec::new();
-        absolute.locate(&mut none, "http://cloud.example");
+        absolute.locate(&mut none, 201, "http://cloud.example");
         assert!(none.is_empty(), "no Location is added");
+        // An error's stays.
+        let mut refused = headers(&[("location", "/resource_providers/1")]);
+        absolute.locate(&mut refused, 409, "http://cloud.example");
+        assert_eq!(get(&refused, "location"), ["/resource_providers/1"]);
     }
 
     #[test]
