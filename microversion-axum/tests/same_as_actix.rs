@@ -439,6 +439,17 @@ async fn an_error_format_reads_the_served_version_alike() {
     }
 }
 
+/// The negotiation of [`API`] on each facade, with `declare` applied to
+/// each when `declared`.
+fn negotiations(
+    declared: bool,
+    declare_actix: fn(microversion_actix::Negotiation) -> microversion_actix::Negotiation,
+    declare_axum: fn(microversion_axum::Negotiation) -> microversion_axum::Negotiation,
+) -> (microversion_actix::Negotiation, microversion_axum::Negotiation) {
+    let (actix, axum) = (microversion_actix::Negotiation::new(API), microversion_axum::Negotiation::new(API));
+    if declared { (declare_actix(actix), declare_axum(axum)) } else { (actix, axum) }
+}
+
 /// `Negotiation::with_absolute_locations`: a success's `Location` path is
 /// made absolute under the request's link base (its `Host`), alike on both;
 /// an error's stays, and so does every `Location` without the setting.
@@ -466,13 +477,11 @@ async fn a_location_is_made_absolute_alike_when_declared() {
         ))
     }
     for absolute in [true, false] {
-        let actix_settings = microversion_actix::Negotiation::new(API);
-        let axum_settings = microversion_axum::Negotiation::new(API);
-        let (actix_settings, axum_settings) = if absolute {
-            (actix_settings.with_absolute_locations(), axum_settings.with_absolute_locations())
-        } else {
-            (actix_settings, axum_settings)
-        };
+        let (actix_settings, axum_settings) = negotiations(
+            absolute,
+            microversion_actix::Negotiation::with_absolute_locations,
+            microversion_axum::Negotiation::with_absolute_locations,
+        );
         let actix = actix_test::init_service(
             App::new().service(
                 web::scope("/v2.1")
@@ -511,6 +520,56 @@ async fn a_location_is_made_absolute_alike_when_declared() {
                 (status, Some(expected)),
                 "axum {path}"
             );
+        }
+    }
+}
+
+/// `Negotiation::with_lowercase_vary` and `without_no_store_on_refusals`
+/// (Placement's bytes): the same answers on both facades, and without them
+/// the contract's own.
+#[actix_web::test]
+async fn an_existing_services_bytes_are_declared_alike() {
+    use actix_web::{App, HttpResponse, web};
+
+    for declared in [true, false] {
+        let (actix_settings, axum_settings) = negotiations(
+            declared,
+            |n| n.with_lowercase_vary().without_no_store_on_refusals(),
+            |n| n.with_lowercase_vary().without_no_store_on_refusals(),
+        );
+        let actix = actix_test::init_service(
+            App::new().service(
+                web::scope("/v2.1")
+                    .wrap(microversion_actix::VersionNegotiation::new(actix_settings))
+                    .route("/servers", web::get().to(HttpResponse::Ok)),
+            ),
+        )
+        .await;
+        let axum = Router::new()
+            .route("/v2.1/servers", get(|| async { http::StatusCode::OK }))
+            .layer(microversion_axum::VersionNegotiation::new(axum_settings));
+        let vary = if declared {
+            "openstack-api-version, x-openstack-nova-api-version"
+        } else {
+            "OpenStack-API-Version, X-OpenStack-Nova-API-Version"
+        };
+        for (version, status, cache_control) in
+            [("compute 2.3", 200, None), ("compute 2.9", 406, (!declared).then_some("no-store"))]
+        {
+            let headers = [("OpenStack-API-Version", version)];
+            let (actix_status, actix_headers, _) =
+                actix_answer(&actix, "GET", "/v2.1/servers", &headers).await;
+            let (axum_status, axum_headers, _) = axum_answer(&axum, "GET", "/v2.1/servers", &headers).await;
+            assert_eq!(
+                (actix_status, &actix_headers),
+                (axum_status, &axum_headers),
+                "{version} ({declared})"
+            );
+            let named =
+                |name: &str| actix_headers.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.as_deref());
+            assert_eq!(actix_status, status, "{version}");
+            assert_eq!(named("vary"), Some(vary), "{version} ({declared})");
+            assert_eq!(named("cache-control"), cache_control, "{version} ({declared})");
         }
     }
 }

@@ -25,8 +25,8 @@ pub struct Exchange<W: HeaderWire> {
     asks_client: bool,
     /// Whether a refusal gains `Cache-Control: no-store` (§3).
     refusals_no_store: bool,
-    /// Whether a `Location` path is made absolute ([`Exchange::locate`]).
-    absolute_locations: bool,
+    /// `Location`, when a `Location` path is made absolute ([`Exchange::locate`]).
+    absolute_locations: Option<W::Name>,
 }
 
 /// What the contract says of a request before any handler runs.
@@ -54,7 +54,7 @@ impl<W: HeaderWire> Exchange<W> {
             stamp,
             asks_client: client_default.is_some(),
             refusals_no_store: true,
-            absolute_locations: false,
+            absolute_locations: None,
         }
     }
 
@@ -70,7 +70,7 @@ impl<W: HeaderWire> Exchange<W> {
     /// ([`Negotiation::with_absolute_locations`](crate::exchange::Negotiation::with_absolute_locations)).
     #[must_use]
     pub fn with_absolute_locations(mut self) -> Exchange<W> {
-        self.absolute_locations = true;
+        self.absolute_locations = W::name("location");
         self
     }
 
@@ -78,7 +78,7 @@ impl<W: HeaderWire> Exchange<W> {
     /// the request's link base before it forwards the request, for
     /// [`Exchange::locate`].
     pub fn makes_locations_absolute(&self) -> bool {
-        self.absolute_locations
+        self.absolute_locations.is_some()
     }
 
     /// Makes the `Location` of an answer of `status` absolute under `base`
@@ -87,14 +87,11 @@ impl<W: HeaderWire> Exchange<W> {
     /// as webob does; any other `Location` stays. Nothing when the contract
     /// keeps locations as they are.
     pub fn locate(&self, headers: &mut W::Map, status: u16, base: &str) {
-        if !self.absolute_locations || status >= 400 {
-            return;
-        }
-        let Some(location) = W::name("location") else { return };
-        let path = W::get_all(headers, &location).next().and_then(W::text);
+        let Some(location) = self.absolute_locations.as_ref().filter(|_| status < 400) else { return };
+        let path = W::get_all(headers, location).next().and_then(W::text);
         let Some(path) = path.filter(|p| p.starts_with('/') && !p.starts_with("//")) else { return };
         if let Some(absolute) = W::value(&format!("{}{path}", base.trim_end_matches('/'))) {
-            W::insert(headers, &location, &absolute);
+            W::insert(headers, location, &absolute);
         }
     }
 
@@ -217,7 +214,7 @@ impl<W: HeaderWire> std::fmt::Debug for Exchange<W> {
             .field("cap", &self.cap.get())
             .field("asks_client", &self.asks_client)
             .field("refusals_no_store", &self.refusals_no_store)
-            .field("absolute_locations", &self.absolute_locations)
+            .field("absolute_locations", &self.absolute_locations.is_some())
             .finish()
     }
 }
