@@ -12,6 +12,7 @@ mod servers;
 
 use http_body_util::BodyExt as _;
 use microversion_axum::test as on_axum;
+use microversion_core::{exchange::Negotiation, header::HttpWire};
 use microversion_tests::API;
 use serde_json::json;
 use servers::{Answer, CASES, Case, Servers, on_actix, on_axum, text};
@@ -96,8 +97,9 @@ async fn refusals_and_unrouted_paths_answer_as_the_other_facades_do() {
 /// answers checked against their declarations.
 #[actix_web::test]
 async fn errors_take_the_apis_format_and_answers_are_checked() {
-    let served = facade::Served::new(API, Servers)
-        .with_error_format(microversion_core::error::NovaFaults::default())
+    let negotiation =
+        Negotiation::<HttpWire>::new(API).with_error_format(microversion_core::error::NovaFaults::default());
+    let served = facade::Served::new(negotiation, Servers)
         .with_setting(microversion_core::schema::ResponseValidation::Error);
     let address = start(served).await;
     let conflict = on_hyper(address, &("PUT", "/v2.1/servers/7", "2.2", Some(r#"{"name":"taken"}"#))).await;

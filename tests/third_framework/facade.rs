@@ -16,12 +16,13 @@ use http::request::Parts;
 use http::{HeaderMap, HeaderValue, Request, StatusCode, header};
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt as _, Full, Limited};
+use microversion_core::Version;
 use microversion_core::body::{
     BodyLimit, BodyRefusal, BodyTimeout, check_content_type, check_declared_length,
 };
 use microversion_core::discovery::{PublicUrl, RequestOrigin};
 use microversion_core::error::{ErrorRenderer, method_not_allowed_detail};
-use microversion_core::exchange::{Admission, ErrorBody, Exchange, unformatted_error};
+use microversion_core::exchange::{Admission, ErrorBody, Exchange, Negotiation, unformatted_error};
 use microversion_core::header::{HeaderWire, HttpWire};
 use microversion_core::operation::{
     AllowedMethods, Facade, ReadAlready, ResponseDescription, RouteInput, RoutedPath, Routes,
@@ -29,7 +30,6 @@ use microversion_core::operation::{
 };
 use microversion_core::portable::{ApiError, LinkRoot};
 use microversion_core::schema::ResponseValidation;
-use microversion_core::{Api, ErrorFormat, Version, VersionCap};
 
 /// A request body, as the server hands it over (a connection's stream, or
 /// bytes in a test).
@@ -164,9 +164,10 @@ enum Segment {
 }
 
 impl<C: microversion_core::Controller + 'static> Served<C> {
-    /// `controller`'s routes at `api`'s versions, errors in the API-SIG
-    /// format (`with_error_format` for another).
-    pub(crate) fn new(api: Api, controller: C) -> Served<C> {
+    /// `controller`'s routes, negotiated by the core's `negotiation`
+    /// settings (an `Api` for the defaults: API-SIG errors).
+    pub(crate) fn new(negotiation: impl Into<Negotiation<HttpWire>>, controller: C) -> Served<C> {
+        let negotiation = negotiation.into();
         C::check_schemas_at_startup();
         let paths = RoutedPath::of(C::OPERATIONS).into_iter().map(|routed| {
             let segments = routed.path.split('/').filter(|s| !s.is_empty()).map(|segment| {
@@ -181,16 +182,10 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
         Served {
             controller: Arc::new(controller),
             paths: paths.collect(),
-            exchange: Exchange::new(VersionCap::new(&api), None),
-            errors: ErrorRenderer::default().with_service(api.service_type()),
+            exchange: negotiation.exchange(),
+            errors: negotiation.error_renderer(),
             settings: http::Extensions::new(),
         }
-    }
-
-    /// Errors written in `format` (Nova's faults, say).
-    pub(crate) fn with_error_format(mut self, format: impl ErrorFormat) -> Served<C> {
-        self.errors = ErrorRenderer::new(format).with_service(self.errors.service_type().unwrap_or_default());
-        self
     }
 
     /// A setting every request carries (`ResponseValidation`, a `PublicUrl`).
