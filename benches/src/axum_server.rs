@@ -2,8 +2,9 @@
 //! the answers of [`crate::server`], served plain under `/plain` (axum
 //! routes, no versions) and through `microversion-axum` under `/v2.1` (the
 //! layer, a `#[controller]` with the same variants), each a router of its
-//! own, and under `/hand` with the framework's contract written by hand
-//! ([`crate::hand`]) in plain axum handlers.
+//! own, under `/hand` with the framework's contract written by hand
+//! ([`crate::hand`]) in plain axum handlers, and under `/floor` with the
+//! contract's least cost ([`floor`]).
 //!
 //! ```
 //! use axum::body::Body;
@@ -35,7 +36,8 @@ use microversion_axum::{Api, VersionNegotiation, Versioned, controller};
 use serde_json::Value;
 
 use crate::hand::{
-    HandVersion, NotText, REFUSAL_HEADERS, Refusal, hand_server, negotiate, show_variant, version_headers,
+    FLOOR_HEADERS, HandVersion, NotText, REFUSAL_HEADERS, Refusal, hand_server, negotiate, show_variant,
+    version_headers,
 };
 use crate::server::{ServerModel, plain_server, server_json, server_model, servers_detail_json};
 
@@ -68,6 +70,26 @@ impl AxumServers {
     async fn model(&self, id: Path<u32>) -> Versioned<ServerModel> {
         Versioned::ok(server_model(id.0))
     }
+}
+
+/// `GET /servers/{id}` with the contract's least cost, under `/floor`: the
+/// version header read, [`FLOOR_HEADERS`] written.
+pub fn floor() -> Router {
+    const fn header(i: usize) -> (HeaderName, HeaderValue) {
+        (HeaderName::from_static(FLOOR_HEADERS[i].0), HeaderValue::from_static(FLOOR_HEADERS[i].1))
+    }
+    const HEADERS: [(HeaderName, HeaderValue); 3] = [header(0), header(1), header(2)];
+    const ASKED: HeaderName = HeaderName::from_static("openstack-api-version");
+    let show = |Path(id): Path<u32>, req: axum::extract::Request| async move {
+        let mut res = axum::Json(server_json(id)).into_response();
+        if req.headers().contains_key(ASKED) {
+            for (name, value) in HEADERS {
+                res.headers_mut().insert(name, value);
+            }
+        }
+        res
+    };
+    Router::new().nest("/floor", Router::new().route("/servers/{id}", get(show)))
 }
 
 /// The plain routes, under `/plain`.

@@ -17,6 +17,18 @@ const HAND_MAX: HandVersion = (2, 96);
 /// `Vary` of every answer: both version headers.
 pub const VARY: &str = "OpenStack-API-Version, X-OpenStack-Nova-API-Version";
 
+/// The least any implementation of the contract writes on the measured
+/// request (`OpenStack-API-Version: compute 2.27`): the `/floor` side of
+/// the load server answers with these constants whenever the request names
+/// a version, reading one header and negotiating nothing. Not a service
+/// (any version gets 2.27's headers), a measuring stick: framework/floor is
+/// the framework's cost over the contract's own, the three headers a
+/// framework's map stores and its encoder writes (docs/performance.md).
+/// Built once ([`crate::server`] and [`crate::axum_server`] make their
+/// frameworks' constants of them).
+pub const FLOOR_HEADERS: [(&str, &str); 3] =
+    [("openstack-api-version", "compute 2.27"), ("x-openstack-nova-api-version", "2.27"), ("vary", VARY)];
+
 /// The headers of a refusal, besides its JSON content type.
 pub const REFUSAL_HEADERS: [(&str, &str); 4] = [
     ("OpenStack-API-Minimum-Version", "2.1"),

@@ -2,8 +2,9 @@
 //! versions at all), the same handlers through the framework under `/v2.1`
 //! (middleware, `ApiVersion` negotiation, a `#[controller]` with versioned
 //! variants and schemas), and the framework's contract written by hand in
-//! plain actix handlers under `/hand` (what a team writes without it). The
-//! in-process request benchmarks and the load server mount these.
+//! plain actix handlers under `/hand` (what a team writes without it); and
+//! `GET /floor/servers/{id}`, the contract's least cost ([`FLOOR_HEADERS`]).
+//! The in-process request benchmarks and the load server mount these.
 //!
 //! ```
 //! use actix_web::{App, test};
@@ -32,8 +33,8 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::hand::{
-    HandVersion, NotText, REFUSAL_HEADERS, Refusal, VARY, hand_server, negotiate, show_variant,
-    version_headers,
+    FLOOR_HEADERS, HandVersion, NotText, REFUSAL_HEADERS, Refusal, VARY, hand_server, negotiate,
+    show_variant, version_headers,
 };
 
 use crate::schema::{create_server_schema, create_server_schema_v2_1};
@@ -269,11 +270,34 @@ pub fn configure_versioned(api: Api) -> impl FnOnce(&mut web::ServiceConfig) {
     }
 }
 
-/// The three sides, against [`COMPUTE`].
+/// The sides, against [`COMPUTE`].
 pub fn configure(cfg: &mut web::ServiceConfig) {
     configure_plain(cfg);
+    configure_floor(cfg);
     configure_versioned(COMPUTE)(cfg);
     configure_hand(cfg);
+}
+
+/// `GET /servers/{id}` with the contract's least cost: the version header
+/// read, [`FLOOR_HEADERS`] written (`crate::hand::FLOOR_HEADERS`).
+async fn floor_show(req: HttpRequest, id: web::Path<u32>) -> HttpResponse {
+    const fn header(i: usize) -> (HeaderName, HeaderValue) {
+        (HeaderName::from_static(FLOOR_HEADERS[i].0), HeaderValue::from_static(FLOOR_HEADERS[i].1))
+    }
+    const HEADERS: [(HeaderName, HeaderValue); 3] = [header(0), header(1), header(2)];
+    const ASKED: HeaderName = HeaderName::from_static("openstack-api-version");
+    let mut res = show_server(*id);
+    if req.headers().contains_key(ASKED) {
+        for (name, value) in HEADERS {
+            res.headers_mut().insert(name, value);
+        }
+    }
+    res
+}
+
+/// Mounts the floor's route under `/floor`.
+pub fn configure_floor(cfg: &mut web::ServiceConfig) {
+    cfg.service(web::scope("/floor").route("/servers/{id}", web::get().to(floor_show)));
 }
 
 // The contract written by hand (`crate::hand`), read and written through

@@ -7,8 +7,8 @@
 
 use actix_web::{App, test};
 use axum::body::Body;
-use microversion_benches::axum_server::{hand, versioned};
-use microversion_benches::server::{COMPUTE, configure};
+use microversion_benches::axum_server::{floor, hand, versioned};
+use microversion_benches::server::{COMPUTE, VERSION_HEADER, configure};
 use serde_json::Value;
 use tower::ServiceExt as _;
 
@@ -65,26 +65,49 @@ fn assert_alike(framework: &Answer, hand: &Answer, case: &str) {
     }
 }
 
+/// The answer of an actix `app` to `GET path` with `headers`.
+async fn actix_answer<S>(app: &S, path: &str, headers: &[(&str, &str)]) -> Answer
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse,
+            Error = actix_web::Error,
+        >,
+{
+    let mut req = test::TestRequest::get().uri(path);
+    for header in headers {
+        req = req.insert_header(*header);
+    }
+    let res = test::call_service(app, req.to_request()).await;
+    let status = res.status().as_u16();
+    let named =
+        compared_headers(|name| res.headers().get_all(name).filter_map(|v| v.to_str().ok()).collect());
+    let body: Value = serde_json::from_slice(&test::read_body(res).await).expect("a JSON body");
+    (status, named, body)
+}
+
+/// The answer of an axum `app` to `GET path` with `headers`.
+async fn axum_answer(app: axum::Router, path: &str, headers: &[(&str, &str)]) -> Answer {
+    let mut req = http::Request::get(path);
+    for (name, value) in headers {
+        req = req.header(*name, *value);
+    }
+    let res = app.oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
+    let status = res.status().as_u16();
+    let named =
+        compared_headers(|name| res.headers().get_all(name).iter().filter_map(|v| v.to_str().ok()).collect());
+    let bytes = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
+    (status, named, serde_json::from_slice(&bytes).expect("a JSON body"))
+}
+
 #[actix_web::test]
 async fn the_hand_written_side_answers_as_the_framework_does() {
     let app = test::init_service(App::new().configure(configure)).await;
     for endpoint in ENDPOINTS {
         for headers in CASES {
-            let mut answers = Vec::new();
-            for side in ["v2.1", "hand"] {
-                let mut req = test::TestRequest::get().uri(&format!("/{side}/{endpoint}"));
-                for header in headers {
-                    req = req.insert_header(*header);
-                }
-                let res = test::call_service(&app, req.to_request()).await;
-                let status = res.status().as_u16();
-                let named = compared_headers(|name| {
-                    res.headers().get_all(name).filter_map(|v| v.to_str().ok()).collect()
-                });
-                let body: Value = serde_json::from_slice(&test::read_body(res).await).expect("a JSON body");
-                answers.push((status, named, body));
-            }
-            assert_alike(&answers[0], &answers[1], &format!("GET {endpoint} with {headers:?}"));
+            let framework = actix_answer(&app, &format!("/v2.1/{endpoint}"), headers).await;
+            let hand = actix_answer(&app, &format!("/hand/{endpoint}"), headers).await;
+            assert_alike(&framework, &hand, &format!("GET {endpoint} with {headers:?}"));
         }
     }
 }
@@ -93,22 +116,25 @@ async fn the_hand_written_side_answers_as_the_framework_does() {
 async fn the_hand_written_side_answers_as_the_framework_does_on_axum() {
     for endpoint in ENDPOINTS {
         for headers in CASES {
-            let mut answers = Vec::new();
-            for (side, app) in [("v2.1", versioned(COMPUTE)), ("hand", hand())] {
-                let mut req = http::Request::get(format!("/{side}/{endpoint}"));
-                for (name, value) in headers {
-                    req = req.header(*name, *value);
-                }
-                let res = app.oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
-                let status = res.status().as_u16();
-                let named = compared_headers(|name| {
-                    res.headers().get_all(name).iter().filter_map(|v| v.to_str().ok()).collect()
-                });
-                let bytes = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
-                let body: Value = serde_json::from_slice(&bytes).expect("a JSON body");
-                answers.push((status, named, body));
-            }
-            assert_alike(&answers[0], &answers[1], &format!("axum: GET {endpoint} with {headers:?}"));
+            let framework = axum_answer(versioned(COMPUTE), &format!("/v2.1/{endpoint}"), headers).await;
+            let hand = axum_answer(hand(), &format!("/hand/{endpoint}"), headers).await;
+            assert_alike(&framework, &hand, &format!("axum: GET {endpoint} with {headers:?}"));
         }
     }
+}
+
+/// The floor (`/floor`) is measured on the request `scripts/instructions.sh`
+/// sends, and answers it with the framework's bytes: the same status,
+/// version headers, `Vary` and body (it negotiates nothing else).
+#[actix_web::test]
+async fn the_floor_answers_the_measured_request_as_the_framework_does() {
+    let measured = [VERSION_HEADER];
+    let app = test::init_service(App::new().configure(configure)).await;
+    let framework = actix_answer(&app, "/v2.1/servers/42", &measured).await;
+    assert_eq!(actix_answer(&app, "/floor/servers/42", &measured).await, framework);
+    let (framework, floor) = (
+        axum_answer(versioned(COMPUTE), "/v2.1/servers/42", &measured).await,
+        axum_answer(floor(), "/floor/servers/42", &measured).await,
+    );
+    assert_eq!(floor, framework, "axum");
 }

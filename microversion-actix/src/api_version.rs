@@ -22,6 +22,10 @@ const REMEDY: &str = "Wrap the scope with `.wrap(microversion_actix::VersionNego
 /// [`Native<ApiVersion>`](crate::Native).
 pub fn version_of(req: &HttpRequest) -> Result<ApiVersion, ApiError> {
     let negotiated = req.extensions().get::<Negotiated>().copied();
+    if let Some(negotiated) = negotiated {
+        // The middleware's: nothing else is read.
+        return Ok(ApiVersion::from(negotiated));
+    }
     let registered = crate::app_setting::<Api>(req);
     let target =
         microversion_core::version::RequestTarget { path: req.path(), query: Some(req.query_string()) };

@@ -173,7 +173,7 @@ where
             }
             (Admission::Serve(negotiated), Some(_)) => negotiated,
             (Admission::Refuse(refusal), _) => {
-                let mut res = state.errors.render(&ApiError::from(refusal)).map_into_right_body();
+                let mut res = state.errors.render(&ApiError::from(*refusal)).map_into_right_body();
                 state.exchange.refuse(res.headers_mut());
                 let fut =
                     VersionNegotiationFuture { step: Step::Refused { res: Some(req.into_response(res)) } };
@@ -317,7 +317,7 @@ impl State {
     /// read (and a server error's cause logged) once.
     fn finish_service<B>(
         &self,
-        mut res: ServiceResponse<EitherBody<B>>,
+        mut res: ServiceResponse<B>,
         version: Version,
     ) -> ServiceResponse<EitherBody<B>>
     where
@@ -325,14 +325,16 @@ impl State {
     {
         if let Some(error) = self.error_of(res.response()) {
             let (req, res) = res.into_parts();
-            return ServiceResponse::new(req, self.finish_with(res, Some(error), Some(version)));
+            let res = self.finish_with(res.map_into_left_body(), Some(error), Some(version));
+            return ServiceResponse::new(req, res);
         }
         self.exchange.finish(res.headers_mut(), Some(version));
         if self.exchange.makes_locations_absolute() {
             let (status, base) = (res.status().as_u16(), res.request().link_base());
             self.exchange.locate(res.headers_mut(), status, &base);
         }
-        res
+        // Mapped last: the answer is moved once.
+        res.map_into_left_body()
     }
 
     /// The answer of the inner service to a request negotiated at
@@ -345,7 +347,7 @@ impl State {
     ) -> Result<ServiceResponse<EitherBody<B>>, Error> {
         match result {
             Ok(res) => {
-                let res = self.finish_service(res.map_into_left_body(), negotiated.version);
+                let res = self.finish_service(res, negotiated.version);
                 self.exchange.count(&negotiated, res.status().as_u16());
                 Ok(res)
             }

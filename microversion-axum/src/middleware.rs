@@ -182,7 +182,7 @@ where
             }
             (Admission::Serve(negotiated), Some(_)) => negotiated,
             (Admission::Refuse(refusal), _) => {
-                let res = Some(state.refusal(refusal));
+                let res = Some(state.refusal(*refusal));
                 return observe::untraced(VersionNegotiationFuture { step: Step::Refused { res } });
             }
         };

@@ -203,7 +203,7 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
         let negotiated = match self.exchange.admit_request(&mut request) {
             Admission::Serve(negotiated) | Admission::AskClient(negotiated) => negotiated,
             Admission::Refuse(refusal) => {
-                let mut response = self.rendered(Hyper::error(ApiError::from(refusal)), None);
+                let mut response = self.rendered(Hyper::error(ApiError::from(*refusal)), None);
                 self.exchange.refuse(response.headers_mut());
                 return response.map(Full::new);
             }

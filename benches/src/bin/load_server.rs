@@ -1,8 +1,9 @@
 //! The loopback load server of `scripts/load.sh` and `scripts/instructions.sh`:
 //! the same handlers mounted plain (`/plain/servers/{id}`), through the
 //! framework (`/v2.1/servers/{id}`, middleware + negotiation +
-//! `#[controller]`) and with the framework's contract written by hand
-//! (`/hand/servers/{id}`), each side an app of its own on its own port, so that
+//! `#[controller]`), with the framework's contract written by hand
+//! (`/hand/servers/{id}`) and with the contract's least cost
+//! (`/floor/servers/{id}`), each side an app of its own on its own port, so that
 //! neither side's requests are first matched against the other's routes. On
 //! 127.0.0.1 only, on free ports it prints as
 //! `listening on 127.0.0.1:PORT for /plain` and `... for /v2.1`.
@@ -16,7 +17,9 @@ use std::io::Write as _;
 use std::time::Duration;
 
 use actix_web::{App, HttpServer};
-use microversion_benches::server::{COMPUTE, configure_hand, configure_plain, configure_versioned};
+use microversion_benches::server::{
+    COMPUTE, configure_floor, configure_hand, configure_plain, configure_versioned,
+};
 
 struct Options {
     workers: usize,
@@ -62,19 +65,27 @@ fn main() -> std::io::Result<()> {
         let hand = HttpServer::new(|| App::new().configure(configure_hand))
             .workers(options.workers)
             .bind(("127.0.0.1", 0))?;
-        for (addrs, prefix) in
-            [(plain.addrs(), "/plain"), (versioned.addrs(), "/v2.1"), (hand.addrs(), "/hand")]
-        {
+        let floor = HttpServer::new(|| App::new().configure(configure_floor))
+            .workers(options.workers)
+            .bind(("127.0.0.1", 0))?;
+        for (addrs, prefix) in [
+            (plain.addrs(), "/plain"),
+            (versioned.addrs(), "/v2.1"),
+            (hand.addrs(), "/hand"),
+            (floor.addrs(), "/floor"),
+        ] {
             for addr in addrs {
                 println!("listening on {addr} for {prefix}");
             }
         }
         std::io::stdout().flush()?;
-        // Both stop on SIGINT; main returns once both have.
+        // Each stops on SIGINT; main returns once all have.
         let plain = actix_web::rt::spawn(plain.run());
         let hand = actix_web::rt::spawn(hand.run());
+        let floor = actix_web::rt::spawn(floor.run());
         versioned.run().await?;
         plain.await.map_err(std::io::Error::other)??;
+        floor.await.map_err(std::io::Error::other)??;
         hand.await.map_err(std::io::Error::other)?
     })
 }

@@ -1,8 +1,9 @@
 //! The loopback load server of `FACADE=axum scripts/instructions.sh`: the
 //! API of `load_server` on axum ([`microversion_benches::axum_server`]),
 //! plain (`/plain/servers/{id}`), through the framework
-//! (`/v2.1/servers/{id}`) and with its contract written by hand
-//! (`/hand/servers/{id}`), each side a router of its own on its own port,
+//! (`/v2.1/servers/{id}`), with its contract written by hand
+//! (`/hand/servers/{id}`) and with the contract's least cost
+//! (`/floor/servers/{id}`), each side a router of its own on its own port,
 //! served by `microversion_axum::serve` on one thread. On 127.0.0.1 only,
 //! on free ports it prints as `listening on 127.0.0.1:PORT for /plain`.
 //!
@@ -13,7 +14,7 @@
 use std::io::Write as _;
 use std::time::Duration;
 
-use microversion_benches::axum_server::{hand, plain, versioned};
+use microversion_benches::axum_server::{floor, hand, plain, versioned};
 use microversion_benches::server::COMPUTE;
 use tokio::net::TcpListener;
 
@@ -39,13 +40,16 @@ fn main() -> std::io::Result<()> {
         let hand_listener = TcpListener::bind("127.0.0.1:0").await?;
         println!("listening on {} for /v2.1", versioned_listener.local_addr()?);
         println!("listening on {} for /hand", hand_listener.local_addr()?);
+        let floor_listener = TcpListener::bind("127.0.0.1:0").await?;
+        println!("listening on {} for /floor", floor_listener.local_addr()?);
         std::io::stdout().flush()?;
         // Each stops on SIGINT; main returns once all have.
-        let (plain, versioned, hand) = tokio::join!(
+        let (plain, versioned, hand, floor) = tokio::join!(
             microversion_axum::serve(plain_listener, plain()).into_future(),
             microversion_axum::serve(versioned_listener, versioned(COMPUTE)).into_future(),
             microversion_axum::serve(hand_listener, hand()).into_future(),
+            microversion_axum::serve(floor_listener, floor()).into_future(),
         );
-        plain.and(versioned).and(hand)
+        plain.and(versioned).and(hand).and(floor)
     })
 }

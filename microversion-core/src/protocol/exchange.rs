@@ -39,8 +39,9 @@ pub enum Admission {
     /// default it would have otherwise).
     AskClient(Negotiated),
     /// Refuse it (400 or 406): answer this error in the API's format, with
-    /// the headers of [`Exchange::refuse`].
-    Refuse(NegotiationError),
+    /// the headers of [`Exchange::refuse`]. Boxed: the admission of a
+    /// request that is served stays a few bytes, moved without a copy loop.
+    Refuse(Box<NegotiationError>),
 }
 
 impl<W: HeaderWire> Exchange<W> {
@@ -447,7 +448,7 @@ mod tests {
         assert_eq!(two.status(), 400);
         let named = |text: &str, reader| NamedVersion { text: text.into(), reader };
         assert!(
-            matches!(&two, NegotiationError::Ambiguous { first, second, .. }
+            matches!(&*two, NegotiationError::Ambiguous { first, second, .. }
                 if *first == named("2.2", VersionReader::Query("api-version"))
                     && *second == named("2.3", VersionReader::Standard)),
             "{two:?}"
@@ -460,7 +461,7 @@ mod tests {
         let Admission::Refuse(twice) = admit(&[], "/servers?api-version=2.2&api-version=2.3") else {
             panic!("one reader naming two versions is refused too")
         };
-        assert!(matches!(twice, NegotiationError::Ambiguous { .. }));
+        assert!(matches!(*twice, NegotiationError::Ambiguous { .. }));
         let Admission::Refuse(bad) = admit(&[("openstack-api-version", "compute 2.3")], "/v2.x/servers")
         else {
             panic!("a malformed version anywhere is refused")

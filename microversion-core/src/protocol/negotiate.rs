@@ -284,6 +284,11 @@ impl fmt::Display for NegotiationError {
 
 impl std::error::Error for NegotiationError {}
 
+/// A refusal and the header that named the version refused (for its count,
+/// §13.5), boxed: the result of a negotiation that succeeds stays a few
+/// bytes, returned in registers.
+pub(crate) type Refused = Box<(NegotiationError, VersionHeader)>;
+
 /// The whitespace Python's `str.split()`/`strip()` use, restricted to ASCII,
 /// so that we split entries exactly as microversion-parse does.
 const fn is_space(b: u8) -> bool {
@@ -304,6 +309,24 @@ pub(crate) fn trim(mut bytes: &[u8]) -> &[u8] {
         bytes = rest;
     }
     bytes
+}
+
+/// The version the values of the standard header, in the order received,
+/// name for `service`: occurrences are joined with ',', and the last entry
+/// for `service` wins.
+pub(crate) fn standard_entry<'h>(
+    values: impl IntoIterator<Item = &'h [u8]>,
+    service: &[u8],
+) -> Option<&'h [u8]> {
+    let entries = values.into_iter().flat_map(|value| value.split(|b| *b == b','));
+    entries.filter_map(|entry| version_for_service(entry, service)).last()
+}
+
+/// The version the values of one legacy header name: the last element of
+/// its last occurrence, as joined occurrences read.
+pub(crate) fn legacy_entry<'h>(values: impl IntoIterator<Item = &'h [u8]>) -> Option<&'h [u8]> {
+    let last = values.into_iter().last()?;
+    Some(trim(last.rsplit(|b| *b == b',').next().unwrap_or_default()))
 }
 
 /// For one comma-separated entry `SERVICE VERSION`, the version if the
@@ -400,7 +423,7 @@ impl Api {
         N: AsRef<[u8]> + ?Sized + 'h,
         V: AsRef<[u8]> + ?Sized + 'h,
     {
-        self.read_version(headers, target, max).map_err(|(refusal, _)| refusal)
+        self.read_version(headers, target, max).map_err(|refused| refused.0)
     }
 
     /// [`Api::negotiate_request_up_to`], a refusal with where the version
@@ -410,92 +433,94 @@ impl Api {
         headers: I,
         target: RequestTarget<'h>,
         max: Version,
-    ) -> Result<Negotiated, (NegotiationError, VersionHeader)>
+    ) -> Result<Negotiated, Refused>
     where
         I: IntoIterator<Item = (&'h N, &'h V)>,
         N: AsRef<[u8]> + ?Sized + 'h,
         V: AsRef<[u8]> + ?Sized + 'h,
     {
         if matches!(self.readers(), [VersionReader::Standard]) {
-            // The OpenStack rules alone allocate nothing (§11).
-            return match self.requested(headers) {
-                Some((text, header)) => self
-                    .resolve(text, header, max)
-                    .and_then(|n| self.served(n, text, max))
-                    .map_err(|e| (e, header)),
-                None => self.unnamed(max),
-            };
+            return self.read_requested(self.requested(headers), max);
         }
         let headers: Vec<(&[u8], &[u8])> =
             headers.into_iter().map(|(n, v)| (n.as_ref(), v.as_ref())).collect();
         let mut chosen: Option<(Negotiated, Named<'_>)> = None;
         for named in read::named(self, &headers, target) {
-            let resolved = self.resolve(&named.text, named.header, max).map_err(|e| (e, named.header))?;
+            let resolved = self.resolve(&named.text, named.header, max)?;
             match &chosen {
                 None => chosen = Some((resolved, named)),
                 Some((first, by)) if first.version != resolved.version => {
                     let (first, second) = (NamedVersion::of(by), NamedVersion::of(&named));
                     let ambiguous = NegotiationError::Ambiguous { first, second, min: self.min(), max };
-                    return Err((ambiguous, by.header));
+                    return Err(Box::new((ambiguous, by.header)));
                 }
                 Some(_) => {}
             }
         }
         match chosen {
-            Some((negotiated, by)) => self.served(negotiated, &by.text[..], max).map_err(|e| (e, by.header)),
+            Some((negotiated, by)) => self.served(negotiated, &by.text[..], max),
+            None => self.unnamed(max),
+        }
+    }
+
+    /// The version of a request that named `requested` in the OpenStack
+    /// headers (the API reads no other), up to `max`: the rules alone, which
+    /// allocate nothing (§11).
+    pub(crate) fn read_requested(
+        &self,
+        requested: Option<(&[u8], VersionHeader)>,
+        max: Version,
+    ) -> Result<Negotiated, Refused> {
+        match requested {
+            Some((text, header)) => self.resolve(text, header, max).and_then(|n| self.served(n, text, max)),
             None => self.unnamed(max),
         }
     }
 
     /// The version `text` names (`latest`: `max`) in the API's syntax, or
     /// the refusal of a text that names none this API could serve.
-    fn resolve(
-        &self,
-        text: &[u8],
-        header: VersionHeader,
-        max: Version,
-    ) -> Result<Negotiated, NegotiationError> {
+    fn resolve(&self, text: &[u8], header: VersionHeader, max: Version) -> Result<Negotiated, Refused> {
         if text == b"latest" {
             return Ok(Negotiated { version: max, source: VersionSource::Latest, header });
         }
         let version = match self.version_syntax().read(text) {
             VersionText::Version(version) => version,
-            VersionText::Unheld => return Err(NegotiationError::not_acceptable_text(self, text, max)),
-            VersionText::Malformed => return Err(NegotiationError::malformed(self, text, max)),
+            VersionText::Unheld => {
+                return Err(Box::new((NegotiationError::not_acceptable_text(self, text, max), header)));
+            }
+            VersionText::Malformed => {
+                return Err(Box::new((NegotiationError::malformed(self, text, max), header)));
+            }
         };
         Ok(Negotiated { version, source: VersionSource::Explicit, header })
     }
 
     /// `negotiated`, read from `text`, if it is served up to `max`, or its
     /// 406, which echoes a version written otherwise as written.
-    fn served(
-        &self,
-        negotiated: Negotiated,
-        text: &[u8],
-        max: Version,
-    ) -> Result<Negotiated, NegotiationError> {
+    fn served(&self, negotiated: Negotiated, text: &[u8], max: Version) -> Result<Negotiated, Refused> {
         let version = negotiated.version;
         if negotiated.source == VersionSource::Latest || self.serves_up_to(version, max) {
             return Ok(negotiated);
         }
         let (min, sunset) = (self.min(), self.deprecation_for(version).and_then(|d| d.sunset_date()));
-        match sunset {
+        let refusal = match sunset {
             Some(sunset) if version.lt(min) && self.position(version).is_some() => {
-                Err(NegotiationError::Retired { requested: version, sunset, min, max })
+                NegotiationError::Retired { requested: version, sunset, min, max }
             }
             _ if Version::parse_bytes(text).is_err() => {
-                Err(NegotiationError::not_acceptable_text(self, text, max))
+                NegotiationError::not_acceptable_text(self, text, max)
             }
-            _ => Err(NegotiationError::NotAcceptable { requested: version, min, max }),
-        }
+            _ => NegotiationError::NotAcceptable { requested: version, min, max },
+        };
+        Err(Box::new((refusal, negotiated.header)))
     }
 
     /// The version of a request that names none: the default, or the 400
     /// of an API that requires one.
-    fn unnamed(&self, max: Version) -> Result<Negotiated, (NegotiationError, VersionHeader)> {
+    fn unnamed(&self, max: Version) -> Result<Negotiated, Refused> {
         if self.version_required() {
             let (readers, min) = (self.readers(), self.min());
-            return Err((NegotiationError::Required { readers, min, max }, VersionHeader::None));
+            return Err(Box::new((NegotiationError::Required { readers, min, max }, VersionHeader::None)));
         }
         Ok(Negotiated {
             version: self.default_version(),
@@ -574,17 +599,10 @@ impl Api {
         for (name, value) in headers {
             let (name, value) = (name.as_ref(), value.as_ref());
             if name.eq_ignore_ascii_case(STANDARD_HEADER.as_bytes()) {
-                // Occurrences are joined with ','; the last entry for us wins.
-                for entry in value.split(|b| *b == b',') {
-                    if let Some(version) = version_for_service(entry, service) {
-                        standard = Some(version);
-                    }
-                }
+                standard = standard_entry([value], service).or(standard);
             } else if let Some(i) = legacy_names.iter().position(|l| name.eq_ignore_ascii_case(l.as_bytes()))
             {
-                // Joined occurrences: the last element of the last one counts.
-                let last = value.rsplit(|b| *b == b',').next().unwrap_or_default();
-                legacy[i] = Some(trim(last));
+                legacy[i] = legacy_entry([value]);
             }
         }
 

@@ -9,8 +9,9 @@ use std::sync::{Mutex, PoisonError};
 use crate::protocol::headers::{
     ResponseHeaders, VaryUpdate, append_vary, appends_to_handlers, read_header_names_of, vary_update,
 };
+use crate::protocol::negotiate::{legacy_entry, standard_entry};
 use crate::protocol::read::RequestTarget;
-use crate::version::STANDARD_HEADER;
+use crate::version::{STANDARD_HEADER, VersionHeader, VersionReader};
 use crate::{Api, Deprecation, Negotiated, NegotiationError, Version};
 
 /// How one framework's header map is read and written: implemented by each
@@ -173,6 +174,21 @@ impl<W: HeaderWire> Stamp<W> {
         self.read.iter().flat_map(move |name| W::get_all(headers, name).map(move |value| (name, value)))
     }
 
+    /// The version text an API that reads only the OpenStack headers finds
+    /// in `headers`, and where: the standard header's entry for the API,
+    /// else the first legacy header's, by the rules of
+    /// [`Api::negotiate`]; a legacy header is looked up only when the
+    /// standard one names nothing.
+    fn requested<'m>(&'m self, headers: &'m W::Map) -> Option<(&'m [u8], VersionHeader)> {
+        let values = |name| W::get_all(headers, name).map(AsRef::as_ref);
+        let service = self.api.service_type().as_bytes();
+        if let Some(text) = standard_entry(values(&self.standard), service) {
+            return Some((text, VersionHeader::Standard));
+        }
+        let legacy = self.legacy.iter().find_map(|name| legacy_entry(values(name)))?;
+        Some((legacy, VersionHeader::Legacy))
+    }
+
     /// Negotiates a request with `headers` and `target` up to `cap`
     /// (docs/reference.md §3), counting and tracing a refusal (§13.5):
     /// what a facade's middleware asks first of every request.
@@ -181,12 +197,18 @@ impl<W: HeaderWire> Stamp<W> {
         headers: &W::Map,
         target: RequestTarget<'_>,
         cap: Version,
-    ) -> Result<Negotiated, NegotiationError> {
+    ) -> Result<Negotiated, Box<NegotiationError>> {
         let api = &self.api;
-        api.read_version(self.version_headers(headers), target, cap).map_err(|(err, header)| {
+        let read = if matches!(api.readers(), [VersionReader::Standard]) {
+            api.read_requested(self.requested(headers), cap)
+        } else {
+            api.read_version(self.version_headers(headers), target, cap)
+        };
+        read.map_err(|refused| {
+            let (err, header) = *refused;
             crate::observe::count_refused(api, &err, header);
             crate::observe::refused(api, &err);
-            err
+            Box::new(err)
         })
     }
 
@@ -460,6 +482,36 @@ mod tests {
         .with_deprecation(
             Deprecation::versions("2.1", "2.1").since("2026-01-01").link("https://docs.example/2.2"),
         );
+
+    #[test]
+    fn looking_the_headers_up_by_name_negotiates_as_reading_them_all() {
+        // Two legacy names: the first one holding a value is read.
+        const TWO: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b")])
+            .with_legacy_headers(&["X-OpenStack-Nova-API-Version", "X-Compute-Version"]);
+        let stamp = Stamp::<ListWire>::new(TWO, None);
+        let cases: &[&[(&'static str, &str)]] = &[
+            &[],
+            &[("OpenStack-API-Version", "compute 2.2")],
+            &[("openstack-api-version", "volume 3.1, compute 2.2, compute 2.1")],
+            &[("OpenStack-API-Version", "compute 2.2"), ("OpenStack-API-Version", "compute 2.1")],
+            &[("OpenStack-API-Version", "compute 2.2"), ("OpenStack-API-Version", "volume 3.1")],
+            &[("OpenStack-API-Version", "volume 3.1"), ("X-OpenStack-Nova-API-Version", "2.2")],
+            &[("OpenStack-API-Version", "compute 2.1"), ("X-OpenStack-Nova-API-Version", "2.2")],
+            &[("X-Compute-Version", "2.1"), ("X-OpenStack-Nova-API-Version", "2.2")],
+            &[("X-Compute-Version", "2.1"), ("X-OpenStack-Nova-API-Version", "")],
+            &[("X-OpenStack-Nova-API-Version", "2.1, 2.2"), ("X-OpenStack-Nova-API-Version", " 2.1 ")],
+            &[("X-Compute-Version", "2.9")],
+            &[("OpenStack-API-Version", "compute latest")],
+            &[("OpenStack-API-Version", "compute  2.x ")],
+            &[("OpenStack-API-Version", "compute")],
+            &[("OpenStack-API-Version", "computer 2.2"), ("X-Compute-Version", "2.2")],
+        ];
+        for case in cases {
+            let map: Vec<_> = case.iter().map(|(n, v)| (*n, (*v).to_owned())).collect();
+            let by_name = stamp.negotiate(&map, RequestTarget::default(), TWO.max()).map_err(|e| *e);
+            assert_eq!(by_name, TWO.negotiate(case.iter().copied()), "{case:?}");
+        }
+    }
 
     #[test]
     fn reads_the_version_headers_by_name_and_in_order() {
