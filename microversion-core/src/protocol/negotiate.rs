@@ -336,13 +336,15 @@ pub(crate) fn legacy_entry<'h>(values: impl IntoIterator<Item = &'h [u8]>) -> Op
 /// exactly when it starts with it and whitespace follows: no scan for the
 /// first space, which matters on every request (docs/reference.md §11).
 fn version_for_service<'a>(entry: &'a [u8], service: &[u8]) -> Option<&'a [u8]> {
-    let entry = trim(entry);
-    let (name, rest) = entry.split_at_checked(service.len())?;
-    if !rest.first().is_some_and(|b| is_space(*b)) || !name.eq_ignore_ascii_case(service) {
+    let start = entry.iter().position(|b| !is_space(*b))?;
+    let (name, rest) = entry[start..].split_at_checked(service.len())?;
+    let (&space, version) = rest.split_first()?;
+    // Clients write the service as it is declared: bytes compare before case.
+    if !is_space(space) || (name != service && !name.eq_ignore_ascii_case(service)) {
         return None;
     }
-    // Not empty: the entry was trimmed at its end and `rest` starts with a space.
-    Some(trim(rest))
+    let version = trim(version);
+    (!version.is_empty()).then_some(version)
 }
 
 impl Api {
