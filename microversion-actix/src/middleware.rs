@@ -19,10 +19,9 @@ pub use crate::client_default::{ClientChoice, ClientDefault};
 pub use crate::response_validation::ResponseValidation;
 
 use crate::discovery::RequestLinks as _;
-use crate::error::ErrorRenderer;
 use crate::header::ActixHeaders;
 use crate::{ApiError, Version, version::Negotiated};
-use microversion_core::exchange::{Admission, ErrorBody, Exchange, unformatted_error};
+use microversion_core::exchange::{Admission, Engine, ErrorBody, unformatted_error};
 use microversion_core::observe;
 use microversion_core::version::RequestTarget;
 
@@ -105,7 +104,7 @@ where
     type Future = Ready<Result<Self::Transform, Self::InitError>>;
 
     fn new_transform(&self, service: S) -> Self::Future {
-        ready(Ok(VersionNegotiationService { service: Rc::new(service), state: Rc::new(State::new(self)) }))
+        ready(Ok(VersionNegotiationService { service: Rc::new(service), engine: Rc::new(self.engine()) }))
     }
 }
 
@@ -114,13 +113,13 @@ pub struct VersionNegotiationService<S> {
     // Shared with the future of a request whose version a client default
     // chooses: the inner service is called once the choice is made.
     service: Rc<S>,
-    state: Rc<State>,
+    engine: Rc<Engine<ActixHeaders>>,
 }
 
 impl<S> std::fmt::Debug for VersionNegotiationService<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VersionNegotiationService")
-            .field("exchange", &self.state.exchange)
+            .field("exchange", &self.engine.exchange)
             .finish_non_exhaustive()
     }
 }
@@ -137,17 +136,17 @@ where
     forward_ready!(service);
 
     fn call(&self, mut req: ServiceRequest) -> Self::Future {
-        let state = Rc::clone(&self.state);
-        let api = state.exchange.api();
+        let engine = Rc::clone(&self.engine);
+        let api = engine.exchange.api();
         let target = RequestTarget::new(
             req.match_info().unprocessed(),
             Some(req.query_string()).filter(|q| !q.is_empty()),
         );
-        let (admission, routed) = state.exchange.admit_routed(req.headers(), target);
+        let (admission, routed) = engine.exchange.admit_routed(req.headers(), target);
         if let Some(routed) = routed {
             route_by(&mut req, &routed);
         }
-        let negotiated = match (admission, &state.client_default) {
+        let negotiated = match (admission, &engine.client_default) {
             (Admission::Serve(negotiated) | Admission::AskClient(negotiated), None) => negotiated,
             (Admission::AskClient(asked), Some(client_default)) => {
                 let choice = client_default.choose(req.headers());
@@ -156,25 +155,25 @@ where
                 // for the allocation.
                 let fut = Box::pin(async move {
                     let negotiated = match choice.await {
-                        Ok(pinned) => state.exchange.chosen(asked, pinned),
+                        Ok(pinned) => engine.exchange.chosen(asked, pinned),
                         Err(err) => {
-                            let mut res = state.errors.render(&err).map_into_right_body();
-                            state.exchange.finish(res.headers_mut(), None);
+                            let mut res = engine.errors.render(&err).map_into_right_body();
+                            engine.exchange.finish(res.headers_mut(), None);
                             // Counted as the request stood: naming no version.
-                            state.exchange.count(&asked, res.status().as_u16());
+                            engine.exchange.count(&asked, res.status().as_u16());
                             return Ok(req.into_response(res));
                         }
                     };
                     req.extensions_mut().insert(negotiated);
                     let result = observe::negotiated(&api, &negotiated, || service.call(req)).await;
-                    state.complete(result, negotiated)
+                    complete(&engine, result, negotiated)
                 });
                 return observe::untraced(VersionNegotiationFuture { step: Step::Chosen { fut } });
             }
             (Admission::Serve(negotiated), Some(_)) => negotiated,
             (Admission::Refuse(refusal), _) => {
-                let mut res = state.errors.render(&ApiError::from(*refusal)).map_into_right_body();
-                state.exchange.refuse(res.headers_mut());
+                let mut res = engine.errors.render(&ApiError::from(*refusal)).map_into_right_body();
+                engine.exchange.refuse(res.headers_mut());
                 let fut =
                     VersionNegotiationFuture { step: Step::Refused { res: Some(req.into_response(res)) } };
                 return observe::untraced(fut);
@@ -184,7 +183,7 @@ where
         // No clone of the request may live while the inner service routes:
         // actix needs sole ownership of it to record path parameters.
         observe::negotiated(&api, &negotiated, || VersionNegotiationFuture {
-            step: Step::Forwarded { inner: self.service.call(req), state, negotiated },
+            step: Step::Forwarded { inner: self.service.call(req), engine, negotiated },
         })
     }
 }
@@ -219,7 +218,7 @@ pin_project_lite::pin_project! {
     /// one or the other, so the future is the size of the larger.
     #[project = StepProjection]
     enum Step<F, B> {
-        Forwarded { #[pin] inner: F, state: Rc<State>, negotiated: Negotiated },
+        Forwarded { #[pin] inner: F, engine: Rc<Engine<ActixHeaders>>, negotiated: Negotiated },
         Refused { res: Option<ServiceResponse<EitherBody<B>>> },
         // A client default chooses the version, then the service runs.
         Chosen { fut: LocalBoxFuture<'static, Result<ServiceResponse<EitherBody<B>>, Error>> },
@@ -244,8 +243,8 @@ where
     type Output = Result<ServiceResponse<EitherBody<B>>, Error>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let (inner, state, negotiated) = match self.project().step.project() {
-            StepProjection::Forwarded { inner, state, negotiated } => (inner, state, *negotiated),
+        let (inner, engine, negotiated) = match self.project().step.project() {
+            StepProjection::Forwarded { inner, engine, negotiated } => (inner, engine, *negotiated),
             // Refused: answered at once, and only once.
             StepProjection::Chosen { fut } => return fut.as_mut().poll(cx),
             StepProjection::Refused { res } => {
@@ -260,130 +259,94 @@ where
             Poll::Ready(result) => result,
             Poll::Pending => return Poll::Pending,
         };
-        Poll::Ready(state.complete(result, negotiated))
+        Poll::Ready(complete(engine, result, negotiated))
     }
 }
 
-/// Everything a response needs, rendered once per app instance: the
-/// contract's steps ([`Exchange`]) and how the API renders its errors.
-struct State {
-    exchange: Exchange<ActixHeaders>,
-    errors: ErrorRenderer,
-    client_default: Option<ClientDefault>,
+/// Puts `error`, if any, in the API's format, and the version headers and
+/// `Vary` on a response of this scope.
+fn finish_with<B: MessageBody + 'static>(
+    engine: &Engine<ActixHeaders>,
+    mut res: HttpResponse<EitherBody<B>>,
+    error: Option<ApiError>,
+    version: Option<Version>,
+) -> HttpResponse<EitherBody<B>> {
+    if let Some(error) = error {
+        res = crate::error::render_into(&engine.errors, &error, version, res).map_into_right_body();
+    }
+    engine.exchange.finish(res.headers_mut(), version);
+    res
 }
 
-impl State {
-    fn new(negotiation: &Negotiation) -> State {
-        State {
-            exchange: negotiation.exchange(),
-            errors: negotiation.error_renderer(),
-            client_default: negotiation.client_default().cloned(),
-        }
+/// [`finish_with`] for the inner service's response: a success only gains its
+/// headers, without taking the response apart; an error is read (and a
+/// server error's cause logged) once.
+fn finish_service<B: MessageBody + 'static>(
+    engine: &Engine<ActixHeaders>,
+    mut res: ServiceResponse<B>,
+    version: Version,
+) -> ServiceResponse<EitherBody<B>> {
+    if let Some(error) = error_of(res.response()) {
+        let (req, res) = res.into_parts();
+        let res = finish_with(engine, res.map_into_left_body(), Some(error), Some(version));
+        return ServiceResponse::new(req, res);
     }
+    engine.exchange.finish(res.headers_mut(), Some(version));
+    if engine.exchange.makes_locations_absolute() {
+        let (status, base) = (res.status().as_u16(), res.request().link_base());
+        engine.exchange.locate(res.headers_mut(), status, &base);
+    }
+    // Mapped last: the answer is moved once.
+    res.map_into_left_body()
+}
 
-    /// Puts the error body in the configured format and the version
-    /// headers and `Vary` on a response of this scope.
-    fn finish<B>(
-        &self,
-        res: HttpResponse<EitherBody<B>>,
-        version: Option<Version>,
-    ) -> HttpResponse<EitherBody<B>>
-    where
-        B: MessageBody + 'static,
-    {
-        let error = self.error_of(&res);
-        self.finish_with(res, error, version)
+/// The answer of the inner service to a request negotiated at
+/// `negotiated`, finished and counted; an error answer is rendered in the
+/// API's format and stays an error for the outer middleware.
+fn complete<B: MessageBody + 'static>(
+    engine: &Engine<ActixHeaders>,
+    result: Result<ServiceResponse<B>, Error>,
+    negotiated: Negotiated,
+) -> Result<ServiceResponse<EitherBody<B>>, Error> {
+    match result {
+        Ok(res) => {
+            let res = finish_service(engine, res, negotiated.version);
+            engine.exchange.count(&negotiated, res.status().as_u16());
+            Ok(res)
+        }
+        Err(err) => {
+            let res = HttpResponse::from_error(err).map_into_right_body::<BoxBody>();
+            let error = error_of(&res);
+            let res = finish_with(engine, res, error, Some(negotiated.version)).map_into_boxed_body();
+            engine.exchange.count(&negotiated, res.status().as_u16());
+            let shown = res.error().map(ToString::to_string).unwrap_or_default();
+            Err(InternalError::from_response(shown, res).into())
+        }
     }
+}
 
-    /// [`State::finish`] of a response whose error was read already.
-    fn finish_with<B>(
-        &self,
-        mut res: HttpResponse<EitherBody<B>>,
-        error: Option<ApiError>,
-        version: Option<Version>,
-    ) -> HttpResponse<EitherBody<B>>
-    where
-        B: MessageBody + 'static,
-    {
-        if let Some(error) = error {
-            res = crate::error::render_into(&self.errors, &error, version, res).map_into_right_body();
-        }
-        self.exchange.finish(res.headers_mut(), version);
-        res
+/// The error to render for an error response, or `None` to leave it as
+/// is: an [`ApiError`] it carries, else the core's rule
+/// ([`unformatted_error`]) on the actix error that made it.
+fn error_of<B: MessageBody + 'static>(res: &HttpResponse<B>) -> Option<ApiError> {
+    let status = res.status();
+    if !status.is_client_error() && !status.is_server_error() {
+        return None;
     }
-
-    /// [`State::finish`] for the inner service's response: a success only
-    /// gains its headers, without taking the response apart; an error is
-    /// read (and a server error's cause logged) once.
-    fn finish_service<B>(
-        &self,
-        mut res: ServiceResponse<B>,
-        version: Version,
-    ) -> ServiceResponse<EitherBody<B>>
-    where
-        B: MessageBody + 'static,
-    {
-        if let Some(error) = self.error_of(res.response()) {
-            let (req, res) = res.into_parts();
-            let res = self.finish_with(res.map_into_left_body(), Some(error), Some(version));
-            return ServiceResponse::new(req, res);
-        }
-        self.exchange.finish(res.headers_mut(), Some(version));
-        if self.exchange.makes_locations_absolute() {
-            let (status, base) = (res.status().as_u16(), res.request().link_base());
-            self.exchange.locate(res.headers_mut(), status, &base);
-        }
-        // Mapped last: the answer is moved once.
-        res.map_into_left_body()
+    let cause = res.error();
+    if let Some(crate::Error(api_error)) = cause.and_then(|error| error.as_error::<crate::Error>()) {
+        return Some(api_error.clone());
     }
-
-    /// The answer of the inner service to a request negotiated at
-    /// `negotiated`, finished and counted; an error answer is rendered in
-    /// the API's format and stays an error for the outer middleware.
-    fn complete<B: MessageBody + 'static>(
-        &self,
-        result: Result<ServiceResponse<B>, Error>,
-        negotiated: Negotiated,
-    ) -> Result<ServiceResponse<EitherBody<B>>, Error> {
-        match result {
-            Ok(res) => {
-                let res = self.finish_service(res, negotiated.version);
-                self.exchange.count(&negotiated, res.status().as_u16());
-                Ok(res)
-            }
-            Err(err) => {
-                let res = HttpResponse::from_error(err).map_into_right_body::<BoxBody>();
-                let res = self.finish(res, Some(negotiated.version)).map_into_boxed_body();
-                self.exchange.count(&negotiated, res.status().as_u16());
-                let shown = res.error().map(ToString::to_string).unwrap_or_default();
-                Err(InternalError::from_response(shown, res).into())
-            }
-        }
+    let cause = cause.map(ToString::to_string);
+    let body = match (&cause, res.body().size()) {
+        (Some(cause), _) => ErrorBody::Cause(cause),
+        (None, BodySize::None | BodySize::Sized(0)) => ErrorBody::Empty,
+        (None, _) => ErrorBody::Own,
+    };
+    let content_type = || res.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
+    let error = unformatted_error(status.as_u16(), content_type, body)?;
+    if let Some(cause) = error.cause.filter(|_| status.is_server_error()) {
+        log::error!("{status} from a versioned handler: {cause}");
     }
-
-    /// The error to render for an error response, or `None` to leave it as
-    /// is: an [`ApiError`] it carries, else the core's rule
-    /// ([`unformatted_error`]) on the actix error that made it.
-    fn error_of<B: MessageBody + 'static>(&self, res: &HttpResponse<B>) -> Option<ApiError> {
-        let status = res.status();
-        if !status.is_client_error() && !status.is_server_error() {
-            return None;
-        }
-        let cause = res.error();
-        if let Some(crate::Error(api_error)) = cause.and_then(|error| error.as_error::<crate::Error>()) {
-            return Some(api_error.clone());
-        }
-        let cause = cause.map(ToString::to_string);
-        let body = match (&cause, res.body().size()) {
-            (Some(cause), _) => ErrorBody::Cause(cause),
-            (None, BodySize::None | BodySize::Sized(0)) => ErrorBody::Empty,
-            (None, _) => ErrorBody::Own,
-        };
-        let content_type = || res.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
-        let error = unformatted_error(status.as_u16(), content_type, body)?;
-        if let Some(cause) = error.cause.filter(|_| status.is_server_error()) {
-            log::error!("{status} from a versioned handler: {cause}");
-        }
-        Some(ApiError::from_answer(status, error.cause))
-    }
+    Some(ApiError::from_answer(status, error.cause))
 }

@@ -18,11 +18,10 @@ use microversion_core::observe;
 
 use crate::ApiError;
 use crate::discovery::RequestLinks as _;
-use crate::error::ErrorRenderer;
 use crate::header::AxumHeaders;
 use crate::native::{NEGOTIATED, Unrendered};
 pub use crate::response_validation::ResponseValidation;
-use microversion_core::exchange::{Admission, ErrorBody, Exchange, unformatted_error};
+use microversion_core::exchange::{Admission, Engine, ErrorBody, unformatted_error};
 use microversion_core::{Negotiated, NegotiationError, Version};
 use tokio::task::futures::TaskLocalFuture;
 
@@ -117,7 +116,7 @@ impl<S> tower_layer::Layer<S> for VersionNegotiation {
     type Service = VersionNegotiationService<S>;
 
     fn layer(&self, inner: S) -> VersionNegotiationService<S> {
-        VersionNegotiationService { inner, state: Arc::new(State::new(self)) }
+        VersionNegotiationService { inner, engine: Arc::new(self.engine()) }
     }
 }
 
@@ -125,13 +124,13 @@ impl<S> tower_layer::Layer<S> for VersionNegotiation {
 #[derive(Clone)]
 pub struct VersionNegotiationService<S> {
     inner: S,
-    state: Arc<State>,
+    engine: Arc<Engine<AxumHeaders>>,
 }
 
 impl<S> std::fmt::Debug for VersionNegotiationService<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VersionNegotiationService")
-            .field("exchange", &self.state.exchange)
+            .field("exchange", &self.engine.exchange)
             .finish_non_exhaustive()
     }
 }
@@ -151,12 +150,12 @@ where
     }
 
     fn call(&mut self, mut req: Request<B>) -> Self::Future {
-        let state = Arc::clone(&self.state);
-        let api = state.exchange.api();
-        let admission = state.exchange.admit_request(&mut req);
+        let engine = Arc::clone(&self.engine);
+        let api = engine.exchange.api();
+        let admission = engine.exchange.admit_request(&mut req);
         // Read before the request is handed on, only where the answer needs it.
-        let base = state.exchange.makes_locations_absolute().then(|| req.link_base());
-        let negotiated = match (admission, &state.client_default) {
+        let base = engine.exchange.makes_locations_absolute().then(|| req.link_base());
+        let negotiated = match (admission, &engine.client_default) {
             (Admission::Serve(negotiated) | Admission::AskClient(negotiated), None) => negotiated,
             (Admission::AskClient(asked), Some(client_default)) => {
                 let choice = client_default.choose(req.headers());
@@ -165,24 +164,24 @@ where
                 let mut service = std::mem::replace(&mut self.inner, fresh);
                 let fut = Box::pin(async move {
                     let negotiated = match choice.await {
-                        Ok(pinned) => state.exchange.chosen(asked, pinned),
+                        Ok(pinned) => engine.exchange.chosen(asked, pinned),
                         Err(err) => {
-                            let res = state.finish(crate::Error(err).into_response(), None);
+                            let res = finish(&engine, crate::Error(err).into_response(), None);
                             // Counted as the request stood: naming no version.
-                            state.exchange.count(&asked, res.status().as_u16());
+                            engine.exchange.count(&asked, res.status().as_u16());
                             return Ok(res);
                         }
                     };
                     req.extensions_mut().insert(negotiated);
                     let answering = || NEGOTIATED.scope(negotiated.version, service.call(req));
                     let res = observe::negotiated(&api, &negotiated, answering).await?;
-                    Ok(state.complete(res, negotiated, base.as_deref()))
+                    Ok(complete(&engine, res, negotiated, base.as_deref()))
                 });
                 return observe::untraced(VersionNegotiationFuture { step: Step::Chosen { fut } });
             }
             (Admission::Serve(negotiated), Some(_)) => negotiated,
-            (Admission::Refuse(refusal), _) => {
-                let res = Some(state.refusal(*refusal));
+            (Admission::Refuse(error), _) => {
+                let res = Some(refusal(&engine, *error));
                 return observe::untraced(VersionNegotiationFuture { step: Step::Refused { res } });
             }
         };
@@ -190,7 +189,7 @@ where
         observe::negotiated(&api, &negotiated, || VersionNegotiationFuture {
             step: Step::Forwarded {
                 inner: NEGOTIATED.scope(negotiated.version, self.inner.call(req)),
-                state,
+                engine,
                 negotiated,
                 base,
             },
@@ -215,7 +214,7 @@ pin_project_lite::pin_project! {
     enum Step<F, E> {
         Forwarded {
             #[pin] inner: TaskLocalFuture<Version, F>,
-            state: Arc<State>,
+            engine: Arc<Engine<AxumHeaders>>,
             negotiated: Negotiated,
             // The request's link base, when a `Location` is made absolute.
             base: Option<String>,
@@ -234,8 +233,8 @@ where
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         match self.project().step.project() {
-            StepProjection::Forwarded { inner, state, negotiated, base } => match inner.poll(cx) {
-                Poll::Ready(Ok(res)) => Poll::Ready(Ok(state.complete(res, *negotiated, base.as_deref()))),
+            StepProjection::Forwarded { inner, engine, negotiated, base } => match inner.poll(cx) {
+                Poll::Ready(Ok(res)) => Poll::Ready(Ok(complete(engine, res, *negotiated, base.as_deref()))),
                 Poll::Ready(Err(err)) => Poll::Ready(Err(err)),
                 Poll::Pending => Poll::Pending,
             },
@@ -248,65 +247,52 @@ where
     }
 }
 
-/// Everything an answer needs, rendered once per wrapped service: the
-/// contract's steps ([`Exchange`]) and how the API renders its errors.
-struct State {
-    exchange: Exchange<AxumHeaders>,
-    errors: ErrorRenderer,
-    client_default: Option<ClientDefault>,
+/// The 400 or 406 of a version that did not negotiate.
+fn refusal(engine: &Engine<AxumHeaders>, refusal: NegotiationError) -> Response {
+    let mut res = engine.errors.render(&ApiError::from(refusal));
+    engine.exchange.refuse(res.headers_mut());
+    res
 }
 
-impl State {
-    fn new(negotiation: &Negotiation) -> State {
-        State {
-            exchange: negotiation.exchange(),
-            errors: negotiation.error_renderer(),
-            client_default: negotiation.client_default().cloned(),
+/// The answer of the wrapped service at `negotiated`, finished (its
+/// `Location` made absolute under `base` when declared) and counted.
+fn complete(
+    engine: &Engine<AxumHeaders>,
+    res: Response,
+    negotiated: Negotiated,
+    base: Option<&str>,
+) -> Response {
+    let mut res = finish(engine, res, Some(negotiated.version));
+    let status = res.status().as_u16();
+    if let Some(base) = base {
+        engine.exchange.locate(res.headers_mut(), status, base);
+    }
+    engine.exchange.count(&negotiated, status);
+    res
+}
+
+/// The answer of the wrapped service, finished: an [`ApiError`] it
+/// answered with, or an error answer without a body of its own (the
+/// core's rule, [`unformatted_error`]), is rendered in the API's format,
+/// keeping the headers the handler set; then the version headers.
+fn finish(engine: &Engine<AxumHeaders>, res: Response, version: Option<Version>) -> Response {
+    // A `Versioned` answer waits for the version to be rendered at.
+    let res = match (res.extensions().get::<Unrendered>().cloned(), version) {
+        (Some(unrendered), Some(version)) => unrendered.render(version, res),
+        _ => res,
+    };
+    let error = res.extensions().get::<ApiError>().cloned().or_else(|| bodiless_error(&res));
+    let mut res = match error {
+        Some(error) => {
+            let (mut parts, _) = res.into_parts();
+            parts.status = error.status();
+            let body = engine.errors.write_at(&error, version, &mut parts.headers);
+            Response::from_parts(parts, Body::from(body))
         }
-    }
-
-    /// The 400 or 406 of a version that did not negotiate.
-    fn refusal(&self, refusal: NegotiationError) -> Response {
-        let mut res = self.errors.render(&ApiError::from(refusal));
-        self.exchange.refuse(res.headers_mut());
-        res
-    }
-
-    /// The answer of the wrapped service at `negotiated`, finished (its
-    /// `Location` made absolute under `base` when declared) and counted.
-    fn complete(&self, res: Response, negotiated: Negotiated, base: Option<&str>) -> Response {
-        let mut res = self.finish(res, Some(negotiated.version));
-        let status = res.status().as_u16();
-        if let Some(base) = base {
-            self.exchange.locate(res.headers_mut(), status, base);
-        }
-        self.exchange.count(&negotiated, status);
-        res
-    }
-
-    /// The answer of the wrapped service, finished: an [`ApiError`] it
-    /// answered with, or an error answer without a body of its own (the
-    /// core's rule, [`unformatted_error`]), is rendered in the API's
-    /// format, keeping the headers the handler set; then the version headers.
-    fn finish(&self, res: Response, version: Option<Version>) -> Response {
-        // A `Versioned` answer waits for the version to be rendered at.
-        let res = match (res.extensions().get::<Unrendered>().cloned(), version) {
-            (Some(unrendered), Some(version)) => unrendered.render(version, res),
-            _ => res,
-        };
-        let error = res.extensions().get::<ApiError>().cloned().or_else(|| bodiless_error(&res));
-        let mut res = match error {
-            Some(error) => {
-                let (mut parts, _) = res.into_parts();
-                parts.status = error.status();
-                let body = self.errors.write_at(&error, version, &mut parts.headers);
-                Response::from_parts(parts, Body::from(body))
-            }
-            None => res,
-        };
-        self.exchange.finish(res.headers_mut(), version);
-        res
-    }
+        None => res,
+    };
+    engine.exchange.finish(res.headers_mut(), version);
+    res
 }
 
 /// The error to render for an error answer that is not JSON and has no

@@ -21,8 +21,8 @@ use microversion_core::body::{
     BodyLimit, BodyRefusal, BodyTimeout, check_content_type, check_declared_length,
 };
 use microversion_core::discovery::{PublicUrl, RequestOrigin};
-use microversion_core::error::{ErrorRenderer, method_not_allowed_detail};
-use microversion_core::exchange::{Admission, ErrorBody, Exchange, Negotiation, unformatted_error};
+use microversion_core::error::method_not_allowed_detail;
+use microversion_core::exchange::{Admission, Engine, ErrorBody, Negotiation, unformatted_error};
 use microversion_core::header::{HeaderWire, HttpWire};
 use microversion_core::operation::{
     AllowedMethods, Facade, ReadAlready, ResponseDescription, RouteInput, RoutedPath, Routes,
@@ -152,8 +152,7 @@ fn answer(status: StatusCode, body: Bytes) -> Response {
 pub(crate) struct Served<C> {
     controller: Arc<C>,
     paths: Vec<(Vec<Segment>, RoutedPath, AllowedMethods)>,
-    exchange: Exchange<HttpWire>,
-    errors: ErrorRenderer<HttpWire>,
+    engine: Engine<HttpWire>,
     settings: http::Extensions,
 }
 
@@ -182,8 +181,7 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
         Served {
             controller: Arc::new(controller),
             paths: paths.collect(),
-            exchange: negotiation.exchange(),
-            errors: negotiation.error_renderer(),
+            engine: negotiation.engine(),
             settings: http::Extensions::new(),
         }
     }
@@ -200,11 +198,11 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
     where
         C: Routes<Hyper, M>,
     {
-        let negotiated = match self.exchange.admit_request(&mut request) {
+        let negotiated = match self.engine.exchange.admit_request(&mut request) {
             Admission::Serve(negotiated) | Admission::AskClient(negotiated) => negotiated,
             Admission::Refuse(refusal) => {
                 let mut response = self.rendered(Hyper::error(ApiError::from(*refusal)), None);
-                self.exchange.refuse(response.headers_mut());
+                self.engine.exchange.refuse(response.headers_mut());
                 return response.map(Full::new);
             }
         };
@@ -229,8 +227,8 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
             Route::Nowhere => Hyper::error(ApiError::not_found("The resource could not be found.")),
         };
         let mut response = self.rendered(response, Some(negotiated.version));
-        self.exchange.finish(response.headers_mut(), Some(negotiated.version));
-        self.exchange.count(&negotiated, response.status().as_u16());
+        self.engine.exchange.finish(response.headers_mut(), Some(negotiated.version));
+        self.engine.exchange.count(&negotiated, response.status().as_u16());
         response.map(Full::new)
     }
 
@@ -256,7 +254,7 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
             .map(|_| ApiError::bodiless(response.status()));
         let Some(error) = response.extensions_mut().remove::<ApiError>().or(bare) else { return response };
         *response.status_mut() = error.status();
-        let document = self.errors.write_at(&error, version, response.headers_mut());
+        let document = self.engine.errors.write_at(&error, version, response.headers_mut());
         *response.body_mut() = Bytes::from(document);
         response
     }

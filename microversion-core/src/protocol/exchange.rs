@@ -7,9 +7,11 @@
 //! an error answer in the API's format where [`unformatted_error`] says so.
 //! The facade renders bodies and runs futures; every decision is here, and
 //! is tested here with plain header lists. The settings it runs by are a
-//! [`Negotiation`], which a facade's `VersionNegotiation` serves.
+//! [`Negotiation`], which a facade's `VersionNegotiation` serves; built for
+//! serving, they are an [`Engine`]: the exchange, the error renderer and
+//! the client default a facade's service holds.
 
-pub use super::negotiation::{BoxChoice, ChoiceWire, ClientChoice, ClientDefault, Negotiation};
+pub use super::negotiation::{BoxChoice, ChoiceWire, ClientChoice, ClientDefault, Engine, Negotiation};
 
 use crate::body::is_unformatted_error;
 use crate::protocol::read::RequestTarget;

@@ -371,12 +371,42 @@ impl<W: ChoiceWire> Negotiation<W> {
         }
     }
 
+    /// Everything a facade's service runs these settings by, built once
+    /// when the service is: the [`Exchange`], the error renderer and the
+    /// client default.
+    pub fn engine(&self) -> Engine<W> {
+        Engine {
+            exchange: self.exchange(),
+            errors: self.error_renderer(),
+            client_default: self.client_default.clone(),
+        }
+    }
+
     /// The contract of one request and its answer under these settings,
-    /// every header value rendered now: what a facade's service holds.
+    /// every header value rendered now.
     pub fn exchange(&self) -> Exchange<W> {
         let exchange = Exchange::new(self.cap.clone(), self.client_default.as_ref().map(ClientDefault::vary));
         let exchange = if self.lowercase_vary { exchange.with_lowercase_vary() } else { exchange };
         let exchange = if self.absolute_locations { exchange.with_absolute_locations() } else { exchange };
         if self.refusals_no_store { exchange } else { exchange.without_no_store_on_refusals() }
+    }
+}
+
+/// A [`Negotiation`] built for serving ([`Negotiation::engine`]): what a
+/// facade's middleware holds, shared by every request it answers. The
+/// facade drives the exchange's steps, renders the errors it is handed
+/// with `errors`, and asks `client_default` when the exchange says to.
+pub struct Engine<W: ChoiceWire> {
+    /// The steps of a request and its answer.
+    pub exchange: Exchange<W>,
+    /// How the API's errors are rendered, refusals included.
+    pub errors: ErrorRenderer<W>,
+    /// The hook choosing the version of a request naming none, if any.
+    pub client_default: Option<ClientDefault<W>>,
+}
+
+impl<W: ChoiceWire> fmt::Debug for Engine<W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Engine").field("exchange", &self.exchange).finish_non_exhaustive()
     }
 }
