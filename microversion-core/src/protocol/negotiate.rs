@@ -311,7 +311,7 @@ pub(crate) fn trim(mut bytes: &[u8]) -> &[u8] {
     bytes
 }
 
-/// The version the values of the standard header, in the order received,
+/// The version that the standard header's values, in the order received,
 /// name for `service`: occurrences are joined with ',', and the last entry
 /// for `service` wins.
 pub(crate) fn standard_entry<'h>(
@@ -322,8 +322,8 @@ pub(crate) fn standard_entry<'h>(
     entries.filter_map(|entry| version_for_service(entry, service)).last()
 }
 
-/// The version the values of one legacy header name: the last element of
-/// its last occurrence, as joined occurrences read.
+/// The version that the values of one legacy header name: the last element
+/// of its last occurrence, as joined occurrences read.
 pub(crate) fn legacy_entry<'h>(values: impl IntoIterator<Item = &'h [u8]>) -> Option<&'h [u8]> {
     let last = values.into_iter().last()?;
     Some(trim(last.rsplit(|b| *b == b',').next().unwrap_or_default()))
