@@ -157,7 +157,7 @@ where
                     let negotiated = match choice.await {
                         Ok(pinned) => engine.exchange.chosen(asked, pinned),
                         Err(err) => {
-                            let mut res = engine.errors.render(&err).map_into_right_body();
+                            let mut res = engine.error_answer(err).map_into_right_body();
                             engine.exchange.finish(res.headers_mut(), None);
                             // Counted as the request stood: naming no version.
                             engine.exchange.count(&asked, res.status().as_u16());
@@ -172,8 +172,7 @@ where
             }
             (Admission::Serve(negotiated), Some(_)) => negotiated,
             (Admission::Refuse(refusal), _) => {
-                let mut res = engine.errors.render(&ApiError::from(*refusal)).map_into_right_body();
-                engine.exchange.refuse(res.headers_mut());
+                let res = engine.refusal(*refusal).map_into_right_body();
                 let fut =
                     VersionNegotiationFuture { step: Step::Refused { res: Some(req.into_response(res)) } };
                 return observe::untraced(fut);
@@ -272,6 +271,7 @@ fn finish_with<B: MessageBody + 'static>(
     version: Option<Version>,
 ) -> HttpResponse<EitherBody<B>> {
     if let Some(error) = error {
+        let error = engine.exchange.identify_error(res.headers_mut(), error);
         res = crate::error::render_into(&engine.errors, &error, version, res).map_into_right_body();
     }
     engine.exchange.finish(res.headers_mut(), version);

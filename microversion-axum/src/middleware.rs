@@ -22,7 +22,7 @@ use crate::header::AxumHeaders;
 use crate::native::{NEGOTIATED, Unrendered};
 pub use crate::response_validation::ResponseValidation;
 use microversion_core::exchange::{Admission, Engine, ErrorBody, unformatted_error};
-use microversion_core::{Negotiated, NegotiationError, Version};
+use microversion_core::{Negotiated, Version};
 use tokio::task::futures::TaskLocalFuture;
 
 /// The settings of an API's version negotiation, the core's
@@ -181,7 +181,7 @@ where
             }
             (Admission::Serve(negotiated), Some(_)) => negotiated,
             (Admission::Refuse(error), _) => {
-                let res = Some(refusal(&engine, *error));
+                let res = Some(engine.refusal(*error));
                 return observe::untraced(VersionNegotiationFuture { step: Step::Refused { res } });
             }
         };
@@ -247,13 +247,6 @@ where
     }
 }
 
-/// The 400 or 406 of a version that did not negotiate.
-fn refusal(engine: &Engine<AxumHeaders>, refusal: NegotiationError) -> Response {
-    let mut res = engine.errors.render(&ApiError::from(refusal));
-    engine.exchange.refuse(res.headers_mut());
-    res
-}
-
 /// The answer of the wrapped service at `negotiated`, finished (its
 /// `Location` made absolute under `base` when declared) and counted.
 fn complete(
@@ -286,6 +279,7 @@ fn finish(engine: &Engine<AxumHeaders>, res: Response, version: Option<Version>)
         Some(error) => {
             let (mut parts, _) = res.into_parts();
             parts.status = error.status();
+            let error = engine.exchange.identify_error(&mut parts.headers, error);
             let body = engine.errors.write_at(&error, version, &mut parts.headers);
             Response::from_parts(parts, Body::from(body))
         }

@@ -254,6 +254,7 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
             .map(|_| ApiError::bodiless(response.status()));
         let Some(error) = response.extensions_mut().remove::<ApiError>().or(bare) else { return response };
         *response.status_mut() = error.status();
+        let error = self.engine.exchange.identify_error(response.headers_mut(), error);
         let document = self.engine.errors.write_at(&error, version, response.headers_mut());
         *response.body_mut() = Bytes::from(document);
         response

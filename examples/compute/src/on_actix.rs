@@ -6,7 +6,7 @@ use std::net::TcpListener;
 use std::sync::Arc;
 
 use actix_web::dev::Service as _;
-use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::http::header::{self, HeaderValue};
 use actix_web::{App, HttpServer, web};
 use microversion_actix::openapi::{OpenApiService, OpenApiSettings};
 use microversion_actix::{
@@ -42,8 +42,13 @@ pub fn routes_with(
 ) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         let api = *cap.declaration();
-        let mut negotiation =
-            Negotiation::new(api).with_version_cap(cap.clone()).with_error_format(NovaFaults::default());
+        // Every answer names its request id, the negotiation's 400 and 406
+        // too, and a store failure the one it was logged under
+        // (`store::Unavailable`).
+        let mut negotiation = Negotiation::new(api)
+            .with_version_cap(cap.clone())
+            .with_error_format(NovaFaults::default())
+            .with_request_ids(&request_id::HEADERS);
         let mut discovery = DiscoverySettings::new(&[api])
             .with_version_cap(cap.clone())
             .with_error_format(NovaFaults::default());
@@ -79,20 +84,6 @@ pub fn routes_with(
                         }
                     })
                     .wrap(microversions)
-                    // Every answer names its request id, the negotiation's 400
-                    // and 406 too, and a store failure the one it was logged
-                    // under (`store::Unavailable`).
-                    .wrap_fn(|req, service| {
-                        let response = service.call(req);
-                        async move {
-                            let mut res = response.await?;
-                            let id = request_id(&res);
-                            for name in request_id::HEADERS {
-                                res.headers_mut().insert(HeaderName::from_static(name), id.clone());
-                            }
-                            Ok(res)
-                        }
-                    })
                     .service(flavors::Flavors::new(store.clone()))
                     .service(flavors::FlavorExtraSpecs::new(store.clone()))
                     .service(flavor_access::FlavorAccess::new(store.clone()))
@@ -133,14 +124,6 @@ fn serve_metrics(addr: std::net::SocketAddr) -> std::io::Result<()> {
     .run();
     actix_web::rt::spawn(server);
     Ok(())
-}
-
-/// The request id of the [`ApiError`](microversion_actix::ApiError) a handler answered with, else a new one.
-fn request_id<B>(res: &actix_web::dev::ServiceResponse<B>) -> HeaderValue {
-    let carried =
-        res.response().error().and_then(|e| e.as_error::<microversion_actix::Error>()?.0.request_id());
-    HeaderValue::try_from(request_id::carried_or_new(carried))
-        .unwrap_or_else(|_| HeaderValue::from_static("req-unnamed"))
 }
 
 /// The HTTP server on `listener`, with fresh in-memory state (a few flavors).

@@ -7,7 +7,7 @@ use std::net::TcpListener;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::http::header::{self, HeaderName, HeaderValue};
+use axum::http::header::{self, HeaderValue};
 use axum::response::Response;
 use microversion_axum::body::BodyTimeout;
 use microversion_axum::discovery::RequestLinks;
@@ -16,7 +16,7 @@ use microversion_axum::middleware::ClientDefault;
 use microversion_axum::openapi::{OpenApiService, OpenApiSettings};
 use microversion_axum::serve::Serve;
 use microversion_axum::version::VersionCap;
-use microversion_axum::{ApiError, Discovery, DiscoverySettings, Negotiation, VersionNegotiation};
+use microversion_axum::{Discovery, DiscoverySettings, Negotiation, VersionNegotiation};
 
 use crate::settings::{self, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings};
 use crate::{Store, TOKEN_HEADER, description, flavor_access, flavors, fleet, keypairs, request_id};
@@ -25,8 +25,12 @@ use crate::{Store, TOKEN_HEADER, description, flavor_access, flavors, fleet, key
 /// under `/v2.1` with Nova-style faults, and a JSON 404 for every other path.
 pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router {
     let api = *cap.declaration();
-    let mut negotiation =
-        Negotiation::new(api).with_version_cap(cap.clone()).with_error_format(NovaFaults::default());
+    // Every answer names its request id, the negotiation's 400 and 406 too,
+    // and a store failure the one it was logged under (`store::Unavailable`).
+    let mut negotiation = Negotiation::new(api)
+        .with_version_cap(cap.clone())
+        .with_error_format(NovaFaults::default())
+        .with_request_ids(&request_id::HEADERS);
     let mut discovery = DiscoverySettings::new(&[api])
         .with_version_cap(cap.clone())
         .with_error_format(NovaFaults::default())
@@ -57,11 +61,7 @@ pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router
         .layer(axum::Extension(settings.public_url.clone()))
         .layer(axum::Extension(BodyTimeout(settings.body_timeout.unwrap_or(BodyTimeout::DEFAULT.0))))
         .layer(axum::Extension(settings.response_validation))
-        .layer(negotiation)
-        // Every answer names its request id, the negotiation's 400 and 406
-        // too, and a store failure the one it was logged under
-        // (`store::Unavailable`).
-        .layer(axum::middleware::map_response(request_id_headers));
+        .layer(negotiation);
     Router::from(discovery)
         .merge(Router::from(documents))
         .nest("/v2.1", versioned)
@@ -109,17 +109,6 @@ async fn links_vary(req: axum::extract::Request, next: axum::middleware::Next) -
         if let Ok(value) = HeaderValue::try_from(merged) {
             res.headers_mut().insert(header::VARY, value);
         }
-    }
-    res
-}
-
-/// Nova's request id headers: the id of the [`ApiError`] answered with, else a new one.
-async fn request_id_headers(mut res: Response) -> Response {
-    let carried = res.extensions().get::<ApiError>().and_then(ApiError::request_id);
-    let id = HeaderValue::try_from(request_id::carried_or_new(carried))
-        .unwrap_or_else(|_| HeaderValue::from_static("req-unnamed"));
-    for name in request_id::HEADERS {
-        res.headers_mut().insert(HeaderName::from_static(name), id.clone());
     }
     res
 }

@@ -309,8 +309,8 @@ fn with_schema(
 }
 
 /// What Placement's WSGI stack does to every answer, outside the version
-/// middleware: webob's error pages and the request id. (Its lower-case
-/// `Vary`, refusals without `Cache-Control` and absolute `Location`s are the
+/// middleware: webob's error pages. (Its request ids, lower-case `Vary`,
+/// refusals without `Cache-Control` and absolute `Location`s are the
 /// negotiation's settings, `routes`.)
 pub(crate) async fn placement_outer(
     req: ServiceRequest,
@@ -326,18 +326,10 @@ pub(crate) async fn placement_outer(
         // A path no route has varies by nothing (Placement's 404 names no `Vary`).
         headers.remove(header::VARY);
     }
-    let request_id =
-        (!res.headers().contains_key(REQUEST_ID)).then(|| format!("req-{}", uuid::Uuid::new_v4()));
     if res.status().is_client_error() || res.status().is_server_error() {
         // Read only for an error: a success pays for none of it.
         let page = page_request(&req);
-        res = placement_error_document(res, request_id.as_deref(), (!html).then_some(&page)).await;
-        if html {
-            res = as_html(res, &page).await;
-        }
-    }
-    if let Some(request_id) = request_id {
-        res.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
+        res = if html { as_html(res, &page).await } else { webob_details(res, &page).await };
     }
     if (res.status().is_client_error() || res.status().is_server_error()) && form == ErrorPage::Plain {
         res = as_plain(res).await;
@@ -367,16 +359,10 @@ fn page_request(req: &actix_web::HttpRequest) -> errors::PageRequest {
 /// The header of the request id every answer carries.
 const REQUEST_ID: header::HeaderName = header::HeaderName::from_static("x-openstack-request-id");
 
-/// An error document as Placement's `json_error_formatter` writes it: the
-/// request id named when no inner layer did (the version middleware's own
-/// 400 and 406; Placement's request id middleware is outermost); the
-/// `detail` as webob's page writes it (`errors::webob_detail`)
-/// unless the client asked for HTML (`page` is `None`), which gets the page itself.
-async fn placement_error_document(
-    res: HttpResponse,
-    request_id: Option<&str>,
-    page: Option<&errors::PageRequest>,
-) -> HttpResponse {
+/// An error document whose `detail`s are written as webob's page writes
+/// them (`errors::webob_detail`), as Placement's `json_error_formatter`
+/// does for a client that did not ask for HTML.
+async fn webob_details(res: HttpResponse, page: &errors::PageRequest) -> HttpResponse {
     let (head, body) = res.into_parts();
     let bytes = actix_web::body::to_bytes(body).await.unwrap_or_default();
     let Ok(mut doc) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
@@ -384,11 +370,8 @@ async fn placement_error_document(
     };
     for error in doc["errors"].as_array_mut().into_iter().flatten() {
         let Some(error) = error.as_object_mut() else { continue };
-        if let Some(request_id) = request_id {
-            error.entry("request_id").or_insert_with(|| request_id.into());
-        }
-        if let (Some(page), Some(status), Some(detail)) =
-            (page, error.get("status").and_then(|s| s.as_u64()), error.get("detail").and_then(|d| d.as_str()))
+        if let (Some(status), Some(detail)) =
+            (error.get("status").and_then(|s| s.as_u64()), error.get("detail").and_then(|d| d.as_str()))
         {
             let status = u16::try_from(status).unwrap_or(500);
             let detail = errors::webob_detail(status, page, detail);

@@ -53,18 +53,20 @@ pub fn routes(store: Arc<Store>) -> impl FnOnce(&mut web::ServiceConfig) {
         // header in `Vary` in lower case and sends no `Cache-Control` on a
         // refusal, and webob makes a `Location` absolute: declared, so that
         // the answers are Placement's bytes.
+        // Every answer names its request id (oslo's `RequestId`), the one
+        // a failure was logged under (`errors::internal`) for a failure.
         let negotiation = Negotiation::new(PLACEMENT)
             .with_error_format(PlacementErrors)
             .with_lowercase_vary()
             .without_no_store_on_refusals()
-            .with_absolute_locations();
+            .with_absolute_locations()
+            .with_request_ids(&["x-openstack-request-id"]);
         let microversions = VersionNegotiation::new(negotiation);
         // A target no scope matches (`*`): actix's own 404 has an empty body.
         let outside = microversions.default_service();
         cfg.service(
             web::scope("")
                 .wrap(actix_web::middleware::from_fn(http::placement_rules))
-                .wrap(actix_web::middleware::from_fn(failure_request_id))
                 .wrap(microversions)
                 .wrap(actix_web::middleware::from_fn(http::placement_outer))
                 // Outermost: the deadline counts from the request's arrival.
@@ -83,27 +85,6 @@ pub fn routes(store: Arc<Store>) -> impl FnOnce(&mut web::ServiceConfig) {
         )
         .default_service(outside);
     }
-}
-
-/// An error that carries a request id of its own (a storage failure,
-/// [`errors::internal`], whose log line names that id) names it in
-/// `X-OpenStack-Request-Id` too, in place of the one the request was given.
-async fn failure_request_id(
-    req: actix_web::dev::ServiceRequest,
-    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
-) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
-    let mut res = next.call(req).await?;
-    let id = res
-        .response()
-        .error()
-        .and_then(|e| e.as_error::<microversion_actix::Error>())
-        .and_then(|e| e.0.request_id())
-        .and_then(|id| actix_web::http::header::HeaderValue::from_str(id).ok());
-    if let Some(id) = id {
-        res.headers_mut()
-            .insert(actix_web::http::header::HeaderName::from_static("x-openstack-request-id"), id);
-    }
-    Ok(res)
 }
 
 /// The HTTP server on `listener` over the SQLite database at `database`

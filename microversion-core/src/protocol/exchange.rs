@@ -14,8 +14,9 @@
 pub use super::negotiation::{BoxChoice, ChoiceWire, ClientChoice, ClientDefault, Engine, Negotiation};
 
 use crate::body::is_unformatted_error;
+use crate::error::ApiError;
 use crate::protocol::read::RequestTarget;
-use crate::protocol::stamp::{HeaderWire, Stamp, set_header};
+use crate::protocol::stamp::{HeaderWire, Stamp, header_name, set_header};
 use crate::{Api, Negotiated, NegotiationError, Version, VersionCap, version::VersionSource};
 
 /// The contract of one API over one facade's header types: its
@@ -29,6 +30,8 @@ pub struct Exchange<W: HeaderWire> {
     refusals_no_store: bool,
     /// `Location`, when a `Location` path is made absolute ([`Exchange::locate`]).
     absolute_locations: Option<W::Name>,
+    /// The headers naming an answer's request id ([`Exchange::identify`]).
+    request_ids: Vec<W::Name>,
 }
 
 /// What the contract says of a request before any handler runs.
@@ -58,6 +61,52 @@ impl<W: HeaderWire> Exchange<W> {
             asks_client: client_default.is_some(),
             refusals_no_store: true,
             absolute_locations: None,
+            request_ids: Vec::new(),
+        }
+    }
+
+    /// This contract with each answer's request id named in `names`
+    /// ([`Negotiation::with_request_ids`]); none for an empty list.
+    #[must_use]
+    pub fn with_request_ids(mut self, names: &[&'static str]) -> Exchange<W> {
+        self.request_ids = names.iter().copied().filter_map(header_name::<W>).collect();
+        self
+    }
+
+    /// A new request id (`req-` and a random UUID) when the contract names
+    /// one, for an error rendered before its answer has headers.
+    pub fn new_request_id(&self) -> Option<String> {
+        (!self.request_ids.is_empty()).then(|| format!("req-{}", uuid::Uuid::new_v4()))
+    }
+
+    /// `error`, about to be rendered into an answer with `headers`, naming
+    /// the answer's request id ([`Exchange::identify`]) in its document as
+    /// in the headers; as it is when the contract names none.
+    pub fn identify_error(&self, headers: &mut W::Map, error: ApiError) -> ApiError {
+        if self.request_ids.is_empty() {
+            return error;
+        }
+        self.identify(headers, error.request_id());
+        let named =
+            self.request_ids.first().and_then(|name| W::get_all(headers, name).next()).and_then(W::text);
+        match (error.request_id(), named) {
+            (None, Some(id)) => error.with_request_id(id),
+            _ => error,
+        }
+    }
+
+    /// Names the answer's request id in each request id header: `carried`
+    /// (an error's own), else the one the answer names in the first of
+    /// them (a handler's, or named already), else a new one
+    /// ([`Negotiation::with_request_ids`]). Nothing when the contract names
+    /// none.
+    pub fn identify(&self, headers: &mut W::Map, carried: Option<&str>) {
+        let Some(first) = self.request_ids.first() else { return };
+        let named = carried.or_else(|| W::get_all(headers, first).next().and_then(W::text));
+        let id = named.map_or_else(|| format!("req-{}", uuid::Uuid::new_v4()), str::to_owned);
+        let Some(value) = W::value(&id) else { return };
+        for name in &self.request_ids {
+            W::insert(headers, name, &value);
         }
     }
 
@@ -164,6 +213,7 @@ impl<W: HeaderWire> Exchange<W> {
     /// apart (nginx takes an empty legacy header, a 400, for an absent
     /// one): a stored 400 or 406 could answer a request that negotiates.
     pub fn refuse(&self, headers: &mut W::Map) {
+        self.identify(headers, None);
         if self.refusals_no_store {
             set_header::<W>(headers, "cache-control", "no-store");
         }
@@ -175,6 +225,7 @@ impl<W: HeaderWire> Exchange<W> {
     /// headers, a deprecated version's `Deprecation`, `Sunset` and `Link`,
     /// and `Vary`, the handler's own kept.
     pub fn finish(&self, headers: &mut W::Map, version: Option<Version>) {
+        self.identify(headers, None);
         self.stamp.stamp(headers, version);
         let (api, max) = (self.api(), self.cap.get());
         if api.reports_operation_versions() && max.lt(api.max()) {

@@ -12,8 +12,10 @@ use std::sync::Arc;
 use crate::error::{ApiError, ApiSigErrors, ErrorRenderer};
 use crate::protocol::exchange::Exchange;
 use crate::protocol::headers::read_header_names;
-use crate::protocol::stamp::HeaderWire;
-use crate::{Api, ErrorFormat, Version, VersionCap, lifecycle::RetireError, version::CapError};
+use crate::protocol::stamp::{AnswerWire, HeaderWire};
+use crate::{
+    Api, ErrorFormat, NegotiationError, Version, VersionCap, lifecycle::RetireError, version::CapError,
+};
 
 /// What a [`ClientDefault`] answers: the client's version, `None` for the
 /// API's default, or the error the request is answered with, in the API's
@@ -195,6 +197,8 @@ pub struct Negotiation<W: ChoiceWire> {
     lowercase_vary: bool,
     refusals_no_store: bool,
     absolute_locations: bool,
+    /// The headers naming each answer's request id (§3.8), if any.
+    request_ids: &'static [&'static str],
 }
 
 impl<W: ChoiceWire> Clone for Negotiation<W> {
@@ -208,6 +212,7 @@ impl<W: ChoiceWire> Clone for Negotiation<W> {
             lowercase_vary: self.lowercase_vary,
             refusals_no_store: self.refusals_no_store,
             absolute_locations: self.absolute_locations,
+            request_ids: self.request_ids,
         }
     }
 }
@@ -251,6 +256,7 @@ impl<W: ChoiceWire> Negotiation<W> {
             lowercase_vary: false,
             refusals_no_store: true,
             absolute_locations: false,
+            request_ids: &[],
         }
     }
 
@@ -334,6 +340,41 @@ impl<W: ChoiceWire> Negotiation<W> {
         self
     }
 
+    /// Names a request id in `names` on every answer of these routes, the
+    /// negotiation's refusals included, as OpenStack services do (oslo's
+    /// `RequestId` middleware; Nova's `X-OpenStack-Request-Id` and
+    /// `X-Compute-Request-Id`): the id an error answer carries
+    /// ([`ApiError::with_request_id`], the one its failure was logged
+    /// under), else the one the answer names already in the first of
+    /// `names`, else a new `req-` and a random UUID. An error document
+    /// rendered here names the same id (API-SIG's `request_id`;
+    /// docs/reference.md §3.8).
+    ///
+    /// ```
+    /// use microversion_core::{Api, Microversion, exchange::Negotiation, header::HttpWire};
+    ///
+    /// const API: Api = Api::new("compute", &[Microversion::new("2.1", "a")]);
+    /// let nova = Negotiation::<HttpWire>::new(API)
+    ///     .with_request_ids(&["X-OpenStack-Request-Id", "X-Compute-Request-Id"]);
+    /// # drop(nova);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If one of `names` is not a header name: a mistake in the service,
+    /// found when it starts.
+    #[must_use]
+    pub fn with_request_ids(mut self, names: &'static [&'static str]) -> Negotiation<W> {
+        for name in names {
+            assert!(
+                http::HeaderName::from_bytes(name.as_bytes()).is_ok(),
+                "with_request_ids: {name:?} is not a header name"
+            );
+        }
+        self.request_ids = names;
+        self
+    }
+
     /// Makes a `Location` its routes answer with as a path
     /// (`/resource_providers/…`) absolute, under the request's link base
     /// (the scheme and host discovery's links are built from, §7.1), as
@@ -388,6 +429,7 @@ impl<W: ChoiceWire> Negotiation<W> {
         let exchange = Exchange::new(self.cap.clone(), self.client_default.as_ref().map(ClientDefault::vary));
         let exchange = if self.lowercase_vary { exchange.with_lowercase_vary() } else { exchange };
         let exchange = if self.absolute_locations { exchange.with_absolute_locations() } else { exchange };
+        let exchange = exchange.with_request_ids(self.request_ids);
         if self.refusals_no_store { exchange } else { exchange.without_no_store_on_refusals() }
     }
 }
@@ -405,8 +447,114 @@ pub struct Engine<W: ChoiceWire> {
     pub client_default: Option<ClientDefault<W>>,
 }
 
+impl<W: ChoiceWire + AnswerWire> Engine<W> {
+    /// The answer to `error` before a version was served (a refusal's, a
+    /// client default's), rendered in the API's format with its request id
+    /// when the API names one: its headers then are the exchange's to finish.
+    pub fn error_answer(&self, error: ApiError) -> W::Answer {
+        let error = match (error.request_id(), self.exchange.new_request_id()) {
+            (None, Some(id)) => error.with_request_id(id),
+            _ => error,
+        };
+        let mut answer = self.errors.render(&error);
+        self.exchange.identify(W::headers(&mut answer), error.request_id());
+        answer
+    }
+
+    /// The 400 or 406 of a version that did not negotiate, rendered and
+    /// finished: what every facade answers a refused request.
+    pub fn refusal(&self, refusal: NegotiationError) -> W::Answer {
+        let mut answer = self.error_answer(ApiError::from(refusal));
+        self.exchange.refuse(W::headers(&mut answer));
+        answer
+    }
+}
+
 impl<W: ChoiceWire> fmt::Debug for Engine<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Engine").field("exchange", &self.exchange).finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::header::HttpWire;
+    use crate::{Microversion, NegotiationError};
+
+    const API: Api = Api::new("compute", &[Microversion::new("2.1", "a"), Microversion::new("2.2", "b")]);
+    const NOVA_IDS: &[&str] = &["X-OpenStack-Request-Id", "X-Compute-Request-Id"];
+
+    fn named(headers: &http::HeaderMap) -> Vec<&str> {
+        ["x-openstack-request-id", "x-compute-request-id"]
+            .into_iter()
+            .filter_map(|name| headers.get(name)?.to_str().ok())
+            .collect()
+    }
+
+    fn is_new_id(id: &str) -> bool {
+        id.strip_prefix("req-").and_then(|uuid| uuid::Uuid::parse_str(uuid).ok()).is_some()
+    }
+
+    #[test]
+    fn every_answer_names_one_request_id_in_each_header() {
+        let engine = Negotiation::<HttpWire>::new(API).with_request_ids(NOVA_IDS).engine();
+        let mut served = http::HeaderMap::new();
+        engine.exchange.finish(&mut served, Some(Version::lit("2.2")));
+        let ids = named(&served);
+        assert!(ids.len() == 2 && ids[0] == ids[1] && is_new_id(ids[0]), "{ids:?}");
+
+        let mut other = http::HeaderMap::new();
+        engine.exchange.finish(&mut other, Some(Version::lit("2.2")));
+        assert_ne!(named(&other)[0], ids[0], "a new id for each answer");
+
+        // A handler's own id is kept, and named in the second header too.
+        let mut own = http::HeaderMap::new();
+        own.insert("x-openstack-request-id", "req-handler".parse().unwrap());
+        engine.exchange.finish(&mut own, Some(Version::lit("2.1")));
+        assert_eq!(named(&own), ["req-handler", "req-handler"]);
+
+        let mut none = http::HeaderMap::new();
+        Negotiation::<HttpWire>::new(API).engine().exchange.finish(&mut none, None);
+        assert!(named(&none).is_empty(), "no ids unless declared");
+    }
+
+    #[test]
+    fn an_error_names_its_own_id_else_the_answers_in_its_document_and_its_headers() {
+        let engine = Negotiation::<HttpWire>::new(API).with_request_ids(NOVA_IDS).engine();
+        let logged = ApiError::internal("The store failed.").with_request_id("req-logged");
+        let mut headers = http::HeaderMap::new();
+        let error = engine.exchange.identify_error(&mut headers, logged);
+        assert_eq!((error.request_id(), named(&headers)), (Some("req-logged"), vec!["req-logged"; 2]));
+
+        let mut headers = http::HeaderMap::new();
+        let error = engine.exchange.identify_error(&mut headers, ApiError::conflict("Locked."));
+        let body: serde_json::Value =
+            serde_json::from_str(&engine.errors.write(&error, &mut headers)).unwrap();
+        let id = named(&headers)[0].to_owned();
+        assert!(is_new_id(&id));
+        assert_eq!(body["errors"][0]["request_id"], id.as_str());
+    }
+
+    #[test]
+    fn a_refusal_names_the_same_id_in_its_document_as_in_its_headers() {
+        let engine = Negotiation::<HttpWire>::new(API).with_request_ids(NOVA_IDS).engine();
+        let refused = NegotiationError::NotAcceptable {
+            requested: Version::lit("2.9"),
+            min: API.min(),
+            max: API.max(),
+        };
+        let answer = engine.refusal(refused);
+        let body: serde_json::Value = serde_json::from_slice(answer.body()).unwrap();
+        let ids = named(answer.headers());
+        assert!(ids.len() == 2 && ids[0] == ids[1] && is_new_id(ids[0]), "{ids:?}");
+        assert_eq!((answer.status().as_u16(), body["errors"][0]["request_id"].as_str()), (406, Some(ids[0])));
+        assert_eq!(answer.headers()["cache-control"], "no-store");
+    }
+
+    #[test]
+    #[should_panic(expected = "with_request_ids: \"X Request\" is not a header name")]
+    fn a_request_id_header_must_be_a_header_name() {
+        let _ = Negotiation::<HttpWire>::new(API).with_request_ids(&["X Request"]);
     }
 }
