@@ -10,7 +10,7 @@ use actix_web::middleware::Next;
 use actix_web::{HttpResponse, HttpResponseBuilder};
 use microversion_actix::{
     ApiError, ApiVersion, Error, Json, Native, Version,
-    error::{ErrorRenderer, ViolationInput},
+    error::ViolationInput,
     operation::{Controller, Operation},
     version::version_of,
 };
@@ -18,7 +18,7 @@ use microversion_actix::{
 use crate::aggregates::Aggregates;
 use crate::allocations::Allocations;
 use crate::candidates::Candidates;
-use crate::errors::{self, PlacementErrors};
+use crate::errors;
 use crate::inventories::Inventories;
 use crate::reshaper::Reshaper;
 use crate::resource_classes::ResourceClasses;
@@ -174,9 +174,10 @@ fn bodiless_put(path: &str, version: Option<Version>) -> bool {
     }
 }
 
-/// `error` in Placement's format, of a request served at `version`.
-fn render(error: &ApiError, version: Option<Version>) -> HttpResponse {
-    ErrorRenderer::new(PlacementErrors).with_service("placement").render_at(error, version)
+/// `error`, for the version middleware to render in Placement's format at
+/// the request's version, naming the request id.
+fn render(error: ApiError) -> HttpResponse {
+    HttpResponse::from_error(Error(error))
 }
 
 /// Placement's request rules, inside the version middleware (so that every
@@ -185,7 +186,6 @@ pub(crate) async fn placement_rules(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let request_id = format!("req-{}", uuid::Uuid::new_v4());
     let version = version_of(req.request()).ok().map(|v| v.version());
     let path = req.path().to_owned();
     let method = req.method().clone();
@@ -252,14 +252,12 @@ pub(crate) async fn placement_rules(
         refusal = Some(errors::bad_request("Malformed JSON: Expecting value: line 1 column 1 (char 0)"));
     }
     if let Some(error) = refusal {
-        let mut res = render(&error.with_request_id(request_id.clone()), version);
-        res.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
-        return Ok(req.into_response(res));
+        // Not `req.into_response`, which keeps the answer but not its error.
+        return Ok(ServiceResponse::new(req.into_parts().0, render(error)));
     }
     let res = next.call(req).await?;
     if let Some(error) = with_schema(&res, &path, &method, version) {
-        let mut response = render(&error.with_request_id(request_id.clone()), version);
-        response.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
+        let response = render(error);
         let (req, _) = res.into_parts();
         return Ok(ServiceResponse::new(req, response));
     }
@@ -271,19 +269,15 @@ pub(crate) async fn placement_rules(
         let declared = has_method(&path, &method);
         let message = if declared { "" } else { "The method specified is not allowed for this resource." };
         let error =
-            ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "undefined_code", "Method Not Allowed", message)
-                .with_request_id(request_id.clone());
-        let mut response = render(&error, version);
+            ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "undefined_code", "Method Not Allowed", message);
+        let mut response = render(error);
         let every: Vec<&str> = routed(&path).filter_map(|op| op.http_method).collect();
         if let (false, Ok(allow)) = (declared, header::HeaderValue::from_str(&every.join(", "))) {
             response.headers_mut().insert(header::ALLOW, allow);
         }
-        response.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
         let (req, _) = res.into_parts();
         return Ok(ServiceResponse::new(req, response));
     }
-    let mut res = res;
-    res.headers_mut().insert(REQUEST_ID, header::HeaderValue::from_str(&request_id).expect("ascii"));
     Ok(res.map_into_boxed_body())
 }
 
@@ -355,9 +349,6 @@ fn page_request(req: &actix_web::HttpRequest) -> errors::PageRequest {
         content_type: text(header::CONTENT_TYPE),
     }
 }
-
-/// The header of the request id every answer carries.
-const REQUEST_ID: header::HeaderName = header::HeaderName::from_static("x-openstack-request-id");
 
 /// An error document whose `detail`s are written as webob's page writes
 /// them (`errors::webob_detail`), as Placement's `json_error_formatter`
