@@ -34,6 +34,11 @@ pub struct Exchange<W: HeaderWire> {
     request_ids: Vec<W::Name>,
 }
 
+/// A new request id as OpenStack writes one: `req-` and a random UUID.
+fn new_request_id() -> String {
+    format!("req-{}", uuid::Uuid::new_v4())
+}
+
 /// What the contract says of a request before any handler runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Admission {
@@ -76,7 +81,7 @@ impl<W: HeaderWire> Exchange<W> {
     /// A new request id (`req-` and a random UUID) when the contract names
     /// one, for an error rendered before its answer has headers.
     pub fn new_request_id(&self) -> Option<String> {
-        (!self.request_ids.is_empty()).then(|| format!("req-{}", uuid::Uuid::new_v4()))
+        (!self.request_ids.is_empty()).then(new_request_id)
     }
 
     /// `error`, about to be rendered into an answer with `headers`, naming
@@ -103,7 +108,7 @@ impl<W: HeaderWire> Exchange<W> {
     pub fn identify(&self, headers: &mut W::Map, carried: Option<&str>) {
         let Some(first) = self.request_ids.first() else { return };
         let named = carried.or_else(|| W::get_all(headers, first).next().and_then(W::text));
-        let id = named.map_or_else(|| format!("req-{}", uuid::Uuid::new_v4()), str::to_owned);
+        let id = named.map_or_else(new_request_id, str::to_owned);
         let Some(value) = W::value(&id) else { return };
         for name in &self.request_ids {
             W::insert(headers, name, &value);
