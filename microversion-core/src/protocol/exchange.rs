@@ -88,14 +88,8 @@ impl<W: HeaderWire> Exchange<W> {
     /// the answer's request id ([`Exchange::identify`]) in its document as
     /// in the headers; as it is when the contract names none.
     pub fn identify_error(&self, headers: &mut W::Map, error: ApiError) -> ApiError {
-        if self.request_ids.is_empty() {
-            return error;
-        }
-        self.identify(headers, error.request_id());
-        let named =
-            self.request_ids.first().and_then(|name| W::get_all(headers, name).next()).and_then(W::text);
-        match (error.request_id(), named) {
-            (None, Some(id)) => error.with_request_id(id),
+        match self.identify(headers, error.request_id()) {
+            Some(id) if error.request_id().is_none() => error.with_request_id(id),
             _ => error,
         }
     }
@@ -103,16 +97,17 @@ impl<W: HeaderWire> Exchange<W> {
     /// Names the answer's request id in each request id header: `carried`
     /// (an error's own), else the one the answer names in the first of
     /// them (a handler's, or named already), else a new one
-    /// ([`Negotiation::with_request_ids`]). Nothing when the contract names
-    /// none.
-    pub fn identify(&self, headers: &mut W::Map, carried: Option<&str>) {
-        let Some(first) = self.request_ids.first() else { return };
+    /// ([`Negotiation::with_request_ids`]); the id named, `None` when the
+    /// contract names none.
+    pub fn identify(&self, headers: &mut W::Map, carried: Option<&str>) -> Option<String> {
+        let first = self.request_ids.first()?;
         let named = carried.or_else(|| W::get_all(headers, first).next().and_then(W::text));
         let id = named.map_or_else(new_request_id, str::to_owned);
-        let Some(value) = W::value(&id) else { return };
+        let value = W::value(&id)?;
         for name in &self.request_ids {
             W::insert(headers, name, &value);
         }
+        Some(id)
     }
 
     /// This contract with the names in `Vary` in lower case

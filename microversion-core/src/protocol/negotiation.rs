@@ -365,12 +365,7 @@ impl<W: ChoiceWire> Negotiation<W> {
     /// found when it starts.
     #[must_use]
     pub fn with_request_ids(mut self, names: &'static [&'static str]) -> Negotiation<W> {
-        for name in names {
-            assert!(
-                http::HeaderName::from_bytes(name.as_bytes()).is_ok(),
-                "with_request_ids: {name:?} is not a header name"
-            );
-        }
+        read_header_names::<http::HeaderName>("with_request_ids", names);
         self.request_ids = names;
         self
     }
