@@ -102,3 +102,30 @@ pub fn description(api: microversion_core::Api) -> microversion_core::openapi::A
         .controller::<keypairs::Keypairs>()
         .with_error_format(&microversion_core::error::NovaFaults::default())
 }
+
+/// Nova's negotiation and discovery settings over a facade's headers (one
+/// source for both builds): its faults, the served maximum `cap`, its
+/// request ids on every answer (the negotiation's 400 and 406 too, and a
+/// store failure's the one it was logged under, `store::Unavailable`), and
+/// `pins` choosing the version of a client that names none, when the
+/// deployment pins versions to tokens.
+fn nova_settings<W: microversion_core::exchange::ChoiceWire>(
+    cap: &microversion_core::version::VersionCap,
+    pins: Option<microversion_core::exchange::ClientDefault<W>>,
+) -> (microversion_core::exchange::Negotiation<W>, microversion_core::discovery::DiscoverySettings<W>) {
+    use microversion_core::error::NovaFaults;
+    let api = *cap.declaration();
+    let negotiation = microversion_core::exchange::Negotiation::new(api)
+        .with_version_cap(cap.clone())
+        .with_error_format(NovaFaults::default())
+        .with_request_ids(&request_id::HEADERS);
+    let discovery = microversion_core::discovery::DiscoverySettings::new(&[api])
+        .with_version_cap(cap.clone())
+        .with_error_format(NovaFaults::default());
+    match pins {
+        Some(pins) => {
+            (negotiation.with_client_default(pins.clone()), discovery.with_client_default(&api, pins))
+        }
+        None => (negotiation, discovery),
+    }
+}

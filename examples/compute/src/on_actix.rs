@@ -10,14 +10,14 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::{App, HttpServer, web};
 use microversion_actix::openapi::{OpenApiService, OpenApiSettings};
 use microversion_actix::{
-    Discovery, DiscoverySettings, Negotiation, Version, VersionNegotiation, body::BodyTimeout,
-    discovery::RequestLinks, error::NovaFaults, middleware::ClientDefault, version::VersionCap,
+    Discovery, Version, VersionNegotiation, body::BodyTimeout, discovery::RequestLinks,
+    middleware::ClientDefault, version::VersionCap,
 };
 
 use crate::settings::{
     self, DISCONNECT_TIMEOUT, KEEP_ALIVE, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings,
 };
-use crate::{COMPUTE, Store, TOKEN_HEADER, description, flavor_access, flavors, fleet, keypairs, request_id};
+use crate::{COMPUTE, Store, TOKEN_HEADER, description, flavor_access, flavors, fleet, keypairs};
 
 /// Registers discovery at `/` and `/v2.1` and the API under `/v2.1`, with
 /// Nova-style fault bodies, and a JSON 404 for every other path. `cap`
@@ -42,21 +42,8 @@ pub fn routes_with(
 ) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         let api = *cap.declaration();
-        // Every answer names its request id, the negotiation's 400 and 406
-        // too, and a store failure the one it was logged under
-        // (`store::Unavailable`).
-        let mut negotiation = Negotiation::new(api)
-            .with_version_cap(cap.clone())
-            .with_error_format(NovaFaults::default())
-            .with_request_ids(&request_id::HEADERS);
-        let mut discovery = DiscoverySettings::new(&[api])
-            .with_version_cap(cap.clone())
-            .with_error_format(NovaFaults::default());
-        if pin_versions {
-            let pins = token_pins(store.clone(), cap);
-            negotiation = negotiation.with_client_default(pins.clone());
-            discovery = discovery.with_client_default(&api, pins);
-        }
+        let pins = pin_versions.then(|| token_pins(store.clone(), cap.clone()));
+        let (negotiation, discovery) = crate::nova_settings(&cap, pins);
         let (microversions, discovery) = (VersionNegotiation::new(negotiation), Discovery::new(discovery));
         let not_found = microversions.default_service();
         let documents = OpenApiService::new(

@@ -11,35 +11,22 @@ use axum::http::header::{self, HeaderValue};
 use axum::response::Response;
 use microversion_axum::body::BodyTimeout;
 use microversion_axum::discovery::RequestLinks;
-use microversion_axum::error::NovaFaults;
 use microversion_axum::middleware::ClientDefault;
 use microversion_axum::openapi::{OpenApiService, OpenApiSettings};
 use microversion_axum::serve::Serve;
 use microversion_axum::version::VersionCap;
-use microversion_axum::{Discovery, DiscoverySettings, Negotiation, VersionNegotiation};
+use microversion_axum::{Discovery, VersionNegotiation};
 
 use crate::settings::{self, MAX_CONNECTIONS, REQUEST_HEAD_TIMEOUT, SHUTDOWN_TIMEOUT, Settings};
-use crate::{Store, TOKEN_HEADER, description, flavor_access, flavors, fleet, keypairs, request_id};
+use crate::{Store, TOKEN_HEADER, description, flavor_access, flavors, fleet, keypairs};
 
 /// Discovery at `/` and `/v2.1`, the documents at `/openapi.json`, the API
 /// under `/v2.1` with Nova-style faults, and a JSON 404 for every other path.
 pub fn router(store: Arc<Store>, cap: VersionCap, settings: &Settings) -> Router {
     let api = *cap.declaration();
-    // Every answer names its request id, the negotiation's 400 and 406 too,
-    // and a store failure the one it was logged under (`store::Unavailable`).
-    let mut negotiation = Negotiation::new(api)
-        .with_version_cap(cap.clone())
-        .with_error_format(NovaFaults::default())
-        .with_request_ids(&request_id::HEADERS);
-    let mut discovery = DiscoverySettings::new(&[api])
-        .with_version_cap(cap.clone())
-        .with_error_format(NovaFaults::default())
-        .with_public_url(settings.public_url.clone());
-    if settings.pin_versions {
-        let pins = token_pins(Arc::clone(&store), cap);
-        negotiation = negotiation.with_client_default(pins.clone());
-        discovery = discovery.with_client_default(&api, pins);
-    }
+    let pins = settings.pin_versions.then(|| token_pins(Arc::clone(&store), cap.clone()));
+    let (negotiation, discovery) = crate::nova_settings(&cap, pins);
+    let discovery = discovery.with_public_url(settings.public_url.clone());
     let (negotiation, discovery) = (VersionNegotiation::new(negotiation), Discovery::new(discovery));
     let not_found = negotiation.default_service();
     let documents = OpenApiService::new(
