@@ -37,3 +37,31 @@ pub fn alike<R: std::fmt::Debug, A: PartialEq + std::fmt::Debug>(
     }
     actix
 }
+
+/// An error format that reads the request it answers, as Placement's
+/// webob pages do: an HTML page naming the status and the method for a
+/// client whose `Accept` names `text/html`, else a document naming the
+/// method and the `Accept` (tests/third_framework.rs, tests/portable.rs).
+pub struct Pages;
+
+impl microversion_core::error::ErrorFormat for Pages {
+    fn reads_request(&self) -> bool {
+        true
+    }
+
+    fn render(&self, problem: &microversion_core::Problem<'_>, _: Option<&str>) -> serde_json::Value {
+        let request = problem.request.expect("the request, for a format that reads it");
+        serde_json::json!({"status": problem.status, "method": request.method, "accept": request.accept})
+    }
+
+    fn page(
+        &self,
+        problem: &microversion_core::Problem<'_>,
+        _: Option<&str>,
+    ) -> Option<microversion_core::error::ErrorPage> {
+        let request = problem.request?;
+        request.accept.as_deref().filter(|accept| accept.contains("text/html"))?;
+        let body = format!("<h1>{} {}</h1><p>{}</p>", problem.status, problem.title, request.method);
+        Some(microversion_core::error::ErrorPage { content_type: "text/html; charset=UTF-8", body })
+    }
+}

@@ -15,7 +15,9 @@ use microversion_axum::test as on_axum;
 use microversion_core::{exchange::Negotiation, header::HttpWire};
 use microversion_tests::API;
 use serde_json::json;
-use servers::{Answer, CASES, Case, Servers, on_actix, on_axum, text};
+use servers::{
+    Answer, CASES, Case, Front, Servers, on_actix, on_actix_behind, on_axum, on_axum_behind, text,
+};
 
 /// A hyper server on 127.0.0.1 serving [`Servers`], on this thread's
 /// `LocalSet` (stopped with it, at the end of the test); its address.
@@ -28,9 +30,17 @@ async fn start(served: facade::Served<Servers>) -> std::net::SocketAddr {
 
 /// The server's answer to one request, over a connection of its own.
 async fn on_hyper(address: std::net::SocketAddr, case: &Case) -> Answer {
+    on_hyper_accepting(address, case, None).await
+}
+
+/// [`on_hyper`], the request naming `accept` in its `Accept` when given.
+async fn on_hyper_accepting(address: std::net::SocketAddr, case: &Case, accept: Option<&str>) -> Answer {
     let (method, uri, version, body) = case;
     let mut request =
         on_axum::versioned_request(&API, version).method(*method).uri(*uri).header("Host", "cloud.example");
+    if let Some(accept) = accept {
+        request = request.header("Accept", accept);
+    }
     if body.is_some() {
         request = request.header("Content-Type", "application/json");
     }
@@ -109,4 +119,31 @@ async fn errors_take_the_apis_format_and_answers_are_checked() {
     let created = on_hyper(address, &("POST", "/v2.1/servers", "2.1", Some(r#"{"name":"web"}"#))).await;
     let body: serde_json::Value = serde_json::from_slice(&created.body).expect("a JSON answer");
     assert_eq!((created.status, body), (201, json!({"name": "web", "servers": 1})), "its declaration holds");
+}
+
+/// An error format that reads the request it answers and may answer a
+/// page (Placement's webob pages): the facade reads the request for it and
+/// answers each case as actix and axum do, pages and documents alike.
+#[actix_web::test]
+async fn error_pages_that_read_the_request_answer_as_the_other_facades_do() {
+    let negotiation = Negotiation::<HttpWire>::new(API).with_error_format(microversion_tests::Pages);
+    let address = start(facade::Served::new(negotiation, Servers)).await;
+    let accept = servers::accept(Front::Pages);
+    let mut pages = 0;
+    for case in
+        CASES.iter().chain(&[("GET", "/v2.1/servers/7", "9.9", None), ("GET", "/v2.1/volumes", "2.3", None)])
+    {
+        let hyper = on_hyper_accepting(address, case, accept).await;
+        let (actix, axum) =
+            (on_actix_behind(Front::Pages, case).await, on_axum_behind(Front::Pages, case).await);
+        assert_eq!(hyper, actix, "{case:?}: hyper {} / actix {}", text(&hyper.body), text(&actix.body));
+        assert_eq!(hyper, axum, "{case:?}: hyper {} / axum {}", text(&hyper.body), text(&axum.body));
+        if hyper.status >= 400 {
+            assert_eq!(hyper.content_type.as_deref(), Some("text/html; charset=UTF-8"), "{case:?}");
+            let method = format!("<p>{}</p>", case.0);
+            assert!(text(&hyper.body).ends_with(&method), "{case:?}: {}", text(&hyper.body));
+            pages += 1;
+        }
+    }
+    assert!(pages >= 4, "the cases hold errors of every kind: {pages} pages");
 }

@@ -14,7 +14,8 @@ pub use microversion_core::error::violation::{
     Input as ViolationInput, MAX_ECHOED_VALUE_CHARS, MAX_MESSAGE_CHARS, Violation, best_match, python_repr,
     python_str,
 };
-pub use microversion_core::error::{ApiSigErrors, ErrorFormat, NovaFaults, Problem};
+pub use microversion_core::error::{ApiSigErrors, ErrorFormat, ErrorPage, ErrorRequest, NovaFaults, Problem};
+use microversion_core::exchange::Engine;
 
 pub use microversion_core::error::ApiError;
 
@@ -114,17 +115,18 @@ pub fn default_service(renderer: &ErrorRenderer) -> actix_web::Route {
 }
 
 /// Puts `error`, of a request served at `version` (none for a refused
-/// one), into an existing response of its scope, keeping the headers the
-/// handler set.
+/// one) whose request the format reads as `facts`, into an existing response of its scope, keeping
+/// the headers the handler set.
 pub(crate) fn render_into<B: MessageBody>(
-    renderer: &ErrorRenderer,
-    error: &ApiError,
+    engine: &Engine<ActixHeaders>,
+    error: ApiError,
     version: Option<microversion_core::Version>,
+    facts: Option<&ErrorRequest>,
     res: HttpResponse<B>,
 ) -> HttpResponse {
     let mut res = res.set_body(());
     close_after_timeout(&mut res);
-    let body = renderer.write_at(error, version, res.headers_mut());
+    let body = engine.write_error(res.headers_mut(), error, version, facts);
     res.set_body(body).map_into_boxed_body()
 }
 

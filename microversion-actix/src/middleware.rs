@@ -21,6 +21,7 @@ pub use crate::response_validation::ResponseValidation;
 use crate::discovery::RequestLinks as _;
 use crate::header::ActixHeaders;
 use crate::{ApiError, Version, version::Negotiated};
+use microversion_core::error::ErrorRequest;
 use microversion_core::exchange::{Admission, Engine, ErrorBody, unformatted_error};
 use microversion_core::observe;
 use microversion_core::version::RequestTarget;
@@ -143,6 +144,8 @@ where
             Some(req.query_string()).filter(|q| !q.is_empty()),
         );
         let (admission, routed) = engine.exchange.admit_routed(req.headers(), target);
+        // Read only for an error format that reads its request.
+        let facts = engine.error_request(req.method().as_str(), req.headers()).map(Box::new);
         if let Some(routed) = routed {
             route_by(&mut req, &routed);
         }
@@ -157,7 +160,7 @@ where
                     let negotiated = match choice.await {
                         Ok(pinned) => engine.exchange.chosen(asked, pinned),
                         Err(err) => {
-                            let mut res = engine.error_answer(err).map_into_right_body();
+                            let mut res = engine.error_answer(err, facts.as_deref()).map_into_right_body();
                             engine.exchange.finish(res.headers_mut(), None);
                             // Counted as the request stood: naming no version.
                             engine.exchange.count(&asked, res.status().as_u16());
@@ -166,13 +169,13 @@ where
                     };
                     req.extensions_mut().insert(negotiated);
                     let result = observe::negotiated(&api, &negotiated, || service.call(req)).await;
-                    complete(&engine, result, negotiated)
+                    complete(&engine, result, negotiated, facts.as_deref())
                 });
                 return observe::untraced(VersionNegotiationFuture { step: Step::Chosen { fut } });
             }
             (Admission::Serve(negotiated), Some(_)) => negotiated,
             (Admission::Refuse(refusal), _) => {
-                let res = engine.refusal(*refusal).map_into_right_body();
+                let res = engine.refusal(*refusal, facts.as_deref()).map_into_right_body();
                 let fut =
                     VersionNegotiationFuture { step: Step::Refused { res: Some(req.into_response(res)) } };
                 return observe::untraced(fut);
@@ -182,7 +185,7 @@ where
         // No clone of the request may live while the inner service routes:
         // actix needs sole ownership of it to record path parameters.
         observe::negotiated(&api, &negotiated, || VersionNegotiationFuture {
-            step: Step::Forwarded { inner: self.service.call(req), engine, negotiated },
+            step: Step::Forwarded { inner: self.service.call(req), engine, negotiated, facts },
         })
     }
 }
@@ -217,7 +220,13 @@ pin_project_lite::pin_project! {
     /// one or the other, so the future is the size of the larger.
     #[project = StepProjection]
     enum Step<F, B> {
-        Forwarded { #[pin] inner: F, engine: Rc<Engine<ActixHeaders>>, negotiated: Negotiated },
+        Forwarded {
+            #[pin] inner: F,
+            engine: Rc<Engine<ActixHeaders>>,
+            negotiated: Negotiated,
+            // What the error format reads of the request, if it reads it.
+            facts: Option<Box<ErrorRequest>>,
+        },
         Refused { res: Option<ServiceResponse<EitherBody<B>>> },
         // A client default chooses the version, then the service runs.
         Chosen { fut: LocalBoxFuture<'static, Result<ServiceResponse<EitherBody<B>>, Error>> },
@@ -242,8 +251,10 @@ where
     type Output = Result<ServiceResponse<EitherBody<B>>, Error>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let (inner, engine, negotiated) = match self.project().step.project() {
-            StepProjection::Forwarded { inner, engine, negotiated } => (inner, engine, *negotiated),
+        let (inner, engine, negotiated, facts) = match self.project().step.project() {
+            StepProjection::Forwarded { inner, engine, negotiated, facts } => {
+                (inner, engine, *negotiated, facts)
+            }
             // Refused: answered at once, and only once.
             StepProjection::Chosen { fut } => return fut.as_mut().poll(cx),
             StepProjection::Refused { res } => {
@@ -258,21 +269,21 @@ where
             Poll::Ready(result) => result,
             Poll::Pending => return Poll::Pending,
         };
-        Poll::Ready(complete(engine, result, negotiated))
+        Poll::Ready(complete(engine, result, negotiated, facts.as_deref()))
     }
 }
 
-/// Puts `error`, if any, in the API's format, and the version headers and
-/// `Vary` on a response of this scope.
+/// Puts `error`, if any, in the API's format answering `facts`' request, and the
+/// version headers and `Vary` on a response of this scope.
 fn finish_with<B: MessageBody + 'static>(
     engine: &Engine<ActixHeaders>,
     mut res: HttpResponse<EitherBody<B>>,
     error: Option<ApiError>,
     version: Option<Version>,
+    facts: Option<&ErrorRequest>,
 ) -> HttpResponse<EitherBody<B>> {
     if let Some(error) = error {
-        let error = engine.exchange.identify_error(res.headers_mut(), error);
-        res = crate::error::render_into(&engine.errors, &error, version, res).map_into_right_body();
+        res = crate::error::render_into(engine, error, version, facts, res).map_into_right_body();
     }
     engine.exchange.finish(res.headers_mut(), version);
     res
@@ -285,10 +296,11 @@ fn finish_service<B: MessageBody + 'static>(
     engine: &Engine<ActixHeaders>,
     mut res: ServiceResponse<B>,
     version: Version,
+    facts: Option<&ErrorRequest>,
 ) -> ServiceResponse<EitherBody<B>> {
     if let Some(error) = error_of(res.response()) {
         let (req, res) = res.into_parts();
-        let res = finish_with(engine, res.map_into_left_body(), Some(error), Some(version));
+        let res = finish_with(engine, res.map_into_left_body(), Some(error), Some(version), facts);
         return ServiceResponse::new(req, res);
     }
     engine.exchange.finish(res.headers_mut(), Some(version));
@@ -307,17 +319,18 @@ fn complete<B: MessageBody + 'static>(
     engine: &Engine<ActixHeaders>,
     result: Result<ServiceResponse<B>, Error>,
     negotiated: Negotiated,
+    facts: Option<&ErrorRequest>,
 ) -> Result<ServiceResponse<EitherBody<B>>, Error> {
     match result {
         Ok(res) => {
-            let res = finish_service(engine, res, negotiated.version);
+            let res = finish_service(engine, res, negotiated.version, facts);
             engine.exchange.count(&negotiated, res.status().as_u16());
             Ok(res)
         }
         Err(err) => {
             let res = HttpResponse::from_error(err).map_into_right_body::<BoxBody>();
             let error = error_of(&res);
-            let res = finish_with(engine, res, error, Some(negotiated.version)).map_into_boxed_body();
+            let res = finish_with(engine, res, error, Some(negotiated.version), facts).map_into_boxed_body();
             engine.exchange.count(&negotiated, res.status().as_u16());
             let shown = res.error().map(ToString::to_string).unwrap_or_default();
             Err(InternalError::from_response(shown, res).into())

@@ -14,7 +14,7 @@ pub use microversion_core::error::violation::{
     Input as ViolationInput, MAX_ECHOED_VALUE_CHARS, MAX_MESSAGE_CHARS, Violation, best_match, python_repr,
     python_str,
 };
-pub use microversion_core::error::{ApiSigErrors, ErrorFormat, NovaFaults, Problem};
+pub use microversion_core::error::{ApiSigErrors, ErrorFormat, ErrorPage, ErrorRequest, NovaFaults, Problem};
 
 pub use microversion_core::error::ApiError;
 

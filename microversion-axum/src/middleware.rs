@@ -21,6 +21,7 @@ use crate::discovery::RequestLinks as _;
 use crate::header::AxumHeaders;
 use crate::native::{NEGOTIATED, Unrendered};
 pub use crate::response_validation::ResponseValidation;
+use microversion_core::error::ErrorRequest;
 use microversion_core::exchange::{Admission, Engine, ErrorBody, unformatted_error};
 use microversion_core::{Negotiated, Version};
 use tokio::task::futures::TaskLocalFuture;
@@ -155,6 +156,7 @@ where
         let admission = engine.exchange.admit_request(&mut req);
         // Read before the request is handed on, only where the answer needs it.
         let base = engine.exchange.makes_locations_absolute().then(|| req.link_base());
+        let facts = engine.error_request(req.method().as_str(), req.headers()).map(Box::new);
         let negotiated = match (admission, &engine.client_default) {
             (Admission::Serve(negotiated) | Admission::AskClient(negotiated), None) => negotiated,
             (Admission::AskClient(asked), Some(client_default)) => {
@@ -166,7 +168,8 @@ where
                     let negotiated = match choice.await {
                         Ok(pinned) => engine.exchange.chosen(asked, pinned),
                         Err(err) => {
-                            let res = finish(&engine, crate::Error(err).into_response(), None);
+                            let res =
+                                finish(&engine, crate::Error(err).into_response(), None, facts.as_deref());
                             // Counted as the request stood: naming no version.
                             engine.exchange.count(&asked, res.status().as_u16());
                             return Ok(res);
@@ -175,13 +178,13 @@ where
                     req.extensions_mut().insert(negotiated);
                     let answering = || NEGOTIATED.scope(negotiated.version, service.call(req));
                     let res = observe::negotiated(&api, &negotiated, answering).await?;
-                    Ok(complete(&engine, res, negotiated, base.as_deref()))
+                    Ok(complete(&engine, res, negotiated, base.as_deref(), facts.as_deref()))
                 });
                 return observe::untraced(VersionNegotiationFuture { step: Step::Chosen { fut } });
             }
             (Admission::Serve(negotiated), Some(_)) => negotiated,
             (Admission::Refuse(error), _) => {
-                let res = Some(engine.refusal(*error));
+                let res = Some(engine.refusal(*error, facts.as_deref()));
                 return observe::untraced(VersionNegotiationFuture { step: Step::Refused { res } });
             }
         };
@@ -192,6 +195,7 @@ where
                 engine,
                 negotiated,
                 base,
+                facts,
             },
         })
     }
@@ -218,6 +222,8 @@ pin_project_lite::pin_project! {
             negotiated: Negotiated,
             // The request's link base, when a `Location` is made absolute.
             base: Option<String>,
+            // What the error format reads of the request, if it reads it.
+            facts: Option<Box<ErrorRequest>>,
         },
         Refused { res: Option<Response> },
         // Boxed: only the requests a client default chooses for pay for it.
@@ -233,8 +239,10 @@ where
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         match self.project().step.project() {
-            StepProjection::Forwarded { inner, engine, negotiated, base } => match inner.poll(cx) {
-                Poll::Ready(Ok(res)) => Poll::Ready(Ok(complete(engine, res, *negotiated, base.as_deref()))),
+            StepProjection::Forwarded { inner, engine, negotiated, base, facts } => match inner.poll(cx) {
+                Poll::Ready(Ok(res)) => {
+                    Poll::Ready(Ok(complete(engine, res, *negotiated, base.as_deref(), facts.as_deref())))
+                }
                 Poll::Ready(Err(err)) => Poll::Ready(Err(err)),
                 Poll::Pending => Poll::Pending,
             },
@@ -248,14 +256,16 @@ where
 }
 
 /// The answer of the wrapped service at `negotiated`, finished (its
-/// `Location` made absolute under `base` when declared) and counted.
+/// `Location` made absolute under `base` when declared, an error written
+/// for `facts`' request) and counted.
 fn complete(
     engine: &Engine<AxumHeaders>,
     res: Response,
     negotiated: Negotiated,
     base: Option<&str>,
+    facts: Option<&ErrorRequest>,
 ) -> Response {
-    let mut res = finish(engine, res, Some(negotiated.version));
+    let mut res = finish(engine, res, Some(negotiated.version), facts);
     let status = res.status().as_u16();
     if let Some(base) = base {
         engine.exchange.locate(res.headers_mut(), status, base);
@@ -267,8 +277,14 @@ fn complete(
 /// The answer of the wrapped service, finished: an [`ApiError`] it
 /// answered with, or an error answer without a body of its own (the
 /// core's rule, [`unformatted_error`]), is rendered in the API's format,
-/// keeping the headers the handler set; then the version headers.
-fn finish(engine: &Engine<AxumHeaders>, res: Response, version: Option<Version>) -> Response {
+/// keeping the headers the handler set, for the request the format reads
+/// as `facts`; then the version headers.
+fn finish(
+    engine: &Engine<AxumHeaders>,
+    res: Response,
+    version: Option<Version>,
+    facts: Option<&ErrorRequest>,
+) -> Response {
     // A `Versioned` answer waits for the version to be rendered at.
     let res = match (res.extensions().get::<Unrendered>().cloned(), version) {
         (Some(unrendered), Some(version)) => unrendered.render(version, res),
@@ -279,8 +295,7 @@ fn finish(engine: &Engine<AxumHeaders>, res: Response, version: Option<Version>)
         Some(error) => {
             let (mut parts, _) = res.into_parts();
             parts.status = error.status();
-            let error = engine.exchange.identify_error(&mut parts.headers, error);
-            let body = engine.errors.write_at(&error, version, &mut parts.headers);
+            let body = engine.write_error(&mut parts.headers, error, version, facts);
             Response::from_parts(parts, Body::from(body))
         }
         None => res,

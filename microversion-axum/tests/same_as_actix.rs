@@ -82,8 +82,12 @@ fn contract_headers<'a>(get_all: impl Fn(&str) -> Vec<&'a [u8]>) -> Vec<(String,
         .collect()
 }
 
+/// A JSON body, or the text of a page (whose content type is compared too).
 fn body_json(bytes: &[u8]) -> Value {
-    if bytes.is_empty() { Value::Null } else { serde_json::from_slice(bytes).expect("a JSON body") }
+    if bytes.is_empty() {
+        return Value::Null;
+    }
+    serde_json::from_slice(bytes).unwrap_or_else(|_| String::from_utf8_lossy(bytes).into_owned().into())
 }
 
 async fn actix_answer<S, B>(app: &S, method: &str, path: &str, headers: &[(&str, &str)]) -> Answer
@@ -436,6 +440,110 @@ async fn an_error_format_reads_the_served_version_alike() {
         let (_, _, actix_body) = actix_answer(&actix, "GET", path, &headers).await;
         let (_, _, axum_body) = axum_answer(&axum, "GET", path, &headers).await;
         assert_eq!((&actix_body, &axum_body), (&expected, &expected), "{path} at {version}");
+    }
+}
+
+/// An error format that reads the request it answers (its method and
+/// `Accept`) and answers an HTML page to a client asking for one, as
+/// Placement's webob pages: the same document or page on both, for a
+/// handler's error, the router's 404 and 405, and a refused version.
+#[actix_web::test]
+async fn an_error_format_reads_the_request_and_answers_its_pages_alike() {
+    use actix_web::{App, web};
+    use microversion_core::error::{ErrorFormat, ErrorPage, Problem};
+
+    struct Pages;
+    impl ErrorFormat for Pages {
+        fn reads_request(&self) -> bool {
+            true
+        }
+        fn render(&self, problem: &Problem<'_>, _: Option<&str>) -> Value {
+            let request = problem.request.expect("the request, for a format that reads it");
+            json!({"status": problem.status, "method": request.method, "accept": request.accept})
+        }
+        fn page(&self, problem: &Problem<'_>, _: Option<&str>) -> Option<ErrorPage> {
+            let request = problem.request?;
+            request.accept.as_deref().filter(|accept| accept.contains("text/html"))?;
+            let body = format!("<h1>{} {}</h1><p>{}</p>", problem.status, problem.title, request.method);
+            Some(ErrorPage { content_type: "text/html; charset=UTF-8", body })
+        }
+    }
+    async fn actix_locked() -> Result<String, microversion_actix::Error> {
+        Err(microversion_actix::ApiError::conflict("Locked."))?
+    }
+    let actix = actix_test::init_service(
+        App::new().service(
+            web::scope("/v2.1")
+                .wrap(microversion_actix::VersionNegotiation::new(
+                    microversion_actix::Negotiation::new(API).with_error_format(Pages),
+                ))
+                .route("/servers/locked", web::get().to(actix_locked)),
+        ),
+    )
+    .await;
+    let axum = Router::new()
+        .route(
+            "/v2.1/servers/locked",
+            get(|| async {
+                Err::<String, _>(microversion_axum::Error(microversion_axum::ApiError::conflict("Locked.")))
+            }),
+        )
+        .layer(microversion_axum::VersionNegotiation::new(
+            microversion_axum::Negotiation::new(API).with_error_format(Pages),
+        ));
+    let page = |status: &str, method: &str| json!(format!("<h1>{status}</h1><p>{method}</p>"));
+    for (method, path, version, accept, expected, content_type) in [
+        (
+            "GET",
+            "/v2.1/servers/locked",
+            "2.2",
+            "text/html",
+            page("409 Conflict", "GET"),
+            "text/html; charset=UTF-8",
+        ),
+        (
+            "GET",
+            "/v2.1/servers/locked",
+            "2.2",
+            "application/json",
+            json!({"status": 409, "method": "GET", "accept": "application/json"}),
+            "application/json",
+        ),
+        (
+            "GET",
+            "/v2.1/nowhere",
+            "2.3",
+            "text/html, */*",
+            page("404 Not Found", "GET"),
+            "text/html; charset=UTF-8",
+        ),
+        (
+            "GET",
+            "/v2.1/servers/locked",
+            "2.99",
+            "text/html",
+            page("406 API version not supported", "GET"),
+            "text/html; charset=UTF-8",
+        ),
+        (
+            "DELETE",
+            "/v2.1/servers/locked",
+            "two",
+            "application/xml",
+            json!({"status": 400, "method": "DELETE", "accept": "application/xml"}),
+            "application/json",
+        ),
+    ] {
+        let headers = [("OpenStack-API-Version", &*format!("compute {version}")), ("Accept", accept)];
+        let actix = actix_answer(&actix, method, path, &headers).await;
+        let axum = axum_answer(&axum, method, path, &headers).await;
+        assert_eq!(actix, axum, "{method} {path} at {version}, accepting {accept}");
+        let named = |name: &str| actix.1.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.clone());
+        assert_eq!(
+            (&actix.2, named("content-type").as_deref()),
+            (&expected, Some(content_type)),
+            "{method} {path}"
+        );
     }
 }
 

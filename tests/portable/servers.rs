@@ -11,7 +11,7 @@ use microversion_actix::portable::{
 };
 use microversion_actix::test as on_actix;
 use microversion_axum::test as on_axum;
-use microversion_tests::API;
+use microversion_tests::{API, Pages};
 use serde_json::{Value, json};
 
 use microversion_actix::{VersionedModel, controller};
@@ -255,6 +255,14 @@ pub(crate) enum Front {
     /// No negotiation: the declaration registered with the app (actix's
     /// app data, axum's extension), which routes negotiate from.
     Registered,
+    /// The facade's negotiation with errors in a format that reads the
+    /// request ([`Pages`]), and requests that accept HTML first.
+    Pages,
+}
+
+/// The `Accept` of requests sent to `front`.
+pub(crate) fn accept(front: Front) -> Option<&'static str> {
+    matches!(front, Front::Pages).then_some("text/html, application/json;q=0.9")
 }
 
 pub(crate) async fn on_actix(case: &Case) -> Answer {
@@ -265,17 +273,37 @@ pub(crate) async fn on_actix_behind(front: Front, case: &Case) -> Answer {
     match front {
         Front::Negotiation => {
             let app = App::new().wrap(microversion_actix::VersionNegotiation::new(API)).service(Servers);
-            answer_of_actix(&actix_web::test::init_service(app).await, case).await
+            answer_of_actix(&actix_web::test::init_service(app).await, on_actix_request(case)).await
         }
         Front::Registered => {
             let app = App::new().app_data(API).service(Servers);
-            answer_of_actix(&actix_web::test::init_service(app).await, case).await
+            answer_of_actix(&actix_web::test::init_service(app).await, on_actix_request(case)).await
+        }
+        Front::Pages => {
+            let negotiation = microversion_actix::Negotiation::new(API).with_error_format(Pages);
+            let app =
+                App::new().wrap(microversion_actix::VersionNegotiation::new(negotiation)).service(Servers);
+            let request = on_actix_request(case).insert_header(("Accept", accept(front).unwrap_or_default()));
+            answer_of_actix(&actix_web::test::init_service(app).await, request).await
         }
     }
 }
 
+/// The request of `case` to an actix app.
+fn on_actix_request(case: &Case) -> actix_web::test::TestRequest {
+    let (method, uri, version, body) = case;
+    let request = on_actix::versioned_request(&API, version)
+        .method(actix_web::http::Method::from_bytes(method.as_bytes()).unwrap())
+        .uri(uri)
+        .insert_header(("Host", "cloud.example"));
+    match body {
+        Some(body) => request.insert_header(("Content-Type", "application/json")).set_payload(*body),
+        None => request,
+    }
+}
+
 /// The answer of an actix app to one request.
-async fn answer_of_actix<S, B>(app: &S, case: &Case) -> Answer
+async fn answer_of_actix<S, B>(app: &S, request: actix_web::test::TestRequest) -> Answer
 where
     S: actix_web::dev::Service<
             actix_http::Request,
@@ -284,14 +312,6 @@ where
         >,
     B: actix_web::body::MessageBody,
 {
-    let (method, uri, version, body) = case;
-    let mut request = on_actix::versioned_request(&API, version)
-        .method(actix_web::http::Method::from_bytes(method.as_bytes()).unwrap())
-        .uri(uri)
-        .insert_header(("Host", "cloud.example"));
-    if let Some(body) = body {
-        request = request.insert_header(("Content-Type", "application/json")).set_payload(*body);
-    }
     let response = actix_web::test::call_service(app, request.to_request()).await;
     let header = |name: &str| on_actix::header(&response, name);
     let (status, version, content_type, allow) = (
@@ -312,10 +332,16 @@ pub(crate) async fn on_axum_behind(front: Front, case: &Case) -> Answer {
     let app = match front {
         Front::Negotiation => Router::from(Servers).layer(microversion_axum::VersionNegotiation::new(API)),
         Front::Registered => Router::from(Servers).layer(axum::Extension(API)),
+        Front::Pages => Router::from(Servers).layer(microversion_axum::VersionNegotiation::new(
+            microversion_axum::Negotiation::new(API).with_error_format(Pages),
+        )),
     };
     let (method, uri, version, body) = case;
     let mut request =
         on_axum::versioned_request(&API, version).method(*method).uri(*uri).header("Host", "cloud.example");
+    if let Some(accept) = accept(front) {
+        request = request.header("Accept", accept);
+    }
     let body = match body {
         Some(body) => {
             request = request.header("Content-Type", "application/json");

@@ -21,7 +21,7 @@ use microversion_core::body::{
     BodyLimit, BodyRefusal, BodyTimeout, check_content_type, check_declared_length,
 };
 use microversion_core::discovery::{PublicUrl, RequestOrigin};
-use microversion_core::error::method_not_allowed_detail;
+use microversion_core::error::{ErrorRequest, method_not_allowed_detail};
 use microversion_core::exchange::{Admission, Engine, ErrorBody, Negotiation, unformatted_error};
 use microversion_core::header::{HeaderWire, HttpWire};
 use microversion_core::operation::{
@@ -198,10 +198,12 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
     where
         C: Routes<Hyper, M>,
     {
+        let facts = self.engine.error_request(request.method().as_str(), request.headers());
         let negotiated = match self.engine.exchange.admit_request(&mut request) {
             Admission::Serve(negotiated) | Admission::AskClient(negotiated) => negotiated,
             Admission::Refuse(refusal) => {
-                let mut response = self.rendered(Hyper::error(ApiError::from(*refusal)), None);
+                let mut response =
+                    self.rendered(Hyper::error(ApiError::from(*refusal)), None, facts.as_ref());
                 self.engine.exchange.refuse(response.headers_mut());
                 return response.map(Full::new);
             }
@@ -226,7 +228,7 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
             }
             Route::Nowhere => Hyper::error(ApiError::not_found("The resource could not be found.")),
         };
-        let mut response = self.rendered(response, Some(negotiated.version));
+        let mut response = self.rendered(response, Some(negotiated.version), facts.as_ref());
         self.engine.exchange.finish(response.headers_mut(), Some(negotiated.version));
         self.engine.exchange.count(&negotiated, response.status().as_u16());
         response.map(Full::new)
@@ -246,16 +248,21 @@ impl<C: microversion_core::Controller + 'static> Served<C> {
     }
 
     /// `response` with its error, or its status without a body of its own,
-    /// written in the API's format at `version`, the headers the route set kept.
-    fn rendered(&self, mut response: Response, version: Option<Version>) -> Response {
+    /// written in the API's format at `version` for the request of `facts`,
+    /// the headers the route set kept.
+    fn rendered(
+        &self,
+        mut response: Response,
+        version: Option<Version>,
+        facts: Option<&ErrorRequest>,
+    ) -> Response {
         let content_type = response.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
         let body = if response.body().is_empty() { ErrorBody::Empty } else { ErrorBody::Own };
         let bare = unformatted_error(response.status().as_u16(), || content_type, body)
             .map(|_| ApiError::bodiless(response.status()));
         let Some(error) = response.extensions_mut().remove::<ApiError>().or(bare) else { return response };
         *response.status_mut() = error.status();
-        let error = self.engine.exchange.identify_error(response.headers_mut(), error);
-        let document = self.engine.errors.write_at(&error, version, response.headers_mut());
+        let document = self.engine.write_error(response.headers_mut(), error, version, facts);
         *response.body_mut() = Bytes::from(document);
         response
     }

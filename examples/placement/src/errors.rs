@@ -6,12 +6,13 @@ use microversion_actix::error::python_repr;
 use microversion_actix::version::is_python_int;
 use microversion_actix::{
     ApiError,
-    error::{ErrorFormat, Problem, Violation},
+    error::{ErrorFormat, ErrorPage, ErrorRequest, Problem, Violation},
 };
 use microversion_core::error::violation::best_match_within;
 use serde_json::{Map, Value, json};
 
 use crate::db::StoreError;
+use crate::http::cut;
 
 /// The codes Placement names (`placement.<code>`); every other error is
 /// `placement.undefined_code`.
@@ -30,7 +31,11 @@ const CODES: [&str; 10] = [
 
 /// The API-SIG errors document as Placement writes it: Placement's codes
 /// (named from 1.23, by the version the error's request was served at),
-/// and the negotiation and validation messages its clients look for.
+/// the negotiation and validation messages its clients look for, and each
+/// `detail` as webob's page writes it. It reads the request it answers
+/// (docs/reference.md §5.5): webob's page quotes the method, `Accept` and
+/// `Content-Type`, and a client that asks for HTML, or for neither HTML
+/// nor JSON, gets webob's HTML or plain-text page instead.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PlacementErrors;
 
@@ -43,35 +48,16 @@ microversion_actix::version::version_gates! {
 }
 
 impl ErrorFormat for PlacementErrors {
+    fn reads_request(&self) -> bool {
+        true
+    }
+
     fn render(&self, problem: &Problem<'_>, _service: Option<&str>) -> Value {
         let code = if CODES.contains(&problem.code) { problem.code } else { "undefined_code" };
-        let detail = match problem.code {
-            // `Invalid API version "1.2.3": ...` -> the version middleware's
-            // `Invalid microversion: ` and microversion-parse's wording.
-            "invalid-version" => format!("Invalid microversion: {}", invalid_version(quoted(problem.detail))),
-            // `Version 1.05 is not supported by the API. ...`: the version as
-            // the client wrote it (`VersionSyntax::MicroversionParse`).
-            "version-not-supported" => {
-                let requested =
-                    problem.detail.strip_prefix("Version ").and_then(|d| d.split_once(" is not supported"));
-                format!(
-                    "Invalid microversion: Unacceptable version header: {}",
-                    requested.unwrap_or_default().0
-                )
-            }
-            // Placement's `version_handler` raises a bare 404 or 405: the
-            // page has no message.
-            "method-not-at-version" | "method-removed" => String::new(),
-            "invalid-input" => validation_detail(problem.violations),
-            _ => match problem.detail.strip_prefix("Malformed request body: ") {
-                Some(rest) => format!("Malformed JSON: {}", python_json_error(rest)),
-                None => problem.detail.to_owned(),
-            },
-        };
         let mut entry = Map::new();
         entry.insert("status".into(), problem.status.into());
         entry.insert("title".into(), webob_title(problem.status).into());
-        entry.insert("detail".into(), detail.into());
+        entry.insert("detail".into(), page_detail(problem).into());
         // `json_error_formatter` names a `code` from 1.23 only; a refused
         // version was served at none.
         if problem.version.is_some_and(|version| Document::at(version).codes) {
@@ -86,6 +72,117 @@ impl ErrorFormat for PlacementErrors {
             entry.insert("max_version".into(), max.to_string().into());
         }
         json!({ "errors": [entry] })
+    }
+
+    fn page(&self, problem: &Problem<'_>, service: Option<&str>) -> Option<ErrorPage> {
+        let request = problem.request?;
+        let status = problem.status;
+        let page = match page_form(request.accept.as_deref()) {
+            PageForm::Json => None,
+            PageForm::Html => Some(ErrorPage {
+                content_type: HTML,
+                body: webob_html(status, &PageRequest::of(request), &message(problem)),
+            }),
+            PageForm::Plain => Some(ErrorPage {
+                content_type: "text/plain; charset=UTF-8",
+                body: format!("{status} {}\n\n{}", webob_title(status), page_detail(problem)),
+            }),
+        };
+        if !request.is_head() {
+            return page;
+        }
+        // webob answers a HEAD with its exception's own type, whatever the
+        // `Accept` (`WSGIHTTPException.__call__`); the body is not sent.
+        let body = page.map_or_else(|| self.render(problem, service).to_string(), |page| page.body);
+        Some(ErrorPage { content_type: HTML, body })
+    }
+}
+
+/// The type of webob's HTML pages.
+const HTML: &str = "text/html; charset=UTF-8";
+
+/// The message Placement raised `problem` with, the text webob's page
+/// quotes: the negotiation's and validation's in the words of Placement's
+/// own stack.
+fn message(problem: &Problem<'_>) -> String {
+    match problem.code {
+        // `Invalid API version "1.2.3": ...` -> the version middleware's
+        // `Invalid microversion: ` and microversion-parse's wording.
+        "invalid-version" => format!("Invalid microversion: {}", invalid_version(quoted(problem.detail))),
+        // `Version 1.05 is not supported by the API. ...`: the version as
+        // the client wrote it (`VersionSyntax::MicroversionParse`).
+        "version-not-supported" => {
+            let requested =
+                problem.detail.strip_prefix("Version ").and_then(|d| d.split_once(" is not supported"));
+            format!("Invalid microversion: Unacceptable version header: {}", requested.unwrap_or_default().0)
+        }
+        // Placement's `version_handler` raises a bare 404 or 405: the
+        // page has no message.
+        "method-not-at-version" | "method-removed" => String::new(),
+        "invalid-input" => validation_detail(problem.violations),
+        _ => match problem.detail.strip_prefix("Malformed request body: ") {
+            Some(rest) => format!("Malformed JSON: {}", python_json_error(rest)),
+            None => problem.detail.to_owned(),
+        },
+    }
+}
+
+/// An error document's `detail`: webob's page for the message, its tags
+/// stripped ([`webob_detail`]), for an error answering a request; the
+/// message alone for one rendered outside the negotiation.
+fn page_detail(problem: &Problem<'_>) -> String {
+    let message = message(problem);
+    match problem.request {
+        Some(request) => webob_detail(problem.status, &PageRequest::of(request), &message),
+        None => message,
+    }
+}
+
+/// The form of an error page, as webob's `generate_response` picks it
+/// from `Accept` among HTML and JSON (the greater quality, HTML on a tie),
+/// else plain text; Placement's request log middleware has made a missing
+/// or `*/*` `Accept` JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PageForm {
+    Json,
+    Html,
+    Plain,
+}
+
+fn page_form(accept: Option<&str>) -> PageForm {
+    let accept = match accept.map(str::trim) {
+        None | Some("" | "*/*") => return PageForm::Json,
+        Some(accept) => accept,
+    };
+    // The quality of `offer`: that of the most specific range it matches.
+    let quality = |offer: &str| -> f32 {
+        let (kind, _) = offer.split_once('/').unwrap_or((offer, ""));
+        let mut best: Option<(u8, f32)> = None;
+        for range in accept.split(',') {
+            let mut parts = range.split(';');
+            let media = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .next()
+                .and_then(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            let specificity = match media.as_str() {
+                m if m == offer => 3,
+                m if m.strip_suffix("/*") == Some(kind) => 2,
+                "*/*" => 1,
+                _ => continue,
+            };
+            if best.is_none_or(|(s, _)| specificity > s) {
+                best = Some((specificity, q));
+            }
+        }
+        best.map_or(0.0, |(_, q)| q)
+    };
+    let (html, json) = (quality("text/html"), quality("application/json"));
+    match (html > 0.0, json > 0.0) {
+        (true, _) if html >= json => PageForm::Html,
+        (_, true) => PageForm::Json,
+        _ => PageForm::Plain,
     }
 }
 
@@ -249,10 +346,25 @@ fn as_placement_writes_it(schema: &Value) -> Value {
 /// What a request says that webob's pages quote: its method, `Accept` and
 /// `Content-Type` (`None` when not sent).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct PageRequest {
-    pub(crate) method: String,
-    pub(crate) accept: Option<String>,
-    pub(crate) content_type: Option<String>,
+struct PageRequest {
+    method: String,
+    accept: Option<String>,
+    content_type: Option<String>,
+}
+
+impl PageRequest {
+    /// What webob's pages quote of `request`; the headers are cut, as
+    /// every echo of the client's input is.
+    fn of(request: &ErrorRequest) -> PageRequest {
+        let text = |value: &Option<String>| value.as_deref().map(|v| cut(v, 200));
+        // Placement's request log middleware makes a missing or `*/*` Accept JSON.
+        let accept = text(&request.accept).filter(|a| !a.is_empty() && a != "*/*");
+        PageRequest {
+            method: request.method.clone(),
+            accept: Some(accept.unwrap_or_else(|| "application/json".to_owned())),
+            content_type: text(&request.content_type),
+        }
+    }
 }
 
 /// An error's `detail` as Placement writes it: webob's page for the status
@@ -261,14 +373,14 @@ pub(crate) struct PageRequest {
 /// the message's newlines become spaces, `<br />` a newline, other tags go.
 ///
 /// `"The resource could not be found.\n\n No resource provider with uuid X found  "`.
-pub(crate) fn webob_detail(status: u16, request: &PageRequest, message: &str) -> String {
+fn webob_detail(status: u16, request: &PageRequest, message: &str) -> String {
     strip_tags(&webob_body(status, request, message, str::to_owned))
 }
 
 /// webob's HTML page of an error (`html_body`), for a client that asked
 /// for HTML: the status as title and heading, then the page's text with
 /// the message and the request's values HTML-escaped.
-pub(crate) fn webob_html(status: u16, request: &PageRequest, message: &str) -> String {
+fn webob_html(status: u16, request: &PageRequest, message: &str) -> String {
     let title = format!("{status} {}", webob_title(status));
     let body = webob_body(status, request, message, html_escape);
     format!(
@@ -371,7 +483,7 @@ fn webob_explanation(status: u16) -> &'static str {
 }
 
 /// webob's title of a status, where it is not the standard reason phrase.
-pub(crate) fn webob_title(status: u16) -> &'static str {
+fn webob_title(status: u16) -> &'static str {
     match status {
         413 => "Request Entity Too Large",
         414 => "Request-URI Too Long",

@@ -302,162 +302,21 @@ fn with_schema(
     Some(errors::schema_failure(violations, &schema))
 }
 
-/// What Placement's WSGI stack does to every answer, outside the version
-/// middleware: webob's error pages. (Its request ids, lower-case `Vary`,
-/// refusals without `Cache-Control` and absolute `Location`s are the
-/// negotiation's settings, `routes`.)
+/// What Placement's router does to every answer, outside the version
+/// middleware: a path no route has varies by nothing (Placement's 404
+/// names no `Vary`). (Its request ids, lower-case `Vary`, refusals without
+/// `Cache-Control`, absolute `Location`s and webob's error pages are the
+/// negotiation's settings and its error format, `routes`.)
 pub(crate) async fn placement_outer(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let form = error_page(req.headers().get(header::ACCEPT).and_then(|v| v.to_str().ok()));
-    let html = form == ErrorPage::Html;
-    let res = next.call(req).await?.map_into_boxed_body();
-    let (req, mut res) = res.into_parts();
-    let headers = res.headers_mut();
+    let mut res = next.call(req).await?.map_into_boxed_body();
     // The path as routed (`%72` read as `r`), not as sent.
-    if first_version(req.match_info().as_str()).is_none() {
-        // A path no route has varies by nothing (Placement's 404 names no `Vary`).
-        headers.remove(header::VARY);
+    if first_version(res.request().match_info().as_str()).is_none() {
+        res.headers_mut().remove(header::VARY);
     }
-    if res.status().is_client_error() || res.status().is_server_error() {
-        // Read only for an error: a success pays for none of it.
-        let page = page_request(&req);
-        res = if html { as_html(res, &page).await } else { webob_details(res, &page).await };
-    }
-    if (res.status().is_client_error() || res.status().is_server_error()) && form == ErrorPage::Plain {
-        res = as_plain(res).await;
-    }
-    if req.method() == Method::HEAD && (res.status().is_client_error() || res.status().is_server_error()) {
-        // webob answers a HEAD with its exception's own type, whatever the
-        // `Accept` (`WSGIHTTPException.__call__`), and no body.
-        res.headers_mut()
-            .insert(header::CONTENT_TYPE, header::HeaderValue::from_static("text/html; charset=UTF-8"));
-    }
-    Ok(ServiceResponse::new(req, res))
-}
-
-/// What webob's error pages quote of `req`; the headers are cut, as every
-/// echo of the client's input is.
-fn page_request(req: &actix_web::HttpRequest) -> errors::PageRequest {
-    let text = |name| req.headers().get(name).and_then(|v| v.to_str().ok()).map(|v| cut(v, 200));
-    // Placement's request log middleware makes a missing or `*/*` Accept JSON.
-    let accept = text(header::ACCEPT).filter(|a| !a.is_empty() && a != "*/*");
-    errors::PageRequest {
-        method: req.method().to_string(),
-        accept: Some(accept.unwrap_or_else(|| "application/json".to_owned())),
-        content_type: text(header::CONTENT_TYPE),
-    }
-}
-
-/// An error document whose `detail`s are written as webob's page writes
-/// them (`errors::webob_detail`), as Placement's `json_error_formatter`
-/// does for a client that did not ask for HTML.
-async fn webob_details(res: HttpResponse, page: &errors::PageRequest) -> HttpResponse {
-    let (head, body) = res.into_parts();
-    let bytes = actix_web::body::to_bytes(body).await.unwrap_or_default();
-    let Ok(mut doc) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
-        return head.set_body(BoxBody::new(bytes));
-    };
-    for error in doc["errors"].as_array_mut().into_iter().flatten() {
-        let Some(error) = error.as_object_mut() else { continue };
-        if let (Some(status), Some(detail)) =
-            (error.get("status").and_then(|s| s.as_u64()), error.get("detail").and_then(|d| d.as_str()))
-        {
-            let status = u16::try_from(status).unwrap_or(500);
-            let detail = errors::webob_detail(status, page, detail);
-            error.insert("detail".into(), detail.into());
-        }
-    }
-    let mut res = head.set_body(BoxBody::new(doc.to_string()));
-    res.headers_mut().remove(header::CONTENT_LENGTH);
-    res
-}
-
-/// An error answer as webob writes it for a client that asked for HTML.
-/// The form of an error page, as webob's `generate_response` picks it
-/// from `Accept` among HTML and JSON (the greater quality, HTML on a tie),
-/// else plain text; Placement's request log middleware has made a missing
-/// or `*/*` `Accept` JSON.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ErrorPage {
-    Json,
-    Html,
-    Plain,
-}
-
-fn error_page(accept: Option<&str>) -> ErrorPage {
-    let accept = match accept.map(str::trim) {
-        None | Some("" | "*/*") => return ErrorPage::Json,
-        Some(accept) => accept,
-    };
-    // The quality of `offer`: that of the most specific range it matches.
-    let quality = |offer: &str| -> f32 {
-        let (kind, _) = offer.split_once('/').unwrap_or((offer, ""));
-        let mut best: Option<(u8, f32)> = None;
-        for range in accept.split(',') {
-            let mut parts = range.split(';');
-            let media = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
-            let q = parts
-                .filter_map(|p| p.trim().strip_prefix("q="))
-                .next()
-                .and_then(|q| q.trim().parse::<f32>().ok())
-                .unwrap_or(1.0);
-            let specificity = match media.as_str() {
-                m if m == offer => 3,
-                m if m.strip_suffix("/*") == Some(kind) => 2,
-                "*/*" => 1,
-                _ => continue,
-            };
-            if best.is_none_or(|(s, _)| specificity > s) {
-                best = Some((specificity, q));
-            }
-        }
-        best.map_or(0.0, |(_, q)| q)
-    };
-    let (html, json) = (quality("text/html"), quality("application/json"));
-    match (html > 0.0, json > 0.0) {
-        (true, _) if html >= json => ErrorPage::Html,
-        (_, true) => ErrorPage::Json,
-        _ => ErrorPage::Plain,
-    }
-}
-
-/// webob's plain-text page: the status, a blank line, the page's text
-/// (the JSON document's `detail`).
-async fn as_plain(res: HttpResponse) -> HttpResponse {
-    as_page(res, "text/plain; charset=UTF-8", |status, detail| {
-        format!("{} {}\n\n{detail}", status.as_u16(), errors::webob_title(status.as_u16()))
-    })
-    .await
-}
-
-/// webob's HTML page.
-async fn as_html(res: HttpResponse, request: &errors::PageRequest) -> HttpResponse {
-    as_page(res, "text/html; charset=UTF-8", |status, message| {
-        errors::webob_html(status.as_u16(), request, message)
-    })
-    .await
-}
-
-/// An error answer as a page of `content_type`, written by `page` from its
-/// status and its JSON document's `detail`.
-async fn as_page(
-    res: HttpResponse,
-    content_type: &'static str,
-    page: impl FnOnce(StatusCode, &str) -> String,
-) -> HttpResponse {
-    let status = res.status();
-    let (head, body) = res.into_parts();
-    let bytes = actix_web::body::to_bytes(body).await.unwrap_or_default();
-    let detail = serde_json::from_slice::<serde_json::Value>(&bytes)
-        .ok()
-        .and_then(|doc| doc["errors"][0]["detail"].as_str().map(str::to_owned))
-        .unwrap_or_default();
-    let mut res = head.set_body(BoxBody::new(page(status, &detail)));
-    res.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static(content_type));
-    res.headers_mut().remove(header::CONTENT_LENGTH);
-    res
+    Ok(res)
 }
 
 /// A path the API does not have.

@@ -232,6 +232,7 @@ impl ApiError {
             links: &self.0.links,
             violations: &self.0.violations,
             version: None,
+            request: None,
         }
     }
 

@@ -4,12 +4,14 @@
 //! query in the words of Python's `jsonschema` ([`violation`]).
 
 mod api_error;
+mod page;
 mod problem;
 pub(crate) mod python;
 mod renderer;
 pub mod violation;
 
 pub use api_error::ApiError;
+pub use page::{ErrorPage, ErrorRequest};
 pub use problem::{ApiSigErrors, ErrorFormat, NovaFaults, Problem, qualified_code};
 pub use renderer::ErrorRenderer;
 pub use violation::Violation;

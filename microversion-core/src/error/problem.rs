@@ -6,6 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::{ErrorPage, ErrorRequest};
 use crate::{NegotiationError, Version, Violation, discovery::Link};
 
 /// The fields of one error answer, as every format reads them.
@@ -38,6 +39,10 @@ pub struct Problem<'a> {
     /// version itself and outside the negotiation. A format whose fields
     /// depend on the version reads it (Placement names a `code` from 1.23).
     pub version: Option<Version>,
+    /// The request the error answers, for a format that reads it
+    /// ([`ErrorFormat::reads_request`]) when the facade's negotiation
+    /// renders the error; else `None`.
+    pub request: Option<&'a ErrorRequest>,
 }
 
 /// How a service shapes its error documents: the body of an error answer,
@@ -62,6 +67,22 @@ pub trait ErrorFormat: Send + Sync + 'static {
     /// The body of the answer to `problem`; `service` is the API's service
     /// type, where there is one.
     fn render(&self, problem: &Problem<'_>, service: Option<&str>) -> Value;
+
+    /// Whether [`ErrorFormat::render`] or [`ErrorFormat::page`] reads the
+    /// request ([`Problem::request`]): only then does a facade read its
+    /// method and headers for the error answers it renders. No, unless the
+    /// format says so.
+    fn reads_request(&self) -> bool {
+        false
+    }
+
+    /// The answer's body when it is not the JSON document `render` writes:
+    /// an HTML or plain page, chosen from the request's `Accept`
+    /// ([`Problem::request`], read when [`ErrorFormat::reads_request`]).
+    /// `None`, the default, answers the document.
+    fn page(&self, _problem: &Problem<'_>, _service: Option<&str>) -> Option<ErrorPage> {
+        None
+    }
 
     /// The JSON Schema every body of this format satisfies, for the API's
     /// description; any JSON object unless the format says more.

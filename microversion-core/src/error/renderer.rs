@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 
-use super::{ApiError, ApiSigErrors, ErrorFormat};
+use super::{ApiError, ApiSigErrors, ErrorFormat, ErrorRequest};
 use crate::Version;
 use crate::header::{AnswerWire, HeaderWire, answer_request_id, error_headers, min_max_names};
 
@@ -33,6 +33,8 @@ use crate::header::{AnswerWire, HeaderWire, answer_request_id, error_headers, mi
 /// ```
 pub struct ErrorRenderer<W: HeaderWire> {
     format: Arc<dyn ErrorFormat>,
+    // The format's `reads_request`, asked once: every request reads it.
+    reads_request: bool,
     service: Option<&'static str>,
     min_header: W::Name,
     max_header: W::Name,
@@ -42,6 +44,7 @@ impl<W: HeaderWire> Clone for ErrorRenderer<W> {
     fn clone(&self) -> ErrorRenderer<W> {
         ErrorRenderer {
             format: Arc::clone(&self.format),
+            reads_request: self.reads_request,
             service: self.service,
             min_header: self.min_header.clone(),
             max_header: self.max_header.clone(),
@@ -80,7 +83,7 @@ impl<W: HeaderWire> ErrorRenderer<W> {
     /// [`ErrorRenderer::new`] with a format shared with other renderers.
     pub fn shared(format: Arc<dyn ErrorFormat>) -> ErrorRenderer<W> {
         let (min_header, max_header) = min_max_names::<W>();
-        ErrorRenderer { format, service: None, min_header, max_header }
+        ErrorRenderer { reads_request: format.reads_request(), format, service: None, min_header, max_header }
     }
 
     /// Prefixes error codes with `service` (`compute.not-found`).
@@ -116,50 +119,107 @@ impl<W: HeaderWire> ErrorRenderer<W> {
     /// request id the headers carry when the error has none
     /// ([`answer_request_id`]).
     pub fn write(&self, error: &ApiError, headers: &mut W::Map) -> String {
-        self.write_at(error, None, headers)
+        self.write_for(error, None, None, headers)
     }
 
     /// [`ErrorRenderer::write`] for a request served at `version`, which
     /// the format reads ([`Problem::version`](super::Problem::version)):
     /// what a facade's negotiation calls for the errors of its routes.
     pub fn write_at(&self, error: &ApiError, version: Option<Version>, headers: &mut W::Map) -> String {
+        self.write_for(error, version, None, headers)
+    }
+
+    /// [`ErrorRenderer::write_at`] answering `request`, for a format that
+    /// reads it ([`ErrorFormat::reads_request`]): the body may then be a
+    /// page ([`ErrorFormat::page`]), whose content type the headers get.
+    pub fn write_for(
+        &self,
+        error: &ApiError,
+        version: Option<Version>,
+        request: Option<&ErrorRequest>,
+        headers: &mut W::Map,
+    ) -> String {
         let carried = match error.request_id() {
             Some(_) => None,
             None => answer_request_id::<W>(headers),
         };
+        let (content_type, body) = self.body(error, version, carried.as_deref(), request);
         let range = error.min_version().zip(error.max_version());
-        error_headers::<W>(headers, range, (&self.min_header, &self.max_header));
-        self.body(error, version, carried.as_deref())
+        error_headers::<W>(headers, content_type, range, (&self.min_header, &self.max_header));
+        body
     }
 
-    /// `error`'s body in this format, its code qualified by this
-    /// renderer's service (else the error's own), at `version`, with
-    /// `carried` as the request id when the error has none.
-    fn body(&self, error: &ApiError, version: Option<Version>, carried: Option<&str>) -> String {
+    /// Whether the format reads the request it answers: a facade then
+    /// reads an [`ErrorRequest`] for each request
+    /// ([`ErrorRenderer::request`]).
+    pub fn reads_request(&self) -> bool {
+        self.reads_request
+    }
+
+    /// The facts of the request `method` with `headers` that the format
+    /// reads, or `None` when it reads none (nothing is read then).
+    pub fn request(&self, method: &str, headers: &W::Map) -> Option<ErrorRequest> {
+        self.reads_request().then(|| ErrorRequest::read::<W>(method, headers))
+    }
+
+    /// `error`'s content type and body in this format, its code qualified
+    /// by this renderer's service (else the error's own), at `version`,
+    /// answering `request`, with `carried` as the request id when the
+    /// error has none.
+    fn body(
+        &self,
+        error: &ApiError,
+        version: Option<Version>,
+        carried: Option<&str>,
+        request: Option<&ErrorRequest>,
+    ) -> (&'static str, String) {
         let service = self.service.or(error.service());
         let code = error.qualified_code(service);
         let mut problem = error.problem(&code);
         problem.request_id = problem.request_id.or(carried);
         problem.version = version;
-        self.format.render(&problem, service).to_string()
+        problem.request = request;
+        match self.format.page(&problem, service) {
+            Some(page) => (page.content_type, page.body),
+            None => (JSON, self.format.render(&problem, service).to_string()),
+        }
     }
 }
+
+/// The content type of an error document.
+const JSON: &str = "application/json";
 
 impl<W: AnswerWire> ErrorRenderer<W> {
     /// The answer to `error` in the framework's type: its status, the body
     /// in this format, JSON content type, and the minimum/maximum headers
     /// when it carries versions.
     pub fn render(&self, error: &ApiError) -> W::Answer {
-        self.render_at(error, None)
+        self.render_for(error, None, None)
     }
 
     /// [`ErrorRenderer::render`] for a request served at `version`, which
     /// the format reads ([`Problem::version`](super::Problem::version)).
     pub fn render_at(&self, error: &ApiError, version: Option<Version>) -> W::Answer {
-        let mut answer =
-            W::answer(error.status().as_u16(), Some(self.body(error, version, None).into_bytes()));
+        self.render_for(error, version, None)
+    }
+
+    /// [`ErrorRenderer::render_at`] answering `request`, for a format that
+    /// reads it: the body may be a page ([`ErrorFormat::page`]).
+    pub fn render_for(
+        &self,
+        error: &ApiError,
+        version: Option<Version>,
+        request: Option<&ErrorRequest>,
+    ) -> W::Answer {
+        let (content_type, body) = self.body(error, version, None, request);
+        let mut answer = W::answer(error.status().as_u16(), Some(body.into_bytes()));
         let range = error.min_version().zip(error.max_version());
-        error_headers::<W>(W::headers(&mut answer), range, (&self.min_header, &self.max_header));
+        error_headers::<W>(
+            W::headers(&mut answer),
+            content_type,
+            range,
+            (&self.min_header, &self.max_header),
+        );
         answer
     }
 }
@@ -202,5 +262,53 @@ mod tests {
             answer.body(),
             json!({"at": "2.1", "service": "compute", "id": null}).to_string().as_bytes()
         );
+    }
+
+    /// A page for a client whose `Accept` names `text/plain`, else the document.
+    struct PlainPages;
+
+    impl ErrorFormat for PlainPages {
+        fn reads_request(&self) -> bool {
+            true
+        }
+        fn render(&self, problem: &Problem<'_>, _: Option<&str>) -> Value {
+            json!({"method": problem.request.map(|r| r.method.as_str())})
+        }
+        fn page(&self, problem: &Problem<'_>, _: Option<&str>) -> Option<crate::error::ErrorPage> {
+            let request = problem.request.filter(|r| r.accept.as_deref() == Some("text/plain"))?;
+            let body = format!("{} {}", problem.status, request.method);
+            Some(crate::error::ErrorPage { content_type: "text/plain; charset=UTF-8", body })
+        }
+    }
+
+    #[test]
+    fn a_format_that_reads_the_request_may_answer_a_page_of_its_own_type() {
+        let renderer = ErrorRenderer::<HttpWire>::new(PlainPages);
+        let mut asked = http::HeaderMap::new();
+        asked.insert("accept", "text/plain".parse().unwrap());
+        let request = renderer.request("DELETE", &asked).expect("read, for a format that reads it");
+        let error = ApiError::conflict("Locked.").with_versions(Version::lit("2.1"), Version::lit("2.5"));
+        let mut headers = http::HeaderMap::new();
+        headers.insert("content-length", "99".parse().unwrap());
+        let page = renderer.write_for(&error, None, Some(&request), &mut headers);
+        assert_eq!(page, "409 DELETE");
+        assert_eq!(headers["content-type"], "text/plain; charset=UTF-8");
+        assert_eq!(headers["openstack-api-maximum-version"], "2.5", "an error's headers all the same");
+        assert!(!headers.contains_key("content-length"));
+        let answer = renderer.render_for(&error, None, Some(&request));
+        assert_eq!(
+            (answer.body().as_slice(), answer.headers()["content-type"].to_str().unwrap()),
+            (&b"409 DELETE"[..], "text/plain; charset=UTF-8")
+        );
+
+        // Another `Accept`: the document; no request (outside a negotiation): the same.
+        let json = renderer.request("GET", &http::HeaderMap::new());
+        let answer = renderer.render_for(&error, None, json.as_ref());
+        assert_eq!(
+            (answer.body().as_slice(), answer.headers()["content-type"].to_str().unwrap()),
+            (&br#"{"method":"GET"}"#[..], "application/json")
+        );
+        assert_eq!(renderer.render(&error).body(), br#"{"method":null}"#);
+        assert_eq!(ErrorRenderer::<HttpWire>::new(ByVersion).request("GET", &asked), None, "nothing read");
     }
 }

@@ -9,7 +9,7 @@ use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 
-use crate::error::{ApiError, ApiSigErrors, ErrorRenderer};
+use crate::error::{ApiError, ApiSigErrors, ErrorRenderer, ErrorRequest};
 use crate::protocol::exchange::Exchange;
 use crate::protocol::headers::read_header_names;
 use crate::protocol::stamp::{AnswerWire, HeaderWire};
@@ -442,24 +442,50 @@ pub struct Engine<W: ChoiceWire> {
     pub client_default: Option<ClientDefault<W>>,
 }
 
+impl<W: ChoiceWire> Engine<W> {
+    /// What the error format reads of a request (`method`, `headers`), to
+    /// be kept until its answer is finished: `None`, reading nothing,
+    /// unless the format reads requests ([`ErrorFormat::reads_request`]).
+    pub fn error_request(&self, method: &str, headers: &W::Map) -> Option<ErrorRequest> {
+        self.errors.request(method, headers)
+    }
+
+    /// Writes `error`, answering a request served at `version` (none for a
+    /// refused one), into an answer whose headers are `headers`: its
+    /// request id named (`Exchange::identify_error`), its headers made an
+    /// error's, and its body returned, in the API's format. What every
+    /// facade does to an error answer of its routes.
+    pub fn write_error(
+        &self,
+        headers: &mut W::Map,
+        error: ApiError,
+        version: Option<Version>,
+        request: Option<&ErrorRequest>,
+    ) -> String {
+        let error = self.exchange.identify_error(headers, error);
+        self.errors.write_for(&error, version, request, headers)
+    }
+}
+
 impl<W: ChoiceWire + AnswerWire> Engine<W> {
     /// The answer to `error` before a version was served (a refusal's, a
-    /// client default's), rendered in the API's format with its request id
-    /// when the API names one: its headers then are the exchange's to finish.
-    pub fn error_answer(&self, error: ApiError) -> W::Answer {
+    /// client default's), rendered in the API's format for `request` with
+    /// its request id when the API names one: its headers then are the
+    /// exchange's to finish.
+    pub fn error_answer(&self, error: ApiError, request: Option<&ErrorRequest>) -> W::Answer {
         let error = match (error.request_id(), self.exchange.new_request_id()) {
             (None, Some(id)) => error.with_request_id(id),
             _ => error,
         };
-        let mut answer = self.errors.render(&error);
+        let mut answer = self.errors.render_for(&error, None, request);
         self.exchange.identify(W::headers(&mut answer), error.request_id());
         answer
     }
 
-    /// The 400 or 406 of a version that did not negotiate, rendered and
-    /// finished: what every facade answers a refused request.
-    pub fn refusal(&self, refusal: NegotiationError) -> W::Answer {
-        let mut answer = self.error_answer(ApiError::from(refusal));
+    /// The 400 or 406 of a version that did not negotiate, rendered for
+    /// `request` and finished: what every facade answers a refused request.
+    pub fn refusal(&self, refusal: NegotiationError, request: Option<&ErrorRequest>) -> W::Answer {
+        let mut answer = self.error_answer(ApiError::from(refusal), request);
         self.exchange.refuse(W::headers(&mut answer));
         answer
     }
@@ -539,7 +565,7 @@ mod tests {
             min: API.min(),
             max: API.max(),
         };
-        let answer = engine.refusal(refused);
+        let answer = engine.refusal(refused, None);
         let body: serde_json::Value = serde_json::from_slice(answer.body()).unwrap();
         let ids = named(answer.headers());
         assert!(ids.len() == 2 && ids[0] == ids[1] && is_new_id(ids[0]), "{ids:?}");

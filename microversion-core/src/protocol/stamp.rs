@@ -294,11 +294,12 @@ pub fn stamp_deprecation<W: HeaderWire>(
     }
 }
 
-/// Makes `headers` those of an error answer, a handler's own kept: a JSON
-/// body of a length yet unknown, and the served range, when the error
+/// Makes `headers` those of an error answer, a handler's own kept: a body
+/// of `content_type` (a JSON document, or a page) and of a length yet unknown, and the served range, when the error
 /// carries one, under `names` (Ironic's, or the standard ones) and no other.
 pub fn error_headers<W: HeaderWire>(
     headers: &mut W::Map,
+    content_type: &'static str,
     range: Option<(Version, Version)>,
     names: (&W::Name, &W::Name),
 ) {
@@ -307,8 +308,8 @@ pub fn error_headers<W: HeaderWire>(
     for name in ["content-length", MIN_NAME, MAX_NAME].into_iter().filter_map(W::name) {
         W::remove(headers, &name);
     }
-    if let (Some(name), Some(json)) = (W::name("content-type"), W::static_value("application/json")) {
-        W::insert(headers, &name, &json);
+    if let (Some(name), Some(value)) = (W::name("content-type"), W::static_value(content_type)) {
+        W::insert(headers, &name, &value);
     }
     for (name, version) in [(names.0, range.map(|r| r.0)), (names.1, range.map(|r| r.1))] {
         W::remove(headers, name);
@@ -607,7 +608,7 @@ mod tests {
             ("x-request-id", "req-1".into()),
         ];
         let range = Some((Version::new(2, 1), Version::new(2, 15)));
-        error_headers::<ListWire>(&mut headers, range, (&"x-min", &"x-max"));
+        error_headers::<ListWire>(&mut headers, "application/json", range, (&"x-min", &"x-max"));
         assert!(get(&headers, "content-length").is_empty(), "the handler's length is stale");
         assert!(get(&headers, "openstack-api-minimum-version").is_empty(), "one name for the range");
         assert_eq!(get(&headers, "content-type"), ["application/json"]);
@@ -617,7 +618,7 @@ mod tests {
         );
         assert_eq!(get(&headers, "x-request-id"), ["req-1"]);
 
-        error_headers::<ListWire>(&mut headers, None, (&"x-min", &"x-max"));
+        error_headers::<ListWire>(&mut headers, "application/json", None, (&"x-min", &"x-max"));
         assert!(
             get(&headers, "x-min").is_empty() && get(&headers, "x-max").is_empty(),
             "no range, no headers"
