@@ -138,7 +138,6 @@ where
 
     fn call(&self, mut req: ServiceRequest) -> Self::Future {
         let engine = Rc::clone(&self.engine);
-        let api = engine.exchange.api();
         let target = RequestTarget::new(
             req.match_info().unprocessed(),
             Some(req.query_string()).filter(|q| !q.is_empty()),
@@ -168,7 +167,7 @@ where
                         }
                     };
                     req.extensions_mut().insert(negotiated);
-                    let result = observe::negotiated(&api, &negotiated, || service.call(req)).await;
+                    let result = observe::negotiated(engine.exchange.api(), &negotiated, || service.call(req)).await;
                     complete(&engine, result, negotiated, facts.as_deref())
                 });
                 return observe::untraced(VersionNegotiationFuture { step: Step::Chosen { fut } });
@@ -184,7 +183,7 @@ where
         req.extensions_mut().insert(negotiated);
         // No clone of the request may live while the inner service routes:
         // actix needs sole ownership of it to record path parameters.
-        observe::negotiated(&api, &negotiated, || VersionNegotiationFuture {
+        observe::negotiated(self.engine.exchange.api(), &negotiated, || VersionNegotiationFuture {
             step: Step::Forwarded { inner: self.service.call(req), engine, negotiated, facts },
         })
     }

@@ -152,7 +152,6 @@ where
 
     fn call(&mut self, mut req: Request<B>) -> Self::Future {
         let engine = Arc::clone(&self.engine);
-        let api = engine.exchange.api();
         let admission = engine.exchange.admit_request(&mut req);
         // Read before the request is handed on, only where the answer needs it.
         let base = engine.exchange.makes_locations_absolute().then(|| req.link_base());
@@ -177,7 +176,7 @@ where
                     };
                     req.extensions_mut().insert(negotiated);
                     let answering = || NEGOTIATED.scope(negotiated.version, service.call(req));
-                    let res = observe::negotiated(&api, &negotiated, answering).await?;
+                    let res = observe::negotiated(engine.exchange.api(), &negotiated, answering).await?;
                     Ok(complete(&engine, res, negotiated, base.as_deref(), facts.as_deref()))
                 });
                 return observe::untraced(VersionNegotiationFuture { step: Step::Chosen { fut } });
@@ -189,7 +188,7 @@ where
             }
         };
         req.extensions_mut().insert(negotiated);
-        observe::negotiated(&api, &negotiated, || VersionNegotiationFuture {
+        observe::negotiated(self.engine.exchange.api(), &negotiated, || VersionNegotiationFuture {
             step: Step::Forwarded {
                 inner: NEGOTIATED.scope(negotiated.version, self.inner.call(req)),
                 engine,

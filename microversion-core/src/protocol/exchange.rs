@@ -156,7 +156,7 @@ impl<W: HeaderWire> Exchange<W> {
     }
 
     /// The declaration served.
-    pub fn api(&self) -> Api {
+    pub fn api(&self) -> &Api {
         self.stamp.api()
     }
 
@@ -180,7 +180,7 @@ impl<W: HeaderWire> Exchange<W> {
     /// `None` when it is routed as it came, always for an API that reads
     /// only headers.
     pub fn routed(&self, target: RequestTarget<'_>) -> Option<String> {
-        crate::protocol::read::routed(&self.stamp.api(), target)
+        crate::protocol::read::routed(self.stamp.api(), target)
     }
 
     /// [`Exchange::admit`], and the path and query to route the request
@@ -236,7 +236,7 @@ impl<W: HeaderWire> Exchange<W> {
 
     /// Counts an answer of `status` to a request at `negotiated` (§13.5).
     pub fn count(&self, negotiated: &Negotiated, status: u16) {
-        crate::observe::count(&self.stamp.api(), negotiated, status);
+        crate::observe::count(self.stamp.api(), negotiated, status);
     }
 }
 

@@ -159,9 +159,10 @@ impl<W: HeaderWire> Stamp<W> {
         self
     }
 
-    /// The API these headers are of.
-    pub fn api(&self) -> Api {
-        self.api
+    /// The API these headers are of (borrowed: an `Api` is some hundreds
+    /// of bytes, and every request asks).
+    pub fn api(&self) -> &Api {
+        &self.api
     }
 
     /// The headers of a request that can name its version, found by name (a
