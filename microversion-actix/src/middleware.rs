@@ -167,7 +167,8 @@ where
                         }
                     };
                     req.extensions_mut().insert(negotiated);
-                    let result = observe::negotiated(engine.exchange.api(), &negotiated, || service.call(req)).await;
+                    let result =
+                        observe::negotiated(engine.exchange.api(), &negotiated, || service.call(req)).await;
                     complete(&engine, result, negotiated, facts.as_deref())
                 });
                 return observe::untraced(VersionNegotiationFuture { step: Step::Chosen { fut } });

@@ -311,6 +311,27 @@ pub(crate) fn trim(mut bytes: &[u8]) -> &[u8] {
     bytes
 }
 
+/// The version of a standard header's value written exactly as the
+/// contract writes it, `<service> <major>.<minor>` (one space, no leading
+/// zero, a major of at least 1): what clients send. It is read without the
+/// general reader's steps; any other value gives `None`, and the general
+/// reader reads it (docs/reference.md §11). It reads the same version the
+/// general reader does, in every syntax.
+pub(crate) fn canonical_entry(value: &[u8], service: &[u8]) -> Option<Version> {
+    let version = value.strip_prefix(service)?.strip_prefix(b" ")?;
+    let dot = version.iter().position(|b| *b == b'.')?;
+    let (major, minor) = (canonical_number(&version[..dot])?, canonical_number(&version[dot + 1..])?);
+    (major > 0).then(|| Version::new(major, minor))
+}
+
+/// A number of one to four digits without a leading zero (no overflow).
+fn canonical_number(digits: &[u8]) -> Option<u16> {
+    if digits.is_empty() || digits.len() > 4 || (digits[0] == b'0' && digits.len() > 1) {
+        return None;
+    }
+    digits.iter().try_fold(0u16, |n, d| d.is_ascii_digit().then(|| n * 10 + u16::from(d - b'0')))
+}
+
 /// The version that the standard header's values, in the order received,
 /// name for `service`: occurrences are joined with ',', and the last entry
 /// for `service` wins.

@@ -9,9 +9,9 @@ use std::sync::{Mutex, PoisonError};
 use crate::protocol::headers::{
     ResponseHeaders, VaryUpdate, append_vary, appends_to_handlers, read_header_names_of, vary_update,
 };
-use crate::protocol::negotiate::{legacy_entry, standard_entry};
+use crate::protocol::negotiate::{canonical_entry, legacy_entry, standard_entry};
 use crate::protocol::read::RequestTarget;
-use crate::version::{STANDARD_HEADER, VersionHeader, VersionReader};
+use crate::version::{STANDARD_HEADER, VersionHeader, VersionReader, VersionSource};
 use crate::{Api, Deprecation, Negotiated, NegotiationError, Version};
 
 /// How one framework's header map is read and written: implemented by each
@@ -180,6 +180,19 @@ impl<W: HeaderWire> Stamp<W> {
     /// else the first legacy header's, by the rules of
     /// [`Api::negotiate`]; a legacy header is looked up only when the
     /// standard one names nothing.
+    /// The version of a request whose one standard header names one
+    /// version for this API as the contract writes it (`compute 2.27`),
+    /// the form every client sends, read on a short path
+    /// ([`canonical_entry`]); `None` for any other request.
+    fn canonical(&self, headers: &W::Map) -> Option<Version> {
+        let mut values = W::get_all(headers, &self.standard);
+        let value = values.next()?;
+        if values.next().is_some() {
+            return None;
+        }
+        canonical_entry(value.as_ref(), self.api.service_type().as_bytes())
+    }
+
     fn requested<'m>(&'m self, headers: &'m W::Map) -> Option<(&'m [u8], VersionHeader)> {
         let values = |name| W::get_all(headers, name).map(AsRef::as_ref);
         let service = self.api.service_type().as_bytes();
@@ -201,6 +214,13 @@ impl<W: HeaderWire> Stamp<W> {
     ) -> Result<Negotiated, Box<NegotiationError>> {
         let api = &self.api;
         let read = if matches!(api.readers(), [VersionReader::Standard]) {
+            if let Some(version) = self.canonical(headers).filter(|v| api.serves_up_to(*v, cap)) {
+                return Ok(Negotiated {
+                    version,
+                    source: VersionSource::Explicit,
+                    header: VersionHeader::Standard,
+                });
+            }
             api.read_requested(self.requested(headers), cap)
         } else {
             api.read_version(self.version_headers(headers), target, cap)
@@ -512,6 +532,75 @@ mod tests {
             let map: Vec<_> = case.iter().map(|(n, v)| (*n, (*v).to_owned())).collect();
             let by_name = stamp.negotiate(&map, RequestTarget::default(), TWO.max()).map_err(|e| *e);
             assert_eq!(by_name, TWO.negotiate(case.iter().copied()), "{case:?}");
+        }
+    }
+
+    /// The short path for the form clients send (`compute 2.27`) reads
+    /// what the general reader reads, in both syntaxes, and leaves every
+    /// other form to it: written otherwise, out of range, retired, twice.
+    #[test]
+    fn the_canonical_form_negotiates_as_the_general_reader_does() {
+        const HISTORY: &[Microversion] = &[
+            Microversion::new("1.0", "a"),
+            Microversion::new("2.1", "b"),
+            Microversion::new("2.2", "c"),
+            Microversion::new("2.10", "d"),
+        ];
+        let strict = Api::new("compute", HISTORY).with_legacy_headers(&["X-OpenStack-Nova-API-Version"]);
+        let parse = strict.with_version_syntax(crate::version::VersionSyntax::MicroversionParse);
+        let sunset = Deprecation::versions("1.0", "1.0").since("2020-01-01").sunset("2021-01-01");
+        let retired = strict
+            .with_deprecation(sunset)
+            .retire_below(Version::lit("2.1"))
+            .expect("1.0 is past its sunset");
+        let texts = [
+            "compute 2.2",
+            "compute 2.10",
+            "compute 1.0",
+            "compute 2.02",
+            "compute 02.2",
+            "compute 0.2",
+            "compute 2.3",
+            "compute 9999.9999",
+            "compute 99999.1",
+            "compute 2.65536",
+            "compute 2.",
+            "compute .2",
+            "compute 2",
+            "compute 2.2 ",
+            " compute 2.2",
+            "compute  2.2",
+            "Compute 2.2",
+            "compute 2.2, volume 3.1",
+            "volume 3.1, compute 2.1",
+            "compute 2.x",
+            "compute +2.2",
+            "compute 2.1.0",
+            "compute latest",
+            "compute 1.0",
+            "computer 2.2",
+        ];
+        for api in [strict, parse, retired] {
+            let stamp = Stamp::<ListWire>::new(api, None);
+            for (cap, text) in
+                [api.max(), Version::lit("2.1")].into_iter().flat_map(|cap| texts.map(|t| (cap, t)))
+            {
+                for map in [
+                    vec![("OpenStack-API-Version", text.to_owned())],
+                    vec![
+                        ("OpenStack-API-Version", text.to_owned()),
+                        ("OpenStack-API-Version", "compute 2.1".into()),
+                    ],
+                    vec![
+                        ("OpenStack-API-Version", text.to_owned()),
+                        ("X-OpenStack-Nova-API-Version", "2.1".into()),
+                    ],
+                ] {
+                    let general = api.negotiate_up_to(map.iter().map(|(n, v)| (*n, v.as_str())), cap);
+                    let short = stamp.negotiate(&map, RequestTarget::default(), cap).map_err(|e| *e);
+                    assert_eq!(short, general, "{map:?} up to {cap} in {:?}", api.version_syntax());
+                }
+            }
         }
     }
 
