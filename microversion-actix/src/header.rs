@@ -66,6 +66,19 @@ impl HeaderWire for ActixHeaders {
     fn remove(map: &mut HeaderMap, name: &HeaderName) {
         map.remove(name);
     }
+
+    fn insert_if_absent(map: &mut HeaderMap, name: &HeaderName, value: &HeaderValue) -> bool {
+        // One lookup: actix's map has no entry, but its insert gives back
+        // the lines it replaced, which go back (rarely) in their order.
+        let mut replaced = map.insert(name.clone(), value.clone());
+        let Some(first) = replaced.next() else { return true };
+        let rest: Vec<HeaderValue> = replaced.collect();
+        map.insert(name.clone(), first);
+        for value in rest {
+            map.append(name.clone(), value);
+        }
+        false
+    }
 }
 
 /// A request stays on the worker that accepted it: a client default's
@@ -97,5 +110,24 @@ impl AnswerWire for ActixHeaders {
 
     fn headers(answer: &mut actix_web::HttpResponse) -> &mut HeaderMap {
         answer.headers_mut()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inserts_a_header_only_where_there_is_none() {
+        let (vary, ours) =
+            (HeaderName::from_static("vary"), HeaderValue::from_static("OpenStack-API-Version"));
+        let mut empty = HeaderMap::new();
+        assert!(ActixHeaders::insert_if_absent(&mut empty, &vary, &ours));
+        assert_eq!(empty.get_all("vary").collect::<Vec<_>>(), [&ours]);
+        let mut handlers = HeaderMap::new();
+        handlers.append(vary.clone(), HeaderValue::from_static("Accept"));
+        handlers.append(vary.clone(), HeaderValue::from_static("Accept-Encoding"));
+        assert!(!ActixHeaders::insert_if_absent(&mut handlers, &vary, &ours));
+        assert_eq!(handlers.get_all("vary").collect::<Vec<_>>(), ["Accept", "Accept-Encoding"]);
     }
 }

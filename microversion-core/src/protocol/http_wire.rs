@@ -73,6 +73,16 @@ impl<W: HttpHeaders> HeaderWire for W {
     fn remove(map: &mut HeaderMap, name: &HeaderName) {
         map.remove(name);
     }
+
+    fn insert_if_absent(map: &mut HeaderMap, name: &HeaderName, value: &HeaderValue) -> bool {
+        match map.entry(name) {
+            http::header::Entry::Vacant(vacant) => {
+                vacant.insert(value.clone());
+                true
+            }
+            http::header::Entry::Occupied(_) => false,
+        }
+    }
 }
 
 /// The servers of the `http` crate's stacks (hyper, axum) move a request
@@ -119,5 +129,19 @@ mod tests {
         assert_eq!(values, ["compute 2.1", "compute 2.2"]);
         HttpWire::remove(&mut map, &name);
         assert!(map.is_empty());
+    }
+
+    #[test]
+    fn inserts_a_header_only_where_there_is_none() {
+        let (vary, ours) =
+            (HttpWire::name("vary").unwrap(), HttpWire::static_value("OpenStack-API-Version").unwrap());
+        let mut empty = HeaderMap::new();
+        assert!(HttpWire::insert_if_absent(&mut empty, &vary, &ours));
+        assert_eq!(empty.get_all("vary").iter().collect::<Vec<_>>(), [&ours]);
+        let mut handlers = HeaderMap::new();
+        handlers.append("vary", HeaderValue::from_static("Accept"));
+        handlers.append("vary", HeaderValue::from_static("Accept-Encoding"));
+        assert!(!HttpWire::insert_if_absent(&mut handlers, &vary, &ours));
+        assert_eq!(handlers.get_all("vary").iter().collect::<Vec<_>>(), ["Accept", "Accept-Encoding"]);
     }
 }

@@ -319,17 +319,19 @@ pub(crate) fn trim(mut bytes: &[u8]) -> &[u8] {
 /// general reader does, in every syntax.
 pub(crate) fn canonical_entry(value: &[u8], service: &[u8]) -> Option<Version> {
     let version = value.strip_prefix(service)?.strip_prefix(b" ")?;
-    let dot = version.iter().position(|b| *b == b'.')?;
-    let (major, minor) = (canonical_number(&version[..dot])?, canonical_number(&version[dot + 1..])?);
-    (major > 0).then(|| Version::new(major, minor))
-}
-
-/// A number of one to four digits without a leading zero (no overflow).
-fn canonical_number(digits: &[u8]) -> Option<u16> {
-    if digits.is_empty() || digits.len() > 4 || (digits[0] == b'0' && digits.len() > 1) {
-        return None;
+    // One pass: each part one to four digits (no overflow), no leading zero.
+    let (mut parts, mut part, mut digits) = ([0u16; 2], 0, 0);
+    for &byte in version {
+        match byte {
+            b'0'..=b'9' if digits < 4 && !(digits == 1 && parts[part] == 0) => {
+                parts[part] = parts[part] * 10 + u16::from(byte - b'0');
+                digits += 1;
+            }
+            b'.' if part == 0 && digits > 0 => (part, digits) = (1, 0),
+            _ => return None,
+        }
     }
-    digits.iter().try_fold(0u16, |n, d| d.is_ascii_digit().then(|| n * 10 + u16::from(d - b'0')))
+    (part == 1 && digits > 0 && parts[0] > 0).then(|| Version::new(parts[0], parts[1]))
 }
 
 /// The version that the standard header's values, in the order received,

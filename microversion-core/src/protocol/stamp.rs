@@ -42,6 +42,17 @@ pub trait HeaderWire {
     fn append(map: &mut Self::Map, name: &Self::Name, value: &Self::Value);
     /// Removes every line of `name`.
     fn remove(map: &mut Self::Map, name: &Self::Name);
+    /// Sets `name` to `value` if the map has no line of `name`, and says
+    /// whether it did; the lines there are kept. Every answer asks it of
+    /// `Vary`, which most have none of: a wire whose map can answer in one
+    /// lookup (an entry, an insert that gives back what it replaced) says so.
+    fn insert_if_absent(map: &mut Self::Map, name: &Self::Name, value: &Self::Value) -> bool {
+        if Self::get_all(map, name).next().is_some() {
+            return false;
+        }
+        Self::insert(map, name, value);
+        true
+    }
 }
 
 /// How one framework's answer is made of a plain one, a status, headers and
@@ -265,6 +276,9 @@ impl<W: HeaderWire> Stamp<W> {
         }
         if self.vary_text.is_empty() {
             // The API reads its version only from the URL.
+            return;
+        }
+        if W::insert_if_absent(headers, &self.vary_name, &self.vary) {
             return;
         }
         let existing = W::get_all(headers, &self.vary_name).map(W::text);
