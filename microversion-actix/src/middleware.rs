@@ -138,10 +138,12 @@ where
 
     fn call(&self, mut req: ServiceRequest) -> Self::Future {
         let engine = Rc::clone(&self.engine);
-        let target = RequestTarget::new(
-            req.match_info().unprocessed(),
-            Some(req.query_string()).filter(|q| !q.is_empty()),
-        );
+        let target = || {
+            RequestTarget::new(
+                req.match_info().unprocessed(),
+                Some(req.query_string()).filter(|q| !q.is_empty()),
+            )
+        };
         let (admission, routed) = engine.exchange.admit_routed(req.headers(), target);
         // Read only for an error format that reads its request.
         let facts = engine.error_request(req.method().as_str(), req.headers()).map(Box::new);

@@ -185,8 +185,19 @@ impl<W: HeaderWire> Exchange<W> {
 
     /// [`Exchange::admit`], and the path and query to route the request
     /// by when it is served and a reader took its part out
-    /// ([`Exchange::routed`]): every facade's first step.
-    pub fn admit_routed(&self, headers: &W::Map, target: RequestTarget<'_>) -> (Admission, Option<String>) {
+    /// ([`Exchange::routed`]): every facade's first step. `target` reads
+    /// the request's path and query; it is called only for an API that
+    /// reads its version from them, so that a request to one that reads
+    /// only headers pays nothing for it.
+    pub fn admit_routed<'t>(
+        &self,
+        headers: &W::Map,
+        target: impl FnOnce() -> RequestTarget<'t>,
+    ) -> (Admission, Option<String>) {
+        if !crate::protocol::read::reads_target(self.stamp.api()) {
+            return (self.admit(headers, RequestTarget::default()), None);
+        }
+        let target = target();
         let admission = self.admit(headers, target);
         let routed = match admission {
             Admission::Refuse(_) => None,
@@ -247,7 +258,7 @@ impl<W: HeaderWire<Map = http::HeaderMap>> Exchange<W> {
     /// step of every facade over `http` 1 (axum, hyper).
     pub fn admit_request<B>(&self, request: &mut http::Request<B>) -> Admission {
         let uri = request.uri();
-        let target = RequestTarget::new(uri.path(), uri.query());
+        let target = || RequestTarget::new(uri.path(), uri.query());
         let (admission, routed) = self.admit_routed(request.headers(), target);
         // The request's URI is copied only when a reader's part is taken out.
         if let Some(routed) = routed {

@@ -313,25 +313,29 @@ pub(crate) fn trim(mut bytes: &[u8]) -> &[u8] {
 
 /// The version of a standard header's value written exactly as the
 /// contract writes it, `<service> <major>.<minor>` (one space, no leading
-/// zero, a major of at least 1): what clients send. It is read without the
-/// general reader's steps; any other value gives `None`, and the general
-/// reader reads it (docs/reference.md §11). It reads the same version the
-/// general reader does, in every syntax.
-pub(crate) fn canonical_entry(value: &[u8], service: &[u8]) -> Option<Version> {
-    let version = value.strip_prefix(service)?.strip_prefix(b" ")?;
-    // One pass: each part one to four digits (no overflow), no leading zero.
-    let (mut parts, mut part, mut digits) = ([0u16; 2], 0, 0);
-    for &byte in version {
-        match byte {
-            b'0'..=b'9' if digits < 4 && !(digits == 1 && parts[part] == 0) => {
-                parts[part] = parts[part] * 10 + u16::from(byte - b'0');
-                digits += 1;
-            }
-            b'.' if part == 0 && digits > 0 => (part, digits) = (1, 0),
-            _ => return None,
-        }
+/// zero, a major of at least 1): what clients send. `prefix` is the
+/// service and the space. It is read without the general reader's steps;
+/// any other value gives `None`, and the general reader reads it
+/// (docs/reference.md §11). It reads the same version the general reader
+/// does, in every syntax.
+pub(crate) fn canonical_entry(value: &[u8], prefix: &[u8]) -> Option<Version> {
+    let version = value.strip_prefix(prefix)?;
+    let dot = version.iter().position(|b| *b == b'.')?;
+    let (major, minor) = (canonical_number(&version[..dot])?, canonical_number(&version[dot + 1..])?);
+    (major > 0).then(|| Version::new(major, minor))
+}
+
+/// A number of one to four digits without a leading zero (no overflow).
+fn canonical_number(digits: &[u8]) -> Option<u16> {
+    let digit = |byte: u8| byte.is_ascii_digit().then(|| u16::from(byte - b'0'));
+    match *digits {
+        [a] => digit(a),
+        [b'0', ..] => None,
+        [a, b] => Some(digit(a)? * 10 + digit(b)?),
+        [a, b, c] => Some(digit(a)? * 100 + digit(b)? * 10 + digit(c)?),
+        [a, b, c, d] => Some(digit(a)? * 1000 + digit(b)? * 100 + digit(c)? * 10 + digit(d)?),
+        _ => None,
     }
-    (part == 1 && digits > 0 && parts[0] > 0).then(|| Version::new(parts[0], parts[1]))
 }
 
 /// The version that the standard header's values, in the order received,

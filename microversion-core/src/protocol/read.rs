@@ -91,12 +91,17 @@ pub(crate) fn named<'r>(
     found
 }
 
+/// Whether `api` reads its version from a request's path or query.
+pub(crate) fn reads_target(api: &Api) -> bool {
+    api.readers().iter().any(|r| matches!(r, VersionReader::PathSegment(_) | VersionReader::Query(_)))
+}
+
 /// The path and query `target` is routed by when a reader of `api` took its
 /// part out of it: the version segment of the path, the version parameters
 /// of the query (`/v2.5/servers?api-version=2.5&limit=1` is routed as
 /// `/servers?limit=1`). `None` when it is routed as it came.
 pub(crate) fn routed(api: &Api, target: RequestTarget<'_>) -> Option<String> {
-    if !api.readers().iter().any(|r| matches!(r, VersionReader::PathSegment(_) | VersionReader::Query(_))) {
+    if !reads_target(api) {
         return None;
     }
     let mut path = Cow::Borrowed(target.path);

@@ -100,6 +100,8 @@ pub struct Stamp<W: HeaderWire> {
     vary_name: W::Name,
     vary: W::Value,
     vary_text: &'static str,
+    /// The service and a space: how the form clients send starts.
+    canonical_prefix: &'static str,
 }
 
 /// One header an answer gains, and whether it goes beside a handler's own
@@ -154,6 +156,7 @@ impl<W: HeaderWire> Stamp<W> {
             deprecation,
             vary_name: constant_name::<W>("vary"),
             vary: value(vary_text),
+            canonical_prefix: interned(format!("{} ", api.service_type())),
             vary_text,
         }
     }
@@ -201,7 +204,7 @@ impl<W: HeaderWire> Stamp<W> {
         if values.next().is_some() {
             return None;
         }
-        canonical_entry(value.as_ref(), self.api.service_type().as_bytes())
+        canonical_entry(value.as_ref(), self.canonical_prefix.as_bytes())
     }
 
     fn requested<'m>(&'m self, headers: &'m W::Map) -> Option<(&'m [u8], VersionHeader)> {
