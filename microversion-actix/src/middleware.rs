@@ -178,8 +178,9 @@ where
             (Admission::Serve(negotiated), Some(_)) => negotiated,
             (Admission::Refuse(refusal), _) => {
                 let res = engine.refusal(*refusal, facts.as_deref()).map_into_right_body();
-                let fut =
-                    VersionNegotiationFuture { step: Step::Refused { res: Some(req.into_response(res)) } };
+                let fut = VersionNegotiationFuture {
+                    step: Step::Refused { res: Some(Box::new(req.into_response(res))) },
+                };
                 return observe::untraced(fut);
             }
         };
@@ -229,7 +230,9 @@ pin_project_lite::pin_project! {
             // What the error format reads of the request, if it reads it.
             facts: Option<Box<ErrorRequest>>,
         },
-        Refused { res: Option<ServiceResponse<EitherBody<B>>> },
+        // Boxed: the future of every request is the size of its largest
+        // step, and a refusal's answer is three times the others.
+        Refused { res: Option<Box<ServiceResponse<EitherBody<B>>>> },
         // A client default chooses the version, then the service runs.
         Chosen { fut: LocalBoxFuture<'static, Result<ServiceResponse<EitherBody<B>>, Error>> },
     }
@@ -260,7 +263,7 @@ where
             // Refused: answered at once, and only once.
             StepProjection::Chosen { fut } => return fut.as_mut().poll(cx),
             StepProjection::Refused { res } => {
-                return Poll::Ready(res.take().ok_or_else(|| {
+                return Poll::Ready(res.take().map(|res| *res).ok_or_else(|| {
                     actix_web::error::ErrorInternalServerError(
                         "microversion middleware future polled after completion",
                     )

@@ -26,6 +26,8 @@ pub struct Exchange<W: HeaderWire> {
     cap: VersionCap,
     stamp: Stamp<W>,
     asks_client: bool,
+    /// Whether the API reads its version from the path or the query.
+    reads_target: bool,
     /// Whether a refusal gains `Cache-Control: no-store` (§3).
     refusals_no_store: bool,
     /// `Location`, when a `Location` path is made absolute ([`Exchange::locate`]).
@@ -61,6 +63,7 @@ impl<W: HeaderWire> Exchange<W> {
     pub fn new(cap: VersionCap, client_default: Option<&str>) -> Exchange<W> {
         let stamp = Stamp::new(*cap.declaration(), client_default);
         Exchange {
+            reads_target: crate::protocol::read::reads_target(cap.declaration()),
             cap,
             stamp,
             asks_client: client_default.is_some(),
@@ -99,8 +102,21 @@ impl<W: HeaderWire> Exchange<W> {
     /// them (a handler's, or named already), else a new one
     /// ([`Negotiation::with_request_ids`]); the id named, `None` when the
     /// contract names none.
+    #[inline]
     pub fn identify(&self, headers: &mut W::Map, carried: Option<&str>) -> Option<String> {
+        // Inlined: most APIs name no id, and every answer asks.
         let first = self.request_ids.first()?;
+        self.name_request_id(headers, first, carried)
+    }
+
+    /// [`Exchange::identify`] of a contract that names ids, `first` the
+    /// first of their headers.
+    fn name_request_id(
+        &self,
+        headers: &mut W::Map,
+        first: &W::Name,
+        carried: Option<&str>,
+    ) -> Option<String> {
         let named = carried.or_else(|| W::get_all(headers, first).next().and_then(W::text));
         let id = named.map_or_else(new_request_id, str::to_owned);
         let value = W::value(&id)?;
@@ -194,7 +210,7 @@ impl<W: HeaderWire> Exchange<W> {
         headers: &W::Map,
         target: impl FnOnce() -> RequestTarget<'t>,
     ) -> (Admission, Option<String>) {
-        if !crate::protocol::read::reads_target(self.stamp.api()) {
+        if !self.reads_target {
             return (self.admit(headers, RequestTarget::default()), None);
         }
         let target = target();
