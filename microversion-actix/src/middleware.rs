@@ -158,15 +158,9 @@ where
                 // Boxed: only the requests a client default may choose for pay
                 // for the allocation.
                 let fut = Box::pin(async move {
-                    let negotiated = match choice.await {
-                        Ok(pinned) => engine.exchange.chosen(asked, pinned),
-                        Err(err) => {
-                            let mut res = engine.error_answer(err, facts.as_deref()).map_into_right_body();
-                            engine.exchange.finish(res.headers_mut(), None);
-                            // Counted as the request stood: naming no version.
-                            engine.exchange.count(&asked, res.status().as_u16());
-                            return Ok(req.into_response(res));
-                        }
+                    let negotiated = match engine.chosen(asked, choice.await, facts.as_deref()) {
+                        Ok(negotiated) => negotiated,
+                        Err(res) => return Ok(req.into_response(res.map_into_right_body())),
                     };
                     req.extensions_mut().insert(negotiated);
                     let result =

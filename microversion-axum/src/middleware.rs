@@ -164,15 +164,9 @@ where
                 let fresh = self.inner.clone();
                 let mut service = std::mem::replace(&mut self.inner, fresh);
                 let fut = Box::pin(async move {
-                    let negotiated = match choice.await {
-                        Ok(pinned) => engine.exchange.chosen(asked, pinned),
-                        Err(err) => {
-                            let res =
-                                finish(&engine, crate::Error(err).into_response(), None, facts.as_deref());
-                            // Counted as the request stood: naming no version.
-                            engine.exchange.count(&asked, res.status().as_u16());
-                            return Ok(res);
-                        }
+                    let negotiated = match engine.chosen(asked, choice.await, facts.as_deref()) {
+                        Ok(negotiated) => negotiated,
+                        Err(res) => return Ok(res),
                     };
                     req.extensions_mut().insert(negotiated);
                     let answering = || NEGOTIATED.scope(negotiated.version, service.call(req));
@@ -264,7 +258,7 @@ fn complete(
     base: Option<&str>,
     facts: Option<&ErrorRequest>,
 ) -> Response {
-    let mut res = finish(engine, res, Some(negotiated.version), facts);
+    let mut res = finish(engine, res, negotiated.version, facts);
     let status = res.status().as_u16();
     if let Some(base) = base {
         engine.exchange.locate(res.headers_mut(), status, base);
@@ -277,29 +271,29 @@ fn complete(
 /// answered with, or an error answer without a body of its own (the
 /// core's rule, [`unformatted_error`]), is rendered in the API's format,
 /// keeping the headers the handler set, for the request the format reads
-/// as `facts`; then the version headers.
+/// as `facts`; then the version headers of `version`.
 fn finish(
     engine: &Engine<AxumHeaders>,
     res: Response,
-    version: Option<Version>,
+    version: Version,
     facts: Option<&ErrorRequest>,
 ) -> Response {
     // A `Versioned` answer waits for the version to be rendered at.
-    let res = match (res.extensions().get::<Unrendered>().cloned(), version) {
-        (Some(unrendered), Some(version)) => unrendered.render(version, res),
-        _ => res,
+    let res = match res.extensions().get::<Unrendered>().cloned() {
+        Some(unrendered) => unrendered.render(version, res),
+        None => res,
     };
     let error = res.extensions().get::<ApiError>().cloned().or_else(|| bodiless_error(&res));
     let mut res = match error {
         Some(error) => {
             let (mut parts, _) = res.into_parts();
             parts.status = error.status();
-            let body = engine.write_error(&mut parts.headers, error, version, facts);
+            let body = engine.write_error(&mut parts.headers, error, Some(version), facts);
             Response::from_parts(parts, Body::from(body))
         }
         None => res,
     };
-    engine.exchange.finish(res.headers_mut(), version);
+    engine.exchange.finish(res.headers_mut(), Some(version));
     res
 }
 

@@ -149,17 +149,11 @@ impl<W: HeaderWire> ErrorRenderer<W> {
         body
     }
 
-    /// Whether the format reads the request it answers: a facade then
-    /// reads an [`ErrorRequest`] for each request
-    /// ([`ErrorRenderer::request`]).
+    /// Whether the format reads the request it answers
+    /// ([`ErrorFormat::reads_request`], asked once): a facade then reads an
+    /// [`ErrorRequest`] of each request (`Engine::error_request`).
     pub fn reads_request(&self) -> bool {
         self.reads_request
-    }
-
-    /// The facts of the request `method` with `headers` that the format
-    /// reads, or `None` when it reads none (nothing is read then).
-    pub fn request(&self, method: &str, headers: &W::Map) -> Option<ErrorRequest> {
-        self.reads_request().then(|| ErrorRequest::read::<W>(method, headers))
     }
 
     /// `error`'s content type and body in this format, its code qualified
@@ -286,7 +280,8 @@ mod tests {
         let renderer = ErrorRenderer::<HttpWire>::new(PlainPages);
         let mut asked = http::HeaderMap::new();
         asked.insert("accept", "text/plain".parse().unwrap());
-        let request = renderer.request("DELETE", &asked).expect("read, for a format that reads it");
+        assert!(renderer.reads_request());
+        let request = ErrorRequest::read::<HttpWire>("DELETE", &asked);
         let error = ApiError::conflict("Locked.").with_versions(Version::lit("2.1"), Version::lit("2.5"));
         let mut headers = http::HeaderMap::new();
         headers.insert("content-length", "99".parse().unwrap());
@@ -302,13 +297,16 @@ mod tests {
         );
 
         // Another `Accept`: the document; no request (outside a negotiation): the same.
-        let json = renderer.request("GET", &http::HeaderMap::new());
-        let answer = renderer.render_for(&error, None, json.as_ref());
+        let json = ErrorRequest::read::<HttpWire>("GET", &http::HeaderMap::new());
+        let answer = renderer.render_for(&error, None, Some(&json));
         assert_eq!(
             (answer.body().as_slice(), answer.headers()["content-type"].to_str().unwrap()),
             (&br#"{"method":"GET"}"#[..], "application/json")
         );
         assert_eq!(renderer.render(&error).body(), br#"{"method":null}"#);
-        assert_eq!(ErrorRenderer::<HttpWire>::new(ByVersion).request("GET", &asked), None, "nothing read");
+        assert!(
+            !ErrorRenderer::<HttpWire>::new(ByVersion).reads_request(),
+            "a format reads nothing unless it says so"
+        );
     }
 }

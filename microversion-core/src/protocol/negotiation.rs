@@ -14,7 +14,8 @@ use crate::protocol::exchange::Exchange;
 use crate::protocol::headers::read_header_names;
 use crate::protocol::stamp::{AnswerWire, HeaderWire};
 use crate::{
-    Api, ErrorFormat, NegotiationError, Version, VersionCap, lifecycle::RetireError, version::CapError,
+    Api, ErrorFormat, Negotiated, NegotiationError, Version, VersionCap, lifecycle::RetireError,
+    version::CapError,
 };
 
 /// What a [`ClientDefault`] answers: the client's version, `None` for the
@@ -447,7 +448,7 @@ impl<W: ChoiceWire> Engine<W> {
     /// be kept until its answer is finished: `None`, reading nothing,
     /// unless the format reads requests ([`ErrorFormat::reads_request`]).
     pub fn error_request(&self, method: &str, headers: &W::Map) -> Option<ErrorRequest> {
-        self.errors.request(method, headers)
+        self.errors.reads_request().then(|| ErrorRequest::read::<W>(method, headers))
     }
 
     /// Writes `error`, answering a request served at `version` (none for a
@@ -480,6 +481,28 @@ impl<W: ChoiceWire + AnswerWire> Engine<W> {
         let mut answer = self.errors.render_for(&error, None, request);
         self.exchange.identify(W::headers(&mut answer), error.request_id());
         answer
+    }
+
+    /// The version a client default chose for a request that named none
+    /// (`asked`, the API's default), or, when the hook failed, its error's
+    /// answer rendered for `request`, finished and counted as the request
+    /// stood: what every facade does once a client default's choice is in.
+    pub fn chosen(
+        &self,
+        asked: Negotiated,
+        choice: ClientChoice,
+        request: Option<&ErrorRequest>,
+    ) -> Result<Negotiated, W::Answer> {
+        match choice {
+            Ok(pinned) => Ok(self.exchange.chosen(asked, pinned)),
+            Err(error) => {
+                let status = error.status().as_u16();
+                let mut answer = self.error_answer(error, request);
+                self.exchange.finish(W::headers(&mut answer), None);
+                self.exchange.count(&asked, status);
+                Err(answer)
+            }
+        }
     }
 
     /// The 400 or 406 of a version that did not negotiate, rendered for
@@ -571,6 +594,27 @@ mod tests {
         assert!(ids.len() == 2 && ids[0] == ids[1] && is_new_id(ids[0]), "{ids:?}");
         assert_eq!((answer.status().as_u16(), body["errors"][0]["request_id"].as_str()), (406, Some(ids[0])));
         assert_eq!(answer.headers()["cache-control"], "no-store");
+    }
+
+    #[test]
+    fn a_client_defaults_choice_is_the_version_and_its_error_an_answer_finished() {
+        let engine = Negotiation::<HttpWire>::new(API)
+            .with_request_ids(NOVA_IDS)
+            .with_client_default(ClientDefault::new(&["X-Account"], |_| async { Ok(None) }))
+            .engine();
+        let asked = API.negotiate([("X-Account", "a")]).expect("the default");
+        let pinned = engine.chosen(asked, Ok(Some(Version::lit("2.1"))), None).expect("a version");
+        assert_eq!(pinned.version, Version::lit("2.1"));
+        assert_eq!(engine.chosen(asked, Ok(None), None).expect("the default").version, asked.version);
+
+        let failed = ApiError::new(503u16, "accounts-down", "Unavailable", "The account store is down.");
+        let Err(answer) = engine.chosen(asked, Err(failed), None) else { panic!("an error is answered") };
+        let body: serde_json::Value = serde_json::from_slice(answer.body()).unwrap();
+        let ids = named(answer.headers());
+        assert_eq!((answer.status().as_u16(), body["errors"][0]["request_id"].as_str()), (503, Some(ids[0])));
+        assert!(!answer.headers().contains_key("openstack-api-version"), "no version was served");
+        assert_eq!(answer.headers()["vary"], "OpenStack-API-Version, X-Account", "the hook's header too");
+        assert_eq!(Negotiation::<HttpWire>::new(API).engine().error_request("GET", answer.headers()), None);
     }
 
     #[test]
