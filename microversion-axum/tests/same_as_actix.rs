@@ -390,21 +390,20 @@ async fn path_and_query_read_and_refuse_alike() {
     }
 }
 
-/// A format that reads the version an error's request was served at (as
-/// Placement's names a `code` from 1.23) sees the same on both: the
-/// negotiated version for a handler's error and the router's 404, none for
-/// a refused version.
-#[actix_web::test]
-async fn an_error_format_reads_the_served_version_alike() {
+/// `GET /v2.1/servers/locked`, a handler's 409, on actix and on axum, each
+/// behind its negotiation with errors in `format`'s format.
+async fn locked_on_both<F: microversion_core::error::ErrorFormat>(
+    format: impl Fn() -> F,
+) -> (
+    impl actix_web::dev::Service<
+        actix_http::Request,
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+    >,
+    Router,
+) {
     use actix_web::{App, web};
-    use microversion_core::error::{ErrorFormat, Problem};
 
-    struct ByVersion;
-    impl ErrorFormat for ByVersion {
-        fn render(&self, problem: &Problem<'_>, _: Option<&str>) -> Value {
-            json!({"status": problem.status, "at": problem.version.map(|v| v.to_string())})
-        }
-    }
     async fn actix_locked() -> Result<String, microversion_actix::Error> {
         Err(microversion_actix::ApiError::conflict("Locked."))?
     }
@@ -412,7 +411,7 @@ async fn an_error_format_reads_the_served_version_alike() {
         App::new().service(
             web::scope("/v2.1")
                 .wrap(microversion_actix::VersionNegotiation::new(
-                    microversion_actix::Negotiation::new(API).with_error_format(ByVersion),
+                    microversion_actix::Negotiation::new(API).with_error_format(format()),
                 ))
                 .route("/servers/locked", web::get().to(actix_locked)),
         ),
@@ -426,8 +425,26 @@ async fn an_error_format_reads_the_served_version_alike() {
             }),
         )
         .layer(microversion_axum::VersionNegotiation::new(
-            microversion_axum::Negotiation::new(API).with_error_format(ByVersion),
+            microversion_axum::Negotiation::new(API).with_error_format(format()),
         ));
+    (actix, axum)
+}
+
+/// A format that reads the version an error's request was served at (as
+/// Placement's names a `code` from 1.23) sees the same on both: the
+/// negotiated version for a handler's error and the router's 404, none for
+/// a refused version.
+#[actix_web::test]
+async fn an_error_format_reads_the_served_version_alike() {
+    use microversion_core::error::{ErrorFormat, Problem};
+
+    struct ByVersion;
+    impl ErrorFormat for ByVersion {
+        fn render(&self, problem: &Problem<'_>, _: Option<&str>) -> Value {
+            json!({"status": problem.status, "at": problem.version.map(|v| v.to_string())})
+        }
+    }
+    let (actix, axum) = locked_on_both(|| ByVersion).await;
     for (path, version, expected) in [
         ("/v2.1/servers/locked", "2.2", json!({"status": 409, "at": "2.2"})),
         ("/v2.1/servers/locked", "2.5", json!({"status": 409, "at": "2.5"})),
@@ -449,7 +466,6 @@ async fn an_error_format_reads_the_served_version_alike() {
 /// handler's error, the router's 404 and 405, and a refused version.
 #[actix_web::test]
 async fn an_error_format_reads_the_request_and_answers_its_pages_alike() {
-    use actix_web::{App, web};
     use microversion_core::error::{ErrorFormat, ErrorPage, Problem};
 
     struct Pages;
@@ -468,29 +484,7 @@ async fn an_error_format_reads_the_request_and_answers_its_pages_alike() {
             Some(ErrorPage { content_type: "text/html; charset=UTF-8", body })
         }
     }
-    async fn actix_locked() -> Result<String, microversion_actix::Error> {
-        Err(microversion_actix::ApiError::conflict("Locked."))?
-    }
-    let actix = actix_test::init_service(
-        App::new().service(
-            web::scope("/v2.1")
-                .wrap(microversion_actix::VersionNegotiation::new(
-                    microversion_actix::Negotiation::new(API).with_error_format(Pages),
-                ))
-                .route("/servers/locked", web::get().to(actix_locked)),
-        ),
-    )
-    .await;
-    let axum = Router::new()
-        .route(
-            "/v2.1/servers/locked",
-            get(|| async {
-                Err::<String, _>(microversion_axum::Error(microversion_axum::ApiError::conflict("Locked.")))
-            }),
-        )
-        .layer(microversion_axum::VersionNegotiation::new(
-            microversion_axum::Negotiation::new(API).with_error_format(Pages),
-        ));
+    let (actix, axum) = locked_on_both(|| Pages).await;
     let page = |status: &str, method: &str| json!(format!("<h1>{status}</h1><p>{method}</p>"));
     for (method, path, version, accept, expected, content_type) in [
         (
