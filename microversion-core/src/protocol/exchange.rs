@@ -26,7 +26,8 @@ pub struct Exchange<W: HeaderWire> {
     cap: VersionCap,
     stamp: Stamp<W>,
     asks_client: bool,
-    /// Whether the API reads its version from the path or the query.
+    /// Whether the API reads its version from the path or the query: asked
+    /// once, as every request asks it.
     reads_target: bool,
     /// Whether a refusal gains `Cache-Control: no-store` (§3).
     refusals_no_store: bool,
