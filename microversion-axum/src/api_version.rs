@@ -27,7 +27,9 @@ pub fn version_of(parts: &Parts) -> Result<ApiVersion, ApiError> {
 
 /// [`version_of`], as the negotiation's outcome.
 pub(crate) fn negotiated_of(parts: &Parts) -> Result<Negotiated, ApiError> {
-    let negotiated = parts.extensions.get::<Negotiated>().copied();
+    // The layer's, in scope; else one a service of the user's put in the extensions.
+    let negotiated = microversion_core::exchange::Scope::current()
+        .or_else(|| parts.extensions.get::<Negotiated>().copied());
     if let Some(negotiated) = negotiated {
         return Ok(negotiated);
     }

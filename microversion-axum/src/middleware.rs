@@ -19,12 +19,11 @@ use microversion_core::observe;
 use crate::ApiError;
 use crate::discovery::RequestLinks as _;
 use crate::header::AxumHeaders;
-use crate::native::{NEGOTIATED, Unrendered};
+use crate::native::Unrendered;
 pub use crate::response_validation::ResponseValidation;
 use microversion_core::error::ErrorRequest;
-use microversion_core::exchange::{Admission, Engine, ErrorBody, unformatted_error};
+use microversion_core::exchange::{Admission, Engine, ErrorBody, Scope, Scoped, unformatted_error};
 use microversion_core::{Negotiated, Version};
-use tokio::task::futures::TaskLocalFuture;
 
 /// The settings of an API's version negotiation, the core's
 /// [`Negotiation`](microversion_core::exchange::Negotiation) over axum's
@@ -150,6 +149,7 @@ where
         self.inner.poll_ready(cx)
     }
 
+    #[inline]
     fn call(&mut self, mut req: Request<B>) -> Self::Future {
         let engine = Arc::clone(&self.engine);
         let admission = engine.exchange.admit_request(&mut req);
@@ -168,8 +168,10 @@ where
                         Ok(negotiated) => negotiated,
                         Err(res) => return Ok(res),
                     };
-                    req.extensions_mut().insert(negotiated);
-                    let answering = || NEGOTIATED.scope(negotiated.version, service.call(req));
+                    let answering = || {
+                        let _scope = Scope::enter(negotiated);
+                        Scoped::new(service.call(req), negotiated)
+                    };
                     let res = observe::negotiated(engine.exchange.api(), &negotiated, answering).await?;
                     Ok(complete(&engine, res, negotiated, base.as_deref(), facts.as_deref()))
                 });
@@ -181,15 +183,11 @@ where
                 return observe::untraced(VersionNegotiationFuture { step: Step::Refused { res } });
             }
         };
-        req.extensions_mut().insert(negotiated);
-        observe::negotiated(self.engine.exchange.api(), &negotiated, || VersionNegotiationFuture {
-            step: Step::Forwarded {
-                inner: NEGOTIATED.scope(negotiated.version, self.inner.call(req)),
-                engine,
-                negotiated,
-                base,
-                facts,
-            },
+        observe::negotiated(self.engine.exchange.api(), &negotiated, || {
+            let scope = Scope::enter(negotiated);
+            let inner = self.inner.call(req);
+            drop(scope);
+            VersionNegotiationFuture { step: Step::Forwarded { inner, engine, negotiated, base, facts } }
         })
     }
 }
@@ -210,7 +208,8 @@ pin_project_lite::pin_project! {
     #[project = StepProjection]
     enum Step<F, E> {
         Forwarded {
-            #[pin] inner: TaskLocalFuture<Version, F>,
+            // Called and polled with `negotiated` in scope (`Scope`).
+            #[pin] inner: F,
             engine: Arc<Engine<AxumHeaders>>,
             negotiated: Negotiated,
             // The request's link base, when a `Location` is made absolute.
@@ -232,13 +231,14 @@ where
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         match self.project().step.project() {
-            StepProjection::Forwarded { inner, engine, negotiated, base, facts } => match inner.poll(cx) {
-                Poll::Ready(Ok(res)) => {
-                    Poll::Ready(Ok(complete(engine, res, *negotiated, base.as_deref(), facts.as_deref())))
-                }
-                Poll::Ready(Err(err)) => Poll::Ready(Err(err)),
-                Poll::Pending => Poll::Pending,
-            },
+            StepProjection::Forwarded { inner, engine, negotiated, base, facts } => {
+                let scope = Scope::enter(*negotiated);
+                let res = std::task::ready!(inner.poll(cx));
+                drop(scope);
+                Poll::Ready(
+                    res.map(|res| complete(engine, res, *negotiated, base.as_deref(), facts.as_deref())),
+                )
+            }
             // Answered at once; a second poll gets an empty 500 rather than a panic.
             StepProjection::Chosen { fut } => fut.as_mut().poll(cx),
             StepProjection::Refused { res } => Poll::Ready(Ok(res

@@ -17,6 +17,7 @@ use http::header::{self, HeaderValue};
 use http::request::Parts;
 use microversion_core::Version;
 use microversion_core::body::{ValidatedAs, ValidatedQuery, deserialize};
+use microversion_core::exchange::Scope;
 use microversion_core::portable::{ApiVersion, Json, JsonQuery, LinkRoot, Path, Query, Versioned};
 use microversion_core::schema::model::{VersionedModel, VersionedStruct};
 use serde::de::DeserializeOwned;
@@ -147,13 +148,6 @@ impl Unrendered {
     }
 }
 
-tokio::task_local! {
-    /// The version the layer negotiated for the request its service is
-    /// answering: a [`Versioned`] answer is rendered at it at once, so that
-    /// a middleware inside the layer sees the answer's own status and body.
-    pub(crate) static NEGOTIATED: Version;
-}
-
 /// The answer of `model` at `version`: its fields at it, and its status.
 fn render<T: VersionedModel>(model: &Versioned<T>, version: Version) -> Response {
     match serde_json::to_vec(&model.at(version)) {
@@ -173,8 +167,8 @@ fn render<T: VersionedModel>(model: &Versioned<T>, version: Version) -> Response
 impl<T: VersionedModel + Send + Sync + 'static> IntoResponse for Native<Versioned<T>> {
     fn into_response(self) -> Response {
         let Native(model) = self;
-        if let Ok(version) = NEGOTIATED.try_with(|version| *version) {
-            return render(&model, version);
+        if let Some(negotiated) = Scope::current() {
+            return render(&model, negotiated.version);
         }
         // Answered outside the layer's task (spawned, or no layer): the
         // layer renders it if it sees it, else the 500 names the mistake.

@@ -19,18 +19,18 @@ use futures_util::FutureExt as _;
 use futures_util::future::{BoxFuture, Either, Map};
 use http::request::Parts;
 use http::{HeaderMap, Request, StatusCode};
+use microversion_core::exchange::{Scope, Scoped};
 use microversion_core::operation::{
     Answers, Extracts, Facade, ReadAlready, ResponseDescription, RouteInput, with_path_params,
 };
 use microversion_core::portable::{self, LinkRoot};
 use microversion_core::{
-    Controller, Negotiated, Version, header::set_header, operation::AllowedMethods, operation::RoutedPath,
+    Controller, Version, header::set_header, operation::AllowedMethods, operation::RoutedPath,
 };
 
 use crate::api_version::negotiated_of;
 use crate::discovery::RequestLinks as _;
 use crate::header::AxumHeaders;
-use crate::native::NEGOTIATED;
 use crate::{ApiError, Error};
 
 /// The core's [`Facade`] on axum: requests, bodies and answers are axum's,
@@ -288,7 +288,7 @@ where
         // Without the layer in front, the version is negotiated here from a
         // registered `Api`, or its absence is the answer (as the `ApiVersion`
         // extractor does).
-        let by_layer = request.extensions.get::<Negotiated>().copied();
+        let by_layer = Scope::current();
         match by_layer.map_or_else(|| negotiated_of(&request), Ok) {
             Ok(negotiated) => {
                 let input = RouteInput::new(request, body, negotiated);
@@ -298,7 +298,7 @@ where
                 } else {
                     // The layer renders a `Versioned` answer at its version; here
                     // the route's own negotiation does.
-                    Either::Right(Either::Left(Box::pin(NEGOTIATED.scope(negotiated.version, route.map(Ok)))))
+                    Either::Right(Either::Left(Box::pin(Scoped::new(route.map(Ok), negotiated))))
                 }
             }
             Err(refusal) => Either::Right(Either::Right(ready(Ok(Error(refusal).into_response())))),

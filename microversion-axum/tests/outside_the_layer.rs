@@ -95,6 +95,43 @@ async fn a_cap_moved_while_serving_applies_at_once() {
     assert_eq!(get_text(&app, None).await, (200, "2.1".to_owned()));
 }
 
+/// The version read twice, with a pause between: each read must be the
+/// request's own, whatever other request the thread polled meanwhile.
+async fn show_twice(Native(before): Native<ApiVersion>) -> String {
+    tokio::task::yield_now().await;
+    let after = microversion_axum::version::version_of(&http::Request::new(()).into_parts().0)
+        .map_or_else(|e| e.detail().to_owned(), |v| v.version().to_string());
+    format!("{} {after}", before.version())
+}
+
+/// The layer puts the version in scope for its request alone: two requests
+/// polled in turn on one thread each read their own, before and after a
+/// pause, and a route outside the layer served next on that thread sees
+/// none (the 500 naming the mistake), not the last request's.
+#[tokio::test]
+async fn the_version_in_scope_is_the_requests_own_and_none_after_it() {
+    let app = Router::new().route("/servers", get(show_twice)).layer(VersionNegotiation::new(API));
+    let (old, new) = tokio::join!(get_text(&app, Some("2.2")), get_text(&app, Some("2.3")));
+    assert_eq!(old, (200, "2.2 2.2".to_owned()));
+    assert_eq!(new, (200, "2.3 2.3".to_owned()));
+    let outside = Router::new().route("/servers", get(show));
+    assert_eq!(get_text(&outside, Some("2.2")).await.0, 500);
+}
+
+/// A service inside the layer may read the version when it is called, not
+/// only when its future is polled, as a controller's route does.
+#[tokio::test]
+async fn a_service_inside_the_layer_reads_the_version_when_called() {
+    let read_when_called = tower::service_fn(|req: axum::extract::Request| {
+        let version = microversion_axum::version::version_of(&req.into_parts().0);
+        let text = version.map_or_else(|e| e.detail().to_owned(), |v| v.version().to_string());
+        std::future::ready(Ok::<_, std::convert::Infallible>(text))
+    });
+    let app = Router::new().route_service("/servers", read_when_called).layer(VersionNegotiation::new(API));
+    assert_eq!(get_text(&app, Some("2.3")).await, (200, "2.3".to_owned()));
+    assert_eq!(get_text(&app, None).await, (200, "2.1".to_owned()));
+}
+
 /// A server as each version shows it.
 #[derive(microversion_axum::VersionedModel)]
 struct Server {

@@ -12,6 +12,7 @@
 //! the client default a facade's service holds.
 
 pub use super::negotiation::{BoxChoice, ChoiceWire, ClientChoice, ClientDefault, Engine, Negotiation};
+pub use super::scope::{Scope, Scoped};
 
 use crate::body::is_unformatted_error;
 use crate::error::ApiError;

@@ -11,6 +11,7 @@ mod negotiation;
 #[doc(hidden)]
 pub mod observe;
 pub(crate) mod read;
+mod scope;
 pub(crate) mod stamp;
 
 /// The contract's headers: their names, the values an answer at a version
