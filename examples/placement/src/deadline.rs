@@ -19,7 +19,7 @@
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use actix_web::body::{EitherBody, MessageBody};
+use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 
@@ -54,32 +54,39 @@ pub fn current(budget: Duration) -> Instant {
     DEADLINE.try_with(|deadline| *deadline).unwrap_or_else(|_| Instant::now() + budget)
 }
 
+/// Whether the request being served is past its deadline, which
+/// `http::placement_rules` answers with a 503 before any handler runs.
+pub fn passed() -> bool {
+    DEADLINE.try_with(|deadline| *deadline <= Instant::now()).unwrap_or(false)
+}
+
 /// The middleware: the request's deadline set for everything it runs
-/// (`budget` from its start), or a 503 when it is already past.
+/// (`budget` from its start); one already past is refused with a 503
+/// before anything reads the database ([`passed`]).
 pub async fn within(
     budget: Duration,
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let started = req.headers().get(REQUEST_START).and_then(|v| v.to_str().ok()).and_then(proxy_start);
     let deadline = deadline(budget, started, SystemTime::now(), Instant::now());
     if deadline <= Instant::now() {
+        // Refused inside the version middleware (`passed`, read by
+        // `http::placement_rules`), so that the 503 is an answer of the API
+        // like any other: its format, version headers and request id.
         eprintln!(
             "placement: {} {} refused: it reached the fleet more than {budget:?} ago",
             req.method(),
             req.path()
         );
-        let (req, _) = req.into_parts();
-        let res = actix_web::HttpResponse::from_error(microversion_actix::Error(errors::deadline_passed()));
-        return Ok(retry_after(ServiceResponse::new(req, res).map_into_right_body()));
     }
     // The request is dropped, its transaction with it, if its client goes.
     let Some(peer) = req.conn_data::<Peer>().cloned() else {
-        return Ok(retry_after(DEADLINE.scope(deadline, next.call(req)).await?.map_into_left_body()));
+        return Ok(retry_after(DEADLINE.scope(deadline, next.call(req)).await?));
     };
     let (method, path) = (req.method().clone(), req.path().to_owned());
     tokio::select! {
-        res = DEADLINE.scope(deadline, next.call(req)) => Ok(retry_after(res?.map_into_left_body())),
+        res = DEADLINE.scope(deadline, next.call(req)) => Ok(retry_after(res?)),
         () = peer.gone() => {
             eprintln!("placement: {method} {path} {CLIENT_GONE}");
             Err(microversion_actix::Error(errors::client_gone()).into())

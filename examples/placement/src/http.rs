@@ -197,10 +197,12 @@ pub(crate) async fn placement_rules(
         .filter(|v| !v.is_empty());
     let length =
         headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
-    let mut refusal = None;
+    let mut refusal = crate::deadline::passed().then(errors::deadline_passed);
     let first = first_version(&path);
     let served = first.is_some_and(|first| version.is_none_or(|v| v >= first));
-    if method == Method::GET
+    if refusal.is_some() {
+        // Past its deadline: nothing else is read.
+    } else if method == Method::GET
         && let Some(accept) = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok())
         && !accept.trim().is_empty()
         && !accepts_json(accept)

@@ -265,3 +265,44 @@ fn postgres_stopped() {
     drop(server);
     drop(pg);
 }
+
+/// A request that reached the fleet longer ago than its deadline (a node
+/// frozen with it in its socket; here, a proxy's `X-Request-Start` far in
+/// the past) is refused before anything reads the database: a 503 that
+/// is an answer of the API like any other, in Placement's format with its
+/// request id and version headers, saying when to try again, and that
+/// writes nothing.
+#[test]
+fn a_request_past_its_deadline_is_refused_as_an_answer_of_the_api() {
+    let path = temp_database("deadline");
+    let server = RunningServer::start(&path).expect("a server");
+    let base = server.url.clone();
+    let stale = |method: &str, path: &str| {
+        Request::new(method, path).header(VERSION.0, VERSION.1).header("X-Request-Start", "t=1000000000.000")
+    };
+    let created =
+        stale("POST", "/resource_providers").json(&json!({"name": "late", "uuid": PROVIDER})).send(&base);
+    for (what, res) in [("POST", created), ("GET", stale("GET", "/resource_providers").send(&base))] {
+        let what = format!("{what}: {}", res.describe());
+        assert_eq!(res.status, 503, "{what}");
+        assert_eq!(res.header("retry-after").as_deref(), Some("1"), "{what}");
+        assert_eq!(res.header("openstack-api-version").as_deref(), Some("placement 1.39"), "{what}");
+        let json: Value =
+            serde_json::from_str(&res.text()).unwrap_or_else(|e| panic!("{what}: not JSON: {e}"));
+        let error = &json["errors"][0];
+        assert_eq!(
+            (error["status"].as_u64(), error["code"].as_str()),
+            (Some(503), Some("placement.undefined_code"))
+        );
+        let id = error["request_id"].as_str().unwrap_or_else(|| panic!("{what}: no request_id"));
+        assert_eq!(res.header("x-openstack-request-id").as_deref(), Some(id), "{what}");
+        assert!(error["detail"].as_str().is_some_and(|d| d.contains("reached its deadline")), "{what}");
+    }
+    // Nothing was written; the same requests in time are served.
+    let listed = send(&base, "GET", "/resource_providers", None);
+    assert_eq!(serde_json::from_str::<Value>(&listed.text()).ok(), Some(json!({"resource_providers": []})));
+    assert_eq!(
+        send(&base, "POST", "/resource_providers", Some(&json!({"name": "late", "uuid": PROVIDER}))).status,
+        200
+    );
+}
