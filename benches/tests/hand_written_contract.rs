@@ -123,18 +123,28 @@ async fn the_hand_written_side_answers_as_the_framework_does_on_axum() {
     }
 }
 
-/// The floor (`/floor`) is measured on the request `scripts/instructions.sh`
-/// sends, and answers it with the framework's bytes: the same status,
-/// version headers, `Vary` and body (it negotiates nothing else).
+/// The floor (`/floor`, and behind a layer that adds nothing, `/layered`)
+/// is measured on the request `scripts/instructions.sh` sends, and answers
+/// it with the framework's bytes: the same status, version headers, `Vary`
+/// and body (it negotiates nothing else).
 #[actix_web::test]
 async fn the_floor_answers_the_measured_request_as_the_framework_does() {
     let measured = [VERSION_HEADER];
     let app = test::init_service(App::new().configure(configure)).await;
     let framework = actix_answer(&app, "/v2.1/servers/42", &measured).await;
-    assert_eq!(actix_answer(&app, "/floor/servers/42", &measured).await, framework);
-    let (framework, floor) = (
-        axum_answer(versioned(COMPUTE), "/v2.1/servers/42", &measured).await,
-        axum_answer(floor(), "/floor/servers/42", &measured).await,
-    );
-    assert_eq!(floor, framework, "axum");
+    for side in ["/floor", "/layered"] {
+        assert_eq!(
+            actix_answer(&app, &format!("{side}/servers/42"), &measured).await,
+            framework,
+            "actix {side}"
+        );
+    }
+    let framework = axum_answer(versioned(COMPUTE), "/v2.1/servers/42", &measured).await;
+    for side in ["/floor", "/layered"] {
+        assert_eq!(
+            axum_answer(floor(), &format!("{side}/servers/42"), &measured).await,
+            framework,
+            "axum {side}"
+        );
+    }
 }

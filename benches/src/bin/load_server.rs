@@ -3,7 +3,8 @@
 //! framework (`/v2.1/servers/{id}`, middleware + negotiation +
 //! `#[controller]`), with the framework's contract written by hand
 //! (`/hand/servers/{id}`) and with the contract's least cost
-//! (`/floor/servers/{id}`), each side an app of its own on its own port, so that
+//! (`/floor/servers/{id}`; the floor behind a layer that adds nothing at
+//! `/layered/servers/{id}`, on the floor's port), each side an app of its own on its own port, so that
 //! neither side's requests are first matched against the other's routes. On
 //! 127.0.0.1 only, on free ports it prints as
 //! `listening on 127.0.0.1:PORT for /plain` and `... for /v2.1`.
@@ -73,6 +74,7 @@ fn main() -> std::io::Result<()> {
             (versioned.addrs(), "/v2.1"),
             (hand.addrs(), "/hand"),
             (floor.addrs(), "/floor"),
+            (floor.addrs(), "/layered"),
         ] {
             for addr in addrs {
                 println!("listening on {addr} for {prefix}");

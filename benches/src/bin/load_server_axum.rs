@@ -3,7 +3,8 @@
 //! plain (`/plain/servers/{id}`), through the framework
 //! (`/v2.1/servers/{id}`), with its contract written by hand
 //! (`/hand/servers/{id}`) and with the contract's least cost
-//! (`/floor/servers/{id}`), each side a router of its own on its own port,
+//! (`/floor/servers/{id}`; the floor behind a layer that adds nothing at
+//! `/layered/servers/{id}`, on the floor's port), each side a router of its own on its own port,
 //! served by `microversion_axum::serve` on one thread. On 127.0.0.1 only,
 //! on free ports it prints as `listening on 127.0.0.1:PORT for /plain`.
 //!
@@ -42,6 +43,7 @@ fn main() -> std::io::Result<()> {
         println!("listening on {} for /hand", hand_listener.local_addr()?);
         let floor_listener = TcpListener::bind("127.0.0.1:0").await?;
         println!("listening on {} for /floor", floor_listener.local_addr()?);
+        println!("listening on {} for /layered", floor_listener.local_addr()?);
         std::io::stdout().flush()?;
         // Each stops on SIGINT; main returns once all have.
         let (plain, versioned, hand, floor) = tokio::join!(
