@@ -118,6 +118,24 @@ async fn the_version_in_scope_is_the_requests_own_and_none_after_it() {
     assert_eq!(get_text(&outside, Some("2.2")).await.0, 500);
 }
 
+/// On a runtime that moves tasks between threads, each of many requests
+/// at three versions, spawned at once, reads its own version after every
+/// pause, whichever thread polls it then.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_request_reads_its_own_version_across_threads() {
+    let app = Router::new().route("/servers", get(show_twice)).layer(VersionNegotiation::new(API));
+    let requests: Vec<_> = (0..60)
+        .map(|i| {
+            let (app, version) = (app.clone(), ["2.1", "2.2", "2.3"][i % 3]);
+            tokio::spawn(async move { (version, get_text(&app, Some(version)).await) })
+        })
+        .collect();
+    for request in requests {
+        let (version, answer) = request.await.expect("the request's task");
+        assert_eq!(answer, (200, format!("{version} {version}")));
+    }
+}
+
 /// A service inside the layer may read the version when it is called, not
 /// only when its future is polled, as a controller's route does.
 #[tokio::test]
