@@ -10,6 +10,7 @@
 
 use std::cell::Cell;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -20,7 +21,9 @@ thread_local! {
 }
 
 /// `negotiated` in scope on this thread until the `Scope` is dropped, which
-/// puts back what was in scope before (on a panic too).
+/// puts back what was in scope before (on a panic too). It cannot be sent
+/// to another thread: held across an `.await`, it would be dropped on
+/// another thread, and a `Send` future cannot hold it.
 ///
 /// ```
 /// use microversion_core::exchange::Scope;
@@ -33,15 +36,31 @@ thread_local! {
 /// drop(scope);
 /// assert_eq!(Scope::current(), None);
 /// ```
+///
+/// Held across an `.await`, it makes the future not `Send`:
+///
+/// ```compile_fail
+/// # use microversion_core::exchange::Scope;
+/// # use microversion_core::version::{Negotiated, Version, VersionHeader, VersionSource};
+/// fn spawnable(_: impl std::future::Future + Send) {}
+/// let at = Negotiated { version: Version::lit("2.1"), source: VersionSource::Explicit, header: VersionHeader::Standard };
+/// spawnable(async move {
+///     let _scope = Scope::enter(at);
+///     std::future::ready(()).await;
+/// });
+/// ```
 #[must_use = "the version is in scope only while the Scope lives"]
 #[derive(Debug)]
-pub struct Scope(Option<Negotiated>);
+pub struct Scope {
+    before: Option<Negotiated>,
+    this_thread: PhantomData<*const ()>,
+}
 
 impl Scope {
     /// Puts `negotiated` in scope.
     #[inline]
     pub fn enter(negotiated: Negotiated) -> Scope {
-        Scope(NEGOTIATED.replace(Some(negotiated)))
+        Scope { before: NEGOTIATED.replace(Some(negotiated)), this_thread: PhantomData }
     }
 
     /// What is in scope on this thread, if anything.
@@ -54,7 +73,7 @@ impl Scope {
 impl Drop for Scope {
     #[inline]
     fn drop(&mut self) {
-        NEGOTIATED.set(self.0);
+        NEGOTIATED.set(self.before);
     }
 }
 
