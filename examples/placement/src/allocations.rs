@@ -348,6 +348,54 @@ impl ConsumerRequest {
 }
 
 /// `items` without repeats, in their first order.
+/// The order in which CPython iterates a set of non-negative integers
+/// (below 2^61, each its own hash) built by adding `items` in turn:
+/// Placement names resource classes in the order of a set of their ids
+/// (`_check_capacity_exceeded`'s `rc_ids`). CPython 3's `setobject.c`: a
+/// table of 8 slots, an item at its hash masked, else in the next nine
+/// slots where the table has them, else further by `i * 5 + 1 + perturb`
+/// with the hash shifted into `perturb` 5 bits at a time; the table grows
+/// to the first power of two above four times its items once it is three
+/// fifths full, its items added again in slot order.
+fn python_set_order(items: impl IntoIterator<Item = i64>) -> Vec<i64> {
+    const LINEAR_PROBES: usize = 9;
+    fn slot(table: &[Option<i64>], item: i64) -> usize {
+        let mask = table.len() - 1;
+        let hash = item.unsigned_abs() as usize;
+        let (mut i, mut perturb) = (hash & mask, hash);
+        loop {
+            let probes = if i + LINEAR_PROBES <= mask { LINEAR_PROBES } else { 0 };
+            if let Some(free) = (i..=i + probes).find(|&j| table[j].is_none_or(|there| there == item)) {
+                return free;
+            }
+            perturb >>= 5;
+            i = (i * 5 + 1 + perturb) & mask;
+        }
+    }
+    let mut table: Vec<Option<i64>> = vec![None; 8];
+    let mut used = 0;
+    for item in items {
+        let at = slot(&table, item);
+        if table[at].is_some() {
+            continue;
+        }
+        table[at] = Some(item);
+        used += 1;
+        if used * 5 >= (table.len() - 1) * 3 {
+            let mut size = 8;
+            while size <= used * 4 {
+                size <<= 1;
+            }
+            let old = std::mem::replace(&mut table, vec![None; size]);
+            for item in old.into_iter().flatten() {
+                let at = slot(&table, item);
+                table[at] = Some(item);
+            }
+        }
+    }
+    table.into_iter().flatten().collect()
+}
+
 fn unique<'a>(items: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let mut seen = Vec::new();
     for item in items {
@@ -658,10 +706,18 @@ pub(crate) async fn replace_allocations(
     // whose allocations are emptied change, as do those of the new ones.
     let mut previous_usage: BTreeMap<(i64, String), i64> = BTreeMap::new();
     let mut had_allocations = Vec::with_capacity(requests.len());
+    // The classes of Placement's `allocs`, in its order: each consumer's
+    // new allocations, and the existing ones, at 0, of a consumer whose
+    // allocations are emptied.
+    let mut allocated: Vec<String> = Vec::new();
     for request in requests {
         let rows = store::allocations::providers_of_consumer(tx, &request.uuid).await?;
         if request.allocations.is_empty() {
             touched.extend(rows.iter().map(|(id, generation, _)| (*id, *generation)));
+            allocated.extend(rows.iter().map(|(_, _, class)| class.clone()));
+        } else {
+            let resources = request.allocations.iter().flat_map(|(_, resources)| resources);
+            allocated.extend(resources.map(|(class, _)| class.clone()));
         }
         had_allocations.push(!rows.is_empty());
         for (id, _, class) in rows {
@@ -687,12 +743,10 @@ pub(crate) async fn replace_allocations(
     // class 400) and in this transaction; a class cannot go while a
     // provider has inventory of it, which an allocation needs (409 below).
     let providers = find_providers(tx, requests).await?;
-    // A provider without inventory of any class the request names is
-    // refused first, naming every such provider and every class
-    // (`_check_capacity_exceeded`'s `missing_provs`).
-    let classes: Vec<&str> = unique(
-        requests.iter().flat_map(|r| &r.allocations).flat_map(|(_, res)| res).map(|(c, _)| c.as_str()),
-    );
+    // A provider without inventory of any class of `allocs` is refused
+    // first, naming every such provider and every class, in the order of
+    // a set of their ids (`_check_capacity_exceeded`'s `missing_provs`).
+    let classes: Vec<&str> = unique(allocated.iter().map(String::as_str));
     let mut bare = Vec::new();
     let mut inventories_of = BTreeMap::new();
     for (rp_uuid, provider) in &providers {
@@ -703,9 +757,13 @@ pub(crate) async fn replace_allocations(
         inventories_of.insert(provider.id, inventories);
     }
     if !bare.is_empty() {
+        let ids = store::classes::ids(tx).await?;
+        let by_id: BTreeMap<i64, &str> = classes.iter().filter_map(|c| Some((*ids.get(*c)?, *c))).collect();
+        let in_set_order = python_set_order(classes.iter().filter_map(|c| ids.get(*c).copied()));
+        let named: Vec<&str> = in_set_order.iter().filter_map(|id| by_id.get(id).copied()).collect();
         return Err(errors::conflict(format!(
             "Unable to allocate inventory: Inventory for '{}' on resource provider '{}' invalid.",
-            classes.join(", "),
+            named.join(", "),
             bare.join(", ")
         )));
     }
@@ -914,5 +972,42 @@ impl Allocations {
         let mut res = HttpResponse::Ok();
         cache_headers(&mut res, version, store::now());
         Ok(res.json(json!({"allocations": allocations, "resource_provider_generation": generation})))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::python_set_order;
+
+    /// Each list's order as `list(set(items))` prints it in CPython 3.11.
+    #[test]
+    fn sets_of_ids_iterate_as_python_iterates_them() {
+        let cases: [(&[i64], &[i64]); 13] = [
+            (&[1, 0, 10003], &[0, 1, 10003]),
+            (&[10003, 1, 0], &[0, 1, 10003]),
+            (&[1, 0, 10008, 10001], &[0, 1, 10001, 10008]),
+            (&[0, 1, 2, 3, 4, 5, 10000, 10001, 10002], &[0, 1, 2, 3, 4, 5, 10000, 10001, 10002]),
+            (&[10005, 10013, 5, 13, 21], &[5, 13, 21, 10005, 10013]),
+            (&[9, 1, 17, 25, 33, 41, 10000], &[33, 1, 9, 41, 10000, 17, 25]),
+            (&[10000, 0, 8, 16, 0, 24], &[0, 8, 10000, 16, 24]),
+            (&[], &[]),
+            (&[41, 19, 10005, 10038, 6], &[6, 41, 19, 10005, 10038]),
+            (&[9, 10023, 12, 10001, 10029, 7], &[10023, 7, 9, 12, 10029, 10001]),
+            (&[10019, 27, 4, 11, 10010, 10008, 8, 30, 11], &[10019, 4, 8, 11, 10008, 10010, 27, 30]),
+            (
+                &[10025, 10009, 7, 10027, 15, 28, 10035, 10035, 10029, 7, 10028, 10029],
+                &[7, 10025, 10027, 10028, 10029, 15, 10035, 10009, 28],
+            ),
+            (
+                &[
+                    10005, 6, 28, 5, 10026, 17, 37, 10008, 18, 10024, 15, 10028, 39, 10026, 23, 13, 10029,
+                    10028, 10036, 24,
+                ],
+                &[5, 6, 37, 10024, 39, 10026, 10028, 13, 10029, 15, 17, 18, 10036, 10005, 23, 10008, 24, 28],
+            ),
+        ];
+        for (items, python) in cases {
+            assert_eq!(python_set_order(items.iter().copied()), python, "set({items:?})");
+        }
     }
 }
