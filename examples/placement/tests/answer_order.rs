@@ -298,3 +298,46 @@ fn the_key_reader_reads_keys_in_order() {
     assert_eq!(keys_at(text, 0), ["b", "a"]);
     assert_eq!(keys(text, &["b"]), ["y", "x"]);
 }
+
+/// A provider with no inventory of any class the allocations name is a
+/// 409 naming those classes as the real Placement does: with the classes
+/// of a consumer whose allocations the same request empties (Placement
+/// checks them, at 0), in the order of a Python set of their ids (here
+/// 1, 2 and 10000 iterate as 10000, 1, 2), not in the body's order, the
+/// ids' or the names' (found against the real Placement by
+/// `differential.rs`, seed 3867616255).
+#[test]
+fn a_conflict_names_the_classes_as_placement_does() {
+    let path = temp_database("conflict");
+    let server = RunningServer::start(&path).expect("a server");
+    let base = &server.url;
+    providers(base);
+    let emptied = "ffffffff-0000-4000-8000-00000000000e";
+    allocate(base, emptied, "null", &format!(r#"{{"{FIRST}": {{"resources": {{"MEMORY_MB": 512}}}}}}"#));
+    send(base, "POST", "/resource_classes", Some(r#"{"name": "CUSTOM_LATE"}"#));
+    let bare = "dddddddd-0000-4000-8000-00000000000d";
+    send(base, "POST", "/resource_providers", Some(&format!(r#"{{"name": "bare", "uuid": "{bare}"}}"#)));
+    let body = format!(
+        r#"{{"{emptied}": {{"allocations": {{}}, "project_id": "{PROJECT}", "user_id": "{USER}",
+                "consumer_generation": 1, "consumer_type": "INSTANCE"}},
+            "ffffffff-0000-4000-8000-00000000000f": {{"allocations": {{"{bare}": {{"resources": {{"DISK_GB": 2, "CUSTOM_LATE": 4}}}}}},
+                "project_id": "{PROJECT}", "user_id": "{USER}", "consumer_generation": null,
+                "consumer_type": "INSTANCE"}}}}"#
+    );
+    let res = Request::new("POST", "/allocations")
+        .header(VERSION.0, VERSION.1)
+        .header("Content-Type", "application/json")
+        .body(body.into_bytes())
+        .send(base);
+    assert_eq!(res.status, 409, "{}", res.describe());
+    let expected =
+        format!("Inventory for 'CUSTOM_LATE, MEMORY_MB, DISK_GB' on resource provider '{bare}' invalid.");
+    assert!(res.text().contains(&expected), "{}", res.describe());
+    // Nothing was written: the emptied consumer keeps its allocation.
+    let kept = send(base, "GET", &format!("/allocations/{emptied}"), None);
+    assert!(
+        kept.text().contains("\"MEMORY_MB\": 512") || kept.text().contains("\"MEMORY_MB\":512"),
+        "{}",
+        kept.describe()
+    );
+}
