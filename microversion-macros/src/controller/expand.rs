@@ -396,7 +396,9 @@ fn controller_impl(c: &Controller) -> TokenStream {
 }
 
 /// An `Example`, each body read from its file under the crate's root at
-/// compile time (a missing file is an error at its literal).
+/// compile time (a missing file is an error at its literal). The macro
+/// reads no environment: the `env!` it writes is expanded by the caller's
+/// compiler, so the tokens are the same whatever the crate depends on.
 fn example_tokens(rt: &TokenStream, example: &super::ast::Example) -> TokenStream {
     let from = version_tokens(rt, example.from);
     let path = &example.path;
