@@ -18,8 +18,8 @@
 #
 # With FACADE=axum the server is `load_server_axum` (plain axum routes, the
 # framework on axum and the contract by hand in axum handlers, served by
-# `microversion_axum::serve`), counted inside hyper's HTTP/1 connection's
-# `poll`.
+# `microversion_axum::serve`), counted inside hyper's HTTP/1 dispatcher's
+# `poll_catch`.
 #
 # A server process's hash seeds and address layout are its own, and on the
 # ten-server list they move the count of the same binary by about 0.1 %
@@ -57,7 +57,9 @@ ENDPOINTS=${ENDPOINTS:-servers/42 servers/42/model servers/detail}
 HEADER="OpenStack-API-Version: compute 2.27"
 case ${FACADE:=actix} in
     actix) SERVER_BIN=load_server DISPATCHER='*actix_http::h1::dispatcher::Dispatcher*::poll' ;;
-    axum) SERVER_BIN=load_server_axum DISPATCHER='*hyper::server::conn::http1::Connection*::poll' ;;
+    # hyper's `Connection::poll` is inlined where `serve` serves more than one
+    # type of app; the dispatcher's `poll_catch`, which it calls, is not.
+    axum) SERVER_BIN=load_server_axum DISPATCHER='*hyper::proto::h1::dispatch::Dispatcher*::poll_catch' ;;
     *) echo "FACADE is actix or axum, not $FACADE" >&2; exit 2 ;;
 esac
 COLLECT=${COLLECT-$DISPATCHER}

@@ -109,13 +109,14 @@ async fn on_actix(served: Served, requests: &[Request<'_>]) -> Vec<Answer> {
 /// The answers of `served` on axum to `requests`, in order.
 async fn on_axum(served: Served, requests: &[Request<'_>]) -> Vec<Answer> {
     use tower::ServiceExt as _;
+    use tower::util::BoxCloneSyncService;
     let negotiation = microversion_axum::VersionNegotiation::new(
         microversion_axum::Negotiation::new(served.api()).with_version_cap(served.cap()),
     );
     let app = match served {
-        Served::Required => negotiation.around(Router::from(StrictShop)),
-        Served::Registered => Router::from(Shop).layer(axum::Extension(READ)),
-        _ => negotiation.around(Router::from(Shop)),
+        Served::Required => BoxCloneSyncService::new(negotiation.around(Router::from(StrictShop))),
+        Served::Registered => BoxCloneSyncService::new(Router::from(Shop).layer(axum::Extension(READ))),
+        _ => BoxCloneSyncService::new(negotiation.around(Router::from(Shop))),
     };
     let mut answers = Vec::new();
     for (uri, headers) in requests {

@@ -1,10 +1,10 @@
 //! The load server's API on axum (`FACADE=axum scripts/instructions.sh`):
 //! the answers of [`crate::server`], served plain under `/plain` (axum
-//! routes, no versions) and through `microversion-axum` under `/v2.1` (the
-//! layer, a `#[controller]` with the same variants), each a router of its
-//! own, under `/hand` with the framework's contract written by hand
-//! ([`crate::hand`]) in plain axum handlers, and under `/floor` with the
-//! contract's least cost ([`floor`]).
+//! routes, no versions) and through `microversion-axum` under `/v2.1` (a
+//! `#[controller]` with the same variants, the negotiation around its
+//! router), each an app of its own, under `/hand` with the framework's
+//! contract written by hand ([`crate::hand`]) in plain axum handlers, and
+//! under `/floor` with the contract's least cost ([`floor`]).
 //!
 //! ```
 //! use axum::body::Body;
@@ -13,15 +13,18 @@
 //! use tower::ServiceExt as _;
 //!
 //! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-//! for (app, prefix) in [(plain(), "/plain"), (versioned(COMPUTE), "/v2.1"), (hand(), "/hand")] {
-//!     for path in ["servers/42", "servers/42/model", "servers/detail"] {
-//!         let req = http::Request::get(format!("{prefix}/{path}"))
+//! for path in ["servers/42", "servers/42/model", "servers/detail"] {
+//!     let req = |prefix| {
+//!         http::Request::get(format!("{prefix}/{path}"))
 //!             .header(VERSION_HEADER.0, VERSION_HEADER.1)
 //!             .body(Body::empty())
-//!             .unwrap();
-//!         let res = app.clone().oneshot(req).await.unwrap();
-//!         assert!(res.status().is_success(), "{prefix}/{path}");
+//!             .unwrap()
+//!     };
+//!     for (app, prefix) in [(plain(), "/plain"), (hand(), "/hand")] {
+//!         assert!(app.oneshot(req(prefix)).await.unwrap().status().is_success(), "{prefix}/{path}");
 //!     }
+//!     let res = versioned(COMPUTE).oneshot(req("/v2.1")).await.unwrap();
+//!     assert!(res.status().is_success(), "/v2.1/{path}");
 //! }
 //! # });
 //! ```
@@ -32,6 +35,7 @@ use axum::http::StatusCode;
 use axum::http::header::{HeaderMap, HeaderName, HeaderValue, VARY};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use microversion_axum::middleware::VersionNegotiationService;
 use microversion_axum::{Api, VersionNegotiation, Versioned, controller};
 use serde_json::Value;
 
@@ -106,9 +110,11 @@ pub fn plain() -> Router {
     Router::new().nest("/plain", routes)
 }
 
-/// The framework routes under `/v2.1`, negotiated against `api`.
-pub fn versioned(api: Api) -> Router {
-    Router::new().nest("/v2.1", Router::from(AxumServers).layer(VersionNegotiation::new(api)))
+/// The framework routes under `/v2.1`, negotiated against `api` before
+/// they are routed, as an app that is one API installs the negotiation
+/// (docs/19-axum.md).
+pub fn versioned(api: Api) -> VersionNegotiationService<Router> {
+    VersionNegotiation::new(api).around(Router::new().nest("/v2.1", Router::from(AxumServers)))
 }
 
 /// The request's header `name`, as [`negotiate`] reads it.

@@ -87,7 +87,11 @@ where
 }
 
 /// The answer of an axum `app` to `GET path` with `headers`.
-async fn axum_answer(app: axum::Router, path: &str, headers: &[(&str, &str)]) -> Answer {
+async fn axum_answer(
+    app: impl microversion_axum::serve::App,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> Answer {
     let mut req = http::Request::get(path);
     for (name, value) in headers {
         req = req.header(*name, *value);

@@ -1,5 +1,7 @@
-//! Serving a [`Router`] over HTTP/1.1 as actix-web's `HttpServer` serves an
-//! app (docs/12-deploying.md): [`serve`].
+//! Serving an [`App`] (a [`Router`], or one behind
+//! [`VersionNegotiation::around`](crate::VersionNegotiation::around)) over
+//! HTTP/1.1 as actix-web's `HttpServer` serves an app
+//! (docs/12-deploying.md): [`serve`].
 //!
 //! `axum::serve` sets no deadline on a request head (half a head holds its
 //! connection for ever), no limit on connections, closes a connection whose
@@ -38,7 +40,8 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::ConnectInfo;
-use axum::response::IntoResponse as _;
+use axum::extract::Request;
+use axum::response::{IntoResponse as _, Response};
 use http::{HeaderValue, StatusCode, header};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -48,7 +51,20 @@ use microversion_core::discovery::decode_unreserved;
 use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWrite, AsyncWriteExt as _};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
-use tower::ServiceExt as _;
+use tower::{Service, ServiceExt as _};
+
+/// What [`serve`] serves: a [`Router`], or any service that answers axum's
+/// requests as one does, such as a router behind
+/// [`VersionNegotiation::around`](crate::VersionNegotiation::around).
+pub trait App:
+    Service<Request, Response = Response, Error = Infallible, Future: Send> + Clone + Send + 'static
+{
+}
+
+impl<S: Service<Request, Response = Response, Error = Infallible, Future: Send> + Clone + Send + 'static> App
+    for S
+{
+}
 
 /// How long a request head may take to arrive unless set (actix's
 /// `client_request_timeout` is 5 s; a slow client on a long link gets more).
@@ -64,7 +80,7 @@ const ACCEPT_RETRY: Duration = Duration::from_millis(100);
 
 /// Serves `app` on `listener` over HTTP/1.1, as actix-web's `HttpServer`
 /// serves an app (see the [module](self)): await the returned [`Serve`].
-pub fn serve(listener: TcpListener, app: Router) -> Serve {
+pub fn serve<S: App>(listener: TcpListener, app: S) -> Serve<S> {
     Serve {
         listener,
         app,
@@ -78,41 +94,41 @@ pub fn serve(listener: TcpListener, app: Router) -> Serve {
 /// A server to await, made by [`serve`]; it resolves once stopped and
 /// drained, or with the error that kept it from serving.
 #[must_use = "a server does nothing until awaited"]
-pub struct Serve {
+pub struct Serve<S = Router> {
     listener: TcpListener,
-    app: Router,
+    app: S,
     head_timeout: Duration,
     max_connections: usize,
     shutdown_timeout: Duration,
     stop: Option<Pin<Box<dyn Future<Output = ()> + Send>>>,
 }
 
-impl Serve {
+impl<S: App> Serve<S> {
     /// How long each request head may take to arrive ([`HEAD_TIMEOUT`]
     /// unless set); a connection whose head is late, or kept alive and idle
     /// that long, is closed.
-    pub fn head_timeout(mut self, timeout: Duration) -> Serve {
+    pub fn head_timeout(mut self, timeout: Duration) -> Self {
         self.head_timeout = timeout;
         self
     }
 
     /// How many connections are served at once ([`MAX_CONNECTIONS`] unless
     /// set, at least one); more wait in the listen backlog.
-    pub fn max_connections(mut self, connections: usize) -> Serve {
+    pub fn max_connections(mut self, connections: usize) -> Self {
         self.max_connections = connections.clamp(1, Semaphore::MAX_PERMITS);
         self
     }
 
     /// How long a stopping server lets each open connection finish the
     /// request in flight ([`SHUTDOWN_TIMEOUT`] unless set).
-    pub fn shutdown_timeout(mut self, timeout: Duration) -> Serve {
+    pub fn shutdown_timeout(mut self, timeout: Duration) -> Self {
         self.shutdown_timeout = timeout;
         self
     }
 
     /// Stops gracefully when `signal` resolves, instead of at the first
     /// SIGTERM or SIGINT (the default, as actix's server).
-    pub fn with_graceful_shutdown(mut self, signal: impl Future<Output = ()> + Send + 'static) -> Serve {
+    pub fn with_graceful_shutdown(mut self, signal: impl Future<Output = ()> + Send + 'static) -> Self {
         self.stop = Some(Box::pin(signal));
         self
     }
@@ -176,7 +192,7 @@ impl Serve {
 async fn serve_connection(
     mut stream: TcpStream,
     peer: SocketAddr,
-    app: Router,
+    app: impl App,
     head_timeout: Duration,
     stopped: &mut watch::Receiver<()>,
 ) {
@@ -194,7 +210,7 @@ async fn serve_connection(
         let (read, app) = (read_request(req, peer), app.clone());
         async move {
             match read {
-                Some(req) => app.oneshot(req).await,
+                Some(req) => app.oneshot(req.map(axum::body::Body::new)).await,
                 None => Ok::<_, Infallible>((StatusCode::BAD_REQUEST, [CLOSE]).into_response()),
             }
         }
@@ -273,7 +289,7 @@ async fn request_timeout(mut stream: TcpStream) {
     let _ = tokio::time::timeout(REQUEST_TIMEOUT_WRITE, written).await;
 }
 
-impl IntoFuture for Serve {
+impl<S: App> IntoFuture for Serve<S> {
     type Output = std::io::Result<()>;
     type IntoFuture = Pin<Box<dyn Future<Output = std::io::Result<()>> + Send>>;
 

@@ -8,6 +8,7 @@ use actix_web::test as actix_test;
 use axum::Router;
 use axum::routing::get;
 use http_body_util::BodyExt as _;
+use microversion_axum::serve::App;
 use microversion_core::portable::{ApiVersion, Path, Query};
 use microversion_core::{Api, Deprecation, Microversion, Version, error::NovaFaults};
 use serde_json::{Value, json};
@@ -113,7 +114,7 @@ where
     (status, named, body_json(&body))
 }
 
-async fn axum_answer(app: &Router, method: &str, path: &str, headers: &[(&str, &str)]) -> Answer {
+async fn axum_answer(app: &impl App, method: &str, path: &str, headers: &[(&str, &str)]) -> Answer {
     let mut req = http::Request::builder().method(method).uri(path).header("Host", "cloud.example");
     for (name, value) in headers {
         req = req.header(*name, *value);
@@ -244,21 +245,11 @@ async fn compare(api: Api, setup: Setup) {
                     microversion_axum::ApiError::conflict("Server is locked.").with_link(help()),
                 ))
             }),
-        )
-        .layer(layer);
-    let axum = Router::from(axum_discovery).merge(routes).fallback_service(fallback);
-
-    let mut compared = 0;
-    // A handler's error with a link: its code qualified by the service, its
-    // links in the document, on both (one `ApiError` declaration).
-    for path in ["/v2.1/servers", "/v2.1/servers/varying", "/v2.1/servers/locked"] {
-        for headers in HEADER_SETS {
-            let expected = actix_answer(&actix, "GET", path, headers).await;
-            let got = axum_answer(&axum, "GET", path, headers).await;
-            assert_eq!(got, expected, "GET {path} with {headers:?} ({setup:?}, cap {})", api.max());
-            compared += 1;
-        }
-    }
+        );
+    let axum = Router::from(axum_discovery)
+        .merge(routes.clone().layer(layer.clone()))
+        .fallback_service(fallback.clone());
+    // Discovery, outside the negotiation, and any other path.
     let outside = [
         ("GET", "/"),
         ("GET", "/v2.1"),
@@ -271,19 +262,57 @@ async fn compare(api: Api, setup: Setup) {
         let expected = actix_answer(&actix, method, path, &[]).await;
         let got = axum_answer(&axum, method, path, &[]).await;
         assert_eq!(got, expected, "{method} {path} ({setup:?})");
-        compared += 1;
     }
-    assert_eq!(compared, 45);
+    let (status, _, _) = axum_answer(&axum, "GET", "/nowhere", &[]).await;
+    assert_eq!(status, 404);
+    // The API's routes answer alike with the layer in the router and with
+    // the negotiation around an app that is only the API. A handler's error
+    // with a link: its code qualified by the service, its links in the
+    // document, on both (one `ApiError` declaration).
+    let mut expected = Vec::new();
+    for path in ["/v2.1/servers", "/v2.1/servers/varying", "/v2.1/servers/locked"] {
+        for headers in HEADER_SETS {
+            expected.push((path, headers, actix_answer(&actix, "GET", path, headers).await));
+        }
+    }
+    assert_eq!(expected.len(), 39);
+    let around = layer.around(routes.fallback_service(fallback));
+    compare_api(&expected, &axum, setup, api, "in the router").await;
+    compare_api(&expected, &around, setup, api, "around the router").await;
+    // A path of the API that no route takes is negotiated around the router,
+    // as in actix's scope (in the router, only under a fallback inside the
+    // layer, as the compute example has).
+    for headers in HEADER_SETS {
+        let expected = actix_answer(&actix, "GET", "/v2.1/nowhere", headers).await;
+        let got = axum_answer(&around, "GET", "/v2.1/nowhere", headers).await;
+        assert_eq!(got, expected, "GET /v2.1/nowhere with {headers:?} ({setup:?})");
+    }
+}
+
+/// What `axum` answers on the API's paths, its negotiation installed as
+/// `install` says, compared with actix's answers to the same requests
+/// (`expected`).
+async fn compare_api(
+    expected: &[(&str, &[(&str, &str)], Answer)],
+    axum: &impl App,
+    setup: Setup,
+    api: Api,
+    install: &str,
+) {
+    let Setup { nova, retire_below, renamed_range } = setup;
+    for (path, headers, expected) in expected {
+        let got = axum_answer(axum, "GET", path, headers).await;
+        let cap = api.max();
+        assert_eq!(&got, expected, "GET {path} with {headers:?} ({setup:?}, cap {cap}, {install})");
+    }
     if let Some(below) = retire_below {
         let retired = [("OpenStack-API-Version", "compute 2.1")];
-        let (status, headers, _) = axum_answer(&axum, "GET", "/v2.1/servers", &retired).await;
+        let (status, headers, _) = axum_answer(axum, "GET", "/v2.1/servers", &retired).await;
         assert_eq!(status, 406, "{headers:?}");
         let minimum =
             if renamed_range { "x-compute-minimum-version" } else { "openstack-api-minimum-version" };
         assert!(headers.contains(&(minimum.to_owned(), Some(below.to_owned()))), "{headers:?}");
     }
-    let (status, _, _) = axum_answer(&axum, "GET", "/nowhere", &[]).await;
-    assert_eq!(status, 404);
     // Another method on a route inside the layer: axum's router answers 405
     // with `Allow` and no body (actix's scope hands it to the app's default
     // service, a 404); the layer puts it in the API's format, as the actix
@@ -297,7 +326,7 @@ async fn compare(api: Api, setup: Setup) {
     let detail = if nova { &body["badMethod"]["message"] } else { &body["errors"][0]["detail"] };
     assert_eq!(detail, "The method is not allowed for this resource.", "{body}");
     if !nova {
-        let (status, _, body) = axum_answer(&axum, "GET", "/v2.1/servers/locked", &[]).await;
+        let (status, _, body) = axum_answer(axum, "GET", "/v2.1/servers/locked", &[]).await;
         assert_eq!(status, 409);
         assert_eq!(body["errors"][0]["code"], "compute.conflict", "{body}");
         assert_eq!(body["errors"][0]["links"][0]["href"], "https://docs.example/compute/locks", "{body}");

@@ -1,6 +1,7 @@
 //! [`serve`](microversion_axum::serve): what it does as actix-web's
 //! `HttpServer` does (docs/12-deploying.md): the connection limit, the 408
-//! of a late first head, and a first head read in pieces.
+//! of a late first head, a first head read in pieces; and a router behind
+//! the negotiation, served as a router is.
 
 use std::future::IntoFuture as _;
 use std::net::SocketAddr;
@@ -101,4 +102,54 @@ async fn a_first_head_read_in_pieces_reaches_the_app_whole_with_what_follows() {
         answers.push_str(&more.expect("answered in time"));
     }
     assert_eq!(answers.matches("HTTP/1.1 ").count(), 2, "{answers:?}");
+}
+
+/// One request to `addr` at 2.2, read to its end (the server closes).
+async fn asked_at_2_2(addr: SocketAddr, path: &str) -> String {
+    let mut stream = TcpStream::connect(addr).await.expect("connects");
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: test\r\nOpenStack-API-Version: compute 2.2\r\nConnection: close\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await.expect("writes");
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer)).await;
+    read.expect("answered in time").expect("readable");
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[tokio::test]
+async fn a_router_behind_the_negotiation_is_served_by_either_server() {
+    use microversion_axum::{Api, Microversion, VersionNegotiation};
+    const COMPUTE: Api = Api::new(
+        "compute",
+        &[Microversion::new("2.1", "Initial version."), Microversion::new("2.2", "Keypairs gain a type.")],
+    );
+    let app = || {
+        VersionNegotiation::new(COMPUTE)
+            .around(Router::new().route("/", axum::routing::get(|| async { "ok" })))
+    };
+
+    let ours = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let axums = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let addrs = [ours.local_addr().expect("bound"), axums.local_addr().expect("bound")];
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(
+        serve(ours, app())
+            .with_graceful_shutdown(async move {
+                let _ = stopped.await;
+            })
+            .into_future(),
+    );
+    let axum_server = tokio::spawn(axum::serve(axums, app()).into_future());
+    for addr in addrs {
+        // Routed and unrouted, each negotiated at the version asked.
+        for (path, status) in [("/", "200 OK"), ("/nowhere", "404 Not Found")] {
+            let answer = asked_at_2_2(addr, path).await.to_ascii_lowercase();
+            assert!(answer.starts_with(&format!("http/1.1 {}", status.to_ascii_lowercase())), "{answer}");
+            assert!(answer.contains("\r\nopenstack-api-version: compute 2.2\r\n"), "{path}: {answer}");
+        }
+    }
+    let _ = stop.send(());
+    server.await.expect("the server task").expect("a clean stop");
+    axum_server.abort();
 }
