@@ -79,44 +79,12 @@ impl VersionNegotiation {
         VersionNegotiation(negotiation.into())
     }
 
-    /// `router` behind this negotiation: every request is negotiated before
-    /// it is routed, unrouted paths included, as an app that is one API is
-    /// served (docs/19-axum.md). An API that reads its version from the path
-    /// needs it: `router.layer(..)` runs once routed
-    /// (docs/22-version-changes.md).
-    ///
-    /// It also costs less than `router.layer(..)`, which axum clones and
-    /// calls through a second route for every request of every route it
-    /// wraps (docs/performance.md §15). The service is served as a router
-    /// is, by [`serve`](crate::serve()) or `axum::serve`, or placed in a
-    /// larger router with `Router::fallback_service` or `Router::nest_service`.
-    ///
-    /// ```
-    /// use axum::{Router, routing::get};
-    /// use microversion_axum::{Api, Microversion, VersionNegotiation};
-    /// use tower::ServiceExt as _;
-    ///
-    /// const COMPUTE: Api = Api::new("compute", &[Microversion::new("2.1", "Initial version.")]);
-    ///
-    /// let routes = Router::new().route("/servers", get(|| async { "[]" }));
-    /// let app = VersionNegotiation::new(COMPUTE).around(routes);
-    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-    /// let unrouted = http::Request::get("/nowhere").body(axum::body::Body::empty()).unwrap();
-    /// let res = app.oneshot(unrouted).await.unwrap();
-    /// // Negotiated, though no route took it: the version headers are on its 404.
-    /// assert_eq!(res.status(), 404);
-    /// assert_eq!(res.headers()["openstack-api-version"], "compute 2.1");
-    /// # });
-    ///
-    /// // Served as a router is: by the facade's `serve`, or by axum's own.
-    /// async fn run(app: microversion_axum::middleware::VersionNegotiationService<Router>) -> std::io::Result<()> {
-    ///     let listener = tokio::net::TcpListener::bind("127.0.0.1:8774").await?;
-    ///     axum::serve(listener, app).await
-    /// }
-    /// ```
-    ///
-    /// Any other service goes behind it as a tower layer's does:
-    /// `tower::Layer::layer(&negotiation, service)`.
+    /// `router` behind this negotiation, for an app that is one API: every
+    /// request negotiated before it is routed (a path version taken out, an
+    /// unrouted path negotiated too), without axum's wrapping of each route
+    /// that `router.layer(..)` costs (docs/19-axum.md, docs/performance.md
+    /// §16). Served by [`serve`](crate::serve()) as a router is, or by
+    /// `axum::serve(listener, app.into_make_service())`.
     pub fn around(self, router: axum::Router) -> VersionNegotiationService<axum::Router> {
         tower_layer::Layer::layer(&self, router)
     }
@@ -156,25 +124,17 @@ impl<S> tower_layer::Layer<S> for VersionNegotiation {
 }
 
 /// The service [`VersionNegotiation`] wraps around routes.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct VersionNegotiationService<S> {
     inner: S,
     engine: Arc<Engine<AxumHeaders>>,
 }
 
-impl<S> std::fmt::Debug for VersionNegotiationService<S> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("VersionNegotiationService")
-            .field("exchange", &self.engine.exchange)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<S, B> tower_service::Service<Request<B>> for VersionNegotiationService<S>
+/// axum's requests, so that `axum::ServiceExt::into_make_service` knows which.
+impl<S> tower_service::Service<Request<Body>> for VersionNegotiationService<S>
 where
-    S: tower_service::Service<Request<B>, Response = Response> + Clone + Send + 'static,
+    S: tower_service::Service<Request<Body>, Response = Response> + Clone + Send + 'static,
     S::Future: Send + 'static,
-    B: Send + 'static,
 {
     type Response = Response;
     type Error = S::Error;
@@ -185,7 +145,7 @@ where
     }
 
     #[inline]
-    fn call(&mut self, mut req: Request<B>) -> Self::Future {
+    fn call(&mut self, mut req: Request<Body>) -> Self::Future {
         let engine = Arc::clone(&self.engine);
         let admission = engine.exchange.admit_request(&mut req);
         // Read before the request is handed on, only where the answer needs it.
@@ -224,26 +184,6 @@ where
             drop(scope);
             VersionNegotiationFuture { step: Step::Forwarded { inner, engine, negotiated, base, facts } }
         })
-    }
-}
-
-/// `axum::serve(listener, negotiation.around(router))` serves it as it
-/// serves a router: one service per connection, the router's routes made
-/// ready once (as axum's own `Router` does).
-impl<L: axum::serve::Listener> tower_service::Service<axum::serve::IncomingStream<'_, L>>
-    for VersionNegotiationService<axum::Router>
-{
-    type Response = Self;
-    type Error = std::convert::Infallible;
-    type Future = std::future::Ready<Result<Self, std::convert::Infallible>>;
-
-    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), std::convert::Infallible>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, _: axum::serve::IncomingStream<'_, L>) -> Self::Future {
-        let inner = self.inner.clone().with_state(());
-        std::future::ready(Ok(VersionNegotiationService { inner, engine: Arc::clone(&self.engine) }))
     }
 }
 

@@ -1,7 +1,5 @@
-//! Serving an [`App`] (a [`Router`], or one behind
-//! [`VersionNegotiation::around`](crate::VersionNegotiation::around)) over
-//! HTTP/1.1 as actix-web's `HttpServer` serves an app
-//! (docs/12-deploying.md): [`serve`].
+//! Serving an [`App`] over HTTP/1.1 as actix-web's `HttpServer` serves an
+//! app (docs/12-deploying.md): [`serve`].
 //!
 //! `axum::serve` sets no deadline on a request head (half a head holds its
 //! connection for ever), no limit on connections, closes a connection whose
@@ -53,9 +51,8 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 use tower::{Service, ServiceExt as _};
 
-/// What [`serve`] serves: a [`Router`], or any service that answers axum's
-/// requests as one does, such as a router behind
-/// [`VersionNegotiation::around`](crate::VersionNegotiation::around).
+/// What [`serve`] serves: a [`Router`], or a service answering as one, such
+/// as a router behind [`VersionNegotiation::around`](crate::VersionNegotiation::around).
 pub trait App:
     Service<Request, Response = Response, Error = Infallible, Future: Send> + Clone + Send + 'static
 {

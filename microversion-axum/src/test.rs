@@ -25,7 +25,6 @@
 //! # });
 //! ```
 
-use axum::Router;
 use axum::body::Body;
 use axum::response::Response;
 use http::request::Builder;
@@ -61,7 +60,7 @@ pub fn versioned_request(api: &Api, version: &str) -> Builder {
 /// Sends `request` (without a body) to `app` at `version` of `api` and
 /// returns the answer. Panics if the request cannot be built (this is a
 /// test helper).
-pub async fn call_at(app: &Router, api: &Api, version: &str, request: Builder) -> Response {
+pub async fn call_at(app: &impl crate::serve::App, api: &Api, version: &str, request: Builder) -> Response {
     let request = request.api_version(api, version).body(Body::empty()).expect("a valid test request");
     app.clone().oneshot(request).await.unwrap_or_else(|infallible| match infallible {})
 }

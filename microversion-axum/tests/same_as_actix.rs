@@ -289,11 +289,14 @@ async fn compare(api: Api, setup: Setup) {
     }
 }
 
+/// A request of the API (its path and headers) and actix's answer to it.
+type Expected<'a> = (&'a str, &'a [(&'a str, &'a str)], Answer);
+
 /// What `axum` answers on the API's paths, its negotiation installed as
 /// `install` says, compared with actix's answers to the same requests
 /// (`expected`).
 async fn compare_api(
-    expected: &[(&str, &[(&str, &str)], Answer)],
+    expected: &[Expected<'_>],
     axum: &impl App,
     setup: Setup,
     api: Api,

@@ -119,6 +119,7 @@ async fn asked_at_2_2(addr: SocketAddr, path: &str) -> String {
 
 #[tokio::test]
 async fn a_router_behind_the_negotiation_is_served_by_either_server() {
+    use axum::ServiceExt as _;
     use microversion_axum::{Api, Microversion, VersionNegotiation};
     const COMPUTE: Api = Api::new(
         "compute",
@@ -140,7 +141,7 @@ async fn a_router_behind_the_negotiation_is_served_by_either_server() {
             })
             .into_future(),
     );
-    let axum_server = tokio::spawn(axum::serve(axums, app()).into_future());
+    let axum_server = tokio::spawn(axum::serve(axums, app().into_make_service()).into_future());
     for addr in addrs {
         // Routed and unrouted, each negotiated at the version asked.
         for (path, status) in [("/", "200 OK"), ("/nowhere", "404 Not Found")] {
