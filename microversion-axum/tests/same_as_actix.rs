@@ -295,13 +295,7 @@ type Expected<'a> = (&'a str, &'a [(&'a str, &'a str)], Answer);
 /// What `axum` answers on the API's paths, its negotiation installed as
 /// `install` says, compared with actix's answers to the same requests
 /// (`expected`).
-async fn compare_api(
-    expected: &[Expected<'_>],
-    axum: &impl App,
-    setup: Setup,
-    api: Api,
-    install: &str,
-) {
+async fn compare_api(expected: &[Expected<'_>], axum: &impl App, setup: Setup, api: Api, install: &str) {
     let Setup { nova, retire_below, renamed_range } = setup;
     for (path, headers, expected) in expected {
         let got = axum_answer(axum, "GET", path, headers).await;
