@@ -509,3 +509,26 @@ async fn a_client_names_the_version_where_the_api_reads_it_first() {
     let answers = answers(Served::Required, &[(format!("{}?{}", call.path, call.query), call.headers)]).await;
     assert_eq!(answers[0].served_at(), "1.1");
 }
+
+/// On axum, with the negotiation around the router, a handler is routed by
+/// the URI without the version's segment and parameter, and reads the URI
+/// as the client sent it in axum's `OriginalUri`, as behind any router.
+#[actix_web::test]
+async fn on_axum_the_uri_as_sent_stays_the_original_uri() {
+    use axum::extract::OriginalUri;
+    use tower::ServiceExt as _;
+    let uris = |OriginalUri(sent): OriginalUri, routed: http::Uri| async move { format!("{sent} {routed}") };
+    let app = microversion_axum::VersionNegotiation::new(READ)
+        .around(Router::new().route("/widgets", axum::routing::get(uris)));
+    for (sent, routed) in [
+        ("/v1.1/widgets?limit=1", "/widgets?limit=1"),
+        ("/widgets?api-version=1.1&limit=1", "/widgets?limit=1"),
+        ("/widgets?limit=1", "/widgets?limit=1"),
+    ] {
+        let request = http::Request::get(sent).body(axum::body::Body::empty()).unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), 200, "{sent}");
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+        assert_eq!(String::from_utf8_lossy(&body), format!("{sent} {routed}"));
+    }
+}

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use axum::body::Body;
+use axum::extract::OriginalUri;
 use axum::response::{IntoResponse as _, Response};
 use http::header;
 use http::{Request, StatusCode};
@@ -21,9 +22,9 @@ use crate::discovery::RequestLinks as _;
 use crate::header::AxumHeaders;
 use crate::native::Unrendered;
 pub use crate::response_validation::ResponseValidation;
+use microversion_core::Negotiated;
 use microversion_core::error::ErrorRequest;
 use microversion_core::exchange::{Admission, Engine, ErrorBody, Scope, Scoped, unformatted_error};
-use microversion_core::{Negotiated, Version};
 
 /// The settings of an API's version negotiation, the core's
 /// [`Negotiation`](microversion_core::exchange::Negotiation) over axum's
@@ -123,7 +124,8 @@ impl<S> tower_layer::Layer<S> for VersionNegotiation {
     }
 }
 
-/// The service [`VersionNegotiation`] wraps around routes.
+/// The service [`VersionNegotiation`] wraps around routes, or around a
+/// router ([`VersionNegotiation::around`]).
 #[derive(Clone, Debug)]
 pub struct VersionNegotiationService<S> {
     inner: S,
@@ -147,6 +149,11 @@ where
     #[inline]
     fn call(&mut self, mut req: Request<Body>) -> Self::Future {
         let engine = Arc::clone(&self.engine);
+        // The URI as sent stays axum's `OriginalUri` when a version is taken out of it.
+        if engine.exchange.reads_target() && req.extensions().get::<OriginalUri>().is_none() {
+            let sent = OriginalUri(req.uri().clone());
+            req.extensions_mut().insert(sent);
+        }
         let admission = engine.exchange.admit_request(&mut req);
         // Read before the request is handed on, only where the answer needs it.
         let base = engine.exchange.makes_locations_absolute().then(|| req.link_base());
@@ -246,9 +253,13 @@ where
     }
 }
 
-/// The answer of the wrapped service at `negotiated`, finished (its
-/// `Location` made absolute under `base` when declared, an error written
-/// for `facts`' request) and counted.
+/// The answer of the wrapped service at `negotiated`, finished: a
+/// `Versioned` answer rendered at its version; an [`ApiError`] it answered
+/// with, or an error answer without a body of its own (the core's rule,
+/// [`unformatted_error`]), rendered in the API's format for the request the
+/// format reads as `facts`, the headers the handler set kept; the version
+/// headers; its `Location` made absolute under `base` when declared; and
+/// counted.
 fn complete(
     engine: &Engine<AxumHeaders>,
     res: Response,
@@ -256,27 +267,7 @@ fn complete(
     base: Option<&str>,
     facts: Option<&ErrorRequest>,
 ) -> Response {
-    let mut res = finish(engine, res, negotiated.version, facts);
-    let status = res.status().as_u16();
-    if let Some(base) = base {
-        engine.exchange.locate(res.headers_mut(), status, base);
-    }
-    engine.exchange.count(&negotiated, status);
-    res
-}
-
-/// The answer of the wrapped service, finished: an [`ApiError`] it
-/// answered with, or an error answer without a body of its own (the
-/// core's rule, [`unformatted_error`]), is rendered in the API's format,
-/// keeping the headers the handler set, for the request the format reads
-/// as `facts`; then the version headers of `version`.
-fn finish(
-    engine: &Engine<AxumHeaders>,
-    res: Response,
-    version: Version,
-    facts: Option<&ErrorRequest>,
-) -> Response {
-    // A `Versioned` answer waits for the version to be rendered at.
+    let version = negotiated.version;
     let res = match res.extensions().get::<Unrendered>().cloned() {
         Some(unrendered) => unrendered.render(version, res),
         None => res,
@@ -292,6 +283,11 @@ fn finish(
         None => res,
     };
     engine.exchange.finish(res.headers_mut(), Some(version));
+    let status = res.status().as_u16();
+    if let Some(base) = base {
+        engine.exchange.locate(res.headers_mut(), status, base);
+    }
+    engine.exchange.count(&negotiated, status);
     res
 }
 

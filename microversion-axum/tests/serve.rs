@@ -104,11 +104,11 @@ async fn a_first_head_read_in_pieces_reaches_the_app_whole_with_what_follows() {
     assert_eq!(answers.matches("HTTP/1.1 ").count(), 2, "{answers:?}");
 }
 
-/// One request to `addr` at 2.2, read to its end (the server closes).
-async fn asked_at_2_2(addr: SocketAddr, path: &str) -> String {
+/// One request to `addr` at `version`, read to its end (the server closes).
+async fn asked_at(addr: SocketAddr, path: &str, version: &str) -> String {
     let mut stream = TcpStream::connect(addr).await.expect("connects");
     let request = format!(
-        "GET {path} HTTP/1.1\r\nHost: test\r\nOpenStack-API-Version: compute 2.2\r\nConnection: close\r\n\r\n"
+        "GET {path} HTTP/1.1\r\nHost: test\r\nOpenStack-API-Version: compute {version}\r\nConnection: close\r\n\r\n"
     );
     stream.write_all(request.as_bytes()).await.expect("writes");
     let mut answer = Vec::new();
@@ -143,11 +143,19 @@ async fn a_router_behind_the_negotiation_is_served_by_either_server() {
     );
     let axum_server = tokio::spawn(axum::serve(axums, app().into_make_service()).into_future());
     for addr in addrs {
-        // Routed and unrouted, each negotiated at the version asked.
-        for (path, status) in [("/", "200 OK"), ("/nowhere", "404 Not Found")] {
-            let answer = asked_at_2_2(addr, path).await.to_ascii_lowercase();
-            assert!(answer.starts_with(&format!("http/1.1 {}", status.to_ascii_lowercase())), "{answer}");
-            assert!(answer.contains("\r\nopenstack-api-version: compute 2.2\r\n"), "{path}: {answer}");
+        // Routed and unrouted, each negotiated at the version asked; an
+        // unserved version refused with the served range.
+        for (path, version, status, body) in [
+            ("/", "2.2", "200 OK", "ok"),
+            ("/nowhere", "2.2", "404 Not Found", r#""detail":"The resource could not be found.""#),
+            ("/", "2.9", "406 Not Acceptable", r#""max_version":"2.2""#),
+        ] {
+            let answer = asked_at(addr, path, version).await;
+            assert!(answer.starts_with(&format!("HTTP/1.1 {status}\r\n")), "{answer}");
+            let (_, content) = answer.split_once("\r\n\r\n").expect("a head and a body");
+            assert!(content.contains(body), "{path}: {answer}");
+            let named = answer.to_ascii_lowercase().contains("\r\nopenstack-api-version: compute 2.2\r\n");
+            assert_eq!(named, version == "2.2", "{path} at {version}: {answer}");
         }
     }
     let _ = stop.send(());

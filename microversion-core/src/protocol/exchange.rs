@@ -144,6 +144,13 @@ impl<W: HeaderWire> Exchange<W> {
         self
     }
 
+    /// Whether a request's path or query may name its version (§2.6), which
+    /// [`Exchange::admit_request`] then takes out of its URI: a facade that
+    /// keeps the URI as sent (axum's `OriginalUri`) copies it first.
+    pub fn reads_target(&self) -> bool {
+        self.reads_target
+    }
+
     /// Whether an answer's `Location` is made absolute: a facade then reads
     /// the request's link base before it forwards the request, for
     /// [`Exchange::locate`].
