@@ -35,9 +35,11 @@ FREEDOMS = {
     "request-ids": "x-openstack-request-id and an error's request_id are the server's own",
     "dates": "Last-Modified and Date are the time of the answer (their presence is compared)",
     "orders": "lists whose order Placement does not define are compared sorted "
-              "(providers, classes, traits, aggregates, candidates, links, and the classes and "
-              "providers an allocation conflict names, the unknown traits of a provider's "
-              "traits and a candidate's mappings, which Placement keeps in Python sets)",
+              "(providers, classes, traits, aggregates, candidates, links, and the providers "
+              "an allocation conflict names, the unknown traits of a provider's traits and a "
+              "candidate's mappings, which Placement keeps in Python sets of strings, whose "
+              "hash differs per process; the classes a conflict names, a set of integers, "
+              "are compared in order)",
     "echo-bound": "a JSON-schema failure's detail shows the offending body value as '...' when its "
                   "JSON is longer than 255 characters: the framework never sends a client's large "
                   "document back; Python prints it whole (docs/16-placement.md, 'Where Placement and "
@@ -572,14 +574,16 @@ def sort_key(value):
     return json.dumps(value, sort_keys=True)
 
 
-# An allocation conflict naming sets (FREEDOMS: orders).
+# An allocation conflict naming sets (FREEDOMS: orders): its providers, a
+# set of strings, compared sorted; its classes, a set of their integer ids,
+# iterate in an order every process shares, compared as named.
 SET_NAMES = re.compile(r"Inventory for ('|&#x27;)(.*?)\1 on resource provider \1(.*?)\1 invalid")
 
 
 def sorted_names(match):
-    quote = match.group(1)
-    names = [", ".join(sorted(group.split(", "))) for group in match.groups()[1:]]
-    return f"Inventory for {quote}{names[0]}{quote} on resource provider {quote}{names[1]}{quote} invalid"
+    quote, classes, providers = match.groups()
+    providers = ", ".join(sorted(providers.split(", ")))
+    return f"Inventory for {quote}{classes}{quote} on resource provider {quote}{providers}{quote} invalid"
 
 
 # The unknown traits of PUT .../traits, joined from a Python set.
