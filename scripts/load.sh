@@ -16,7 +16,7 @@
 #                                   # scripts/dispatch_instructions.sh, scripts/compile_cost.sh
 #   ROUNDS=10 DURATION=10 scripts/load.sh
 #   FACADE=axum scripts/load.sh     # the same three sides on microversion-axum
-#                                   # (load_server_axum: axum routes, the layer and a
+#                                   # (load_server_axum: axum routes, the negotiation around the router of a
 #                                   # #[controller], the contract by hand in axum
 #                                   # handlers; one thread, served by microversion_axum::serve)
 #
