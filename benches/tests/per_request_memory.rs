@@ -44,25 +44,37 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// Allocations (count, bytes) of one call, request building excluded; the
-/// median of several calls, so a one-off (a lazy static, a pool growing)
-/// does not count.
-async fn per_request<S>(app: &S, make: impl Fn() -> actix_http::Request) -> (usize, usize)
-where
-    S: Service<actix_http::Request, Response = ServiceResponse, Error = Error>,
-{
+/// Allocations (count, bytes) of one request, its building excluded:
+/// `request()` builds it and returns the future that sends it and reads
+/// the answer whole, which alone is counted; the median of several, so a
+/// one-off (a lazy static, a pool growing) does not count.
+async fn median_allocations<F: Future<Output = ()>>(request: impl Fn() -> F) -> (usize, usize) {
     let mut samples = Vec::new();
     for _ in 0..9 {
-        let req = make();
+        let answered = request();
         let before = ALLOCATIONS.with(Cell::get);
-        let res = app.call(req).await.unwrap_or_else(|e| panic!("request failed: {e}"));
-        assert!(res.status().is_success(), "{}", res.status());
-        drop(test::read_body(res).await);
+        answered.await;
         let after = ALLOCATIONS.with(Cell::get);
         samples.push((after.0 - before.0, after.1 - before.1));
     }
     samples.sort_unstable();
     samples[samples.len() / 2]
+}
+
+/// [`median_allocations`] of a call to the actix `app`.
+async fn per_request<S>(app: &S, make: impl Fn() -> actix_http::Request) -> (usize, usize)
+where
+    S: Service<actix_http::Request, Response = ServiceResponse, Error = Error>,
+{
+    median_allocations(|| {
+        let req = make();
+        async move {
+            let res = app.call(req).await.unwrap_or_else(|e| panic!("request failed: {e}"));
+            assert!(res.status().is_success(), "{}", res.status());
+            drop(test::read_body(res).await);
+        }
+    })
+    .await
 }
 
 fn get(uri: &'static str, version: &'static str) -> impl Fn() -> actix_http::Request {
@@ -123,28 +135,24 @@ async fn framework_and_plain_allocations() {
     );
 }
 
-/// Allocations (count, bytes) of one request answered by `call`, as
-/// [`per_request`] counts them: the answer read whole, the median of
-/// several calls.
+/// [`median_allocations`] of a `GET path` answered by `call`, an axum app's.
 async fn per_axum_request<F>(path: &str, call: impl Fn(http::Request<Body>) -> F) -> (usize, usize)
 where
     F: Future<Output = Result<axum::response::Response, Infallible>>,
 {
-    let mut samples = Vec::new();
-    for _ in 0..9 {
+    median_allocations(|| {
         let req = http::Request::get(path)
             .header(VERSION_HEADER.0, VERSION_HEADER.1)
             .body(Body::empty())
             .expect("a request");
-        let before = ALLOCATIONS.with(Cell::get);
-        let res = call(req).await.unwrap_or_else(|never| match never {});
-        assert!(res.status().is_success(), "{path}: {}", res.status());
-        drop(axum::body::to_bytes(res.into_body(), usize::MAX).await.expect("a body"));
-        let after = ALLOCATIONS.with(Cell::get);
-        samples.push((after.0 - before.0, after.1 - before.1));
-    }
-    samples.sort_unstable();
-    samples[samples.len() / 2]
+        let call = &call;
+        async move {
+            let res = call(req).await.unwrap_or_else(|never| match never {});
+            assert!(res.status().is_success(), "{path}: {}", res.status());
+            drop(axum::body::to_bytes(res.into_body(), usize::MAX).await.expect("a body"));
+        }
+    })
+    .await
 }
 
 #[tokio::test(flavor = "current_thread")]
