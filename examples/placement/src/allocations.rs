@@ -347,7 +347,6 @@ impl ConsumerRequest {
     }
 }
 
-/// `items` without repeats, in their first order.
 /// The order in which CPython iterates a set of non-negative integers
 /// (below 2^61, each its own hash) built by adding `items` in turn:
 /// Placement names resource classes in the order of a set of their ids
@@ -396,6 +395,7 @@ fn python_set_order(items: impl IntoIterator<Item = i64>) -> Vec<i64> {
     table.into_iter().flatten().collect()
 }
 
+/// `items` without repeats, in their first order.
 fn unique<'a>(items: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let mut seen = Vec::new();
     for item in items {

@@ -7,8 +7,9 @@
 //! bodies list providers and classes in neither order, and the order is
 //! read from the raw text of each answer.
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use common::Scratch;
 use microversion_testkit::http::{Request, Response};
 use placement::RunningServer;
 
@@ -30,15 +31,6 @@ fn send(base: &str, method: &str, path: &str, body: Option<&str>) -> Response {
     let res = request.send(base);
     assert!(res.status < 300, "{method} {path}: {}", res.describe());
     res
-}
-
-fn temp_database(name: &str) -> PathBuf {
-    let nanos =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("answer-order-{name}-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temp dir");
-    dir.join("placement.sqlite")
 }
 
 /// The keys of the JSON object that starts at `at` in `text`, in the order
@@ -118,22 +110,23 @@ fn providers(base: &str) {
     }
 }
 
+/// A consumer's allocations as `PUT /allocations/{consumer}` takes them,
+/// and as `POST /allocations` takes each consumer's.
+fn consumer_body(generation: &str, allocations: &str) -> String {
+    format!(
+        r#"{{"allocations": {allocations}, "project_id": "{PROJECT}", "user_id": "{USER}",
+            "consumer_generation": {generation}, "consumer_type": "INSTANCE"}}"#
+    )
+}
+
 fn allocate(base: &str, consumer: &str, generation: &str, allocations: &str) {
-    send(
-        base,
-        "PUT",
-        &format!("/allocations/{consumer}"),
-        Some(&format!(
-            r#"{{"allocations": {allocations}, "project_id": "{PROJECT}", "user_id": "{USER}",
-                "consumer_generation": {generation}, "consumer_type": "INSTANCE"}}"#
-        )),
-    );
+    send(base, "PUT", &format!("/allocations/{consumer}"), Some(&consumer_body(generation, allocations)));
 }
 
 #[test]
 fn allocations_in_the_order_written() {
-    let path = temp_database("allocations");
-    let server = RunningServer::start(&path).expect("a server");
+    let (_scratch, database) = Scratch::database("answer-order-allocations");
+    let server = RunningServer::start(&database).expect("a server");
     let base = &server.url;
     providers(base);
     // Providers in creation order, each one's classes in neither
@@ -229,14 +222,12 @@ fn allocations_in_the_order_written() {
         Request::get(&format!("/usages?project_id={PROJECT}")).header(VERSION.0, "placement 1.37").send(base);
     let text = res.text();
     assert_eq!(keys(&text, &["usages"]), ["VCPU", "DISK_GB"], "{text}");
-    drop(server);
-    let _ = std::fs::remove_dir_all(path.parent().expect("its dir"));
 }
 
 #[test]
 fn candidates_in_placement_order() {
-    let path = temp_database("candidates");
-    let server = RunningServer::start(&path).expect("a server");
+    let (_scratch, database) = Scratch::database("answer-order-candidates");
+    let server = RunningServer::start(&database).expect("a server");
     let base = &server.url;
     providers(base);
     // Provider summaries by provider id (creation), each one's resources
@@ -256,14 +247,12 @@ fn candidates_in_placement_order() {
         );
     }
     assert_eq!(keys(&text, &[]), ["allocation_requests", "provider_summaries"], "{text}");
-    drop(server);
-    let _ = std::fs::remove_dir_all(path.parent().expect("its dir"));
 
     // A tree: the root (made first, its uuid first too) has the disk, its
     // child the VCPUs. A candidate's allocations name providers in the
     // order of its resources, by class id: the child's VCPU first.
-    let path = temp_database("tree");
-    let server = RunningServer::start(&path).expect("a server");
+    let (_scratch, database) = Scratch::database("answer-order-tree");
+    let server = RunningServer::start(&database).expect("a server");
     let base = &server.url;
     let root = "11111111-0000-4000-8000-000000000001";
     let child = "22222222-0000-4000-8000-000000000002";
@@ -288,8 +277,6 @@ fn candidates_in_placement_order() {
     let at = value_of(&text, value_of(&text, 0, "allocation_requests"), "allocations");
     assert_eq!(keys_at(&text, at), [child, root], "{text}");
     assert_eq!(keys(&text, &["provider_summaries"]), [root, child], "{text}");
-    drop(server);
-    let _ = std::fs::remove_dir_all(path.parent().expect("its dir"));
 }
 
 #[test]
@@ -308,8 +295,8 @@ fn the_key_reader_reads_keys_in_order() {
 /// `differential.rs`, seed 3867616255).
 #[test]
 fn a_conflict_names_the_classes_as_placement_does() {
-    let path = temp_database("conflict");
-    let server = RunningServer::start(&path).expect("a server");
+    let (_scratch, database) = Scratch::database("answer-order-conflict");
+    let server = RunningServer::start(&database).expect("a server");
     let base = &server.url;
     providers(base);
     let emptied = "ffffffff-0000-4000-8000-00000000000e";
@@ -317,12 +304,13 @@ fn a_conflict_names_the_classes_as_placement_does() {
     send(base, "POST", "/resource_classes", Some(r#"{"name": "CUSTOM_LATE"}"#));
     let bare = "dddddddd-0000-4000-8000-00000000000d";
     send(base, "POST", "/resource_providers", Some(&format!(r#"{{"name": "bare", "uuid": "{bare}"}}"#)));
+    let new = consumer_body(
+        "null",
+        &format!(r#"{{"{bare}": {{"resources": {{"DISK_GB": 2, "CUSTOM_LATE": 4}}}}}}"#),
+    );
     let body = format!(
-        r#"{{"{emptied}": {{"allocations": {{}}, "project_id": "{PROJECT}", "user_id": "{USER}",
-                "consumer_generation": 1, "consumer_type": "INSTANCE"}},
-            "ffffffff-0000-4000-8000-00000000000f": {{"allocations": {{"{bare}": {{"resources": {{"DISK_GB": 2, "CUSTOM_LATE": 4}}}}}},
-                "project_id": "{PROJECT}", "user_id": "{USER}", "consumer_generation": null,
-                "consumer_type": "INSTANCE"}}}}"#
+        r#"{{"{emptied}": {}, "ffffffff-0000-4000-8000-00000000000f": {new}}}"#,
+        consumer_body("1", "{}")
     );
     let res = Request::new("POST", "/allocations")
         .header(VERSION.0, VERSION.1)

@@ -6,8 +6,10 @@
 //! empty list or a success, and never the database's text.
 
 use std::io::{Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
 
+mod common;
+
+use common::Scratch;
 use microversion_testkit::http::{Request, Response};
 use placement::RunningServer;
 use serde_json::{Value, json};
@@ -191,22 +193,13 @@ fn every_operation_unavailable(base: &str, how: &str) {
     assert_eq!(res.status, 200, "{how}: GET / {}", res.describe());
 }
 
-fn temp_database(name: &str) -> PathBuf {
-    let nanos =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("store-failures-{name}-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temp dir");
-    dir.join("placement.sqlite")
-}
-
 /// Every page of the SQLite file but the schema's (page 1) and one of a
 /// small table's is overwritten with garbage under the running server;
 /// then another connection writes that table, so that the server's next
 /// transaction sees a new database and reads the pages again.
 #[test]
 fn sqlite_pages_overwritten() {
-    let path = temp_database("pages");
+    let (_scratch, path) = Scratch::database("store-failures-pages");
     let server = RunningServer::start(&path).expect("a server");
     seed(&server.url);
     let other = rusqlite::Connection::open(&path).expect("a second connection");
@@ -227,14 +220,12 @@ fn sqlite_pages_overwritten() {
     file.sync_all().expect("synced");
     other.execute("INSERT INTO poke (x) VALUES (1)", []).expect("another writer commits");
     every_operation_unavailable(&server.url, "pages overwritten");
-    drop(server);
-    let _ = std::fs::remove_dir_all(path.parent().expect("its dir"));
 }
 
 /// Another connection drops every table under the running server.
 #[test]
 fn sqlite_tables_dropped() {
-    let path = temp_database("dropped");
+    let (_scratch, path) = Scratch::database("store-failures-dropped");
     let server = RunningServer::start(&path).expect("a server");
     seed(&server.url);
     let other = rusqlite::Connection::open(&path).expect("a second connection");
@@ -247,8 +238,6 @@ fn sqlite_tables_dropped() {
         other.execute_batch(&format!("DROP TABLE {table}")).expect("dropped");
     }
     every_operation_unavailable(&server.url, "tables dropped");
-    drop(server);
-    let _ = std::fs::remove_dir_all(path.parent().expect("its dir"));
 }
 
 /// The PostgreSQL server stops (immediate shutdown, as a crash would)
@@ -274,7 +263,7 @@ fn postgres_stopped() {
 /// writes nothing.
 #[test]
 fn a_request_past_its_deadline_is_refused_as_an_answer_of_the_api() {
-    let path = temp_database("deadline");
+    let (_scratch, path) = Scratch::database("store-failures-deadline");
     let server = RunningServer::start(&path).expect("a server");
     let base = server.url.clone();
     let stale = |method: &str, path: &str| {

@@ -89,6 +89,17 @@ impl Scratch {
             std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id())),
         )
     }
+
+    /// A new scratch directory `name`, made, and the path of a SQLite
+    /// database in it: keep the directory until the server on it is
+    /// stopped (declared before it, it is dropped after).
+    pub fn database(name: &str) -> (Scratch, PathBuf) {
+        let dir = Scratch::new(name);
+        let _ = std::fs::remove_dir_all(&dir.0);
+        std::fs::create_dir_all(&dir.0).expect("a scratch dir");
+        let database = dir.0.join("placement.sqlite");
+        (dir, database)
+    }
 }
 
 impl Drop for Scratch {
